@@ -1,0 +1,66 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as account from './actions/account';
+import * as content from './actions/content';
+import * as job from './actions/job';
+import * as page from './actions/page';
+import * as post from './actions/post';
+import * as publication from './actions/publication';
+import { router } from './actions/router';
+import * as webhook from './actions/webhook';
+import { listSearch } from './methods';
+
+export class ContentPublishing implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Content Publishing',
+		name: 'contentPublishing',
+		icon: { light: 'file:contentPublishing.svg', dark: 'file:contentPublishing.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Generate blog posts, social posts, carousels and videos, manage posts and webhooks, and publish to LinkedIn and Twitter',
+		defaults: { name: 'Content Publishing' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'contentPublishingApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Account', value: 'account' },
+					{ name: 'Content Generation', value: 'content' },
+					{ name: 'Job', value: 'job' },
+					{ name: 'Page', value: 'page' },
+					{ name: 'Post', value: 'post' },
+					{ name: 'Publication', value: 'publication' },
+					{ name: 'Webhook', value: 'webhook' },
+				],
+				default: 'content',
+			},
+			...account.description,
+			...content.description,
+			...job.description,
+			...page.description,
+			...post.description,
+			...publication.description,
+			...webhook.description,
+		],
+	};
+
+	methods = { listSearch };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,123 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { extraBodyField, extraQueryField, jobWaitingFields } from '../../descriptions/common';
+import {
+	COMMON_GENERATION_MAPPINGS,
+	languageField,
+	toneField,
+} from './shared';
+import { pageIdField } from '../../descriptions/post.fields';
+import { readExtraFields, toApiFields } from '../../helpers/fields';
+import { resultOrJobToAwait, type JobToAwait } from '../../helpers/jobs';
+import { readTranscriptFromBinary } from '../../helpers/transcript';
+import { apiRequest } from '../../transport';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Transcript Source',
+		name: 'transcriptSource',
+		type: 'options',
+		options: [
+			{ name: 'Text', value: 'text', description: 'Type or map the transcript text' },
+			{
+				name: 'Binary File',
+				value: 'binary',
+				description: 'Read a .txt, .vtt or .srt file from a previous node',
+			},
+		],
+		default: 'text',
+	},
+	{
+		displayName: 'Transcript',
+		name: 'transcript',
+		type: 'string',
+		typeOptions: { rows: 8 },
+		required: true,
+		default: '',
+		description: 'Transcript of the talk, podcast or video to turn into a blog post',
+		displayOptions: { show: { transcriptSource: ['text'] } },
+	},
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		required: true,
+		default: 'data',
+		hint: 'The name of the input binary field holding the transcript file; subtitles are reduced to plain text',
+		displayOptions: { show: { transcriptSource: ['binary'] } },
+	},
+	...jobWaitingFields.slice(0, 1),
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			extraBodyField,
+			extraQueryField,
+			languageField,
+			{
+				displayName: 'Length',
+				name: 'length',
+				type: 'options',
+				options: [
+					{ name: 'Short', value: 'short' },
+					{ name: 'Medium', value: 'medium' },
+					{ name: 'Long', value: 'long' },
+				],
+				default: 'medium',
+			},
+			pageIdField,
+			{
+				displayName: 'Title',
+				name: 'title',
+				type: 'string',
+				default: '',
+				description: 'Title to use instead of a generated one',
+			},
+			toneField,
+		],
+	},
+	...jobWaitingFields.slice(1),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['content'], operation: ['generateBlog'] } },
+	properties,
+);
+
+async function readTranscript(this: IExecuteFunctions, itemIndex: number): Promise<string> {
+	const source = this.getNodeParameter('transcriptSource', itemIndex, 'text') as string;
+	if (source === 'binary') {
+		const propertyName = (this.getNodeParameter('binaryPropertyName', itemIndex) as string).trim();
+		return await readTranscriptFromBinary.call(this, propertyName, itemIndex);
+	}
+	return String(this.getNodeParameter('transcript', itemIndex, '') ?? '').trim();
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<IDataObject | JobToAwait> {
+	const transcript = await readTranscript.call(this, itemIndex);
+	if (transcript === '') {
+		throw new NodeOperationError(this.getNode(), `"Transcript" of item ${itemIndex} is empty`, {
+			itemIndex,
+		});
+	}
+	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const extra = readExtraFields.call(this, additionalFields, itemIndex);
+	const body = {
+		transcript,
+		...toApiFields(additionalFields, {
+			...COMMON_GENERATION_MAPPINGS,
+			title: { apiName: 'title' },
+			length: { apiName: 'length' },
+		}),
+		...extra.body,
+	};
+	const answer = await apiRequest.call(this, 'generateBlog', { body, qs: extra.qs, itemIndex });
+	return resultOrJobToAwait.call(this, answer, itemIndex);
+}

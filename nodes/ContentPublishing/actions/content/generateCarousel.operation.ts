@@ -1,0 +1,34 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import {
+	executePromptGeneration,
+	promptGenerationProperties,
+} from './shared';
+import type { FieldMapping } from '../../helpers/fields';
+import type { JobToAwait } from '../../helpers/jobs';
+
+const kindFields: INodeProperties[] = [
+	{
+		displayName: 'Slide Count',
+		name: 'slideCount',
+		type: 'number',
+		typeOptions: { minValue: 2, maxValue: 20 },
+		default: 5,
+		description: 'Number of slides',
+	},
+];
+
+const kindMappings: Record<string, FieldMapping> = { slideCount: { apiName: 'slide_count' } };
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['content'], operation: ['generateCarousel'] } },
+	promptGenerationProperties(kindFields),
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<IDataObject | JobToAwait> {
+	return await executePromptGeneration.call(this, 'generateCarousel', kindMappings, itemIndex);
+}

@@ -1,0 +1,34 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import {
+	executePromptGeneration,
+	promptGenerationProperties,
+} from './shared';
+import type { FieldMapping } from '../../helpers/fields';
+import type { JobToAwait } from '../../helpers/jobs';
+
+const kindFields: INodeProperties[] = [
+	{
+		displayName: 'Thread Length',
+		name: 'threadLength',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 25 },
+		default: 3,
+		description: 'Number of tweets in the thread',
+	},
+];
+
+const kindMappings: Record<string, FieldMapping> = { threadLength: { apiName: 'thread_length' } };
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['content'], operation: ['generateTwitter'] } },
+	promptGenerationProperties(kindFields),
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<IDataObject | JobToAwait> {
+	return await executePromptGeneration.call(this, 'generateTwitter', kindMappings, itemIndex);
+}

@@ -1,0 +1,114 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { FieldMapping } from '../../helpers/fields';
+import { readExtraFields, toApiFields } from '../../helpers/fields';
+import { resultOrJobToAwait, type JobToAwait } from '../../helpers/jobs';
+import { apiRequest } from '../../transport';
+import type { EndpointName } from '../../transport/endpoints';
+import { extraBodyField, extraQueryField, jobWaitingFields } from '../../descriptions/common';
+import { pageIdField } from '../../descriptions/post.fields';
+
+export const languageField: INodeProperties = {
+	displayName: 'Language',
+	name: 'language',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. en',
+	description: 'Language to write in',
+};
+
+export const toneField: INodeProperties = {
+	displayName: 'Tone',
+	name: 'tone',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. friendly, expert',
+	description: 'Voice of the generated content',
+};
+
+export const COMMON_GENERATION_MAPPINGS: Record<string, FieldMapping> = {
+	tone: { apiName: 'tone' },
+	language: { apiName: 'language' },
+	pageId: { apiName: 'page_id' },
+};
+
+function sortByDisplayName(fields: INodeProperties[]): INodeProperties[] {
+	return [...fields].sort((a, b) => a.displayName.localeCompare(b.displayName));
+}
+
+/** Fields of the prompt-based generators (LinkedIn, Twitter, carousel, video). */
+export function promptGenerationProperties(kindFields: INodeProperties[]): INodeProperties[] {
+	return [
+		{
+			displayName: 'Prompt',
+			name: 'prompt',
+			type: 'string',
+			typeOptions: { rows: 4 },
+			default: '',
+			description:
+				'What to write about. May be left empty when "Source Text" or "Source Post ID" is given.',
+		},
+		...jobWaitingFields.slice(0, 1),
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: sortByDisplayName([
+				...kindFields,
+				languageField,
+				pageIdField,
+				{
+					displayName: 'Source Post ID',
+					name: 'sourcePostId',
+					type: 'string',
+					default: '',
+					description: 'ID of an existing post to adapt',
+				},
+				{
+					displayName: 'Source Text',
+					name: 'sourceText',
+					type: 'string',
+					typeOptions: { rows: 4 },
+					default: '',
+					description: 'Text to adapt, such as an article or a transcript',
+				},
+				toneField,
+				extraBodyField,
+				extraQueryField,
+			]),
+		},
+		...jobWaitingFields.slice(1),
+	];
+}
+
+const PROMPT_MAPPINGS: Record<string, FieldMapping> = {
+	...COMMON_GENERATION_MAPPINGS,
+	prompt: { apiName: 'prompt' },
+	sourceText: { apiName: 'source_text' },
+	sourcePostId: { apiName: 'source_post_id' },
+};
+
+/** Starts a prompt-based generation and hands back its result or the job to wait for. */
+export async function executePromptGeneration(
+	this: IExecuteFunctions,
+	endpoint: EndpointName,
+	kindMappings: Record<string, FieldMapping>,
+	itemIndex: number,
+): Promise<IDataObject | JobToAwait> {
+	const prompt = this.getNodeParameter('prompt', itemIndex, '') as string;
+	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const fields = toApiFields({ ...additionalFields, prompt }, { ...PROMPT_MAPPINGS, ...kindMappings });
+	const extra = readExtraFields.call(this, additionalFields, itemIndex);
+	const body = { ...fields, ...extra.body };
+	if (body.prompt === undefined && body.source_text === undefined && body.source_post_id === undefined) {
+		throw new NodeOperationError(this.getNode(), `"Prompt" of item ${itemIndex} is empty`, {
+			itemIndex,
+			description: 'Give a prompt, or a "Source Text" or "Source Post ID" under Additional Fields.',
+		});
+	}
+	const answer = await apiRequest.call(this, endpoint, { body, qs: extra.qs, itemIndex });
+	return resultOrJobToAwait.call(this, answer, itemIndex);
+}

@@ -1,0 +1,23 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { jobWaitingFields } from '../../descriptions/common';
+import { requireString } from '../../helpers/fields';
+import { JobToAwait, readWaitOptions } from '../../helpers/jobs';
+import { jobIdField } from './shared';
+
+// The wait options without their "Wait for Completion" switch: waiting is this operation's purpose.
+const properties: INodeProperties[] = [
+	jobIdField,
+	{ ...jobWaitingFields[1], displayOptions: undefined },
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['job'], operation: ['wait'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<JobToAwait> {
+	const jobId = requireString.call(this, 'jobId', 'Job ID', itemIndex);
+	return new JobToAwait(jobId, readWaitOptions.call(this, itemIndex));
+}

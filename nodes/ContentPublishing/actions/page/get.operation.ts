@@ -1,0 +1,25 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { resourceLocator } from '../../descriptions/common';
+import { requireLocator } from '../../helpers/fields';
+import { apiRequest } from '../../transport';
+
+const properties: INodeProperties[] = [
+	resourceLocator({
+		name: 'pageId',
+		displayName: 'Page',
+		resourcePath: 'pages',
+		searchListMethod: 'searchPages',
+	}),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['page'], operation: ['get'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const id = requireLocator.call(this, 'pageId', 'Page', itemIndex);
+	return (await apiRequest.call(this, 'getPage', { id, itemIndex })) as IDataObject;
+}

@@ -1,0 +1,23 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as get from './get.operation';
+import * as getMany from './getMany.operation';
+
+export { get, getMany };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['page'] } },
+		options: [
+			{ name: 'Get', value: 'get', description: 'Get a page', action: 'Get a page' },
+			{ name: 'Get Many', value: 'getMany', description: 'List pages', action: 'Get many pages' },
+		],
+		default: 'get',
+	},
+	...get.description,
+	...getMany.description,
+];

@@ -1,0 +1,67 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { optionalPostFields, POST_FIELD_MAPPINGS, POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
+import { readExtraFields, requireString, toApiFields } from '../../helpers/fields';
+import { apiRequest } from '../../transport';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Content',
+		name: 'content',
+		type: 'string',
+		typeOptions: { rows: 6 },
+		required: true,
+		default: '',
+		description: 'Text of the post',
+	},
+	{
+		displayName: 'Status',
+		name: 'status',
+		type: 'options',
+		options: POST_STATUS_OPTIONS,
+		default: 'draft',
+		description: 'Whether to save the post as a draft, publish it, or schedule it',
+	},
+	{
+		displayName: 'Scheduled At',
+		name: 'scheduledAt',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		displayOptions: { show: { status: ['scheduled'] } },
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: optionalPostFields,
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['post'], operation: ['create'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const content = requireString.call(this, 'content', 'Content', itemIndex);
+	const status = this.getNodeParameter('status', itemIndex) as string;
+	const scheduledAt =
+		status === 'scheduled' ? (this.getNodeParameter('scheduledAt', itemIndex, '') as string) : '';
+	if (status === 'scheduled' && !scheduledAt) {
+		throw new NodeOperationError(this.getNode(), `"Scheduled At" of item ${itemIndex} is empty`, {
+			itemIndex,
+			description: 'A scheduled post needs the date and time to publish it.',
+		});
+	}
+	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const extra = readExtraFields.call(this, additionalFields, itemIndex);
+	const body = {
+		...toApiFields({ ...additionalFields, content, status, scheduledAt }, POST_FIELD_MAPPINGS),
+		...extra.body,
+	};
+	return (await apiRequest.call(this, 'createPost', { body, qs: extra.qs, itemIndex })) as IDataObject;
+}

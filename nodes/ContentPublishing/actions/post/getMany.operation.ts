@@ -1,0 +1,58 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { extraQueryField, returnAllAndLimit } from '../../descriptions/common';
+import { POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
+import { toApiFields } from '../../helpers/fields';
+import { readManyOptions } from '../../helpers/lists';
+
+const properties: INodeProperties[] = [
+	...returnAllAndLimit,
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Page ID',
+				name: 'pageId',
+				type: 'string',
+				default: '',
+				description: 'Only posts of this page',
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				options: POST_STATUS_OPTIONS,
+				default: 'draft',
+				description: 'Only posts in this status',
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [extraQueryField],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['post'], operation: ['getMany'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	return await readManyOptions.call(
+		this,
+		'listPosts',
+		itemIndex,
+		toApiFields(filters, { pageId: { apiName: 'page_id' }, status: { apiName: 'status' } }),
+	);
+}

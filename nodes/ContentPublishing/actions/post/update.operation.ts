@@ -1,0 +1,60 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { optionalPostFields, POST_FIELD_MAPPINGS, POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
+import { postLocator } from '../../descriptions/post.locator';
+import { readExtraFields, requireLocator, toApiFields } from '../../helpers/fields';
+import { apiRequest } from '../../transport';
+
+const properties: INodeProperties[] = [
+	postLocator,
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Content',
+				name: 'content',
+				type: 'string',
+				typeOptions: { rows: 6 },
+				default: '',
+			},
+			{
+				displayName: 'Scheduled At',
+				name: 'scheduledAt',
+				type: 'dateTime',
+				default: '',
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				options: POST_STATUS_OPTIONS,
+				default: 'draft',
+			},
+			...optionalPostFields,
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['post'], operation: ['update'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const id = requireLocator.call(this, 'postId', 'Post', itemIndex);
+	const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const extra = readExtraFields.call(this, updateFields, itemIndex);
+	const body = { ...toApiFields(updateFields, POST_FIELD_MAPPINGS), ...extra.body };
+	if (Object.keys(body).length === 0) {
+		throw new NodeOperationError(this.getNode(), `Nothing to update in item ${itemIndex}`, {
+			itemIndex,
+			description: 'Add at least one field under "Update Fields".',
+		});
+	}
+	return (await apiRequest.call(this, 'updatePost', { id, body, qs: extra.qs, itemIndex })) as IDataObject;
+}

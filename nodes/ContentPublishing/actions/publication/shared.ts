@@ -1,0 +1,80 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { extraBodyField, extraQueryField, jobWaitingFields } from '../../descriptions/common';
+import { postLocator } from '../../descriptions/post.locator';
+import { pageIdField } from '../../descriptions/post.fields';
+import { readExtraFields, requireLocator, requireString, toApiFields } from '../../helpers/fields';
+import { resultOrJobToAwait, type JobToAwait } from '../../helpers/jobs';
+import { apiRequest } from '../../transport';
+import type { EndpointName } from '../../transport/endpoints';
+
+export function publishProperties(platform: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Source',
+			name: 'source',
+			type: 'options',
+			options: [
+				{ name: 'Existing Post', value: 'post', description: 'Publish a post saved in the service' },
+				{ name: 'Text', value: 'text', description: 'Publish the text given here' },
+			],
+			default: 'post',
+			description: `What to publish to ${platform}`,
+		},
+		{ ...postLocator, displayOptions: { show: { source: ['post'] } } },
+		{
+			displayName: 'Text',
+			name: 'text',
+			type: 'string',
+			typeOptions: { rows: 6 },
+			required: true,
+			default: '',
+			displayOptions: { show: { source: ['text'] } },
+		},
+		...jobWaitingFields.slice(0, 1),
+		{
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: [
+				extraBodyField,
+				extraQueryField,
+				pageIdField,
+				{
+					displayName: 'Scheduled At',
+					name: 'scheduledAt',
+					type: 'dateTime',
+					default: '',
+					description: 'When to publish; empty publishes now',
+				},
+			],
+		},
+		...jobWaitingFields.slice(1),
+	];
+}
+
+export async function executePublish(
+	this: IExecuteFunctions,
+	endpoint: EndpointName,
+	itemIndex: number,
+): Promise<IDataObject | JobToAwait> {
+	const source = this.getNodeParameter('source', itemIndex) as string;
+	const what =
+		source === 'post'
+			? { post_id: requireLocator.call(this, 'postId', 'Post', itemIndex) }
+			: { content: requireString.call(this, 'text', 'Text', itemIndex) };
+	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const extra = readExtraFields.call(this, additionalFields, itemIndex);
+	const body = {
+		...what,
+		...toApiFields(additionalFields, {
+			pageId: { apiName: 'page_id' },
+			scheduledAt: { apiName: 'scheduled_at' },
+		}),
+		...extra.body,
+	};
+	const answer = await apiRequest.call(this, endpoint, { body, qs: extra.qs, itemIndex });
+	return resultOrJobToAwait.call(this, answer, itemIndex);
+}

@@ -1,0 +1,108 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { JobToAwait, waitForJob } from '../helpers/jobs';
+import * as account from './account';
+import * as content from './content';
+import * as job from './job';
+import * as page from './page';
+import * as post from './post';
+import * as publication from './publication';
+import type { Operation } from './types';
+import * as webhook from './webhook';
+
+const resources: Record<string, Record<string, Operation | unknown>> = {
+	account,
+	content,
+	job,
+	page,
+	post,
+	publication,
+	webhook,
+};
+
+// Enough to overlap the waits of a batch without polling the service from dozens of loops at once.
+const MAX_PARALLEL_JOB_WAITS = 8;
+
+function findOperation(this: IExecuteFunctions, resource: string, operation: string): Operation {
+	const candidate = resources[resource]?.[operation] as Operation | undefined;
+	if (operation === 'description' || typeof candidate?.execute !== 'function') {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" is not known for the resource "${resource}"`,
+		);
+	}
+	return candidate;
+}
+
+async function forEachConcurrently<T>(
+	entries: T[],
+	limit: number,
+	run: (entry: T) => Promise<void>,
+): Promise<void> {
+	let next = 0;
+	const worker = async () => {
+		while (next < entries.length) {
+			const entry = entries[next++];
+			await run(entry);
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(limit, entries.length) }, worker));
+}
+
+/**
+ * Runs the chosen operation for every item. Operations that start a job hand it back instead of
+ * waiting, so that the jobs of all items run at the same time and are then awaited together.
+ */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const { execute } = findOperation.call(this, resource, operation);
+
+	const outputs: INodeExecutionData[][] = new Array(items.length);
+	const jobsToAwait: Array<{ itemIndex: number; job: JobToAwait }> = [];
+
+	const toItems = (data: IDataObject | IDataObject[], itemIndex: number) =>
+		this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(data), {
+			itemData: { item: itemIndex },
+		});
+
+	const fail = (error: Error, itemIndex: number): INodeExecutionData[] => {
+		if (!this.continueOnFail()) {
+			if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+				error.context.itemIndex ??= itemIndex;
+				throw error;
+			}
+			throw new NodeOperationError(this.getNode(), error, { itemIndex });
+		}
+		const json: IDataObject = { error: error.message };
+		if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+		if ((error as NodeApiError).description) json.description = (error as NodeApiError).description;
+		return [{ json, pairedItem: { item: itemIndex } }];
+	};
+
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const result = await execute.call(this, itemIndex);
+			if (result instanceof JobToAwait) {
+				jobsToAwait.push({ itemIndex, job: result });
+			} else {
+				outputs[itemIndex] = toItems(result, itemIndex);
+			}
+		} catch (error) {
+			outputs[itemIndex] = fail(error as Error, itemIndex);
+		}
+	}
+
+	await forEachConcurrently(jobsToAwait, MAX_PARALLEL_JOB_WAITS, async ({ itemIndex, job }) => {
+		try {
+			const finished = await waitForJob.call(this, job.jobId, job.waitOptions, itemIndex);
+			outputs[itemIndex] = toItems(finished, itemIndex);
+		} catch (error) {
+			outputs[itemIndex] = fail(error as Error, itemIndex);
+		}
+	});
+
+	return [outputs.flat()];
+}

@@ -1,0 +1,57 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { readExtraFields, requireLocator, toApiFields } from '../../helpers/fields';
+import { apiRequest } from '../../transport';
+import {
+	optionalWebhookFields,
+	WEBHOOK_EVENT_OPTIONS,
+	WEBHOOK_FIELD_MAPPINGS,
+	webhookLocator,
+} from './shared';
+
+const properties: INodeProperties[] = [
+	webhookLocator,
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			...optionalWebhookFields,
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				options: WEBHOOK_EVENT_OPTIONS,
+				default: [],
+			},
+			{
+				displayName: 'URL',
+				name: 'url',
+				type: 'string',
+				default: '',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['webhook'], operation: ['update'] } },
+	properties,
+);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const id = requireLocator.call(this, 'webhookId', 'Webhook', itemIndex);
+	const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const extra = readExtraFields.call(this, updateFields, itemIndex);
+	const body = { ...toApiFields(updateFields, WEBHOOK_FIELD_MAPPINGS), ...extra.body };
+	if (Object.keys(body).length === 0) {
+		throw new NodeOperationError(this.getNode(), `Nothing to update in item ${itemIndex}`, {
+			itemIndex,
+			description: 'Add at least one field under "Update Fields".',
+		});
+	}
+	return (await apiRequest.call(this, 'updateWebhook', { id, body, qs: extra.qs, itemIndex })) as IDataObject;
+}

@@ -1,0 +1,135 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+const ID_PATTERN = '[^/?#\\s]+';
+
+/** A resource locator with the three ways to name a resource: from a list, by ID, by its API URL. */
+export function resourceLocator(options: {
+	name: string;
+	displayName: string;
+	resourcePath: 'pages' | 'posts' | 'webhooks';
+	searchListMethod: string;
+	required?: boolean;
+	description?: string;
+}): INodeProperties {
+	const urlPattern = `^https?://.+/v1/${options.resourcePath}/(${ID_PATTERN})/?(?:[?#].*)?$`;
+	return {
+		displayName: options.displayName,
+		name: options.name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: options.required ?? true,
+		description: options.description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: `Select a ${options.displayName.replace(/ ID$/, '').toLowerCase()}...`,
+				typeOptions: { searchListMethod: options.searchListMethod, searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. abc123',
+				validation: [
+					{
+						type: 'regex',
+						properties: { regex: `^${ID_PATTERN}$`, errorMessage: 'Not a valid ID' },
+					},
+				],
+			},
+			{
+				displayName: 'By URL',
+				name: 'url',
+				type: 'string',
+				placeholder: `e.g. https://api.example.com/v1/${options.resourcePath}/abc123`,
+				extractValue: { type: 'regex', regex: urlPattern },
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: urlPattern,
+							errorMessage: `Not an API URL of the form .../v1/${options.resourcePath}/<ID>`,
+						},
+					},
+				],
+			},
+		],
+	};
+}
+
+export const returnAllAndLimit: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+];
+
+export const extraBodyField: INodeProperties = {
+	displayName: 'Extra Body Fields (JSON)',
+	name: 'extraBody',
+	type: 'json',
+	default: '{}',
+	description:
+		'Fields to add to the request body as they are, for options this node does not list. They are merged last and override the fields above.',
+};
+
+export const extraQueryField: INodeProperties = {
+	displayName: 'Extra Query Parameters (JSON)',
+	name: 'extraQuery',
+	type: 'json',
+	default: '{}',
+	description:
+		'Query parameters to add to the request as they are, for filters this node does not list. They are merged last.',
+};
+
+/** The switch and options of every operation that can answer with an asynchronous job. */
+export const jobWaitingFields: INodeProperties[] = [
+	{
+		displayName: 'Wait for Completion',
+		name: 'waitForCompletion',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to wait until the job the service starts has finished and return its result, or return the job at once (pick it up later with Job → Wait for Completion)',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { waitForCompletion: [true] } },
+		options: [
+			{
+				displayName: 'Maximum Wait Time (Seconds)',
+				name: 'maxWaitTime',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 600,
+				description: 'How long to wait for the job before the node fails with a timeout; the job itself goes on',
+			},
+			{
+				displayName: 'Poll Interval (Seconds)',
+				name: 'pollInterval',
+				type: 'number',
+				typeOptions: { minValue: 0.1, numberPrecision: 1 },
+				default: 5,
+				description: 'Time before the first check of the job; later checks back off up to 30 seconds apart',
+			},
+		],
+	},
+];

@@ -1,0 +1,122 @@
+import type { IDataObject, IExecuteFunctions, INodeParameterResourceLocator } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/** How a node field becomes an API field: its API name and how its value is converted. */
+export interface FieldMapping {
+	apiName: string;
+	kind?: 'list' | 'locator' | 'number';
+}
+
+function isEmptyValue(value: unknown): boolean {
+	return (
+		value === undefined ||
+		value === null ||
+		(typeof value === 'string' && value.trim() === '') ||
+		(Array.isArray(value) && value.length === 0)
+	);
+}
+
+/** Splits a comma- or newline-separated field into its non-empty entries. */
+export function splitList(value: unknown): string[] {
+	if (Array.isArray(value)) return value.map(String).map((entry) => entry.trim()).filter(Boolean);
+	return String(value ?? '')
+		.split(/[,\n]/)
+		.map((entry) => entry.trim())
+		.filter(Boolean);
+}
+
+export function locatorValue(value: unknown): string {
+	if (value !== null && typeof value === 'object' && '__rl' in (value as IDataObject)) {
+		return String((value as INodeParameterResourceLocator).value ?? '').trim();
+	}
+	return String(value ?? '').trim();
+}
+
+/** Converts node fields into API fields, leaving out every empty optional value. */
+export function toApiFields(values: IDataObject, mappings: Record<string, FieldMapping>): IDataObject {
+	const fields: IDataObject = {};
+	for (const [name, value] of Object.entries(values)) {
+		const mapping = mappings[name];
+		if (mapping === undefined) continue;
+		const converted =
+			mapping.kind === 'list'
+				? splitList(value)
+				: mapping.kind === 'locator'
+					? locatorValue(value)
+					: value;
+		if (!isEmptyValue(converted)) fields[mapping.apiName] = converted as IDataObject[keyof IDataObject];
+	}
+	return fields;
+}
+
+/** Reads a JSON-object parameter, naming the parameter and the item when it is not one. */
+export function parseJsonObject(
+	this: IExecuteFunctions,
+	value: unknown,
+	displayName: string,
+	itemIndex: number,
+): IDataObject {
+	if (isEmptyValue(value)) return {};
+	let parsed: unknown = value;
+	if (typeof value === 'string') {
+		try {
+			parsed = JSON.parse(value);
+		} catch (error) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`"${displayName}" of item ${itemIndex} is not valid JSON`,
+				{ itemIndex, description: (error as Error).message },
+			);
+		}
+	}
+	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`"${displayName}" of item ${itemIndex} must be a JSON object, like {"field": "value"}`,
+			{ itemIndex },
+		);
+	}
+	return parsed as IDataObject;
+}
+
+/** The escape hatches: raw body and query fields, merged last so they can override anything. */
+export function readExtraFields(
+	this: IExecuteFunctions,
+	collection: IDataObject,
+	itemIndex: number,
+): { body: IDataObject; qs: IDataObject } {
+	return {
+		body: parseJsonObject.call(this, collection.extraBody, 'Extra Body Fields (JSON)', itemIndex),
+		qs: parseJsonObject.call(this, collection.extraQuery, 'Extra Query Parameters (JSON)', itemIndex),
+	};
+}
+
+export function requireLocator(
+	this: IExecuteFunctions,
+	parameterName: string,
+	displayName: string,
+	itemIndex: number,
+): string {
+	const id = locatorValue(this.getNodeParameter(parameterName, itemIndex));
+	if (id === '') {
+		throw new NodeOperationError(this.getNode(), `"${displayName}" of item ${itemIndex} is empty`, {
+			itemIndex,
+		});
+	}
+	return id;
+}
+
+export function requireString(
+	this: IExecuteFunctions,
+	parameterName: string,
+	displayName: string,
+	itemIndex: number,
+): string {
+	const value = String(this.getNodeParameter(parameterName, itemIndex, '') ?? '').trim();
+	if (value === '') {
+		throw new NodeOperationError(this.getNode(), `"${displayName}" of item ${itemIndex} is empty`, {
+			itemIndex,
+		});
+	}
+	return value;
+}

@@ -1,0 +1,55 @@
+import { UnexpectedError, type IHttpRequestMethods } from 'n8n-workflow';
+
+export interface Endpoint {
+	method: IHttpRequestMethods;
+	/** Path below the base URL; `{id}` stands for the URL-encoded resource id. */
+	path: string;
+}
+
+/**
+ * Every endpoint the node calls, keyed by the operation id the service's OpenAPI document uses.
+ * Operations name an entry here and never build a URL of their own, so that a catalog resolved
+ * from the live document can replace this one in a single place.
+ */
+export const ENDPOINTS = {
+	getAccount: { method: 'GET', path: '/v1/me' },
+	listPages: { method: 'GET', path: '/v1/pages' },
+	getPage: { method: 'GET', path: '/v1/pages/{id}' },
+	createPost: { method: 'POST', path: '/v1/posts' },
+	listPosts: { method: 'GET', path: '/v1/posts' },
+	getPost: { method: 'GET', path: '/v1/posts/{id}' },
+	updatePost: { method: 'PATCH', path: '/v1/posts/{id}' },
+	deletePost: { method: 'DELETE', path: '/v1/posts/{id}' },
+	generateBlog: { method: 'POST', path: '/v1/generate/blog' },
+	generateLinkedin: { method: 'POST', path: '/v1/generate/linkedin' },
+	generateTwitter: { method: 'POST', path: '/v1/generate/twitter' },
+	generateCarousel: { method: 'POST', path: '/v1/generate/carousel' },
+	generateVideo: { method: 'POST', path: '/v1/generate/video' },
+	publishLinkedin: { method: 'POST', path: '/v1/publish/linkedin' },
+	publishTwitter: { method: 'POST', path: '/v1/publish/twitter' },
+	getJob: { method: 'GET', path: '/v1/jobs/{id}' },
+	createWebhook: { method: 'POST', path: '/v1/webhooks' },
+	listWebhooks: { method: 'GET', path: '/v1/webhooks' },
+	getWebhook: { method: 'GET', path: '/v1/webhooks/{id}' },
+	updateWebhook: { method: 'PATCH', path: '/v1/webhooks/{id}' },
+	deleteWebhook: { method: 'DELETE', path: '/v1/webhooks/{id}' },
+} as const satisfies Record<string, Endpoint>;
+
+export type EndpointName = keyof typeof ENDPOINTS;
+
+/** Query parameter names of cursor pagination on list endpoints. */
+export const PAGINATION = {
+	limitParameter: 'limit',
+	cursorParameter: 'cursor',
+	maxPageSize: 100,
+} as const;
+
+/** Resolves an endpoint's path, encoding the id so that it can never address another route. */
+export function endpointPath(name: EndpointName, id?: string): string {
+	const { path } = ENDPOINTS[name];
+	if (!path.includes('{id}')) return path;
+	if (id === undefined) {
+		throw new UnexpectedError(`Endpoint ${name} needs an id`);
+	}
+	return path.replace('{id}', encodeURIComponent(id));
+}

@@ -1,0 +1,276 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IWebhookFunctions,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE } from '../helpers/constants';
+import { endpointPath, ENDPOINTS, PAGINATION, type EndpointName } from './endpoints';
+
+export type RequestContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IWebhookFunctions;
+
+export interface ApiRequestOptions {
+	id?: string;
+	qs?: IDataObject;
+	body?: IDataObject;
+	itemIndex?: number;
+}
+
+export interface ApiResponse {
+	statusCode: number;
+	headers: Record<string, string | string[] | undefined>;
+	body: unknown;
+}
+
+interface Credentials {
+	baseUrl: string;
+	apiKey: string;
+}
+
+const STATUS_HINTS: Record<number, string> = {
+	401: 'The service did not accept the API key. Check the key in the credential; it may be wrong or revoked, or the account may not be approved for API access yet.',
+	403: 'The API key is valid but may not do this. API access needs an administrator to approve the account.',
+	404: 'Nothing exists at this address. Check the ID (it may have been deleted) and the credential\'s Base URL.',
+	429: 'The service is limiting the request rate. Wait before retrying, lower the number of items per execution, or turn on "Retry On Fail" in the node settings.',
+};
+
+/**
+ * Accepts a base URL with or without a trailing slash or `/v1` suffix: endpoint paths carry
+ * the version, so it must never appear twice.
+ */
+export function normalizeBaseUrl(baseUrl: string): string {
+	return baseUrl
+		.trim()
+		.replace(/\/+$/, '')
+		.replace(/\/v1$/i, '');
+}
+
+async function readCredentials(this: RequestContext, itemIndex?: number): Promise<Credentials> {
+	const credentials = await this.getCredentials<Credentials>(CREDENTIAL_TYPE, itemIndex);
+	const baseUrl = normalizeBaseUrl(String(credentials.baseUrl ?? ''));
+	if (!/^https?:\/\/[^/]/i.test(baseUrl)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			'The credential\'s Base URL must start with http:// or https://',
+			{ itemIndex, description: `Base URL found: "${baseUrl}"` },
+		);
+	}
+	return { baseUrl, apiKey: String(credentials.apiKey ?? '') };
+}
+
+function redact(text: string, secret: string): string {
+	return secret.length > 0 ? text.split(secret).join('***') : text;
+}
+
+function headerValue(headers: ApiResponse['headers'], name: string): string {
+	const value = headers[name.toLowerCase()] ?? headers[name];
+	return Array.isArray(value) ? value.join(', ') : (value ?? '');
+}
+
+/** Parses a body read as text, returning undefined for an empty one. */
+function parseJsonBody(raw: unknown): { ok: true; value: unknown } | { ok: false } {
+	if (raw === undefined || raw === null) return { ok: true, value: undefined };
+	if (typeof raw !== 'string') return { ok: true, value: raw };
+	if (raw.trim() === '') return { ok: true, value: undefined };
+	try {
+		return { ok: true, value: JSON.parse(raw) as unknown };
+	} catch {
+		return { ok: false };
+	}
+}
+
+/** Finds the service's own message in the error body shapes APIs commonly use. */
+function describeErrorBody(body: unknown): { message?: string; code?: string; details?: string } {
+	if (typeof body === 'string') return { message: body.slice(0, 300) };
+	if (body === null || typeof body !== 'object') return {};
+	const record = body as IDataObject;
+	const nested =
+		record.error !== null && typeof record.error === 'object' ? (record.error as IDataObject) : record;
+	const message =
+		typeof nested.message === 'string'
+			? nested.message
+			: typeof record.error === 'string'
+				? record.error
+				: typeof record.detail === 'string'
+					? record.detail
+					: undefined;
+	const code = typeof nested.code === 'string' ? nested.code : undefined;
+	const detailList = Array.isArray(nested.details) ? nested.details : Array.isArray(record.errors) ? record.errors : [];
+	const details = detailList
+		.map((detail) =>
+			detail !== null && typeof detail === 'object'
+				? [(detail as IDataObject).field, (detail as IDataObject).message].filter(Boolean).join(': ')
+				: String(detail),
+		)
+		.filter((line) => line.length > 0)
+		.join('; ');
+	return { message, code, details: details || undefined };
+}
+
+function apiError(
+	context: RequestContext,
+	response: ApiResponse,
+	apiKey: string,
+	itemIndex?: number,
+): NodeApiError {
+	const { statusCode } = response;
+	const parsed = parseJsonBody(response.body);
+	const errorBody = parsed.ok ? parsed.value : response.body;
+	const { message, code, details } = describeErrorBody(errorBody);
+	const retryAfter = headerValue(response.headers, 'retry-after');
+	const description = [
+		code ? `Error code: ${code}.` : undefined,
+		details ? `Details: ${details}.` : undefined,
+		statusCode === 429 && retryAfter ? `The service asks to retry after ${retryAfter} seconds.` : undefined,
+		STATUS_HINTS[statusCode],
+	]
+		.filter(Boolean)
+		.join(' ');
+	const errorResponse: JsonObject =
+		errorBody !== null && typeof errorBody === 'object' && !Array.isArray(errorBody)
+			? (errorBody as JsonObject)
+			: { body: redact(String(errorBody ?? ''), apiKey).slice(0, 300) };
+	return new NodeApiError(context.getNode(), errorResponse, {
+		message: redact(message ?? `The service answered with HTTP ${statusCode}`, apiKey),
+		description: redact(description, apiKey) || undefined,
+		httpCode: String(statusCode),
+		itemIndex,
+	});
+}
+
+/**
+ * The one function that talks to the service. It reads the answer as text and parses it itself,
+ * so a page that is not JSON (a login page behind a wrong base URL) fails clearly instead of
+ * flowing on as a string.
+ */
+export async function apiRequest(
+	this: RequestContext,
+	endpoint: EndpointName,
+	{ id, qs, body, itemIndex }: ApiRequestOptions = {},
+): Promise<unknown> {
+	const { baseUrl, apiKey } = await readCredentials.call(this, itemIndex);
+	const { method } = ENDPOINTS[endpoint];
+	const options: IHttpRequestOptions = {
+		method,
+		url: `${baseUrl}${endpointPath(endpoint, id)}`,
+		qs,
+		body,
+		json: true,
+		encoding: 'text',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+	};
+
+	let response: ApiResponse;
+	try {
+		response = (await this.helpers.httpRequestWithAuthentication.call(
+			this,
+			CREDENTIAL_TYPE,
+			options,
+		)) as ApiResponse;
+	} catch (error) {
+		const reason = error as { message?: string; code?: string; cause?: { code?: string } };
+		const code = reason.code ?? reason.cause?.code;
+		// Only the code and message travel on: the raw error holds the request, and with it the key.
+		throw new NodeApiError(
+			this.getNode(),
+			{ message: redact(String(reason.message ?? 'Request failed'), apiKey), code: code ?? null },
+			{
+				message: `Could not reach the service at ${baseUrl}${code ? ` (${code})` : ''}`,
+				description: 'Check the credential\'s Base URL and that the service is reachable from n8n.',
+				itemIndex,
+			},
+		);
+	}
+
+	if (response.statusCode >= 400) {
+		throw apiError(this, response, apiKey, itemIndex);
+	}
+	if (response.statusCode === 204) return undefined;
+
+	const parsed = parseJsonBody(response.body);
+	if (!parsed.ok) {
+		const contentType = headerValue(response.headers, 'content-type') || 'an unknown type';
+		throw new NodeApiError(
+			this.getNode(),
+			{ body: redact(String(response.body).slice(0, 300), apiKey) },
+			{
+				message: `The service answered with ${contentType.split(';')[0]} instead of JSON`,
+				description:
+					'Check the credential\'s Base URL: it must be the API\'s address (the one that serves /v1/me), not a web page such as a login screen.',
+				httpCode: String(response.statusCode),
+				itemIndex,
+			},
+		);
+	}
+	return parsed.value;
+}
+
+export interface ListPage {
+	items: IDataObject[];
+	nextCursor?: string;
+}
+
+/** Reads one page of a list answer, whichever of the usual envelopes the service uses. */
+export function readListPage(body: unknown): ListPage {
+	if (Array.isArray(body)) return { items: body as IDataObject[] };
+	if (body === null || typeof body !== 'object') return { items: [] };
+	const record = body as IDataObject;
+	const items = [record.data, record.items, record.results].find(Array.isArray) as
+		| IDataObject[]
+		| undefined;
+	const meta = (record.meta ?? record.pagination ?? {}) as IDataObject;
+	const cursor = [record.next_cursor, record.nextCursor, meta.next_cursor, meta.nextCursor].find(
+		(value) => typeof value === 'string' && value.length > 0,
+	) as string | undefined;
+	return { items: items ?? [], nextCursor: cursor };
+}
+
+/** Fetches one page of a list endpoint. */
+export async function apiRequestPage(
+	this: RequestContext,
+	endpoint: EndpointName,
+	{ qs = {}, cursor, pageSize, itemIndex }: { qs?: IDataObject; cursor?: string; pageSize: number; itemIndex?: number },
+): Promise<ListPage> {
+	const query: IDataObject = {
+		...qs,
+		[PAGINATION.limitParameter]: Math.min(pageSize, PAGINATION.maxPageSize),
+	};
+	if (cursor) query[PAGINATION.cursorParameter] = cursor;
+	return readListPage(await apiRequest.call(this, endpoint, { qs: query, itemIndex }));
+}
+
+/** Follows the cursor until `limit` items were read (all of them when no limit is given). */
+export async function apiRequestAllItems(
+	this: RequestContext,
+	endpoint: EndpointName,
+	{ qs = {}, limit, itemIndex }: { qs?: IDataObject; limit?: number; itemIndex?: number },
+): Promise<IDataObject[]> {
+	const collected: IDataObject[] = [];
+	const seenCursors = new Set<string>();
+	let cursor: string | undefined;
+	do {
+		const remaining = limit === undefined ? PAGINATION.maxPageSize : limit - collected.length;
+		const page = await apiRequestPage.call(this, endpoint, {
+			qs,
+			cursor,
+			pageSize: remaining,
+			itemIndex,
+		});
+		collected.push(...page.items);
+		// A service that hands back a cursor it already gave would otherwise loop forever.
+		if (page.nextCursor === undefined || seenCursors.has(page.nextCursor) || page.items.length === 0) break;
+		seenCursors.add(page.nextCursor);
+		cursor = page.nextCursor;
+	} while (limit === undefined || collected.length < limit);
+	return limit === undefined ? collected : collected.slice(0, limit);
+}
