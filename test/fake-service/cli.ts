@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+
+import { startFakeService } from './server';
+
+const usage = `Usage: ts-node --transpile-only test/fake-service/cli.ts [--port N] [--api-key KEY]
+  --port N        port on 127.0.0.1 (default: FAKE_SERVICE_PORT, else a random free port)
+  --api-key KEY   API key to accept (default: FAKE_SERVICE_API_KEY, else a random key)`;
+
+function fail(message: string): never {
+	process.stderr.write(`${message}\n\n${usage}\n`);
+	process.exit(2);
+}
+
+function readArguments(argv: string[]): { port: number; apiKey: string } {
+	let port = process.env.FAKE_SERVICE_PORT;
+	let apiKey = process.env.FAKE_SERVICE_API_KEY;
+	for (let index = 0; index < argv.length; index += 1) {
+		const [flag, inlineValue] = argv[index].split(/=(.*)/s, 2);
+		const value = () => inlineValue ?? argv[++index] ?? fail(`${flag} needs a value`);
+		if (flag === '--port') port = value();
+		else if (flag === '--api-key') apiKey = value();
+		else if (flag === '--help' || flag === '-h') {
+			process.stdout.write(`${usage}\n`);
+			process.exit(0);
+		} else fail(`Unknown argument: ${argv[index]}`);
+	}
+	const portNumber = Number(port ?? 0);
+	if (!Number.isInteger(portNumber) || portNumber < 0 || portNumber > 65535) fail(`Invalid port: ${port}`);
+	if (apiKey === '') fail('The API key must not be empty');
+	return { port: portNumber, apiKey: apiKey ?? `cp_test_${randomBytes(16).toString('hex')}` };
+}
+
+async function main(): Promise<void> {
+	const { port, apiKey } = readArguments(process.argv.slice(2));
+	const service = await startFakeService({ port, apiKey, jobMode: 'timed' });
+	process.stdout.write(
+		[
+			`Fake Content Publishing service: ${service.url}`,
+			`API key: ${service.apiKey}`,
+			`OpenAPI document: ${service.url}/v1/openapi.json`,
+			'Jobs finish on timers (jobMode "timed"). Press Ctrl+C to stop.',
+			'',
+		].join('\n'),
+	);
+
+	let stopping = false;
+	const stop = (signal: NodeJS.Signals) => {
+		if (stopping) return;
+		stopping = true;
+		process.stdout.write(`${signal} received, stopping after ${service.requests.length} requests.\n`);
+		service.close().then(
+			() => process.exit(0),
+			(error: unknown) => {
+				process.stderr.write(`Could not stop cleanly: ${String(error)}\n`);
+				process.exit(1);
+			},
+		);
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+	process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+	process.exit(1);
+});

@@ -1,0 +1,3 @@
+export * from './openapi';
+export * from './request-validator';
+export * from './server';

@@ -1,0 +1,232 @@
+import Ajv2020 from 'ajv/dist/2020';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+
+import {
+	buildOpenApiDocument,
+	type JsonSchema,
+	type OpenApiDocument,
+	type OpenApiOperation,
+} from './openapi';
+
+export interface ContractProblem {
+	/** `title`, `media_urls[0]`, `body`, `query.limit` or `header.content-type` */
+	field: string;
+	message: string;
+}
+
+export interface RequestToValidate {
+	operationId: string;
+	query: Record<string, string | string[]>;
+	/** Parsed JSON body; undefined when the request had none. */
+	body: unknown;
+	contentType?: string;
+}
+
+export interface ResponseToValidate {
+	operationId: string;
+	status: number;
+	/** Parsed JSON body; undefined when the response had none. */
+	body: unknown;
+	contentType?: string;
+}
+
+export interface ContractValidator {
+	validateRequest(request: RequestToValidate): ContractProblem[];
+	validateResponse(response: ResponseToValidate): ContractProblem[];
+	validateWebhookEvent(eventType: string, body: unknown): ContractProblem[];
+}
+
+interface CompiledOperation {
+	query: ValidateFunction;
+	body?: ValidateFunction;
+	responses: Record<string, ValidateFunction | undefined>;
+}
+
+type Location = 'body' | 'query';
+
+export function formatProblem(problem: ContractProblem): string {
+	return `${problem.field}: ${problem.message}`;
+}
+
+export function createContractValidator(document: OpenApiDocument = buildOpenApiDocument()): ContractValidator {
+	// strictRequired would reject `then: { required: [...] }` for naming properties declared by the parent.
+	const options = { allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true };
+	const ajv = new Ajv2020(options);
+	// Query values arrive as strings; a separate instance coerces them so `limit=5` counts as an integer.
+	const queryAjv = new Ajv2020({ ...options, coerceTypes: true });
+	addFormats(ajv);
+	addFormats(queryAjv);
+
+	const compile = (schema: JsonSchema) => ajv.compile(inlineRefs(schema, document) as JsonSchema);
+	const operations = new Map<string, CompiledOperation>();
+	for (const pathItem of Object.values(document.paths)) {
+		for (const operation of Object.values(pathItem) as OpenApiOperation[]) {
+			if (operation.operationId) operations.set(operation.operationId, compileOperation(operation));
+		}
+	}
+	const webhookEvents = new Map(
+		Object.entries(document.webhooks).map(([eventType, pathItem]) => {
+			const schema = pathItem.post?.requestBody?.content['application/json']?.schema;
+			return [eventType, schema ? compile(schema) : undefined];
+		}),
+	);
+
+	function compileOperation(operation: OpenApiOperation): CompiledOperation {
+		const queryParameters = (operation.parameters ?? [])
+			.map((parameter) => inlineRefs(parameter, document) as JsonSchema)
+			.filter((parameter) => parameter.in === 'query');
+		const requiredQuery = queryParameters.filter((parameter) => parameter.required).map((parameter) => parameter.name);
+		const querySchema = {
+			type: 'object',
+			additionalProperties: false,
+			properties: Object.fromEntries(queryParameters.map((parameter) => [parameter.name, parameter.schema])),
+			...(requiredQuery.length > 0 ? { required: requiredQuery } : {}),
+		};
+		const bodySchema = operation.requestBody?.content['application/json']?.schema;
+		const responses: Record<string, ValidateFunction | undefined> = {};
+		for (const [status, response] of Object.entries(operation.responses)) {
+			const resolved = inlineRefs(response, document) as { content?: Record<string, { schema: JsonSchema }> };
+			const schema = resolved.content?.['application/json']?.schema;
+			responses[status] = schema ? ajv.compile(schema) : undefined;
+		}
+		return {
+			query: queryAjv.compile(querySchema),
+			body: bodySchema ? compile(bodySchema) : undefined,
+			responses,
+		};
+	}
+
+	function operationFor(operationId: string): CompiledOperation {
+		const operation = operations.get(operationId);
+		if (!operation) throw new Error(`The OpenAPI document has no operation "${operationId}"`);
+		return operation;
+	}
+
+	return {
+		validateRequest({ operationId, query, body, contentType }) {
+			const operation = operationFor(operationId);
+			const problems: ContractProblem[] = [];
+			if (!operation.query({ ...query })) problems.push(...describeErrors(operation.query.errors, 'query'));
+			if (!operation.body) {
+				if (body !== undefined) {
+					problems.push({ field: 'body', message: 'must be empty: this operation takes no request body' });
+				}
+				return problems;
+			}
+			if (body === undefined) {
+				problems.push({ field: 'body', message: 'is required' });
+				return problems;
+			}
+			if (mediaType(contentType) !== 'application/json') {
+				problems.push(wrongContentType(contentType));
+			}
+			if (!operation.body(body)) problems.push(...describeErrors(operation.body.errors, 'body'));
+			return problems;
+		},
+
+		validateResponse({ operationId, status, body, contentType }) {
+			const { responses } = operationFor(operationId);
+			const statusKey = [String(status), `${String(status)[0]}XX`, 'default'].find((key) => key in responses);
+			if (!statusKey) return [{ field: 'status', message: `${status} is not a documented response of ${operationId}` }];
+			const validate = responses[statusKey];
+			if (!validate) {
+				return body === undefined ? [] : [{ field: 'body', message: `must be empty for a ${status} response` }];
+			}
+			if (mediaType(contentType) !== 'application/json') return [wrongContentType(contentType)];
+			return validate(body) ? [] : describeErrors(validate.errors, 'body');
+		},
+
+		validateWebhookEvent(eventType, body) {
+			const validate = webhookEvents.get(eventType);
+			if (!validate) return [{ field: 'type', message: `"${eventType}" is not a documented event` }];
+			return validate(body) ? [] : describeErrors(validate.errors, 'body');
+		},
+	};
+}
+
+function wrongContentType(contentType: string | undefined): ContractProblem {
+	return { field: 'header.content-type', message: `must be application/json (got "${contentType ?? ''}")` };
+}
+
+function mediaType(contentType: string | undefined): string | undefined {
+	return contentType?.split(';')[0].trim().toLowerCase();
+}
+
+function resolvePointer(document: OpenApiDocument, pointer: string): JsonSchema {
+	if (!pointer.startsWith('#/')) throw new Error(`Only local $refs are supported, got "${pointer}"`);
+	const target = pointer
+		.slice(2)
+		.split('/')
+		.map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+		.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], document);
+	if (target === undefined) throw new Error(`Unresolvable $ref "${pointer}"`);
+	return target as JsonSchema;
+}
+
+// The document has no recursive schemas, so inlining every $ref lets ajv compile each schema on its own.
+function inlineRefs(node: unknown, document: OpenApiDocument): unknown {
+	if (Array.isArray(node)) return node.map((item) => inlineRefs(item, document));
+	if (node === null || typeof node !== 'object') return node;
+	const { $ref, ...rest } = node as JsonSchema;
+	if (typeof $ref === 'string') return inlineRefs({ ...resolvePointer(document, $ref), ...rest }, document);
+	return Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, inlineRefs(value, document)]));
+}
+
+function describeErrors(errors: ErrorObject[] | null | undefined, location: Location): ContractProblem[] {
+	const allErrors = errors ?? [];
+	// A failed anyOf/oneOf also reports every failed branch; one summary per combinator reads better.
+	const combinatorPaths = allErrors
+		.filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf')
+		.map((error) => `${error.schemaPath}/`);
+	return allErrors
+		.filter((error) => error.keyword !== 'if' && !combinatorPaths.some((path) => error.schemaPath.startsWith(path)))
+		.map((error) => describeError(error, location));
+}
+
+function describeError(error: ErrorObject, location: Location): ContractProblem {
+	const params = error.params as Record<string, unknown>;
+	const at = (property?: string) => fieldName(error.instancePath, property, location);
+	switch (error.keyword) {
+		case 'required': {
+			// A `then` schema's description states its rule, e.g. 'is required when status is "scheduled"'.
+			const rule = error.schemaPath.includes('/then/') ? (error.parentSchema as JsonSchema | undefined)?.description : undefined;
+			return { field: at(String(params.missingProperty)), message: typeof rule === 'string' ? rule : 'is required' };
+		}
+		case 'additionalProperties':
+			return {
+				field: at(String(params.additionalProperty)),
+				message: location === 'query' ? 'is not a parameter of this operation' : 'is not a known property',
+			};
+		case 'enum':
+			return { field: at(), message: `must be one of: ${(params.allowedValues as unknown[]).join(', ')}` };
+		case 'format':
+			return { field: at(), message: `must be a valid ${String(params.format)}` };
+		case 'minProperties': {
+			const limit = Number(params.limit);
+			return { field: at(), message: `must have at least ${limit} ${limit === 1 ? 'property' : 'properties'}` };
+		}
+		case 'anyOf': {
+			const branches = error.schema as JsonSchema[];
+			const alternatives = branches.flatMap((branch) => (branch.required as string[] | undefined) ?? []);
+			if (alternatives.length === 0) return { field: at(), message: error.message ?? 'is invalid' };
+			return { field: at(), message: `must include at least one of: ${alternatives.join(', ')}` };
+		}
+		default:
+			return { field: at(), message: error.message ?? `fails ${error.keyword}` };
+	}
+}
+
+function fieldName(instancePath: string, property: string | undefined, location: Location): string {
+	const segments = instancePath
+		.split('/')
+		.slice(1)
+		.map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+	if (property !== undefined) segments.push(property);
+	const path = segments.reduce((joined, segment) => {
+		if (/^\d+$/.test(segment)) return `${joined}[${segment}]`;
+		return joined === '' ? segment : `${joined}.${segment}`;
+	}, '');
+	if (location === 'query') return `query.${path}`;
+	return path === '' ? 'body' : path;
+}

@@ -1,0 +1,1225 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import {
+	buildOpenApiDocument,
+	DEFAULT_PAGE_SIZE,
+	WEBHOOK_HEADERS,
+	WEBHOOK_MAX_ATTEMPTS,
+	WEBHOOK_RETRY_DELAY_MS,
+	WEBHOOK_TIMEOUT_MS,
+	type ERROR_CODES,
+	type JOB_STATUSES,
+	type JOB_TYPES,
+	type PAGE_PLATFORMS,
+	type POST_STATUSES,
+	type VIDEO_ASPECT_RATIOS,
+	type WEBHOOK_EVENT_TYPES,
+} from './openapi';
+import { createContractValidator, formatProblem, type ContractProblem, type ContractValidator } from './request-validator';
+
+// ---------------------------------------------------------------------------------------------
+// Public types
+
+export type JobMode = 'poll' | 'manual' | 'timed';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type ErrorCode = (typeof ERROR_CODES)[number];
+export type Platform = (typeof PAGE_PLATFORMS)[number];
+export type PostStatus = (typeof POST_STATUSES)[number];
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export type JobType = (typeof JOB_TYPES)[number];
+export type JobOutcome = 'succeeded' | 'failed';
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export interface JobError {
+	code: string;
+	message: string;
+}
+
+export interface Account {
+	id: string;
+	email: string;
+	name: string;
+	plan: 'pro';
+	created_at: string;
+}
+
+export interface Page {
+	id: string;
+	name: string;
+	platform: Platform;
+	url: string;
+	created_at: string;
+}
+
+export interface Post {
+	id: string;
+	page_id: string | null;
+	title: string | null;
+	content: string;
+	status: PostStatus;
+	tags: string[];
+	media_urls: string[];
+	scheduled_at: string | null;
+	published_at: string | null;
+	created_at: string;
+	updated_at: string;
+}
+
+export type JobResult = Record<string, unknown>;
+
+export interface Job {
+	id: string;
+	type: JobType;
+	status: JobStatus;
+	progress: number;
+	result: JobResult | null;
+	error: JobError | null;
+	created_at: string;
+	updated_at: string;
+	finished_at: string | null;
+}
+
+export interface Webhook {
+	id: string;
+	url: string;
+	events: string[];
+	description: string | null;
+	active: boolean;
+	created_at: string;
+	updated_at: string;
+}
+
+export interface StoredWebhook extends Webhook {
+	secret: string;
+}
+
+export interface WebhookEvent {
+	id: string;
+	type: WebhookEventType;
+	created_at: string;
+	data: { job: Job } | { post: Post };
+}
+
+/** The union of every job-creating request body (generate/* and publish/*). */
+export interface JobInput {
+	transcript?: string;
+	title?: string;
+	length?: 'short' | 'medium' | 'long';
+	prompt?: string;
+	source_text?: string;
+	source_post_id?: string;
+	tone?: string;
+	language?: string;
+	page_id?: string;
+	thread_length?: number;
+	slide_count?: number;
+	duration_seconds?: number;
+	aspect_ratio?: (typeof VIDEO_ASPECT_RATIOS)[number];
+	post_id?: string;
+	content?: string;
+	scheduled_at?: string;
+}
+
+export interface JobPlan {
+	outcome: JobOutcome;
+	pollsUntilRunning?: number;
+	pollsUntilDone?: number;
+	error?: JobError;
+}
+
+export interface FakeServiceOptions {
+	apiKey?: string;
+	/** 0 (the default) picks a free port. */
+	port?: number;
+	/** Upper bound for `limit`; default 100. */
+	maxPageSize?: number;
+	/** Default 'poll'. */
+	jobMode?: JobMode;
+	/** Default { running: 500, done: 2000 }. */
+	timedJobDelaysMs?: { running: number; done: number };
+}
+
+export interface RecordedRequest {
+	method: string;
+	/** Raw path without the query string, exactly as received (still percent-encoded). */
+	path: string;
+	query: Record<string, string | string[]>;
+	headers: Record<string, string | string[] | undefined>;
+	rawBody: string;
+	/** Parsed JSON, or undefined when the body was empty or not JSON. */
+	body: unknown;
+	operationId?: string;
+	/** Where the request breaks the OpenAPI document, as `field: message`. */
+	contractErrors: string[];
+	/** Status sent; 0 while the request is still being handled. */
+	status: number;
+}
+
+export interface Fault {
+	match?: { method?: string; path?: string | RegExp };
+	/** How many matching requests this fault answers; default 1. */
+	times?: number;
+	status?: number;
+	retryAfterSeconds?: number;
+	delayMs?: number;
+	/** Answer 200 text/html with a login page, like a misconfigured proxy would. */
+	nonJsonBody?: boolean;
+}
+
+export interface Delivery {
+	webhookId: string;
+	url: string;
+	eventId: string;
+	eventType: string;
+	attempts: number;
+	lastStatus?: number;
+	delivered: boolean;
+	body: string;
+	headers: Record<string, string>;
+}
+
+export interface RouteRequest {
+	/** Path parameters, already percent-decoded. */
+	params: Record<string, string>;
+	query: Record<string, string | string[]>;
+	body: unknown;
+}
+
+export interface RouteResult {
+	status: number;
+	body?: unknown;
+}
+
+export interface Route {
+	method: HttpMethod;
+	/** OpenAPI path template, e.g. `/v1/posts/{id}`. */
+	path: string;
+	operationId: string;
+	/** True for the only route that needs no API key. */
+	anonymous?: boolean;
+	handler: (service: FakeService, request: RouteRequest) => RouteResult;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Request bodies, as guaranteed by the schemas in openapi.ts
+
+interface CreatePostInput {
+	content: string;
+	title?: string;
+	page_id?: string;
+	status?: PostStatus;
+	scheduled_at?: string;
+	tags?: string[];
+	media_urls?: string[];
+}
+
+interface CreateWebhookInput {
+	url: string;
+	events: string[];
+	description?: string;
+	active?: boolean;
+	secret?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Routes
+
+export const routes: readonly Route[] = [
+	{
+		method: 'GET',
+		path: '/v1/openapi.json',
+		operationId: 'getOpenApiDocument',
+		anonymous: true,
+		handler: (service) => ok(buildOpenApiDocument(service.url)),
+	},
+	{ method: 'GET', path: '/v1/me', operationId: 'getAccount', handler: (service) => ok(service.account) },
+	{
+		method: 'GET',
+		path: '/v1/pages',
+		operationId: 'listPages',
+		handler: (service, { query }) => {
+			const search = singleValue(query.q)?.toLowerCase();
+			const pages = [...service.pages.values()].filter(
+				(page) => search === undefined || page.name.toLowerCase().includes(search),
+			);
+			return ok(paginate(pages, query, service.maxPageSize));
+		},
+	},
+	{
+		method: 'GET',
+		path: '/v1/pages/{id}',
+		operationId: 'getPage',
+		handler: (service, { params }) => ok(findOr404(service.pages, 'Page', params.id)),
+	},
+	{ method: 'POST', path: '/v1/posts', operationId: 'createPost', handler: createPost },
+	{
+		method: 'GET',
+		path: '/v1/posts',
+		operationId: 'listPosts',
+		handler: (service, { query }) => {
+			const status = singleValue(query.status);
+			const pageId = singleValue(query.page_id);
+			const posts = [...service.posts.values()].filter(
+				(post) => (status === undefined || post.status === status) && (pageId === undefined || post.page_id === pageId),
+			);
+			return ok(paginate(posts, query, service.maxPageSize));
+		},
+	},
+	{
+		method: 'GET',
+		path: '/v1/posts/{id}',
+		operationId: 'getPost',
+		handler: (service, { params }) => ok(findOr404(service.posts, 'Post', params.id)),
+	},
+	{ method: 'PATCH', path: '/v1/posts/{id}', operationId: 'updatePost', handler: updatePost },
+	{
+		method: 'DELETE',
+		path: '/v1/posts/{id}',
+		operationId: 'deletePost',
+		handler: (service, { params }) => {
+			findOr404(service.posts, 'Post', params.id);
+			service.posts.delete(params.id);
+			return { status: 204 };
+		},
+	},
+	generationRoute('blog', 'generateBlog'),
+	generationRoute('linkedin', 'generateLinkedin'),
+	generationRoute('twitter', 'generateTwitter'),
+	generationRoute('carousel', 'generateCarousel'),
+	generationRoute('video', 'generateVideo'),
+	publishingRoute('linkedin', 'publishLinkedin'),
+	publishingRoute('twitter', 'publishTwitter'),
+	{
+		method: 'GET',
+		path: '/v1/jobs/{id}',
+		operationId: 'getJob',
+		handler: (service, { params }) => {
+			const job = service.pollJob(params.id);
+			if (!job) throw notFound('Job', params.id);
+			return ok(job);
+		},
+	},
+	{ method: 'POST', path: '/v1/webhooks', operationId: 'createWebhook', handler: createWebhook },
+	{
+		method: 'GET',
+		path: '/v1/webhooks',
+		operationId: 'listWebhooks',
+		handler: (service, { query }) =>
+			ok(paginate([...service.webhooks.values()].map(withoutSecret), query, service.maxPageSize)),
+	},
+	{
+		method: 'GET',
+		path: '/v1/webhooks/{id}',
+		operationId: 'getWebhook',
+		handler: (service, { params }) => ok(withoutSecret(findOr404(service.webhooks, 'Webhook', params.id))),
+	},
+	{
+		method: 'PATCH',
+		path: '/v1/webhooks/{id}',
+		operationId: 'updateWebhook',
+		handler: (service, { params, body }) => {
+			const webhook = findOr404(service.webhooks, 'Webhook', params.id);
+			const updated: StoredWebhook = { ...webhook, ...(body as Partial<CreateWebhookInput>), updated_at: isoNow() };
+			service.webhooks.set(webhook.id, updated);
+			return ok(withoutSecret(updated));
+		},
+	},
+	{
+		method: 'DELETE',
+		path: '/v1/webhooks/{id}',
+		operationId: 'deleteWebhook',
+		handler: (service, { params }) => {
+			findOr404(service.webhooks, 'Webhook', params.id);
+			service.webhooks.delete(params.id);
+			return { status: 204 };
+		},
+	},
+];
+
+function createPost(service: FakeService, { body }: RouteRequest): RouteResult {
+	const input = body as CreatePostInput;
+	requireReference(service.pages, 'page_id', 'page', input.page_id);
+	const post = buildPost(input, isoNow());
+	service.posts.set(post.id, post);
+	return { status: 201, body: post };
+}
+
+function updatePost(service: FakeService, { params, body }: RouteRequest): RouteResult {
+	const post = findOr404(service.posts, 'Post', params.id);
+	const input = body as Partial<CreatePostInput>;
+	requireReference(service.pages, 'page_id', 'page', input.page_id);
+	const now = isoNow();
+	const updated: Post = { ...post, ...input, updated_at: now };
+	if (updated.status === 'scheduled' && updated.scheduled_at === null) {
+		throw invalidField('scheduled_at', 'is required when status is "scheduled"');
+	}
+	updated.published_at = updated.status === 'published' ? (post.published_at ?? now) : null;
+	service.posts.set(post.id, updated);
+	return ok(updated);
+}
+
+function createWebhook(service: FakeService, { body }: RouteRequest): RouteResult {
+	const input = body as CreateWebhookInput;
+	const now = isoNow();
+	const webhook: StoredWebhook = {
+		id: newId('wh'),
+		url: input.url,
+		events: input.events,
+		description: input.description ?? null,
+		active: input.active ?? true,
+		secret: input.secret ?? `whsec_${randomBytes(24).toString('hex')}`,
+		created_at: now,
+		updated_at: now,
+	};
+	service.webhooks.set(webhook.id, webhook);
+	return { status: 201, body: webhook };
+}
+
+function generationRoute(kind: 'blog' | 'linkedin' | 'twitter' | 'carousel' | 'video', operationId: string): Route {
+	return {
+		method: 'POST',
+		path: `/v1/generate/${kind}`,
+		operationId,
+		handler: (service, { body }) => {
+			const input = body as JobInput;
+			requireReference(service.pages, 'page_id', 'page', input.page_id);
+			requireReference(service.posts, 'source_post_id', 'post', input.source_post_id);
+			return { status: 202, body: service.startJob(`generate.${kind}`, input) };
+		},
+	};
+}
+
+function publishingRoute(platform: 'linkedin' | 'twitter', operationId: string): Route {
+	return {
+		method: 'POST',
+		path: `/v1/publish/${platform}`,
+		operationId,
+		handler: (service, { body }) => {
+			const input = body as JobInput;
+			requireReference(service.posts, 'post_id', 'post', input.post_id);
+			requireReference(service.pages, 'page_id', 'page', input.page_id);
+			return { status: 202, body: service.startJob(`publish.${platform}`, input) };
+		},
+	};
+}
+
+export function matchRoute(method: string, rawPath: string): { route: Route; params: Record<string, string> } | undefined {
+	const segments = rawPath.split('/');
+	for (const route of routes) {
+		if (route.method !== method) continue;
+		const params = matchSegments(route.path.split('/'), segments);
+		if (params) return { route, params };
+	}
+	return undefined;
+}
+
+// Matching the raw segments before decoding keeps an encoded slash inside an id (`..%2Fwebhooks`) part of that id.
+function matchSegments(template: string[], segments: string[]): Record<string, string> | undefined {
+	if (template.length !== segments.length) return undefined;
+	const params: Record<string, string> = {};
+	for (const [index, part] of template.entries()) {
+		const segment = segments[index];
+		const parameterName = /^\{(\w+)\}$/.exec(part)?.[1];
+		if (parameterName === undefined) {
+			if (part !== segment) return undefined;
+		} else {
+			if (segment === '') return undefined;
+			try {
+				params[parameterName] = decodeURIComponent(segment);
+			} catch {
+				return undefined;
+			}
+		}
+	}
+	return params;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Route helpers
+
+class ApiError extends Error {
+	constructor(
+		readonly status: number,
+		readonly code: ErrorCode,
+		message: string,
+		readonly details?: ContractProblem[],
+		readonly headers: Record<string, string> = {},
+	) {
+		super(message);
+	}
+}
+
+const ok = (body: unknown): RouteResult => ({ status: 200, body });
+
+const notFound = (resource: string, id: string) => new ApiError(404, 'not_found', `${resource} "${id}" was not found`);
+
+const invalidField = (field: string, message: string) =>
+	new ApiError(422, 'validation_error', `${field} ${message}`, [{ field, message }]);
+
+function findOr404<T>(collection: Map<string, T>, resource: string, id: string): T {
+	const item = collection.get(id);
+	if (item === undefined) throw notFound(resource, id);
+	return item;
+}
+
+function requireReference(collection: Map<string, unknown>, field: string, resource: string, id: string | undefined): void {
+	if (id !== undefined && !collection.has(id)) throw invalidField(field, `does not name an existing ${resource} ("${id}")`);
+}
+
+function withoutSecret({ secret: _secret, ...webhook }: StoredWebhook): Webhook {
+	return webhook;
+}
+
+function singleValue(value: string | string[] | undefined): string | undefined {
+	return Array.isArray(value) ? value[0] : value;
+}
+
+function paginate<T extends { id: string }>(
+	items: T[],
+	query: Record<string, string | string[]>,
+	maxPageSize: number,
+): { data: T[]; next_cursor: string | null } {
+	const limit = Math.min(Number(singleValue(query.limit) ?? DEFAULT_PAGE_SIZE), maxPageSize);
+	const cursor = singleValue(query.cursor);
+	const afterId = cursor === undefined ? undefined : decodeCursor(cursor);
+	const remaining = afterId === undefined ? items : items.filter((item) => item.id > afterId);
+	const data = remaining.slice(0, limit);
+	return { data, next_cursor: remaining.length > limit ? encodeCursor(data[data.length - 1].id) : null };
+}
+
+function encodeCursor(lastId: string): string {
+	return Buffer.from(JSON.stringify({ after: lastId })).toString('base64url');
+}
+
+function decodeCursor(cursor: string): string {
+	try {
+		const decoded: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+		const after = (decoded as { after?: unknown } | null)?.after;
+		if (typeof after === 'string') return after;
+	} catch {
+		// Falls through to the validation error below.
+	}
+	throw invalidField('query.cursor', 'is not a cursor returned by this API');
+}
+
+const isoNow = () => new Date().toISOString();
+
+let idSequence = 0;
+
+// Ids sort in creation order, so a cursor can name the last id seen and stays valid when that item is deleted.
+function newId(prefix: string): string {
+	idSequence += 1;
+	return `${prefix}_${idSequence.toString(36).padStart(6, '0')}${randomBytes(6).toString('hex')}`;
+}
+
+function buildPost(input: CreatePostInput, now: string): Post {
+	const status = input.status ?? 'draft';
+	return {
+		id: newId('post'),
+		page_id: input.page_id ?? null,
+		title: input.title ?? null,
+		content: input.content,
+		status,
+		tags: input.tags ?? [],
+		media_urls: input.media_urls ?? [],
+		scheduled_at: input.scheduled_at ?? null,
+		published_at: status === 'published' ? now : null,
+		created_at: now,
+		updated_at: now,
+	};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generated content: deterministic text derived from the input, so tests can assert on it.
+
+function sentencesOf(text: string): string[] {
+	const normalized = text.replace(/\s+/g, ' ').trim();
+	const sentences = normalized.split(/(?<=[.!?])\s+/).filter((sentence) => sentence !== '');
+	return sentences.length > 0 ? sentences : [normalized];
+}
+
+function truncate(text: string, maxLength: number): string {
+	return text.length <= maxLength ? text : `${text.slice(0, maxLength - 1).trimEnd()}…`;
+}
+
+function writeBlogPost(input: JobInput): JobResult {
+	const sentences = sentencesOf(input.transcript ?? '');
+	const title = input.title ?? truncate(sentences[0].replace(/[.!?]+$/, ''), 70);
+	const paragraphs: string[] = [];
+	for (let index = 0; index < sentences.length; index += 3) paragraphs.push(sentences.slice(index, index + 3).join(' '));
+	const takeaways = sentences.slice(0, 3).map((sentence) => `- ${sentence}`);
+	return {
+		title,
+		content: `# ${title}\n\n${paragraphs.join('\n\n')}\n\n## Key takeaways\n\n${takeaways.join('\n')}\n`,
+		summary: truncate(sentences.join(' '), 160),
+	};
+}
+
+function writeThread(sourceText: string, tweetCount: number): string[] {
+	const sentences = sentencesOf(sourceText);
+	return Array.from({ length: tweetCount }, (_, index) => {
+		const prefix = `${index + 1}/${tweetCount} `;
+		return prefix + truncate(sentences[index % sentences.length], 280 - prefix.length);
+	});
+}
+
+function writeSlides(sourceText: string, slideCount: number): Array<{ title: string; body: string }> {
+	const sentences = sentencesOf(sourceText);
+	return Array.from({ length: slideCount }, (_, index) => ({
+		title: index === 0 ? truncate(sentences[0], 60) : `Point ${index}`,
+		body: truncate(sentences[index % sentences.length], 200),
+	}));
+}
+
+export function signWebhookPayload(secret: string, timestamp: string, rawBody: string): string {
+	return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex')}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The service
+
+interface JobRuntime {
+	plan: Required<JobPlan>;
+	polls: number;
+	input: JobInput;
+	sourceText: string;
+	timers: NodeJS.Timeout[];
+}
+
+type JobProduct = { result: JobResult; publishedPost?: Post } | { error: JobError };
+
+interface ParsedBody {
+	isJson: boolean;
+	value: unknown;
+}
+
+interface Reply {
+	status: number;
+	headers?: Record<string, string>;
+	json?: unknown;
+	html?: string;
+}
+
+interface DeliveryTarget {
+	protocol: 'http:' | 'https:';
+	host: string;
+	port: number;
+	path: string;
+	hostHeader: string;
+}
+
+const DEFAULT_JOB_PLAN: Required<JobPlan> = {
+	outcome: 'succeeded',
+	pollsUntilRunning: 1,
+	pollsUntilDone: 2,
+	error: { code: 'generation_failed', message: 'The model could not produce content for this input' },
+};
+
+const SEED_PAGES: Array<Pick<Page, 'name' | 'platform' | 'url'>> = [
+	{ name: 'Acme Engineering Blog', platform: 'blog', url: 'https://blog.acme.example/engineering' },
+	{ name: 'Acme on LinkedIn', platform: 'linkedin', url: 'https://linkedin.example/company/acme' },
+	{ name: 'Acme on Twitter', platform: 'twitter', url: 'https://twitter.example/acme' },
+	{ name: 'Founder Notes', platform: 'blog', url: 'https://blog.acme.example/founder-notes' },
+	{ name: 'Product Updates', platform: 'linkedin', url: 'https://linkedin.example/showcase/acme-product' },
+];
+
+const LOGIN_PAGE =
+	'<!DOCTYPE html><html><head><title>Sign in</title></head><body><form action="/login" method="post"><input name="username"><input name="password" type="password"><button>Log in</button></form></body></html>';
+
+const FAULT_ERROR_CODES: Partial<Record<number, ErrorCode>> = {
+	400: 'bad_request',
+	401: 'unauthorized',
+	404: 'not_found',
+	422: 'validation_error',
+	429: 'rate_limited',
+};
+
+let compiledContract: ContractValidator | undefined;
+
+// Compiling every schema takes a while; one compiled copy serves every instance.
+function sharedContractValidator(): ContractValidator {
+	compiledContract ??= createContractValidator(buildOpenApiDocument());
+	return compiledContract;
+}
+
+export class FakeService {
+	readonly apiKey: string;
+	readonly maxPageSize: number;
+	readonly account: Account;
+	readonly requests: RecordedRequest[] = [];
+	readonly deliveries: Delivery[] = [];
+	readonly pages = new Map<string, Page>();
+	readonly posts = new Map<string, Post>();
+	readonly jobs = new Map<string, Job>();
+	readonly webhooks = new Map<string, StoredWebhook>();
+
+	private baseUrl = '';
+	private currentJobMode: JobMode;
+	private jobPlan: Required<JobPlan> = DEFAULT_JOB_PLAN;
+	private readonly faults: Array<{ fault: Fault; remaining: number }> = [];
+	private readonly jobRuntimes = new Map<string, JobRuntime>();
+	private readonly pendingDeliveries = new Set<Promise<void>>();
+	private readonly shutdown = new AbortController();
+	private readonly timedJobDelaysMs: { running: number; done: number };
+	private readonly contract = sharedContractValidator();
+	private readonly server = http.createServer((request, response) => void this.handle(request, response));
+
+	static async start(options: FakeServiceOptions = {}): Promise<FakeService> {
+		const service = new FakeService(options);
+		await service.listen(options.port ?? 0);
+		return service;
+	}
+
+	private constructor(private readonly options: FakeServiceOptions) {
+		this.apiKey = options.apiKey ?? `cp_test_${randomBytes(16).toString('hex')}`;
+		this.maxPageSize = options.maxPageSize ?? 100;
+		this.timedJobDelaysMs = options.timedJobDelaysMs ?? { running: 500, done: 2000 };
+		this.currentJobMode = options.jobMode ?? 'poll';
+		this.account = {
+			id: newId('acc'),
+			email: 'content-team@acme.example',
+			name: 'Acme Content Team',
+			plan: 'pro',
+			created_at: new Date(Date.now() - 90 * 86_400_000).toISOString(),
+		};
+		this.reset();
+	}
+
+	/** `http://127.0.0.1:PORT`, without a trailing slash. */
+	get url(): string {
+		return this.baseUrl;
+	}
+
+	get jobMode(): JobMode {
+		return this.currentJobMode;
+	}
+
+	set jobMode(mode: JobMode) {
+		this.currentJobMode = mode;
+		for (const [jobId, runtime] of this.jobRuntimes) {
+			this.clearTimers(runtime);
+			if (mode === 'timed') this.scheduleTimedProgress(jobId);
+		}
+	}
+
+	/** Applies to jobs created afterwards. */
+	setJobPlan(plan: JobPlan): void {
+		this.jobPlan = {
+			outcome: plan.outcome,
+			pollsUntilRunning: plan.pollsUntilRunning ?? DEFAULT_JOB_PLAN.pollsUntilRunning,
+			pollsUntilDone: plan.pollsUntilDone ?? DEFAULT_JOB_PLAN.pollsUntilDone,
+			error: plan.error ?? DEFAULT_JOB_PLAN.error,
+		};
+	}
+
+	/** Resolves once the webhook deliveries for the job were attempted (retries included). */
+	async finishJob(id: string, outcome?: JobOutcome, error?: JobError): Promise<void> {
+		const runtime = this.jobRuntimes.get(id);
+		if (!runtime) throw new Error(this.jobs.has(id) ? `Job ${id} has already finished` : `There is no job ${id}`);
+		await this.completeJob(id, outcome ?? runtime.plan.outcome, error);
+	}
+
+	injectFault(fault: Fault): void {
+		this.faults.push({ fault: { ...fault }, remaining: fault.times ?? 1 });
+	}
+
+	clearFaults(): void {
+		this.faults.length = 0;
+	}
+
+	/** Back to the seed state; the arrays and maps are emptied in place, so references to them stay valid. */
+	reset(): void {
+		for (const runtime of this.jobRuntimes.values()) this.clearTimers(runtime);
+		this.jobRuntimes.clear();
+		this.requests.length = 0;
+		this.deliveries.length = 0;
+		this.faults.length = 0;
+		this.posts.clear();
+		this.jobs.clear();
+		this.webhooks.clear();
+		this.pages.clear();
+		const dayMs = 86_400_000;
+		SEED_PAGES.forEach((seed, index) => {
+			const page: Page = {
+				id: newId('page'),
+				...seed,
+				created_at: new Date(Date.now() - (SEED_PAGES.length - index) * dayMs).toISOString(),
+			};
+			this.pages.set(page.id, page);
+		});
+		this.currentJobMode = this.options.jobMode ?? 'poll';
+		this.jobPlan = DEFAULT_JOB_PLAN;
+	}
+
+	requestsTo(operationId: string): RecordedRequest[] {
+		return this.requests.filter((request) => request.operationId === operationId);
+	}
+
+	/** Resolves when every webhook delivery started so far has finished (delivered or out of attempts). */
+	async waitForDeliveries(): Promise<void> {
+		while (this.pendingDeliveries.size > 0) await Promise.all([...this.pendingDeliveries]);
+	}
+
+	async close(): Promise<void> {
+		if (this.shutdown.signal.aborted) return;
+		this.shutdown.abort();
+		for (const runtime of this.jobRuntimes.values()) this.clearTimers(runtime);
+		await this.waitForDeliveries();
+		await new Promise<void>((resolve) => {
+			this.server.close(() => resolve());
+			this.server.closeAllConnections();
+		});
+	}
+
+	/** Creates a queued job as the generate/publish routes do; exposed so tests can make jobs without HTTP. */
+	startJob(type: JobType, input: JobInput): Job {
+		const now = isoNow();
+		const job: Job = {
+			id: newId('job'),
+			type,
+			status: 'queued',
+			progress: 0,
+			result: null,
+			error: null,
+			created_at: now,
+			updated_at: now,
+			finished_at: null,
+		};
+		this.jobs.set(job.id, job);
+		const sourcePost = input.source_post_id === undefined ? undefined : this.posts.get(input.source_post_id);
+		const runtime: JobRuntime = {
+			plan: this.jobPlan,
+			polls: 0,
+			input: structuredClone(input),
+			sourceText: input.prompt ?? input.source_text ?? sourcePost?.content ?? '',
+			timers: [],
+		};
+		this.jobRuntimes.set(job.id, runtime);
+		if (this.jobMode === 'timed') this.scheduleTimedProgress(job.id);
+		else this.applyPolls(job, runtime);
+		return job;
+	}
+
+	/** Looks a job up as GET /v1/jobs/{id} does, counting the poll (which advances it in 'poll' mode). */
+	pollJob(id: string): Job | undefined {
+		const job = this.jobs.get(id);
+		const runtime = this.jobRuntimes.get(id);
+		if (job && runtime && this.jobMode !== 'timed') {
+			runtime.polls += 1;
+			this.applyPolls(job, runtime);
+		}
+		return job;
+	}
+
+	// --- HTTP -----------------------------------------------------------------------------------
+
+	private async listen(port: number): Promise<void> {
+		await new Promise<void>((resolve, reject) => {
+			this.server.once('error', reject);
+			this.server.listen(port, '127.0.0.1', () => {
+				this.server.off('error', reject);
+				resolve();
+			});
+		});
+		this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+	}
+
+	private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+		let rawBody: string;
+		try {
+			rawBody = await readBody(request);
+		} catch {
+			return; // The client went away mid-request; there is nobody to answer.
+		}
+		const rawUrl = request.url ?? '/';
+		const queryStart = rawUrl.indexOf('?');
+		const path = queryStart === -1 ? rawUrl : rawUrl.slice(0, queryStart);
+		const query = parseQuery(queryStart === -1 ? '' : rawUrl.slice(queryStart + 1));
+		const method = request.method ?? 'GET';
+		const body = parseBody(rawBody);
+		const match = matchRoute(method, path);
+		const problems = this.contractProblems(match?.route.operationId, query, body, request.headers['content-type']);
+		const record: RecordedRequest = {
+			method,
+			path,
+			query,
+			headers: { ...request.headers },
+			rawBody,
+			body: body.value,
+			operationId: match?.route.operationId,
+			contractErrors: problems.map(formatProblem),
+			status: 0,
+		};
+		this.requests.push(record);
+
+		let reply: Reply;
+		try {
+			const { authorization } = request.headers;
+			reply = await this.reply({ method, path, query, body, match, problems, authorization });
+		} catch (error) {
+			if (!(error instanceof ApiError)) console.error('Fake content publishing service: unexpected error', error);
+			reply = errorReply(error);
+		}
+		record.status = reply.status;
+		send(response, reply);
+	}
+
+	private contractProblems(
+		operationId: string | undefined,
+		query: Record<string, string | string[]>,
+		body: ParsedBody,
+		contentType: string | undefined,
+	): ContractProblem[] {
+		if (operationId === undefined) return [];
+		if (!body.isJson) return [{ field: 'body', message: 'is not valid JSON' }];
+		return this.contract.validateRequest({ operationId, query, body: body.value, contentType });
+	}
+
+	private async reply(request: {
+		method: string;
+		path: string;
+		query: Record<string, string | string[]>;
+		body: ParsedBody;
+		match: ReturnType<typeof matchRoute>;
+		problems: ContractProblem[];
+		authorization: string | undefined;
+	}): Promise<Reply> {
+		const { method, path, query, body, match, problems } = request;
+		const fault = this.takeFault(method, path);
+		if (fault?.delayMs) await this.pause(fault.delayMs);
+		if (fault?.nonJsonBody) return { status: 200, html: LOGIN_PAGE };
+		if (fault?.status !== undefined) return faultReply(fault, fault.status);
+
+		if (path.startsWith('/v1/') && !match?.route.anonymous && !this.isAuthorized(request.authorization)) {
+			throw new ApiError(401, 'unauthorized', 'Missing or invalid API key', undefined, { 'WWW-Authenticate': 'Bearer' });
+		}
+		if (!match) throw new ApiError(404, 'not_found', `No route for ${method} ${path}`);
+		if (!body.isJson) throw new ApiError(400, 'bad_request', 'The request body is not valid JSON');
+		if (problems.length > 0) {
+			throw new ApiError(
+				422,
+				'validation_error',
+				`The request does not match the API description: ${problems.map(formatProblem).join('; ')}`,
+				problems,
+			);
+		}
+		const result = match.route.handler(this, { params: match.params, query, body: body.value });
+		return { status: result.status, json: result.body };
+	}
+
+	private isAuthorized(authorization: string | undefined): boolean {
+		const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+		return token === this.apiKey;
+	}
+
+	private takeFault(method: string, path: string): Fault | undefined {
+		const entry = this.faults.find(({ fault }) => faultMatches(fault, method, path));
+		if (!entry) return undefined;
+		entry.remaining -= 1;
+		if (entry.remaining <= 0) this.faults.splice(this.faults.indexOf(entry), 1);
+		return entry.fault;
+	}
+
+	/** Waits, but returns early when the service closes. */
+	private async pause(ms: number): Promise<void> {
+		await sleep(ms, undefined, { signal: this.shutdown.signal }).catch(() => undefined);
+	}
+
+	// --- Jobs -----------------------------------------------------------------------------------
+
+	private applyPolls(job: Job, runtime: JobRuntime): void {
+		if (this.jobMode === 'poll' && runtime.polls >= runtime.plan.pollsUntilDone) {
+			void this.completeJob(job.id, runtime.plan.outcome);
+		} else if (job.status === 'queued' && runtime.polls >= runtime.plan.pollsUntilRunning) {
+			markRunning(job);
+		}
+	}
+
+	private scheduleTimedProgress(jobId: string): void {
+		const runtime = this.jobRuntimes.get(jobId);
+		if (!runtime) return;
+		runtime.timers.push(
+			setTimeout(() => {
+				const job = this.jobs.get(jobId);
+				if (job?.status === 'queued') markRunning(job);
+			}, this.timedJobDelaysMs.running),
+			setTimeout(() => void this.completeJob(jobId, runtime.plan.outcome), this.timedJobDelaysMs.done),
+		);
+	}
+
+	private clearTimers(runtime: JobRuntime): void {
+		for (const timer of runtime.timers) clearTimeout(timer);
+		runtime.timers = [];
+	}
+
+	/** Finishes the job synchronously; the returned promise settles when its webhook deliveries have. */
+	private completeJob(jobId: string, outcome: JobOutcome, error?: JobError): Promise<void> {
+		const job = this.jobs.get(jobId);
+		const runtime = this.jobRuntimes.get(jobId);
+		if (!job || !runtime) return Promise.resolve();
+		this.clearTimers(runtime);
+		this.jobRuntimes.delete(jobId);
+
+		const product: JobProduct =
+			outcome === 'succeeded' ? this.produce(job, runtime) : { error: error ?? runtime.plan.error };
+		const now = isoNow();
+		job.updated_at = now;
+		job.finished_at = now;
+		const events: WebhookEvent[] = [];
+		if ('error' in product) {
+			job.status = 'failed';
+			job.error = product.error;
+			events.push(newEvent('job.failed', { job }));
+		} else {
+			job.status = 'succeeded';
+			job.progress = 100;
+			job.result = product.result;
+			events.push(newEvent('job.completed', { job }));
+			if (product.publishedPost) events.push(newEvent('post.published', { post: product.publishedPost }));
+		}
+		return this.emit(events);
+	}
+
+	private produce(job: Job, { input, sourceText }: JobRuntime): JobProduct {
+		switch (job.type) {
+			case 'generate.blog':
+				return { result: writeBlogPost(input) };
+			case 'generate.linkedin':
+				return { result: { content: `${truncate(sourceText, 2800)}\n\n#content #publishing` } };
+			case 'generate.twitter':
+				return { result: { tweets: writeThread(sourceText, input.thread_length ?? 3) } };
+			case 'generate.carousel':
+				return { result: { slides: writeSlides(sourceText, input.slide_count ?? 5) } };
+			case 'generate.video':
+				return {
+					result: {
+						video_url: `https://media.acme.example/videos/${job.id}.mp4`,
+						duration_seconds: input.duration_seconds ?? 30,
+						aspect_ratio: input.aspect_ratio ?? '16:9',
+					},
+				};
+			case 'publish.linkedin':
+				return this.publish('linkedin', input);
+			case 'publish.twitter':
+				return this.publish('twitter', input);
+		}
+	}
+
+	private publish(platform: 'linkedin' | 'twitter', input: JobInput): JobProduct {
+		const now = isoNow();
+		const existing = input.post_id === undefined ? undefined : this.posts.get(input.post_id);
+		if (input.post_id !== undefined && !existing) {
+			const message = `Post "${input.post_id}" was deleted before it could be published`;
+			return { error: { code: 'post_not_found', message } };
+		}
+		const original = existing ?? buildPost({ content: input.content ?? '' }, now);
+		const post: Post = {
+			...original,
+			page_id: input.page_id ?? original.page_id,
+			status: 'published',
+			scheduled_at: input.scheduled_at ?? original.scheduled_at,
+			published_at: now,
+			updated_at: now,
+		};
+		this.posts.set(post.id, post);
+		return {
+			result: { platform, post_id: post.id, url: `https://${platform}.example/posts/${post.id}`, published_at: now },
+			publishedPost: post,
+		};
+	}
+
+	// --- Webhook deliveries -------------------------------------------------------------------------
+
+	private emit(events: WebhookEvent[]): Promise<void> {
+		const attempts = events.flatMap((event) =>
+			[...this.webhooks.values()]
+				.filter((webhook) => webhook.active && (webhook.events.includes(event.type) || webhook.events.includes('*')))
+				.map((webhook) => this.deliver(webhook, event)),
+		);
+		const settled = Promise.all(attempts).then(() => undefined);
+		this.pendingDeliveries.add(settled);
+		void settled.then(() => this.pendingDeliveries.delete(settled));
+		return settled;
+	}
+
+	private async deliver(webhook: StoredWebhook, event: WebhookEvent): Promise<void> {
+		const body = JSON.stringify(event);
+		const timestamp = String(Math.floor(Date.now() / 1000));
+		const headers: Record<string, string> = {
+			'Content-Type': 'application/json',
+			'User-Agent': 'content-publishing-fake-webhooks/1.0',
+			[WEBHOOK_HEADERS.event]: event.type,
+			[WEBHOOK_HEADERS.delivery]: event.id,
+			[WEBHOOK_HEADERS.timestamp]: timestamp,
+			[WEBHOOK_HEADERS.signature]: signWebhookPayload(webhook.secret, timestamp, body),
+		};
+		const delivery: Delivery = {
+			webhookId: webhook.id,
+			url: webhook.url,
+			eventId: event.id,
+			eventType: event.type,
+			attempts: 0,
+			delivered: false,
+			body,
+			headers,
+		};
+		this.deliveries.push(delivery);
+
+		const target = loopbackTarget(webhook.url);
+		if (!target) return;
+		for (let attempt = 1; attempt <= WEBHOOK_MAX_ATTEMPTS; attempt += 1) {
+			if (attempt > 1) await this.pause(WEBHOOK_RETRY_DELAY_MS);
+			if (this.shutdown.signal.aborted) return;
+			delivery.attempts = attempt;
+			delivery.lastStatus = await postOnce(target, headers, body, this.shutdown.signal).catch(() => undefined);
+			if (delivery.lastStatus !== undefined && delivery.lastStatus >= 200 && delivery.lastStatus < 300) {
+				delivery.delivered = true;
+				return;
+			}
+		}
+	}
+}
+
+export function startFakeService(options?: FakeServiceOptions): Promise<FakeService> {
+	return FakeService.start(options);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plumbing
+
+function markRunning(job: Job): void {
+	job.status = 'running';
+	job.progress = 50;
+	job.updated_at = isoNow();
+}
+
+function newEvent(type: WebhookEventType, data: WebhookEvent['data']): WebhookEvent {
+	return { id: newId('evt'), type, created_at: isoNow(), data };
+}
+
+function faultMatches(fault: Fault, method: string, path: string): boolean {
+	const { method: expectedMethod, path: expectedPath } = fault.match ?? {};
+	if (expectedMethod !== undefined && expectedMethod.toUpperCase() !== method.toUpperCase()) return false;
+	if (expectedPath === undefined) return true;
+	// search() ignores lastIndex, so a /g regexp matches the same way every time.
+	return typeof expectedPath === 'string' ? expectedPath === path : path.search(expectedPath) !== -1;
+}
+
+function faultReply(fault: Fault, status: number): Reply {
+	const code = FAULT_ERROR_CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');
+	const retryAfterSeconds = fault.retryAfterSeconds ?? (status === 429 ? 1 : undefined);
+	const headers: Record<string, string> = retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) };
+	const message =
+		status === 429 ? `Rate limit exceeded; retry after ${retryAfterSeconds} s` : `Injected fault (HTTP ${status})`;
+	return errorReply(new ApiError(status, code, message, undefined, headers));
+}
+
+function errorReply(error: unknown): Reply {
+	const apiError = error instanceof ApiError ? error : new ApiError(500, 'internal_error', 'Internal server error');
+	const details = apiError.details ? { details: apiError.details } : {};
+	return {
+		status: apiError.status,
+		headers: apiError.headers,
+		json: { error: { code: apiError.code, message: apiError.message, ...details } },
+	};
+}
+
+function send(response: ServerResponse, reply: Reply): void {
+	if (response.destroyed) return;
+	const headers: Record<string, string> = { ...reply.headers };
+	let payload: string | undefined;
+	if (reply.html !== undefined) {
+		headers['Content-Type'] = 'text/html; charset=utf-8';
+		payload = reply.html;
+	} else if (reply.json !== undefined) {
+		headers['Content-Type'] = 'application/json; charset=utf-8';
+		payload = JSON.stringify(reply.json);
+	}
+	if (payload !== undefined) headers['Content-Length'] = String(Buffer.byteLength(payload));
+	response.writeHead(reply.status, headers);
+	response.end(payload);
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		request.on('data', (chunk: Buffer) => chunks.push(chunk));
+		request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+		request.on('error', reject);
+	});
+}
+
+function parseBody(rawBody: string): ParsedBody {
+	if (rawBody === '') return { isJson: true, value: undefined };
+	try {
+		return { isJson: true, value: JSON.parse(rawBody) as unknown };
+	} catch {
+		return { isJson: false, value: undefined };
+	}
+}
+
+function parseQuery(search: string): Record<string, string | string[]> {
+	const query: Record<string, string | string[]> = {};
+	for (const [name, value] of new URLSearchParams(search)) {
+		const previous = query[name];
+		query[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+	}
+	return query;
+}
+
+// Deliveries connect to a literal loopback address and never resolve names, so nothing can leave this machine.
+function loopbackTarget(rawUrl: string): DeliveryTarget | undefined {
+	let url: URL;
+	try {
+		url = new URL(rawUrl);
+	} catch {
+		return undefined;
+	}
+	if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+	const { hostname } = url;
+	const host =
+		hostname === 'localhost'
+			? '127.0.0.1'
+			: hostname === '[::1]'
+				? '::1'
+				: /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+					? hostname
+					: undefined;
+	if (host === undefined) return undefined;
+	return {
+		protocol: url.protocol,
+		host,
+		port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+		path: `${url.pathname}${url.search}`,
+		hostHeader: url.host,
+	};
+}
+
+function postOnce(target: DeliveryTarget, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<number> {
+	const transport = target.protocol === 'https:' ? https : http;
+	return new Promise((resolve, reject) => {
+		const request = transport.request(
+			{
+				host: target.host,
+				port: target.port,
+				path: target.path,
+				method: 'POST',
+				agent: false,
+				signal,
+				timeout: WEBHOOK_TIMEOUT_MS,
+				headers: { ...headers, Host: target.hostHeader, 'Content-Length': String(Buffer.byteLength(body)) },
+			},
+			(response) => {
+				response.resume();
+				resolve(response.statusCode ?? 0);
+			},
+		);
+		request.on('timeout', () => request.destroy(new Error(`No answer within ${WEBHOOK_TIMEOUT_MS} ms`)));
+		request.on('error', reject);
+		request.end(body);
+	});
+}
