@@ -1,14 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { JobToAwait, waitForJob } from '../helpers/jobs';
+import { JobToAwait, resultOrJobToAwait, waitForJob } from '../helpers/jobs';
+import { apiRequest, apiRequestAllItems } from '../transport';
 import * as account from './account';
 import * as content from './content';
 import * as job from './job';
 import * as page from './page';
 import * as post from './post';
 import * as publication from './publication';
-import type { Operation } from './types';
+import type { Operation, OperationPlan } from './types';
 import * as webhook from './webhook';
 
 const resources: Record<string, Record<string, Operation | unknown>> = {
@@ -23,6 +24,8 @@ const resources: Record<string, Record<string, Operation | unknown>> = {
 
 // Enough to overlap the waits of a batch without polling the service from dozens of loops at once.
 const MAX_PARALLEL_JOB_WAITS = 8;
+
+type Answer = IDataObject | IDataObject[] | JobToAwait;
 
 function findOperation(this: IExecuteFunctions, resource: string, operation: string): Operation {
 	const candidate = resources[resource]?.[operation] as Operation | undefined;
@@ -50,9 +53,25 @@ async function forEachConcurrently<T>(
 	await Promise.all(Array.from({ length: Math.min(limit, entries.length) }, worker));
 }
 
+async function send(this: IExecuteFunctions, plan: OperationPlan, itemIndex: number): Promise<Answer> {
+	if (plan instanceof JobToAwait) return plan;
+	if ('list' in plan) {
+		return await apiRequestAllItems.call(this, plan.list, { qs: plan.qs, limit: plan.limit, itemIndex });
+	}
+	const answer = await apiRequest.call(this, plan.endpoint, {
+		id: plan.id,
+		body: plan.body,
+		qs: plan.qs,
+		itemIndex,
+	});
+	if (plan.answer === 'deleted') return { id: plan.id, deleted: true, ...((answer ?? {}) as IDataObject) };
+	if (plan.answer === 'job') return resultOrJobToAwait.call(this, answer, plan.wait, itemIndex);
+	return (answer ?? {}) as IDataObject;
+}
+
 /**
- * Runs the chosen operation for every item. Operations that start a job hand it back instead of
- * waiting, so that the jobs of all items run at the same time and are then awaited together.
+ * Runs the chosen operation in three steps: check every item's parameters, send each item's
+ * request, then wait for the jobs those requests started, several at a time.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -61,7 +80,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const { execute } = findOperation.call(this, resource, operation);
 
 	const outputs: INodeExecutionData[][] = new Array(items.length);
-	const jobsToAwait: Array<{ itemIndex: number; job: JobToAwait }> = [];
 
 	const toItems = (data: IDataObject | IDataObject[], itemIndex: number) =>
 		this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(data), {
@@ -82,13 +100,25 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		return [{ json, pairedItem: { item: itemIndex } }];
 	};
 
+	const plans: Array<OperationPlan | undefined> = new Array(items.length);
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const result = await execute.call(this, itemIndex);
-			if (result instanceof JobToAwait) {
-				jobsToAwait.push({ itemIndex, job: result });
+			plans[itemIndex] = await execute.call(this, itemIndex);
+		} catch (error) {
+			outputs[itemIndex] = fail(error as Error, itemIndex);
+		}
+	}
+
+	const jobsToAwait: Array<{ itemIndex: number; job: JobToAwait }> = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		const plan = plans[itemIndex];
+		if (plan === undefined) continue;
+		try {
+			const answer = await send.call(this, plan, itemIndex);
+			if (answer instanceof JobToAwait) {
+				jobsToAwait.push({ itemIndex, job: answer });
 			} else {
-				outputs[itemIndex] = toItems(result, itemIndex);
+				outputs[itemIndex] = toItems(answer, itemIndex);
 			}
 		} catch (error) {
 			outputs[itemIndex] = fail(error as Error, itemIndex);

@@ -1,10 +1,37 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { JobToAwait } from '../helpers/jobs';
+import type { JobToAwait, WaitOptions } from '../helpers/jobs';
+import type { EndpointName } from '../transport/endpoints';
 
-export type OperationResult = IDataObject | IDataObject[] | JobToAwait;
+/** One request to send for an item. */
+export interface RequestPlan {
+	endpoint: EndpointName;
+	id?: string;
+	body?: IDataObject;
+	qs?: IDataObject;
+	/**
+	 * How to read the answer: `deleted` confirms a deletion that answers with no body; `job` is an
+	 * answer that may be a job, waited for with `wait` when that is set.
+	 */
+	answer?: 'deleted' | 'job';
+	wait?: WaitOptions;
+}
+
+/** A list endpoint to read, following its cursor up to `limit` items (all when absent). */
+export interface ListPlan {
+	list: EndpointName;
+	qs: IDataObject;
+	limit?: number;
+}
+
+export type OperationPlan = RequestPlan | ListPlan | JobToAwait;
 
 export interface Operation {
 	description: INodeProperties[];
-	execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationResult>;
+	/**
+	 * Reads and checks one item's parameters and answers with what to send. The router sends
+	 * nothing until every item has been checked, so a bad item stops a batch before anything is
+	 * written.
+	 */
+	execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationPlan>;
 }

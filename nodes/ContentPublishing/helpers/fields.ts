@@ -97,7 +97,8 @@ export function requireLocator(
 	displayName: string,
 	itemIndex: number,
 ): string {
-	const id = locatorValue(this.getNodeParameter(parameterName, itemIndex));
+	// extractValue applies the locator mode's own rule, such as the ID pattern of a URL.
+	const id = locatorValue(this.getNodeParameter(parameterName, itemIndex, undefined, { extractValue: true }));
 	if (id === '') {
 		throw new NodeOperationError(this.getNode(), `"${displayName}" of item ${itemIndex} is empty`, {
 			itemIndex,

@@ -151,22 +151,29 @@ export async function waitForJob(
 }
 
 /**
- * What an operation that may start a job returns: the job to wait for when the user asked to
- * wait and the answer is an unfinished job, otherwise the answer itself.
+ * Reads an answer that may be a job: the job to wait for when waiting was asked for and the job
+ * is unfinished, otherwise the answer itself (a job, or a synchronous result).
  */
 export function resultOrJobToAwait(
 	this: IExecuteFunctions,
 	body: unknown,
+	wait: WaitOptions | undefined,
 	itemIndex: number,
 ): IDataObject | JobToAwait {
 	const answer = (body ?? {}) as IDataObject;
-	const waitForCompletion = this.getNodeParameter('waitForCompletion', itemIndex, true) as boolean;
 	const jobId = findJobId(answer);
-	if (!waitForCompletion || jobId === undefined) return answer;
+	if (wait === undefined || jobId === undefined) return answer;
 	const job = (answer.job as IDataObject | undefined) ?? answer;
-	if (jobState(job) === 'succeeded') return job;
-	if (jobState(job) === 'failed') throw failedJobError(this, jobId, job, itemIndex);
-	return new JobToAwait(jobId, readWaitOptions.call(this, itemIndex));
+	const state = jobState(job);
+	if (state === 'succeeded') return job;
+	if (state === 'failed') throw failedJobError(this, jobId, job, itemIndex);
+	return new JobToAwait(jobId, wait);
+}
+
+/** The wait options of an operation with a "Wait for Completion" switch, or undefined when off. */
+export function readJobWait(this: IExecuteFunctions, itemIndex: number): WaitOptions | undefined {
+	const waitForCompletion = this.getNodeParameter('waitForCompletion', itemIndex, true) as boolean;
+	return waitForCompletion ? readWaitOptions.call(this, itemIndex) : undefined;
 }
 
 export function readWaitOptions(this: IExecuteFunctions, itemIndex: number): WaitOptions {

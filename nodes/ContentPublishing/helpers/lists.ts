@@ -1,23 +1,19 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import type { ListPlan } from '../actions/types';
 import type { EndpointName } from '../transport/endpoints';
-import { apiRequestAllItems } from '../transport';
 import { readExtraFields } from './fields';
 
-/** Runs a Get Many: its Return All / Limit, the given filters, and the extra query merged last. */
-export async function readManyOptions(
+/** A Get Many's plan: its Return All / Limit, the given filters, and the extra query merged last. */
+export function listPlan(
 	this: IExecuteFunctions,
 	endpoint: EndpointName,
 	itemIndex: number,
 	filters: IDataObject,
-): Promise<IDataObject[]> {
+): ListPlan {
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const limit = returnAll ? undefined : (this.getNodeParameter('limit', itemIndex, 50) as number);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const { qs: extraQuery } = readExtraFields.call(this, options, itemIndex);
-	return await apiRequestAllItems.call(this, endpoint, {
-		qs: { ...filters, ...extraQuery },
-		limit,
-		itemIndex,
-	});
+	return { list: endpoint, qs: { ...filters, ...extraQuery }, limit };
 }

@@ -1,9 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import type { RequestPlan } from '../types';
 
 export const description: INodeProperties[] = [];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	return (await apiRequest.call(this, 'getAccount', { itemIndex })) as IDataObject;
+export async function execute(this: IExecuteFunctions): Promise<RequestPlan> {
+	return { endpoint: 'getAccount' };
 }

@@ -9,9 +9,9 @@ import {
 } from './shared';
 import { pageIdField } from '../../descriptions/post.fields';
 import { readExtraFields, toApiFields } from '../../helpers/fields';
-import { resultOrJobToAwait, type JobToAwait } from '../../helpers/jobs';
+import { readJobWait } from '../../helpers/jobs';
 import { readTranscriptFromBinary } from '../../helpers/transcript';
-import { apiRequest } from '../../transport';
+import type { RequestPlan } from '../types';
 
 const properties: INodeProperties[] = [
 	{
@@ -100,7 +100,7 @@ async function readTranscript(this: IExecuteFunctions, itemIndex: number): Promi
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): Promise<IDataObject | JobToAwait> {
+): Promise<RequestPlan> {
 	const transcript = await readTranscript.call(this, itemIndex);
 	if (transcript === '') {
 		throw new NodeOperationError(this.getNode(), `"Transcript" of item ${itemIndex} is empty`, {
@@ -118,6 +118,11 @@ export async function execute(
 		}),
 		...extra.body,
 	};
-	const answer = await apiRequest.call(this, 'generateBlog', { body, qs: extra.qs, itemIndex });
-	return resultOrJobToAwait.call(this, answer, itemIndex);
+	return {
+		endpoint: 'generateBlog',
+		body,
+		qs: extra.qs,
+		answer: 'job',
+		wait: readJobWait.call(this, itemIndex),
+	};
 }

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
@@ -6,7 +6,7 @@ import {
 	promptGenerationProperties,
 } from './shared';
 import type { FieldMapping } from '../../helpers/fields';
-import type { JobToAwait } from '../../helpers/jobs';
+import type { RequestPlan } from '../types';
 
 const kindFields: INodeProperties[] = [];
 
@@ -20,6 +20,6 @@ export const description = updateDisplayOptions(
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): Promise<IDataObject | JobToAwait> {
+): Promise<RequestPlan> {
 	return await executePromptGeneration.call(this, 'generateLinkedin', kindMappings, itemIndex);
 }

@@ -3,8 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { FieldMapping } from '../../helpers/fields';
 import { readExtraFields, toApiFields } from '../../helpers/fields';
-import { resultOrJobToAwait, type JobToAwait } from '../../helpers/jobs';
-import { apiRequest } from '../../transport';
+import { readJobWait } from '../../helpers/jobs';
+import type { RequestPlan } from '../types';
 import type { EndpointName } from '../../transport/endpoints';
 import { extraBodyField, extraQueryField, jobWaitingFields } from '../../descriptions/common';
 import { pageIdField } from '../../descriptions/post.fields';
@@ -97,7 +97,7 @@ export async function executePromptGeneration(
 	endpoint: EndpointName,
 	kindMappings: Record<string, FieldMapping>,
 	itemIndex: number,
-): Promise<IDataObject | JobToAwait> {
+): Promise<RequestPlan> {
 	const prompt = this.getNodeParameter('prompt', itemIndex, '') as string;
 	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const fields = toApiFields({ ...additionalFields, prompt }, { ...PROMPT_MAPPINGS, ...kindMappings });
@@ -109,6 +109,5 @@ export async function executePromptGeneration(
 			description: 'Give a prompt, or a "Source Text" or "Source Post ID" under Additional Fields.',
 		});
 	}
-	const answer = await apiRequest.call(this, endpoint, { body, qs: extra.qs, itemIndex });
-	return resultOrJobToAwait.call(this, answer, itemIndex);
+	return { endpoint, body, qs: extra.qs, answer: 'job', wait: readJobWait.call(this, itemIndex) };
 }

@@ -1,8 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requireString } from '../../helpers/fields';
-import { getJob } from '../../helpers/jobs';
+import type { RequestPlan } from '../types';
 import { jobIdField } from './shared';
 
 export const description = updateDisplayOptions(
@@ -10,7 +10,6 @@ export const description = updateDisplayOptions(
 	[jobIdField] as INodeProperties[],
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const jobId = requireString.call(this, 'jobId', 'Job ID', itemIndex);
-	return await getJob.call(this, jobId, itemIndex);
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
+	return { endpoint: 'getJob', id: requireString.call(this, 'jobId', 'Job ID', itemIndex) };
 }

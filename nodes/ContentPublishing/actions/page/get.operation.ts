@@ -1,9 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { resourceLocator } from '../../descriptions/common';
 import { requireLocator } from '../../helpers/fields';
-import { apiRequest } from '../../transport';
+import type { RequestPlan } from '../types';
 
 const properties: INodeProperties[] = [
 	resourceLocator({
@@ -19,7 +19,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const id = requireLocator.call(this, 'pageId', 'Page', itemIndex);
-	return (await apiRequest.call(this, 'getPage', { id, itemIndex })) as IDataObject;
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
+	return { endpoint: 'getPage', id: requireLocator.call(this, 'pageId', 'Page', itemIndex) };
 }

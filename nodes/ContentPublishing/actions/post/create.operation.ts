@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { optionalPostFields, POST_FIELD_MAPPINGS, POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
 import { readExtraFields, requireString, toApiFields } from '../../helpers/fields';
-import { apiRequest } from '../../transport';
+import type { RequestPlan } from '../types';
 
 const properties: INodeProperties[] = [
 	{
@@ -46,7 +46,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
 	const content = requireString.call(this, 'content', 'Content', itemIndex);
 	const status = this.getNodeParameter('status', itemIndex) as string;
 	const scheduledAt =
@@ -63,5 +63,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		...toApiFields({ ...additionalFields, content, status, scheduledAt }, POST_FIELD_MAPPINGS),
 		...extra.body,
 	};
-	return (await apiRequest.call(this, 'createPost', { body, qs: extra.qs, itemIndex })) as IDataObject;
+	return { endpoint: 'createPost', body, qs: extra.qs };
 }

@@ -4,7 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { extraQueryField, returnAllAndLimit } from '../../descriptions/common';
 import { POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
 import { toApiFields } from '../../helpers/fields';
-import { readManyOptions } from '../../helpers/lists';
+import { listPlan } from '../../helpers/lists';
+import type { ListPlan } from '../types';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
@@ -47,9 +48,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<ListPlan> {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	return await readManyOptions.call(
+	return listPlan.call(
 		this,
 		'listPosts',
 		itemIndex,

@@ -4,7 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { optionalPostFields, POST_FIELD_MAPPINGS, POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
 import { postLocator } from '../../descriptions/post.locator';
 import { readExtraFields, requireLocator, toApiFields } from '../../helpers/fields';
-import { apiRequest } from '../../transport';
+import type { RequestPlan } from '../types';
 
 const properties: INodeProperties[] = [
 	postLocator,
@@ -45,7 +45,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
 	const id = requireLocator.call(this, 'postId', 'Post', itemIndex);
 	const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const extra = readExtraFields.call(this, updateFields, itemIndex);
@@ -56,5 +56,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			description: 'Add at least one field under "Update Fields".',
 		});
 	}
-	return (await apiRequest.call(this, 'updatePost', { id, body, qs: extra.qs, itemIndex })) as IDataObject;
+	return { endpoint: 'updatePost', id, body, qs: extra.qs };
 }

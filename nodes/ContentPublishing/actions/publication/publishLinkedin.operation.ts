@@ -1,7 +1,7 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { JobToAwait } from '../../helpers/jobs';
+import type { RequestPlan } from '../types';
 import { executePublish, publishProperties } from './shared';
 
 export const description = updateDisplayOptions(
@@ -12,6 +12,6 @@ export const description = updateDisplayOptions(
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): Promise<IDataObject | JobToAwait> {
+): Promise<RequestPlan> {
 	return await executePublish.call(this, 'publishLinkedin', itemIndex);
 }

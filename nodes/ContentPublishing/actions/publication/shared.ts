@@ -4,8 +4,8 @@ import { extraBodyField, extraQueryField, jobWaitingFields } from '../../descrip
 import { postLocator } from '../../descriptions/post.locator';
 import { pageIdField } from '../../descriptions/post.fields';
 import { readExtraFields, requireLocator, requireString, toApiFields } from '../../helpers/fields';
-import { resultOrJobToAwait, type JobToAwait } from '../../helpers/jobs';
-import { apiRequest } from '../../transport';
+import { readJobWait } from '../../helpers/jobs';
+import type { RequestPlan } from '../types';
 import type { EndpointName } from '../../transport/endpoints';
 
 export function publishProperties(platform: string): INodeProperties[] {
@@ -59,7 +59,7 @@ export async function executePublish(
 	this: IExecuteFunctions,
 	endpoint: EndpointName,
 	itemIndex: number,
-): Promise<IDataObject | JobToAwait> {
+): Promise<RequestPlan> {
 	const source = this.getNodeParameter('source', itemIndex) as string;
 	const what =
 		source === 'post'
@@ -75,6 +75,5 @@ export async function executePublish(
 		}),
 		...extra.body,
 	};
-	const answer = await apiRequest.call(this, endpoint, { body, qs: extra.qs, itemIndex });
-	return resultOrJobToAwait.call(this, answer, itemIndex);
+	return { endpoint, body, qs: extra.qs, answer: 'job', wait: readJobWait.call(this, itemIndex) };
 }

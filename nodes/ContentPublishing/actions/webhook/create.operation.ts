@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { readExtraFields, requireString, toApiFields } from '../../helpers/fields';
-import { apiRequest } from '../../transport';
+import type { RequestPlan } from '../types';
 import { optionalWebhookFields, WEBHOOK_EVENT_OPTIONS, WEBHOOK_FIELD_MAPPINGS } from './shared';
 
 const properties: INodeProperties[] = [
@@ -39,7 +39,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
 	const url = requireString.call(this, 'url', 'URL', itemIndex);
 	if (!/^https?:\/\/\S+$/i.test(url)) {
 		throw new NodeOperationError(this.getNode(), `"URL" of item ${itemIndex} is not an http(s) URL`, {
@@ -59,5 +59,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		...toApiFields({ ...additionalFields, url, events }, WEBHOOK_FIELD_MAPPINGS),
 		...extra.body,
 	};
-	return (await apiRequest.call(this, 'createWebhook', { body, qs: extra.qs, itemIndex })) as IDataObject;
+	return { endpoint: 'createWebhook', body, qs: extra.qs };
 }

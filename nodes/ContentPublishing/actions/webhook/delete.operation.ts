@@ -1,8 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requireLocator } from '../../helpers/fields';
-import { apiRequest } from '../../transport';
+import type { RequestPlan } from '../types';
 import { webhookLocator } from './shared';
 
 export const description = updateDisplayOptions(
@@ -10,8 +10,7 @@ export const description = updateDisplayOptions(
 	[webhookLocator] as INodeProperties[],
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
 	const id = requireLocator.call(this, 'webhookId', 'Webhook', itemIndex);
-	const answer = await apiRequest.call(this, 'deleteWebhook', { id, itemIndex });
-	return { id, deleted: true, ...((answer ?? {}) as IDataObject) };
+	return { endpoint: 'deleteWebhook', id, answer: 'deleted' };
 }

@@ -1,8 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requireLocator } from '../../helpers/fields';
-import { apiRequest } from '../../transport';
+import type { RequestPlan } from '../types';
 import { webhookLocator } from './shared';
 
 export const description = updateDisplayOptions(
@@ -10,7 +10,6 @@ export const description = updateDisplayOptions(
 	[webhookLocator] as INodeProperties[],
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const id = requireLocator.call(this, 'webhookId', 'Webhook', itemIndex);
-	return (await apiRequest.call(this, 'getWebhook', { id, itemIndex })) as IDataObject;
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
+	return { endpoint: 'getWebhook', id: requireLocator.call(this, 'webhookId', 'Webhook', itemIndex) };
 }

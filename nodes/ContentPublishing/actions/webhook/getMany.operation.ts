@@ -1,8 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { extraQueryField, returnAllAndLimit } from '../../descriptions/common';
-import { readManyOptions } from '../../helpers/lists';
+import { listPlan } from '../../helpers/lists';
+import type { ListPlan } from '../types';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
@@ -21,6 +22,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	return await readManyOptions.call(this, 'listWebhooks', itemIndex, {});
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<ListPlan> {
+	return listPlan.call(this, 'listWebhooks', itemIndex, {});
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { readExtraFields, requireLocator, toApiFields } from '../../helpers/fields';
-import { apiRequest } from '../../transport';
+import type { RequestPlan } from '../types';
 import {
 	optionalWebhookFields,
 	WEBHOOK_EVENT_OPTIONS,
@@ -42,7 +42,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
 	const id = requireLocator.call(this, 'webhookId', 'Webhook', itemIndex);
 	const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const extra = readExtraFields.call(this, updateFields, itemIndex);
@@ -53,5 +53,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			description: 'Add at least one field under "Update Fields".',
 		});
 	}
-	return (await apiRequest.call(this, 'updateWebhook', { id, body, qs: extra.qs, itemIndex })) as IDataObject;
+	return { endpoint: 'updateWebhook', id, body, qs: extra.qs };
 }

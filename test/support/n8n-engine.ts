@@ -1,0 +1,393 @@
+/**
+ * Runs workflow definitions through n8n's real execution engine (n8n-core's WorkflowExecute),
+ * with the package loaded from dist/ the way n8n loads a community package, and credentials
+ * authenticated the way n8n's credentials helper does it.
+ */
+import { Container } from '@n8n/di';
+import {
+	BinaryDataService,
+	ExecuteContext,
+	ExecutionLifecycleHooks,
+	LoadOptionsContext,
+	RoutingNode,
+	WorkflowExecute,
+} from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IExecuteData,
+	IHttpRequestOptions,
+	INode,
+	INodeCredentialsDetails,
+	INodeExecutionData,
+	INodeListSearchResult,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IVersionedNodeType,
+	IWorkflowExecuteAdditionalData,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import {
+	ICredentialsHelper,
+	NodeHelpers,
+	Workflow,
+	createDeferredPromise,
+	createRunExecutionData,
+} from 'n8n-workflow';
+import { mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const PACKAGE_NAME = 'n8n-nodes-content-publishing';
+export const NODE_TYPE = `${PACKAGE_NAME}.contentPublishing`;
+export const CREDENTIAL_TYPE = 'contentPublishingApi';
+
+interface PackageJson {
+	n8n: { nodes: string[]; credentials: string[] };
+}
+
+// Loads the built package the way n8n does, by the paths its package.json declares.
+const loadFromPackage = createRequire(path.join(ROOT, 'package.json'));
+
+function loadClassesFrom(relativePaths: string[]): Array<INodeType | ICredentialType> {
+	return relativePaths.map((relativePath) => {
+		const exported = loadFromPackage(path.join(ROOT, relativePath)) as Record<string, new () => unknown>;
+		const className = path.basename(relativePath).split('.')[0];
+		return new exported[className]() as INodeType | ICredentialType;
+	});
+}
+
+/** The package as n8n sees it: the classes its package.json names under `n8n`, built in dist/. */
+export function loadPackage(): { nodeTypes: Map<string, INodeType>; credentialTypes: Map<string, ICredentialType> } {
+	const packageJson = loadFromPackage('./package.json') as PackageJson;
+	const nodeTypes = new Map<string, INodeType>();
+	for (const nodeType of loadClassesFrom(packageJson.n8n.nodes) as INodeType[]) {
+		nodeTypes.set(`${PACKAGE_NAME}.${nodeType.description.name}`, nodeType);
+	}
+	const credentialTypes = new Map<string, ICredentialType>();
+	for (const credentialType of loadClassesFrom(packageJson.n8n.credentials) as ICredentialType[]) {
+		credentialTypes.set(credentialType.name, credentialType);
+	}
+	return { nodeTypes, credentialTypes };
+}
+
+const loaded = loadPackage();
+
+/**
+ * Stops the services n8n's engine starts on first use, as n8n does on shutdown; their interval
+ * timers would otherwise keep the test process alive.
+ */
+export function shutDownEngine(): void {
+	const { SSHClientsManager } = loadFromPackage('n8n-core/dist/execution-engine/ssh-clients-manager') as {
+		SSHClientsManager: new () => { onShutdown(): void };
+	};
+	if (Container.has(SSHClientsManager)) Container.get(SSHClientsManager).onShutdown();
+}
+
+const nodeTypes: INodeTypes = {
+	getByName(name: string): INodeType | IVersionedNodeType {
+		const type = loaded.nodeTypes.get(name);
+		if (!type) throw new Error(`Unknown node type ${name}`);
+		return type;
+	},
+	getByNameAndVersion(name: string, version?: number): INodeType {
+		return NodeHelpers.getVersionedNodeType(this.getByName(name), version);
+	},
+	getKnownTypes() {
+		return {};
+	},
+};
+
+/** n8n's credentials helper, reduced to what a node execution uses, with the same generic auth. */
+class TestCredentialsHelper extends ICredentialsHelper {
+	constructor(private readonly credentials: Record<string, ICredentialDataDecryptedObject>) {
+		super();
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+		workflow: Workflow,
+		node: INode,
+	): Promise<IHttpRequestOptions> {
+		const credentialType = loaded.credentialTypes.get(typeName);
+		const authenticate = credentialType?.authenticate;
+		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
+		if (authenticate?.type !== 'generic') return requestOptions;
+		for (const [target, entries] of Object.entries(authenticate.properties)) {
+			const bag = ((requestOptions as unknown as Record<string, Record<string, unknown>>)[target] ??= {});
+			for (const [key, value] of Object.entries(entries as Record<string, string>)) {
+				bag[key] = String(
+					workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, ''),
+				);
+			}
+		}
+		return requestOptions;
+	}
+
+	async preAuthentication() {
+		return undefined;
+	}
+
+	async runPreAuthentication() {
+		return undefined;
+	}
+
+	getCredentialsProperties(type: string) {
+		return loaded.credentialTypes.get(type)?.properties ?? [];
+	}
+
+	async getDecrypted(
+		_additionalData: IWorkflowExecuteAdditionalData,
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentialDataDecryptedObject> {
+		const data = this.credentials[nodeCredentials.id ?? ''] ?? this.credentials[type];
+		if (!data) throw new Error(`No test credentials for ${type}`);
+		return { ...data };
+	}
+
+	async getCredentials(): Promise<never> {
+		throw new Error('Not used by the node');
+	}
+
+	async updateCredentials() {}
+
+	async updateCredentialsOauthTokenData() {}
+
+	getOAuth2Options() {
+		return undefined;
+	}
+
+	isCredentialUsableByNode() {
+		return true;
+	}
+}
+
+/** lodash's `get`, which n8n applies to a credential test's answer: it reads properties of strings too. */
+function readPath(value: unknown, dottedPath: string): unknown {
+	return dottedPath
+		.split('.')
+		.reduce<unknown>((current, key) => (current === null || current === undefined ? undefined : (current as Record<string, unknown>)[key]), value);
+}
+
+/**
+ * Installs n8n's binary data service. 'filesystem' stores binaries on disk and passes ids
+ * between nodes, as a production n8n does; 'default' keeps them inline in the items.
+ */
+export async function useBinaryDataMode(mode: 'default' | 'filesystem'): Promise<void> {
+	const config = {
+		mode,
+		availableModes: ['default', 'filesystem'],
+		localStoragePath: mkdtempSync(path.join(tmpdir(), 'cp-binary-')),
+		signingSecret: 'test-signing-secret',
+		dbMaxFileSize: 512,
+	};
+	const quietLogger = { debug() {}, info() {}, warn() {}, error() {} };
+	const errorReporter = { error() {}, warn() {}, info() {} };
+	const service = new BinaryDataService(config as never, errorReporter as never, quietLogger as never);
+	if (mode === 'filesystem') await service.init();
+	Container.set(BinaryDataService, service);
+}
+
+export interface TestCredentials {
+	baseUrl: string;
+	apiKey: string;
+}
+
+function additionalDataFor(
+	credentials: TestCredentials,
+	hooks?: ExecutionLifecycleHooks,
+): IWorkflowExecuteAdditionalData {
+	return {
+		credentialsHelper: new TestCredentialsHelper({
+			[CREDENTIAL_TYPE]: credentials as unknown as ICredentialDataDecryptedObject,
+		}),
+		hooks,
+		restApiUrl: 'http://127.0.0.1:5678/rest',
+		instanceBaseUrl: 'http://127.0.0.1:5678/',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+		variables: {},
+		executeWorkflow: async () => {
+			throw new Error('Sub-workflows are not part of these tests');
+		},
+		getRunExecutionData: async () => undefined,
+		logAiEvent: () => {},
+		startRunnerTask: async () => {
+			throw new Error('Code runners are not part of these tests');
+		},
+		currentNodeExecutionIndex: 0,
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+export function contentPublishingNode(
+	parameters: INode['parameters'],
+	overrides: Partial<INode> = {},
+): INode {
+	return {
+		id: overrides.id ?? 'content-publishing-node',
+		name: overrides.name ?? 'Content Publishing',
+		type: NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Content Publishing account' } },
+		...overrides,
+	};
+}
+
+export interface RunResult {
+	run: IRun;
+	/** Output items of the node, on its first output. */
+	items: INodeExecutionData[];
+	/** The error the execution stopped with, if any. */
+	error?: Error & { description?: string; httpCode?: string; context?: Record<string, unknown> };
+}
+
+export interface RunOptions {
+	credentials: TestCredentials;
+	input?: INodeExecutionData[];
+	/** Called once the execution runs, with a function that cancels it. */
+	onStarted?: (cancel: () => void) => void;
+	mode?: WorkflowExecuteMode;
+}
+
+/** Executes a one-node workflow, starting the node with the given input items. */
+export async function runNode(node: INode, options: RunOptions): Promise<RunResult> {
+	const workflow = new Workflow({
+		id: 'test-workflow',
+		name: 'Test workflow',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes,
+		settings: {},
+	});
+	const mode = options.mode ?? 'manual';
+	const hooks = new ExecutionLifecycleHooks(mode, 'test-execution', {
+		id: 'test-workflow',
+		name: 'Test workflow',
+		nodes: [node],
+		connections: {},
+		active: false,
+		settings: {},
+	} as never);
+	const finished = createDeferredPromise<IRun>();
+	hooks.addHandler('workflowExecuteAfter', (fullRunData) => finished.resolve(fullRunData));
+
+	const runExecutionData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [{ node, data: { main: [options.input ?? [{ json: {} }]] }, source: null }],
+		},
+	});
+
+	const execution = new WorkflowExecute(additionalDataFor(options.credentials, hooks), mode, runExecutionData);
+	const running = execution.processRunExecutionData(workflow);
+	options.onStarted?.(() => running.cancel());
+	try {
+		await running;
+	} catch {
+		// A cancelled run rejects here; its data still arrives through the hook.
+	}
+	const run = await finished.promise;
+	const taskData = run.data.resultData.runData[node.name]?.[0];
+	return {
+		run,
+		items: taskData?.data?.main?.[0] ?? [],
+		error: (taskData?.error ?? run.data.resultData.error) as RunResult['error'],
+	};
+}
+
+/** Calls a list-search method the way the editor does, through n8n's LoadOptionsContext. */
+export async function listSearch(
+	node: INode,
+	method: string,
+	credentials: TestCredentials,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const context = new LoadOptionsContext(workflow, node, additionalDataFor(credentials), 'parameters.pageId');
+	const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+	const search = nodeType.methods?.listSearch?.[method];
+	if (!search) throw new Error(`No list search ${method}`);
+	return await search.call(context, filter, paginationToken);
+}
+
+/**
+ * Runs the credential's declarative test the way n8n's CredentialsTester does: through
+ * RoutingNode, then the test's rules on the answer.
+ */
+export async function testCredential(credentials: TestCredentials): Promise<{ status: 'OK' | 'Error'; message: string }> {
+	const credentialType = loaded.credentialTypes.get(CREDENTIAL_TYPE)!;
+	const test = credentialType.test as ICredentialTestRequest;
+	const probeType: INodeType = {
+		description: {
+			displayName: 'Credential test',
+			name: 'credentialTest',
+			group: [],
+			version: 1,
+			description: '',
+			defaults: {},
+			inputs: [],
+			outputs: [],
+			credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: test.request }, default: '' }],
+		},
+	};
+	const probeNode: INode = {
+		id: 'temp',
+		name: 'Temp-Node',
+		type: 'credentialTest',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+		credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'test' } },
+	};
+	const probeTypes: INodeTypes = {
+		getByName: () => probeType,
+		getByNameAndVersion: () => probeType,
+		getKnownTypes: () => ({}),
+	};
+	const workflow = new Workflow({ nodes: [probeNode], connections: {}, active: false, nodeTypes: probeTypes });
+	const executeData: IExecuteData = { node: probeNode, data: {}, source: null };
+	const context = new ExecuteContext(
+		workflow,
+		probeNode,
+		additionalDataFor(credentials),
+		'internal',
+		createRunExecutionData(),
+		0,
+		[],
+		{ main: [[{ json: {} }]] },
+		executeData,
+		[],
+	);
+	const decrypted = { id: 'cred-1', name: 'test', type: CREDENTIAL_TYPE, data: { ...credentials } };
+	let response: INodeExecutionData[][] | null | undefined;
+	try {
+		response = await new RoutingNode(context, probeType, decrypted as never).runNode();
+	} catch (error) {
+		const status = (error as { cause?: { response?: { status: number; statusText: string } } }).cause?.response;
+		if (status) return { status: 'Error', message: status.statusText || `Received HTTP status code: ${status.status}` };
+		return { status: 'Error', message: (error as Error).message };
+	}
+	for (const rule of test.rules ?? []) {
+		if (rule.type === 'responseSuccessBody' && readPath(response?.[0]?.[0]?.json, rule.properties.key) === rule.properties.value) {
+			return { status: 'Error', message: rule.properties.message };
+		}
+	}
+	return { status: 'OK', message: 'Connection successful!' };
+}
