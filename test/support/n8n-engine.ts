@@ -8,11 +8,13 @@ import {
 	BinaryDataService,
 	ExecuteContext,
 	ExecutionLifecycleHooks,
+	FileLocation,
 	LoadOptionsContext,
 	RoutingNode,
 	WorkflowExecute,
 } from 'n8n-core';
 import type {
+	IBinaryData,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
@@ -197,6 +199,16 @@ export async function useBinaryDataMode(mode: 'default' | 'filesystem'): Promise
 	const service = new BinaryDataService(config as never, errorReporter as never, quietLogger as never);
 	if (mode === 'filesystem') await service.init();
 	Container.set(BinaryDataService, service);
+}
+
+/** A file as a previous node would hand it on, stored by the active binary data mode. */
+export async function binaryFile(content: string, fileName: string, mimeType: string): Promise<IBinaryData> {
+	const fileExtension = fileName.split('.').pop();
+	return await Container.get(BinaryDataService).store(
+		FileLocation.ofExecution('test-workflow', 'test-execution'),
+		Buffer.from(content, 'utf8'),
+		{ data: '', mimeType, fileName, fileExtension },
+	);
 }
 
 export interface TestCredentials {

@@ -178,15 +178,18 @@ export async function apiRequest(
 			options,
 		)) as ApiResponse;
 	} catch (error) {
-		const reason = error as { message?: string; code?: string; cause?: { code?: string } };
-		const code = reason.code ?? reason.cause?.code;
-		// Only the code and message travel on: the raw error holds the request, and with it the key.
+		// n8n hands network failures on as a NodeApiError whose messages keep the system error
+		// (such as "connect ECONNREFUSED 127.0.0.1:443"); only its code and wording travel on.
+		const reason = error as { message?: string; messages?: string[]; code?: string };
+		const details = [reason.code, reason.message, ...(reason.messages ?? [])].join(' ');
+		const code = /\b(E[A-Z_]{3,})\b/.exec(details)?.[1];
 		throw new NodeApiError(
 			this.getNode(),
-			{ message: redact(String(reason.message ?? 'Request failed'), apiKey), code: code ?? null },
+			{ message: redact(String(reason.message ?? 'Request failed'), apiKey) },
 			{
-				message: `Could not reach the service at ${baseUrl}${code ? ` (${code})` : ''}`,
-				description: 'Check the credential\'s Base URL and that the service is reachable from n8n.',
+				// The code stays out of the message and error body: n8n would swap both for a generic text.
+				message: `Could not reach the service at ${baseUrl}`,
+				description: `${code ? `${code}: ` : ''}${redact(String(reason.message ?? ''), apiKey)} Check the credential's Base URL and that the service is reachable from n8n.`,
 				itemIndex,
 			},
 		);

@@ -1,0 +1,89 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { loadPackage, NODE_TYPE } from '../support/n8n-engine';
+
+const nodeType = loadPackage().nodeTypes.get(NODE_TYPE)!;
+const { properties } = nodeType.description;
+
+// The resource and operation values saved workflows store: they must never change.
+const OPERATIONS: Record<string, string[]> = {
+	account: ['get'],
+	page: ['get', 'getMany'],
+	post: ['create', 'get', 'getMany', 'update', 'delete'],
+	content: ['generateBlog', 'generateLinkedin', 'generateTwitter', 'generateCarousel', 'generateVideo'],
+	publication: ['publishLinkedin', 'publishTwitter'],
+	job: ['get', 'wait'],
+	webhook: ['create', 'get', 'getMany', 'update', 'delete'],
+};
+
+function optionValues(property: INodeProperties | undefined): string[] {
+	return ((property?.options ?? []) as INodePropertyOptions[]).map((option) => String(option.value));
+}
+
+function propertiesOf(resource: string, operation: string): INodeProperties[] {
+	return properties.filter(
+		(property) =>
+			property.displayOptions?.show?.resource?.includes(resource) &&
+			property.displayOptions?.show?.operation?.includes(operation),
+	);
+}
+
+describe('node description (the saved-workflow API)', () => {
+	it('offers exactly the agreed resources and operations', () => {
+		const resource = properties.find((property) => property.name === 'resource');
+		expect(optionValues(resource).sort()).toEqual(Object.keys(OPERATIONS).sort());
+		for (const [name, operations] of Object.entries(OPERATIONS)) {
+			const operation = properties.find(
+				(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(name),
+			);
+			expect(optionValues(operation).sort()).toEqual([...operations].sort());
+		}
+	});
+
+	it('can be used as an AI agent tool', () => {
+		expect(nodeType.description.usableAsTool).toBe(true);
+	});
+
+	it.each([
+		['page', 'get', 'pageId'],
+		['post', 'get', 'postId'],
+		['post', 'update', 'postId'],
+		['post', 'delete', 'postId'],
+		['publication', 'publishLinkedin', 'postId'],
+		['webhook', 'get', 'webhookId'],
+		['webhook', 'update', 'webhookId'],
+		['webhook', 'delete', 'webhookId'],
+	])('%s → %s names its resource with the locator %s (list, ID and URL modes)', (resource, operation, name) => {
+		const locator = propertiesOf(resource, operation).find((property) => property.name === name);
+		expect(locator?.type).toBe('resourceLocator');
+		expect(locator?.modes?.map((mode) => mode.name)).toEqual(['list', 'id', 'url']);
+	});
+
+	it('has a Wait for Completion switch, on by default, on every operation that can start a job', () => {
+		for (const operation of [...OPERATIONS.content, ...OPERATIONS.publication]) {
+			const resource = OPERATIONS.content.includes(operation) ? 'content' : 'publication';
+			const wait = propertiesOf(resource, operation).find((property) => property.name === 'waitForCompletion');
+			expect({ operation, type: wait?.type, default: wait?.default }).toEqual({ operation, type: 'boolean', default: true });
+		}
+	});
+
+	it('keeps jobId a string and transcript the transcript text', () => {
+		expect(propertiesOf('job', 'wait').find((property) => property.name === 'jobId')?.type).toBe('string');
+		expect(propertiesOf('content', 'generateBlog').find((property) => property.name === 'transcript')?.type).toBe('string');
+	});
+
+	it('has an escape hatch for unlisted body fields on every operation that sends a body', () => {
+		for (const [resource, operation] of [
+			['post', 'create'],
+			['post', 'update'],
+			['webhook', 'create'],
+			['webhook', 'update'],
+			...OPERATIONS.content.map((name) => ['content', name]),
+			...OPERATIONS.publication.map((name) => ['publication', name]),
+		]) {
+			const collection = propertiesOf(resource, operation).find((property) => property.type === 'collection' && property.name !== 'options');
+			const names = (collection?.options as INodeProperties[] | undefined)?.map((option) => option.name);
+			expect({ resource, operation, hasExtraBody: names?.includes('extraBody') }).toEqual({ resource, operation, hasExtraBody: true });
+		}
+	});
+});

@@ -1,0 +1,177 @@
+import { byId, jsonOf, useFakeService } from '../support/fixtures';
+
+const harness = useFakeService();
+
+async function createPost(fields: Record<string, unknown> = {}) {
+	const result = await harness.run({
+		resource: 'post',
+		operation: 'create',
+		content: 'Hello from n8n',
+		...fields,
+	});
+	return jsonOf(result)[0];
+}
+
+describe('post → create', () => {
+	it('creates a draft by default and sends no empty optional field', async () => {
+		const post = await createPost({ additionalFields: { title: '', tags: '', mediaUrls: '' } });
+
+		expect(post).toEqual(expect.objectContaining({ content: 'Hello from n8n', status: 'draft' }));
+		expect(harness.sent('createPost')[0].body).toEqual({ content: 'Hello from n8n', status: 'draft' });
+		expect(harness.service.posts.get(post.id as string)?.status).toBe('draft');
+	});
+
+	it('maps the additional fields and lets the extra body override them', async () => {
+		const page = [...harness.service.pages.values()][0];
+		await createPost({
+			status: 'published',
+			additionalFields: {
+				title: 'Launch',
+				pageId: page.id,
+				tags: 'launch, news\nproduct',
+				mediaUrls: 'https://cdn.example.com/a.png',
+				extraBody: '{"title": "Launch day"}',
+			},
+		});
+
+		expect(harness.sent('createPost')[0].body).toEqual({
+			content: 'Hello from n8n',
+			status: 'published',
+			title: 'Launch day',
+			page_id: page.id,
+			tags: ['launch', 'news', 'product'],
+			media_urls: ['https://cdn.example.com/a.png'],
+		});
+	});
+
+	it('schedules a post with its date', async () => {
+		const post = await createPost({ status: 'scheduled', scheduledAt: '2030-01-02T03:04:05.000Z' });
+		expect(post.status).toBe('scheduled');
+		expect(harness.sent('createPost')[0].body).toEqual(
+			expect.objectContaining({ status: 'scheduled', scheduled_at: '2030-01-02T03:04:05.000Z' }),
+		);
+	});
+
+	it('refuses empty content, naming the parameter and item, and writes nothing', async () => {
+		const result = await harness.run(
+			{ resource: 'post', operation: 'create', content: '={{ $json.text }}' },
+			{ input: [{ json: { text: 'first' } }, { json: { text: '   ' } }] },
+		);
+		expect(result.error?.message).toBe('"Content" of item 1 is empty');
+		expect(harness.service.posts.size).toBe(0);
+		expect(harness.service.requests).toHaveLength(0);
+	});
+
+	it('reports the service validation error with its details', async () => {
+		harness.expectContractViolation();
+		const result = await harness.run({
+			resource: 'post',
+			operation: 'create',
+			content: 'x',
+			additionalFields: { extraBody: '{"media_urls": ["not a url"]}' },
+		});
+		expect(result.error?.httpCode).toBe('422');
+		expect(result.error?.description).toMatch(/media_urls/);
+	});
+
+	it('creates one post per item, each paired with its item', async () => {
+		const result = await harness.run(
+			{ resource: 'post', operation: 'create', content: '={{ $json.text }}' },
+			{ input: [{ json: { text: 'one' } }, { json: { text: 'two' } }] },
+		);
+		expect(jsonOf(result).map((post) => post.content)).toEqual(['one', 'two']);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+});
+
+describe('post → get', () => {
+	it('reads a post by ID and by its API URL', async () => {
+		const post = await createPost();
+		for (const locator of [byId('id', post.id as string), byId('url', `https://api.example.com/v1/posts/${post.id}?x=1`)]) {
+			const result = await harness.run({ resource: 'post', operation: 'get', postId: locator });
+			expect(jsonOf(result)).toEqual([post]);
+		}
+		expect(harness.sent('getPost').map((request) => request.path)).toEqual([
+			`/v1/posts/${post.id}`,
+			`/v1/posts/${post.id}`,
+		]);
+	});
+
+	it('fails with 404 for a deleted post', async () => {
+		const result = await harness.run({ resource: 'post', operation: 'get', postId: byId('id', 'post_gone') });
+		expect(result.error?.httpCode).toBe('404');
+	});
+});
+
+describe('post → getMany', () => {
+	it('filters by status and follows the cursor', async () => {
+		for (const status of ['draft', 'published', 'draft', 'draft', 'draft']) await createPost({ status });
+		harness.service.requests.length = 0;
+
+		const result = await harness.run({
+			resource: 'post',
+			operation: 'getMany',
+			returnAll: true,
+			filters: { status: 'draft' },
+		});
+
+		expect(jsonOf(result)).toHaveLength(4);
+		expect(jsonOf(result).every((post) => post.status === 'draft')).toBe(true);
+		expect(harness.sent('listPosts').map((request) => request.query.status)).toEqual(['draft', 'draft']);
+	});
+});
+
+describe('post → update', () => {
+	it('sends only the changed fields', async () => {
+		const post = await createPost();
+		const result = await harness.run({
+			resource: 'post',
+			operation: 'update',
+			postId: byId('list', post.id as string),
+			updateFields: { title: 'New title', status: 'published' },
+		});
+		expect(jsonOf(result)[0]).toEqual(expect.objectContaining({ title: 'New title', status: 'published' }));
+		expect(harness.sent('updatePost')[0]).toEqual(
+			expect.objectContaining({ method: 'PATCH', body: { title: 'New title', status: 'published' } }),
+		);
+	});
+
+	it('refuses an update with no field before sending it', async () => {
+		const result = await harness.run({
+			resource: 'post',
+			operation: 'update',
+			postId: byId('id', 'post_1'),
+			updateFields: { title: '' },
+		});
+		expect(result.error?.message).toBe('Nothing to update in item 0');
+		expect(harness.service.requests).toHaveLength(0);
+	});
+});
+
+describe('post → delete', () => {
+	it('deletes the post and confirms it', async () => {
+		const post = await createPost();
+		const result = await harness.run({ resource: 'post', operation: 'delete', postId: byId('id', post.id as string) });
+
+		expect(jsonOf(result)).toEqual([{ id: post.id, deleted: true }]);
+		expect(harness.service.posts.has(post.id as string)).toBe(false);
+		expect(harness.sent('deletePost')[0].method).toBe('DELETE');
+	});
+
+	it('gives an error item for a missing post when continuing on fail', async () => {
+		const post = await createPost();
+		const result = await harness.run(
+			{ resource: 'post', operation: 'delete', postId: byId('id', '={{ $json.id }}') },
+			{
+				input: [{ json: { id: 'post_missing' } }, { json: { id: post.id } }],
+				node: { onError: 'continueRegularOutput' },
+			},
+		);
+
+		expect(result.error).toBeUndefined();
+		expect(result.items).toEqual([
+			{ json: expect.objectContaining({ error: expect.stringMatching(/post_missing/), httpCode: '404' }), pairedItem: { item: 0 } },
+			{ json: { id: post.id, deleted: true }, pairedItem: { item: 1 } },
+		]);
+	});
+});
