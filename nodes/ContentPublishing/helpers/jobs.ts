@@ -79,15 +79,21 @@ export async function getJob(this: IExecuteFunctions, jobId: string, itemIndex: 
 
 function failedJobError(context: IExecuteFunctions, jobId: string, job: IDataObject, itemIndex: number) {
 	const { message, code } = jobError(job);
-	return new NodeApiError(context.getNode(), job as JsonObject, {
+	const error = new NodeApiError(context.getNode(), job as JsonObject, {
 		message: `Job ${jobId} failed: ${message}`,
 		description: code ? `Error code: ${code}` : undefined,
 		itemIndex,
 	});
+	// Every request succeeded; n8n would otherwise take the job's "status" for an HTTP code.
+	error.httpCode = null;
+	return error;
 }
 
-function isRateLimited(error: unknown): boolean {
-	return error instanceof NodeApiError && error.httpCode === '429';
+/** The delay a rate-limited poll asks for, in milliseconds, or undefined for any other error. */
+function rateLimitDelay(error: unknown): number | undefined {
+	if (!(error instanceof NodeApiError) || error.httpCode !== '429') return undefined;
+	const retryAfterSeconds = Number(error.context.retryAfterSeconds);
+	return Number.isFinite(retryAfterSeconds) && retryAfterSeconds > 0 ? retryAfterSeconds * 1000 : 0;
 }
 
 /**
@@ -135,8 +141,9 @@ export async function waitForJob(
 		} catch (error) {
 			if (signal?.aborted) throw cancelled();
 			// A rate limit while waiting is a reason to wait longer, not to give up on the job.
-			if (isRateLimited(error)) {
-				interval = Math.min(interval * 2, MAX_POLL_INTERVAL_MS);
+			const delay = rateLimitDelay(error);
+			if (delay !== undefined) {
+				interval = Math.max(Math.min(interval * 2, MAX_POLL_INTERVAL_MS), delay);
 				continue;
 			}
 			throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex });

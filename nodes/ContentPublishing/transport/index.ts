@@ -139,12 +139,14 @@ function apiError(
 		errorBody !== null && typeof errorBody === 'object' && !Array.isArray(errorBody)
 			? (errorBody as JsonObject)
 			: { body: redact(String(errorBody ?? ''), apiKey).slice(0, 300) };
-	return new NodeApiError(context.getNode(), errorResponse, {
+	const error = new NodeApiError(context.getNode(), errorResponse, {
 		message: redact(message ?? `The service answered with HTTP ${statusCode}`, apiKey),
 		description: redact(description, apiKey) || undefined,
 		httpCode: String(statusCode),
 		itemIndex,
 	});
+	if (/^\d+$/.test(retryAfter)) error.context.retryAfterSeconds = Number(retryAfter);
+	return error;
 }
 
 /**
