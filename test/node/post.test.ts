@@ -44,6 +44,11 @@ describe('post → create', () => {
 		});
 	});
 
+	it('sends the content exactly as given, surrounding white space included', async () => {
+		await createPost({ content: '  Line one\n\nLine two\n' });
+		expect(harness.sent('createPost')[0].body).toEqual({ content: '  Line one\n\nLine two\n', status: 'draft' });
+	});
+
 	it('schedules a post with its date', async () => {
 		const post = await createPost({ status: 'scheduled', scheduledAt: '2030-01-02T03:04:05.000Z' });
 		expect(post.status).toBe('scheduled');

@@ -113,8 +113,9 @@ export function requireString(
 	displayName: string,
 	itemIndex: number,
 ): string {
-	const value = String(this.getNodeParameter(parameterName, itemIndex, '') ?? '').trim();
-	if (value === '') {
+	// Only checked, not trimmed: text such as a post's content is sent exactly as given.
+	const value = String(this.getNodeParameter(parameterName, itemIndex, '') ?? '');
+	if (value.trim() === '') {
 		throw new NodeOperationError(this.getNode(), `"${displayName}" of item ${itemIndex} is empty`, {
 			itemIndex,
 		});

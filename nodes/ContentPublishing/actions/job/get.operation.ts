@@ -11,5 +11,5 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
-	return { endpoint: 'getJob', id: requireString.call(this, 'jobId', 'Job ID', itemIndex) };
+	return { endpoint: 'getJob', id: requireString.call(this, 'jobId', 'Job ID', itemIndex).trim() };
 }

@@ -18,6 +18,6 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<JobToAwait> {
-	const jobId = requireString.call(this, 'jobId', 'Job ID', itemIndex);
+	const jobId = requireString.call(this, 'jobId', 'Job ID', itemIndex).trim();
 	return new JobToAwait(jobId, readWaitOptions.call(this, itemIndex));
 }
