@@ -716,6 +716,22 @@ describe('webhooks', () => {
 		}
 	});
 
+	it('sends post.published once when a post is created or updated as published', async () => {
+		receiver = await startReceiver();
+		await subscribe({ url: receiver.url, events: ['post.published'], secret });
+		const direct = await call<Post>(service, 'POST', '/v1/posts', { body: { content: 'Live now', status: 'published' } });
+		const draft = await call<Post>(service, 'POST', '/v1/posts', { body: { content: 'Later' } });
+		await call(service, 'PATCH', `/v1/posts/${draft.body.id}`, { body: { status: 'published' } });
+		await call(service, 'PATCH', `/v1/posts/${draft.body.id}`, { body: { title: 'Still published' } });
+		await service.waitForDeliveries();
+		const events = receiver.received.map((delivery) => JSON.parse(delivery.body) as WebhookEvent);
+		expect(events.map((event) => (event.data as { post: Post }).post.id)).toEqual([direct.body.id, draft.body.id]);
+		for (const [index, event] of events.entries()) {
+			expect(contract.validateWebhookEvent(event.type, event)).toEqual([]);
+			expectValidSignature(secret, receiver.received[index]);
+		}
+	});
+
 	it('retries failed deliveries up to three attempts', async () => {
 		receiver = await startReceiver([500, 503]);
 		service.jobMode = 'manual';

@@ -345,6 +345,7 @@ function createPost(service: FakeService, { body }: RouteRequest): RouteResult {
 	requireReference(service.pages, 'page_id', 'page', input.page_id);
 	const post = buildPost(input, isoNow());
 	service.posts.set(post.id, post);
+	if (post.status === 'published') void service.announcePostPublished(post);
 	return { status: 201, body: post };
 }
 
@@ -359,6 +360,7 @@ function updatePost(service: FakeService, { params, body }: RouteRequest): Route
 	}
 	updated.published_at = updated.status === 'published' ? (post.published_at ?? now) : null;
 	service.posts.set(post.id, updated);
+	if (updated.status === 'published' && post.status !== 'published') void service.announcePostPublished(updated);
 	return ok(updated);
 }
 
@@ -1033,6 +1035,11 @@ export class FakeService {
 	}
 
 	// --- Webhook deliveries -------------------------------------------------------------------------
+
+	/** Sends `post.published` for a post published directly, not through a publish job. */
+	announcePostPublished(post: Post): Promise<void> {
+		return this.emit([newEvent('post.published', { post })]);
+	}
 
 	private emit(events: WebhookEvent[]): Promise<void> {
 		const attempts = events.flatMap((event) =>
