@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { loadPackage, NODE_TYPE } from '../support/n8n-engine';
+import { loadPackage, NODE_TYPE, TRIGGER_TYPE } from '../support/n8n-engine';
 
 const nodeType = loadPackage().nodeTypes.get(NODE_TYPE)!;
 const { properties } = nodeType.description;
@@ -85,5 +85,23 @@ describe('node description (the saved-workflow API)', () => {
 			const names = (collection?.options as INodeProperties[] | undefined)?.map((option) => option.name);
 			expect({ resource, operation, hasExtraBody: names?.includes('extraBody') }).toEqual({ resource, operation, hasExtraBody: true });
 		}
+	});
+});
+
+describe('trigger description (the saved-workflow API)', () => {
+	const trigger = loadPackage().nodeTypes.get(TRIGGER_TYPE)!;
+	const events = trigger.description.properties.find((property) => property.name === 'events');
+
+	it('offers the agreed event values and defaults to job completion', () => {
+		expect(optionValues(events).sort()).toEqual(['*', 'job.completed', 'job.failed', 'post.published']);
+		expect(events?.default).toEqual(['job.completed']);
+	});
+
+	it('follows n8n trigger conventions', () => {
+		expect(trigger.description.group).toEqual(['trigger']);
+		expect(trigger.description.usableAsTool).toBeUndefined();
+		expect(trigger.description.subtitle).toEqual(expect.stringContaining('events'));
+		expect(trigger.description.inputs).toEqual([]);
+		expect(trigger.description.webhooks).toEqual([expect.objectContaining({ name: 'default', httpMethod: 'POST' })]);
 	});
 });

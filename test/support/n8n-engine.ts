@@ -9,8 +9,10 @@ import {
 	ExecuteContext,
 	ExecutionLifecycleHooks,
 	FileLocation,
+	HookContext,
 	LoadOptionsContext,
 	RoutingNode,
+	WebhookContext,
 	WorkflowExecute,
 } from 'n8n-core';
 import type {
@@ -28,6 +30,8 @@ import type {
 	INodeTypes,
 	IRun,
 	IVersionedNodeType,
+	IWebhookData,
+	IWebhookResponseData,
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
@@ -46,6 +50,7 @@ import path from 'node:path';
 const ROOT = path.resolve(__dirname, '..', '..');
 const PACKAGE_NAME = 'n8n-nodes-content-publishing';
 export const NODE_TYPE = `${PACKAGE_NAME}.contentPublishing`;
+export const TRIGGER_TYPE = `${PACKAGE_NAME}.contentPublishingTrigger`;
 export const CREDENTIAL_TYPE = 'contentPublishingApi';
 
 interface PackageJson {
@@ -402,4 +407,110 @@ export async function testCredential(credentials: TestCredentials): Promise<{ st
 		}
 	}
 	return { status: 'OK', message: 'Connection successful!' };
+}
+
+export const N8N_BASE_URL = 'http://127.0.0.1:5678';
+
+export function triggerNode(parameters: INode['parameters']): INode {
+	return {
+		id: 'trigger-node',
+		name: 'Content Publishing Trigger',
+		type: TRIGGER_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		webhookId: 'd7c0e6f2-4b1a-4c3e-9a55-0f6b2e1c9a10',
+		credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Content Publishing account' } },
+	};
+}
+
+/** A workflow holding the trigger; its static data lives as long as the object, as in n8n. */
+export function triggerWorkflow(node: INode): Workflow {
+	return new Workflow({ id: 'trigger-workflow', nodes: [node], connections: {}, active: true, nodeTypes, staticData: {} });
+}
+
+function webhookDataFor(workflow: Workflow, node: INode, additionalData: IWorkflowExecuteAdditionalData, isTest: boolean): IWebhookData {
+	const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+	return {
+		httpMethod: 'POST',
+		node: node.name,
+		path: 'webhook',
+		webhookDescription: nodeType.description.webhooks![0],
+		workflowId: workflow.id,
+		workflowExecuteAdditionalData: additionalData,
+		webhookId: node.webhookId,
+		isTest,
+	};
+}
+
+/** Calls one of the trigger's webhook lifecycle methods the way n8n does on (de)activation. */
+export async function runWebhookMethod(
+	workflow: Workflow,
+	node: INode,
+	credentials: TestCredentials,
+	method: 'checkExists' | 'create' | 'delete',
+	{ isTest = false } = {},
+): Promise<boolean> {
+	const additionalData = additionalDataFor(credentials);
+	const context = new HookContext(
+		workflow,
+		node,
+		additionalData,
+		isTest ? 'manual' : 'trigger',
+		isTest ? 'manual' : 'activate',
+		webhookDataFor(workflow, node, additionalData, isTest),
+	);
+	const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+	return await nodeType.webhookMethods!.default![method].call(context);
+}
+
+export function webhookUrl(node: INode, { isTest = false } = {}): string {
+	return `${N8N_BASE_URL}/${isTest ? 'webhook-test' : 'webhook'}/${node.webhookId}/webhook`;
+}
+
+export interface DeliveryResult {
+	status: number;
+	body: unknown;
+	response: IWebhookResponseData;
+}
+
+/** Hands one HTTP delivery to the trigger's webhook method through n8n's WebhookContext. */
+export async function deliver(
+	workflow: Workflow,
+	node: INode,
+	credentials: TestCredentials,
+	request: { headers: Record<string, string>; rawBody: string },
+): Promise<DeliveryResult> {
+	const additionalData = additionalDataFor(credentials);
+	const answer = { status: 200, body: undefined as unknown };
+	const httpResponse = {
+		status(code: number) {
+			answer.status = code;
+			return httpResponse;
+		},
+		json(body: unknown) {
+			answer.body = body;
+			return httpResponse;
+		},
+		send(body: unknown) {
+			answer.body = body;
+			return httpResponse;
+		},
+		end() {
+			return httpResponse;
+		},
+	};
+	const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]));
+	additionalData.httpRequest = {
+		headers,
+		body: JSON.parse(request.rawBody),
+		rawBody: Buffer.from(request.rawBody),
+		query: {},
+		params: {},
+	} as never;
+	additionalData.httpResponse = httpResponse as never;
+	const context = new WebhookContext(workflow, node, additionalData, 'webhook', webhookDataFor(workflow, node, additionalData, false), [], null);
+	const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+	const response = await nodeType.webhook!.call(context);
+	return { ...answer, response };
 }

@@ -1,0 +1,239 @@
+import { signWebhookPayload } from '../fake-service';
+import { useFakeService } from '../support/fixtures';
+import {
+	deliver,
+	runWebhookMethod,
+	triggerNode,
+	triggerWorkflow,
+	webhookUrl,
+	type TestCredentials,
+} from '../support/n8n-engine';
+
+const harness = useFakeService();
+
+function setUp(parameters: Record<string, unknown> = { events: ['job.completed'] }) {
+	const node = triggerNode(parameters as never);
+	const workflow = triggerWorkflow(node);
+	const lifecycle = (method: 'checkExists' | 'create' | 'delete', options: { isTest?: boolean; credentials?: Partial<TestCredentials> } = {}) =>
+		runWebhookMethod(workflow, node, { ...harness.credentials, ...options.credentials }, method, options);
+	const activate = async (options: { isTest?: boolean } = {}) => {
+		if (!(await lifecycle('checkExists', options))) await lifecycle('create', options);
+	};
+	const stored = () => workflow.getStaticData('node', node) as { subscriptions?: Record<string, { id: string; secret: string }> } | undefined;
+	return { node, workflow, lifecycle, activate, stored };
+}
+
+function signed(secret: string, event: object, timestamp = Math.floor(Date.now() / 1000)) {
+	const rawBody = JSON.stringify(event);
+	return {
+		rawBody,
+		headers: {
+			'Content-Type': 'application/json',
+			'X-Content-Publishing-Timestamp': String(timestamp),
+			'X-Content-Publishing-Signature': signWebhookPayload(secret, String(timestamp), rawBody),
+			'X-Content-Publishing-Event': (event as { type: string }).type,
+		},
+	};
+}
+
+describe('trigger lifecycle', () => {
+	it('subscribes the production URL once, keeps it while it matches, and unsubscribes', async () => {
+		const { node, lifecycle, activate, stored } = setUp({ events: ['job.completed', 'post.published'] });
+
+		await activate();
+		expect([...harness.service.webhooks.values()]).toEqual([
+			expect.objectContaining({ url: webhookUrl(node), events: ['job.completed', 'post.published'], active: true }),
+		]);
+		const [webhook] = harness.service.webhooks.values();
+		expect(stored()?.subscriptions?.[webhookUrl(node)]).toEqual(
+			expect.objectContaining({ id: webhook.id, secret: webhook.secret }),
+		);
+
+		await activate();
+		expect(harness.sent('createWebhook')).toHaveLength(1);
+
+		await expect(lifecycle('delete')).resolves.toBe(true);
+		expect(harness.service.webhooks.size).toBe(0);
+		expect(stored()?.subscriptions).toEqual({});
+	});
+
+	it('sends a secret of its own and keeps the one the service returns', async () => {
+		const { node, activate, stored } = setUp();
+		await activate();
+		const body = harness.sent('createWebhook')[0].body as { secret: string };
+		expect(body.secret).toMatch(/^[0-9a-f]{64}$/);
+		expect(stored()?.subscriptions?.[webhookUrl(node)].secret).toBe([...harness.service.webhooks.values()][0].secret);
+	});
+
+	it('recreates a webhook deleted on the service, without a duplicate', async () => {
+		const { lifecycle, activate } = setUp();
+		await activate();
+		harness.service.webhooks.clear();
+
+		await expect(lifecycle('checkExists')).resolves.toBe(false);
+		await lifecycle('create');
+		expect(harness.service.webhooks.size).toBe(1);
+	});
+
+	it('replaces a webhook whose events no longer match the node', async () => {
+		const { node, workflow, activate } = setUp();
+		await activate();
+		const [old] = harness.service.webhooks.keys();
+		node.parameters.events = ['job.failed'];
+
+		await runWebhookMethod(workflow, node, harness.credentials, 'checkExists').then(async (exists) => {
+			expect(exists).toBe(false);
+			await runWebhookMethod(workflow, node, harness.credentials, 'create');
+		});
+		expect([...harness.service.webhooks.values()]).toEqual([expect.objectContaining({ events: ['job.failed'] })]);
+		expect(harness.service.webhooks.has(old)).toBe(false);
+	});
+
+	it('removes a registration left behind for its URL before subscribing', async () => {
+		const { node, activate } = setUp();
+		harness.service.webhooks.clear();
+		await fetch(`${harness.service.url}/v1/webhooks`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${harness.service.apiKey}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ url: webhookUrl(node), events: ['job.completed'] }),
+		});
+
+		await activate();
+		expect([...harness.service.webhooks.values()].filter((webhook) => webhook.url === webhookUrl(node))).toHaveLength(1);
+	});
+
+	it('keeps test and production subscriptions apart', async () => {
+		const { node, lifecycle, activate } = setUp();
+		await activate();
+		await activate({ isTest: true });
+		expect([...harness.service.webhooks.values()].map((webhook) => webhook.url).sort()).toEqual(
+			[webhookUrl(node), webhookUrl(node, { isTest: true })].sort(),
+		);
+
+		await lifecycle('delete', { isTest: true });
+		expect([...harness.service.webhooks.values()].map((webhook) => webhook.url)).toEqual([webhookUrl(node)]);
+	});
+
+	it('counts a webhook already deleted on the service as deleted', async () => {
+		const { lifecycle, activate, stored } = setUp();
+		await activate();
+		harness.service.webhooks.clear();
+		await expect(lifecycle('delete')).resolves.toBe(true);
+		expect(stored()?.subscriptions).toEqual({});
+	});
+
+	it('reports a failed deletion and keeps what it needs to retry', async () => {
+		const { node, lifecycle, activate, stored } = setUp();
+		await activate();
+		harness.service.injectFault({ match: { method: 'DELETE' }, status: 500 });
+
+		await expect(lifecycle('delete')).rejects.toThrow();
+		expect(stored()?.subscriptions?.[webhookUrl(node)]).toBeDefined();
+		await expect(lifecycle('delete')).resolves.toBe(true);
+		expect(harness.service.webhooks.size).toBe(0);
+	});
+});
+
+describe('trigger deliveries', () => {
+	async function activated(parameters?: Record<string, unknown>) {
+		const setup = setUp(parameters);
+		await setup.activate();
+		const secret = [...harness.service.webhooks.values()][0].secret;
+		const post = (request: { headers: Record<string, string>; rawBody: string }) =>
+			deliver(setup.workflow, setup.node, harness.credentials, request);
+		return { ...setup, secret, post };
+	}
+
+	function jobEvent(type = 'job.completed', job: object = {}) {
+		return {
+			id: 'evt_1',
+			type,
+			created_at: '2026-11-22T10:00:00.000Z',
+			data: { job: { id: 'job_1', type: 'generate.video', status: 'succeeded', result: { video_url: 'https://v/1.mp4' }, ...job } },
+		};
+	}
+
+	it('starts the workflow with the event, the job and its result', async () => {
+		const { secret, post } = await activated();
+		const result = await post(signed(secret, jobEvent()));
+
+		expect(result.response.workflowData).toEqual([
+			[
+				{
+					json: {
+						event: 'job.completed',
+						eventId: 'evt_1',
+						createdAt: '2026-11-22T10:00:00.000Z',
+						job: expect.objectContaining({ id: 'job_1', status: 'succeeded' }),
+						result: { video_url: 'https://v/1.mp4' },
+					},
+				},
+			],
+		]);
+	});
+
+	it.each([
+		['a wrong secret', (secret: string) => signed(`${secret}x`, jobEvent())],
+		['no signature', (secret: string) => ({ ...signed(secret, jobEvent()), headers: { 'Content-Type': 'application/json' } })],
+		['an old timestamp (a replay)', (secret: string) => signed(secret, jobEvent(), Math.floor(Date.now() / 1000) - 3600)],
+		[
+			'a changed body',
+			(secret: string) => {
+				const request = signed(secret, jobEvent());
+				return { ...request, rawBody: request.rawBody.replace('job_1', 'job_2') };
+			},
+		],
+	])('answers 401 and starts nothing for %s', async (_case, forge) => {
+		const { secret, post } = await activated();
+		const result = await post(forge(secret));
+		expect(result.status).toBe(401);
+		expect(result.response).toEqual({ noWebhookResponse: true });
+	});
+
+	it('ignores events the node did not select', async () => {
+		const { secret, post } = await activated({ events: ['job.completed'] });
+		const result = await post(signed(secret, jobEvent('job.failed')));
+		expect(result.status).toBe(200);
+		expect(result.response.workflowData).toBeUndefined();
+	});
+
+	it('keeps only the selected content kinds', async () => {
+		const { secret, post } = await activated({ events: ['*'], options: { contentKinds: ['blog'] } });
+		expect((await post(signed(secret, jobEvent()))).response.workflowData).toBeUndefined();
+		const blog = await post(signed(secret, jobEvent('job.completed', { type: 'generate.blog' })));
+		expect(blog.response.workflowData?.[0]).toHaveLength(1);
+	});
+
+	it('adds the delivery headers when asked', async () => {
+		const { secret, post } = await activated({ events: ['job.completed'], options: { includeHeaders: true } });
+		const result = await post(signed(secret, jobEvent()));
+		expect(result.response.workflowData?.[0][0].json.headers).toEqual(
+			expect.objectContaining({ 'x-content-publishing-event': 'job.completed' }),
+		);
+	});
+
+	it('reads the job from the service when the event names only its id', async () => {
+		const { secret, post } = await activated();
+		const job = harness.service.startJob('generate.carousel', { prompt: 'Slides' });
+		harness.service.jobMode = 'manual';
+		await harness.service.finishJob(job.id, 'succeeded');
+		harness.service.requests.length = 0;
+
+		const result = await post(signed(secret, { id: 'evt_2', type: 'job.completed', created_at: 'now', data: { job_id: job.id } }));
+		expect(result.response.workflowData?.[0][0].json).toEqual(
+			expect.objectContaining({ job: expect.objectContaining({ id: job.id, status: 'succeeded' }), result: expect.objectContaining({ slides: expect.any(Array) }) }),
+		);
+		expect(harness.sent('getJob')).toHaveLength(1);
+	});
+
+	it('passes post events on with the post', async () => {
+		const { secret, post } = await activated({ events: ['post.published'] });
+		const result = await post(signed(secret, { id: 'evt_3', type: 'post.published', created_at: 'now', data: { post: { id: 'post_1', status: 'published' } } }));
+		expect(result.response.workflowData?.[0][0].json).toEqual({
+			event: 'post.published',
+			eventId: 'evt_3',
+			createdAt: 'now',
+			post: { id: 'post_1', status: 'published' },
+		});
+	});
+});
