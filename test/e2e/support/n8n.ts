@@ -1,0 +1,155 @@
+/**
+ * A real n8n for end-to-end tests: the pinned version from test/e2e/n8n, installed outside the
+ * repository and reused while its pinning files are unchanged, with this package packed and
+ * installed into its user folder the way n8n installs a community package.
+ */
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { homedir, tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const PINNING = path.join(ROOT, 'test', 'e2e', 'n8n');
+const PACKAGE_NAME = 'n8n-nodes-content-publishing';
+
+function run(command: string, args: string[], cwd: string): string {
+	return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 2 ** 20 });
+}
+
+/** Installs the pinned n8n once per version of its pinning files; returns the n8n binary. */
+export function ensureN8nInstalled(): string {
+	const hash = createHash('sha256');
+	for (const file of ['package.json', 'package-lock.json']) hash.update(readFileSync(path.join(PINNING, file)));
+	const cacheRoot = process.env.N8N_E2E_CACHE ?? path.join(homedir(), '.cache', PACKAGE_NAME);
+	const folder = path.join(cacheRoot, `n8n-${hash.digest('hex').slice(0, 16)}`);
+	const binary = path.join(folder, 'node_modules', 'n8n', 'bin', 'n8n');
+	const marker = path.join(folder, '.installed');
+	if (existsSync(marker)) return binary;
+
+	rmSync(folder, { recursive: true, force: true });
+	mkdirSync(folder, { recursive: true });
+	for (const file of ['package.json', 'package-lock.json']) cpSync(path.join(PINNING, file), path.join(folder, file));
+	// Install scripts fetch prebuilt binaries this network cannot reach; only sqlite3 is needed,
+	// and it builds from source.
+	run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], folder);
+	run('npm', ['rebuild', 'sqlite3'], folder);
+	writeFileSync(marker, new Date().toISOString());
+	return binary;
+}
+
+export async function freePort(): Promise<number> {
+	return await new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as { port: number };
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+/** Packs this package and installs the tarball into the user folder's community nodes. */
+function installPackage(userFolder: string): void {
+	const packDir = mkdtempSync(path.join(tmpdir(), 'cp-pack-'));
+	const tarball = run('npm', ['pack', '--ignore-scripts', '--pack-destination', packDir], ROOT).trim().split('\n').pop()!;
+	const nodesFolder = path.join(userFolder, '.n8n', 'nodes');
+	const target = path.join(nodesFolder, 'node_modules', PACKAGE_NAME);
+	mkdirSync(target, { recursive: true });
+	run('tar', ['-xzf', path.join(packDir, tarball), '-C', target, '--strip-components=1'], ROOT);
+	const version = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version as string;
+	writeFileSync(path.join(nodesFolder, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: version } }));
+	rmSync(packDir, { recursive: true, force: true });
+}
+
+export interface N8nInstance {
+	url: string;
+	port: number;
+	userFolder: string;
+	/**
+	 * Runs an n8n CLI command against this instance's folder and database. Asynchronous, because the
+	 * fake service it may call lives in this process and must keep answering.
+	 */
+	cli(args: string[]): Promise<string>;
+	start(): Promise<void>;
+	stop(): Promise<void>;
+	log(): string;
+	/** Deletes the user folder (database, settings, installed package). */
+	remove(): void;
+}
+
+export async function createN8n(binary: string): Promise<N8nInstance> {
+	const userFolder = mkdtempSync(path.join(tmpdir(), 'cp-n8n-'));
+	installPackage(userFolder);
+	const port = await freePort();
+	const brokerPort = await freePort();
+	const url = `http://127.0.0.1:${port}`;
+	const env: NodeJS.ProcessEnv = {
+		...process.env,
+		N8N_USER_FOLDER: userFolder,
+		N8N_ENCRYPTION_KEY: randomBytes(16).toString('hex'),
+		DB_TYPE: 'sqlite',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PORT: String(port),
+		WEBHOOK_URL: `${url}/`,
+		N8N_SECURE_COOKIE: 'false',
+		N8N_RUNNERS_MODE: 'internal',
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_LOG_LEVEL: 'info',
+		NODE_ENV: 'production',
+	};
+	let child: ChildProcess | undefined;
+	let output = '';
+
+	return {
+		url,
+		port,
+		userFolder,
+		async cli(args) {
+			try {
+				const { stdout } = await execFileAsync(process.execPath, [binary, ...args], {
+					env,
+					encoding: 'utf8',
+					maxBuffer: 64 * 2 ** 20,
+				});
+				return stdout;
+			} catch (error) {
+				const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+				throw new Error(`n8n ${args.join(' ')} failed:\n${String(stdout).slice(-3000)}\n${String(stderr).slice(-3000)}`);
+			}
+		},
+		async start() {
+			child = spawn(process.execPath, [binary, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+			child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+			child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+			const deadline = Date.now() + 120_000;
+			while (Date.now() < deadline) {
+				if (child.exitCode !== null) throw new Error(`n8n exited early:\n${output}`);
+				// Readiness comes before the REST API and the active workflows; this line comes after.
+				if (output.includes('Editor is now accessible')) return;
+				await new Promise((resolve) => setTimeout(resolve, 250));
+			}
+			throw new Error(`n8n did not become ready:\n${output}`);
+		},
+		async stop() {
+			if (!child || child.exitCode !== null) return;
+			const exited = new Promise((resolve) => child!.once('exit', resolve));
+			child.kill('SIGTERM');
+			const timer = setTimeout(() => child?.kill('SIGKILL'), 20_000);
+			await exited;
+			clearTimeout(timer);
+		},
+		log: () => output,
+		remove: () => rmSync(userFolder, { recursive: true, force: true }),
+	};
+}
