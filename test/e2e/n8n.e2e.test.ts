@@ -4,15 +4,18 @@
  * tested by n8n's own endpoint. The fake service runs in this process.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { startFakeService, signWebhookPayload, type FakeService } from '../fake-service';
-import { createN8n, ensureN8nInstalled, type N8nInstance } from './support/n8n';
+import { createN8n, ensureN8nInstalled, type N8nInstance } from '../../scripts/n8n-instance';
 
 jest.setTimeout(180_000);
 
 const CREDENTIAL = { id: 'cpFakeService01', name: 'Content Publishing (fake service)' };
+// The credential the example workflows name, as `npm start` creates it.
+const EXAMPLES_CREDENTIAL = { id: 'cpLocalFakeService', name: 'Content Publishing (local fake service)' };
+const EXAMPLES = path.resolve(__dirname, '..', '..', 'examples');
 const TRIGGER_WEBHOOK_ID = '7c1e2f4a-0b7d-4c55-9e3a-51c0a5f0e2b1';
 const FAST_WAIT = { pollInterval: 0.2, maxWaitTime: 60 };
 const credentials = { contentPublishingApi: CREDENTIAL };
@@ -81,9 +84,13 @@ beforeAll(async () => {
 	service = await startFakeService({ apiKey: 'e2e-key-0123456789abcdef' });
 	n8n = await createN8n(binary);
 	const file = path.join(n8n.userFolder, 'credentials.json');
+	const data = { baseUrl: `${service.url}/`, apiKey: service.apiKey };
 	writeFileSync(
 		file,
-		JSON.stringify([{ ...CREDENTIAL, type: 'contentPublishingApi', data: { baseUrl: `${service.url}/`, apiKey: service.apiKey } }]),
+		JSON.stringify([
+			{ ...CREDENTIAL, type: 'contentPublishingApi', data },
+			{ ...EXAMPLES_CREDENTIAL, type: 'contentPublishingApi', data },
+		]),
 	);
 	await n8n.cli(['import:credentials', `--input=${file}`]);
 }, 900_000);
@@ -156,6 +163,36 @@ describe('the action node in n8n', () => {
 		expect(service.requestsTo('publishLinkedin')[0].body).toEqual({ post_id: draft.id });
 		expect(service.posts.get(draft.id as string)?.status).toBe('published');
 		expect(service.requests.filter((request) => request.contractErrors.length > 0)).toEqual([]);
+	});
+});
+
+describe('the example workflows', () => {
+	it('all import into n8n', async () => {
+		for (const file of readdirSync(EXAMPLES)) {
+			await expect(n8n.cli(['import:workflow', `--input=${path.join(EXAMPLES, file)}`])).resolves.toEqual(expect.any(String));
+		}
+		const listed = await n8n.cli(['list:workflow']);
+		for (const file of readdirSync(EXAMPLES)) {
+			const { id } = JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')) as { id: string };
+			expect(listed).toContain(id);
+		}
+	});
+
+	it.each([
+		['cpExampleTranscript', 'Publish to LinkedIn', 'publish.linkedin'],
+		['cpExampleThread', 'Publish to Twitter', 'publish.twitter'],
+	])('%s runs green against the fake service', async (id, lastNode, jobType) => {
+		const output = await n8n.cli(['execute', `--id=${id}`, '--rawOutput']);
+		const run = JSON.parse(output.slice(output.indexOf('{'))) as {
+			data: { resultData: { error?: unknown; runData: Record<string, Array<{ error?: unknown; data: { main: Array<Array<{ json: IDataObject }>> } }>> } };
+		};
+		expect(run.data.resultData.error).toBeUndefined();
+		for (const [name, tasks] of Object.entries(run.data.resultData.runData)) {
+			expect({ name, error: tasks[0].error }).toEqual({ name, error: undefined });
+		}
+		expect(run.data.resultData.runData[lastNode][0].data.main[0][0].json).toEqual(
+			expect.objectContaining({ type: jobType, status: 'succeeded' }),
+		);
 	});
 });
 

@@ -1,19 +1,21 @@
 /**
- * A real n8n for end-to-end tests: the pinned version from test/e2e/n8n, installed outside the
- * repository and reused while its pinning files are unchanged, with this package packed and
- * installed into its user folder the way n8n installs a community package.
+ * A real n8n with this package in it, for the end-to-end tests and `npm start`: the pinned version
+ * from test/e2e/n8n, installed outside the repository and reused while its pinning files are
+ * unchanged, with this package packed and installed into its user folder the way n8n installs a
+ * community package.
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
 const execFileAsync = promisify(execFile);
+const MAX_KEPT_OUTPUT = 200_000;
 
-const ROOT = path.resolve(__dirname, '..', '..', '..');
+const ROOT = path.resolve(__dirname, '..');
 const PINNING = path.join(ROOT, 'test', 'e2e', 'n8n');
 const PACKAGE_NAME = 'n8n-nodes-content-publishing';
 
@@ -21,15 +23,21 @@ function run(command: string, args: string[], cwd: string): string {
 	return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 2 ** 20 });
 }
 
-/** Installs the pinned n8n once per version of its pinning files; returns the n8n binary. */
-export function ensureN8nInstalled(): string {
+/** Where the pinned n8n lives, and whether it is installed already. */
+export function pinnedN8n(): { folder: string; binary: string; installed: boolean } {
 	const hash = createHash('sha256');
 	for (const file of ['package.json', 'package-lock.json']) hash.update(readFileSync(path.join(PINNING, file)));
 	const cacheRoot = process.env.N8N_E2E_CACHE ?? path.join(homedir(), '.cache', PACKAGE_NAME);
 	const folder = path.join(cacheRoot, `n8n-${hash.digest('hex').slice(0, 16)}`);
 	const binary = path.join(folder, 'node_modules', 'n8n', 'bin', 'n8n');
+	return { folder, binary, installed: existsSync(path.join(folder, '.installed')) };
+}
+
+/** Installs the pinned n8n once per version of its pinning files; returns the n8n binary. */
+export function ensureN8nInstalled(): string {
+	const { folder, binary, installed } = pinnedN8n();
 	const marker = path.join(folder, '.installed');
-	if (existsSync(marker)) return binary;
+	if (installed) return binary;
 
 	rmSync(folder, { recursive: true, force: true });
 	mkdirSync(folder, { recursive: true });
@@ -59,6 +67,7 @@ function installPackage(userFolder: string): void {
 	const tarball = run('npm', ['pack', '--ignore-scripts', '--pack-destination', packDir], ROOT).trim().split('\n').pop()!;
 	const nodesFolder = path.join(userFolder, '.n8n', 'nodes');
 	const target = path.join(nodesFolder, 'node_modules', PACKAGE_NAME);
+	rmSync(target, { recursive: true, force: true });
 	mkdirSync(target, { recursive: true });
 	run('tar', ['-xzf', path.join(packDir, tarball), '-C', target, '--strip-components=1'], ROOT);
 	const version = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version as string;
@@ -82,16 +91,27 @@ export interface N8nInstance {
 	remove(): void;
 }
 
-export async function createN8n(binary: string): Promise<N8nInstance> {
-	const userFolder = mkdtempSync(path.join(tmpdir(), 'cp-n8n-'));
+export interface N8nOptions {
+	/** A folder kept between runs; by default a new temporary one. */
+	userFolder?: string;
+	port?: number;
+	brokerPort?: number;
+	/** A file that receives n8n's output as well. */
+	logFile?: string;
+}
+
+export async function createN8n(binary: string, options: N8nOptions = {}): Promise<N8nInstance> {
+	const userFolder = options.userFolder ?? mkdtempSync(path.join(tmpdir(), 'cp-n8n-'));
+	mkdirSync(userFolder, { recursive: true });
 	installPackage(userFolder);
-	const port = await freePort();
-	const brokerPort = await freePort();
+	const port = options.port ?? (await freePort());
+	const brokerPort = options.brokerPort ?? (await freePort());
 	const url = `http://127.0.0.1:${port}`;
 	const env: NodeJS.ProcessEnv = {
 		...process.env,
 		N8N_USER_FOLDER: userFolder,
-		N8N_ENCRYPTION_KEY: randomBytes(16).toString('hex'),
+		// A kept folder keeps the key n8n generated for it on first start.
+		...(options.userFolder ? {} : { N8N_ENCRYPTION_KEY: randomBytes(16).toString('hex') }),
 		DB_TYPE: 'sqlite',
 		N8N_DIAGNOSTICS_ENABLED: 'false',
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
@@ -130,8 +150,15 @@ export async function createN8n(binary: string): Promise<N8nInstance> {
 		},
 		async start() {
 			child = spawn(process.execPath, [binary, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-			child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-			child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+			const logFile = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : undefined;
+			const record = (chunk: Buffer) => {
+				// The recent output is enough to explain a failure; a long run must not grow without bound.
+				output = (output + chunk.toString()).slice(-MAX_KEPT_OUTPUT);
+				logFile?.write(chunk);
+			};
+			child.stdout?.on('data', record);
+			child.stderr?.on('data', record);
+			child.once('exit', () => logFile?.end());
 			const deadline = Date.now() + 120_000;
 			while (Date.now() < deadline) {
 				if (child.exitCode !== null) throw new Error(`n8n exited early:\n${output}`);

@@ -1,0 +1,184 @@
+/**
+ * `npm start`: the package in a real n8n on 127.0.0.1, with the bundled fake service as the API
+ * (or a real service with --base-url and --api-key), an owner account, a credential and the
+ * example workflows ready. Ctrl+C stops everything; the next start reuses the same folder.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { startFakeService, type FakeService } from '../test/fake-service';
+import { createN8n, ensureN8nInstalled, pinnedN8n, type N8nInstance } from './n8n-instance';
+
+const ROOT = path.resolve(__dirname, '..');
+const DEFAULT_STATE_FOLDER = path.join(ROOT, '.n8n-local');
+export const CREDENTIAL = { id: 'cpLocalFakeService', name: 'Content Publishing (local fake service)' };
+export const OWNER_EMAIL = 'owner@example.com';
+
+interface State {
+	apiKey: string;
+	ownerPassword: string;
+}
+
+class StartError extends Error {}
+
+function readOptions() {
+	const { values } = parseArgs({
+		options: {
+			'base-url': { type: 'string' },
+			'api-key': { type: 'string' },
+			port: { type: 'string' },
+			'fake-port': { type: 'string' },
+		},
+	});
+	const baseUrl = values['base-url'] ?? process.env.CONTENT_PUBLISHING_BASE_URL;
+	const apiKey = values['api-key'] ?? process.env.CONTENT_PUBLISHING_API_KEY;
+	if ((baseUrl === undefined) !== (apiKey === undefined)) {
+		throw new StartError('Give both --base-url and --api-key (or CONTENT_PUBLISHING_BASE_URL and CONTENT_PUBLISHING_API_KEY) to use a real service.');
+	}
+	const port = (value: string | undefined, fallback: number, flag: string) => {
+		const number = Number(value ?? fallback);
+		if (!Number.isInteger(number) || number < 1 || number > 65535) throw new StartError(`${flag} must be a port number, not "${value}".`);
+		return number;
+	};
+	return {
+		stateFolder: DEFAULT_STATE_FOLDER,
+		realService: baseUrl && apiKey ? { baseUrl, apiKey } : undefined,
+		n8nPort: port(values.port ?? process.env.N8N_PORT, 5678, '--port'),
+		fakePort: port(values['fake-port'] ?? process.env.FAKE_SERVICE_PORT, 5690, '--fake-port'),
+	};
+}
+
+async function requireFreePort(port: number, what: string, flag: string): Promise<void> {
+	await new Promise<void>((resolve, reject) => {
+		const probe = createServer();
+		probe.once('error', () =>
+			reject(new StartError(`Port ${port} on 127.0.0.1 is already in use, so ${what} cannot start there. Stop what uses it, or choose another port: npm start -- ${flag} <port>`)),
+		);
+		probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+	});
+}
+
+function loadState(stateFolder: string): State {
+	const stateFile = path.join(stateFolder, 'start.json');
+	mkdirSync(stateFolder, { recursive: true });
+	if (existsSync(stateFile)) return JSON.parse(readFileSync(stateFile, 'utf8')) as State;
+	const state = { apiKey: `cp_local_${randomBytes(12).toString('hex')}`, ownerPassword: `Local-${randomBytes(6).toString('hex')}1` };
+	writeFileSync(stateFile, JSON.stringify(state, null, 2));
+	return state;
+}
+
+function installN8n(): string {
+	if (pinnedN8n().installed) return ensureN8nInstalled();
+	console.log('n8n is not installed yet: installing the pinned version once, outside this folder (about 5 minutes)...');
+	try {
+		return ensureN8nInstalled();
+	} catch (error) {
+		const detail = String((error as { stderr?: string }).stderr ?? (error as Error).message).trim().split('\n').slice(-3).join('\n');
+		throw new StartError(`Could not install n8n:\n${detail}\nCheck that the npm registry is reachable, then run npm start again.`);
+	}
+}
+
+/** Imports the credential and the examples; the same ids each time, so nothing is duplicated. */
+async function prepare(n8n: N8nInstance, service: { baseUrl: string; apiKey: string }, stateFolder: string): Promise<string[]> {
+	const credentialsFile = path.join(stateFolder, 'credentials.json');
+	writeFileSync(credentialsFile, JSON.stringify([{ ...CREDENTIAL, type: 'contentPublishingApi', data: service }]));
+	await n8n.cli(['import:credentials', `--input=${credentialsFile}`]);
+	const examples = readdirSync(path.join(ROOT, 'examples')).filter((file) => file.endsWith('.json')).sort();
+	for (const file of examples) await n8n.cli(['import:workflow', `--input=${path.join(ROOT, 'examples', file)}`]);
+	return examples.map((file) => (JSON.parse(readFileSync(path.join(ROOT, 'examples', file), 'utf8')) as { name: string }).name);
+}
+
+async function ensureOwner(n8n: N8nInstance, password: string): Promise<void> {
+	const settings = (await (await fetch(`${n8n.url}/rest/settings`)).json()) as {
+		data: { userManagement: { showSetupOnFirstLoad: boolean } };
+	};
+	if (!settings.data.userManagement.showSetupOnFirstLoad) return;
+	const response = await fetch(`${n8n.url}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'browser-id': 'npm-start' },
+		body: JSON.stringify({ email: OWNER_EMAIL, firstName: 'Local', lastName: 'Owner', password }),
+	});
+	if (!response.ok) throw new StartError(`n8n refused to create the owner account: ${await response.text()}`);
+}
+
+export interface Started {
+	n8n: N8nInstance;
+	fake?: FakeService;
+	state: State;
+	examples: string[];
+	stop(): Promise<void>;
+}
+
+export type StartOptions = ReturnType<typeof readOptions>;
+
+export async function start(options: StartOptions): Promise<Started> {
+	await requireFreePort(options.n8nPort, 'n8n', '--port');
+	if (!options.realService) await requireFreePort(options.fakePort, 'the fake service', '--fake-port');
+	const binary = installN8n();
+	const state = loadState(options.stateFolder);
+	const fake = options.realService
+		? undefined
+		: await startFakeService({ apiKey: state.apiKey, port: options.fakePort, jobMode: 'timed' });
+	const service = options.realService ?? { baseUrl: fake!.url, apiKey: state.apiKey };
+	const n8n = await createN8n(binary, {
+		userFolder: path.join(options.stateFolder, 'n8n'),
+		port: options.n8nPort,
+		logFile: path.join(options.stateFolder, 'n8n.log'),
+	});
+	const stop = async () => {
+		await n8n.stop();
+		await fake?.close();
+	};
+	try {
+		const examples = await prepare(n8n, service, options.stateFolder);
+		await n8n.start();
+		await ensureOwner(n8n, state.ownerPassword);
+		return { n8n, fake, state, examples, stop };
+	} catch (error) {
+		await stop();
+		throw error;
+	}
+}
+
+async function main() {
+	const options = readOptions();
+	const started = await start(options);
+	const service = options.realService
+		? `Service        ${options.realService.baseUrl} (your API key)`
+		: `Fake service   ${started.fake!.url}  (API key ${started.state.apiKey})`;
+	console.log(
+		[
+			'',
+			'Content Publishing nodes are running in n8n.',
+			'',
+			`  n8n editor     ${started.n8n.url}`,
+			`  Login          ${OWNER_EMAIL} / ${started.state.ownerPassword}`,
+			`  ${service}`,
+			`  Examples       ${started.examples.length} workflows, e.g. "${started.examples[0]}"`,
+			`  n8n's log      ${path.relative(ROOT, path.join(options.stateFolder, 'n8n.log'))}`,
+			'',
+			'Press Ctrl+C to stop n8n and the fake service.',
+			'',
+		].join('\n'),
+	);
+	let stopping = false;
+	const shutdown = async () => {
+		if (stopping) return;
+		stopping = true;
+		console.log('Stopping...');
+		await started.stop();
+		process.exit(0);
+	};
+	process.on('SIGINT', () => void shutdown());
+	process.on('SIGTERM', () => void shutdown());
+}
+
+if (require.main === module) {
+	main().catch((error: unknown) => {
+		console.error(error instanceof StartError ? error.message : `npm start failed: ${(error as Error).message}`);
+		process.exit(1);
+	});
+}

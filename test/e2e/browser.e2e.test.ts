@@ -1,0 +1,147 @@
+/**
+ * What a newcomer sees after `npm start`, checked in Debian's Chromium: log in, open the first
+ * example, execute it, see every node succeed, and find the node's resources and operations.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, selectors, type BrowserContext, type Page } from 'playwright-core';
+
+import { freePort } from '../../scripts/n8n-instance';
+import { OWNER_EMAIL, start, type Started } from '../../scripts/start';
+
+jest.setTimeout(180_000);
+
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = path.resolve(__dirname, '..', '..', 'test-output');
+
+/** CI machines start without a browser; Debian's package is the one that runs offline here. */
+function ensureChromium(): void {
+	if (existsSync(CHROMIUM)) return;
+	execFileSync('apt-get', ['update'], { stdio: 'ignore' });
+	execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'ignore' });
+}
+
+let started: Started;
+let browser: BrowserContext;
+let page: Page;
+let stateFolder: string;
+
+beforeAll(async () => {
+	ensureChromium();
+	selectors.setTestIdAttribute('data-test-id');
+	stateFolder = mkdtempSync(path.join(tmpdir(), 'cp-start-'));
+	started = await start({ stateFolder, n8nPort: await freePort(), fakePort: await freePort(), realService: undefined });
+	// A fresh profile each run; Playwright passes it as --user-data-dir.
+	browser = await chromium.launchPersistentContext(mkdtempSync(path.join(tmpdir(), 'cp-chromium-')), {
+		executablePath: CHROMIUM,
+		headless: true,
+		viewport: { width: 1440, height: 900 },
+		args: [
+			'--headless',
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-quic',
+			'--no-first-run',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+		],
+	});
+	page = browser.pages()[0] ?? (await browser.newPage());
+	mkdirSync(SCREENSHOTS, { recursive: true });
+}, 900_000);
+
+afterAll(async () => {
+	await browser?.close();
+	await started?.stop();
+	if (stateFolder) rmSync(stateFolder, { recursive: true, force: true });
+});
+
+async function shot(name: string): Promise<void> {
+	await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+}
+
+it('logs in, runs the first example green and shows the node\'s resources and operations', async () => {
+	await page.goto(`${started.n8n.url}/signin`);
+	await page.getByTestId('emailOrLdapLoginId').locator('input').fill(OWNER_EMAIL);
+	await page.getByTestId('password').locator('input').fill(started.state.ownerPassword);
+	await shot('1-signin');
+	await page.getByTestId('form-submit-button').click();
+	await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+
+	await page.goto(`${started.n8n.url}/workflow/cpExampleTranscript`);
+	await page.getByTestId('execute-workflow-button').first().waitFor();
+	await shot('2-example');
+	await page.getByTestId('execute-workflow-button').first().click();
+	await page.getByTestId('canvas-node-status-success').nth(3).waitFor({ timeout: 60_000 });
+	await shot('3-executed');
+	expect(await page.getByTestId('canvas-node-status-success').count()).toBe(4);
+	expect(started.fake!.requestsTo('publishLinkedin')).toHaveLength(1);
+
+	await page.getByTestId('canvas-node').filter({ hasText: 'Generate blog post' }).dblclick();
+	expect(await dropdownOptions('resource')).toEqual([
+		'Account',
+		'Content Generation',
+		'Job',
+		'Page',
+		'Post',
+		'Publication',
+		'Webhook',
+		// Added by n8n to every node whose credential can authenticate the HTTP Request node.
+		'Custom API Call',
+	]);
+	expect(await dropdownOptions('operation')).toEqual([
+		'Generate Blog Post',
+		'Generate Carousel',
+		'Generate LinkedIn Post',
+		'Generate Twitter Thread',
+		'Generate Video',
+		'Custom API Call',
+	]);
+	await shot('4-node');
+});
+
+/** Opens a parameter's dropdown in the node panel and reads its option names. */
+async function dropdownOptions(parameter: string): Promise<string[]> {
+	await page.getByTestId(`parameter-input-${parameter}`).click();
+	const options = page.locator('.el-select-dropdown__item:visible');
+	await options.first().waitFor();
+	const names = (await options.allInnerTexts()).map((text) => text.split('\n')[0].trim());
+	await shot(`dropdown-${parameter}`);
+	await page.keyboard.press('Escape');
+	// The list fades out; the next dropdown must not be read while this one is still on screen.
+	while ((await options.count()) > 0) await page.waitForTimeout(50);
+	return names;
+}
+
+it('runs the video example when the fake service finishes a video', async () => {
+	const login = await fetch(`${started.n8n.url}/rest/login`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'browser-id': 'e2e' },
+		body: JSON.stringify({ emailOrLdapLoginId: OWNER_EMAIL, password: started.state.ownerPassword }),
+	});
+	const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+	const rest = async (method: string, route: string, body?: unknown) => {
+		const response = await fetch(`${started.n8n.url}/rest${route}`, {
+			method,
+			headers: { 'content-type': 'application/json', 'browser-id': 'e2e', cookie },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		expect(response.status).toBe(200);
+		return ((await response.json()) as { data: { versionId?: string } }).data;
+	};
+	const { versionId } = await rest('GET', '/workflows/cpExampleVideoReady');
+	await rest('POST', '/workflows/cpExampleVideoReady/activate', { versionId });
+	const fake = started.fake!;
+	const published = fake.requestsTo('publishLinkedin').length;
+
+	const video = fake.startJob('generate.video', { prompt: 'Launch video' });
+	while (fake.requestsTo('publishLinkedin').length === published) await new Promise((resolve) => setTimeout(resolve, 100));
+
+	const postId = (fake.requestsTo('publishLinkedin').at(-1)!.body as { post_id: string }).post_id;
+	expect(fake.posts.get(postId)?.content).toBe(`Our new video is out: https://media.acme.example/videos/${video.id}.mp4`);
+	await rest('POST', '/workflows/cpExampleVideoReady/deactivate', {});
+	expect(fake.webhooks.size).toBe(0);
+});
