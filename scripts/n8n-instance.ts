@@ -180,3 +180,47 @@ export async function createN8n(binary: string, options: N8nOptions = {}): Promi
 		remove: () => rmSync(userFolder, { recursive: true, force: true }),
 	};
 }
+
+/** n8n's REST API as its editor uses it, with the session cookie of the user it logged in. */
+export class N8nRestClient {
+	private cookie = '';
+
+	constructor(private readonly baseUrl: string) {}
+
+	/** Creates the instance owner and logs in as them; only possible on a new instance. */
+	async setUpOwner(email: string, password: string): Promise<void> {
+		await this.authenticate('/owner/setup', { email, firstName: 'Local', lastName: 'Owner', password });
+	}
+
+	async login(email: string, password: string): Promise<void> {
+		await this.authenticate('/login', { emailOrLdapLoginId: email, password });
+	}
+
+	/** Whether the instance still waits for its owner to be set up. */
+	async needsOwner(): Promise<boolean> {
+		const settings = (await this.call('GET', '/settings')) as { userManagement: { showSetupOnFirstLoad: boolean } };
+		return settings.userManagement.showSetupOnFirstLoad;
+	}
+
+	async call(method: string, route: string, body?: unknown): Promise<Record<string, unknown>> {
+		const response = await fetch(`${this.baseUrl}/rest${route}`, {
+			method,
+			headers: { 'content-type': 'application/json', 'browser-id': 'n8n-nodes-content-publishing', cookie: this.cookie },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		if (!response.ok) throw new Error(`${method} /rest${route} answered ${response.status}: ${text.slice(0, 500)}`);
+		return (JSON.parse(text) as { data: Record<string, unknown> }).data;
+	}
+
+	private async authenticate(route: string, body: unknown): Promise<void> {
+		this.cookie = '';
+		const response = await fetch(`${this.baseUrl}/rest${route}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'browser-id': 'n8n-nodes-content-publishing' },
+			body: JSON.stringify(body),
+		});
+		if (!response.ok) throw new Error(`POST /rest${route} answered ${response.status}: ${(await response.text()).slice(0, 500)}`);
+		this.cookie = (response.headers.get('set-cookie') ?? '').split(';')[0];
+	}
+}

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { startFakeService, type FakeService } from '../test/fake-service';
-import { createN8n, ensureN8nInstalled, pinnedN8n, type N8nInstance } from './n8n-instance';
+import { createN8n, ensureN8nInstalled, N8nRestClient, pinnedN8n, type N8nInstance } from './n8n-instance';
 
 const ROOT = path.resolve(__dirname, '..');
 const DEFAULT_STATE_FOLDER = path.join(ROOT, '.n8n-local');
@@ -92,16 +92,8 @@ async function prepare(n8n: N8nInstance, service: { baseUrl: string; apiKey: str
 }
 
 async function ensureOwner(n8n: N8nInstance, password: string): Promise<void> {
-	const settings = (await (await fetch(`${n8n.url}/rest/settings`)).json()) as {
-		data: { userManagement: { showSetupOnFirstLoad: boolean } };
-	};
-	if (!settings.data.userManagement.showSetupOnFirstLoad) return;
-	const response = await fetch(`${n8n.url}/rest/owner/setup`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', 'browser-id': 'npm-start' },
-		body: JSON.stringify({ email: OWNER_EMAIL, firstName: 'Local', lastName: 'Owner', password }),
-	});
-	if (!response.ok) throw new StartError(`n8n refused to create the owner account: ${await response.text()}`);
+	const rest = new N8nRestClient(n8n.url);
+	if (await rest.needsOwner()) await rest.setUpOwner(OWNER_EMAIL, password);
 }
 
 export interface Started {

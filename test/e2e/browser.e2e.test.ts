@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, selectors, type BrowserContext, type Page } from 'playwright-core';
 
-import { freePort } from '../../scripts/n8n-instance';
+import { freePort, N8nRestClient } from '../../scripts/n8n-instance';
 import { OWNER_EMAIL, start, type Started } from '../../scripts/start';
 
 jest.setTimeout(180_000);
@@ -117,23 +117,10 @@ async function dropdownOptions(parameter: string): Promise<string[]> {
 }
 
 it('runs the video example when the fake service finishes a video', async () => {
-	const login = await fetch(`${started.n8n.url}/rest/login`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', 'browser-id': 'e2e' },
-		body: JSON.stringify({ emailOrLdapLoginId: OWNER_EMAIL, password: started.state.ownerPassword }),
-	});
-	const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
-	const rest = async (method: string, route: string, body?: unknown) => {
-		const response = await fetch(`${started.n8n.url}/rest${route}`, {
-			method,
-			headers: { 'content-type': 'application/json', 'browser-id': 'e2e', cookie },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		expect(response.status).toBe(200);
-		return ((await response.json()) as { data: { versionId?: string } }).data;
-	};
-	const { versionId } = await rest('GET', '/workflows/cpExampleVideoReady');
-	await rest('POST', '/workflows/cpExampleVideoReady/activate', { versionId });
+	const rest = new N8nRestClient(started.n8n.url);
+	await rest.login(OWNER_EMAIL, started.state.ownerPassword);
+	const { versionId } = await rest.call('GET', '/workflows/cpExampleVideoReady');
+	await rest.call('POST', '/workflows/cpExampleVideoReady/activate', { versionId });
 	const fake = started.fake!;
 	const published = fake.requestsTo('publishLinkedin').length;
 
@@ -142,6 +129,6 @@ it('runs the video example when the fake service finishes a video', async () => 
 
 	const postId = (fake.requestsTo('publishLinkedin').at(-1)!.body as { post_id: string }).post_id;
 	expect(fake.posts.get(postId)?.content).toBe(`Our new video is out: https://media.acme.example/videos/${video.id}.mp4`);
-	await rest('POST', '/workflows/cpExampleVideoReady/deactivate', {});
+	await rest.call('POST', '/workflows/cpExampleVideoReady/deactivate', {});
 	expect(fake.webhooks.size).toBe(0);
 });

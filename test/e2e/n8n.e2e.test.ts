@@ -8,13 +8,12 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { startFakeService, signWebhookPayload, type FakeService } from '../fake-service';
-import { createN8n, ensureN8nInstalled, type N8nInstance } from '../../scripts/n8n-instance';
+import { createN8n, ensureN8nInstalled, N8nRestClient, type N8nInstance } from '../../scripts/n8n-instance';
+import { CREDENTIAL as EXAMPLES_CREDENTIAL } from '../../scripts/start';
 
 jest.setTimeout(180_000);
 
 const CREDENTIAL = { id: 'cpFakeService01', name: 'Content Publishing (fake service)' };
-// The credential the example workflows name, as `npm start` creates it.
-const EXAMPLES_CREDENTIAL = { id: 'cpLocalFakeService', name: 'Content Publishing (local fake service)' };
 const EXAMPLES = path.resolve(__dirname, '..', '..', 'examples');
 const TRIGGER_WEBHOOK_ID = '7c1e2f4a-0b7d-4c55-9e3a-51c0a5f0e2b1';
 const FAST_WAIT = { pollInterval: 0.2, maxWaitTime: 60 };
@@ -49,34 +48,6 @@ async function until<T>(probe: () => T | undefined | false, what: string, timeou
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
 	throw new Error(`Timed out waiting for ${what}\n${n8n.log().slice(-4000)}`);
-}
-
-/** n8n's REST API as the editor uses it, logged in as the instance owner. */
-class Editor {
-	private cookie = '';
-
-	constructor(private readonly baseUrl: string) {}
-
-	async setUpOwner(): Promise<void> {
-		const response = await fetch(`${this.baseUrl}/rest/owner/setup`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', 'browser-id': 'e2e-browser' },
-			body: JSON.stringify({ email: 'owner@example.com', firstName: 'E2E', lastName: 'Owner', password: 'Password123!' }),
-		});
-		expect(response.status).toBe(200);
-		this.cookie = (response.headers.get('set-cookie') ?? '').split(';')[0];
-	}
-
-	async call(method: string, route: string, body?: unknown): Promise<IDataObject> {
-		const response = await fetch(`${this.baseUrl}/rest${route}`, {
-			method,
-			headers: { 'content-type': 'application/json', 'browser-id': 'e2e-browser', cookie: this.cookie },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await response.text();
-		if (!response.ok) throw new Error(`${method} ${route} answered ${response.status}: ${text}`);
-		return (JSON.parse(text) as { data: IDataObject }).data;
-	}
 }
 
 beforeAll(async () => {
@@ -197,8 +168,7 @@ describe('the example workflows', () => {
 });
 
 describe('the trigger in a running n8n', () => {
-	const editor = () => new Editor(n8n.url);
-	let rest: Editor;
+	let rest: N8nRestClient;
 	const productionUrl = () => `${n8n.url}/webhook/${TRIGGER_WEBHOOK_ID}/webhook`;
 	const recorded = () => service.requestsTo('createPost').map((request) => (request.body as IDataObject).content as string);
 
@@ -232,8 +202,8 @@ describe('the trigger in a running n8n', () => {
 		service.jobMode = 'manual';
 		service.requests.length = 0;
 		await n8n.start();
-		rest = editor();
-		await rest.setUpOwner();
+		rest = new N8nRestClient(n8n.url);
+		await rest.setUpOwner('owner@example.com', 'Password123!');
 	}, 240_000);
 
 	it('registers exactly one webhook, with the production URL, on activation', async () => {
