@@ -9,7 +9,8 @@ import path from 'node:path';
 import { chromium, selectors, type BrowserContext, type Page } from 'playwright-core';
 
 import { freePort, N8nRestClient } from '../../scripts/n8n-instance';
-import { OWNER_EMAIL, start, type Started } from '../../scripts/start';
+import { CREDENTIAL, OWNER_EMAIL, start, type Started } from '../../scripts/start';
+import { startFakeService } from '../fake-service';
 
 jest.setTimeout(180_000);
 
@@ -131,4 +132,37 @@ it('runs the video example when the fake service finishes a video', async () => 
 	expect(fake.posts.get(postId)?.content).toBe(`Our new video is out: https://media.acme.example/videos/${video.id}.mp4`);
 	await rest.call('POST', '/workflows/cpExampleVideoReady/deactivate', {});
 	expect(fake.webhooks.size).toBe(0);
+});
+
+describe('a second npm start', () => {
+	it('reuses the folder without duplicates, and can point the credential at another service', async () => {
+		const other = await startFakeService({ apiKey: 'another-service-key-0123' });
+		try {
+			const ports = { n8nPort: started.n8n.port, fakePort: await freePort() };
+			await started.stop();
+			started = await start({ stateFolder, ...ports, realService: { baseUrl: other.url, apiKey: other.apiKey } });
+			expect(started.fake).toBeUndefined();
+
+			const rest = new N8nRestClient(started.n8n.url);
+			await rest.login(OWNER_EMAIL, started.state.ownerPassword);
+			const workflows = (await rest.call('GET', '/workflows')) as unknown as Array<{ id: string }>;
+			const credentials = (await rest.call('GET', '/credentials')) as unknown as Array<{ id: string; name: string }>;
+			expect(workflows.map((workflow) => workflow.id).sort()).toEqual(
+				['cpExampleAgent', 'cpExampleThread', 'cpExampleTranscript', 'cpExampleVideoReady'].sort(),
+			);
+			expect(credentials.map((credential) => credential.id)).toEqual([CREDENTIAL.id]);
+
+			// The stored credential now names the other service.
+			const stored = (await rest.call('GET', `/credentials/${CREDENTIAL.id}?includeData=true`)) as { data: { baseUrl: string } };
+			expect(stored.data.baseUrl).toBe(other.url);
+		} finally {
+			await other.close();
+		}
+	});
+
+	it('says which port is taken instead of failing with a stack trace', async () => {
+		await expect(
+			start({ stateFolder, n8nPort: started.n8n.port, fakePort: await freePort(), realService: undefined }),
+		).rejects.toThrow(`Port ${started.n8n.port} on 127.0.0.1 is already in use, so n8n cannot start there.`);
+	});
 });
