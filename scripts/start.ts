@@ -71,7 +71,8 @@ function loadState(stateFolder: string): State {
 }
 
 function installN8n(): string {
-	if (pinnedN8n().installed) return ensureN8nInstalled();
+	const pinned = pinnedN8n();
+	if (pinned.installed) return pinned.binary;
 	console.log('n8n is not installed yet: installing the pinned version once, outside this folder (about 5 minutes)...');
 	try {
 		return ensureN8nInstalled();

@@ -175,8 +175,8 @@ describe('publication → failures', () => {
 		expect([...harness.service.posts.values()].filter((post) => post.status === 'published')).toEqual([]);
 	});
 
-	// A failed job is not an HTTP failure: every request succeeded, so its error must carry no HTTP code.
-	// Fails today: NodeApiError reads the code from the job's `status` field and reports httpCode "failed".
+	// A failed job is not an HTTP failure: every request succeeded, so its error must carry no HTTP code
+	// (n8n's NodeApiError would otherwise read one from the job's `status` field).
 	it('gives a failed job\'s error no HTTP code (not the job status "failed")', async () => {
 		harness.service.setJobPlan({ outcome: 'failed', error: { code: 'x_code', message: 'Rendering broke' } });
 		const result = await harness.run({
@@ -190,7 +190,7 @@ describe('publication → failures', () => {
 		expect(result.error?.httpCode ?? null).toBeNull();
 	});
 
-	// Fails today for the same reason: the error item says `httpCode: "failed"`.
+	// Likewise for the error item of Continue On Fail.
 	it('puts no httpCode on the continue-on-fail item of a failed job', async () => {
 		harness.service.setJobPlan({ outcome: 'failed', error: { code: 'x_code', message: 'Rendering broke' } });
 		const result = await harness.run(

@@ -96,40 +96,40 @@ export const extraQueryField: INodeProperties = {
 		'Query parameters to add to the request as they are, for filters this node does not list. They are merged last.',
 };
 
-/** The switch and options of every operation that can answer with an asynchronous job. */
-export const jobWaitingFields: INodeProperties[] = [
-	{
-		displayName: 'Wait for Completion',
-		name: 'waitForCompletion',
-		type: 'boolean',
-		default: true,
-		description:
-			'Whether to wait until the job the service starts has finished and return its result, or return the job at once (pick it up later with Job → Wait for Completion)',
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: { waitForCompletion: [true] } },
-		options: [
-			{
-				displayName: 'Maximum Wait Time (Seconds)',
-				name: 'maxWaitTime',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 600,
-				description: 'How long to wait for the job before the node fails with a timeout; the job itself goes on',
-			},
-			{
-				displayName: 'Poll Interval (Seconds)',
-				name: 'pollInterval',
-				type: 'number',
-				typeOptions: { minValue: 0.1, numberPrecision: 1 },
-				default: 5,
-				description: 'Time before the first check of the job; later checks back off up to 30 seconds apart',
-			},
-		],
-	},
-];
+/** The switch of every operation that can answer with an asynchronous job. */
+export const waitForCompletionField: INodeProperties = {
+	displayName: 'Wait for Completion',
+	name: 'waitForCompletion',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to wait until the job the service starts has finished and return its result, or return the job at once (pick it up later with Job → Wait for Completion)',
+};
+
+/** How long and how often to wait for a job; shown when waiting is on. */
+export const waitOptionsField: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	displayOptions: { show: { waitForCompletion: [true] } },
+	options: [
+		{
+			displayName: 'Maximum Wait Time (Seconds)',
+			name: 'maxWaitTime',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 600,
+			description: 'How long to wait for the job before the node fails with a timeout; the job itself goes on',
+		},
+		{
+			displayName: 'Poll Interval (Seconds)',
+			name: 'pollInterval',
+			type: 'number',
+			typeOptions: { minValue: 0.1, numberPrecision: 1 },
+			default: 5,
+			description: 'Time before the first check of the job; later checks back off up to 30 seconds apart',
+		},
+	],
+};

@@ -73,7 +73,7 @@ function jobError(job: IDataObject): { message: string; code?: string } {
 	return { message: `The job ended with status "${rawStatus(job)}"` };
 }
 
-export async function getJob(this: IExecuteFunctions, jobId: string, itemIndex: number): Promise<IDataObject> {
+async function getJob(this: IExecuteFunctions, jobId: string, itemIndex: number): Promise<IDataObject> {
 	return (await apiRequest.call(this, 'getJob', { id: jobId, itemIndex })) as IDataObject;
 }
 

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { extraBodyField, extraQueryField, jobWaitingFields } from '../../descriptions/common';
+import { extraBodyField, extraQueryField, waitForCompletionField, waitOptionsField } from '../../descriptions/common';
 import {
 	COMMON_GENERATION_MAPPINGS,
 	languageField,
@@ -47,7 +47,7 @@ const properties: INodeProperties[] = [
 		hint: 'The name of the input binary field holding the transcript file; subtitles are reduced to plain text',
 		displayOptions: { show: { transcriptSource: ['binary'] } },
 	},
-	...jobWaitingFields.slice(0, 1),
+	waitForCompletionField,
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -80,7 +80,7 @@ const properties: INodeProperties[] = [
 			toneField,
 		],
 	},
-	...jobWaitingFields.slice(1),
+	waitOptionsField,
 ];
 
 export const description = updateDisplayOptions(

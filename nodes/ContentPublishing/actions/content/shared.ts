@@ -6,7 +6,7 @@ import { readExtraFields, toApiFields } from '../../helpers/fields';
 import { readJobWait } from '../../helpers/jobs';
 import type { RequestPlan } from '../types';
 import type { EndpointName } from '../../transport/endpoints';
-import { extraBodyField, extraQueryField, jobWaitingFields } from '../../descriptions/common';
+import { extraBodyField, extraQueryField, waitForCompletionField, waitOptionsField } from '../../descriptions/common';
 import { pageIdField } from '../../descriptions/post.fields';
 
 export const languageField: INodeProperties = {
@@ -49,7 +49,7 @@ export function promptGenerationProperties(kindFields: INodeProperties[]): INode
 			description:
 				'What to write about. May be left empty when "Source Text" or "Source Post ID" is given.',
 		},
-		...jobWaitingFields.slice(0, 1),
+		waitForCompletionField,
 		{
 			displayName: 'Additional Fields',
 			name: 'additionalFields',
@@ -80,7 +80,7 @@ export function promptGenerationProperties(kindFields: INodeProperties[]): INode
 				extraQueryField,
 			]),
 		},
-		...jobWaitingFields.slice(1),
+		waitOptionsField,
 	];
 }
 

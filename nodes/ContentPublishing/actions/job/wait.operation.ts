@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { jobWaitingFields } from '../../descriptions/common';
+import { waitOptionsField } from '../../descriptions/common';
 import { requireString } from '../../helpers/fields';
 import { JobToAwait, readWaitOptions } from '../../helpers/jobs';
 import { jobIdField } from './shared';
@@ -9,7 +9,7 @@ import { jobIdField } from './shared';
 // The wait options without their "Wait for Completion" switch: waiting is this operation's purpose.
 const properties: INodeProperties[] = [
 	jobIdField,
-	{ ...jobWaitingFields[1], displayOptions: undefined },
+	{ ...waitOptionsField, displayOptions: undefined },
 ];
 
 export const description = updateDisplayOptions(

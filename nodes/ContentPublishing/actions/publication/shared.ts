@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { extraBodyField, extraQueryField, jobWaitingFields } from '../../descriptions/common';
+import { extraBodyField, extraQueryField, waitForCompletionField, waitOptionsField } from '../../descriptions/common';
 import { postLocator } from '../../descriptions/post.locator';
 import { pageIdField } from '../../descriptions/post.fields';
 import { readExtraFields, requireLocator, requireString, toApiFields } from '../../helpers/fields';
@@ -31,7 +31,7 @@ export function publishProperties(platform: string): INodeProperties[] {
 			default: '',
 			displayOptions: { show: { source: ['text'] } },
 		},
-		...jobWaitingFields.slice(0, 1),
+		waitForCompletionField,
 		{
 			displayName: 'Additional Fields',
 			name: 'additionalFields',
@@ -51,7 +51,7 @@ export function publishProperties(platform: string): INodeProperties[] {
 				},
 			],
 		},
-		...jobWaitingFields.slice(1),
+		waitOptionsField,
 	];
 }
 
