@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleepWithAbort } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest } from '../transport';
+import { sleepUnlessCancelled } from './sleep';
 
 export type JobState = 'pending' | 'succeeded' | 'failed';
 
@@ -128,12 +129,7 @@ export async function waitForJob(
 				},
 			);
 		}
-		try {
-			await sleepWithAbort(Math.min(interval, remaining), signal);
-		} catch {
-			throw cancelled();
-		}
-		if (signal?.aborted) throw cancelled();
+		if (!(await sleepUnlessCancelled(Math.min(interval, remaining), signal))) throw cancelled();
 
 		let job: IDataObject;
 		try {

@@ -1,0 +1,35 @@
+import { sleep } from 'n8n-workflow';
+
+// Community nodes may not clear timers, so a long wait sleeps in short slices: a cancelled wait
+// leaves at most one slice's timer behind, and no single timer meets Node.js's 24.8-day limit
+// (beyond which a timer fires at once).
+const SLICE_MS = 1000;
+
+/**
+ * Waits `ms` milliseconds unless the execution is cancelled first; resolves to whether the whole
+ * delay passed. Written here because a community package runs against the host n8n's own
+ * n8n-workflow: its `sleepWithAbort` is gone from 2.34 on, while `sleep` exists in every version.
+ */
+export async function sleepUnlessCancelled(ms: number, signal?: AbortSignal): Promise<boolean> {
+	const end = Date.now() + ms;
+	while (!signal?.aborted) {
+		const left = end - Date.now();
+		if (left <= 0) return true;
+		await untilEitherSettles(sleep(Math.min(left, SLICE_MS)), signal);
+	}
+	return false;
+}
+
+async function untilEitherSettles(slice: Promise<void>, signal?: AbortSignal): Promise<void> {
+	if (signal === undefined) return await slice;
+	let stopWaiting = () => {};
+	const cancelled = new Promise<void>((resolve) => {
+		stopWaiting = resolve;
+		signal.addEventListener('abort', stopWaiting, { once: true });
+	});
+	try {
+		await Promise.race([slice, cancelled]);
+	} finally {
+		signal.removeEventListener('abort', stopWaiting);
+	}
+}
