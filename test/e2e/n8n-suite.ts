@@ -1,0 +1,306 @@
+/**
+ * The package inside a real n8n: installed from its packed tarball, its workflows imported and
+ * run by n8n's CLI, its trigger activated and deactivated by a running n8n, its credential
+ * tested by n8n's own endpoint. The fake service runs in this process. Each pinned n8n has a test
+ * file of its own that runs this suite, so that jest runs them side by side.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+import { startFakeService, signWebhookPayload, type FakeService } from '../fake-service';
+import { createN8n, ensureN8nInstalled, installedPackageFolder, N8nRestClient, pinnedN8n, type N8nInstance, type N8nPinName } from '../../scripts/n8n-instance';
+import { CREDENTIAL as EXAMPLES_CREDENTIAL } from '../../scripts/start';
+
+const CREDENTIAL = { id: 'cpFakeService01', name: 'Content Publishing (fake service)' };
+const EXAMPLES = path.resolve(__dirname, '..', '..', 'examples');
+const TRIGGER_WEBHOOK_ID = '7c1e2f4a-0b7d-4c55-9e3a-51c0a5f0e2b1';
+const FAST_WAIT = { pollInterval: 0.2, maxWaitTime: 60 };
+const credentials = { contentPublishingApi: CREDENTIAL };
+const execFileAsync = promisify(execFile);
+
+function node(name: string, type: string, parameters: IDataObject, position: [number, number], extra: IDataObject = {}) {
+	return { id: name.toLowerCase().replace(/\W+/g, '-'), name, type, typeVersion: 1, position, parameters, ...extra };
+}
+
+function chain(...names: string[]) {
+	const connections: IDataObject = {};
+	names.slice(0, -1).forEach((name, index) => {
+		connections[name] = { main: [[{ node: names[index + 1], type: 'main', index: 0 }]] };
+	});
+	return connections;
+}
+
+export function describeInN8n(pin: N8nPinName): void {
+	jest.setTimeout(180_000);
+	describe(`n8n ${pinnedN8n(pin).version} (${pin})`, () => suite(pin));
+}
+
+function suite(pin: N8nPinName): void {
+	let service: FakeService;
+	let n8n: N8nInstance;
+
+	async function importWorkflow(workflow: IDataObject): Promise<void> {
+		const file = path.join(n8n.userFolder, `${workflow.id}.json`);
+		writeFileSync(file, JSON.stringify({ settings: {}, active: false, ...workflow }));
+		await n8n.cli(['import:workflow', `--input=${file}`]);
+	}
+
+	async function until<T>(probe: () => T | undefined | false, what: string, timeoutMs = 60_000): Promise<T> {
+		const deadline = Date.now() + timeoutMs;
+		while (Date.now() < deadline) {
+			const value = probe();
+			if (value) return value;
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		}
+		throw new Error(`Timed out waiting for ${what}\n${n8n.log().slice(-4000)}`);
+	}
+
+	beforeAll(async () => {
+		const pinned = await ensureN8nInstalled(pin);
+		service = await startFakeService({ apiKey: 'e2e-key-0123456789abcdef' });
+		n8n = await createN8n(pinned);
+		const file = path.join(n8n.userFolder, 'credentials.json');
+		const data = { baseUrl: `${service.url}/`, apiKey: service.apiKey };
+		writeFileSync(
+			file,
+			JSON.stringify([
+				{ ...CREDENTIAL, type: 'contentPublishingApi', data },
+				{ ...EXAMPLES_CREDENTIAL, type: 'contentPublishingApi', data },
+			]),
+		);
+		await n8n.cli(['import:credentials', `--input=${file}`]);
+	}, 900_000);
+
+	afterAll(async () => {
+		await n8n?.stop();
+		await service?.close();
+		n8n?.remove();
+	});
+
+	describe('the package against this n8n\'s own n8n-workflow', () => {
+		it('finds every value the package imports from n8n-workflow, and loads every node and credential', async () => {
+			const { pinned } = n8n;
+			const { stdout } = await execFileAsync(
+				pinned.node,
+				[path.join(__dirname, 'n8n-workflow-imports.js'), installedPackageFolder(n8n.userFolder)],
+				{ env: { ...process.env, NODE_PATH: path.join(pinned.folder, 'node_modules') } },
+			);
+			const report = JSON.parse(stdout) as { version: string; names: string[]; missing: string[]; unrecognised: string[]; loaded: string[] };
+			const n8nWorkflow = JSON.parse(readFileSync(path.join(pinned.folder, 'node_modules', 'n8n-workflow', 'package.json'), 'utf8')) as { version: string };
+			expect(report.version).toBe(n8nWorkflow.version);
+			expect(report.names).toEqual(expect.arrayContaining(['NodeApiError', 'NodeOperationError', 'sleep']));
+			expect({ missing: report.missing, unrecognised: report.unrecognised }).toEqual({ missing: [], unrecognised: [] });
+			expect(report.loaded).toEqual(['contentPublishing', 'contentPublishingTrigger', 'contentPublishingApi']);
+		});
+	});
+
+	describe('the action node in n8n', () => {
+		it('turns a transcript into a blog post, saves it as a draft and publishes it', async () => {
+			await importWorkflow({
+				id: 'cpTranscriptToPost',
+				name: 'Transcript to LinkedIn',
+				nodes: [
+					node('Start', 'n8n-nodes-base.manualTrigger', {}, [0, 0]),
+					node(
+						'Generate blog post',
+						'n8n-nodes-content-publishing.contentPublishing',
+						{ resource: 'content', operation: 'generateBlog', transcript: 'We shipped the new editor today. It is faster.', options: FAST_WAIT },
+						[220, 0],
+						{ credentials },
+					),
+					node(
+						'Save draft',
+						'n8n-nodes-content-publishing.contentPublishing',
+						{
+							resource: 'post',
+							operation: 'create',
+							content: '={{ $json.result.content }}',
+							additionalFields: { title: '={{ $json.result.title }}' },
+						},
+						[440, 0],
+						{ credentials },
+					),
+					node(
+						'Publish to LinkedIn',
+						'n8n-nodes-content-publishing.contentPublishing',
+						{
+							resource: 'publication',
+							operation: 'publishLinkedin',
+							source: 'post',
+							postId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+							options: FAST_WAIT,
+						},
+						[660, 0],
+						{ credentials },
+					),
+				],
+				connections: chain('Start', 'Generate blog post', 'Save draft', 'Publish to LinkedIn'),
+			});
+
+			const output = await n8n.cli(['execute', '--id=cpTranscriptToPost', '--rawOutput']);
+			const run = JSON.parse(output.slice(output.indexOf('{'))) as {
+				data: { resultData: { runData: Record<string, Array<{ data: { main: Array<Array<{ json: IDataObject }>> } }>> } };
+			};
+			const outputOf = (name: string) => run.data.resultData.runData[name][0].data.main[0].map((item) => item.json);
+
+			const [blogJob] = outputOf('Generate blog post');
+			expect(blogJob).toEqual(expect.objectContaining({ type: 'generate.blog', status: 'succeeded' }));
+			const [draft] = outputOf('Save draft');
+			expect(draft).toEqual(
+				expect.objectContaining({ status: 'draft', content: (blogJob.result as IDataObject).content, title: (blogJob.result as IDataObject).title }),
+			);
+			const [publication] = outputOf('Publish to LinkedIn');
+			expect(publication).toEqual(expect.objectContaining({ type: 'publish.linkedin', status: 'succeeded' }));
+
+			expect(service.requestsTo('generateBlog')[0].body).toEqual({ transcript: 'We shipped the new editor today. It is faster.' });
+			expect(service.requestsTo('publishLinkedin')[0].body).toEqual({ post_id: draft.id });
+			expect(service.posts.get(draft.id as string)?.status).toBe('published');
+			expect(service.requests.filter((request) => request.contractErrors.length > 0)).toEqual([]);
+		});
+	});
+
+	describe('the example workflows', () => {
+		it('all import into n8n', async () => {
+			for (const file of readdirSync(EXAMPLES)) {
+				await expect(n8n.cli(['import:workflow', `--input=${path.join(EXAMPLES, file)}`])).resolves.toEqual(expect.any(String));
+			}
+			const listed = await n8n.cli(['list:workflow']);
+			for (const file of readdirSync(EXAMPLES)) {
+				const { id } = JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')) as { id: string };
+				expect(listed).toContain(id);
+			}
+		});
+
+		it.each([
+			['cpExampleTranscript', 'Publish to LinkedIn', 'publish.linkedin'],
+			['cpExampleThread', 'Publish to Twitter', 'publish.twitter'],
+		])('%s runs green against the fake service', async (id, lastNode, jobType) => {
+			const output = await n8n.cli(['execute', `--id=${id}`, '--rawOutput']);
+			const run = JSON.parse(output.slice(output.indexOf('{'))) as {
+				data: { resultData: { error?: unknown; runData: Record<string, Array<{ error?: unknown; data: { main: Array<Array<{ json: IDataObject }>> } }>> } };
+			};
+			expect(run.data.resultData.error).toBeUndefined();
+			for (const [name, tasks] of Object.entries(run.data.resultData.runData)) {
+				expect({ name, error: tasks[0].error }).toEqual({ name, error: undefined });
+			}
+			expect(run.data.resultData.runData[lastNode][0].data.main[0][0].json).toEqual(
+				expect.objectContaining({ type: jobType, status: 'succeeded' }),
+			);
+		});
+	});
+
+	describe('the trigger in a running n8n', () => {
+		let rest: N8nRestClient;
+		const productionUrl = () => `${n8n.url}/webhook/${TRIGGER_WEBHOOK_ID}/webhook`;
+		const recorded = () => service.requestsTo('createPost').map((request) => (request.body as IDataObject).content as string);
+
+		beforeAll(async () => {
+			await importWorkflow({
+				id: 'cpTriggerFlow',
+				name: 'When a job completes',
+				nodes: [
+					node(
+						'Content Publishing Trigger',
+						'n8n-nodes-content-publishing.contentPublishingTrigger',
+						{ events: ['job.completed'] },
+						[0, 0],
+						{ credentials, webhookId: TRIGGER_WEBHOOK_ID },
+					),
+					node(
+						'Record the event',
+						'n8n-nodes-content-publishing.contentPublishing',
+						{
+							resource: 'post',
+							operation: 'create',
+							content: "={{ 'event ' + $json.event + ' for ' + $json.job.id + ' kind ' + $json.job.type }}",
+						},
+						[220, 0],
+						{ credentials },
+					),
+				],
+				connections: chain('Content Publishing Trigger', 'Record the event'),
+			});
+			await n8n.cli(['publish:workflow', '--id=cpTriggerFlow']);
+			service.jobMode = 'manual';
+			service.requests.length = 0;
+			await n8n.start();
+			rest = new N8nRestClient(n8n.url);
+			await rest.setUpOwner('owner@example.com', 'Password123!');
+		}, 240_000);
+
+		it('registers exactly one webhook, with the production URL, on activation', async () => {
+			const [webhook] = await until(() => service.webhooks.size > 0 && [...service.webhooks.values()], 'the webhook registration');
+			// Give n8n time to register a second one, if it ever did.
+			await new Promise((resolve) => setTimeout(resolve, 1000));
+			expect(service.webhooks.size).toBe(1);
+			expect(service.requestsTo('createWebhook')).toHaveLength(1);
+			expect(webhook).toEqual(expect.objectContaining({ url: productionUrl(), events: ['job.completed'], active: true }));
+		});
+
+		it('runs the workflow with the event when a job finishes', async () => {
+			const job = service.startJob('generate.video', { prompt: 'Launch video' });
+			await service.finishJob(job.id, 'succeeded');
+			expect(service.deliveries.filter((delivery) => delivery.delivered)).toHaveLength(1);
+			const [content] = await until(() => recorded().length > 0 && recorded(), 'the workflow execution');
+			expect(content).toBe(`event job.completed for ${job.id} kind generate.video`);
+		});
+
+		it('answers 401 to a forged delivery and starts nothing', async () => {
+			const before = recorded().length;
+			const body = JSON.stringify({ id: 'evt_forged', type: 'job.completed', created_at: new Date().toISOString(), data: { job: { id: 'job_forged', status: 'succeeded', type: 'generate.blog' } } });
+			const timestamp = String(Math.floor(Date.now() / 1000));
+			for (const signature of [signWebhookPayload('not-the-secret-at-all', timestamp, body), '', 'sha256=00']) {
+				const response = await fetch(productionUrl(), {
+					method: 'POST',
+					headers: {
+						'content-type': 'application/json',
+						'x-content-publishing-timestamp': timestamp,
+						'x-content-publishing-signature': signature,
+					},
+					body,
+				});
+				expect(response.status).toBe(401);
+			}
+			// A genuine delivery after the forged ones is the marker that n8n handled them all.
+			const job = service.startJob('generate.blog', { transcript: 'x' });
+			await service.finishJob(job.id, 'succeeded');
+			await until(() => recorded().length === before + 1, 'the genuine delivery');
+			expect(recorded().slice(before)).toEqual([`event job.completed for ${job.id} kind generate.blog`]);
+		});
+
+		it('deletes the webhook when the workflow is deactivated', async () => {
+			await rest.call('POST', '/workflows/cpTriggerFlow/deactivate', {});
+			await until(() => service.webhooks.size === 0, 'the webhook deletion');
+			expect(service.requestsTo('deleteWebhook')).toHaveLength(1);
+		});
+
+		it('leaves no webhook behind after ten activate/deactivate cycles', async () => {
+			for (let cycle = 0; cycle < 10; cycle++) {
+				const workflow = await rest.call('GET', '/workflows/cpTriggerFlow');
+				await rest.call('POST', '/workflows/cpTriggerFlow/activate', { versionId: workflow.versionId });
+				// Newer n8n versions answer before the trigger has registered; either way there is one.
+				await until(() => service.webhooks.size === 1, `the webhook of activation ${cycle + 1}`, 20_000);
+				await rest.call('POST', '/workflows/cpTriggerFlow/deactivate', {});
+				await until(() => service.webhooks.size === 0, `the webhook deletion of deactivation ${cycle + 1}`, 20_000);
+			}
+			expect(service.requestsTo('createWebhook')).toHaveLength(11);
+			expect(service.requestsTo('deleteWebhook')).toHaveLength(11);
+		});
+
+		it("tests the credential through n8n's own endpoint", async () => {
+			const test = async (data: IDataObject) =>
+				await rest.call('POST', '/credentials/test', { credentials: { ...CREDENTIAL, type: 'contentPublishingApi', data } });
+
+			await expect(test({ baseUrl: service.url, apiKey: service.apiKey })).resolves.toEqual(expect.objectContaining({ status: 'OK' }));
+			await expect(test({ baseUrl: service.url, apiKey: 'wrong-key' })).resolves.toEqual(expect.objectContaining({ status: 'Error' }));
+			service.injectFault({ nonJsonBody: true });
+			await expect(test({ baseUrl: service.url, apiKey: service.apiKey })).resolves.toEqual({
+				status: 'Error',
+				message: expect.stringMatching(/instead of JSON/),
+			});
+		});
+	});
+}
