@@ -1,5 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -14,6 +15,8 @@ describe('published package', () => {
 	});
 
 	it('declares built files that exist', () => {
+		// n8n loads the files the "n8n" section names; a "main" would only be one more path to keep true.
+		expect(packageJson.main).toBeUndefined();
 		expect(packageJson.n8n.n8nNodesApiVersion).toBe(1);
 		for (const file of [...packageJson.n8n.nodes, ...packageJson.n8n.credentials]) {
 			expect(existsSync(path.join(ROOT, file))).toBe(true);
@@ -30,5 +33,67 @@ describe('published package', () => {
 			expect(files).toContain(icon);
 		}
 		expect(files.some((file) => file.includes('test/') || file.endsWith('.ts') && !file.endsWith('.d.ts'))).toBe(false);
+	});
+});
+
+describe('the release workflow', () => {
+	const workflow = readFileSync(path.join(ROOT, '.github', 'workflows', 'publish.yml'), 'utf8');
+	const steps = workflow.split('\n').filter((line) => /^\s+run: /.test(line)).map((line) => line.trim().slice('run: '.length));
+
+	it('publishes with provenance on a version tag, with the permission that signs it', () => {
+		expect(workflow).toMatch(/on:\n\s+push:\n\s+tags:\n\s+- 'v\*\.\*\.\*'/);
+		expect(workflow).toMatch(/permissions:\n(\s+\S.*\n)*?\s+id-token: write/);
+		expect(steps[steps.length - 1]).toBe('npm publish --provenance --access public');
+	});
+
+	it('installs from the lockfile, lints, builds and runs the unit tests before publishing', () => {
+		const order = ['npm ci', 'npm run lint', 'npm run build', 'npm run test:unit', 'npm publish --provenance --access public'];
+		expect(steps.filter((step) => order.includes(step))).toEqual(order);
+		expect(packageJson.scripts['test:unit']).toMatch(/--selectProjects unit/);
+	});
+});
+
+describe('the packed tarball under the community-package lint rules', () => {
+	let unpacked: string;
+
+	/** ESLint's problems, by file relative to the folder, with the rules n8n's verification runs. */
+	function lint(folder: string): Record<string, string[]> {
+		const result = spawnSync(
+			process.execPath,
+			[path.join(ROOT, 'node_modules', 'eslint', 'bin', 'eslint.js'), '--config', path.join(ROOT, 'test', 'support', 'packed-package.eslint.config.mjs'), '--format', 'json', '.'],
+			{ cwd: folder, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 },
+		);
+		const files = JSON.parse(result.stdout) as Array<{ filePath: string; messages: Array<{ ruleId: string }> }>;
+		expect(files.map((file) => path.relative(folder, file.filePath))).toEqual(expect.arrayContaining(['package.json', 'dist/nodes/ContentPublishing/ContentPublishing.node.js']));
+		return Object.fromEntries(
+			files.filter((file) => file.messages.length > 0).map((file) => [path.relative(folder, file.filePath), file.messages.map((message) => message.ruleId)]),
+		);
+	}
+
+	beforeAll(() => {
+		const packDir = mkdtempSync(path.join(tmpdir(), 'cp-packed-'));
+		const [pack] = JSON.parse(
+			execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], { cwd: ROOT, encoding: 'utf8' }),
+		) as Array<{ filename: string }>;
+		unpacked = path.join(packDir, 'package');
+		execFileSync('tar', ['-xzf', path.join(packDir, pack.filename), '-C', packDir]);
+	});
+
+	afterAll(() => rmSync(path.dirname(unpacked), { recursive: true, force: true }));
+
+	it('has no problems', () => {
+		expect(lint(unpacked)).toEqual({});
+	});
+
+	it('would catch a planted problem in package.json and in the built code', () => {
+		const planted = `${unpacked}-planted`;
+		cpSync(unpacked, planted, { recursive: true });
+		const manifest = JSON.parse(readFileSync(path.join(planted, 'package.json'), 'utf8')) as Record<string, unknown>;
+		writeFileSync(path.join(planted, 'package.json'), JSON.stringify({ ...manifest, overrides: { xlsx: '0.18.5' } }, null, 2));
+		appendFileSync(path.join(planted, 'dist', 'nodes', 'ContentPublishing', 'helpers', 'sleep.js'), '\nsetTimeout(() => undefined, 1);\n');
+		expect(lint(planted)).toEqual({
+			'package.json': ['@n8n/community-nodes/no-overrides-field'],
+			'dist/nodes/ContentPublishing/helpers/sleep.js': ['@n8n/community-nodes/no-restricted-globals'],
+		});
 	});
 });
