@@ -46,6 +46,14 @@ function sameEvents(a: unknown, b: string[]): boolean {
 	return Array.isArray(a) && a.length === b.length && b.every((event) => a.includes(event));
 }
 
+/** Removes every registration on the service that delivers to this URL. */
+async function deleteWebhooksFor(this: IHookFunctions, webhookUrl: string): Promise<void> {
+	const existing = await apiRequestAllItems.call(this, 'listWebhooks', {});
+	for (const webhook of existing.filter((candidate) => candidate.url === webhookUrl)) {
+		await apiRequest.call(this, 'deleteWebhook', { id: String(webhook.id) });
+	}
+}
+
 function isNotFound(error: unknown): boolean {
 	return error instanceof NodeApiError && error.httpCode === '404';
 }
@@ -143,19 +151,26 @@ export class ContentPublishingTrigger implements INodeType {
 
 				// A subscription for this exact URL can only be this node's, left behind when its stored
 				// id was lost; removing it first keeps deliveries from arriving twice.
-				const existing = await apiRequestAllItems.call(this, 'listWebhooks', {});
-				for (const webhook of existing.filter((candidate) => candidate.url === webhookUrl)) {
-					await apiRequest.call(this, 'deleteWebhook', { id: String(webhook.id) });
-				}
+				await deleteWebhooksFor.call(this, webhookUrl);
 
 				const secret = randomBytes(32).toString('hex');
 				const created = (await apiRequest.call(this, 'createWebhook', {
 					body: { url: webhookUrl, events, description: `n8n workflow ${this.getWorkflow().id ?? ''}`.trim(), secret },
-				})) as IDataObject;
+					idempotencyKey: randomBytes(16).toString('hex'),
+				})) as IDataObject | undefined;
+				const id = created?.id;
+				if ((typeof id !== 'string' && typeof id !== 'number') || id === '') {
+					// Without its id the webhook could never be removed on deactivation: remove it now.
+					await deleteWebhooksFor.call(this, webhookUrl);
+					throw new NodeApiError(this.getNode(), (created ?? {}) as JsonObject, {
+						message: 'The service registered the webhook but answered without its id',
+						description: 'The registration was removed again, so no delivery arrives for a webhook n8n could not remove later. Check that the Base URL points at the API.',
+					});
+				}
 				subscriptions[webhookUrl] = {
-					id: String(created.id),
+					id: String(id),
 					// The service's own secret wins if it chose one.
-					secret: typeof created.secret === 'string' && created.secret !== '' ? created.secret : secret,
+					secret: typeof created?.secret === 'string' && created.secret !== '' ? created.secret : secret,
 					events,
 				};
 				return true;

@@ -168,6 +168,10 @@ export interface Fault {
 	delayMs?: number;
 	/** Answer 200 text/html with a login page, like a misconfigured proxy would. */
 	nonJsonBody?: boolean;
+	/** Handle the request first, so its write happens, then answer with `status`: a lost answer. */
+	afterHandling?: boolean;
+	/** Replaces the body of the service's own answer, e.g. to leave out a field. */
+	rewriteAnswer?: (body: unknown) => unknown;
 }
 
 export interface Delivery {
@@ -894,7 +898,7 @@ export class FakeService {
 		const fault = this.takeFault(method, path);
 		if (fault?.delayMs) await this.pause(fault.delayMs);
 		if (fault?.nonJsonBody) return { status: 200, html: LOGIN_PAGE };
-		if (fault?.status !== undefined) return faultReply(fault, fault.status);
+		if (fault?.status !== undefined && !fault.afterHandling) return faultReply(fault, fault.status);
 
 		if (path.startsWith('/v1/') && !match?.route.anonymous && !this.isAuthorized(request.authorization)) {
 			throw new ApiError(401, 'unauthorized', 'Missing or invalid API key', undefined, { 'WWW-Authenticate': 'Bearer' });
@@ -910,7 +914,8 @@ export class FakeService {
 			);
 		}
 		const result = match.route.handler(this, { params: match.params, query, body: body.value });
-		return { status: result.status, json: result.body };
+		if (fault?.afterHandling && fault.status !== undefined) return faultReply(fault, fault.status);
+		return { status: result.status, json: fault?.rewriteAnswer ? fault.rewriteAnswer(result.body) : result.body };
 	}
 
 	private isAuthorized(authorization: string | undefined): boolean {

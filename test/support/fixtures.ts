@@ -8,6 +8,7 @@ export interface RunOverrides {
 	node?: Partial<INode>;
 	credentials?: Partial<TestCredentials>;
 	onStarted?: (cancel: () => void) => void;
+	executionId?: string;
 }
 
 export interface Harness {
@@ -43,6 +44,7 @@ export function useFakeService(): Harness {
 				credentials: { ...harness.credentials, ...options.credentials },
 				input: options.input,
 				onStarted: options.onStarted,
+				executionId: options.executionId,
 			});
 		},
 	} as Harness;

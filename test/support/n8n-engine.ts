@@ -42,6 +42,7 @@ import {
 	createDeferredPromise,
 	createRunExecutionData,
 } from 'n8n-workflow';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -224,8 +225,10 @@ export interface TestCredentials {
 function additionalDataFor(
 	credentials: TestCredentials,
 	hooks?: ExecutionLifecycleHooks,
+	executionId?: string,
 ): IWorkflowExecuteAdditionalData {
 	return {
+		executionId,
 		credentialsHelper: new TestCredentialsHelper({
 			[CREDENTIAL_TYPE]: credentials as unknown as ICredentialDataDecryptedObject,
 		}),
@@ -279,6 +282,8 @@ export interface RunOptions {
 	/** Called once the execution runs, with a function that cancels it. */
 	onStarted?: (cancel: () => void) => void;
 	mode?: WorkflowExecuteMode;
+	/** Default: a new one for every run, as n8n gives every execution its own. */
+	executionId?: string;
 }
 
 /** Executes a one-node workflow, starting the node with the given input items. */
@@ -310,7 +315,8 @@ export async function runNode(node: INode, options: RunOptions): Promise<RunResu
 		},
 	});
 
-	const execution = new WorkflowExecute(additionalDataFor(options.credentials, hooks), mode, runExecutionData);
+	const executionId = options.executionId ?? `test-execution-${randomUUID()}`;
+	const execution = new WorkflowExecute(additionalDataFor(options.credentials, hooks, executionId), mode, runExecutionData);
 	const running = execution.processRunExecutionData(workflow);
 	options.onStarted?.(() => running.cancel());
 	try {

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { createHash, randomBytes } from 'node:crypto';
 
 import { JobToAwait, resultOrJobToAwait, waitForJob } from '../helpers/jobs';
 import { apiRequest, apiRequestAllItems } from '../transport';
@@ -53,7 +54,35 @@ async function forEachConcurrently<T>(
 	await Promise.all(Array.from({ length: Math.min(limit, entries.length) }, worker));
 }
 
-async function send(this: IExecuteFunctions, plan: OperationPlan, itemIndex: number): Promise<Answer> {
+/**
+ * The idempotency key of each item's request: the same for the same execution, node, run and item,
+ * so n8n's Retry On Fail re-sends an item's write with the key it had, and different otherwise.
+ */
+function idempotencyKeys(this: IExecuteFunctions): (itemIndex: number) => string {
+	const runIndex = this.getWorkflowDataProxy(0).$runIndex;
+	// n8n gives every execution an id; were one missing, keys must still differ between runs.
+	const executionId = this.getExecutionId() || randomBytes(16).toString('hex');
+	const scope = `${executionId}:${this.getNode().id}:${runIndex}`;
+	return (itemIndex) => createHash('sha256').update(`${scope}:${itemIndex}`).digest('hex').slice(0, 32);
+}
+
+/**
+ * n8n re-runs a node under Retry On Fail whenever its first output item has a `json.error` key,
+ * even `"error": null` as job answers carry, which would repeat every write. A success item keeps
+ * no top-level `error`: an empty one is dropped, any other moves to `serviceError`.
+ */
+function withoutErrorKey(json: IDataObject): IDataObject {
+	if (!Object.prototype.hasOwnProperty.call(json, 'error')) return json;
+	const { error, ...rest } = json;
+	return error === null || error === undefined ? rest : { ...rest, serviceError: error };
+}
+
+async function send(
+	this: IExecuteFunctions,
+	plan: OperationPlan,
+	itemIndex: number,
+	idempotencyKey: string,
+): Promise<Answer> {
 	if (plan instanceof JobToAwait) return plan;
 	if ('list' in plan) {
 		return await apiRequestAllItems.call(this, plan.list, { qs: plan.qs, limit: plan.limit, itemIndex });
@@ -63,6 +92,7 @@ async function send(this: IExecuteFunctions, plan: OperationPlan, itemIndex: num
 		body: plan.body,
 		qs: plan.qs,
 		itemIndex,
+		idempotencyKey,
 	});
 	if (plan.answer === 'deleted') return { id: plan.id, deleted: true, ...((answer ?? {}) as IDataObject) };
 	if (plan.answer === 'job') return resultOrJobToAwait.call(this, answer, plan.wait, itemIndex);
@@ -82,9 +112,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const outputs: INodeExecutionData[][] = new Array(items.length);
 
 	const toItems = (data: IDataObject | IDataObject[], itemIndex: number) =>
-		this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(data), {
-			itemData: { item: itemIndex },
-		});
+		this.helpers.constructExecutionMetaData(
+			this.helpers.returnJsonArray(Array.isArray(data) ? data.map(withoutErrorKey) : withoutErrorKey(data)),
+			{ itemData: { item: itemIndex } },
+		);
 
 	const fail = (error: Error, itemIndex: number): INodeExecutionData[] => {
 		if (!this.continueOnFail()) {
@@ -109,12 +140,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 	}
 
+	const idempotencyKey = idempotencyKeys.call(this);
 	const jobsToAwait: Array<{ itemIndex: number; job: JobToAwait }> = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const plan = plans[itemIndex];
 		if (plan === undefined) continue;
 		try {
-			const answer = await send.call(this, plan, itemIndex);
+			const answer = await send.call(this, plan, itemIndex, idempotencyKey(itemIndex));
 			if (answer instanceof JobToAwait) {
 				jobsToAwait.push({ itemIndex, job: answer });
 			} else {

@@ -23,6 +23,11 @@ export interface ApiRequestOptions {
 	qs?: IDataObject;
 	body?: IDataObject;
 	itemIndex?: number;
+	/**
+	 * Sent as `Idempotency-Key` on requests that create something, so that a service honouring it
+	 * creates once however often the same item's request is sent.
+	 */
+	idempotencyKey?: string;
 }
 
 export interface ApiResponse {
@@ -157,7 +162,7 @@ function apiError(
 export async function apiRequest(
 	this: RequestContext,
 	endpoint: EndpointName,
-	{ id, qs, body, itemIndex }: ApiRequestOptions = {},
+	{ id, qs, body, itemIndex, idempotencyKey }: ApiRequestOptions = {},
 ): Promise<unknown> {
 	const { baseUrl, apiKey } = await readCredentials.call(this, itemIndex);
 	const { method } = ENDPOINTS[endpoint];
@@ -166,6 +171,7 @@ export async function apiRequest(
 		url: `${baseUrl}${endpointPath(endpoint, id)}`,
 		qs,
 		body,
+		headers: idempotencyKey && method === 'POST' ? { 'Idempotency-Key': idempotencyKey } : undefined,
 		json: true,
 		encoding: 'text',
 		returnFullResponse: true,

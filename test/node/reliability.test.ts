@@ -1,0 +1,90 @@
+/**
+ * Writes happen once per item: n8n's Retry On Fail, lost answers and repeated runs meet the same
+ * Idempotency-Key, and a success never looks like a failure to n8n.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { runWebhookMethod, triggerNode, triggerWorkflow } from '../support/n8n-engine';
+import { byId, FAST_WAIT, jsonOf, useFakeService } from '../support/fixtures';
+
+const harness = useFakeService();
+
+const RETRY_ON_FAIL = { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 };
+const publishText = (text: string) => ({ resource: 'publication', operation: 'publishLinkedin', source: 'text', text, options: FAST_WAIT });
+const keyOf = (request: { headers: Record<string, string | string[] | undefined> }) => request.headers['idempotency-key'];
+
+describe('Retry On Fail', () => {
+	it('publishes once when nothing fails: no success item carries a top-level error key', async () => {
+		const result = await harness.run(publishText('Once, not three times'), { node: RETRY_ON_FAIL });
+
+		const [job] = jsonOf(result);
+		expect(job).toEqual(expect.objectContaining({ type: 'publish.linkedin', status: 'succeeded' }));
+		expect(Object.keys(job)).not.toContain('error');
+		expect(harness.sent('publishLinkedin')).toHaveLength(1);
+	});
+
+	it('re-sends a write whose answer was lost with the same Idempotency-Key', async () => {
+		harness.service.injectFault({ match: { method: 'POST', path: '/v1/posts' }, status: 502, afterHandling: true });
+		const result = await harness.run({ resource: 'post', operation: 'create', content: 'Lost answer' }, { node: RETRY_ON_FAIL });
+
+		expect(result.error).toBeUndefined();
+		const [lost, retried] = harness.sent('createPost');
+		expect(lost.status).toBe(502);
+		expect(retried.status).toBe(201);
+		expect(keyOf(lost)).toMatch(/^[0-9a-f]{32}$/);
+		expect(keyOf(retried)).toBe(keyOf(lost));
+	});
+});
+
+describe('Idempotency-Key', () => {
+	it('is sent on every create, differs per item, and never on reads', async () => {
+		const input = [{ json: { text: 'one' } }, { json: { text: 'two' } }, { json: { text: 'three' } }];
+		await harness.run({ resource: 'post', operation: 'create', content: '={{ $json.text }}' }, { input });
+		const keys = harness.sent('createPost').map(keyOf);
+		expect(keys).toHaveLength(3);
+		for (const key of keys) expect(key).toMatch(/^[0-9a-f]{32}$/);
+		expect(new Set(keys).size).toBe(3);
+
+		await harness.run({ resource: 'post', operation: 'getMany', returnAll: true });
+		expect(harness.sent('listPosts').map(keyOf)).toEqual([undefined]);
+	});
+
+	it('is the same for the same execution and item, and differs between executions', async () => {
+		const parameters = { resource: 'content', operation: 'generateVideo', prompt: 'A launch video', waitForCompletion: false };
+		await harness.run(parameters, { executionId: 'execution-a' });
+		await harness.run(parameters, { executionId: 'execution-a' });
+		await harness.run(parameters, { executionId: 'execution-b' });
+		// An execution without an id still gets keys of its own.
+		await harness.run(parameters, { executionId: '' });
+		await harness.run(parameters, { executionId: '' });
+		const [a1, a2, b, none1, none2] = harness.sent('generateVideo').map(keyOf);
+		expect(a2).toBe(a1);
+		expect(new Set([a1, b, none1, none2]).size).toBe(4);
+	});
+
+	it('is sent when publishing an existing post and creating a webhook', async () => {
+		const [post] = jsonOf(await harness.run({ resource: 'post', operation: 'create', content: 'Draft' }));
+		await harness.run({ resource: 'publication', operation: 'publishTwitter', source: 'post', postId: byId('id', post.id as string), waitForCompletion: false });
+		await harness.run({ resource: 'webhook', operation: 'create', url: 'https://example.com/hook', events: ['job.completed'] });
+		expect(keyOf(harness.sent('publishTwitter')[0])).toMatch(/^[0-9a-f]{32}$/);
+		expect(keyOf(harness.sent('createWebhook')[0])).toMatch(/^[0-9a-f]{32}$/);
+	});
+});
+
+describe('the trigger when the service answers a registration without an id', () => {
+	it('fails the activation and removes the webhook it could not have removed later', async () => {
+		harness.service.injectFault({
+			match: { method: 'POST', path: '/v1/webhooks' },
+			rewriteAnswer: (body) => ({ ...(body as IDataObject), id: undefined }),
+		});
+		const node = triggerNode({ events: ['job.completed'] } as never);
+		const workflow = triggerWorkflow(node);
+		await expect(runWebhookMethod(workflow, node, harness.credentials, 'create')).rejects.toThrow(
+			'The service registered the webhook but answered without its id',
+		);
+		expect(harness.sent('createWebhook')).toHaveLength(1);
+		expect(harness.service.webhooks.size).toBe(0);
+		const stored = workflow.getStaticData('node', node) as { subscriptions?: Record<string, unknown> };
+		expect(stored.subscriptions ?? {}).toEqual({});
+	});
+});
