@@ -172,6 +172,10 @@ export interface Fault {
 	afterHandling?: boolean;
 	/** Replaces the body of the service's own answer, e.g. to leave out a field. */
 	rewriteAnswer?: (body: unknown) => unknown;
+	/** Answer `status` (default 307) with this Location. */
+	redirectTo?: string;
+	/** Answer `status` with this body instead of the usual error: text, or JSON for an object. */
+	body?: string | object;
 }
 
 export interface Delivery {
@@ -608,6 +612,7 @@ interface Reply {
 	headers?: Record<string, string>;
 	json?: unknown;
 	html?: string;
+	text?: string;
 }
 
 interface DeliveryTarget {
@@ -898,6 +903,7 @@ export class FakeService {
 		const fault = this.takeFault(method, path);
 		if (fault?.delayMs) await this.pause(fault.delayMs);
 		if (fault?.nonJsonBody) return { status: 200, html: LOGIN_PAGE };
+		if (fault?.redirectTo !== undefined) return { status: fault.status ?? 307, headers: { Location: fault.redirectTo } };
 		if (fault?.status !== undefined && !fault.afterHandling) return faultReply(fault, fault.status);
 
 		if (path.startsWith('/v1/') && !match?.route.anonymous && !this.isAuthorized(request.authorization)) {
@@ -1122,6 +1128,8 @@ function faultMatches(fault: Fault, method: string, path: string): boolean {
 }
 
 function faultReply(fault: Fault, status: number): Reply {
+	if (typeof fault.body === 'string') return { status, text: fault.body };
+	if (fault.body !== undefined) return { status, json: fault.body };
 	const code = FAULT_ERROR_CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');
 	const retryAfterSeconds = fault.retryAfterSeconds ?? (status === 429 ? 1 : undefined);
 	const headers: Record<string, string> = retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) };
@@ -1147,6 +1155,9 @@ function send(response: ServerResponse, reply: Reply): void {
 	if (reply.html !== undefined) {
 		headers['Content-Type'] = 'text/html; charset=utf-8';
 		payload = reply.html;
+	} else if (reply.text !== undefined) {
+		headers['Content-Type'] = 'text/plain; charset=utf-8';
+		payload = reply.text;
 	} else if (reply.json !== undefined) {
 		headers['Content-Type'] = 'application/json; charset=utf-8';
 		payload = JSON.stringify(reply.json);

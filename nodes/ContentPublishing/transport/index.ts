@@ -41,6 +41,10 @@ interface Credentials {
 	apiKey: string;
 }
 
+// How much of a body that is not the expected JSON is quoted in an error.
+const MAX_QUOTED_TEXT = 300;
+const MAX_REDIRECTS = 5;
+
 const STATUS_HINTS: Record<number, string> = {
 	401: 'The service did not accept the API key. Check the key in the credential; it may be wrong or revoked, or the account may not be approved for API access yet.',
 	403: 'The API key is valid but may not do this. API access needs an administrator to approve the account.',
@@ -66,14 +70,30 @@ async function readCredentials(this: RequestContext, itemIndex?: number): Promis
 		throw new NodeOperationError(
 			this.getNode(),
 			'The credential\'s Base URL must start with http:// or https://',
-			{ itemIndex, description: `Base URL found: "${baseUrl}"` },
+			// A URL with user info is not repeated: it would carry a password into the message.
+			{ itemIndex, description: baseUrl.includes('@') ? undefined : `Base URL found: "${baseUrl}"` },
 		);
+	}
+	if (/^https?:\/\/[^/?#]*@/i.test(baseUrl)) {
+		throw new NodeOperationError(this.getNode(), 'The credential\'s Base URL must not contain a user name or password', {
+			itemIndex,
+			description: 'The API key authenticates every request; remove the "user:password@" part from the Base URL.',
+		});
 	}
 	return { baseUrl, apiKey: String(credentials.apiKey ?? '') };
 }
 
+/** Removes the key from a text, also where it appears escaped inside JSON. */
 function redact(text: string, secret: string): string {
-	return secret.length > 0 ? text.split(secret).join('***') : text;
+	if (secret.length === 0) return text;
+	const escaped = JSON.stringify(secret).slice(1, -1);
+	return text.split(secret).join('***').split(escaped).join('***');
+}
+
+/** The same value with the key removed from every string in it. */
+function redactValue<T>(value: T, secret: string): T {
+	if (value === undefined || secret.length === 0) return value;
+	return JSON.parse(redact(JSON.stringify(value), secret)) as T;
 }
 
 function headerValue(headers: ApiResponse['headers'], name: string): string {
@@ -95,7 +115,7 @@ function parseJsonBody(raw: unknown): { ok: true; value: unknown } | { ok: false
 
 /** Finds the service's own message in the error body shapes APIs commonly use. */
 function describeErrorBody(body: unknown): { message?: string; code?: string; details?: string } {
-	if (typeof body === 'string') return { message: body.slice(0, 300) };
+	if (typeof body === 'string') return { message: body.slice(0, MAX_QUOTED_TEXT) };
 	if (body === null || typeof body !== 'object') return {};
 	const record = body as IDataObject;
 	const nested =
@@ -129,7 +149,8 @@ function apiError(
 ): NodeApiError {
 	const { statusCode } = response;
 	const parsed = parseJsonBody(response.body);
-	const errorBody = parsed.ok ? parsed.value : response.body;
+	// Before anything reads it: a body that echoes the request must not carry the key anywhere.
+	const errorBody = redactValue(parsed.ok ? parsed.value : response.body, apiKey);
 	const { message, code, details } = describeErrorBody(errorBody);
 	const retryAfter = headerValue(response.headers, 'retry-after');
 	const description = [
@@ -143,15 +164,57 @@ function apiError(
 	const errorResponse: JsonObject =
 		errorBody !== null && typeof errorBody === 'object' && !Array.isArray(errorBody)
 			? (errorBody as JsonObject)
-			: { body: redact(String(errorBody ?? ''), apiKey).slice(0, 300) };
+			: { body: String(errorBody ?? '').slice(0, MAX_QUOTED_TEXT) };
 	const error = new NodeApiError(context.getNode(), errorResponse, {
-		message: redact(message ?? `The service answered with HTTP ${statusCode}`, apiKey),
-		description: redact(description, apiKey) || undefined,
+		message: message ?? `The service answered with HTTP ${statusCode}`,
+		description: description || undefined,
 		httpCode: String(statusCode),
 		itemIndex,
 	});
 	if (/^\d+$/.test(retryAfter)) error.context.retryAfterSeconds = Number(retryAfter);
 	return error;
+}
+
+function isRedirect(statusCode: number): boolean {
+	return [301, 302, 303, 307, 308].includes(statusCode);
+}
+
+function redirectTarget(response: ApiResponse, from: string): URL | undefined {
+	const location = headerValue(response.headers, 'location');
+	try {
+		return location ? new URL(location, from) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Sends one request with the credential; a failure to reach the service becomes a clear error. */
+async function send(
+	this: RequestContext,
+	options: IHttpRequestOptions,
+	baseUrl: string,
+	apiKey: string,
+	itemIndex?: number,
+): Promise<ApiResponse> {
+	try {
+		return (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options)) as ApiResponse;
+	} catch (error) {
+		// n8n hands network failures on as a NodeApiError whose messages keep the system error
+		// (such as "connect ECONNREFUSED 127.0.0.1:443"); only its code and wording travel on.
+		const reason = error as { message?: string; messages?: string[]; code?: string };
+		const details = [reason.code, reason.message, ...(reason.messages ?? [])].join(' ');
+		const code = /\b(E[A-Z_]{3,})\b/.exec(details)?.[1];
+		throw new NodeApiError(
+			this.getNode(),
+			{ message: redact(String(reason.message ?? 'Request failed'), apiKey) },
+			{
+				// The code stays out of the message and error body: n8n would swap both for a generic text.
+				message: `Could not reach the service at ${baseUrl}`,
+				description: `${code ? `${code}: ` : ''}${redact(String(reason.message ?? ''), apiKey)} Check the credential's Base URL and that the service is reachable from n8n.`,
+				itemIndex,
+			},
+		);
+	}
 }
 
 /**
@@ -176,31 +239,33 @@ export async function apiRequest(
 		encoding: 'text',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
+		// Redirects are followed below, and only within the Base URL's origin: the API key goes nowhere else.
+		disableFollowRedirect: true,
 	};
 
-	let response: ApiResponse;
-	try {
-		response = (await this.helpers.httpRequestWithAuthentication.call(
-			this,
-			CREDENTIAL_TYPE,
-			options,
-		)) as ApiResponse;
-	} catch (error) {
-		// n8n hands network failures on as a NodeApiError whose messages keep the system error
-		// (such as "connect ECONNREFUSED 127.0.0.1:443"); only its code and wording travel on.
-		const reason = error as { message?: string; messages?: string[]; code?: string };
-		const details = [reason.code, reason.message, ...(reason.messages ?? [])].join(' ');
-		const code = /\b(E[A-Z_]{3,})\b/.exec(details)?.[1];
-		throw new NodeApiError(
-			this.getNode(),
-			{ message: redact(String(reason.message ?? 'Request failed'), apiKey) },
-			{
-				// The code stays out of the message and error body: n8n would swap both for a generic text.
-				message: `Could not reach the service at ${baseUrl}`,
-				description: `${code ? `${code}: ` : ''}${redact(String(reason.message ?? ''), apiKey)} Check the credential's Base URL and that the service is reachable from n8n.`,
+	let url = options.url;
+	let response = await send.call(this, options, baseUrl, apiKey, itemIndex);
+	for (let redirects = 0; isRedirect(response.statusCode); redirects++) {
+		const target = redirectTarget(response, url);
+		const followable =
+			target !== undefined &&
+			target.origin === new URL(baseUrl).origin &&
+			(response.statusCode === 307 || response.statusCode === 308 || method === 'GET');
+		if (!followable || redirects === MAX_REDIRECTS) {
+			throw new NodeApiError(this.getNode(), { status: response.statusCode }, {
+				message:
+					redirects === MAX_REDIRECTS
+						? `The service redirected more than ${MAX_REDIRECTS} times`
+						: `The service redirected the request to ${target ? target.origin : 'an unreadable address'}, which the node does not follow`,
+				description:
+					'Redirects are followed only within the origin of the credential\'s Base URL (and, for writes, only when they keep the method), so the API key and the request are never sent anywhere else. Set the Base URL to the address the API answers at.',
+				httpCode: String(response.statusCode),
 				itemIndex,
-			},
-		);
+			});
+		}
+		// The Location names the whole address, query included.
+		url = target.toString();
+		response = await send.call(this, { ...options, url, qs: undefined }, baseUrl, apiKey, itemIndex);
 	}
 
 	if (response.statusCode >= 400) {
@@ -213,7 +278,7 @@ export async function apiRequest(
 		const contentType = headerValue(response.headers, 'content-type') || 'an unknown type';
 		throw new NodeApiError(
 			this.getNode(),
-			{ body: redact(String(response.body).slice(0, 300), apiKey) },
+			{ body: redact(String(response.body), apiKey).slice(0, MAX_QUOTED_TEXT) },
 			{
 				message: `The service answered with ${contentType.split(';')[0]} instead of JSON`,
 				description:
