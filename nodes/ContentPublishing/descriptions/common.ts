@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-const ID_PATTERN = '[^/?#\\s]+';
+// Any run of characters without a path, query or fragment delimiter, except `.` and `..`.
+const ID_PATTERN = '(?!\\.\\.?(?:[/?#]|$))[^/?#\\s]+';
 
 /** A resource locator with the three ways to name a resource: from a list, by ID, by its API URL. */
 export function resourceLocator(options: {

@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeParameterResourceLocator } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { isUnsafeId } from '../transport/endpoints';
+
 /** How a node field becomes an API field: its API name and how its value is converted. */
 export interface FieldMapping {
 	apiName: string;
@@ -91,6 +93,20 @@ export function readExtraFields(
 	};
 }
 
+/** Checks an id before anything is sent, naming the parameter and the item. */
+function checkId(this: IExecuteFunctions, id: string, displayName: string, itemIndex: number): string {
+	if (id === '') {
+		throw new NodeOperationError(this.getNode(), `"${displayName}" of item ${itemIndex} is empty`, { itemIndex });
+	}
+	if (isUnsafeId(id)) {
+		throw new NodeOperationError(this.getNode(), `"${displayName}" of item ${itemIndex} is not an ID: "${id}"`, {
+			itemIndex,
+			description: '"." and ".." (also percent-encoded) would address another path of the API than one resource.',
+		});
+	}
+	return id;
+}
+
 export function requireLocator(
 	this: IExecuteFunctions,
 	parameterName: string,
@@ -99,12 +115,18 @@ export function requireLocator(
 ): string {
 	// extractValue applies the locator mode's own rule, such as the ID pattern of a URL.
 	const id = locatorValue(this.getNodeParameter(parameterName, itemIndex, undefined, { extractValue: true }));
-	if (id === '') {
-		throw new NodeOperationError(this.getNode(), `"${displayName}" of item ${itemIndex} is empty`, {
-			itemIndex,
-		});
-	}
-	return id;
+	return checkId.call(this, id, displayName, itemIndex);
+}
+
+/** An id typed or mapped into a plain text parameter. */
+export function requireId(
+	this: IExecuteFunctions,
+	parameterName: string,
+	displayName: string,
+	itemIndex: number,
+): string {
+	const id = String(this.getNodeParameter(parameterName, itemIndex, '') ?? '').trim();
+	return checkId.call(this, id, displayName, itemIndex);
 }
 
 export function requireString(

@@ -44,12 +44,32 @@ export const PAGINATION = {
 	maxPageSize: 100,
 } as const;
 
+/**
+ * Whether an id could not name a single resource: empty, or `.`/`..` (also percent-encoded),
+ * which a URL resolves to the path above it, so `DELETE /v1/posts/..` would reach `DELETE /v1/`.
+ */
+export function isUnsafeId(id: string): boolean {
+	let decoded = id.trim();
+	// Decoding until nothing changes catches %2e and %252e alike; a few rounds are enough.
+	for (let round = 0; round < 4; round++) {
+		let next: string;
+		try {
+			next = decodeURIComponent(decoded).trim();
+		} catch {
+			break;
+		}
+		if (next === decoded) break;
+		decoded = next;
+	}
+	return decoded === '' || decoded === '.' || decoded === '..';
+}
+
 /** Resolves an endpoint's path, encoding the id so that it can never address another route. */
 export function endpointPath(name: EndpointName, id?: string): string {
 	const { path } = ENDPOINTS[name];
 	if (!path.includes('{id}')) return path;
-	if (id === undefined) {
-		throw new UnexpectedError(`Endpoint ${name} needs an id`);
+	if (id === undefined || isUnsafeId(id)) {
+		throw new UnexpectedError(`Endpoint ${name} needs an id that names one resource, not "${id ?? ''}"`);
 	}
 	return path.replace('{id}', encodeURIComponent(id));
 }

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireString } from '../../helpers/fields';
+import { requireId } from '../../helpers/fields';
 import type { RequestPlan } from '../types';
 import { jobIdField } from './shared';
 
@@ -11,5 +11,5 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
-	return { endpoint: 'getJob', id: requireString.call(this, 'jobId', 'Job ID', itemIndex).trim() };
+	return { endpoint: 'getJob', id: requireId.call(this, 'jobId', 'Job ID', itemIndex) };
 }

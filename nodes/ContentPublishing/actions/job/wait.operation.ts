@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { waitOptionsField } from '../../descriptions/common';
-import { requireString } from '../../helpers/fields';
+import { requireId } from '../../helpers/fields';
 import { JobToAwait, readWaitOptions } from '../../helpers/jobs';
 import { jobIdField } from './shared';
 
@@ -18,6 +18,6 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<JobToAwait> {
-	const jobId = requireString.call(this, 'jobId', 'Job ID', itemIndex).trim();
+	const jobId = requireId.call(this, 'jobId', 'Job ID', itemIndex);
 	return new JobToAwait(jobId, readWaitOptions.call(this, itemIndex));
 }
