@@ -2,7 +2,7 @@
  * An id can only ever name one resource: empty ids, `.` and `..` (typed, mapped, percent-encoded
  * or in a URL) are refused before anything is sent, in every operation and locator mode.
  */
-import type { INode } from 'n8n-workflow';
+import type { INode, NodeParameterValueType } from 'n8n-workflow';
 
 import { byId, useFakeService } from '../support/fixtures';
 
@@ -11,7 +11,7 @@ const harness = useFakeService();
 const BAD_IDS = ['', '  ', '.', '..', ' .. ', '%2e', '%2e%2e', '%2E.', '.%2E', '%252e%252e'];
 
 type Parameters = INode['parameters'];
-const locatorOperations: Array<[string, (id: unknown) => Parameters, string]> = [
+const locatorOperations: Array<[string, (id: NodeParameterValueType) => Parameters, string]> = [
 	['post → get', (postId) => ({ resource: 'post', operation: 'get', postId }), 'Post'],
 	['post → update', (postId) => ({ resource: 'post', operation: 'update', postId, updateFields: { title: 'x' } }), 'Post'],
 	['post → delete', (postId) => ({ resource: 'post', operation: 'delete', postId }), 'Post'],
@@ -21,7 +21,7 @@ const locatorOperations: Array<[string, (id: unknown) => Parameters, string]> = 
 	['webhook → delete', (webhookId) => ({ resource: 'webhook', operation: 'delete', webhookId }), 'Webhook'],
 	['publication → publishLinkedin', (postId) => ({ resource: 'publication', operation: 'publishLinkedin', source: 'post', postId }), 'Post'],
 ];
-const textOperations: Array<[string, (id: unknown) => Parameters, string]> = [
+const textOperations: Array<[string, (id: NodeParameterValueType) => Parameters, string]> = [
 	['job → get', (jobId) => ({ resource: 'job', operation: 'get', jobId }), 'Job ID'],
 	['job → wait', (jobId) => ({ resource: 'job', operation: 'wait', jobId }), 'Job ID'],
 ];
