@@ -13,6 +13,7 @@ import * as page from './actions/page';
 import * as post from './actions/post';
 import * as publication from './actions/publication';
 import { router } from './actions/router';
+import { requestOptionsField } from './descriptions/common';
 import * as webhook from './actions/webhook';
 import { listSearch } from './methods';
 
@@ -55,6 +56,7 @@ export class ContentPublishing implements INodeType {
 			...post.description,
 			...publication.description,
 			...webhook.description,
+			requestOptionsField,
 		],
 	};
 

@@ -105,3 +105,12 @@ describe('trigger description (the saved-workflow API)', () => {
 		expect(trigger.description.webhooks).toEqual([expect.objectContaining({ name: 'default', httpMethod: 'POST' })]);
 	});
 });
+
+describe('Request Options', () => {
+	it('are offered for every operation, with a 60-second timeout by default', () => {
+		const requestOptions = properties.find((property) => property.name === 'requestOptions');
+		expect(requestOptions?.displayOptions).toBeUndefined();
+		const timeout = (requestOptions?.options as INodeProperties[]).find((option) => option.name === 'timeout');
+		expect(timeout).toEqual(expect.objectContaining({ type: 'number', default: 60 }));
+	});
+});

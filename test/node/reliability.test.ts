@@ -2,7 +2,7 @@
  * Writes happen once per item: n8n's Retry On Fail, lost answers and repeated runs meet the same
  * Idempotency-Key, and a success never looks like a failure to n8n.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runWebhookMethod, triggerNode, triggerWorkflow } from '../support/n8n-engine';
 import { byId, FAST_WAIT, jsonOf, useFakeService } from '../support/fixtures';
@@ -86,5 +86,44 @@ describe('the trigger when the service answers a registration without an id', ()
 		expect(harness.service.webhooks.size).toBe(0);
 		const stored = workflow.getStaticData('node', node) as { subscriptions?: Record<string, unknown> };
 		expect(stored.subscriptions ?? {}).toEqual({});
+	});
+});
+
+describe('waiting for a job under faults', () => {
+	const overruns: number[] = [];
+	afterAll(() => console.log(`wait overrun: max ${Math.max(...overruns)} ms past the limit in ${overruns.length} waits`));
+
+	async function timedWait(options: INodeParameters) {
+		const started = Date.now();
+		const result = await harness.run({ resource: 'content', operation: 'generateVideo', prompt: 'A video', options });
+		return { result, elapsed: Date.now() - started };
+	}
+
+	it('ends within about a second of Maximum Wait Time even when a poll never answers', async () => {
+		harness.service.injectFault({ match: { method: 'GET', path: /^\/v1\/jobs\// }, delayMs: 20_000, times: 100 });
+		const { result, elapsed } = await timedWait({ pollInterval: 0.1, maxWaitTime: 1 });
+
+		expect(result.error?.message).toMatch(/^Job job_\w+ did not finish within 1 seconds \(last status: unknown \(the last poll failed: The service at .* did not answer within 1 seconds\)\)$/);
+		overruns.push(elapsed - 1000);
+		expect(elapsed).toBeLessThan(1000 + 1500);
+	});
+
+	it('keeps waiting through a 502 and a rate limit while polling', async () => {
+		harness.service.injectFault({ match: { method: 'GET', path: /^\/v1\/jobs\// }, status: 502 });
+		harness.service.injectFault({ match: { method: 'GET', path: /^\/v1\/jobs\// }, status: 429, retryAfterSeconds: 0 });
+		const { result } = await timedWait(FAST_WAIT);
+
+		expect(jsonOf(result)[0]).toEqual(expect.objectContaining({ type: 'generate.video', status: 'succeeded' }));
+		expect(harness.sent('getJob').map((request) => request.status).slice(0, 2)).toEqual([502, 429]);
+	});
+
+	it('takes a huge Poll Interval as an hour, never as a busy loop', async () => {
+		const { result, elapsed } = await timedWait({ pollInterval: 1e12, maxWaitTime: 2 });
+
+		expect(result.error?.message).toMatch(/did not finish within 2 seconds/);
+		// One last look at the deadline, then the timeout.
+		expect(harness.sent('getJob').length).toBeLessThanOrEqual(1);
+		overruns.push(elapsed - 2000);
+		expect(elapsed).toBeLessThan(2000 + 1500);
 	});
 });

@@ -33,12 +33,50 @@ describe('base URL', () => {
 });
 
 describe('service errors', () => {
-	it('turns 429 into an error with the retry delay and a hint', async () => {
+	it('turns a 429 on a write into an error with the retry delay and a hint, without retrying it', async () => {
 		harness.service.injectFault({ status: 429, retryAfterSeconds: 7 });
-		const result = await harness.run(getAccount);
+		const result = await harness.run({ resource: 'post', operation: 'create', content: 'Rate limited' });
 		expect(result.error?.httpCode).toBe('429');
 		expect(result.error?.description).toMatch(/retry after 7 seconds/);
-		expect(result.error?.description).toMatch(/Retry On Fail/);
+		expect(result.error?.description).toMatch(/sent once/);
+		expect(harness.service.requests).toHaveLength(1);
+	});
+
+	it('retries a read after the Retry-After of a 429, a 502, a 503 and a 504', async () => {
+		for (const status of [429, 502, 503, 504]) {
+			harness.service.reset();
+			harness.service.injectFault({ status, retryAfterSeconds: 0 });
+			const result = await harness.run(getAccount);
+			expect(result.error).toBeUndefined();
+			expect(harness.service.requests.map((request) => request.status)).toEqual([status, 200]);
+		}
+	});
+
+	it('gives up on a read after 3 attempts, or at once when Retry-After asks for more than 30 seconds', async () => {
+		harness.service.injectFault({ status: 503, retryAfterSeconds: 0, times: 3 });
+		expect((await harness.run(getAccount)).error?.httpCode).toBe('503');
+		expect(harness.service.requests).toHaveLength(3);
+
+		harness.service.reset();
+		harness.service.injectFault({ status: 429, retryAfterSeconds: 31 });
+		const result = await harness.run(getAccount);
+		expect(result.error?.description).toMatch(/retry after 31 seconds/);
+		expect(harness.service.requests).toHaveLength(1);
+	});
+
+	it('gives up on an answer that does not come within the timeout, and says so', async () => {
+		harness.service.injectFault({ delayMs: 5000, times: 3 });
+		const started = Date.now();
+		const result = await harness.run({ resource: 'post', operation: 'create', content: 'Slow', requestOptions: { timeout: 1 } });
+		expect(result.error?.message).toBe(`The service at ${harness.service.url} did not answer within 1 seconds`);
+		expect(Date.now() - started).toBeLessThan(4000);
+		expect(harness.service.requests).toHaveLength(1);
+	});
+
+	it('refuses a timeout outside 1 to 3600 seconds before sending', async () => {
+		const result = await harness.run({ ...getAccount, requestOptions: { timeout: 0 } });
+		expect(result.error?.message).toBe('"Timeout (Seconds)" of item 0 must be a number of seconds from 1 to 3600');
+		expect(harness.service.requests).toHaveLength(0);
 	});
 
 	it('turns 500 into an error carrying the service message', async () => {

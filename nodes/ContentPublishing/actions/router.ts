@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { createHash, randomBytes } from 'node:crypto';
 
+import { readRequestTimeout } from '../helpers/fields';
 import { JobToAwait, resultOrJobToAwait, waitForJob } from '../helpers/jobs';
 import { apiRequest, apiRequestAllItems } from '../transport';
 import * as account from './account';
@@ -81,18 +82,24 @@ async function send(
 	this: IExecuteFunctions,
 	plan: OperationPlan,
 	itemIndex: number,
-	idempotencyKey: string,
+	request: { idempotencyKey: string; timeoutMs: number; signal?: AbortSignal },
 ): Promise<Answer> {
 	if (plan instanceof JobToAwait) return plan;
 	if ('list' in plan) {
-		return await apiRequestAllItems.call(this, plan.list, { qs: plan.qs, limit: plan.limit, itemIndex });
+		return await apiRequestAllItems.call(this, plan.list, {
+			qs: plan.qs,
+			limit: plan.limit,
+			itemIndex,
+			timeoutMs: request.timeoutMs,
+			signal: request.signal,
+		});
 	}
 	const answer = await apiRequest.call(this, plan.endpoint, {
 		id: plan.id,
 		body: plan.body,
 		qs: plan.qs,
 		itemIndex,
-		idempotencyKey,
+		...request,
 	});
 	if (plan.answer === 'deleted') return { id: plan.id, deleted: true, ...((answer ?? {}) as IDataObject) };
 	if (plan.answer === 'job') return resultOrJobToAwait.call(this, answer, plan.wait, itemIndex);
@@ -132,8 +139,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	};
 
 	const plans: Array<OperationPlan | undefined> = new Array(items.length);
+	const timeouts: number[] = new Array(items.length);
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
+			timeouts[itemIndex] = readRequestTimeout.call(this, itemIndex);
 			plans[itemIndex] = await execute.call(this, itemIndex);
 		} catch (error) {
 			outputs[itemIndex] = fail(error as Error, itemIndex);
@@ -141,12 +150,17 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 
 	const idempotencyKey = idempotencyKeys.call(this);
+	const signal = this.getExecutionCancelSignal();
 	const jobsToAwait: Array<{ itemIndex: number; job: JobToAwait }> = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const plan = plans[itemIndex];
 		if (plan === undefined) continue;
 		try {
-			const answer = await send.call(this, plan, itemIndex, idempotencyKey(itemIndex));
+			const answer = await send.call(this, plan, itemIndex, {
+				idempotencyKey: idempotencyKey(itemIndex),
+				timeoutMs: timeouts[itemIndex],
+				signal,
+			});
 			if (answer instanceof JobToAwait) {
 				jobsToAwait.push({ itemIndex, job: answer });
 			} else {

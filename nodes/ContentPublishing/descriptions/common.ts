@@ -134,3 +134,24 @@ export const waitOptionsField: INodeProperties = {
 		},
 	],
 };
+
+/** Settings of every request the node sends, for every operation. */
+export const requestOptionsField: INodeProperties = {
+	displayName: 'Request Options',
+	name: 'requestOptions',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 3600 },
+			// DEFAULT_TIMEOUT_MS, as the lint rules want a literal here.
+			default: 60,
+			description:
+				'How long one request may take before the node gives up on it. Reads that time out, meet a rate limit or a gateway error are tried up to 3 times; writes are sent once.',
+		},
+	],
+};

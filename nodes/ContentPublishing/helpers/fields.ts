@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeParameterResourceLocator } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { DEFAULT_TIMEOUT_MS } from '../transport';
 import { isUnsafeId } from '../transport/endpoints';
 
 /** How a node field becomes an API field: its API name and how its value is converted. */
@@ -143,4 +144,18 @@ export function requireString(
 		});
 	}
 	return value;
+}
+
+/** The request timeout of an item, in milliseconds, from Request Options. */
+export function readRequestTimeout(this: IExecuteFunctions, itemIndex: number): number {
+	const { timeout = DEFAULT_TIMEOUT_MS / 1000 } = this.getNodeParameter('requestOptions', itemIndex, {}) as { timeout?: unknown };
+	const seconds = Number(timeout);
+	if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`"Timeout (Seconds)" of item ${itemIndex} must be a number of seconds from 1 to 3600`,
+			{ itemIndex },
+		);
+	}
+	return seconds * 1000;
 }

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest } from '../transport';
+import { apiRequest, asNodeError, isTransient, retryAfterMs } from '../transport';
+import { readRequestTimeout } from './fields';
 import { sleepUnlessCancelled } from './sleep';
 
 export type JobState = 'pending' | 'succeeded' | 'failed';
@@ -12,11 +13,17 @@ const FAILED = new Set(['failed', 'failure', 'error', 'errored', 'cancelled', 'c
 const PENDING = new Set(['queued', 'pending', 'running', 'processing', 'in_progress', 'started', 'scheduled', 'waiting']);
 
 const MAX_POLL_INTERVAL_MS = 30_000;
+// A Poll Interval beyond this is taken as this: it bounds every timer the wait sets.
+const LONGEST_POLL_INTERVAL_MS = 3_600_000;
+// A poll shortly before the deadline still gets this long to answer.
+const MIN_POLL_TIMEOUT_MS = 1000;
 const BACKOFF_FACTOR = 1.5;
 
 export interface WaitOptions {
 	pollIntervalSeconds: number;
 	maxWaitSeconds: number;
+	/** The item's request timeout; a poll never outlasts the wait's deadline either. */
+	requestTimeoutMs: number;
 }
 
 /** An operation's answer that is a job still to be waited for, once every item has started its own. */
@@ -74,10 +81,6 @@ function jobError(job: IDataObject): { message: string; code?: string } {
 	return { message: `The job ended with status "${rawStatus(job)}"` };
 }
 
-async function getJob(this: IExecuteFunctions, jobId: string, itemIndex: number): Promise<IDataObject> {
-	return (await apiRequest.call(this, 'getJob', { id: jobId, itemIndex })) as IDataObject;
-}
-
 function failedJobError(context: IExecuteFunctions, jobId: string, job: IDataObject, itemIndex: number) {
 	const { message, code } = jobError(job);
 	const error = new NodeApiError(context.getNode(), job as JsonObject, {
@@ -90,13 +93,6 @@ function failedJobError(context: IExecuteFunctions, jobId: string, job: IDataObj
 	return error;
 }
 
-/** The delay a rate-limited poll asks for, in milliseconds, or undefined for any other error. */
-function rateLimitDelay(error: unknown): number | undefined {
-	if (!(error instanceof NodeApiError) || error.httpCode !== '429') return undefined;
-	const retryAfterSeconds = Number(error.context.retryAfterSeconds);
-	return Number.isFinite(retryAfterSeconds) && retryAfterSeconds > 0 ? retryAfterSeconds * 1000 : 0;
-}
-
 /**
  * Polls a job until it finishes, backing off between polls. Sleeping goes through the
  * execution's cancel signal, so a cancelled execution stops waiting at once.
@@ -104,12 +100,14 @@ function rateLimitDelay(error: unknown): number | undefined {
 export async function waitForJob(
 	this: IExecuteFunctions,
 	jobId: string,
-	{ pollIntervalSeconds, maxWaitSeconds }: WaitOptions,
+	{ pollIntervalSeconds, maxWaitSeconds, requestTimeoutMs }: WaitOptions,
 	itemIndex: number,
 ): Promise<IDataObject> {
 	const signal = this.getExecutionCancelSignal();
 	const deadline = Date.now() + maxWaitSeconds * 1000;
-	let interval = Math.max(pollIntervalSeconds * 1000, 50);
+	let interval = Math.min(Math.max(pollIntervalSeconds * 1000, 50), LONGEST_POLL_INTERVAL_MS);
+	// Backing off stops at 30 s between polls, or at the chosen interval when that is longer.
+	const ceiling = Math.max(MAX_POLL_INTERVAL_MS, interval);
 	let lastStatus = 'unknown';
 
 	const cancelled = () =>
@@ -133,23 +131,28 @@ export async function waitForJob(
 
 		let job: IDataObject;
 		try {
-			job = await getJob.call(this, jobId, itemIndex);
+			job = (await apiRequest.call(this, 'getJob', {
+				id: jobId,
+				itemIndex,
+				signal,
+				// The wait retries on its own schedule, and a poll that hangs must not outlast the wait.
+				retryReads: false,
+				timeoutMs: Math.max(MIN_POLL_TIMEOUT_MS, Math.min(requestTimeoutMs, deadline - Date.now())),
+			})) as IDataObject;
 		} catch (error) {
 			if (signal?.aborted) throw cancelled();
-			// A rate limit while waiting is a reason to wait longer, not to give up on the job.
-			const delay = rateLimitDelay(error);
-			if (delay !== undefined) {
-				interval = Math.max(Math.min(interval * 2, MAX_POLL_INTERVAL_MS), delay);
-				continue;
-			}
-			throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex });
+			// A rate limit, a gateway error or a poll without answer is a reason to wait longer, not to give up.
+			if (!isTransient(error)) throw asNodeError(this, error, itemIndex);
+			lastStatus = `unknown (the last poll failed: ${(error as Error).message})`;
+			interval = Math.max(Math.min(interval * 2, ceiling), retryAfterMs(error) ?? 0);
+			continue;
 		}
 
 		lastStatus = rawStatus(job) || 'unknown';
 		const state = jobState(job);
 		if (state === 'succeeded') return job;
 		if (state === 'failed') throw failedJobError(this, jobId, job, itemIndex);
-		interval = Math.min(interval * BACKOFF_FACTOR, Math.max(MAX_POLL_INTERVAL_MS, pollIntervalSeconds * 1000));
+		interval = Math.min(interval * BACKOFF_FACTOR, ceiling);
 	}
 }
 
@@ -193,5 +196,5 @@ export function readWaitOptions(this: IExecuteFunctions, itemIndex: number): Wai
 			});
 		}
 	}
-	return { pollIntervalSeconds, maxWaitSeconds };
+	return { pollIntervalSeconds, maxWaitSeconds, requestTimeoutMs: readRequestTimeout.call(this, itemIndex) };
 }

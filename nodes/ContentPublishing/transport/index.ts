@@ -10,6 +10,7 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../helpers/constants';
+import { sleepUnlessCancelled } from '../helpers/sleep';
 import { endpointPath, ENDPOINTS, PAGINATION, type EndpointName } from './endpoints';
 
 export type RequestContext =
@@ -28,6 +29,15 @@ export interface ApiRequestOptions {
 	 * creates once however often the same item's request is sent.
 	 */
 	idempotencyKey?: string;
+	/** How long one attempt may take before it is abandoned; default DEFAULT_TIMEOUT_MS. */
+	timeoutMs?: number;
+	/** The execution's cancel signal: a cancelled execution abandons the request at once. */
+	signal?: AbortSignal;
+	/**
+	 * Whether a read that meets a rate limit, a gateway error or no answer is tried again (the
+	 * default); writes never are, since the service does not document idempotency keys.
+	 */
+	retryReads?: boolean;
 }
 
 export interface ApiResponse {
@@ -45,11 +55,36 @@ interface Credentials {
 const MAX_QUOTED_TEXT = 300;
 const MAX_REDIRECTS = 5;
 
+export const DEFAULT_TIMEOUT_MS = 60_000;
+const READ_ATTEMPTS = 3;
+const RETRY_BACKOFF_MS = 1000;
+// A longer Retry-After is the service asking for a pause the node should not take silently.
+const MAX_RETRY_AFTER_MS = 30_000;
+const TRANSIENT_STATUSES = new Set([429, 502, 503, 504]);
+
+/** The error as n8n shows it: the node's own errors pass through, anything else is wrapped. */
+export function asNodeError(context: RequestContext, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+}
+
+/** Whether an error is worth another try later: a rate limit, a gateway error or no answer. */
+export function isTransient(error: unknown): boolean {
+	return error instanceof NodeApiError && error.context.transient === true;
+}
+
+/** The delay a transient error asks for (Retry-After, in milliseconds), if it names one. */
+export function retryAfterMs(error: unknown): number | undefined {
+	if (!(error instanceof NodeApiError)) return undefined;
+	const seconds = Number(error.context.retryAfterSeconds);
+	return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+}
+
 const STATUS_HINTS: Record<number, string> = {
 	401: 'The service did not accept the API key. Check the key in the credential; it may be wrong or revoked, or the account may not be approved for API access yet.',
 	403: 'The API key is valid but may not do this. API access needs an administrator to approve the account.',
 	404: 'Nothing exists at this address. Check the ID (it may have been deleted) and the credential\'s Base URL.',
-	429: 'The service is limiting the request rate. Wait before retrying, lower the number of items per execution, or turn on "Retry On Fail" in the node settings.',
+	429: 'The service is limiting the request rate. Wait before retrying, or lower the number of items per execution. Reads are retried automatically; a write is sent once (with "Retry On Fail" it is sent again with the same Idempotency-Key).',
 };
 
 /**
@@ -172,6 +207,7 @@ function apiError(
 		itemIndex,
 	});
 	if (/^\d+$/.test(retryAfter)) error.context.retryAfterSeconds = Number(retryAfter);
+	if (TRANSIENT_STATUSES.has(statusCode)) error.context.transient = true;
 	return error;
 }
 
@@ -192,29 +228,54 @@ function redirectTarget(response: ApiResponse, from: string): URL | undefined {
 async function send(
 	this: RequestContext,
 	options: IHttpRequestOptions,
-	baseUrl: string,
-	apiKey: string,
-	itemIndex?: number,
+	{ baseUrl, apiKey, itemIndex, timeoutMs, signal }: SendSettings,
 ): Promise<ApiResponse> {
+	// A hard deadline for the whole exchange, whatever the socket does, and the execution's cancel.
+	const deadline = AbortSignal.timeout(timeoutMs);
+	const abortSignal = signal ? AbortSignal.any([signal, deadline]) : deadline;
 	try {
-		return (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options)) as ApiResponse;
+		return (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
+			...options,
+			timeout: timeoutMs,
+			abortSignal,
+		})) as ApiResponse;
 	} catch (error) {
+		if (signal?.aborted) {
+			throw new NodeOperationError(this.getNode(), 'The execution was cancelled while waiting for the service', { itemIndex });
+		}
 		// n8n hands network failures on as a NodeApiError whose messages keep the system error
 		// (such as "connect ECONNREFUSED 127.0.0.1:443"); only its code and wording travel on.
 		const reason = error as { message?: string; messages?: string[]; code?: string };
 		const details = [reason.code, reason.message, ...(reason.messages ?? [])].join(' ');
+		const timedOut = deadline.aborted || /\b(ETIMEDOUT|ECONNABORTED)\b|timeout of \d+ms exceeded/.test(details);
 		const code = /\b(E[A-Z_]{3,})\b/.exec(details)?.[1];
-		throw new NodeApiError(
+		const failure = new NodeApiError(
 			this.getNode(),
 			{ message: redact(String(reason.message ?? 'Request failed'), apiKey) },
-			{
-				// The code stays out of the message and error body: n8n would swap both for a generic text.
-				message: `Could not reach the service at ${baseUrl}`,
-				description: `${code ? `${code}: ` : ''}${redact(String(reason.message ?? ''), apiKey)} Check the credential's Base URL and that the service is reachable from n8n.`,
-				itemIndex,
-			},
+			timedOut
+				? {
+						message: `The service at ${baseUrl} did not answer within ${timeoutMs / 1000} seconds`,
+						description: 'Raise "Timeout" under Request Options if the service is slow, or check that it is up.',
+						itemIndex,
+					}
+				: {
+						// The code stays out of the message and error body: n8n would swap both for a generic text.
+						message: `Could not reach the service at ${baseUrl}`,
+						description: `${code ? `${code}: ` : ''}${redact(String(reason.message ?? ''), apiKey)} Check the credential's Base URL and that the service is reachable from n8n.`,
+						itemIndex,
+					},
 		);
+		failure.context.transient = true;
+		throw failure;
 	}
+}
+
+interface SendSettings {
+	baseUrl: string;
+	apiKey: string;
+	itemIndex?: number;
+	timeoutMs: number;
+	signal?: AbortSignal;
 }
 
 /**
@@ -225,7 +286,7 @@ async function send(
 export async function apiRequest(
 	this: RequestContext,
 	endpoint: EndpointName,
-	{ id, qs, body, itemIndex, idempotencyKey }: ApiRequestOptions = {},
+	{ id, qs, body, itemIndex, idempotencyKey, timeoutMs = DEFAULT_TIMEOUT_MS, signal, retryReads = true }: ApiRequestOptions = {},
 ): Promise<unknown> {
 	const { baseUrl, apiKey } = await readCredentials.call(this, itemIndex);
 	const { method } = ENDPOINTS[endpoint];
@@ -243,8 +304,26 @@ export async function apiRequest(
 		disableFollowRedirect: true,
 	};
 
-	let url = options.url;
-	let response = await send.call(this, options, baseUrl, apiKey, itemIndex);
+	const settings: SendSettings = { baseUrl, apiKey, itemIndex, timeoutMs, signal };
+	const attempts = method === 'GET' && retryReads ? READ_ATTEMPTS : 1;
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await requestOnce.call(this, options, settings);
+		} catch (error) {
+			const retryAfter = retryAfterMs(error) ?? 0;
+			const retry = attempt < attempts && isTransient(error) && retryAfter <= MAX_RETRY_AFTER_MS;
+			const backoff = Math.max(retryAfter, RETRY_BACKOFF_MS * 2 ** (attempt - 1));
+			if (!retry || !(await sleepUnlessCancelled(backoff, signal))) throw asNodeError(this, error, itemIndex);
+		}
+	}
+}
+
+/** One attempt: the request, the redirects the node follows, and the answer read as JSON. */
+async function requestOnce(this: RequestContext, options: IHttpRequestOptions, settings: SendSettings): Promise<unknown> {
+	const { baseUrl, apiKey, itemIndex } = settings;
+	const { method } = options;
+	let url = String(options.url);
+	let response = await send.call(this, options, settings);
 	for (let redirects = 0; isRedirect(response.statusCode); redirects++) {
 		const target = redirectTarget(response, url);
 		const followable =
@@ -265,7 +344,7 @@ export async function apiRequest(
 		}
 		// The Location names the whole address, query included.
 		url = target.toString();
-		response = await send.call(this, { ...options, url, qs: undefined }, baseUrl, apiKey, itemIndex);
+		response = await send.call(this, { ...options, url, qs: undefined }, settings);
 	}
 
 	if (response.statusCode >= 400) {
@@ -311,37 +390,37 @@ export function readListPage(body: unknown): ListPage {
 	return { items: items ?? [], nextCursor: cursor };
 }
 
+/** How a list is read: its query, page size, item and request settings. */
+interface ListOptions extends Pick<ApiRequestOptions, 'itemIndex' | 'timeoutMs' | 'signal'> {
+	qs?: IDataObject;
+}
+
 /** Fetches one page of a list endpoint. */
 export async function apiRequestPage(
 	this: RequestContext,
 	endpoint: EndpointName,
-	{ qs = {}, cursor, pageSize, itemIndex }: { qs?: IDataObject; cursor?: string; pageSize: number; itemIndex?: number },
+	{ qs = {}, cursor, pageSize, ...request }: ListOptions & { cursor?: string; pageSize: number },
 ): Promise<ListPage> {
 	const query: IDataObject = {
 		...qs,
 		[PAGINATION.limitParameter]: Math.min(pageSize, PAGINATION.maxPageSize),
 	};
 	if (cursor) query[PAGINATION.cursorParameter] = cursor;
-	return readListPage(await apiRequest.call(this, endpoint, { qs: query, itemIndex }));
+	return readListPage(await apiRequest.call(this, endpoint, { qs: query, ...request }));
 }
 
 /** Follows the cursor until `limit` items were read (all of them when no limit is given). */
 export async function apiRequestAllItems(
 	this: RequestContext,
 	endpoint: EndpointName,
-	{ qs = {}, limit, itemIndex }: { qs?: IDataObject; limit?: number; itemIndex?: number },
+	{ qs = {}, limit, ...request }: ListOptions & { limit?: number },
 ): Promise<IDataObject[]> {
 	const collected: IDataObject[] = [];
 	const seenCursors = new Set<string>();
 	let cursor: string | undefined;
 	do {
 		const remaining = limit === undefined ? PAGINATION.maxPageSize : limit - collected.length;
-		const page = await apiRequestPage.call(this, endpoint, {
-			qs,
-			cursor,
-			pageSize: remaining,
-			itemIndex,
-		});
+		const page = await apiRequestPage.call(this, endpoint, { qs, cursor, pageSize: remaining, ...request });
 		collected.push(...page.items);
 		// A service that hands back a cursor it already gave would otherwise loop forever.
 		if (page.nextCursor === undefined || seenCursors.has(page.nextCursor) || page.items.length === 0) break;
