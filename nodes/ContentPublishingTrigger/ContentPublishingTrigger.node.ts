@@ -11,7 +11,8 @@ import type {
 import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 
 import { apiRequest, apiRequestAllItems } from '../ContentPublishing/transport';
-import { verifyDelivery } from './signature';
+import { isRepeatedDelivery } from './deliveries';
+import { DELIVERY_HEADER, verifyDelivery } from './signature';
 
 const EVENT_OPTIONS = [
 	{ name: 'All Events', value: '*', description: 'Every event the service sends' },
@@ -199,13 +200,17 @@ export class ContentPublishingTrigger implements INodeType {
 		const rawBody = Buffer.isBuffer(request.rawBody) ? request.rawBody : Buffer.from(JSON.stringify(this.getBodyData()));
 		// Test and production URLs each have their own subscription; a delivery signed by either is ours.
 		const subscriptions = Object.values(subscriptionsOf(this.getWorkflowStaticData('node')));
-		const authentic = subscriptions.some((subscription) => verifyDelivery(headers, rawBody, subscription.secret).valid);
-		if (!authentic) {
+		const subscription = subscriptions.find((candidate) => verifyDelivery(headers, rawBody, candidate.secret).valid);
+		if (subscription === undefined) {
 			this.getResponseObject().status(401).json({ error: 'invalid signature' });
 			return { noWebhookResponse: true };
 		}
 
 		const event = this.getBodyData();
+		const eventId = String(event.id ?? headers[DELIVERY_HEADER] ?? '');
+		if (eventId !== '' && isRepeatedDelivery(`${subscription.id}:${eventId}`)) {
+			return { webhookResponse: { received: true, ignored: 'delivered before' } };
+		}
 		const type = String(event.type ?? '');
 		const events = this.getNodeParameter('events') as string[];
 		const options = this.getNodeParameter('options', {}) as { contentKinds?: string[]; includeHeaders?: boolean };

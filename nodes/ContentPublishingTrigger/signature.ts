@@ -3,6 +3,8 @@ import { createHmac, timingSafeEqual } from 'crypto';
 /** Headers a delivery carries; see the README's "Signatures" section. */
 export const SIGNATURE_HEADER = 'x-content-publishing-signature';
 export const TIMESTAMP_HEADER = 'x-content-publishing-timestamp';
+/** The event id, repeated by every retry of the same delivery. */
+export const DELIVERY_HEADER = 'x-content-publishing-delivery';
 
 /** How far a delivery's timestamp may be from n8n's clock before it counts as a replay. */
 export const TOLERANCE_SECONDS = 300;

@@ -190,6 +190,18 @@ describe('trigger deliveries', () => {
 		expect(result.response).toEqual({ noWebhookResponse: true });
 	});
 
+	it('starts one execution for a delivery the service sends twice', async () => {
+		const { secret, post } = await activated();
+		const first = await post(signed(secret, { ...jobEvent(), id: 'evt_twice' }));
+		const again = await post(signed(secret, { ...jobEvent(), id: 'evt_twice' }));
+		const other = await post(signed(secret, { ...jobEvent(), id: 'evt_other' }));
+
+		expect(first.response.workflowData).toHaveLength(1);
+		expect(again.status).toBe(200);
+		expect(again.response).toEqual({ webhookResponse: { received: true, ignored: 'delivered before' } });
+		expect(other.response.workflowData).toHaveLength(1);
+	});
+
 	it('ignores events the node did not select', async () => {
 		const { secret, post } = await activated({ events: ['job.completed'] });
 		const result = await post(signed(secret, jobEvent('job.failed')));
@@ -200,7 +212,7 @@ describe('trigger deliveries', () => {
 	it('keeps only the selected content kinds', async () => {
 		const { secret, post } = await activated({ events: ['*'], options: { contentKinds: ['blog'] } });
 		expect((await post(signed(secret, jobEvent()))).response.workflowData).toBeUndefined();
-		const blog = await post(signed(secret, jobEvent('job.completed', { type: 'generate.blog' })));
+		const blog = await post(signed(secret, { ...jobEvent('job.completed', { type: 'generate.blog' }), id: 'evt_2' }));
 		expect(blog.response.workflowData?.[0]).toHaveLength(1);
 	});
 
