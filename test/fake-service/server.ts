@@ -174,8 +174,11 @@ export interface Fault {
 	rewriteAnswer?: (body: unknown) => unknown;
 	/** Answer `status` (default 307) with this Location. */
 	redirectTo?: string;
-	/** Answer `status` with this body instead of the usual error: text, or JSON for an object. */
-	body?: string | object;
+	/**
+	 * Answer `status` with this body instead of handling the request (or of the usual error body):
+	 * text, or JSON for anything else; a function is called for each answer.
+	 */
+	body?: string | object | (() => unknown);
 }
 
 export interface Delivery {
@@ -1128,8 +1131,9 @@ function faultMatches(fault: Fault, method: string, path: string): boolean {
 }
 
 function faultReply(fault: Fault, status: number): Reply {
-	if (typeof fault.body === 'string') return { status, text: fault.body };
-	if (fault.body !== undefined) return { status, json: fault.body };
+	const body = typeof fault.body === 'function' ? fault.body() : fault.body;
+	if (typeof body === 'string') return { status, text: body };
+	if (body !== undefined) return { status, json: body };
 	const code = FAULT_ERROR_CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');
 	const retryAfterSeconds = fault.retryAfterSeconds ?? (status === 429 ? 1 : undefined);
 	const headers: Record<string, string> = retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) };

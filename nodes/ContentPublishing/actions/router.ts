@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 
 import { readRequestTimeout } from '../helpers/fields';
 import { JobToAwait, resultOrJobToAwait, waitForJob } from '../helpers/jobs';
-import { apiRequest, apiRequestAllItems } from '../transport';
+import { apiRequest, apiRequestAllItems, requireObject } from '../transport';
 import * as account from './account';
 import * as content from './content';
 import * as job from './job';
@@ -101,9 +101,11 @@ async function send(
 		itemIndex,
 		...request,
 	});
-	if (plan.answer === 'deleted') return { id: plan.id, deleted: true, ...((answer ?? {}) as IDataObject) };
-	if (plan.answer === 'job') return resultOrJobToAwait.call(this, answer, plan.wait, itemIndex);
-	return (answer ?? {}) as IDataObject;
+	if (plan.answer === 'deleted') {
+		return { id: plan.id, deleted: true, ...(answer === undefined ? {} : requireObject(this, answer, itemIndex)) };
+	}
+	const object = requireObject(this, answer, itemIndex);
+	return plan.answer === 'job' ? resultOrJobToAwait.call(this, object, plan.wait, itemIndex) : object;
 }
 
 /**

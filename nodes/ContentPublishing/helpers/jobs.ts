@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, asNodeError, isTransient, retryAfterMs } from '../transport';
+import { apiRequest, asNodeError, isTransient, requireObject, retryAfterMs } from '../transport';
 import { readRequestTimeout } from './fields';
 import { sleepUnlessCancelled } from './sleep';
 
@@ -129,16 +129,16 @@ export async function waitForJob(
 		}
 		if (!(await sleepUnlessCancelled(Math.min(interval, remaining), signal))) throw cancelled();
 
-		let job: IDataObject;
+		let answer: unknown;
 		try {
-			job = (await apiRequest.call(this, 'getJob', {
+			answer = await apiRequest.call(this, 'getJob', {
 				id: jobId,
 				itemIndex,
 				signal,
 				// The wait retries on its own schedule, and a poll that hangs must not outlast the wait.
 				retryReads: false,
 				timeoutMs: Math.max(MIN_POLL_TIMEOUT_MS, Math.min(requestTimeoutMs, deadline - Date.now())),
-			})) as IDataObject;
+			});
 		} catch (error) {
 			if (signal?.aborted) throw cancelled();
 			// A rate limit, a gateway error or a poll without answer is a reason to wait longer, not to give up.
@@ -148,6 +148,7 @@ export async function waitForJob(
 			continue;
 		}
 
+		const job = requireObject(this, answer, itemIndex);
 		lastStatus = rawStatus(job) || 'unknown';
 		const state = jobState(job);
 		if (state === 'succeeded') return job;
@@ -162,11 +163,10 @@ export async function waitForJob(
  */
 export function resultOrJobToAwait(
 	this: IExecuteFunctions,
-	body: unknown,
+	answer: IDataObject,
 	wait: WaitOptions | undefined,
 	itemIndex: number,
 ): IDataObject | JobToAwait {
-	const answer = (body ?? {}) as IDataObject;
 	const jobId = findJobId(answer);
 	if (wait === undefined || jobId === undefined) return answer;
 	const job = (answer.job as IDataObject | undefined) ?? answer;

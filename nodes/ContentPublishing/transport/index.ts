@@ -61,6 +61,9 @@ const RETRY_BACKOFF_MS = 1000;
 // A longer Retry-After is the service asking for a pause the node should not take silently.
 const MAX_RETRY_AFTER_MS = 30_000;
 const TRANSIENT_STATUSES = new Set([429, 502, 503, 504]);
+// Return All reads at most this many items: a list that goes on (or a service whose cursor never
+// ends) must not hold an execution and its memory forever.
+const MAX_RETURN_ALL = 10_000;
 
 /** The error as n8n shows it: the node's own errors pass through, anything else is wrapped. */
 export function asNodeError(context: RequestContext, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
@@ -370,6 +373,20 @@ async function requestOnce(this: RequestContext, options: IHttpRequestOptions, s
 	return parsed.value;
 }
 
+/**
+ * Every endpoint but a list answers with one object; anything else (no body, text, a number, a
+ * list) would reach the workflow as a broken item or pass for a success it is not.
+ */
+export function requireObject(context: RequestContext, answer: unknown, itemIndex?: number): IDataObject {
+	if (answer !== null && typeof answer === 'object' && !Array.isArray(answer)) return answer as IDataObject;
+	const found = answer === undefined ? 'no body' : Array.isArray(answer) ? 'a list' : answer === null ? 'null' : `a ${typeof answer}`;
+	throw new NodeApiError(context.getNode(), { answer: found }, {
+		message: `The service answered with ${found} where it should return an object`,
+		description: 'Nothing was output for this item. Check that the Base URL points at the API; if it does, the service broke its own contract.',
+		itemIndex,
+	});
+}
+
 export interface ListPage {
 	items: IDataObject[];
 	nextCursor?: string;
@@ -417,11 +434,27 @@ export async function apiRequestAllItems(
 ): Promise<IDataObject[]> {
 	const collected: IDataObject[] = [];
 	const seenCursors = new Set<string>();
+	const seenIds = new Set<string | number>();
 	let cursor: string | undefined;
 	do {
 		const remaining = limit === undefined ? PAGINATION.maxPageSize : limit - collected.length;
 		const page = await apiRequestPage.call(this, endpoint, { qs, cursor, pageSize: remaining, ...request });
-		collected.push(...page.items);
+		// One by one: spreading a huge page into push() would overflow the call stack. A service
+		// whose cursor loops hands the same items back; each id is output once.
+		for (const item of page.items) {
+			const id = item?.id;
+			if (typeof id === 'string' || typeof id === 'number') {
+				if (seenIds.has(id)) continue;
+				seenIds.add(id);
+			}
+			collected.push(item);
+		}
+		if (limit === undefined && collected.length > MAX_RETURN_ALL) {
+			throw new NodeOperationError(this.getNode(), `Return All stopped after ${MAX_RETURN_ALL.toLocaleString('en-US')} items`, {
+				itemIndex: request.itemIndex,
+				description: 'The list goes on further than one execution should read. Turn off Return All and set a Limit, or narrow the list with filters.',
+			});
+		}
 		// A service that hands back a cursor it already gave would otherwise loop forever.
 		if (page.nextCursor === undefined || seenCursors.has(page.nextCursor) || page.items.length === 0) break;
 		seenCursors.add(page.nextCursor);
