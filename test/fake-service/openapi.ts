@@ -397,6 +397,14 @@ const parameters: Record<string, JsonSchema> = {
 		description: 'Opaque `next_cursor` of the previous page (422 for anything else).',
 		schema: text,
 	},
+	IdempotencyKey: {
+		name: 'Idempotency-Key',
+		in: 'header',
+		required: false,
+		description:
+			'Any string up to 255 characters. A create repeated on the same path with the same key is not carried out again: it gets the answer of the first one.',
+		schema: { type: 'string', minLength: 1, maxLength: 255 },
+	},
 	PageSearch: { name: 'q', in: 'query', description: 'Case-insensitive substring of the page name.', schema: text },
 	PostStatusFilter: { name: 'status', in: 'query', schema: oneOfValues(POST_STATUSES) },
 	PostPageFilter: { name: 'page_id', in: 'query', schema: text },
@@ -441,7 +449,12 @@ interface OperationSpec {
 }
 
 function operation(spec: OperationSpec): OpenApiOperation {
-	const parameterNames = [...(spec.pathId ? [spec.pathId] : []), ...(spec.query ?? [])];
+	const parameterNames = [
+		...(spec.pathId ? [spec.pathId] : []),
+		...(spec.query ?? []),
+		// Creates (a body, answered 201 or 202) honour an Idempotency-Key.
+		...(spec.requestBody !== undefined && spec.success.status !== '200' ? ['IdempotencyKey'] : []),
+	];
 	const errorResponses: Array<[string, string, boolean]> = [
 		['400', 'BadRequest', spec.requestBody !== undefined],
 		['401', 'Unauthorized', !spec.anonymous],

@@ -163,6 +163,8 @@ export interface Fault {
 	match?: { method?: string; path?: string | RegExp };
 	/** How many matching requests this fault answers; default 1. */
 	times?: number;
+	/** How many matching requests pass untouched before the fault answers; default 0. */
+	after?: number;
 	status?: number;
 	retryAfterSeconds?: number;
 	delayMs?: number;
@@ -674,7 +676,9 @@ export class FakeService {
 	private baseUrl = '';
 	private currentJobMode: JobMode;
 	private jobPlan: Required<JobPlan> = DEFAULT_JOB_PLAN;
-	private readonly faults: Array<{ fault: Fault; remaining: number }> = [];
+	private readonly faults: Array<{ fault: Fault; remaining: number; passes: number }> = [];
+	/** First answers of creates, by path and Idempotency-Key. */
+	private readonly idempotentAnswers = new Map<string, RouteResult>();
 	private readonly jobRuntimes = new Map<string, JobRuntime>();
 	private readonly pendingDeliveries = new Set<Promise<void>>();
 	private readonly shutdown = new AbortController();
@@ -738,7 +742,7 @@ export class FakeService {
 	}
 
 	injectFault(fault: Fault): void {
-		this.faults.push({ fault: { ...fault }, remaining: fault.times ?? 1 });
+		this.faults.push({ fault: { ...fault }, remaining: fault.times ?? 1, passes: fault.after ?? 0 });
 	}
 
 	clearFaults(): void {
@@ -752,6 +756,7 @@ export class FakeService {
 		this.requests.length = 0;
 		this.deliveries.length = 0;
 		this.faults.length = 0;
+		this.idempotentAnswers.clear();
 		this.posts.clear();
 		this.jobs.clear();
 		this.webhooks.clear();
@@ -873,7 +878,9 @@ export class FakeService {
 		let reply: Reply;
 		try {
 			const { authorization } = request.headers;
-			reply = await this.reply({ method, path, query, body, match, problems, authorization });
+			const key = request.headers['idempotency-key'];
+			const idempotencyKey = Array.isArray(key) ? key[0] : key;
+			reply = await this.reply({ method, path, query, body, match, problems, authorization, idempotencyKey });
 		} catch (error) {
 			if (!(error instanceof ApiError)) console.error('Fake content publishing service: unexpected error', error);
 			reply = errorReply(error);
@@ -901,6 +908,7 @@ export class FakeService {
 		match: ReturnType<typeof matchRoute>;
 		problems: ContractProblem[];
 		authorization: string | undefined;
+		idempotencyKey: string | undefined;
 	}): Promise<Reply> {
 		const { method, path, query, body, match, problems } = request;
 		const fault = this.takeFault(method, path);
@@ -922,7 +930,11 @@ export class FakeService {
 				problems,
 			);
 		}
-		const result = match.route.handler(this, { params: match.params, query, body: body.value });
+		// A create repeated with the same Idempotency-Key gets the first answer and creates nothing.
+		const idempotency = method === 'POST' && request.idempotencyKey ? `${path} ${request.idempotencyKey}` : undefined;
+		const remembered = idempotency === undefined ? undefined : this.idempotentAnswers.get(idempotency);
+		const result = remembered ?? match.route.handler(this, { params: match.params, query, body: body.value });
+		if (idempotency !== undefined) this.idempotentAnswers.set(idempotency, result);
 		if (fault?.afterHandling && fault.status !== undefined) return faultReply(fault, fault.status);
 		return { status: result.status, json: fault?.rewriteAnswer ? fault.rewriteAnswer(result.body) : result.body };
 	}
@@ -935,6 +947,10 @@ export class FakeService {
 	private takeFault(method: string, path: string): Fault | undefined {
 		const entry = this.faults.find(({ fault }) => faultMatches(fault, method, path));
 		if (!entry) return undefined;
+		if (entry.passes > 0) {
+			entry.passes -= 1;
+			return undefined;
+		}
 		entry.remaining -= 1;
 		if (entry.remaining <= 0) this.faults.splice(this.faults.indexOf(entry), 1);
 		return entry.fault;

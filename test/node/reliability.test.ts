@@ -127,3 +127,34 @@ describe('waiting for a job under faults', () => {
 		expect(elapsed).toBeLessThan(2000 + 1500);
 	});
 });
+
+describe('a batch under injected faults', () => {
+	it('publishes every item exactly once through lost answers and Retry On Fail', async () => {
+		const items = 1000;
+		const lostAt = [100, 500, 900];
+		// Each lost answer comes after the service has published; n8n's Retry On Fail then runs the
+		// whole batch again, every item with the key it had.
+		for (const after of lostAt) {
+			harness.service.injectFault({ match: { method: 'POST', path: '/v1/publish/linkedin' }, status: 502, afterHandling: true, after });
+		}
+		const input = Array.from({ length: items }, (_, index) => ({ json: { n: index } }));
+		const result = await harness.run(
+			{ resource: 'publication', operation: 'publishLinkedin', source: 'text', text: '=Update {{ $json.n }}', waitForCompletion: false },
+			{ input, node: { ...RETRY_ON_FAIL, maxTries: 5 } },
+		);
+
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)).toHaveLength(items);
+		// The service starts one publish job per publish it carries out.
+		const published = new Set([...harness.service.jobs.values()].filter((job) => job.type === 'publish.linkedin').map((job) => job.id));
+		const output = new Set(jsonOf(result).map((job) => job.id as string));
+		const texts = new Set(harness.sent('publishLinkedin').map((request) => (request.body as { content: string }).content));
+		const duplicates = published.size - items;
+		const lost = items - [...output].filter((id) => published.has(id)).length;
+		expect(texts.size).toBe(items);
+		console.log(
+			`publishes under injected faults: ${items} items, ${lostAt.length} lost answers, ${harness.sent('publishLinkedin').length} requests, ${duplicates} duplicates, ${lost} lost`,
+		);
+		expect({ duplicates, lost }).toEqual({ duplicates: 0, lost: 0 });
+	}, 60_000);
+});
