@@ -208,11 +208,11 @@ export async function useBinaryDataMode(mode: 'default' | 'filesystem'): Promise
 }
 
 /** A file as a previous node would hand it on, stored by the active binary data mode. */
-export async function binaryFile(content: string, fileName: string, mimeType: string): Promise<IBinaryData> {
+export async function binaryFile(content: string | Buffer, fileName: string, mimeType: string): Promise<IBinaryData> {
 	const fileExtension = fileName.split('.').pop();
 	return await Container.get(BinaryDataService).store(
 		FileLocation.ofExecution('test-workflow', 'test-execution'),
-		Buffer.from(content, 'utf8'),
+		typeof content === 'string' ? Buffer.from(content, 'utf8') : content,
 		{ data: '', mimeType, fileName, fileExtension },
 	);
 }

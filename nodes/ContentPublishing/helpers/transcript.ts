@@ -3,6 +3,21 @@ import { NodeOperationError } from 'n8n-workflow';
 
 type TranscriptFormat = 'text' | 'vtt' | 'srt';
 
+/** The largest transcript the node sends: many hours of speech, far below what a request may carry. */
+export const MAX_TRANSCRIPT_BYTES = 5 * 1024 * 1024;
+
+/** The buffer as text, or undefined when it is not UTF-8 or holds control bytes no text file has. */
+function decodeText(buffer: Buffer): string | undefined {
+	let text: string;
+	try {
+		text = new TextDecoder('utf-8', { fatal: true }).decode(buffer);
+	} catch {
+		return undefined;
+	}
+	// NUL and the other C0 controls but tab, line feed, form feed and carriage return.
+	return /[\u0000-\u0008\u000B\u000E-\u001F]/.test(text) ? undefined : text;
+}
+
 const TIMING_LINE = /^\s*(\d{1,2}:)?\d{1,2}:\d{2}[.,]\d{1,3}\s*-->\s*(\d{1,2}:)?\d{1,2}:\d{2}[.,]\d{1,3}.*$/;
 
 function formatOf(binary: IBinaryData, text: string): TranscriptFormat | undefined {
@@ -15,8 +30,27 @@ function formatOf(binary: IBinaryData, text: string): TranscriptFormat | undefin
 }
 
 /**
+ * Removes every `open … close` span, such as `<v Speaker>` or `{\\an8}`, in one pass: a regular
+ * expression takes time growing with the square of a line full of unclosed `<`.
+ */
+function stripSpans(line: string, open: string, close: string, minInner: number): string {
+	let kept = '';
+	let position = 0;
+	while (position < line.length) {
+		const start = line.indexOf(open, position);
+		if (start === -1) break;
+		const end = line.indexOf(close, start + open.length + minInner);
+		// Without a closing mark further on, no span can start later either.
+		if (end === -1) break;
+		kept += line.slice(position, start);
+		position = end + close.length;
+	}
+	return kept + line.slice(position);
+}
+
+/**
  * Reduces WebVTT or SubRip subtitles to the spoken text: cue numbers, timings, headers, notes and
- * voice tags go, and a line repeated by rolling captions is kept once.
+ * voice tags go, and a line repeated by rolling captions is kept once. Linear in the input.
  */
 export function subtitlesToText(subtitles: string, format: 'vtt' | 'srt'): string {
 	const lines: string[] = [];
@@ -34,10 +68,7 @@ export function subtitlesToText(subtitles: string, format: 'vtt' | 'srt'): strin
 		}
 		if (TIMING_LINE.test(line)) continue;
 		if (/^\d+$/.test(line)) continue;
-		const text = line
-			.replace(/<[^>]+>/g, '')
-			.replace(/\{\\[^}]*\}/g, '')
-			.trim();
+		const text = stripSpans(stripSpans(line, '<', '>', 1), '{\\', '}', 0).trim();
 		if (text !== '' && lines[lines.length - 1] !== text) lines.push(text);
 	}
 	return lines.join('\n');
@@ -51,12 +82,25 @@ export async function readTranscriptFromBinary(
 ): Promise<string> {
 	const binary = this.helpers.assertBinaryData(itemIndex, propertyName);
 	const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, propertyName);
-	const text = buffer.toString('utf8').replace(/^\uFEFF/, '');
+	const file = `The file in binary property "${propertyName}" of item ${itemIndex}`;
+	if (buffer.length > MAX_TRANSCRIPT_BYTES) {
+		throw new NodeOperationError(this.getNode(), `${file} is larger than a transcript can be`, {
+			itemIndex,
+			description: `It has ${buffer.length.toLocaleString('en-US')} bytes; a transcript may have up to ${MAX_TRANSCRIPT_BYTES.toLocaleString('en-US')}.`,
+		});
+	}
+	const text = decodeText(buffer)?.replace(/^\uFEFF/, '');
+	if (text === undefined) {
+		throw new NodeOperationError(this.getNode(), `${file} is not text`, {
+			itemIndex,
+			description: `Found ${binary.mimeType || 'an unknown type'}${binary.fileName ? ` (${binary.fileName})` : ''} whose content is not UTF-8 text: a transcript must be a .txt, .vtt or .srt text file.`,
+		});
+	}
 	const format = formatOf(binary, text);
 	if (format === undefined) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`The file in binary property "${propertyName}" of item ${itemIndex} is not a transcript`,
+			`${file} is not a transcript`,
 			{
 				itemIndex,
 				description: `Found ${binary.mimeType || 'an unknown type'}${binary.fileName ? ` (${binary.fileName})` : ''}. Use a .txt, .vtt or .srt file.`,

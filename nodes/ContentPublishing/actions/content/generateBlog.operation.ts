@@ -10,7 +10,7 @@ import {
 import { pageIdField } from '../../descriptions/post.fields';
 import { readExtraFields, toApiFields } from '../../helpers/fields';
 import { readJobWait } from '../../helpers/jobs';
-import { readTranscriptFromBinary } from '../../helpers/transcript';
+import { MAX_TRANSCRIPT_BYTES, readTranscriptFromBinary } from '../../helpers/transcript';
 import type { RequestPlan } from '../types';
 
 const properties: INodeProperties[] = [
@@ -105,6 +105,12 @@ export async function execute(
 	if (transcript === '') {
 		throw new NodeOperationError(this.getNode(), `"Transcript" of item ${itemIndex} is empty`, {
 			itemIndex,
+		});
+	}
+	if (Buffer.byteLength(transcript) > MAX_TRANSCRIPT_BYTES) {
+		throw new NodeOperationError(this.getNode(), `"Transcript" of item ${itemIndex} is longer than a transcript can be`, {
+			itemIndex,
+			description: `A transcript may have up to ${MAX_TRANSCRIPT_BYTES.toLocaleString('en-US')} bytes.`,
 		});
 	}
 	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
