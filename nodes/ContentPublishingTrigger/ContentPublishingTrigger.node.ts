@@ -10,9 +10,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 
-import { apiRequest, apiRequestAllItems } from '../ContentPublishing/transport';
+import { apiRequest, apiRequestAllItems, requireObject } from '../ContentPublishing/transport';
 import { isRepeatedDelivery } from './deliveries';
 import { DELIVERY_HEADER, verifyDelivery } from './signature';
+
+const JOB_LOOKUP_TIMEOUT_MS = 10_000;
 
 const EVENT_OPTIONS = [
 	{ name: 'All Events', value: '*', description: 'Every event the service sends' },
@@ -222,10 +224,14 @@ export class ContentPublishingTrigger implements INodeType {
 		const output: IDataObject = { event: type, eventId: event.id, createdAt: event.created_at };
 		const jobReference = (data.job ?? (data.job_id ? { id: data.job_id } : undefined)) as IDataObject | undefined;
 		if (jobReference !== undefined) {
-			// A delivery that names the job without its state is completed from the service.
+			// A delivery that names the job without its state is completed from the service, quickly:
+			// the service waits for this answer and sends the delivery again if it comes late.
 			const job =
 				jobReference.status === undefined
-					? ((await apiRequest.call(this, 'getJob', { id: String(jobReference.id) })) as IDataObject)
+					? requireObject(
+							this,
+							await apiRequest.call(this, 'getJob', { id: String(jobReference.id), timeoutMs: JOB_LOOKUP_TIMEOUT_MS, retryReads: false }),
+						)
 					: jobReference;
 			const kinds = options.contentKinds ?? [];
 			if (kinds.length > 0 && !kinds.includes(contentKind(job) ?? '')) {

@@ -162,6 +162,42 @@ function suite(pin: N8nPinName): void {
 		});
 	});
 
+	describe('Retry On Fail in n8n', () => {
+		it('publishes once, and re-sends a lost answer with the same Idempotency-Key', async () => {
+			await importWorkflow({
+				id: 'cpRetryOnFail',
+				name: 'Publish with Retry On Fail',
+				nodes: [
+					node('Start', 'n8n-nodes-base.manualTrigger', {}, [0, 0]),
+					node(
+						'Publish',
+						'n8n-nodes-content-publishing.contentPublishing',
+						{ resource: 'publication', operation: 'publishLinkedin', source: 'text', text: 'Exactly once', options: FAST_WAIT },
+						[220, 0],
+						{ credentials, retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
+					),
+				],
+				connections: chain('Start', 'Publish'),
+			});
+			const publishJobs = () => [...service.jobs.values()].filter((job) => job.type === 'publish.linkedin').length;
+			const before = { requests: service.requestsTo('publishLinkedin').length, jobs: publishJobs() };
+
+			// Nothing fails: before, the job answer's "error": null made n8n run the node three times.
+			await n8n.cli(['execute', '--id=cpRetryOnFail', '--rawOutput']);
+			expect(service.requestsTo('publishLinkedin').length - before.requests).toBe(1);
+			expect(publishJobs() - before.jobs).toBe(1);
+
+			// The answer is lost after the service published: n8n's retry sends the same key.
+			service.injectFault({ match: { method: 'POST', path: '/v1/publish/linkedin' }, status: 502, afterHandling: true });
+			const output = await n8n.cli(['execute', '--id=cpRetryOnFail', '--rawOutput']);
+			const sent = service.requestsTo('publishLinkedin').slice(before.requests + 1);
+			expect(sent.map((request) => request.status)).toEqual([502, 202]);
+			expect(sent[1].headers['idempotency-key']).toBe(sent[0].headers['idempotency-key']);
+			expect(publishJobs() - before.jobs).toBe(2);
+			expect(output).toContain('"status": "succeeded"');
+		});
+	});
+
 	describe('the example workflows', () => {
 		it('all import into n8n', async () => {
 			for (const file of readdirSync(EXAMPLES)) {
