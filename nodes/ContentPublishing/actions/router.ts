@@ -175,7 +175,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	await forEachConcurrently(jobsToAwait, MAX_PARALLEL_JOB_WAITS, async ({ itemIndex, job }) => {
 		try {
-			const finished = await waitForJob.call(this, job.jobId, job.waitOptions, itemIndex);
+			const finished = await waitForJob.call(this, job.jobId, job.waitOptions, itemIndex, timeouts[itemIndex]);
 			outputs[itemIndex] = toItems(finished, itemIndex);
 		} catch (error) {
 			outputs[itemIndex] = fail(error as Error, itemIndex);

@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, asNodeError, isTransient, requireObject, retryAfterMs } from '../transport';
-import { readRequestTimeout } from './fields';
 import { sleepUnlessCancelled } from './sleep';
 
 export type JobState = 'pending' | 'succeeded' | 'failed';
@@ -22,8 +21,6 @@ const BACKOFF_FACTOR = 1.5;
 export interface WaitOptions {
 	pollIntervalSeconds: number;
 	maxWaitSeconds: number;
-	/** The item's request timeout; a poll never outlasts the wait's deadline either. */
-	requestTimeoutMs: number;
 }
 
 /** An operation's answer that is a job still to be waited for, once every item has started its own. */
@@ -100,8 +97,10 @@ function failedJobError(context: IExecuteFunctions, jobId: string, job: IDataObj
 export async function waitForJob(
 	this: IExecuteFunctions,
 	jobId: string,
-	{ pollIntervalSeconds, maxWaitSeconds, requestTimeoutMs }: WaitOptions,
+	{ pollIntervalSeconds, maxWaitSeconds }: WaitOptions,
 	itemIndex: number,
+	/** The item's request timeout; a poll never outlasts the wait's deadline either. */
+	requestTimeoutMs: number,
 ): Promise<IDataObject> {
 	const signal = this.getExecutionCancelSignal();
 	const deadline = Date.now() + maxWaitSeconds * 1000;
@@ -196,5 +195,5 @@ export function readWaitOptions(this: IExecuteFunctions, itemIndex: number): Wai
 			});
 		}
 	}
-	return { pollIntervalSeconds, maxWaitSeconds, requestTimeoutMs: readRequestTimeout.call(this, itemIndex) };
+	return { pollIntervalSeconds, maxWaitSeconds };
 }
