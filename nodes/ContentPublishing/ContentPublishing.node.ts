@@ -15,7 +15,7 @@ import * as publication from './actions/publication';
 import { router } from './actions/router';
 import { requestOptionsField } from './descriptions/common';
 import * as webhook from './actions/webhook';
-import { listSearch } from './methods';
+import { listSearch, loadOptions } from './methods';
 
 export class ContentPublishing implements INodeType {
 	description: INodeTypeDescription = {
@@ -60,7 +60,7 @@ export class ContentPublishing implements INodeType {
 		],
 	};
 
-	methods = { listSearch };
+	methods = { listSearch, loadOptions };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -8,20 +8,26 @@ import type {
 	IWebhookResponseData,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, apiRequestAllItems, requireObject } from '../ContentPublishing/transport';
+import { eventsField } from '../ContentPublishing/descriptions/events';
+import { findJob } from '../ContentPublishing/helpers/jobs';
+import { loadOptions } from '../ContentPublishing/methods';
+import { apiRequest, apiRequestAllItems, asNodeError, loadContract, requireObject } from '../ContentPublishing/transport';
+import {
+	ContractFieldError,
+	defaultContract,
+	eventsToSend,
+	requestBody,
+	type Contract,
+	type DeliveryShape,
+	type JobContract,
+	type SignatureScheme,
+} from '../ContentPublishing/transport/contract';
 import { isRepeatedDelivery } from './deliveries';
-import { DELIVERY_HEADER, verifyDelivery } from './signature';
+import { verifyDelivery } from './signature';
 
 const JOB_LOOKUP_TIMEOUT_MS = 10_000;
-
-const EVENT_OPTIONS = [
-	{ name: 'All Events', value: '*', description: 'Every event the service sends' },
-	{ name: 'Job Completed', value: 'job.completed', description: 'A generation or publishing job finished successfully' },
-	{ name: 'Job Failed', value: 'job.failed', description: 'A generation or publishing job failed' },
-	{ name: 'Post Published', value: 'post.published', description: 'A post was published' },
-];
 
 const CONTENT_KIND_OPTIONS = [
 	{ name: 'Blog', value: 'blog' },
@@ -31,14 +37,25 @@ const CONTENT_KIND_OPTIONS = [
 	{ name: 'Video', value: 'video' },
 ];
 
-/** One subscription on the service, per webhook URL: test and production URLs never share one. */
+/**
+ * One subscription on the service, per webhook URL: test and production URLs never share one. It
+ * keeps how the service signs and shapes deliveries, read from its document at activation, so a
+ * delivery is checked without another request. Subscriptions stored before kept none of that and
+ * read with the built-in conventions.
+ */
 interface Subscription {
 	id: string;
 	secret: string;
 	events: string[];
+	signature?: SignatureScheme;
+	delivery?: DeliveryShape;
+	jobs?: JobContract;
 }
 
 type Subscriptions = Record<string, Subscription>;
+
+// How deliveries of a subscription stored without its service's conventions are read.
+const builtIn = defaultContract();
 
 function subscriptionsOf(staticData: IDataObject): Subscriptions {
 	staticData.subscriptions ??= {};
@@ -50,9 +67,10 @@ function sameEvents(a: unknown, b: string[]): boolean {
 }
 
 /** Removes every registration on the service that delivers to this URL. */
-async function deleteWebhooksFor(this: IHookFunctions, webhookUrl: string): Promise<void> {
+async function deleteWebhooksFor(this: IHookFunctions, contract: Contract, webhookUrl: string): Promise<void> {
 	const existing = await apiRequestAllItems.call(this, 'listWebhooks', {});
-	for (const webhook of existing.filter((candidate) => candidate.url === webhookUrl)) {
+	const urlField = contract.webhooks.fields.url;
+	for (const webhook of existing.filter((candidate) => candidate[urlField] === webhookUrl)) {
 		await apiRequest.call(this, 'deleteWebhook', { id: String(webhook.id) });
 	}
 }
@@ -64,7 +82,17 @@ function isNotFound(error: unknown): boolean {
 /** The content kind of a job: the last part of its type, such as `video` in `generate.video`. */
 function contentKind(job: IDataObject): string | undefined {
 	const type = typeof job.type === 'string' ? job.type : typeof job.kind === 'string' ? job.kind : '';
-	return type.split('.').pop()?.toLowerCase() || undefined;
+	return type.split(/[^A-Za-z0-9]+/).pop()?.toLowerCase() || undefined;
+}
+
+/** The events to register, as the service names them; one it does not offer fails the activation. */
+function serviceEvents(this: IHookFunctions, contract: Contract, events: string[]): string[] {
+	try {
+		return eventsToSend(contract.webhooks, events);
+	} catch (error) {
+		if (!(error instanceof ContractFieldError)) throw asNodeError(this, error);
+		throw new NodeOperationError(this.getNode(), `"Events": ${error.message}`, { description: error.description });
+	}
 }
 
 export class ContentPublishingTrigger implements INodeType {
@@ -82,15 +110,12 @@ export class ContentPublishingTrigger implements INodeType {
 		credentials: [{ name: 'contentPublishingApi', required: true }],
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
 		properties: [
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				options: EVENT_OPTIONS,
+			eventsField({
 				required: true,
 				default: ['job.completed'],
-				description: 'The events to start the workflow on',
-			},
+				description:
+					'The events to start the workflow on, as the service names them. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			}),
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -118,14 +143,18 @@ export class ContentPublishingTrigger implements INodeType {
 		],
 	};
 
+	methods = { loadOptions };
+
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				const webhookUrl = this.getNodeWebhookUrl('default') as string;
-				const events = this.getNodeParameter('events') as string[];
 				const subscriptions = subscriptionsOf(this.getWorkflowStaticData('node'));
 				const stored = subscriptions[webhookUrl];
 				if (stored === undefined) return false;
+				const contract = await loadContract.call(this);
+				const events = serviceEvents.call(this, contract, this.getNodeParameter('events') as string[]);
+				const { fields } = contract.webhooks;
 
 				let webhook: IDataObject;
 				try {
@@ -136,7 +165,8 @@ export class ContentPublishingTrigger implements INodeType {
 					delete subscriptions[webhookUrl];
 					return false;
 				}
-				if (webhook.url === webhookUrl && sameEvents(webhook.events, events) && webhook.active !== false) {
+				const current = requireObject(this, webhook);
+				if (current[fields.url] === webhookUrl && sameEvents(current[fields.events], events) && current[fields.active] !== false) {
 					return true;
 				}
 				// It no longer matches the node: replace it rather than keep a second one.
@@ -149,32 +179,49 @@ export class ContentPublishingTrigger implements INodeType {
 
 			async create(this: IHookFunctions): Promise<boolean> {
 				const webhookUrl = this.getNodeWebhookUrl('default') as string;
-				const events = this.getNodeParameter('events') as string[];
+				const contract = await loadContract.call(this);
+				const events = serviceEvents.call(this, contract, this.getNodeParameter('events') as string[]);
 				const subscriptions = subscriptionsOf(this.getWorkflowStaticData('node'));
+				const { webhooks } = contract;
 
 				// A subscription for this exact URL can only be this node's, left behind when its stored
 				// id was lost; removing it first keeps deliveries from arriving twice.
-				await deleteWebhooksFor.call(this, webhookUrl);
+				await deleteWebhooksFor.call(this, contract, webhookUrl);
 
-				const secret = randomBytes(32).toString('hex');
+				// n8n chooses the secret where the service takes one; otherwise the service's own is kept.
+				const ownSecret = webhooks.secretField === undefined ? undefined : randomBytes(32).toString('hex');
+				const body = requestBody(contract, 'createWebhook', { url: webhookUrl, events }, {
+					description: `n8n workflow ${this.getWorkflow().id ?? ''}`.trim(),
+					...(ownSecret === undefined ? {} : { secret: ownSecret }),
+				});
 				const created = (await apiRequest.call(this, 'createWebhook', {
-					body: { url: webhookUrl, events, description: `n8n workflow ${this.getWorkflow().id ?? ''}`.trim(), secret },
+					body,
 					idempotencyKey: randomBytes(16).toString('hex'),
 				})) as IDataObject | undefined;
 				const id = created?.id;
-				if ((typeof id !== 'string' && typeof id !== 'number') || id === '') {
-					// Without its id the webhook could never be removed on deactivation: remove it now.
-					await deleteWebhooksFor.call(this, webhookUrl);
+				const answeredSecret = webhooks.secretAnswerField === undefined ? undefined : created?.[webhooks.secretAnswerField];
+				const secret = typeof answeredSecret === 'string' && answeredSecret !== '' ? answeredSecret : ownSecret;
+				const problem =
+					(typeof id !== 'string' && typeof id !== 'number') || id === ''
+						? 'The service registered the webhook but answered without its id'
+						: secret === undefined
+							? 'The service registered the webhook but neither took nor gave a signing secret'
+							: undefined;
+				if (problem !== undefined) {
+					// Without its id the webhook could never be removed, without a secret no delivery checked: remove it now.
+					await deleteWebhooksFor.call(this, contract, webhookUrl);
 					throw new NodeApiError(this.getNode(), (created ?? {}) as JsonObject, {
-						message: 'The service registered the webhook but answered without its id',
-						description: 'The registration was removed again, so no delivery arrives for a webhook n8n could not remove later. Check that the Base URL points at the API.',
+						message: problem,
+						description: 'The registration was removed again, so no delivery arrives that n8n could not remove later or check. Check that the Base URL points at the API.',
 					});
 				}
 				subscriptions[webhookUrl] = {
 					id: String(id),
-					// The service's own secret wins if it chose one.
-					secret: typeof created?.secret === 'string' && created.secret !== '' ? created.secret : secret,
+					secret: secret as string,
 					events,
+					signature: webhooks.signature,
+					delivery: webhooks.delivery,
+					jobs: contract.jobs,
 				};
 				return true;
 			},
@@ -202,45 +249,52 @@ export class ContentPublishingTrigger implements INodeType {
 		const rawBody = Buffer.isBuffer(request.rawBody) ? request.rawBody : Buffer.from(JSON.stringify(this.getBodyData()));
 		// Test and production URLs each have their own subscription; a delivery signed by either is ours.
 		const subscriptions = Object.values(subscriptionsOf(this.getWorkflowStaticData('node')));
-		const subscription = subscriptions.find((candidate) => verifyDelivery(headers, rawBody, candidate.secret).valid);
+		const subscription = subscriptions.find(
+			(candidate) => verifyDelivery(headers, rawBody, candidate.secret, candidate.signature ?? builtIn.webhooks.signature).valid,
+		);
 		if (subscription === undefined) {
 			this.getResponseObject().status(401).json({ error: 'invalid signature' });
 			return { noWebhookResponse: true };
 		}
 
+		const shape = subscription.delivery ?? builtIn.webhooks.delivery;
+		const jobs = subscription.jobs ?? builtIn.jobs;
+		const idHeader = (subscription.signature ?? builtIn.webhooks.signature).deliveryIdHeader;
 		const event = this.getBodyData();
-		const eventId = String(event.id ?? headers[DELIVERY_HEADER] ?? '');
+		const eventId = String(event[shape.id] ?? (idHeader === undefined ? '' : headers[idHeader]) ?? '');
 		if (eventId !== '' && isRepeatedDelivery(`${subscription.id}:${eventId}`)) {
 			return { webhookResponse: { received: true, ignored: 'delivered before' } };
 		}
-		const type = String(event.type ?? '');
+		const type = String(event[shape.type] ?? '');
 		const events = this.getNodeParameter('events') as string[];
 		const options = this.getNodeParameter('options', {}) as { contentKinds?: string[]; includeHeaders?: boolean };
 		if (!events.includes('*') && !events.includes(type)) {
 			return { webhookResponse: { received: true, ignored: 'event not selected' } };
 		}
 
-		const data = (event.data ?? {}) as IDataObject;
-		const output: IDataObject = { event: type, eventId: event.id, createdAt: event.created_at };
-		const jobReference = (data.job ?? (data.job_id ? { id: data.job_id } : undefined)) as IDataObject | undefined;
+		const data = (event[shape.data] ?? {}) as IDataObject;
+		const output: IDataObject = { event: type, eventId: event[shape.id] ?? eventId, createdAt: event[shape.time] };
+		const jobReference = findJob(data, jobs);
 		if (jobReference !== undefined) {
 			// A delivery that names the job without its state is completed from the service, quickly:
 			// the service waits for this answer and sends the delivery again if it comes late.
 			const job =
-				jobReference.status === undefined
-					? requireObject(
-							this,
-							await apiRequest.call(this, 'getJob', { id: String(jobReference.id), timeoutMs: JOB_LOOKUP_TIMEOUT_MS, retryReads: false }),
-						)
-					: jobReference;
+				jobReference.job ??
+				requireObject(
+					this,
+					await apiRequest.call(this, 'getJob', { id: jobReference.id, timeoutMs: JOB_LOOKUP_TIMEOUT_MS, retryReads: false }),
+				);
 			const kinds = options.contentKinds ?? [];
 			if (kinds.length > 0 && !kinds.includes(contentKind(job) ?? '')) {
 				return { webhookResponse: { received: true, ignored: 'content kind not selected' } };
 			}
 			output.job = job;
-			output.result = job.result ?? null;
+			output.result = jobs.result.map((key) => job[key]).find((value) => value !== undefined) ?? null;
+		} else if (data.post !== undefined) {
+			output.post = data.post;
+		} else {
+			output.data = data;
 		}
-		if (data.post !== undefined) output.post = data.post;
 		if (options.includeHeaders) output.headers = headers as IDataObject;
 
 		return { workflowData: [this.helpers.returnJsonArray(output)] };

@@ -1,5 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { eventOptions } from '../../nodes/ContentPublishing/descriptions/events';
 import { loadPackage, NODE_TYPE, TRIGGER_TYPE } from '../support/n8n-engine';
 
 const nodeType = loadPackage().nodeTypes.get(NODE_TYPE)!;
@@ -92,8 +93,14 @@ describe('trigger description (the saved-workflow API)', () => {
 	const trigger = loadPackage().nodeTypes.get(TRIGGER_TYPE)!;
 	const events = trigger.description.properties.find((property) => property.name === 'events');
 
-	it('offers the agreed event values and defaults to job completion', () => {
-		expect(optionValues(events).sort()).toEqual(['*', 'job.completed', 'job.failed', 'post.published']);
+	it('offers the service\'s events, the agreed ones where it lists none, and defaults to job completion', () => {
+		expect(events?.typeOptions?.loadOptionsMethod).toBe('getEvents');
+		expect(eventOptions(undefined).map((option) => option.value).sort()).toEqual(['*', 'job.completed', 'job.failed', 'post.published']);
+		expect(eventOptions(['JOB_READY', 'POST_LIVE']).map((option) => [option.name, option.value])).toEqual([
+			['All Events', '*'],
+			['Job Ready', 'JOB_READY'],
+			['Post Live', 'POST_LIVE'],
+		]);
 		expect(events?.default).toEqual(['job.completed']);
 	});
 

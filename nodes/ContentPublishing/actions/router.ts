@@ -4,7 +4,8 @@ import { createHash, randomBytes } from 'node:crypto';
 
 import { readRequestTimeout } from '../helpers/fields';
 import { JobToAwait, resultOrJobToAwait, waitForJob } from '../helpers/jobs';
-import { apiRequest, apiRequestAllItems, requireObject } from '../transport';
+import { apiRequest, apiRequestAllItems, asNodeError, loadContract, requireObject } from '../transport';
+import { ContractFieldError, requestBody, requestQuery, type Contract } from '../transport/contract';
 import * as account from './account';
 import * as content from './content';
 import * as job from './job';
@@ -78,8 +79,30 @@ function withoutErrorKey(json: IDataObject): IDataObject {
 	return error === null || error === undefined ? rest : { ...rest, serviceError: error };
 }
 
+/** The plan in the service's own fields: the contract renames the node's, the escape hatches go last. */
+function inServiceFields(this: IExecuteFunctions, contract: Contract, plan: OperationPlan, itemIndex: number): OperationPlan {
+	if (plan instanceof JobToAwait) return plan;
+	try {
+		if ('list' in plan) {
+			return { ...plan, qs: { ...requestQuery(contract, plan.list, plan.qs), ...plan.extra?.qs }, extra: undefined };
+		}
+		const extraBody = plan.extra?.body ?? {};
+		const hasBody = plan.body !== undefined || Object.keys(extraBody).length > 0;
+		return {
+			...plan,
+			body: hasBody ? { ...requestBody(contract, plan.endpoint, plan.body ?? {}), ...extraBody } : undefined,
+			qs: { ...requestQuery(contract, plan.endpoint, plan.qs ?? {}), ...plan.extra?.qs },
+			extra: undefined,
+		};
+	} catch (error) {
+		if (!(error instanceof ContractFieldError)) throw asNodeError(this, error, itemIndex);
+		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: ${error.message}`, { itemIndex, description: error.description });
+	}
+}
+
 async function send(
 	this: IExecuteFunctions,
+	contract: Contract,
 	plan: OperationPlan,
 	itemIndex: number,
 	request: { idempotencyKey: string; timeoutMs: number; signal?: AbortSignal },
@@ -105,7 +128,7 @@ async function send(
 		return { id: plan.id, deleted: true, ...(answer === undefined ? {} : requireObject(this, answer, itemIndex)) };
 	}
 	const object = requireObject(this, answer, itemIndex);
-	return plan.answer === 'job' ? resultOrJobToAwait.call(this, object, plan.wait, itemIndex) : object;
+	return plan.answer === 'job' ? resultOrJobToAwait.call(this, object, plan.wait, contract.jobs, itemIndex) : object;
 }
 
 /**
@@ -142,23 +165,29 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	const plans: Array<OperationPlan | undefined> = new Array(items.length);
 	const timeouts: number[] = new Array(items.length);
+	// Read once: the service's document, cached per base URL, decides how each plan is sent.
+	let contract: Contract | undefined;
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			timeouts[itemIndex] = readRequestTimeout.call(this, itemIndex);
-			plans[itemIndex] = await execute.call(this, itemIndex);
+			const plan = await execute.call(this, itemIndex);
+			contract ??= await loadContract.call(this, itemIndex);
+			plans[itemIndex] = inServiceFields.call(this, contract, plan, itemIndex);
 		} catch (error) {
 			outputs[itemIndex] = fail(error as Error, itemIndex);
 		}
 	}
+
+	if (contract?.notice !== undefined) this.addExecutionHints({ message: contract.notice, location: 'outputPane' });
 
 	const idempotencyKey = idempotencyKeys.call(this);
 	const signal = this.getExecutionCancelSignal();
 	const jobsToAwait: Array<{ itemIndex: number; job: JobToAwait }> = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const plan = plans[itemIndex];
-		if (plan === undefined) continue;
+		if (plan === undefined || contract === undefined) continue;
 		try {
-			const answer = await send.call(this, plan, itemIndex, {
+			const answer = await send.call(this, contract, plan, itemIndex, {
 				idempotencyKey: idempotencyKey(itemIndex),
 				timeoutMs: timeouts[itemIndex],
 				signal,

@@ -3,12 +3,20 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { JobToAwait, WaitOptions } from '../helpers/jobs';
 import type { EndpointName } from '../transport/endpoints';
 
+export interface ExtraFields {
+	body: IDataObject;
+	qs: IDataObject;
+}
+
 /** One request to send for an item. */
 export interface RequestPlan {
 	endpoint: EndpointName;
 	id?: string;
+	/** The node's fields, which the service's contract renames to its own before sending. */
 	body?: IDataObject;
 	qs?: IDataObject;
+	/** The escape hatches (Extra Body Fields, Extra Query Parameters), sent as given, last. */
+	extra?: ExtraFields;
 	/**
 	 * How to read the answer: `deleted` confirms a deletion that answers with no body; `job` is an
 	 * answer that may be a job, waited for with `wait` when that is set.
@@ -21,6 +29,7 @@ export interface RequestPlan {
 export interface ListPlan {
 	list: EndpointName;
 	qs: IDataObject;
+	extra?: ExtraFields;
 	limit?: number;
 }
 

@@ -1,12 +1,11 @@
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, asNodeError, isTransient, requireObject, retryAfterMs } from '../transport';
+import { apiRequest, asNodeError, isTransient, loadContract, requireObject, retryAfterMs } from '../transport';
+import type { JobContract, JobState } from '../transport/contract';
 import { sleepUnlessCancelled } from './sleep';
 
-export type JobState = 'pending' | 'succeeded' | 'failed';
-
-// The service's job states are not published, so the usual names of each outcome are accepted.
+// Status values the service's document does not explain are read by the usual names of each outcome.
 const SUCCEEDED = new Set(['succeeded', 'success', 'successful', 'completed', 'complete', 'done', 'finished']);
 const FAILED = new Set(['failed', 'failure', 'error', 'errored', 'cancelled', 'canceled', 'expired', 'rejected']);
 const PENDING = new Set(['queued', 'pending', 'running', 'processing', 'in_progress', 'started', 'scheduled', 'waiting']);
@@ -31,55 +30,67 @@ export class JobToAwait {
 	) {}
 }
 
-function rawStatus(job: IDataObject): string {
-	const status = job.status ?? job.state;
-	return typeof status === 'string' ? status.toLowerCase() : '';
+function firstValue(record: IDataObject, keys: string[]): unknown {
+	return keys.map((key) => record[key]).find((value) => value !== undefined && value !== null);
 }
 
-export function jobState(job: IDataObject): JobState {
-	const status = rawStatus(job);
-	if (SUCCEEDED.has(status)) return 'succeeded';
-	if (FAILED.has(status)) return 'failed';
-	return 'pending';
+function rawStatus(job: IDataObject, jobs: JobContract): string {
+	const status = firstValue(job, jobs.status);
+	return typeof status === 'string' ? status : '';
 }
 
-/**
- * Finds the job an answer refers to: `{ job_id }`, `{ jobId }`, `{ job: { id } }`, or a job
- * object itself (an id with a known job state). Anything else is a finished, synchronous answer.
- */
-export function findJobId(body: unknown): string | undefined {
+function stateOf(status: string, jobs: JobContract): JobState | undefined {
+	if (jobs.states[status] !== undefined) return jobs.states[status];
+	const lower = status.toLowerCase();
+	if (SUCCEEDED.has(lower)) return 'succeeded';
+	if (FAILED.has(lower)) return 'failed';
+	return PENDING.has(lower) ? 'pending' : undefined;
+}
+
+export function jobState(job: IDataObject, jobs: JobContract): JobState {
+	return stateOf(rawStatus(job, jobs), jobs) ?? 'pending';
+}
+
+/** Whether an object is a job: an id and a status the contract or the usual names know. */
+export function isJob(value: unknown, jobs: JobContract): boolean {
+	if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+	const id = firstValue(value as IDataObject, jobs.id);
+	return (typeof id === 'string' || typeof id === 'number') && stateOf(rawStatus(value as IDataObject, jobs), jobs) !== undefined;
+}
+
+/** The job an answer is or refers to: itself, a `job` inside it, or a `job_id`/`jobId` reference. */
+export function findJob(body: unknown, jobs: JobContract): { id: string; job?: IDataObject } | undefined {
 	if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
 	const record = body as IDataObject;
+	if (isJob(record, jobs)) return { id: String(firstValue(record, jobs.id)), job: record };
+	if (isJob(record.job, jobs)) return { id: String(firstValue(record.job as IDataObject, jobs.id)), job: record.job as IDataObject };
 	for (const candidate of [record.job_id, record.jobId]) {
-		if (typeof candidate === 'string' && candidate.length > 0) return candidate;
+		if (typeof candidate === 'string' && candidate.length > 0) return { id: candidate };
 	}
 	const nested = record.job as IDataObject | undefined;
-	if (nested !== null && typeof nested === 'object' && typeof nested.id === 'string') return nested.id;
-	const status = rawStatus(record);
-	if (typeof record.id === 'string' && (SUCCEEDED.has(status) || FAILED.has(status) || PENDING.has(status))) {
-		return record.id;
-	}
+	if (nested !== null && typeof nested === 'object' && typeof nested.id === 'string') return { id: nested.id };
 	return undefined;
 }
 
-function jobError(job: IDataObject): { message: string; code?: string } {
-	const error = job.error;
+function jobError(job: IDataObject, jobs: JobContract): { message: string; code?: string } {
+	const error = firstValue(job, jobs.error);
 	if (typeof error === 'string') return { message: error };
 	if (error !== null && typeof error === 'object') {
-		const { message, code } = error as IDataObject;
+		const record = error as IDataObject;
+		const message = firstValue(record, ['message', 'reason', 'detail', 'description']);
 		return {
 			message: typeof message === 'string' ? message : JSON.stringify(error),
-			code: typeof code === 'string' ? code : undefined,
+			code: typeof record.code === 'string' ? record.code : undefined,
 		};
 	}
 	for (const key of ['error_message', 'errorMessage', 'failure_reason', 'message']) {
 		if (typeof job[key] === 'string') return { message: job[key] as string };
 	}
-	return { message: `The job ended with status "${rawStatus(job)}"` };
+	return { message: `The job ended with status "${rawStatus(job, jobs)}"` };
 }
 
-function failedJobError(context: IExecuteFunctions, jobId: string, job: IDataObject, itemIndex: number) {
-	const { message, code } = jobError(job);
+function failedJobError(context: IExecuteFunctions, jobId: string, job: IDataObject, jobs: JobContract, itemIndex: number) {
+	const { message, code } = jobError(job, jobs);
 	const error = new NodeApiError(context.getNode(), job as JsonObject, {
 		message: `Job ${jobId} failed: ${message}`,
 		description: code ? `Error code: ${code}` : undefined,
@@ -103,6 +114,7 @@ export async function waitForJob(
 	requestTimeoutMs: number,
 ): Promise<IDataObject> {
 	const signal = this.getExecutionCancelSignal();
+	const { jobs } = await loadContract.call(this, itemIndex);
 	const deadline = Date.now() + maxWaitSeconds * 1000;
 	let interval = Math.min(Math.max(pollIntervalSeconds * 1000, 50), LONGEST_POLL_INTERVAL_MS);
 	// Backing off stops at 30 s between polls, or at the chosen interval when that is longer.
@@ -148,10 +160,10 @@ export async function waitForJob(
 		}
 
 		const job = requireObject(this, answer, itemIndex);
-		lastStatus = rawStatus(job) || 'unknown';
-		const state = jobState(job);
+		lastStatus = rawStatus(job, jobs) || 'unknown';
+		const state = jobState(job, jobs);
 		if (state === 'succeeded') return job;
-		if (state === 'failed') throw failedJobError(this, jobId, job, itemIndex);
+		if (state === 'failed') throw failedJobError(this, jobId, job, jobs, itemIndex);
 		interval = Math.min(interval * BACKOFF_FACTOR, ceiling);
 	}
 }
@@ -164,15 +176,16 @@ export function resultOrJobToAwait(
 	this: IExecuteFunctions,
 	answer: IDataObject,
 	wait: WaitOptions | undefined,
+	jobs: JobContract,
 	itemIndex: number,
 ): IDataObject | JobToAwait {
-	const jobId = findJobId(answer);
-	if (wait === undefined || jobId === undefined) return answer;
-	const job = (answer.job as IDataObject | undefined) ?? answer;
-	const state = jobState(job);
+	const found = findJob(answer, jobs);
+	if (wait === undefined || found === undefined) return answer;
+	const job = found.job ?? answer;
+	const state = found.job === undefined ? 'pending' : jobState(job, jobs);
 	if (state === 'succeeded') return job;
-	if (state === 'failed') throw failedJobError(this, jobId, job, itemIndex);
-	return new JobToAwait(jobId, wait);
+	if (state === 'failed') throw failedJobError(this, found.id, job, jobs, itemIndex);
+	return new JobToAwait(found.id, wait);
 }
 
 /** The wait options of an operation with a "Wait for Completion" switch, or undefined when off. */

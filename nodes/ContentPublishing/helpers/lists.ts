@@ -14,6 +14,5 @@ export function listPlan(
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const limit = returnAll ? undefined : (this.getNodeParameter('limit', itemIndex, 50) as number);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const { qs: extraQuery } = readExtraFields.call(this, options, itemIndex);
-	return { list: endpoint, qs: { ...filters, ...extraQuery }, limit };
+	return { list: endpoint, qs: filters, extra: readExtraFields.call(this, options, itemIndex), limit };
 }

@@ -5,7 +5,7 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { apiRequestPage } from '../transport';
+import { apiRequestPage, type PageToken } from '../transport';
 import type { EndpointName } from '../transport/endpoints';
 
 const SEARCH_PAGE_SIZE = 50;
@@ -31,7 +31,7 @@ async function search(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const page = await apiRequestPage.call(context, endpoint, {
-		cursor: paginationToken,
+		next: paginationToken ? (JSON.parse(paginationToken) as PageToken) : undefined,
 		pageSize: SEARCH_PAGE_SIZE,
 	});
 	const needle = (filter ?? '').trim().toLowerCase();
@@ -43,7 +43,8 @@ async function search(
 				entry.name.toLowerCase().includes(needle) ||
 				String(entry.value).toLowerCase().includes(needle),
 		);
-	return { results, paginationToken: page.nextCursor };
+	const more = page.next !== undefined && page.items.length > 0;
+	return { results, paginationToken: more ? JSON.stringify(page.next) : undefined };
 }
 
 export async function searchPages(

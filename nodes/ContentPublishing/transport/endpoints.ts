@@ -7,11 +7,13 @@ export interface Endpoint {
 }
 
 /**
- * Every endpoint the node calls, keyed by the operation id the service's OpenAPI document uses.
- * Operations name an entry here and never build a URL of their own, so that a catalog resolved
- * from the live document can replace this one in a single place.
+ * Every endpoint the node calls, by purpose, with the method and path the node uses when the
+ * service's OpenAPI document does not say otherwise. Operations name an entry here and never build
+ * a URL of their own; the contract (contract.ts) finds each in the document by its path, whatever
+ * the path parameter is called, and by its method (an update may be a PATCH or a PUT).
  */
 export const ENDPOINTS = {
+	getOpenApiDocument: { method: 'GET', path: '/v1/openapi.json' },
 	getAccount: { method: 'GET', path: '/v1/me' },
 	listPages: { method: 'GET', path: '/v1/pages' },
 	getPage: { method: 'GET', path: '/v1/pages/{id}' },
@@ -37,13 +39,6 @@ export const ENDPOINTS = {
 
 export type EndpointName = keyof typeof ENDPOINTS;
 
-/** Query parameter names of cursor pagination on list endpoints. */
-export const PAGINATION = {
-	limitParameter: 'limit',
-	cursorParameter: 'cursor',
-	maxPageSize: 100,
-} as const;
-
 /**
  * Whether an id could not name a single resource: empty, or `.`/`..` (also percent-encoded),
  * which a URL resolves to the path above it, so `DELETE /v1/posts/..` would reach `DELETE /v1/`.
@@ -65,8 +60,7 @@ export function isUnsafeId(id: string): boolean {
 }
 
 /** Resolves an endpoint's path, encoding the id so that it can never address another route. */
-export function endpointPath(name: EndpointName, id?: string): string {
-	const { path } = ENDPOINTS[name];
+export function endpointPath(name: EndpointName, path: string, id?: string): string {
 	if (!path.includes('{id}')) return path;
 	if (id === undefined || isUnsafeId(id)) {
 		throw new UnexpectedError(`Endpoint ${name} needs an id that names one resource, not "${id ?? ''}"`);

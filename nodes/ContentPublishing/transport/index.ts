@@ -11,7 +11,16 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../helpers/constants';
 import { sleepUnlessCancelled } from '../helpers/sleep';
-import { endpointPath, ENDPOINTS, PAGINATION, type EndpointName } from './endpoints';
+import {
+	defaultContract,
+	resolveContract,
+	type Contract,
+	type ErrorContract,
+	type Paging,
+	type ResolvedEndpoint,
+} from './contract';
+import { endpointPath, type EndpointName } from './endpoints';
+import { isOpenApiDocument, isRecord } from './openapi';
 
 export type RequestContext =
 	| IExecuteFunctions
@@ -38,6 +47,8 @@ export interface ApiRequestOptions {
 	 * default); writes never are, since the service does not document idempotency keys.
 	 */
 	retryReads?: boolean;
+	/** An address to read instead of the endpoint's path, such as a list's next link; same origin only. */
+	url?: string;
 }
 
 export interface ApiResponse {
@@ -64,6 +75,7 @@ const TRANSIENT_STATUSES = new Set([429, 502, 503, 504]);
 // Return All reads at most this many items: a list that goes on (or a service whose cursor never
 // ends) must not hold an execution and its memory forever.
 const MAX_RETURN_ALL = 10_000;
+const DEFAULT_PAGE_SIZE = 100;
 
 /** The error as n8n shows it: the node's own errors pass through, anything else is wrapped. */
 export function asNodeError(context: RequestContext, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
@@ -99,6 +111,80 @@ export function normalizeBaseUrl(baseUrl: string): string {
 		.trim()
 		.replace(/\/+$/, '')
 		.replace(/\/v1$/i, '');
+}
+
+// The document is read once per base URL and kept this long; one that could not be read is tried
+// again sooner, since a service may just have been down.
+const CONTRACT_TTL_MS = 10 * 60_000;
+const UNREADABLE_CONTRACT_TTL_MS = 60_000;
+const DOCUMENT_TIMEOUT_MS = 15_000;
+// A 404 or 405 on a route the document named suggests the document changed, unless it was just read.
+const MIN_CONTRACT_AGE_FOR_REFRESH_MS = 5_000;
+
+interface CachedContract {
+	contract: Promise<Contract>;
+	readAt: number;
+	expires: number;
+}
+
+const contracts = new Map<string, CachedContract>();
+
+async function readContract(this: RequestContext, baseUrl: string): Promise<{ contract: Contract; ttl: number }> {
+	try {
+		const document = await apiRequest.call(this, 'getOpenApiDocument', { timeoutMs: DOCUMENT_TIMEOUT_MS });
+		if (isOpenApiDocument(document)) return { contract: resolveContract(document), ttl: CONTRACT_TTL_MS };
+		return {
+			contract: defaultContract(`${baseUrl}/v1/openapi.json is not an OpenAPI 3 document, so the node used its built-in conventions.`),
+			ttl: UNREADABLE_CONTRACT_TTL_MS,
+		};
+	} catch (error) {
+		const httpCode = error instanceof NodeApiError ? error.httpCode : undefined;
+		const missing = httpCode === '404' || httpCode === '410';
+		return {
+			contract: defaultContract(
+				missing
+					? `The service has no OpenAPI document at /v1/openapi.json (HTTP ${httpCode}), so the node used its built-in conventions.`
+					: `The service's OpenAPI document could not be read (${(error as Error).message}), so the node used its built-in conventions.`,
+			),
+			ttl: missing ? CONTRACT_TTL_MS : UNREADABLE_CONTRACT_TTL_MS,
+		};
+	}
+}
+
+/**
+ * The service's contract, read from its OpenAPI document once per base URL and time to live,
+ * shared by every item and execution in this n8n process.
+ */
+export async function loadContract(this: RequestContext, itemIndex?: number): Promise<Contract> {
+	const { baseUrl } = await readCredentials.call(this, itemIndex);
+	return await contractAt.call(this, baseUrl);
+}
+
+async function contractAt(this: RequestContext, baseUrl: string): Promise<Contract> {
+	const cached = contracts.get(baseUrl);
+	if (cached !== undefined && cached.expires > Date.now()) return await cached.contract;
+	const entry: CachedContract = { contract: Promise.resolve(defaultContract()), readAt: Date.now(), expires: Infinity };
+	// Concurrent items wait for the one read in flight instead of each starting their own.
+	entry.contract = readContract.call(this, baseUrl).then(
+		({ contract, ttl }) => {
+			entry.expires = Date.now() + ttl;
+			return contract;
+		},
+		(error: unknown) => {
+			contracts.delete(baseUrl);
+			throw error;
+		},
+	);
+	contracts.set(baseUrl, entry);
+	return await entry.contract;
+}
+
+/** Reads the document again on the next request, unless it was read moments ago. */
+function refreshContract(baseUrl: string): boolean {
+	const cached = contracts.get(baseUrl);
+	if (cached === undefined || Date.now() - cached.readAt < MIN_CONTRACT_AGE_FOR_REFRESH_MS) return false;
+	contracts.delete(baseUrl);
+	return true;
 }
 
 async function readCredentials(this: RequestContext, itemIndex?: number): Promise<Credentials> {
@@ -151,27 +237,30 @@ function parseJsonBody(raw: unknown): { ok: true; value: unknown } | { ok: false
 	}
 }
 
-/** Finds the service's own message in the error body shapes APIs commonly use. */
-function describeErrorBody(body: unknown): { message?: string; code?: string; details?: string } {
+function valueAt(record: unknown, path: string[]): unknown {
+	let value = record;
+	for (const key of path) value = isRecord(value) ? value[key] : undefined;
+	return value;
+}
+
+function firstText(record: unknown, paths: string[][]): string | undefined {
+	return paths.map((path) => valueAt(record, path)).find((value): value is string => typeof value === 'string' && value !== '');
+}
+
+/** The service's own message, code and details, where its error schema puts them. */
+function describeErrorBody(body: unknown, errors: ErrorContract): { message?: string; code?: string; details?: string } {
 	if (typeof body === 'string') return { message: body.slice(0, MAX_QUOTED_TEXT) };
-	if (body === null || typeof body !== 'object') return {};
-	const record = body as IDataObject;
-	const nested =
-		record.error !== null && typeof record.error === 'object' ? (record.error as IDataObject) : record;
-	const message =
-		typeof nested.message === 'string'
-			? nested.message
-			: typeof record.error === 'string'
-				? record.error
-				: typeof record.detail === 'string'
-					? record.detail
-					: undefined;
-	const code = typeof nested.code === 'string' ? nested.code : undefined;
-	const detailList = Array.isArray(nested.details) ? nested.details : Array.isArray(record.errors) ? record.errors : [];
-	const details = detailList
+	if (!isRecord(body)) return {};
+	const message = firstText(body, errors.message);
+	// A problem type (RFC 9457) is a URI; its last segment reads as a code.
+	const code = firstText(body, errors.code)?.replace(/^[a-z][\w+.-]*:\/\/.*\/([^/]+)\/?$/i, '$1');
+	const detailList = errors.details.map((path) => valueAt(body, path)).find(Array.isArray) ?? [];
+	const details = (detailList as unknown[])
 		.map((detail) =>
-			detail !== null && typeof detail === 'object'
-				? [(detail as IDataObject).field, (detail as IDataObject).message].filter(Boolean).join(': ')
+			isRecord(detail)
+				? [firstText(detail, errors.detailField.map((key) => [key])), firstText(detail, errors.detailMessage.map((key) => [key]))]
+						.filter(Boolean)
+						.join(': ')
 				: String(detail),
 		)
 		.filter((line) => line.length > 0)
@@ -182,20 +271,21 @@ function describeErrorBody(body: unknown): { message?: string; code?: string; de
 function apiError(
 	context: RequestContext,
 	response: ApiResponse,
-	apiKey: string,
-	itemIndex?: number,
+	{ apiKey, itemIndex, errors, notice }: SendSettings,
 ): NodeApiError {
 	const { statusCode } = response;
 	const parsed = parseJsonBody(response.body);
 	// Before anything reads it: a body that echoes the request must not carry the key anywhere.
 	const errorBody = redactValue(parsed.ok ? parsed.value : response.body, apiKey);
-	const { message, code, details } = describeErrorBody(errorBody);
+	const { message, code, details } = describeErrorBody(errorBody, errors);
 	const retryAfter = headerValue(response.headers, 'retry-after');
 	const description = [
 		code ? `Error code: ${code}.` : undefined,
 		details ? `Details: ${details}.` : undefined,
 		statusCode === 429 && retryAfter ? `The service asks to retry after ${retryAfter} seconds.` : undefined,
 		STATUS_HINTS[statusCode],
+		// A request the service refuses may follow built-in conventions it does not share.
+		[400, 404, 405, 415, 422].includes(statusCode) ? notice : undefined,
 	]
 		.filter(Boolean)
 		.join(' ');
@@ -279,25 +369,73 @@ interface SendSettings {
 	itemIndex?: number;
 	timeoutMs: number;
 	signal?: AbortSignal;
+	errors: ErrorContract;
+	/** A contract that could not be read is named in error hints. */
+	notice?: string;
 }
 
 /**
- * The one function that talks to the service. It reads the answer as text and parses it itself,
- * so a page that is not JSON (a login page behind a wrong base URL) fails clearly instead of
- * flowing on as a string.
+ * The one function that talks to the service. It finds the endpoint in the service's contract,
+ * reads the answer as text and parses it itself, so a page that is not JSON (a login page behind a
+ * wrong base URL) fails clearly instead of flowing on as a string, and hands back the answer's
+ * object out of the envelope the service wraps it in.
  */
 export async function apiRequest(
 	this: RequestContext,
 	endpoint: EndpointName,
-	{ id, qs, body, itemIndex, idempotencyKey, timeoutMs = DEFAULT_TIMEOUT_MS, signal, retryReads = true }: ApiRequestOptions = {},
+	options: ApiRequestOptions = {},
 ): Promise<unknown> {
-	const { baseUrl, apiKey } = await readCredentials.call(this, itemIndex);
-	const { method } = ENDPOINTS[endpoint];
+	const credentials = await readCredentials.call(this, options.itemIndex);
+	// The document itself is read by the built-in address.
+	const contract = endpoint === 'getOpenApiDocument' ? defaultContract() : await contractAt.call(this, credentials.baseUrl);
+	try {
+		return await requestByContract.call(this, contract, endpoint, options, credentials);
+	} catch (error) {
+		const httpCode = error instanceof NodeApiError ? error.httpCode : undefined;
+		const route = contract.endpoints[endpoint];
+		// Not allowed, or no collection where the document put one: the service may have changed.
+		const moved = httpCode === '405' || (httpCode === '404' && !route.path.includes('{id}'));
+		if (!moved || endpoint === 'getOpenApiDocument' || !refreshContract(credentials.baseUrl)) throw asNodeError(this, error, options.itemIndex);
+		const fresh = await contractAt.call(this, credentials.baseUrl);
+		const freshRoute = fresh.endpoints[endpoint];
+		if (freshRoute.method === route.method && freshRoute.path === route.path) throw asNodeError(this, error, options.itemIndex);
+		return await requestByContract.call(this, fresh, endpoint, options, credentials);
+	}
+}
+
+async function requestByContract(
+	this: RequestContext,
+	contract: Contract,
+	endpoint: EndpointName,
+	{ id, qs, body, itemIndex, idempotencyKey, timeoutMs = DEFAULT_TIMEOUT_MS, signal, retryReads = true, url }: ApiRequestOptions,
+	{ baseUrl, apiKey }: Credentials,
+): Promise<unknown> {
+	const route = contract.endpoints[endpoint];
+	const { method } = route;
+	let requestBody = body;
+	if (route.replaces && body !== undefined) {
+		// A PUT replaces the whole object: what the item does not change is sent back as it is.
+		const current = await apiRequest.call(this, endpoint.replace(/^update/, 'get') as EndpointName, {
+			id,
+			itemIndex,
+			timeoutMs,
+			signal,
+		});
+		requestBody = { ...writableFields(route, current), ...body };
+	}
+	const target = url ?? `${baseUrl}${endpointPath(endpoint, route.path, id)}`;
+	if (new URL(target).origin !== new URL(baseUrl).origin) {
+		throw new NodeApiError(this.getNode(), { url: target }, {
+			message: `The service pointed the node to ${new URL(target).origin}, which the node does not follow`,
+			description: 'Only addresses within the origin of the credential\'s Base URL receive the API key.',
+			itemIndex,
+		});
+	}
 	const options: IHttpRequestOptions = {
 		method,
-		url: `${baseUrl}${endpointPath(endpoint, id)}`,
+		url: target,
 		qs,
-		body,
+		body: requestBody,
 		headers: idempotencyKey && method === 'POST' ? { 'Idempotency-Key': idempotencyKey } : undefined,
 		json: true,
 		encoding: 'text',
@@ -307,11 +445,14 @@ export async function apiRequest(
 		disableFollowRedirect: true,
 	};
 
-	const settings: SendSettings = { baseUrl, apiKey, itemIndex, timeoutMs, signal };
+	const settings: SendSettings = { baseUrl, apiKey, itemIndex, timeoutMs, signal, errors: contract.errors, notice: contract.notice };
 	const attempts = method === 'GET' && retryReads ? READ_ATTEMPTS : 1;
 	for (let attempt = 1; ; attempt++) {
 		try {
-			return await requestOnce.call(this, options, settings);
+			const answer = await requestOnce.call(this, options, settings);
+			return route.envelope !== undefined && isRecord(answer) && isRecord(answer[route.envelope])
+				? answer[route.envelope]
+				: answer;
 		} catch (error) {
 			const retryAfter = retryAfterMs(error) ?? 0;
 			const retry = attempt < attempts && isTransient(error) && retryAfter <= MAX_RETRY_AFTER_MS;
@@ -319,6 +460,16 @@ export async function apiRequest(
 			if (!retry || !(await sleepUnlessCancelled(backoff, signal))) throw asNodeError(this, error, itemIndex);
 		}
 	}
+}
+
+/** The fields of an object that its replacing PUT takes. */
+function writableFields(route: ResolvedEndpoint, current: unknown): IDataObject {
+	if (!isRecord(current) || route.request === undefined) return {};
+	return Object.fromEntries(
+		Object.entries(current).filter(
+			([name, value]) => route.request?.properties[name] !== undefined && route.request.properties[name].readOnly !== true && value !== null,
+		),
+	);
 }
 
 /** One attempt: the request, the redirects the node follows, and the answer read as JSON. */
@@ -351,7 +502,7 @@ async function requestOnce(this: RequestContext, options: IHttpRequestOptions, s
 	}
 
 	if (response.statusCode >= 400) {
-		throw apiError(this, response, apiKey, itemIndex);
+		throw apiError(this, response, settings);
 	}
 	if (response.statusCode === 204) return undefined;
 
@@ -387,24 +538,73 @@ export function requireObject(context: RequestContext, answer: unknown, itemInde
 	});
 }
 
+/** Where a list's next page is: a cursor, a page number, an offset or an address. */
+export type PageToken = { cursor: string } | { page: number } | { offset: number } | { url: string };
+
 export interface ListPage {
 	items: IDataObject[];
-	nextCursor?: string;
+	next?: PageToken;
+	/** How many items the whole list has, when the service says. */
+	total?: number;
 }
 
-/** Reads one page of a list answer, whichever of the usual envelopes the service uses. */
-export function readListPage(body: unknown): ListPage {
+/** Reads a list answer of a service that does not describe its lists: the usual envelopes and cursors. */
+function readUndocumentedPage(body: unknown): ListPage {
 	if (Array.isArray(body)) return { items: body as IDataObject[] };
-	if (body === null || typeof body !== 'object') return { items: [] };
-	const record = body as IDataObject;
-	const items = [record.data, record.items, record.results].find(Array.isArray) as
-		| IDataObject[]
-		| undefined;
-	const meta = (record.meta ?? record.pagination ?? {}) as IDataObject;
-	const cursor = [record.next_cursor, record.nextCursor, meta.next_cursor, meta.nextCursor].find(
+	if (!isRecord(body)) return { items: [] };
+	const items = [body.data, body.items, body.results].find(Array.isArray) as IDataObject[] | undefined;
+	const meta = (body.meta ?? body.pagination ?? {}) as IDataObject;
+	const cursor = [body.next_cursor, body.nextCursor, meta.next_cursor, meta.nextCursor].find(
 		(value) => typeof value === 'string' && value.length > 0,
 	) as string | undefined;
-	return { items: items ?? [], nextCursor: cursor };
+	return { items: items ?? [], next: cursor === undefined ? undefined : { cursor } };
+}
+
+/** Reads one page of a list answer as the service's document describes it. */
+function readPage(route: ResolvedEndpoint, body: unknown, requested: PageToken | undefined): ListPage {
+	if (!route.documented) return readUndocumentedPage(body);
+	const found = Array.isArray(body) ? body : route.items !== undefined && isRecord(body) ? body[route.items] : undefined;
+	const items = (Array.isArray(found) ? found : []) as IDataObject[];
+	const { paging } = route;
+	const text = (path: string[] | undefined) => {
+		const value = path === undefined ? undefined : valueAt(body, path);
+		return typeof value === 'string' && value !== '' ? value : undefined;
+	};
+	const count = (path: string[] | undefined) => {
+		const value = Number(path === undefined ? undefined : valueAt(body, path));
+		return Number.isFinite(value) && path !== undefined ? value : undefined;
+	};
+	switch (paging.style) {
+		case 'cursor': {
+			const cursor = text(paging.next);
+			return { items, next: cursor === undefined ? undefined : { cursor } };
+		}
+		case 'link': {
+			const url = text(paging.next);
+			return { items, next: url === undefined ? undefined : { url } };
+		}
+		case 'page': {
+			const page = requested !== undefined && 'page' in requested ? requested.page : paging.first;
+			return { items, next: { page: page + 1 }, total: count(paging.total) };
+		}
+		case 'offset': {
+			const offset = requested !== undefined && 'offset' in requested ? requested.offset : 0;
+			return { items, next: { offset: offset + items.length }, total: count(paging.total) };
+		}
+		default:
+			return { items };
+	}
+}
+
+/** The query that asks for one page, in the paging style the service documents. */
+function pageQuery(paging: Paging, next: PageToken | undefined, pageSize: number): IDataObject {
+	const query: IDataObject = {};
+	if (paging.style === 'none') return query;
+	if (paging.size !== undefined) query[paging.size] = Math.min(pageSize, paging.max);
+	if (paging.style === 'cursor' && next !== undefined && 'cursor' in next) query[paging.cursor] = next.cursor;
+	if (paging.style === 'page') query[paging.page] = next !== undefined && 'page' in next ? next.page : paging.first;
+	if (paging.style === 'offset') query[paging.offset] = next !== undefined && 'offset' in next ? next.offset : 0;
+	return query;
 }
 
 /** How a list is read: its query, page size, item and request settings. */
@@ -412,33 +612,42 @@ interface ListOptions extends Pick<ApiRequestOptions, 'itemIndex' | 'timeoutMs' 
 	qs?: IDataObject;
 }
 
-/** Fetches one page of a list endpoint. */
+/** Fetches one page of a list endpoint; `next` is the token of an earlier page, none for the first. */
 export async function apiRequestPage(
 	this: RequestContext,
 	endpoint: EndpointName,
-	{ qs = {}, cursor, pageSize, ...request }: ListOptions & { cursor?: string; pageSize: number },
+	{ qs = {}, next, pageSize, ...request }: ListOptions & { next?: PageToken; pageSize: number },
 ): Promise<ListPage> {
-	const query: IDataObject = {
-		...qs,
-		[PAGINATION.limitParameter]: Math.min(pageSize, PAGINATION.maxPageSize),
-	};
-	if (cursor) query[PAGINATION.cursorParameter] = cursor;
-	return readListPage(await apiRequest.call(this, endpoint, { qs: query, ...request }));
+	const contract = await loadContract.call(this, request.itemIndex);
+	const route = contract.endpoints[endpoint];
+	if (next !== undefined && 'url' in next) {
+		// A next link names the whole address, query included; it is read only within the Base URL's origin.
+		const { baseUrl } = await readCredentials.call(this, request.itemIndex);
+		const url = new URL(next.url, `${baseUrl}${route.path}`).toString();
+		return readPage(route, await apiRequest.call(this, endpoint, { url, ...request }), next);
+	}
+	const query = { ...pageQuery(route.paging, next, pageSize), ...qs };
+	return readPage(route, await apiRequest.call(this, endpoint, { qs: query, ...request }), next);
 }
 
-/** Follows the cursor until `limit` items were read (all of them when no limit is given). */
+/** Reads pages until `limit` items were read (all of them when no limit is given). */
 export async function apiRequestAllItems(
 	this: RequestContext,
 	endpoint: EndpointName,
 	{ qs = {}, limit, ...request }: ListOptions & { limit?: number },
 ): Promise<IDataObject[]> {
 	const collected: IDataObject[] = [];
-	const seenCursors = new Set<string>();
+	const seenTokens = new Set<string>();
 	const seenIds = new Set<string | number>();
-	let cursor: string | undefined;
+	const { paging } = (await loadContract.call(this, request.itemIndex)).endpoints[endpoint];
+	let read = 0;
+	let next: PageToken | undefined;
 	do {
-		const remaining = limit === undefined ? PAGINATION.maxPageSize : limit - collected.length;
-		const page = await apiRequestPage.call(this, endpoint, { qs, cursor, pageSize: remaining, ...request });
+		// Only what is missing, except by page number: page numbers add up only when pages keep one size.
+		const remaining = limit === undefined ? DEFAULT_PAGE_SIZE : limit - collected.length;
+		const pageSize = paging.style === 'page' ? Math.min(limit ?? DEFAULT_PAGE_SIZE, DEFAULT_PAGE_SIZE) : remaining;
+		const page = await apiRequestPage.call(this, endpoint, { qs, next, pageSize, ...request });
+		read += page.items.length;
 		// One by one: spreading a huge page into push() would overflow the call stack. A service
 		// whose cursor loops hands the same items back; each id is output once.
 		for (const item of page.items) {
@@ -455,10 +664,11 @@ export async function apiRequestAllItems(
 				description: 'The list goes on further than one execution should read. Turn off Return All and set a Limit, or narrow the list with filters.',
 			});
 		}
-		// A service that hands back a cursor it already gave would otherwise loop forever.
-		if (page.nextCursor === undefined || seenCursors.has(page.nextCursor) || page.items.length === 0) break;
-		seenCursors.add(page.nextCursor);
-		cursor = page.nextCursor;
+		const token = page.next === undefined ? undefined : JSON.stringify(page.next);
+		// The end: no next page, an empty page, the total reached, or a token given before (a loop).
+		if (token === undefined || page.items.length === 0 || (page.total !== undefined && read >= page.total) || seenTokens.has(token)) break;
+		seenTokens.add(token);
+		next = page.next;
 	} while (limit === undefined || collected.length < limit);
 	return limit === undefined ? collected : collected.slice(0, limit);
 }

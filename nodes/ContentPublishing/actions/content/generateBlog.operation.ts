@@ -122,12 +122,11 @@ export async function execute(
 			title: { apiName: 'title' },
 			length: { apiName: 'length' },
 		}),
-		...extra.body,
 	};
 	return {
 		endpoint: 'generateBlog',
 		body,
-		qs: extra.qs,
+		extra,
 		answer: 'job',
 		wait: readJobWait.call(this, itemIndex),
 	};

@@ -102,12 +102,13 @@ export async function executePromptGeneration(
 	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const fields = toApiFields({ ...additionalFields, prompt }, { ...PROMPT_MAPPINGS, ...kindMappings });
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
-	const body = { ...fields, ...extra.body };
-	if (body.prompt === undefined && body.source_text === undefined && body.source_post_id === undefined) {
+	const body = fields;
+	const noSource = body.prompt === undefined && body.source_text === undefined && body.source_post_id === undefined;
+	if (noSource && Object.keys(extra.body).length === 0) {
 		throw new NodeOperationError(this.getNode(), `"Prompt" of item ${itemIndex} is empty`, {
 			itemIndex,
 			description: 'Give a prompt, or a "Source Text" or "Source Post ID" under Additional Fields.',
 		});
 	}
-	return { endpoint, body, qs: extra.qs, answer: 'job', wait: readJobWait.call(this, itemIndex) };
+	return { endpoint, body, extra, answer: 'job', wait: readJobWait.call(this, itemIndex) };
 }

@@ -61,7 +61,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
 	const body = {
 		...toApiFields({ ...additionalFields, content, status, scheduledAt }, POST_FIELD_MAPPINGS),
-		...extra.body,
 	};
-	return { endpoint: 'createPost', body, qs: extra.qs };
+	return { endpoint: 'createPost', body, extra };
 }

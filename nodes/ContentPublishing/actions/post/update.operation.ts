@@ -49,12 +49,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const id = requireLocator.call(this, 'postId', 'Post', itemIndex);
 	const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const extra = readExtraFields.call(this, updateFields, itemIndex);
-	const body = { ...toApiFields(updateFields, POST_FIELD_MAPPINGS), ...extra.body };
-	if (Object.keys(body).length === 0) {
+	const body = toApiFields(updateFields, POST_FIELD_MAPPINGS);
+	if (Object.keys(body).length === 0 && Object.keys(extra.body).length === 0) {
 		throw new NodeOperationError(this.getNode(), `Nothing to update in item ${itemIndex}`, {
 			itemIndex,
 			description: 'Add at least one field under "Update Fields".',
 		});
 	}
-	return { endpoint: 'updatePost', id, body, qs: extra.qs };
+	return { endpoint: 'updatePost', id, body, extra };
 }

@@ -73,7 +73,6 @@ export async function executePublish(
 			pageId: { apiName: 'page_id' },
 			scheduledAt: { apiName: 'scheduled_at' },
 		}),
-		...extra.body,
 	};
-	return { endpoint, body, qs: extra.qs, answer: 'job', wait: readJobWait.call(this, itemIndex) };
+	return { endpoint, body, extra, answer: 'job', wait: readJobWait.call(this, itemIndex) };
 }

@@ -3,7 +3,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { readExtraFields, requireString, toApiFields } from '../../helpers/fields';
 import type { RequestPlan } from '../types';
-import { optionalWebhookFields, WEBHOOK_EVENT_OPTIONS, WEBHOOK_FIELD_MAPPINGS } from './shared';
+import { eventsField } from '../../descriptions/events';
+import { optionalWebhookFields, serviceEvents, WEBHOOK_FIELD_MAPPINGS } from './shared';
 
 const properties: INodeProperties[] = [
 	{
@@ -15,15 +16,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'https://example.com/hooks/content',
 		description: 'Address the service sends events to',
 	},
-	{
-		displayName: 'Events',
-		name: 'events',
-		type: 'multiOptions',
-		options: WEBHOOK_EVENT_OPTIONS,
-		required: true,
-		default: ['job.completed'],
-		description: 'Events to deliver',
-	},
+	eventsField({ required: true, default: ['job.completed'] }),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -46,18 +39,18 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			itemIndex,
 		});
 	}
-	const events = this.getNodeParameter('events', itemIndex, []) as string[];
-	if (events.length === 0) {
+	const chosen = this.getNodeParameter('events', itemIndex, []) as string[];
+	if (chosen.length === 0) {
 		throw new NodeOperationError(this.getNode(), `"Events" of item ${itemIndex} is empty`, {
 			itemIndex,
 			description: 'Choose at least one event to deliver.',
 		});
 	}
+	const events = await serviceEvents.call(this, chosen, itemIndex);
 	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
 	const body = {
 		...toApiFields({ ...additionalFields, url, events }, WEBHOOK_FIELD_MAPPINGS),
-		...extra.body,
 	};
-	return { endpoint: 'createWebhook', body, qs: extra.qs };
+	return { endpoint: 'createWebhook', body, extra };
 }

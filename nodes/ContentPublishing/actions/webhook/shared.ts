@@ -1,7 +1,10 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { extraBodyField, extraQueryField, resourceLocator } from '../../descriptions/common';
 import type { FieldMapping } from '../../helpers/fields';
+import { asNodeError, loadContract } from '../../transport';
+import { ContractFieldError, eventsToSend } from '../../transport/contract';
 
 export const webhookLocator = resourceLocator({
 	name: 'webhookId',
@@ -9,13 +12,6 @@ export const webhookLocator = resourceLocator({
 	resourcePath: 'webhooks',
 	searchListMethod: 'searchWebhooks',
 });
-
-export const WEBHOOK_EVENT_OPTIONS = [
-	{ name: 'All Events', value: '*' },
-	{ name: 'Job Completed', value: 'job.completed' },
-	{ name: 'Job Failed', value: 'job.failed' },
-	{ name: 'Post Published', value: 'post.published' },
-];
 
 export const WEBHOOK_FIELD_MAPPINGS: Record<string, FieldMapping> = {
 	url: { apiName: 'url' },
@@ -50,3 +46,17 @@ export const optionalWebhookFields: INodeProperties[] = [
 		description: 'Secret the service signs deliveries with; left empty, the service chooses one',
 	},
 ];
+
+/** The chosen events as the service names them, checked against the events it lists. */
+export async function serviceEvents(this: IExecuteFunctions, events: string[], itemIndex: number): Promise<string[]> {
+	const { webhooks } = await loadContract.call(this, itemIndex);
+	try {
+		return eventsToSend(webhooks, events);
+	} catch (error) {
+		if (!(error instanceof ContractFieldError)) throw asNodeError(this, error, itemIndex);
+		throw new NodeOperationError(this.getNode(), `"Events" of item ${itemIndex}: ${error.message}`, {
+			itemIndex,
+			description: error.description,
+		});
+	}
+}

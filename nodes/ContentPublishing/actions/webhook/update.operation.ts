@@ -3,12 +3,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { readExtraFields, requireLocator, toApiFields } from '../../helpers/fields';
 import type { RequestPlan } from '../types';
-import {
-	optionalWebhookFields,
-	WEBHOOK_EVENT_OPTIONS,
-	WEBHOOK_FIELD_MAPPINGS,
-	webhookLocator,
-} from './shared';
+import { eventsField } from '../../descriptions/events';
+import { optionalWebhookFields, serviceEvents, WEBHOOK_FIELD_MAPPINGS, webhookLocator } from './shared';
 
 const properties: INodeProperties[] = [
 	webhookLocator,
@@ -20,13 +16,7 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			...optionalWebhookFields,
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				options: WEBHOOK_EVENT_OPTIONS,
-				default: [],
-			},
+			eventsField({ default: [] }),
 			{
 				displayName: 'URL',
 				name: 'url',
@@ -46,12 +36,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const id = requireLocator.call(this, 'webhookId', 'Webhook', itemIndex);
 	const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const extra = readExtraFields.call(this, updateFields, itemIndex);
-	const body = { ...toApiFields(updateFields, WEBHOOK_FIELD_MAPPINGS), ...extra.body };
-	if (Object.keys(body).length === 0) {
+	const body = toApiFields(updateFields, WEBHOOK_FIELD_MAPPINGS);
+	if (Array.isArray(body.events)) body.events = await serviceEvents.call(this, body.events as string[], itemIndex);
+	if (Object.keys(body).length === 0 && Object.keys(extra.body).length === 0) {
 		throw new NodeOperationError(this.getNode(), `Nothing to update in item ${itemIndex}`, {
 			itemIndex,
 			description: 'Add at least one field under "Update Fields".',
 		});
 	}
-	return { endpoint: 'updateWebhook', id, body, qs: extra.qs };
+	return { endpoint: 'updateWebhook', id, body, extra };
 }

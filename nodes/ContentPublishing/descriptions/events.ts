@@ -1,0 +1,45 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+/** `*` subscribes to every event, also where the service has no wildcard of its own. */
+export const ALL_EVENTS = '*';
+
+/** The events of a service whose OpenAPI document does not list its own. */
+export const BUILT_IN_EVENTS: INodePropertyOptions[] = [
+	{ name: 'Job Completed', value: 'job.completed', description: 'A generation or publishing job finished successfully' },
+	{ name: 'Job Failed', value: 'job.failed', description: 'A generation or publishing job failed' },
+	{ name: 'Post Published', value: 'post.published', description: 'A post was published' },
+];
+
+/** `JOB_READY` and `job.ready` both read as "Job Ready". */
+function label(event: string): string {
+	return event
+		.split(/[^A-Za-z0-9]+/)
+		.filter(Boolean)
+		.map((word) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase())
+		.join(' ');
+}
+
+/** The options of an events field: all events, then the service's own, or the built-in ones. */
+export function eventOptions(events: string[] | undefined): INodePropertyOptions[] {
+	const listed =
+		events === undefined
+			? BUILT_IN_EVENTS
+			: events
+					.filter((event) => event !== ALL_EVENTS)
+					.map((event) => BUILT_IN_EVENTS.find((known) => known.value === event) ?? { name: label(event) || event, value: event });
+	return [{ name: 'All Events', value: ALL_EVENTS, description: 'Every event the service sends' }, ...listed];
+}
+
+/** An events field whose options come from the service's document (`getEvents`). */
+export function eventsField(overrides: Partial<INodeProperties>): INodeProperties {
+	return {
+		displayName: 'Event Names or IDs',
+		default: [],
+		name: 'events',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getEvents' },
+		description:
+			'Events to deliver, as the service names them. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		...overrides,
+	};
+}
