@@ -1,24 +1,30 @@
 import { randomBytes } from 'node:crypto';
 
-import { startFakeService } from './server';
+import { startFakeService, type Profile } from './server';
 
-const usage = `Usage: ts-node --transpile-only test/fake-service/cli.ts [--port N] [--api-key KEY]
+const usage = `Usage: ts-node --transpile-only test/fake-service/cli.ts [--port N] [--api-key KEY] [--profile P] [--no-openapi]
   --port N        port on 127.0.0.1 (default: FAKE_SERVICE_PORT, else a random free port)
-  --api-key KEY   API key to accept (default: FAKE_SERVICE_API_KEY, else a random key)`;
+  --api-key KEY   API key to accept (default: FAKE_SERVICE_API_KEY, else a random key)
+  --profile P     conventions: primary or alternate (default: FAKE_SERVICE_PROFILE, else primary)
+  --no-openapi    answer 404 for /v1/openapi.json (default: FAKE_SERVICE_OPENAPI=off)`;
 
 function fail(message: string): never {
 	process.stderr.write(`${message}\n\n${usage}\n`);
 	process.exit(2);
 }
 
-function readArguments(argv: string[]): { port: number; apiKey: string } {
+function readArguments(argv: string[]): { port: number; apiKey: string; profile: Profile; openApiDocument: boolean } {
 	let port = process.env.FAKE_SERVICE_PORT;
 	let apiKey = process.env.FAKE_SERVICE_API_KEY;
+	let profile = process.env.FAKE_SERVICE_PROFILE ?? 'primary';
+	let openApiDocument = process.env.FAKE_SERVICE_OPENAPI !== 'off';
 	for (let index = 0; index < argv.length; index += 1) {
 		const [flag, inlineValue] = argv[index].split(/=(.*)/s, 2);
 		const value = () => inlineValue ?? argv[++index] ?? fail(`${flag} needs a value`);
 		if (flag === '--port') port = value();
 		else if (flag === '--api-key') apiKey = value();
+		else if (flag === '--profile') profile = value();
+		else if (flag === '--no-openapi') openApiDocument = false;
 		else if (flag === '--help' || flag === '-h') {
 			process.stdout.write(`${usage}\n`);
 			process.exit(0);
@@ -27,17 +33,19 @@ function readArguments(argv: string[]): { port: number; apiKey: string } {
 	const portNumber = Number(port ?? 0);
 	if (!Number.isInteger(portNumber) || portNumber < 0 || portNumber > 65535) fail(`Invalid port: ${port}`);
 	if (apiKey === '') fail('The API key must not be empty');
-	return { port: portNumber, apiKey: apiKey ?? `cp_test_${randomBytes(16).toString('hex')}` };
+	if (profile !== 'primary' && profile !== 'alternate') fail(`Unknown profile: ${profile}`);
+	return { port: portNumber, apiKey: apiKey ?? `cp_test_${randomBytes(16).toString('hex')}`, profile, openApiDocument };
 }
 
 async function main(): Promise<void> {
-	const { port, apiKey } = readArguments(process.argv.slice(2));
-	const service = await startFakeService({ port, apiKey, jobMode: 'timed' });
+	const { port, apiKey, profile, openApiDocument } = readArguments(process.argv.slice(2));
+	const service = await startFakeService({ port, apiKey, jobMode: 'timed', profile, openApiDocument });
 	process.stdout.write(
 		[
 			`Fake Content Publishing service: ${service.url}`,
 			`API key: ${service.apiKey}`,
-			`OpenAPI document: ${service.url}/v1/openapi.json`,
+			`Conventions: ${profile}`,
+			openApiDocument ? `OpenAPI document: ${service.url}/v1/openapi.json` : 'OpenAPI document: none (404)',
 			'Jobs finish on timers (jobMode "timed"). Press Ctrl+C to stop.',
 			'',
 		].join('\n'),

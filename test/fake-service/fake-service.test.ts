@@ -19,6 +19,8 @@ import {
 	type Webhook,
 	type WebhookEvent,
 } from './index';
+import { ALTERNATE_ROUTES } from './alternate';
+import { buildAlternateDocument } from './alternate-document';
 
 interface ErrorBody {
 	error: { code: string; message: string; details?: Array<{ field: string; message: string }> };
@@ -819,6 +821,110 @@ describe('cli', () => {
 			expect(await exitCode).toBe(0);
 		} finally {
 			if (child.exitCode === null) child.kill('SIGKILL');
+		}
+	});
+});
+
+describe('the alternate profile', () => {
+	let alternate: FakeService;
+	const alternateContract = createContractValidator(buildAlternateDocument());
+	beforeAll(async () => {
+		alternate = await start({ profile: 'alternate', maxPageSize: 2 });
+	});
+	beforeEach(() => alternate.reset());
+
+	it('serves a valid OpenAPI 3.1 document of its own that describes exactly its routes', async () => {
+		const served = await call<Record<string, unknown>>(alternate, 'GET', '/v1/openapi.json', { apiKey: null });
+		expect(await validateOpenApiDocument(served.body)).toEqual({ valid: true });
+		const document = buildAlternateDocument();
+		const documented = Object.entries(document.paths).flatMap(([template, pathItem]) =>
+			Object.entries(pathItem).map(([method, operation]) => `${method.toUpperCase()} ${template} ${operation.operationId}`),
+		);
+		expect(ALTERNATE_ROUTES.map((route) => `${route.method} ${route.path} ${route.operationId}`).sort()).toEqual(documented.sort());
+	});
+
+	it('answers in envelopes and problems that its document describes, and 405 for PATCH', async () => {
+		const request = async (method: string, path: string, body?: unknown) => {
+			const response = await fetch(`${alternate.url}${path}`, {
+				method,
+				headers: { Authorization: `Bearer ${alternate.apiKey}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+				body: body === undefined ? undefined : JSON.stringify(body),
+			});
+			return { status: response.status, type: response.headers.get('content-type'), body: (await response.json()) as Record<string, Record<string, unknown>> };
+		};
+		const created = await request('POST', '/v1/posts', { text: 'Hello', state: 'DRAFT', labels: ['a'] });
+		expect(created).toMatchObject({ status: 201, body: { data: { text: 'Hello', state: 'DRAFT', labels: ['a'] } } });
+		const id = created.body.data.id as string;
+		expect(alternate.posts.get(id)).toMatchObject({ content: 'Hello', status: 'draft', tags: ['a'] });
+		const replaced = await request('PUT', `/v1/posts/${id}`, { text: 'Bye', state: 'PUBLISHED' });
+		expect(replaced.body.data).toMatchObject({ text: 'Bye', state: 'PUBLISHED', labels: [] });
+		const patched = await request('PATCH', `/v1/posts/${id}`, { text: 'x' });
+		expect(patched).toMatchObject({ status: 405, type: expect.stringContaining('application/problem+json'), body: { status: 405, type: expect.stringMatching(/method-not-allowed$/) } });
+		const invalid = await request('POST', '/v1/posts', { content: 'primary field' });
+		expect(invalid.body).toMatchObject({ status: 422, errors: expect.arrayContaining([{ pointer: '/content', detail: 'is not a known property' }]) });
+		expect(await request('DELETE', `/v1/posts/${id}`)).toMatchObject({ status: 200, body: { data: { id, deleted: true } } });
+		expect(alternate.requests.flatMap((recorded) => recorded.contractErrors).sort()).toEqual([
+			'content: is not a known property',
+			'text: is required',
+		]);
+	});
+
+	it('pages each list its own way', async () => {
+		const get = async (path: string) =>
+			(await (await fetch(path.startsWith('http') ? path : `${alternate.url}${path}`, { headers: { Authorization: `Bearer ${alternate.apiKey}` } })).json()) as Record<string, unknown>;
+		expect(await get('/v1/pages?page=2&per_page=2')).toMatchObject({ page: 2, per_page: 2, total: 5, results: [{}, {}] });
+		expect(await get('/v1/posts?offset=0&limit=2')).toMatchObject({ offset: 0, limit: 2, total: 0, results: [] });
+		for (let index = 0; index < 3; index++) {
+			await fetch(`${alternate.url}/v1/webhooks`, {
+				method: 'POST',
+				headers: { Authorization: `Bearer ${alternate.apiKey}`, 'Content-Type': 'application/json' },
+				body: JSON.stringify({ callbackUrl: `http://127.0.0.1:9/${index}`, topics: ['JOB_READY'] }),
+			});
+		}
+		const first = await get('/v1/webhooks?limit=2');
+		const next = (first.links as { next: string }).next;
+		expect(next).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1\/webhooks\?limit=2&after=/);
+		expect(await get(next)).toMatchObject({ results: [{ callbackUrl: 'http://127.0.0.1:9/2' }], links: { next: null } });
+	});
+
+	it('delivers t=,v1= signed events whose body its document describes', async () => {
+		const received: Array<{ headers: http.IncomingHttpHeaders; body: string }> = [];
+		const receiver = http.createServer((request, response) => {
+			let body = '';
+			request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+			request.on('end', () => {
+				received.push({ headers: request.headers, body });
+				response.end();
+			});
+		});
+		await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+		try {
+			const port = (receiver.address() as AddressInfo).port;
+			const created = await fetch(`${alternate.url}/v1/webhooks`, {
+				method: 'POST',
+				headers: { Authorization: `Bearer ${alternate.apiKey}`, 'Content-Type': 'application/json' },
+				body: JSON.stringify({ callbackUrl: `http://127.0.0.1:${port}/hook`, topics: ['JOB_READY'] }),
+			});
+			const { signingSecret } = ((await created.json()) as { data: { signingSecret: string } }).data;
+			alternate.jobMode = 'manual';
+			const job = alternate.startJob('generate.linkedin', { prompt: 'Hi' });
+			await alternate.finishJob(job.id, 'succeeded');
+			const [delivery] = received;
+			const [, timestamp, digest] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(delivery.headers['webhook-signature'])) ?? [];
+			expect(digest).toBe(createHmac('sha256', signingSecret).update(`${timestamp}.${delivery.body}`).digest('hex'));
+			expect(alternate.signDelivery(signingSecret, delivery.body, Number(timestamp))).toEqual({ 'Webhook-Signature': delivery.headers['webhook-signature'] });
+			expect(delivery.headers['webhook-id']).toBe(JSON.parse(delivery.body).eventId);
+			expect(alternateContract.validateWebhookEvent('JOB_READY', JSON.parse(delivery.body))).toEqual([]);
+		} finally {
+			receiver.close();
+		}
+	});
+
+	it('answers 404 for the document when it publishes none, in either profile', async () => {
+		for (const profile of ['primary', 'alternate'] as const) {
+			const service = await start({ profile, openApiDocument: false });
+			expect((await fetch(`${service.url}/v1/openapi.json`)).status).toBe(404);
+			expect((await fetch(`${service.url}/v1/me`, { headers: { Authorization: `Bearer ${service.apiKey}` } })).status).toBe(200);
 		}
 	});
 });

@@ -1,6 +1,6 @@
 export type JsonSchema = { [keyword: string]: unknown };
 
-export type HttpMethodName = 'get' | 'post' | 'patch' | 'delete';
+export type HttpMethodName = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface OpenApiOperation {
 	operationId?: string;

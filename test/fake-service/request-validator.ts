@@ -40,7 +40,7 @@ export interface ContractValidator {
 interface CompiledOperation {
 	query: ValidateFunction;
 	body?: ValidateFunction;
-	responses: Record<string, ValidateFunction | undefined>;
+	responses: Record<string, { validate: ValidateFunction; mediaType: string } | undefined>;
 }
 
 type Location = 'body' | 'query';
@@ -84,11 +84,11 @@ export function createContractValidator(document: OpenApiDocument = buildOpenApi
 			...(requiredQuery.length > 0 ? { required: requiredQuery } : {}),
 		};
 		const bodySchema = operation.requestBody?.content['application/json']?.schema;
-		const responses: Record<string, ValidateFunction | undefined> = {};
+		const responses: CompiledOperation['responses'] = {};
 		for (const [status, response] of Object.entries(operation.responses)) {
 			const resolved = inlineRefs(response, document) as { content?: Record<string, { schema: JsonSchema }> };
-			const schema = resolved.content?.['application/json']?.schema;
-			responses[status] = schema ? ajv.compile(schema) : undefined;
+			const mediaType = ['application/json', 'application/problem+json'].find((type) => resolved.content?.[type]?.schema);
+			responses[status] = mediaType ? { validate: ajv.compile(resolved.content![mediaType].schema), mediaType } : undefined;
 		}
 		return {
 			query: queryAjv.compile(querySchema),
@@ -129,12 +129,12 @@ export function createContractValidator(document: OpenApiDocument = buildOpenApi
 			const { responses } = operationFor(operationId);
 			const statusKey = [String(status), `${String(status)[0]}XX`, 'default'].find((key) => key in responses);
 			if (!statusKey) return [{ field: 'status', message: `${status} is not a documented response of ${operationId}` }];
-			const validate = responses[statusKey];
-			if (!validate) {
+			const documented = responses[statusKey];
+			if (!documented) {
 				return body === undefined ? [] : [{ field: 'body', message: `must be empty for a ${status} response` }];
 			}
-			if (mediaType(contentType) !== 'application/json') return [wrongContentType(contentType)];
-			return validate(body) ? [] : describeErrors(validate.errors, 'body');
+			if (mediaType(contentType) !== documented.mediaType) return [wrongContentType(contentType, documented.mediaType)];
+			return documented.validate(body) ? [] : describeErrors(documented.validate.errors, 'body');
 		},
 
 		validateWebhookEvent(eventType, body) {
@@ -145,8 +145,8 @@ export function createContractValidator(document: OpenApiDocument = buildOpenApi
 	};
 }
 
-function wrongContentType(contentType: string | undefined): ContractProblem {
-	return { field: 'header.content-type', message: `must be application/json (got "${contentType ?? ''}")` };
+function wrongContentType(contentType: string | undefined, expected = 'application/json'): ContractProblem {
+	return { field: 'header.content-type', message: `must be ${expected} (got "${contentType ?? ''}")` };
 }
 
 function mediaType(contentType: string | undefined): string | undefined {

@@ -20,12 +20,16 @@ import {
 	type WEBHOOK_EVENT_TYPES,
 } from './openapi';
 import { createContractValidator, formatProblem, type ContractProblem, type ContractValidator } from './request-validator';
+import { buildAlternateDocument } from './alternate-document';
+import { ALTERNATE_ROUTES, alternateEventBody, alternatePage, alternateSignature, incoming, outgoing, problem } from './alternate';
 
 // ---------------------------------------------------------------------------------------------
 // Public types
 
 export type JobMode = 'poll' | 'manual' | 'timed';
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+/** `primary`: today's conventions; `alternate`: other conventions on every open point (alternate.ts). */
+export type Profile = 'primary' | 'alternate';
 export type ErrorCode = (typeof ERROR_CODES)[number];
 export type Platform = (typeof PAGE_PLATFORMS)[number];
 export type PostStatus = (typeof POST_STATUSES)[number];
@@ -141,6 +145,10 @@ export interface FakeServiceOptions {
 	jobMode?: JobMode;
 	/** Default { running: 500, done: 2000 }. */
 	timedJobDelaysMs?: { running: number; done: number };
+	/** Default 'primary'. */
+	profile?: Profile;
+	/** Whether GET /v1/openapi.json serves the document; false answers 404. Default true. */
+	openApiDocument?: boolean;
 }
 
 export interface RecordedRequest {
@@ -247,7 +255,10 @@ export const routes: readonly Route[] = [
 		path: '/v1/openapi.json',
 		operationId: 'getOpenApiDocument',
 		anonymous: true,
-		handler: (service) => ok(buildOpenApiDocument(service.url)),
+		handler: (service) => {
+			if (!service.servesDocument) throw new ApiError(404, 'not_found', 'This service publishes no OpenAPI document');
+			return ok(service.profile === 'alternate' ? buildAlternateDocument(service.url) : buildOpenApiDocument(service.url));
+		},
 	},
 	{ method: 'GET', path: '/v1/me', operationId: 'getAccount', handler: (service) => ok(service.account) },
 	{
@@ -259,7 +270,7 @@ export const routes: readonly Route[] = [
 			const pages = [...service.pages.values()].filter(
 				(page) => search === undefined || page.name.toLowerCase().includes(search),
 			);
-			return ok(paginate(pages, query, service.maxPageSize));
+			return ok(service.page('listPages', pages, query));
 		},
 	},
 	{
@@ -279,7 +290,7 @@ export const routes: readonly Route[] = [
 			const posts = [...service.posts.values()].filter(
 				(post) => (status === undefined || post.status === status) && (pageId === undefined || post.page_id === pageId),
 			);
-			return ok(paginate(posts, query, service.maxPageSize));
+			return ok(service.page('listPosts', posts, query));
 		},
 	},
 	{
@@ -322,7 +333,7 @@ export const routes: readonly Route[] = [
 		path: '/v1/webhooks',
 		operationId: 'listWebhooks',
 		handler: (service, { query }) =>
-			ok(paginate([...service.webhooks.values()].map(withoutSecret), query, service.maxPageSize)),
+			ok(service.page('listWebhooks', [...service.webhooks.values()].map(withoutSecret), query)),
 	},
 	{
 		method: 'GET',
@@ -482,7 +493,7 @@ function findOr404<T>(collection: Map<string, T>, resource: string, id: string):
 }
 
 function requireReference(collection: Map<string, unknown>, field: string, resource: string, id: string | undefined): void {
-	if (id !== undefined && !collection.has(id)) throw invalidField(field, `does not name an existing ${resource} ("${id}")`);
+	if (id !== undefined && id !== null && !collection.has(id)) throw invalidField(field, `does not name an existing ${resource} ("${id}")`);
 }
 
 function withoutSecret({ secret: _secret, ...webhook }: StoredWebhook): Webhook {
@@ -616,8 +627,12 @@ interface Reply {
 	status: number;
 	headers?: Record<string, string>;
 	json?: unknown;
+	/** An error as application/problem+json (the alternate profile). */
+	problem?: unknown;
 	html?: string;
 	text?: string;
+	/** Made by an injected fault, so not the service's own answer. */
+	faulted?: boolean;
 }
 
 interface DeliveryTarget {
@@ -654,12 +669,12 @@ const FAULT_ERROR_CODES: Partial<Record<number, ErrorCode>> = {
 	429: 'rate_limited',
 };
 
-let compiledContract: ContractValidator | undefined;
+const compiledContracts: Partial<Record<Profile, ContractValidator>> = {};
 
-// Compiling every schema takes a while; one compiled copy serves every instance.
-function sharedContractValidator(): ContractValidator {
-	compiledContract ??= createContractValidator(buildOpenApiDocument());
-	return compiledContract;
+// Compiling every schema takes a while; one compiled copy per profile serves every instance.
+function sharedContractValidator(profile: Profile): ContractValidator {
+	compiledContracts[profile] ??= createContractValidator(profile === 'alternate' ? buildAlternateDocument() : buildOpenApiDocument());
+	return compiledContracts[profile];
 }
 
 export class FakeService {
@@ -683,7 +698,9 @@ export class FakeService {
 	private readonly pendingDeliveries = new Set<Promise<void>>();
 	private readonly shutdown = new AbortController();
 	private readonly timedJobDelaysMs: { running: number; done: number };
-	private readonly contract = sharedContractValidator();
+	readonly profile: Profile;
+	readonly servesDocument: boolean;
+	private readonly contract: ContractValidator;
 	private readonly server = http.createServer((request, response) => void this.handle(request, response));
 
 	static async start(options: FakeServiceOptions = {}): Promise<FakeService> {
@@ -697,6 +714,9 @@ export class FakeService {
 		this.maxPageSize = options.maxPageSize ?? 100;
 		this.timedJobDelaysMs = options.timedJobDelaysMs ?? { running: 500, done: 2000 };
 		this.currentJobMode = options.jobMode ?? 'poll';
+		this.profile = options.profile ?? 'primary';
+		this.servesDocument = options.openApiDocument ?? true;
+		this.contract = sharedContractValidator(this.profile);
 		this.account = {
 			id: newId('acc'),
 			email: 'content-team@acme.example',
@@ -860,8 +880,8 @@ export class FakeService {
 		const query = parseQuery(queryStart === -1 ? '' : rawUrl.slice(queryStart + 1));
 		const method = request.method ?? 'GET';
 		const body = parseBody(rawBody);
-		const match = matchRoute(method, path);
-		const problems = this.contractProblems(match?.route.operationId, query, body, request.headers['content-type']);
+		const { match, operationId, allowed } = this.matchRequest(method, path);
+		const problems = this.contractProblems(operationId, query, body, request.headers['content-type']);
 		const record: RecordedRequest = {
 			method,
 			path,
@@ -869,7 +889,7 @@ export class FakeService {
 			headers: { ...request.headers },
 			rawBody,
 			body: body.value,
-			operationId: match?.route.operationId,
+			operationId,
 			contractErrors: problems.map(formatProblem),
 			status: 0,
 		};
@@ -880,13 +900,50 @@ export class FakeService {
 			const { authorization } = request.headers;
 			const key = request.headers['idempotency-key'];
 			const idempotencyKey = Array.isArray(key) ? key[0] : key;
-			reply = await this.reply({ method, path, query, body, match, problems, authorization, idempotencyKey });
+			reply = await this.reply({ method, path, query, body, match, allowed, problems, authorization, idempotencyKey });
 		} catch (error) {
 			if (!(error instanceof ApiError)) console.error('Fake content publishing service: unexpected error', error);
-			reply = errorReply(error);
+			reply = errorReply(error, this.profile);
 		}
 		record.status = reply.status;
+		// The answer to every request that kept to the document is checked against it too, unless a fault made it.
+		if (operationId !== undefined && problems.length === 0 && body.isJson && !reply.faulted && reply.html === undefined && reply.text === undefined) {
+			const answer = this.contract.validateResponse({ operationId, status: reply.status, body: reply.json ?? reply.problem, contentType: contentTypeOf(reply) });
+			record.contractErrors.push(...answer.map((problem) => `answer ${formatProblem(problem)}`));
+		}
 		send(response, reply);
+	}
+
+	/** The route a request takes: the primary's own, or the alternate one that a primary handler serves. */
+	private matchRequest(method: string, path: string): { match: ReturnType<typeof matchRoute>; operationId?: string; allowed?: string[] } {
+		if (this.profile === 'primary') {
+			const match = matchRoute(method, path);
+			return { match, operationId: match?.route.operationId };
+		}
+		const segments = path.split('/');
+		const atPath = ALTERNATE_ROUTES.map((route) => ({ route, params: matchSegments(route.path.split('/'), segments) })).filter(
+			(candidate) => candidate.params !== undefined,
+		);
+		const found = atPath.find(({ route }) => route.method === method);
+		if (found === undefined) return { match: undefined, allowed: atPath.length > 0 ? atPath.map(({ route }) => route.method) : undefined };
+		const primary = routes.find((route) => route.operationId === found.route.primary) as Route;
+		const [id] = Object.values(found.params ?? {});
+		return { match: { route: primary, params: id === undefined ? {} : { id } }, operationId: found.route.operationId };
+	}
+
+	/** One page of a list, in the profile's paging style. */
+	page<T extends { id: string }>(list: string, items: T[], query: Record<string, string | string[]>): object {
+		if (this.profile === 'primary') return paginate(items, query, this.maxPageSize);
+		return alternatePage(list, items, query, this.maxPageSize, this.baseUrl, decodeCursor, encodeCursor);
+	}
+
+	/** The signature headers a delivery of this body carries, for tests that sign deliveries themselves. */
+	signDelivery(secret: string, rawBody: string, timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
+		if (this.profile === 'alternate') return alternateSignature(secret, rawBody, undefined, timestamp);
+		return {
+			[WEBHOOK_HEADERS.timestamp]: String(timestamp),
+			[WEBHOOK_HEADERS.signature]: signWebhookPayload(secret, String(timestamp), rawBody),
+		};
 	}
 
 	private contractProblems(
@@ -906,6 +963,7 @@ export class FakeService {
 		query: Record<string, string | string[]>;
 		body: ParsedBody;
 		match: ReturnType<typeof matchRoute>;
+		allowed?: string[];
 		problems: ContractProblem[];
 		authorization: string | undefined;
 		idempotencyKey: string | undefined;
@@ -913,12 +971,15 @@ export class FakeService {
 		const { method, path, query, body, match, problems } = request;
 		const fault = this.takeFault(method, path);
 		if (fault?.delayMs) await this.pause(fault.delayMs);
-		if (fault?.nonJsonBody) return { status: 200, html: LOGIN_PAGE };
-		if (fault?.redirectTo !== undefined) return { status: fault.status ?? 307, headers: { Location: fault.redirectTo } };
-		if (fault?.status !== undefined && !fault.afterHandling) return faultReply(fault, fault.status);
+		if (fault?.nonJsonBody) return { status: 200, html: LOGIN_PAGE, faulted: true };
+		if (fault?.redirectTo !== undefined) return { status: fault.status ?? 307, headers: { Location: fault.redirectTo }, faulted: true };
+		if (fault?.status !== undefined && !fault.afterHandling) return faultReply(fault, fault.status, this.profile);
 
 		if (path.startsWith('/v1/') && !match?.route.anonymous && !this.isAuthorized(request.authorization)) {
 			throw new ApiError(401, 'unauthorized', 'Missing or invalid API key', undefined, { 'WWW-Authenticate': 'Bearer' });
+		}
+		if (!match && request.allowed) {
+			throw new ApiError(405, 'bad_request', `${method} is not allowed on ${path}`, undefined, { Allow: request.allowed.join(', ') });
 		}
 		if (!match) throw new ApiError(404, 'not_found', `No route for ${method} ${path}`);
 		if (!body.isJson) throw new ApiError(400, 'bad_request', 'The request body is not valid JSON');
@@ -930,13 +991,18 @@ export class FakeService {
 				problems,
 			);
 		}
-		// A create repeated with the same Idempotency-Key gets the first answer and creates nothing.
-		const idempotency = method === 'POST' && request.idempotencyKey ? `${path} ${request.idempotencyKey}` : undefined;
+		const alternate = this.profile === 'alternate';
+		const input = alternate ? incoming(match.route.operationId, body.value, query) : { body: body.value, query };
+		// A create repeated with the same Idempotency-Key gets the first answer and creates nothing;
+		// the alternate profile does not document the header and ignores it.
+		const idempotency = method === 'POST' && request.idempotencyKey && !alternate ? `${path} ${request.idempotencyKey}` : undefined;
 		const remembered = idempotency === undefined ? undefined : this.idempotentAnswers.get(idempotency);
-		const result = remembered ?? match.route.handler(this, { params: match.params, query, body: body.value });
-		if (idempotency !== undefined) this.idempotentAnswers.set(idempotency, result);
-		if (fault?.afterHandling && fault.status !== undefined) return faultReply(fault, fault.status);
-		return { status: result.status, json: fault?.rewriteAnswer ? fault.rewriteAnswer(result.body) : result.body };
+		const handled = remembered ?? match.route.handler(this, { params: match.params, query: input.query, body: input.body });
+		if (idempotency !== undefined) this.idempotentAnswers.set(idempotency, handled);
+		if (fault?.afterHandling && fault.status !== undefined) return faultReply(fault, fault.status, this.profile);
+		const result = alternate ? outgoing(match.route.operationId, handled.status, handled.body, match.params.id) : handled;
+		if (fault?.rewriteAnswer) return { status: result.status, json: fault.rewriteAnswer(result.body), faulted: true };
+		return { status: result.status, json: result.body };
 	}
 
 	private isAuthorized(authorization: string | undefined): boolean {
@@ -1084,21 +1150,26 @@ export class FakeService {
 	}
 
 	private async deliver(webhook: StoredWebhook, event: WebhookEvent): Promise<void> {
-		const body = JSON.stringify(event);
-		const timestamp = String(Math.floor(Date.now() / 1000));
+		const alternate = this.profile === 'alternate';
+		const wireEvent = alternate ? alternateEventBody(event as unknown as Parameters<typeof alternateEventBody>[0]) : event;
+		const body = JSON.stringify(wireEvent);
+		const timestamp = Math.floor(Date.now() / 1000);
 		const headers: Record<string, string> = {
 			'Content-Type': 'application/json',
 			'User-Agent': 'content-publishing-fake-webhooks/1.0',
-			[WEBHOOK_HEADERS.event]: event.type,
-			[WEBHOOK_HEADERS.delivery]: event.id,
-			[WEBHOOK_HEADERS.timestamp]: timestamp,
-			[WEBHOOK_HEADERS.signature]: signWebhookPayload(webhook.secret, timestamp, body),
+			...(alternate
+				? alternateSignature(webhook.secret, body, event.id, timestamp)
+				: {
+						[WEBHOOK_HEADERS.event]: event.type,
+						[WEBHOOK_HEADERS.delivery]: event.id,
+						...this.signDelivery(webhook.secret, body, timestamp),
+					}),
 		};
 		const delivery: Delivery = {
 			webhookId: webhook.id,
 			url: webhook.url,
 			eventId: event.id,
-			eventType: event.type,
+			eventType: alternate ? String((wireEvent as { eventType: string }).eventType) : event.type,
 			attempts: 0,
 			delivered: false,
 			body,
@@ -1146,26 +1217,34 @@ function faultMatches(fault: Fault, method: string, path: string): boolean {
 	return typeof expectedPath === 'string' ? expectedPath === path : path.search(expectedPath) !== -1;
 }
 
-function faultReply(fault: Fault, status: number): Reply {
+function faultReply(fault: Fault, status: number, profile: Profile): Reply {
 	const body = typeof fault.body === 'function' ? fault.body() : fault.body;
-	if (typeof body === 'string') return { status, text: body };
-	if (body !== undefined) return { status, json: body };
+	if (typeof body === 'string') return { status, text: body, faulted: true };
+	if (body !== undefined) return { status, json: body, faulted: true };
 	const code = FAULT_ERROR_CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');
 	const retryAfterSeconds = fault.retryAfterSeconds ?? (status === 429 ? 1 : undefined);
 	const headers: Record<string, string> = retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) };
 	const message =
 		status === 429 ? `Rate limit exceeded; retry after ${retryAfterSeconds} s` : `Injected fault (HTTP ${status})`;
-	return errorReply(new ApiError(status, code, message, undefined, headers));
+	return { ...errorReply(new ApiError(status, code, message, undefined, headers), profile), faulted: true };
 }
 
-function errorReply(error: unknown): Reply {
+function errorReply(error: unknown, profile: Profile): Reply {
 	const apiError = error instanceof ApiError ? error : new ApiError(500, 'internal_error', 'Internal server error');
+	if (profile === 'alternate') {
+		return { status: apiError.status, headers: apiError.headers, problem: problem(apiError.status, apiError.message, apiError.details) };
+	}
 	const details = apiError.details ? { details: apiError.details } : {};
 	return {
 		status: apiError.status,
 		headers: apiError.headers,
 		json: { error: { code: apiError.code, message: apiError.message, ...details } },
 	};
+}
+
+function contentTypeOf(reply: Reply): string | undefined {
+	if (reply.problem !== undefined) return 'application/problem+json';
+	return reply.json === undefined ? undefined : 'application/json';
 }
 
 function send(response: ServerResponse, reply: Reply): void {
@@ -1178,6 +1257,9 @@ function send(response: ServerResponse, reply: Reply): void {
 	} else if (reply.text !== undefined) {
 		headers['Content-Type'] = 'text/plain; charset=utf-8';
 		payload = reply.text;
+	} else if (reply.problem !== undefined) {
+		headers['Content-Type'] = 'application/problem+json; charset=utf-8';
+		payload = JSON.stringify(reply.problem);
 	} else if (reply.json !== undefined) {
 		headers['Content-Type'] = 'application/json; charset=utf-8';
 		payload = JSON.stringify(reply.json);

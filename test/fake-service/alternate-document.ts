@@ -1,0 +1,298 @@
+import type { JsonSchema, OpenApiDocument, OpenApiOperation, OpenApiPathItem } from './openapi';
+import { BLOG_LENGTHS, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PAGE_PLATFORMS, VIDEO_ASPECT_RATIOS } from './openapi';
+
+/**
+ * The OpenAPI document of the alternate profile: the same service, with other conventions on
+ * every point the spec leaves open (see alternate.ts). It is the only description of them.
+ */
+
+export const ALTERNATE_EVENTS = { 'job.completed': 'JOB_READY', 'job.failed': 'JOB_BROKEN', 'post.published': 'POST_LIVE' } as const;
+export const ALTERNATE_PHASES = { queued: 'WAITING', running: 'RENDERING', succeeded: 'READY', failed: 'BROKEN' } as const;
+export const ALTERNATE_SIGNATURE_HEADER = 'Webhook-Signature';
+export const ALTERNATE_DELIVERY_HEADER = 'Webhook-Id';
+export const PROBLEM_TYPE_BASE = 'https://problems.content-publishing.example/';
+
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+const text: JsonSchema = { type: 'string' };
+const described = (schema: JsonSchema, description: string): JsonSchema => ({ ...schema, description });
+const nullable = (type: string, extra: JsonSchema = {}): JsonSchema => ({ type: [type, 'null'], ...extra });
+const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
+const oneOfValues = (values: readonly string[]): JsonSchema => ({ type: 'string', enum: [...values] });
+const between = (minimum: number, maximum: number): JsonSchema => ({ type: 'integer', minimum, maximum });
+const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
+
+function closed(properties: Record<string, JsonSchema>, required: string[] = [], extra: JsonSchema = {}): JsonSchema {
+	return { type: 'object', additionalProperties: false, ...(required.length > 0 ? { required } : {}), properties, ...extra };
+}
+
+const everyProperty = (properties: Record<string, JsonSchema>) => closed(properties, Object.keys(properties));
+const oneOfRequired = (fields: string[]): JsonSchema => ({ anyOf: fields.map((field) => ({ required: [field] })) });
+
+const POST_STATES = ['DRAFT', 'SCHEDULED', 'PUBLISHED'];
+const JOB_KINDS = ['blog', 'linkedin', 'twitter', 'carousel', 'video'].map((kind) => `generate/${kind}`).concat('publish/linkedin', 'publish/twitter');
+const EVENT_NAMES = Object.values(ALTERNATE_EVENTS);
+
+const postWriteFields: Record<string, JsonSchema> = {
+	text: described({ type: 'string', minLength: 1 }, 'Text of the post.'),
+	headline: described(text, 'Title of the post.'),
+	pageId: described(text, 'Page the post belongs to.'),
+	state: described(oneOfValues(POST_STATES), 'Lifecycle state of the post.'),
+	publishAt: described(dateTime, 'When a scheduled post goes out (required when state is SCHEDULED).'),
+	labels: described({ type: 'array', items: text }, 'Tags shown with the post.'),
+	mediaUrls: described({ type: 'array', items: { type: 'string', format: 'uri' } }, 'Images or videos attached to the post.'),
+};
+const scheduledNeedsTime: JsonSchema = {
+	if: { required: ['state'], properties: { state: { const: 'SCHEDULED' } } },
+	then: { description: 'is required when state is "SCHEDULED"', required: ['publishAt'] },
+};
+const commonGeneration: Record<string, JsonSchema> = {
+	voice: described(text, 'Tone of voice.'),
+	locale: described(text, 'Language to write in, as a BCP 47 tag.'),
+	pageId: described(text, 'Page the content is for.'),
+};
+const promptFields: Record<string, JsonSchema> = {
+	instructions: described({ type: 'string', minLength: 1 }, 'The prompt: what to write about.'),
+	sourceText: described({ type: 'string', minLength: 1 }, 'Text to adapt.'),
+	sourcePostId: described(text, 'An existing post to adapt.'),
+	...commonGeneration,
+};
+const promptSources = oneOfRequired(['instructions', 'sourceText', 'sourcePostId']);
+const webhookFields: Record<string, JsonSchema> = {
+	callbackUrl: described({ type: 'string', format: 'uri' }, 'Where deliveries are sent (loopback hosts only, in this fake).'),
+	topics: described({ type: 'array', minItems: 1, uniqueItems: true, items: oneOfValues(EVENT_NAMES) }, 'Events to deliver.'),
+	label: described(text, 'Description shown in lists.'),
+	enabled: described({ type: 'boolean' }, 'Whether deliveries are sent.'),
+};
+const webhookAnswerFields: Record<string, JsonSchema> = {
+	id: text,
+	callbackUrl: webhookFields.callbackUrl,
+	topics: webhookFields.topics,
+	label: nullable('string'),
+	enabled: { type: 'boolean' },
+	createdAt: dateTime,
+	updatedAt: dateTime,
+};
+const OUTPUTS = ['BlogOutput', 'TextOutput', 'ThreadOutput', 'CarouselOutput', 'VideoOutput', 'PublishOutput'];
+
+const schemas: Record<string, JsonSchema> = {
+	Problem: closed(
+		{
+			type: { type: 'string', format: 'uri' },
+			title: text,
+			status: { type: 'integer' },
+			detail: text,
+			errors: { type: 'array', items: closed({ pointer: text, detail: text }, ['pointer', 'detail']) },
+		},
+		['type', 'title', 'status', 'detail'],
+	),
+	Account: everyProperty({ id: text, displayName: text, email: { type: 'string', format: 'email' }, plan: text, createdAt: dateTime }),
+	Page: everyProperty({ id: text, title: text, network: oneOfValues(PAGE_PLATFORMS), link: { type: 'string', format: 'uri' }, createdAt: dateTime }),
+	Post: everyProperty({
+		id: text,
+		pageId: nullable('string'),
+		headline: nullable('string', { description: 'Title of the post.' }),
+		text: described(text, 'Text of the post.'),
+		state: oneOfValues(POST_STATES),
+		labels: { type: 'array', items: text },
+		mediaUrls: { type: 'array', items: { type: 'string', format: 'uri' } },
+		publishAt: nullable('string', { format: 'date-time' }),
+		publishedAt: nullable('string', { format: 'date-time' }),
+		createdAt: dateTime,
+		updatedAt: dateTime,
+	}),
+	NewPost: closed(postWriteFields, ['text'], scheduledNeedsTime),
+	PostReplacement: closed(postWriteFields, ['text', 'state'], {
+		...scheduledNeedsTime,
+		description: 'Replaces the post: fields left out are emptied.',
+	}),
+	BlogOutput: everyProperty({ headline: text, body: { type: 'string', contentMediaType: 'text/markdown' }, summary: text }),
+	TextOutput: everyProperty({ text }),
+	ThreadOutput: everyProperty({ tweets: { type: 'array', minItems: 1, items: { type: 'string', maxLength: 280 } } }),
+	CarouselOutput: everyProperty({ slides: { type: 'array', items: everyProperty({ heading: text, body: text }) } }),
+	VideoOutput: everyProperty({ videoUrl: { type: 'string', format: 'uri' }, durationSeconds: { type: 'integer' }, aspectRatio: oneOfValues(VIDEO_ASPECT_RATIOS) }),
+	PublishOutput: everyProperty({ network: oneOfValues(['linkedin', 'twitter']), postId: text, link: { type: 'string', format: 'uri' }, publishedAt: dateTime }),
+	Job: everyProperty({
+		jobId: text,
+		kind: oneOfValues(JOB_KINDS),
+		phase: described(
+			oneOfValues(Object.values(ALTERNATE_PHASES)),
+			'`WAITING`: accepted, not started yet. `RENDERING`: in progress. `READY`: finished successfully; `output` holds the result. `BROKEN`: failed; `failure` says why.',
+		),
+		percent: between(0, 100),
+		output: { description: 'Result of a READY job.', oneOf: [...OUTPUTS.map(ref), { type: 'null' }] },
+		failure: { description: 'Why a BROKEN job failed.', oneOf: [everyProperty({ code: text, reason: text }), { type: 'null' }] },
+		createdAt: dateTime,
+		updatedAt: dateTime,
+		finishedAt: nullable('string', { format: 'date-time' }),
+	}),
+	BlogRequest: closed(
+		{
+			transcriptText: described({ type: 'string', minLength: 1 }, 'Transcript to turn into a blog post.'),
+			headline: described(text, 'Title to use instead of a generated one.'),
+			length: oneOfValues(BLOG_LENGTHS.map((length) => length.toUpperCase())),
+			...commonGeneration,
+		},
+		['transcriptText'],
+	),
+	LinkedinRequest: closed(promptFields, [], promptSources),
+	TwitterRequest: closed({ ...promptFields, tweetCount: described(between(1, 25), 'Number of tweets in the thread (thread length).') }, [], promptSources),
+	CarouselRequest: closed({ ...promptFields, slideCount: described(between(2, 20), 'Number of slides.') }, [], promptSources),
+	VideoRequest: closed(
+		{ ...promptFields, durationSeconds: described(between(5, 600), 'Length of the video.'), aspectRatio: oneOfValues(VIDEO_ASPECT_RATIOS) },
+		[],
+		promptSources,
+	),
+	PublishRequest: closed(
+		{
+			postId: described(text, 'An existing post to publish.'),
+			text: described({ type: 'string', minLength: 1 }, 'Text to publish as a new post.'),
+			pageId: commonGeneration.pageId,
+			publishAt: described(dateTime, 'When the post goes out.'),
+		},
+		[],
+		oneOfRequired(['postId', 'text']),
+	),
+	Webhook: everyProperty(webhookAnswerFields),
+	NewWebhook: everyProperty({
+		...webhookAnswerFields,
+		signingSecret: { type: 'string', readOnly: true, description: 'Signing secret for deliveries; only returned on creation.' },
+	}),
+	WebhookInput: closed(webhookFields, ['callbackUrl', 'topics']),
+	Deleted: everyProperty({ id: text, deleted: { const: true } }),
+	PageList: everyProperty({ results: { type: 'array', items: ref('Page') }, page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' } }),
+	PostList: everyProperty({ results: { type: 'array', items: ref('Post') }, offset: { type: 'integer' }, limit: { type: 'integer' }, total: { type: 'integer' } }),
+	WebhookList: everyProperty({
+		results: { type: 'array', items: ref('Webhook') },
+		links: everyProperty({ next: nullable('string', { format: 'uri', description: 'URL of the next page; null on the last one.' }) }),
+	}),
+	JobEvent: everyProperty({ eventId: text, eventType: oneOfValues(['JOB_READY', 'JOB_BROKEN']), occurredAt: dateTime, payload: ref('Job') }),
+	PostEvent: everyProperty({ eventId: text, eventType: { type: 'string', const: 'POST_LIVE' }, occurredAt: dateTime, payload: ref('Post') }),
+};
+
+const pathParameter = (name: string) => ({ name, in: 'path', required: true, schema: text });
+const query = (name: string, schema: JsonSchema, description: string) => ({ name, in: 'query', description, schema });
+const size = (name: string) => query(name, { ...between(1, MAX_PAGE_SIZE), default: DEFAULT_PAGE_SIZE }, 'Page size.');
+
+const problems: Record<string, string> = {
+	'400': 'The body is not JSON.',
+	'401': 'Missing or wrong API key.',
+	'404': 'No such resource.',
+	'405': 'Method not allowed on this path.',
+	'422': 'The request breaks this document.',
+	'429': 'Too many requests; see Retry-After.',
+	'500': 'Unexpected failure.',
+};
+
+function operation(
+	operationId: string,
+	success: [string, string, JsonSchema?],
+	{ parameters = [], body, anonymous = false }: { parameters?: JsonSchema[]; body?: string; anonymous?: boolean } = {},
+): OpenApiOperation {
+	const [status, description, schema] = success;
+	return {
+		operationId,
+		summary: operationId,
+		...(anonymous ? { security: [] } : {}),
+		...(parameters.length > 0 ? { parameters } : {}),
+		...(body ? { requestBody: { required: true, content: json(ref(body)) } } : {}),
+		responses: {
+			[status]: { description, ...(schema ? { content: json(schema) } : {}) },
+			...Object.fromEntries(
+				Object.entries(problems).map(([code, text]) => [code, { description: text, content: { 'application/problem+json': { schema: ref('Problem') } } }]),
+			),
+		},
+	};
+}
+
+const data = (name: string): JsonSchema => everyProperty({ data: ref(name) });
+const job = (operationId: string, body: string) => ({ post: operation(operationId, ['202', 'The started job.', data('Job')], { body }) });
+
+const paths: Record<string, OpenApiPathItem> = {
+	'/v1/openapi.json': { get: operation('meta.openapi', ['200', 'This document.', { type: 'object' }], { anonymous: true }) },
+	'/v1/me': { get: operation('account.get', ['200', 'The account.', data('Account')]) },
+	'/v1/pages': {
+		get: operation('pages.list', ['200', 'One page of pages.', ref('PageList')], {
+			parameters: [query('page', { type: 'integer', minimum: 1, default: 1 }, 'Page number, from 1.'), size('per_page')],
+		}),
+	},
+	'/v1/pages/{pageId}': { get: operation('pages.get', ['200', 'The page.', data('Page')], { parameters: [pathParameter('pageId')] }) },
+	'/v1/posts': {
+		post: operation('posts.create', ['201', 'The post.', data('Post')], { body: 'NewPost' }),
+		get: operation('posts.list', ['200', 'Posts from an offset.', ref('PostList')], {
+			parameters: [
+				query('offset', { type: 'integer', minimum: 0, default: 0 }, 'How many posts to skip.'),
+				size('limit'),
+				query('state', oneOfValues(POST_STATES), 'Only posts in this state.'),
+				query('pageId', text, 'Only posts of this page.'),
+			],
+		}),
+	},
+	'/v1/posts/{postId}': {
+		get: operation('posts.get', ['200', 'The post.', data('Post')], { parameters: [pathParameter('postId')] }),
+		put: operation('posts.replace', ['200', 'The replaced post.', data('Post')], { parameters: [pathParameter('postId')], body: 'PostReplacement' }),
+		delete: operation('posts.remove', ['200', 'Deleted.', data('Deleted')], { parameters: [pathParameter('postId')] }),
+	},
+	'/v1/generate/blog': job('content.blog', 'BlogRequest'),
+	'/v1/generate/linkedin': job('content.linkedin', 'LinkedinRequest'),
+	'/v1/generate/twitter': job('content.twitter', 'TwitterRequest'),
+	'/v1/generate/carousel': job('content.carousel', 'CarouselRequest'),
+	'/v1/generate/video': job('content.video', 'VideoRequest'),
+	'/v1/publish/linkedin': job('publishing.linkedin', 'PublishRequest'),
+	'/v1/publish/twitter': job('publishing.twitter', 'PublishRequest'),
+	'/v1/jobs/{jobId}': { get: operation('jobs.get', ['200', 'The job.', data('Job')], { parameters: [pathParameter('jobId')] }) },
+	'/v1/webhooks': {
+		post: operation('hooks.create', ['201', 'The webhook, with its signing secret.', data('NewWebhook')], { body: 'WebhookInput' }),
+		get: operation('hooks.list', ['200', 'One page of webhooks.', ref('WebhookList')], {
+			parameters: [size('limit'), query('after', text, 'Opaque position; follow links.next instead of building it.')],
+		}),
+	},
+	'/v1/webhooks/{webhookId}': {
+		get: operation('hooks.get', ['200', 'The webhook.', data('Webhook')], { parameters: [pathParameter('webhookId')] }),
+		put: operation('hooks.replace', ['200', 'The replaced webhook.', data('Webhook')], { parameters: [pathParameter('webhookId')], body: 'WebhookInput' }),
+		delete: operation('hooks.remove', ['200', 'Deleted.', data('Deleted')], { parameters: [pathParameter('webhookId')] }),
+	},
+};
+
+function delivery(summary: string, schema: string): OpenApiPathItem {
+	return {
+		post: {
+			summary,
+			description: 'Sent as a POST; any 2xx acknowledges it, anything else is retried (3 attempts).',
+			security: [],
+			parameters: [
+				{ name: ALTERNATE_DELIVERY_HEADER, in: 'header', required: true, description: 'The event id; the same for every retry.', schema: text },
+				{
+					name: ALTERNATE_SIGNATURE_HEADER,
+					in: 'header',
+					required: true,
+					description: '`t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>", keyed with the signingSecret>`.',
+					schema: { type: 'string', pattern: '^t=[0-9]+,v1=[0-9a-f]{64}$' },
+				},
+			],
+			requestBody: { required: true, content: json(ref(schema)) },
+			responses: { '2XX': { description: 'Acknowledged.' }, default: { description: 'Retried.' } },
+		},
+	};
+}
+
+export function buildAlternateDocument(serverUrl?: string): OpenApiDocument {
+	return {
+		openapi: '3.1.0',
+		info: {
+			title: 'Content Publishing API (fake, alternate conventions)',
+			version: '2.0.0',
+			description: 'Single objects come as `{"data": …}`, lists as `{"results": …}` with per-list paging, errors as application/problem+json.',
+		},
+		jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+		servers: [{ url: serverUrl ?? 'http://127.0.0.1' }],
+		security: [{ bearer: [] }],
+		tags: [],
+		paths: structuredClone(paths),
+		webhooks: {
+			JOB_READY: delivery('A job is READY', 'JobEvent'),
+			JOB_BROKEN: delivery('A job is BROKEN', 'JobEvent'),
+			POST_LIVE: delivery('A post went live', 'PostEvent'),
+		},
+		components: structuredClone({ securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } }, parameters: {}, responses: {}, schemas }),
+	} as unknown as OpenApiDocument;
+}

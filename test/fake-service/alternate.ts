@@ -1,0 +1,254 @@
+import { createHmac } from 'node:crypto';
+
+import { ALTERNATE_DELIVERY_HEADER, ALTERNATE_EVENTS, ALTERNATE_PHASES, ALTERNATE_SIGNATURE_HEADER, PROBLEM_TYPE_BASE } from './alternate-document';
+import { DEFAULT_PAGE_SIZE } from './openapi';
+
+/**
+ * The alternate profile: the same service and state, with other conventions at the edges. A
+ * request is translated into the primary's terms before a handler sees it, and every answer,
+ * error and delivery is translated out of them; alternate-document.ts describes the result.
+ */
+
+type Json = Record<string, unknown>;
+
+/** The alternate routes: their own templates and operation ids, each served by a primary handler. */
+export const ALTERNATE_ROUTES: ReadonlyArray<{ method: string; path: string; operationId: string; primary: string }> = [
+	['GET', '/v1/openapi.json', 'meta.openapi', 'getOpenApiDocument'],
+	['GET', '/v1/me', 'account.get', 'getAccount'],
+	['GET', '/v1/pages', 'pages.list', 'listPages'],
+	['GET', '/v1/pages/{pageId}', 'pages.get', 'getPage'],
+	['POST', '/v1/posts', 'posts.create', 'createPost'],
+	['GET', '/v1/posts', 'posts.list', 'listPosts'],
+	['GET', '/v1/posts/{postId}', 'posts.get', 'getPost'],
+	['PUT', '/v1/posts/{postId}', 'posts.replace', 'updatePost'],
+	['DELETE', '/v1/posts/{postId}', 'posts.remove', 'deletePost'],
+	...['blog', 'linkedin', 'twitter', 'carousel', 'video'].map((kind) => ['POST', `/v1/generate/${kind}`, `content.${kind}`, `generate${kind[0].toUpperCase()}${kind.slice(1)}`]),
+	['POST', '/v1/publish/linkedin', 'publishing.linkedin', 'publishLinkedin'],
+	['POST', '/v1/publish/twitter', 'publishing.twitter', 'publishTwitter'],
+	['GET', '/v1/jobs/{jobId}', 'jobs.get', 'getJob'],
+	['POST', '/v1/webhooks', 'hooks.create', 'createWebhook'],
+	['GET', '/v1/webhooks', 'hooks.list', 'listWebhooks'],
+	['GET', '/v1/webhooks/{webhookId}', 'hooks.get', 'getWebhook'],
+	['PUT', '/v1/webhooks/{webhookId}', 'hooks.replace', 'updateWebhook'],
+	['DELETE', '/v1/webhooks/{webhookId}', 'hooks.remove', 'deleteWebhook'],
+].map(([method, path, operationId, primary]) => ({ method, path, operationId, primary }));
+
+/** Alternate field → primary field; values of `state`, `length` and `topics` are translated too. */
+const INCOMING: Record<string, string> = {
+	text: 'content',
+	headline: 'title',
+	pageId: 'page_id',
+	state: 'status',
+	publishAt: 'scheduled_at',
+	labels: 'tags',
+	mediaUrls: 'media_urls',
+	transcriptText: 'transcript',
+	voice: 'tone',
+	locale: 'language',
+	instructions: 'prompt',
+	sourceText: 'source_text',
+	sourcePostId: 'source_post_id',
+	tweetCount: 'thread_length',
+	slideCount: 'slide_count',
+	durationSeconds: 'duration_seconds',
+	aspectRatio: 'aspect_ratio',
+	postId: 'post_id',
+	callbackUrl: 'url',
+	topics: 'events',
+	label: 'description',
+	enabled: 'active',
+};
+
+const primaryEvent = (event: string) => Object.entries(ALTERNATE_EVENTS).find(([, name]) => name === event)?.[0] ?? event;
+const alternateEvent = (event: string) => ALTERNATE_EVENTS[event as keyof typeof ALTERNATE_EVENTS] ?? event;
+
+// A PUT replaces: what it leaves out is emptied, as the document says.
+const EMPTIED: Record<string, Json> = {
+	updatePost: { title: null, page_id: null, tags: [], media_urls: [], scheduled_at: null },
+	updateWebhook: { description: null, active: true },
+};
+
+/** A request's body and query in the primary's terms. */
+export function incoming(primaryOperation: string, body: unknown, query: Record<string, string | string[]>) {
+	const translate = (fields: Json): Json =>
+		Object.fromEntries(
+			Object.entries(fields).map(([name, value]) => {
+				const primary = INCOMING[name] ?? name;
+				if (primary === 'status' || primary === 'length') return [primary, String(value).toLowerCase()];
+				if (primary === 'events') return [primary, (value as string[]).map(primaryEvent)];
+				return [primary, value];
+			}),
+		);
+	const translatedBody = body !== null && typeof body === 'object' ? { ...EMPTIED[primaryOperation], ...translate(body as Json) } : body;
+	const filters = translate(Object.fromEntries(Object.entries(query).filter(([name]) => name === 'state' || name === 'pageId')));
+	return { body: translatedBody, query: { ...query, ...filters } as Record<string, string | string[]> };
+}
+
+const RESULTS: Record<string, Record<string, string>> = {
+	'generate.blog': { title: 'headline', content: 'body', summary: 'summary' },
+	'generate.linkedin': { content: 'text' },
+	'generate.video': { video_url: 'videoUrl', duration_seconds: 'durationSeconds', aspect_ratio: 'aspectRatio' },
+	'publish.linkedin': { platform: 'network', post_id: 'postId', url: 'link', published_at: 'publishedAt' },
+	'publish.twitter': { platform: 'network', post_id: 'postId', url: 'link', published_at: 'publishedAt' },
+};
+
+function renamed(fields: Json, names: Record<string, string>): Json {
+	return Object.fromEntries(Object.entries(fields).map(([name, value]) => [names[name] ?? name, value]));
+}
+
+export function alternateJob(job: Json): Json {
+	const type = String(job.type);
+	const result = job.result as Json | null;
+	const output =
+		result === null
+			? null
+			: type === 'generate.carousel'
+				? { slides: (result.slides as Json[]).map(({ title, body }) => ({ heading: title, body })) }
+				: renamed(result, RESULTS[type] ?? {});
+	const error = job.error as { code: string; message: string } | null;
+	return {
+		jobId: job.id,
+		kind: type.replace('.', '/'),
+		phase: ALTERNATE_PHASES[job.status as keyof typeof ALTERNATE_PHASES],
+		percent: job.progress,
+		output,
+		failure: error === null ? null : { code: error.code, reason: error.message },
+		createdAt: job.created_at,
+		updatedAt: job.updated_at,
+		finishedAt: job.finished_at,
+	};
+}
+
+export function alternatePost(post: Json): Json {
+	return {
+		id: post.id,
+		pageId: post.page_id,
+		headline: post.title,
+		text: post.content,
+		state: String(post.status).toUpperCase(),
+		labels: post.tags,
+		mediaUrls: post.media_urls,
+		publishAt: post.scheduled_at,
+		publishedAt: post.published_at,
+		createdAt: post.created_at,
+		updatedAt: post.updated_at,
+	};
+}
+
+const RESOURCES: Record<string, (value: Json) => Json> = {
+	Account: (account) => ({ id: account.id, displayName: account.name, email: account.email, plan: account.plan, createdAt: account.created_at }),
+	Page: (page) => ({ id: page.id, title: page.name, network: page.platform, link: page.url, createdAt: page.created_at }),
+	Post: alternatePost,
+	Job: alternateJob,
+	Webhook: ({ secret, ...webhook }) => ({
+		id: webhook.id,
+		callbackUrl: webhook.url,
+		topics: (webhook.events as string[]).map(alternateEvent),
+		label: webhook.description,
+		enabled: webhook.active,
+		createdAt: webhook.created_at,
+		updatedAt: webhook.updated_at,
+		...(secret === undefined ? {} : { signingSecret: secret }),
+	}),
+};
+
+function resourceOf(primaryOperation: string): (value: Json) => Json {
+	if (/Account/.test(primaryOperation)) return RESOURCES.Account;
+	if (/Page/.test(primaryOperation)) return RESOURCES.Page;
+	if (/Webhook/.test(primaryOperation)) return RESOURCES.Webhook;
+	return /Post|Posts/.test(primaryOperation) && !/^publish/.test(primaryOperation) ? RESOURCES.Post : RESOURCES.Job;
+}
+
+/** A primary answer in the alternate's terms: enveloped objects, `results` lists, deletes with a body. */
+export function outgoing(primaryOperation: string, status: number, body: unknown, deletedId: string | undefined): { status: number; body: unknown } {
+	if (primaryOperation === 'getOpenApiDocument') return { status, body };
+	if (status === 204) return { status: 200, body: { data: { id: deletedId, deleted: true } } };
+	const resource = resourceOf(primaryOperation);
+	const answer = body as Json;
+	if (Array.isArray(answer.results)) return { status, body: { ...answer, results: (answer.results as Json[]).map(resource) } };
+	return { status, body: { data: resource(answer) } };
+}
+
+const PAGING_OF: Record<string, 'page' | 'offset' | 'link'> = { listPages: 'page', listPosts: 'offset', listWebhooks: 'link' };
+
+/**
+ * One page of a list, in the list's own paging style: page and per_page with a total, offset and
+ * limit with a total, or a limit with a next link.
+ */
+export function alternatePage<T extends { id: string }>(
+	list: string,
+	items: T[],
+	query: Record<string, string | string[]>,
+	maxPageSize: number,
+	baseUrl: string,
+	cursorAfter: (cursor: string) => string,
+	cursorOf: (lastId: string) => string,
+): Json {
+	const single = (name: string) => {
+		const value = query[name];
+		return Array.isArray(value) ? value[0] : value;
+	};
+	const style = PAGING_OF[list];
+	const size = Math.min(Number(single(style === 'page' ? 'per_page' : 'limit') ?? DEFAULT_PAGE_SIZE), maxPageSize);
+	if (style === 'page') {
+		const page = Number(single('page') ?? 1);
+		return { results: items.slice((page - 1) * size, page * size), page, per_page: size, total: items.length };
+	}
+	if (style === 'offset') {
+		const offset = Number(single('offset') ?? 0);
+		return { results: items.slice(offset, offset + size), offset, limit: size, total: items.length };
+	}
+	const after = single('after');
+	const remaining = after === undefined ? items : items.filter((item) => item.id > cursorAfter(after));
+	const results = remaining.slice(0, size);
+	const next = remaining.length > size ? `${baseUrl}/v1/webhooks?limit=${size}&after=${cursorOf(results[results.length - 1].id)}` : null;
+	return { results, links: { next } };
+}
+
+const PROBLEM_SLUGS: Record<number, string> = {
+	400: 'bad-request',
+	401: 'unauthorized',
+	404: 'not-found',
+	405: 'method-not-allowed',
+	422: 'validation-failed',
+	429: 'rate-limited',
+};
+const TITLES: Record<number, string> = {
+	400: 'Bad Request',
+	401: 'Unauthorized',
+	404: 'Not Found',
+	405: 'Method Not Allowed',
+	422: 'Unprocessable Content',
+	429: 'Too Many Requests',
+};
+
+/** An error as application/problem+json (RFC 9457). */
+export function problem(status: number, detail: string, details?: Array<{ field: string; message: string }>): Json {
+	return {
+		type: `${PROBLEM_TYPE_BASE}${PROBLEM_SLUGS[status] ?? 'internal-error'}`,
+		title: TITLES[status] ?? 'Internal Server Error',
+		status,
+		detail,
+		...(details ? { errors: details.map(({ field, message }) => ({ pointer: `/${field.replace(/\./g, '/')}`, detail: message })) } : {}),
+	};
+}
+
+/** A delivery's body in the alternate's terms. */
+export function alternateEventBody(event: { id: string; type: string; created_at: string; data: Json }): Json {
+	const { job, post } = event.data as { job?: Json; post?: Json };
+	return {
+		eventId: event.id,
+		eventType: alternateEvent(event.type),
+		occurredAt: event.created_at,
+		payload: job ? alternateJob(job) : alternatePost(post as Json),
+	};
+}
+
+/** `Webhook-Signature: t=<seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. */
+export function alternateSignature(secret: string, rawBody: string, eventId: string | undefined, timestamp: number): Record<string, string> {
+	const digest = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
+	return {
+		...(eventId === undefined ? {} : { [ALTERNATE_DELIVERY_HEADER]: eventId }),
+		[ALTERNATE_SIGNATURE_HEADER]: `t=${timestamp},v1=${digest}`,
+	};
+}

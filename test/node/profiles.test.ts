@@ -1,0 +1,225 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { FakeServiceOptions } from '../fake-service';
+import { byId, FAST_WAIT, jsonOf, useFakeService } from '../support/fixtures';
+import { deliver, runWebhookMethod, triggerNode, triggerWorkflow, webhookUrl } from '../support/n8n-engine';
+
+/**
+ * Every operation against services that follow the spec with different conventions: the primary
+ * profile, the alternate one (enveloped camelCase answers, PUT updates, page/offset/link paging,
+ * problem+json errors, other job states and events, t=/v1= signatures), and a service without an
+ * OpenAPI document. The node knows neither profile; it reads the alternate's conventions from its
+ * document. The service's state is checked in its own (canonical) terms, the output in the
+ * profile's.
+ */
+interface Case {
+	options: Pick<FakeServiceOptions, 'profile' | 'openApiDocument'>;
+	/** The service's names, as the node outputs them. */
+	names: { text: string; title: string; jobId: string; jobStatus: string; result: string; url: string; events: string };
+	events: { completed: string; all: string[] };
+	succeeded: string;
+}
+
+const primary: Case = {
+	options: { profile: 'primary' },
+	names: { text: 'content', title: 'title', jobId: 'id', jobStatus: 'status', result: 'result', url: 'url', events: 'events' },
+	events: { completed: 'job.completed', all: ['*'] },
+	succeeded: 'succeeded',
+};
+
+const cases: Array<[string, Case]> = [
+	['primary profile', primary],
+	[
+		'alternate profile',
+		{
+			options: { profile: 'alternate' },
+			names: { text: 'text', title: 'headline', jobId: 'jobId', jobStatus: 'phase', result: 'output', url: 'callbackUrl', events: 'topics' },
+			events: { completed: 'JOB_READY', all: ['JOB_READY', 'JOB_BROKEN', 'POST_LIVE'] },
+			succeeded: 'READY',
+		},
+	],
+	['service without a document (built-in conventions)', { ...primary, options: { profile: 'primary', openApiDocument: false } }],
+];
+
+describe.each(cases)('%s', (_name, { options, names, events, succeeded }) => {
+	const harness = useFakeService(options);
+	const wait = { options: FAST_WAIT };
+
+	async function createPost(fields: IDataObject = {}): Promise<IDataObject> {
+		const [post] = jsonOf(await harness.run({ resource: 'post', operation: 'create', content: 'Hello from n8n', status: 'draft', ...fields }));
+		return post;
+	}
+
+	it('gets the account and pages, with Return All and Limit across pages', async () => {
+		const [account] = jsonOf(await harness.run({ resource: 'account', operation: 'get' }));
+		expect(account.id).toBe(harness.service.account.id);
+
+		const all = jsonOf(await harness.run({ resource: 'page', operation: 'getMany', returnAll: true }));
+		expect(all.map((page) => page.id)).toEqual([...harness.service.pages.keys()]);
+		const some = jsonOf(await harness.run({ resource: 'page', operation: 'getMany', returnAll: false, limit: 3 }));
+		expect(some.map((page) => page.id)).toEqual([...harness.service.pages.keys()].slice(0, 3));
+
+		const pageId = [...harness.service.pages.keys()][1];
+		const [page] = jsonOf(await harness.run({ resource: 'page', operation: 'get', pageId: byId('id', pageId) }));
+		expect(page.id).toBe(pageId);
+	});
+
+	it('creates, gets, updates, lists and deletes posts', async () => {
+		const pageId = [...harness.service.pages.keys()][0];
+		const created = await createPost({ additionalFields: { title: 'Launch', tags: 'a, b', pageId } });
+		const stored = harness.service.posts.get(String(created.id));
+		expect(stored).toMatchObject({ content: 'Hello from n8n', title: 'Launch', tags: ['a', 'b'], page_id: pageId, status: 'draft' });
+		expect(created[names.text]).toBe('Hello from n8n');
+
+		const [got] = jsonOf(await harness.run({ resource: 'post', operation: 'get', postId: byId('id', String(created.id)) }));
+		expect(got[names.title]).toBe('Launch');
+
+		// Only the title changes; a service that updates by replacing keeps the rest as it was.
+		const [updated] = jsonOf(
+			await harness.run({ resource: 'post', operation: 'update', postId: byId('id', String(created.id)), updateFields: { title: 'Launch day' } }),
+		);
+		expect(updated[names.title]).toBe('Launch day');
+		expect(harness.service.posts.get(String(created.id))).toMatchObject({ title: 'Launch day', content: 'Hello from n8n', tags: ['a', 'b'], page_id: pageId });
+
+		for (let index = 0; index < 4; index++) await createPost({ status: index % 2 === 0 ? 'published' : 'draft' });
+		const drafts = jsonOf(await harness.run({ resource: 'post', operation: 'getMany', returnAll: true, filters: { status: 'draft' } }));
+		const draftIds = [...harness.service.posts.values()].filter((post) => post.status === 'draft').map((post) => post.id);
+		expect(drafts.map((post) => post.id)).toEqual(draftIds);
+		const three = jsonOf(await harness.run({ resource: 'post', operation: 'getMany', returnAll: false, limit: 3 }));
+		expect(three.map((post) => post.id)).toEqual([...harness.service.posts.keys()].slice(0, 3));
+
+		const [deleted] = jsonOf(await harness.run({ resource: 'post', operation: 'delete', postId: byId('id', String(created.id)) }));
+		expect(deleted).toMatchObject({ id: created.id, deleted: true });
+		expect(harness.service.posts.has(String(created.id))).toBe(false);
+	});
+
+	it('generates every kind of content and waits for the jobs', async () => {
+		const [blog] = jsonOf(
+			await harness.run({
+				resource: 'content',
+				operation: 'generateBlog',
+				transcript: 'We shipped the new editor. It is fast. Users love it.',
+				additionalFields: { title: 'Editor', length: 'short', tone: 'friendly', language: 'en' },
+				...wait,
+			}),
+		);
+		expect(blog[names.jobStatus]).toBe(succeeded);
+		const blogJob = harness.service.jobs.get(String(blog[names.jobId]));
+		expect(blogJob).toMatchObject({ type: 'generate.blog', status: 'succeeded', result: expect.objectContaining({ title: 'Editor' }) });
+
+		const kinds: Array<[string, Record<string, string | number>, (result: IDataObject) => void]> = [
+			['generateLinkedin', {}, (result) => expect(String(result.content)).toContain('Announce')],
+			['generateTwitter', { threadLength: 4 }, (result) => expect(result.tweets).toHaveLength(4)],
+			['generateCarousel', { slideCount: 3 }, (result) => expect(result.slides).toHaveLength(3)],
+			['generateVideo', { durationSeconds: 15, aspectRatio: '9:16' }, (result) => expect(result).toMatchObject({ duration_seconds: 15, aspect_ratio: '9:16' })],
+		];
+		for (const [operation, additionalFields, check] of kinds) {
+			const [job] = jsonOf(await harness.run({ resource: 'content', operation, prompt: 'Announce the editor.', additionalFields, ...wait }));
+			expect({ operation, status: job[names.jobStatus] }).toEqual({ operation, status: succeeded });
+			expect(job[names.result]).toEqual(expect.any(Object));
+			check(harness.service.jobs.get(String(job[names.jobId]))?.result as IDataObject);
+		}
+	});
+
+	it('publishes a post and a text, and gets and waits for jobs', async () => {
+		const post = await createPost();
+		const [fromPost] = jsonOf(
+			await harness.run({ resource: 'publication', operation: 'publishLinkedin', source: 'post', postId: byId('id', String(post.id)), ...wait }),
+		);
+		expect(fromPost[names.jobStatus]).toBe(succeeded);
+		expect(harness.service.posts.get(String(post.id))?.status).toBe('published');
+		const [fromText] = jsonOf(await harness.run({ resource: 'publication', operation: 'publishTwitter', source: 'text', text: 'Straight out', ...wait }));
+		expect(harness.service.jobs.get(String(fromText[names.jobId]))?.status).toBe('succeeded');
+
+		const job = harness.service.startJob('generate.linkedin', { prompt: 'Later' });
+		const [got] = jsonOf(await harness.run({ resource: 'job', operation: 'get', jobId: job.id }));
+		expect(got[names.jobId]).toBe(job.id);
+		const [waited] = jsonOf(await harness.run({ resource: 'job', operation: 'wait', jobId: job.id, ...wait }));
+		expect(waited[names.jobStatus]).toBe(succeeded);
+
+		harness.service.setJobPlan({ outcome: 'failed' });
+		const failing = harness.service.startJob('generate.video', { prompt: 'Doomed' });
+		const result = await harness.run({ resource: 'job', operation: 'wait', jobId: failing.id, ...wait });
+		expect(result.error?.message).toBe(`Job ${failing.id} failed: The model could not produce content for this input`);
+	});
+
+	it('creates, gets, updates, lists and deletes webhooks', async () => {
+		const [created] = jsonOf(
+			await harness.run({ resource: 'webhook', operation: 'create', url: 'http://127.0.0.1:9/hook', events: [events.completed] }),
+		);
+		expect(harness.service.webhooks.get(String(created.id))).toMatchObject({ url: 'http://127.0.0.1:9/hook', active: true });
+		expect(created[names.url]).toBe('http://127.0.0.1:9/hook');
+
+		const [updated] = jsonOf(
+			await harness.run({ resource: 'webhook', operation: 'update', webhookId: byId('id', String(created.id)), updateFields: { active: false } }),
+		);
+		expect(harness.service.webhooks.get(String(created.id))).toMatchObject({ url: 'http://127.0.0.1:9/hook', active: false });
+		expect(updated[names.events]).toEqual([events.completed]);
+
+		const [everything] = jsonOf(await harness.run({ resource: 'webhook', operation: 'create', url: 'http://127.0.0.1:9/all', events: ['*'] }));
+		expect(everything[names.events]).toEqual(events.all);
+		const listed = jsonOf(await harness.run({ resource: 'webhook', operation: 'getMany', returnAll: true }));
+		expect(listed.map((webhook) => webhook.id)).toEqual([created.id, everything.id]);
+		const [got] = jsonOf(await harness.run({ resource: 'webhook', operation: 'get', webhookId: byId('id', String(everything.id)) }));
+		expect(got.id).toBe(everything.id);
+
+		await harness.run({ resource: 'webhook', operation: 'delete', webhookId: byId('id', String(created.id)) });
+		expect([...harness.service.webhooks.keys()]).toEqual([everything.id]);
+	});
+
+	it("reports the service's own error message and code", async () => {
+		const result = await harness.run({ resource: 'post', operation: 'get', postId: byId('id', 'post_missing') });
+		expect(result.error?.message).toBe('Post "post_missing" was not found');
+		expect(result.error).toMatchObject({ httpCode: '404' });
+		expect((result.error as { description?: string }).description).toMatch(/^Error code: not[_-]found\./);
+	});
+
+	it('registers the trigger, runs the workflow on a signed delivery and refuses a forged one', async () => {
+		const node = triggerNode({ events: [events.completed] });
+		const workflow = triggerWorkflow(node);
+		const lifecycle = (method: 'checkExists' | 'create' | 'delete') => runWebhookMethod(workflow, node, harness.credentials, method);
+		expect(await lifecycle('checkExists')).toBe(false);
+		await lifecycle('create');
+		expect([...harness.service.webhooks.values()]).toEqual([expect.objectContaining({ url: webhookUrl(node) })]);
+		expect(await lifecycle('checkExists')).toBe(true);
+
+		harness.service.jobMode = 'manual';
+		const job = harness.service.startJob('generate.video', { prompt: 'Ready soon' });
+		await harness.service.finishJob(job.id, 'succeeded');
+		const [sent] = harness.service.deliveries;
+		const delivered = await deliver(workflow, node, harness.credentials, { headers: sent.headers, rawBody: sent.body });
+		const output = delivered.response.workflowData?.[0]?.[0]?.json as IDataObject;
+		expect(output).toMatchObject({ event: events.completed, job: expect.objectContaining({ [names.jobId]: job.id, [names.jobStatus]: succeeded }) });
+		expect(output.result).toEqual(expect.objectContaining({}));
+
+		const forged = await deliver(workflow, node, harness.credentials, { headers: sent.headers, rawBody: sent.body.replace(job.id, 'job_forged') });
+		expect(forged.status).toBe(401);
+		expect(forged.response.workflowData).toBeUndefined();
+
+		await lifecycle('delete');
+		expect(harness.service.webhooks.size).toBe(0);
+	});
+});
+
+describe('a service whose conventions the node reads from its document', () => {
+	const harness = useFakeService({ profile: 'alternate' });
+
+	it('fails a field the service has no place for before sending, naming the service\'s fields', async () => {
+		const result = await harness.run({
+			resource: 'webhook',
+			operation: 'create',
+			url: 'http://127.0.0.1:9/hook',
+			events: ['JOB_READY'],
+			additionalFields: { secret: 'a-secret-of-our-own-0123' },
+		});
+		expect(result.error?.message).toBe('Item 0: The service takes no "secret" in POST /v1/webhooks');
+		expect((result.error as { description?: string }).description).toContain('callbackUrl, topics');
+		expect(harness.sent('hooks.create')).toEqual([]);
+	});
+
+	it('fails an event the service does not offer, listing the ones it does', async () => {
+		const result = await harness.run({ resource: 'webhook', operation: 'create', url: 'http://127.0.0.1:9/hook', events: ['job.completed'] });
+		expect(result.error?.message).toBe('"Events" of item 0: The service offers no event "job.completed"');
+		expect((result.error as { description?: string }).description).toContain('JOB_READY, JOB_BROKEN, POST_LIVE');
+	});
+});
