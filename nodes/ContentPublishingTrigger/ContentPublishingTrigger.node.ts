@@ -18,7 +18,6 @@ import {
 	ContractFieldError,
 	defaultContract,
 	eventsToSend,
-	requestBody,
 	type Contract,
 	type DeliveryShape,
 	type JobContract,
@@ -190,12 +189,12 @@ export class ContentPublishingTrigger implements INodeType {
 
 				// n8n chooses the secret where the service takes one; otherwise the service's own is kept.
 				const ownSecret = webhooks.secretField === undefined ? undefined : randomBytes(32).toString('hex');
-				const body = requestBody(contract, 'createWebhook', { url: webhookUrl, events }, {
+				const optional = {
 					description: `n8n workflow ${this.getWorkflow().id ?? ''}`.trim(),
 					...(ownSecret === undefined ? {} : { secret: ownSecret }),
-				});
+				};
 				const created = (await apiRequest.call(this, 'createWebhook', {
-					body,
+					fields: { body: { url: webhookUrl, events }, optional },
 					idempotencyKey: randomBytes(16).toString('hex'),
 				})) as IDataObject | undefined;
 				const id = created?.id;

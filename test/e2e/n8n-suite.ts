@@ -15,8 +15,16 @@ import { createN8n, ensureN8nInstalled, installedPackageFolder, N8nRestClient, p
 import { CREDENTIAL as EXAMPLES_CREDENTIAL } from '../../scripts/start';
 
 const CREDENTIAL = { id: 'cpFakeService01', name: 'Content Publishing (fake service)' };
+/** Services that follow the spec with other conventions: their own document, or none. */
+const OTHER_SERVICES = {
+	alternate: { credential: { id: 'cpAlternate0001', name: 'Content Publishing (alternate conventions)' }, completed: 'JOB_READY' },
+	undocumented: { credential: { id: 'cpNoDocument001', name: 'Content Publishing (no OpenAPI document)' }, completed: 'job.completed' },
+} as const;
+type OtherService = keyof typeof OTHER_SERVICES;
 const EXAMPLES = path.resolve(__dirname, '..', '..', 'examples');
 const TRIGGER_WEBHOOK_ID = '7c1e2f4a-0b7d-4c55-9e3a-51c0a5f0e2b1';
+const OTHER_TRIGGER_WEBHOOK_IDS = { alternate: '2b4d6f80-1a3c-4e5f-8a7b-9c0d1e2f3a4b', undocumented: '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9' };
+const otherTriggerFlow = (name: string) => `cpTrigger${name.charAt(0).toUpperCase()}${name.slice(1, 12)}`;
 const FAST_WAIT = { pollInterval: 0.2, maxWaitTime: 60 };
 const credentials = { contentPublishingApi: CREDENTIAL };
 const execFileAsync = promisify(execFile);
@@ -38,8 +46,59 @@ export function describeInN8n(pin: N8nPinName): void {
 	describe(`n8n ${pinnedN8n(pin).version} (${pin})`, () => suite(pin));
 }
 
+/**
+ * One workflow that runs every operation once, each node on the first item of the one before,
+ * against the service the credential names; the node names say what each checks.
+ */
+function everyOperationWorkflow(id: string, credential: { id: string; name: string }, completedEvent: string): IDataObject {
+	const using = { credentials: { contentPublishingApi: credential }, executeOnce: true };
+	const wait = { options: FAST_WAIT };
+	const first = (name: string) => `$('${name}').first().json`;
+	const steps: Array<[string, IDataObject]> = [
+		['Account', { resource: 'account', operation: 'get' }],
+		['All pages', { resource: 'page', operation: 'getMany', returnAll: true }],
+		['Three pages', { resource: 'page', operation: 'getMany', returnAll: false, limit: 3 }],
+		['One page', { resource: 'page', operation: 'get', pageId: { __rl: true, mode: 'id', value: `={{ ${first('All pages')}.id }}` } }],
+		['Create post', { resource: 'post', operation: 'create', content: 'Hello from n8n', status: 'draft', additionalFields: { title: 'Launch', tags: 'a, b' } }],
+		['Get post', { resource: 'post', operation: 'get', postId: { __rl: true, mode: 'id', value: `={{ ${first('Create post')}.id }}` } }],
+		['Update post', { resource: 'post', operation: 'update', postId: { __rl: true, mode: 'id', value: `={{ ${first('Create post')}.id }}` }, updateFields: { title: 'Launch day' } }],
+		['All drafts', { resource: 'post', operation: 'getMany', returnAll: true, filters: { status: 'draft' } }],
+		['Generate blog', { resource: 'content', operation: 'generateBlog', transcript: 'We shipped the editor. It is fast.', additionalFields: { length: 'short' }, ...wait }],
+		['Generate LinkedIn', { resource: 'content', operation: 'generateLinkedin', prompt: 'Announce the editor.', ...wait }],
+		['Generate thread', { resource: 'content', operation: 'generateTwitter', prompt: 'Announce the editor.', additionalFields: { threadLength: 4 }, ...wait }],
+		['Generate carousel', { resource: 'content', operation: 'generateCarousel', prompt: 'Announce the editor.', additionalFields: { slideCount: 3 }, ...wait }],
+		['Generate video', { resource: 'content', operation: 'generateVideo', prompt: 'Announce the editor.', waitForCompletion: false }],
+		['Get job', { resource: 'job', operation: 'get', jobId: `={{ ${first('Generate video')}.id ?? ${first('Generate video')}.jobId }}` }],
+		['Wait for job', { resource: 'job', operation: 'wait', jobId: `={{ ${first('Generate video')}.id ?? ${first('Generate video')}.jobId }}`, ...wait }],
+		['Publish post', { resource: 'publication', operation: 'publishLinkedin', source: 'post', postId: { __rl: true, mode: 'id', value: `={{ ${first('Create post')}.id }}` }, ...wait }],
+		['Publish text', { resource: 'publication', operation: 'publishTwitter', source: 'text', text: 'Straight out', ...wait }],
+		['Create webhook', { resource: 'webhook', operation: 'create', url: 'http://127.0.0.1:9/hook', events: [completedEvent] }],
+		['Get webhook', { resource: 'webhook', operation: 'get', webhookId: { __rl: true, mode: 'id', value: `={{ ${first('Create webhook')}.id }}` } }],
+		['Update webhook', { resource: 'webhook', operation: 'update', webhookId: { __rl: true, mode: 'id', value: `={{ ${first('Create webhook')}.id }}` }, updateFields: { active: false } }],
+		['All webhooks', { resource: 'webhook', operation: 'getMany', returnAll: true }],
+		['Delete webhook', { resource: 'webhook', operation: 'delete', webhookId: { __rl: true, mode: 'id', value: `={{ ${first('Create webhook')}.id }}` } }],
+		['Delete post', { resource: 'post', operation: 'delete', postId: { __rl: true, mode: 'id', value: `={{ ${first('Create post')}.id }}` } }],
+	];
+	return {
+		id,
+		name: `Every operation (${credential.name})`,
+		nodes: [
+			node('Start', 'n8n-nodes-base.manualTrigger', {}, [0, 0]),
+			...steps.map(([name, parameters], index) =>
+				node(name, 'n8n-nodes-content-publishing.contentPublishing', parameters, [220 * (index + 1), 0], using),
+			),
+		],
+		connections: chain('Start', ...steps.map(([name]) => name)),
+	};
+}
+
+type RunOutput = {
+	data: { resultData: { error?: unknown; runData: Record<string, Array<{ error?: unknown; data: { main: Array<Array<{ json: IDataObject }>> } }>> } };
+};
+
 function suite(pin: N8nPinName): void {
 	let service: FakeService;
+	let others: Record<OtherService, FakeService>;
 	let n8n: N8nInstance;
 
 	async function importWorkflow(workflow: IDataObject): Promise<void> {
@@ -61,6 +120,10 @@ function suite(pin: N8nPinName): void {
 	beforeAll(async () => {
 		const pinned = await ensureN8nInstalled(pin);
 		service = await startFakeService({ apiKey: 'e2e-key-0123456789abcdef' });
+		others = {
+			alternate: await startFakeService({ apiKey: 'e2e-key-alternate-0123456789', profile: 'alternate' }),
+			undocumented: await startFakeService({ apiKey: 'e2e-key-undocumented-012345', openApiDocument: false }),
+		};
 		n8n = await createN8n(pinned);
 		const file = path.join(n8n.userFolder, 'credentials.json');
 		const data = { baseUrl: `${service.url}/`, apiKey: service.apiKey };
@@ -69,6 +132,11 @@ function suite(pin: N8nPinName): void {
 			JSON.stringify([
 				{ ...CREDENTIAL, type: 'contentPublishingApi', data },
 				{ ...EXAMPLES_CREDENTIAL, type: 'contentPublishingApi', data },
+				...(Object.keys(others) as OtherService[]).map((name) => ({
+					...OTHER_SERVICES[name].credential,
+					type: 'contentPublishingApi',
+					data: { baseUrl: others[name].url, apiKey: others[name].apiKey },
+				})),
 			]),
 		);
 		await n8n.cli(['import:credentials', `--input=${file}`]);
@@ -77,6 +145,7 @@ function suite(pin: N8nPinName): void {
 	afterAll(async () => {
 		await n8n?.stop();
 		await service?.close();
+		await Promise.all(Object.values(others ?? {}).map((other) => other.close()));
 		n8n?.remove();
 	});
 
@@ -159,6 +228,49 @@ function suite(pin: N8nPinName): void {
 			expect(service.requestsTo('publishLinkedin')[0].body).toEqual({ post_id: draft.id });
 			expect(service.posts.get(draft.id as string)?.status).toBe('published');
 			expect(service.requests.filter((request) => request.contractErrors.length > 0)).toEqual([]);
+		});
+	});
+
+	describe('every operation in n8n, whatever conventions the service follows', () => {
+		const cases = () =>
+			[
+				[service, CREDENTIAL, 'job.completed'],
+				[others.alternate, OTHER_SERVICES.alternate.credential, OTHER_SERVICES.alternate.completed],
+				[others.undocumented, OTHER_SERVICES.undocumented.credential, OTHER_SERVICES.undocumented.completed],
+			] as const;
+
+		it.each([
+			['the primary conventions', 0],
+			['the alternate conventions, read from its document', 1],
+			['a service without a document', 2],
+		])('runs green against %s', async (_name, index) => {
+			const [target, credential, completed] = cases()[index];
+			const id = `cpEveryOperation${index}`;
+			await importWorkflow(everyOperationWorkflow(id, credential, completed));
+			const before = { posts: target.posts.size, webhooks: target.webhooks.size, jobs: new Set(target.jobs.keys()) };
+
+			const output = await n8n.cli(['execute', `--id=${id}`, '--rawOutput']);
+			const run = JSON.parse(output.slice(output.indexOf('{'))) as RunOutput;
+			expect(run.data.resultData.error).toBeUndefined();
+			const outputOf = (name: string) => run.data.resultData.runData[name][0].data.main[0].map((item) => item.json);
+			for (const [name, tasks] of Object.entries(run.data.resultData.runData)) {
+				expect({ name, error: tasks[0].error }).toEqual({ name, error: undefined });
+			}
+			expect(outputOf('All pages')).toHaveLength(target.pages.size);
+			expect(outputOf('Three pages').map((page) => page.id)).toEqual([...target.pages.keys()].slice(0, 3));
+			const [created] = outputOf('Create post');
+			expect(outputOf('All drafts').map((post) => post.id)).toContain(created.id);
+			expect(outputOf('Delete post')).toEqual([expect.objectContaining({ id: created.id, deleted: true })]);
+			const jobs = [...target.jobs.values()].filter((job) => !before.jobs.has(job.id));
+			expect(jobs.map((job) => `${job.type} ${job.status}`).sort()).toEqual(
+				['generate.blog', 'generate.carousel', 'generate.linkedin', 'generate.twitter', 'generate.video', 'publish.linkedin', 'publish.twitter']
+					.map((type) => `${type} succeeded`)
+					.sort(),
+			);
+			expect(jobs.find((job) => job.type === 'generate.twitter')?.result).toEqual({ tweets: expect.any(Array) });
+			expect((jobs.find((job) => job.type === 'generate.twitter')?.result?.tweets as unknown[]).length).toBe(4);
+			expect({ posts: target.posts.size - before.posts, webhooks: target.webhooks.size - before.webhooks }).toEqual({ posts: 1, webhooks: 0 });
+			expect(target.requests.filter((request) => request.contractErrors.length > 0)).toEqual([]);
 		});
 	});
 
@@ -260,6 +372,30 @@ function suite(pin: N8nPinName): void {
 				connections: chain('Content Publishing Trigger', 'Record the event'),
 			});
 			await n8n.cli(['publish:workflow', '--id=cpTriggerFlow']);
+			for (const name of Object.keys(OTHER_SERVICES) as OtherService[]) {
+				const { credential, completed } = OTHER_SERVICES[name];
+				const using = { credentials: { contentPublishingApi: credential } };
+				await importWorkflow({
+					id: otherTriggerFlow(name),
+					name: `When a job completes (${credential.name})`,
+					nodes: [
+						node('Content Publishing Trigger', 'n8n-nodes-content-publishing.contentPublishingTrigger', { events: [completed] }, [0, 0], {
+							...using,
+							webhookId: OTHER_TRIGGER_WEBHOOK_IDS[name],
+						}),
+						node(
+							'Record the event',
+							'n8n-nodes-content-publishing.contentPublishing',
+							{ resource: 'post', operation: 'create', content: "={{ 'event ' + $json.event + ' for ' + ($json.job.id ?? $json.job.jobId) }}" },
+							[220, 0],
+							using,
+						),
+					],
+					connections: chain('Content Publishing Trigger', 'Record the event'),
+				});
+				await n8n.cli(['publish:workflow', `--id=${otherTriggerFlow(name)}`]);
+				others[name].jobMode = 'manual';
+			}
 			service.jobMode = 'manual';
 			service.requests.length = 0;
 			await n8n.start();
@@ -306,6 +442,29 @@ function suite(pin: N8nPinName): void {
 			await until(() => recorded().length === before + 1, 'the genuine delivery');
 			expect(recorded().slice(before)).toEqual([`event job.completed for ${job.id} kind generate.blog`]);
 		});
+
+		it.each(Object.keys(OTHER_SERVICES) as OtherService[])(
+			'registers, runs on a signed delivery and refuses a forged one on the %s service',
+			async (name) => {
+				const other = others[name];
+				const url = `${n8n.url}/webhook/${OTHER_TRIGGER_WEBHOOK_IDS[name]}/webhook`;
+				const [webhook] = await until(() => other.webhooks.size > 0 && [...other.webhooks.values()], 'the webhook registration');
+				expect(webhook).toEqual(expect.objectContaining({ url, events: ['job.completed'], active: true }));
+
+				const recordedHere = () => [...other.posts.values()].map((post) => post.content).filter((content) => content.startsWith('event '));
+				const job = other.startJob('generate.video', { prompt: 'Launch video' });
+				await other.finishJob(job.id, 'succeeded');
+				const [content] = await until(() => recordedHere().length > 0 && recordedHere(), 'the workflow execution');
+				expect(content).toBe(`event ${OTHER_SERVICES[name].completed} for ${job.id}`);
+
+				const [genuine] = other.deliveries;
+				expect(genuine.delivered).toBe(true);
+				const forged = await fetch(url, { method: 'POST', headers: genuine.headers, body: genuine.body.replace(job.id, 'job_forged') });
+				expect(forged.status).toBe(401);
+				const wrongSecret = other.signDelivery('not-the-secret-at-all', genuine.body);
+				expect((await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...wrongSecret }, body: genuine.body })).status).toBe(401);
+			},
+		);
 
 		it('deletes the webhook when the workflow is deactivated', async () => {
 			await rest.call('POST', '/workflows/cpTriggerFlow/deactivate', {});

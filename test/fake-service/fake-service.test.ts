@@ -923,8 +923,9 @@ describe('the alternate profile', () => {
 	it('answers 404 for the document when it publishes none, in either profile', async () => {
 		for (const profile of ['primary', 'alternate'] as const) {
 			const service = await start({ profile, openApiDocument: false });
-			expect((await fetch(`${service.url}/v1/openapi.json`)).status).toBe(404);
-			expect((await fetch(`${service.url}/v1/me`, { headers: { Authorization: `Bearer ${service.apiKey}` } })).status).toBe(200);
+			const headers = { Authorization: `Bearer ${service.apiKey}` };
+			expect((await fetch(`${service.url}/v1/openapi.json`, { headers })).status).toBe(404);
+			expect((await fetch(`${service.url}/v1/me`, { headers })).status).toBe(200);
 		}
 	});
 });

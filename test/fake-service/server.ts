@@ -255,10 +255,7 @@ export const routes: readonly Route[] = [
 		path: '/v1/openapi.json',
 		operationId: 'getOpenApiDocument',
 		anonymous: true,
-		handler: (service) => {
-			if (!service.servesDocument) throw new ApiError(404, 'not_found', 'This service publishes no OpenAPI document');
-			return ok(service.profile === 'alternate' ? buildAlternateDocument(service.url) : buildOpenApiDocument(service.url));
-		},
+		handler: (service) => ok(service.profile === 'alternate' ? buildAlternateDocument(service.url) : buildOpenApiDocument(service.url)),
 	},
 	{ method: 'GET', path: '/v1/me', operationId: 'getAccount', handler: (service) => ok(service.account) },
 	{
@@ -698,9 +695,9 @@ export class FakeService {
 	private readonly pendingDeliveries = new Set<Promise<void>>();
 	private readonly shutdown = new AbortController();
 	private readonly timedJobDelaysMs: { running: number; done: number };
-	readonly profile: Profile;
+	/** Can change while the service runs, as a real service's conventions may between releases. */
+	profile: Profile;
 	readonly servesDocument: boolean;
-	private readonly contract: ContractValidator;
 	private readonly server = http.createServer((request, response) => void this.handle(request, response));
 
 	static async start(options: FakeServiceOptions = {}): Promise<FakeService> {
@@ -716,7 +713,6 @@ export class FakeService {
 		this.currentJobMode = options.jobMode ?? 'poll';
 		this.profile = options.profile ?? 'primary';
 		this.servesDocument = options.openApiDocument ?? true;
-		this.contract = sharedContractValidator(this.profile);
 		this.account = {
 			id: newId('acc'),
 			email: 'content-team@acme.example',
@@ -908,7 +904,7 @@ export class FakeService {
 		record.status = reply.status;
 		// The answer to every request that kept to the document is checked against it too, unless a fault made it.
 		if (operationId !== undefined && problems.length === 0 && body.isJson && !reply.faulted && reply.html === undefined && reply.text === undefined) {
-			const answer = this.contract.validateResponse({ operationId, status: reply.status, body: reply.json ?? reply.problem, contentType: contentTypeOf(reply) });
+			const answer = sharedContractValidator(this.profile).validateResponse({ operationId, status: reply.status, body: reply.json ?? reply.problem, contentType: contentTypeOf(reply) });
 			record.contractErrors.push(...answer.map((problem) => `answer ${formatProblem(problem)}`));
 		}
 		send(response, reply);
@@ -916,6 +912,8 @@ export class FakeService {
 
 	/** The route a request takes: the primary's own, or the alternate one that a primary handler serves. */
 	private matchRequest(method: string, path: string): { match: ReturnType<typeof matchRoute>; operationId?: string; allowed?: string[] } {
+		// A service without a document has no such route at all.
+		if (!this.servesDocument && path === '/v1/openapi.json') return { match: undefined };
 		if (this.profile === 'primary') {
 			const match = matchRoute(method, path);
 			return { match, operationId: match?.route.operationId };
@@ -954,7 +952,7 @@ export class FakeService {
 	): ContractProblem[] {
 		if (operationId === undefined) return [];
 		if (!body.isJson) return [{ field: 'body', message: 'is not valid JSON' }];
-		return this.contract.validateRequest({ operationId, query, body: body.value, contentType });
+		return sharedContractValidator(this.profile).validateRequest({ operationId, query, body: body.value, contentType });
 	}
 
 	private async reply(request: {

@@ -223,3 +223,38 @@ describe('a service whose conventions the node reads from its document', () => {
 		expect((result.error as { description?: string }).description).toContain('JOB_READY, JOB_BROKEN, POST_LIVE');
 	});
 });
+
+describe('reading the document', () => {
+	const harness = useFakeService();
+	const documentReads = () => harness.service.requests.filter((request) => request.path === '/v1/openapi.json').length;
+
+	it('reads it once for many items and executions', async () => {
+		// Another spelling of the same address is another base URL, whose contract is not cached yet.
+		const credentials = { baseUrl: harness.service.url.replace('127.0.0.1', 'localhost') };
+		const input = Array.from({ length: 50 }, () => ({ json: {} }));
+		for (let run = 0; run < 3; run++) {
+			expect(jsonOf(await harness.run({ resource: 'account', operation: 'get' }, { input, credentials }))).toHaveLength(50);
+		}
+		expect(documentReads()).toBe(1);
+	});
+
+	it('reads it again when the service stops allowing a documented method, and sends the request its new way', async () => {
+		const post = jsonOf(await harness.run({ resource: 'post', operation: 'create', content: 'Before', status: 'draft' }))[0];
+		harness.service.profile = 'alternate';
+		await new Promise((resolve) => setTimeout(resolve, 1100));
+
+		const [updated] = jsonOf(
+			await harness.run({ resource: 'post', operation: 'update', postId: byId('id', String(post.id)), updateFields: { content: 'After' } }),
+		);
+		expect(updated).toMatchObject({ id: post.id, text: 'After', state: 'DRAFT' });
+		expect(harness.service.requests.map((request) => `${request.method} ${request.status}`)).toEqual([
+			'POST 201',
+			'PATCH 405',
+			'GET 200',
+			'GET 200',
+			'PUT 200',
+		]);
+		expect(documentReads()).toBe(1);
+		harness.service.profile = 'primary';
+	});
+});

@@ -4,8 +4,8 @@ import { createHash, randomBytes } from 'node:crypto';
 
 import { readRequestTimeout } from '../helpers/fields';
 import { JobToAwait, resultOrJobToAwait, waitForJob } from '../helpers/jobs';
-import { apiRequest, apiRequestAllItems, asNodeError, loadContract, requireObject } from '../transport';
-import { ContractFieldError, requestBody, requestQuery, type Contract } from '../transport/contract';
+import { apiRequest, apiRequestAllItems, inServiceFields, loadContract, requireObject } from '../transport';
+import type { Contract } from '../transport/contract';
 import * as account from './account';
 import * as content from './content';
 import * as job from './job';
@@ -79,25 +79,11 @@ function withoutErrorKey(json: IDataObject): IDataObject {
 	return error === null || error === undefined ? rest : { ...rest, serviceError: error };
 }
 
-/** The plan in the service's own fields: the contract renames the node's, the escape hatches go last. */
-function inServiceFields(this: IExecuteFunctions, contract: Contract, plan: OperationPlan, itemIndex: number): OperationPlan {
-	if (plan instanceof JobToAwait) return plan;
-	try {
-		if ('list' in plan) {
-			return { ...plan, qs: { ...requestQuery(contract, plan.list, plan.qs), ...plan.extra?.qs }, extra: undefined };
-		}
-		const extraBody = plan.extra?.body ?? {};
-		const hasBody = plan.body !== undefined || Object.keys(extraBody).length > 0;
-		return {
-			...plan,
-			body: hasBody ? { ...requestBody(contract, plan.endpoint, plan.body ?? {}), ...extraBody } : undefined,
-			qs: { ...requestQuery(contract, plan.endpoint, plan.qs ?? {}), ...plan.extra?.qs },
-			extra: undefined,
-		};
-	} catch (error) {
-		if (!(error instanceof ContractFieldError)) throw asNodeError(this, error, itemIndex);
-		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: ${error.message}`, { itemIndex, description: error.description });
-	}
+/** Fails an item whose fields the service has no place for, before anything is sent for any item. */
+function checkFields(this: IExecuteFunctions, contract: Contract, plan: OperationPlan, itemIndex: number): void {
+	if (plan instanceof JobToAwait) return;
+	if ('list' in plan) inServiceFields.call(this, contract, plan.list, { qs: plan.qs }, itemIndex);
+	else inServiceFields.call(this, contract, plan.endpoint, { body: plan.body, qs: plan.qs }, itemIndex);
 }
 
 async function send(
@@ -110,17 +96,20 @@ async function send(
 	if (plan instanceof JobToAwait) return plan;
 	if ('list' in plan) {
 		return await apiRequestAllItems.call(this, plan.list, {
-			qs: plan.qs,
+			filters: plan.qs,
+			qs: plan.extra?.qs,
 			limit: plan.limit,
 			itemIndex,
 			timeoutMs: request.timeoutMs,
 			signal: request.signal,
 		});
 	}
+	const extraBody = plan.extra?.body ?? {};
 	const answer = await apiRequest.call(this, plan.endpoint, {
 		id: plan.id,
-		body: plan.body,
-		qs: plan.qs,
+		fields: { body: plan.body, qs: plan.qs },
+		body: Object.keys(extraBody).length > 0 ? extraBody : undefined,
+		qs: plan.extra?.qs,
 		itemIndex,
 		...request,
 	});
@@ -172,7 +161,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			timeouts[itemIndex] = readRequestTimeout.call(this, itemIndex);
 			const plan = await execute.call(this, itemIndex);
 			contract ??= await loadContract.call(this, itemIndex);
-			plans[itemIndex] = inServiceFields.call(this, contract, plan, itemIndex);
+			checkFields.call(this, contract, plan, itemIndex);
+			plans[itemIndex] = plan;
 		} catch (error) {
 			outputs[itemIndex] = fail(error as Error, itemIndex);
 		}

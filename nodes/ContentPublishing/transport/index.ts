@@ -12,7 +12,10 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from '../helpers/constants';
 import { sleepUnlessCancelled } from '../helpers/sleep';
 import {
+	ContractFieldError,
 	defaultContract,
+	requestBody,
+	requestQuery,
 	resolveContract,
 	type Contract,
 	type ErrorContract,
@@ -28,10 +31,20 @@ export type RequestContext =
 	| IHookFunctions
 	| IWebhookFunctions;
 
+/** Fields in the node's own names, which the contract maps onto the service's when sending. */
+export interface NodeFields {
+	body?: IDataObject;
+	qs?: IDataObject;
+	/** Body fields left out where the service's schema has no place for them, instead of failing. */
+	optional?: IDataObject;
+}
+
 export interface ApiRequestOptions {
 	id?: string;
+	/** Query and body sent as given, after (and over) the mapped `fields`. */
 	qs?: IDataObject;
 	body?: IDataObject;
+	fields?: NodeFields;
 	itemIndex?: number;
 	/**
 	 * Sent as `Idempotency-Key` on requests that create something, so that a service honouring it
@@ -119,7 +132,7 @@ const CONTRACT_TTL_MS = 10 * 60_000;
 const UNREADABLE_CONTRACT_TTL_MS = 60_000;
 const DOCUMENT_TIMEOUT_MS = 15_000;
 // A 404 or 405 on a route the document named suggests the document changed, unless it was just read.
-const MIN_CONTRACT_AGE_FOR_REFRESH_MS = 5_000;
+const MIN_CONTRACT_AGE_FOR_REFRESH_MS = 1_000;
 
 interface CachedContract {
 	contract: Promise<Contract>;
@@ -407,13 +420,15 @@ async function requestByContract(
 	this: RequestContext,
 	contract: Contract,
 	endpoint: EndpointName,
-	{ id, qs, body, itemIndex, idempotencyKey, timeoutMs = DEFAULT_TIMEOUT_MS, signal, retryReads = true, url }: ApiRequestOptions,
+	{ id, qs, body, fields, itemIndex, idempotencyKey, timeoutMs = DEFAULT_TIMEOUT_MS, signal, retryReads = true, url }: ApiRequestOptions,
 	{ baseUrl, apiKey }: Credentials,
 ): Promise<unknown> {
 	const route = contract.endpoints[endpoint];
 	const { method } = route;
-	let requestBody = body;
-	if (route.replaces && body !== undefined) {
+	const mapped = inServiceFields.call(this, contract, endpoint, fields, itemIndex);
+	let requestBody = mapped.body === undefined && body === undefined ? undefined : { ...mapped.body, ...body };
+	const query = { ...mapped.qs, ...qs };
+	if (route.replaces && requestBody !== undefined) {
 		// A PUT replaces the whole object: what the item does not change is sent back as it is.
 		const current = await apiRequest.call(this, endpoint.replace(/^update/, 'get') as EndpointName, {
 			id,
@@ -421,7 +436,7 @@ async function requestByContract(
 			timeoutMs,
 			signal,
 		});
-		requestBody = { ...writableFields(route, current), ...body };
+		requestBody = { ...writableFields(route, current), ...requestBody };
 	}
 	const target = url ?? `${baseUrl}${endpointPath(endpoint, route.path, id)}`;
 	if (new URL(target).origin !== new URL(baseUrl).origin) {
@@ -434,7 +449,7 @@ async function requestByContract(
 	const options: IHttpRequestOptions = {
 		method,
 		url: target,
-		qs,
+		qs: Object.keys(query).length > 0 ? query : undefined,
 		body: requestBody,
 		headers: idempotencyKey && method === 'POST' ? { 'Idempotency-Key': idempotencyKey } : undefined,
 		json: true,
@@ -459,6 +474,33 @@ async function requestByContract(
 			const backoff = Math.max(retryAfter, RETRY_BACKOFF_MS * 2 ** (attempt - 1));
 			if (!retry || !(await sleepUnlessCancelled(backoff, signal))) throw asNodeError(this, error, itemIndex);
 		}
+	}
+}
+
+/**
+ * The node's fields in the service's names; a field the service has no place for fails the item
+ * here. The router calls this for every item before sending anything, so such an item stops the
+ * batch before anything is written.
+ */
+export function inServiceFields(
+	this: RequestContext,
+	contract: Contract,
+	endpoint: EndpointName,
+	fields: NodeFields | undefined,
+	itemIndex?: number,
+): { body?: IDataObject; qs?: IDataObject } {
+	if (fields === undefined) return {};
+	try {
+		return {
+			body: fields.body === undefined ? undefined : requestBody(contract, endpoint, fields.body, fields.optional),
+			qs: fields.qs === undefined ? undefined : requestQuery(contract, endpoint, fields.qs),
+		};
+	} catch (error) {
+		if (!(error instanceof ContractFieldError)) throw asNodeError(this, error, itemIndex);
+		throw new NodeOperationError(this.getNode(), itemIndex === undefined ? error.message : `Item ${itemIndex}: ${error.message}`, {
+			itemIndex,
+			description: error.description,
+		});
 	}
 }
 
@@ -607,8 +649,9 @@ function pageQuery(paging: Paging, next: PageToken | undefined, pageSize: number
 	return query;
 }
 
-/** How a list is read: its query, page size, item and request settings. */
+/** How a list is read: its filters (node's names), extra query, page size, item and request settings. */
 interface ListOptions extends Pick<ApiRequestOptions, 'itemIndex' | 'timeoutMs' | 'signal'> {
+	filters?: IDataObject;
 	qs?: IDataObject;
 }
 
@@ -616,7 +659,7 @@ interface ListOptions extends Pick<ApiRequestOptions, 'itemIndex' | 'timeoutMs' 
 export async function apiRequestPage(
 	this: RequestContext,
 	endpoint: EndpointName,
-	{ qs = {}, next, pageSize, ...request }: ListOptions & { next?: PageToken; pageSize: number },
+	{ filters, qs = {}, next, pageSize, ...request }: ListOptions & { next?: PageToken; pageSize: number },
 ): Promise<ListPage> {
 	const contract = await loadContract.call(this, request.itemIndex);
 	const route = contract.endpoints[endpoint];
@@ -627,14 +670,14 @@ export async function apiRequestPage(
 		return readPage(route, await apiRequest.call(this, endpoint, { url, ...request }), next);
 	}
 	const query = { ...pageQuery(route.paging, next, pageSize), ...qs };
-	return readPage(route, await apiRequest.call(this, endpoint, { qs: query, ...request }), next);
+	return readPage(route, await apiRequest.call(this, endpoint, { qs: query, fields: { qs: filters }, ...request }), next);
 }
 
 /** Reads pages until `limit` items were read (all of them when no limit is given). */
 export async function apiRequestAllItems(
 	this: RequestContext,
 	endpoint: EndpointName,
-	{ qs = {}, limit, ...request }: ListOptions & { limit?: number },
+	{ filters, qs = {}, limit, ...request }: ListOptions & { limit?: number },
 ): Promise<IDataObject[]> {
 	const collected: IDataObject[] = [];
 	const seenTokens = new Set<string>();
@@ -646,7 +689,7 @@ export async function apiRequestAllItems(
 		// Only what is missing, except by page number: page numbers add up only when pages keep one size.
 		const remaining = limit === undefined ? DEFAULT_PAGE_SIZE : limit - collected.length;
 		const pageSize = paging.style === 'page' ? Math.min(limit ?? DEFAULT_PAGE_SIZE, DEFAULT_PAGE_SIZE) : remaining;
-		const page = await apiRequestPage.call(this, endpoint, { qs, next, pageSize, ...request });
+		const page = await apiRequestPage.call(this, endpoint, { filters, qs, next, pageSize, ...request });
 		read += page.items.length;
 		// One by one: spreading a huge page into push() would overflow the call stack. A service
 		// whose cursor loops hands the same items back; each id is output once.
