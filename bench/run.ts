@@ -79,8 +79,43 @@ async function subtitles() {
 	report(`subtitles to text (${(vtt.length / 2 ** 20).toFixed(1)} MiB) / split+join`, parsed / baseline, 'cost over the cheapest pass over the lines');
 }
 
+/**
+ * The contract: the service's document is read once per base URL and time to live, however many
+ * items and executions follow; the first execution pays for reading and resolving it.
+ */
+async function contractReads() {
+	for (const profile of ['primary', 'alternate'] as const) {
+		const cold: number[] = [];
+		const warm: number[] = [];
+		let documentReads = 0;
+		let executions = 0;
+		for (let round = 0; round < 3; round++) {
+			// A new service is a new base URL: its contract is not cached yet.
+			const service = await startFakeService({ apiKey: 'bench-key', profile });
+			const credentials = { baseUrl: service.url, apiKey: service.apiKey };
+			const run = () =>
+				runNode(contentPublishingNode({ resource: 'account', operation: 'get' }), {
+					credentials,
+					input: Array.from({ length: 100 }, () => ({ json: {} })),
+				});
+			cold.push(await time(run, 1));
+			warm.push(await time(run, 5));
+			executions += 6;
+			documentReads += service.requests.filter((request) => request.path === '/v1/openapi.json').length;
+			await service.close();
+		}
+		const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+		report(
+			`${profile}: first execution / warm (100 items)`,
+			median(cold) / median(warm),
+			`cost of reading the document; ${documentReads / 3} read per base URL in ${executions / 3} executions`,
+		);
+	}
+}
+
 async function main() {
 	console.log('benchmark                                       ratio   meaning');
+	await contractReads();
 	await jobWaits();
 	await listMemory();
 	await subtitles();

@@ -51,8 +51,15 @@ describe.each(cases)('%s', (_name, { options, names, events, succeeded }) => {
 	}
 
 	it('gets the account and pages, with Return All and Limit across pages', async () => {
-		const [account] = jsonOf(await harness.run({ resource: 'account', operation: 'get' }));
-		expect(account.id).toBe(harness.service.account.id);
+		const result = await harness.run({ resource: 'account', operation: 'get' });
+		expect(jsonOf(result)[0].id).toBe(harness.service.account.id);
+		// Where the built-in conventions stand in for a document, the output panel says so.
+		const hints = Object.values(result.run.data.resultData.runData)[0][0].hints ?? [];
+		expect(hints.map((hint) => hint.message)).toEqual(
+			options.openApiDocument === false
+				? ['The service has no OpenAPI document at /v1/openapi.json (HTTP 404), so the node used its built-in conventions.']
+				: [],
+		);
 
 		const all = jsonOf(await harness.run({ resource: 'page', operation: 'getMany', returnAll: true }));
 		expect(all.map((page) => page.id)).toEqual([...harness.service.pages.keys()]);
