@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { FakeServiceOptions } from '../fake-service';
 import { byId, FAST_WAIT, jsonOf, useFakeService } from '../support/fixtures';
-import { deliver, runWebhookMethod, triggerNode, triggerWorkflow, webhookUrl } from '../support/n8n-engine';
+import { contentPublishingNode, deliver, loadOptions, runWebhookMethod, triggerNode, triggerWorkflow, webhookUrl } from '../support/n8n-engine';
 
 /**
  * Every operation against services that follow the spec with different conventions: the primary
@@ -179,6 +179,13 @@ describe.each(cases)('%s', (_name, { options, names, events, succeeded }) => {
 		expect(result.error?.message).toBe('Post "post_missing" was not found');
 		expect(result.error).toMatchObject({ httpCode: '404' });
 		expect((result.error as { description?: string }).description).toMatch(/^Error code: not[_-]found\./);
+	});
+
+	it('offers the service\'s events in the trigger and the webhook operations', async () => {
+		const offered = (await loadOptions(triggerNode({}), 'getEvents', harness.credentials)).map((option) => option.value);
+		expect(offered).toEqual(['*', ...(events.all.length > 1 ? events.all : ['job.completed', 'job.failed', 'post.published'])]);
+		const node = contentPublishingNode({ resource: 'webhook', operation: 'create' });
+		expect((await loadOptions(node, 'getEvents', harness.credentials)).map((option) => option.value)).toEqual(offered);
 	});
 
 	it('registers the trigger, runs the workflow on a signed delivery and refuses a forged one', async () => {

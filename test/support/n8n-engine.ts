@@ -26,6 +26,7 @@ import type {
 	INodeCredentialsDetails,
 	INodeExecutionData,
 	INodeListSearchResult,
+	INodePropertyOptions,
 	INodeType,
 	INodeTypes,
 	IRun,
@@ -347,6 +348,15 @@ export async function listSearch(
 	const search = nodeType.methods?.listSearch?.[method];
 	if (!search) throw new Error(`No list search ${method}`);
 	return await search.call(context, filter, paginationToken);
+}
+
+/** Calls a load-options method the way the editor does, through n8n's LoadOptionsContext. */
+export async function loadOptions(node: INode, method: string, credentials: TestCredentials): Promise<INodePropertyOptions[]> {
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const context = new LoadOptionsContext(workflow, node, additionalDataFor(credentials), 'parameters.events');
+	const load = nodeTypes.getByNameAndVersion(node.type, node.typeVersion).methods?.loadOptions?.[method];
+	if (!load) throw new Error(`No load-options method ${method}`);
+	return await load.call(context);
 }
 
 /**
