@@ -42,6 +42,27 @@ async function jobWaits() {
 	await service.close();
 }
 
+/** How soon a finished job is noticed: the wait's time over max(t + 1 s, 1.1 t), for jobs done at t. */
+async function jobNotice() {
+	const finishTimes = [1.5, 4, 12];
+	const measured = await Promise.all(
+		finishTimes.map(async (seconds) => {
+			const service = await startFakeService({ apiKey: 'bench-key', jobMode: 'timed', timedJobDelaysMs: { running: 100, done: seconds * 1000 } });
+			const started = performance.now();
+			await runNode(contentPublishingNode({ resource: 'content', operation: 'generateLinkedin', prompt: 'Benchmark' }), {
+				credentials: { baseUrl: service.url, apiKey: service.apiKey },
+			});
+			const noticedAfter = (performance.now() - started) / 1000;
+			const polls = service.requestsTo('getJob').length;
+			await service.close();
+			return { seconds, ratio: noticedAfter / Math.max(seconds + 1, 1.1 * seconds), polls };
+		}),
+	);
+	for (const { seconds, ratio, polls } of measured) {
+		report(`job done at ${seconds} s: noticed / max(t+1 s, 1.1t)`, ratio, `at most 1 meets the goal; ${polls} polls (default Poll Interval)`);
+	}
+}
+
 async function listMemory() {
 	const service = await startFakeService({ apiKey: 'bench-key' });
 	const credentials = { baseUrl: service.url, apiKey: service.apiKey };
@@ -116,6 +137,7 @@ async function contractReads() {
 async function main() {
 	console.log('benchmark                                       ratio   meaning');
 	await contractReads();
+	await jobNotice();
 	await jobWaits();
 	await listMemory();
 	await subtitles();

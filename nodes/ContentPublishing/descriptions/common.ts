@@ -130,7 +130,8 @@ export const waitOptionsField: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0.1, numberPrecision: 1 },
 			default: 5,
-			description: 'Time before the first check of the job; later checks back off up to 30 seconds apart',
+			description:
+				'Checks start after a second (or after this, if shorter), then come every tenth of the time waited so far, at most 30 seconds apart (or this, if longer)',
 		},
 	],
 };

@@ -15,7 +15,8 @@ const MAX_POLL_INTERVAL_MS = 30_000;
 const LONGEST_POLL_INTERVAL_MS = 3_600_000;
 // A poll shortly before the deadline still gets this long to answer.
 const MIN_POLL_TIMEOUT_MS = 1000;
-const BACKOFF_FACTOR = 1.5;
+const FIRST_POLL_MS = 1000;
+const WAITED_FRACTION = 0.1;
 
 export interface WaitOptions {
 	pollIntervalSeconds: number;
@@ -116,9 +117,16 @@ export async function waitForJob(
 	const signal = this.getExecutionCancelSignal();
 	const { jobs } = await loadContract.call(this, itemIndex);
 	const deadline = Date.now() + maxWaitSeconds * 1000;
-	let interval = Math.min(Math.max(pollIntervalSeconds * 1000, 50), LONGEST_POLL_INTERVAL_MS);
-	// Backing off stops at 30 s between polls, or at the chosen interval when that is longer.
-	const ceiling = Math.max(MAX_POLL_INTERVAL_MS, interval);
+	const chosen = Math.min(Math.max(pollIntervalSeconds * 1000, 50), LONGEST_POLL_INTERVAL_MS);
+	// Checks come every tenth of the time waited so far, so a job that finishes after t is seen by
+	// max(t + 1 s, 1.1 t) with a number of polls that grows with the logarithm of t. The first
+	// comes after a second (the Poll Interval, if shorter); backing off stops at 30 s between
+	// polls (the Poll Interval, if longer).
+	const started = Date.now();
+	const floor = Math.min(FIRST_POLL_MS, chosen);
+	const ceiling = Math.max(MAX_POLL_INTERVAL_MS, chosen);
+	const gap = () => Math.min(Math.max((Date.now() - started) * WAITED_FRACTION, floor), ceiling);
+	let interval = floor;
 	let lastStatus = 'unknown';
 
 	const cancelled = () =>
@@ -155,7 +163,7 @@ export async function waitForJob(
 			// A rate limit, a gateway error or a poll without answer is a reason to wait longer, not to give up.
 			if (!isTransient(error)) throw asNodeError(this, error, itemIndex);
 			lastStatus = `unknown (the last poll failed: ${(error as Error).message})`;
-			interval = Math.max(Math.min(interval * 2, ceiling), retryAfterMs(error) ?? 0);
+			interval = Math.max(Math.min(gap() * 2, ceiling), retryAfterMs(error) ?? 0);
 			continue;
 		}
 
@@ -164,7 +172,7 @@ export async function waitForJob(
 		const state = jobState(job, jobs);
 		if (state === 'succeeded') return job;
 		if (state === 'failed') throw failedJobError(this, jobId, job, jobs, itemIndex);
-		interval = Math.min(interval * BACKOFF_FACTOR, ceiling);
+		interval = gap();
 	}
 }
 
