@@ -2,6 +2,8 @@
  * Benchmarks, reported as ratios against a baseline measured in the same run, so that the
  * numbers mean the same on any machine. Run with `npm run bench` (after `npm run build`).
  */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 import { startFakeService } from '../test/fake-service';
@@ -61,6 +63,51 @@ async function jobNotice() {
 	for (const { seconds, ratio, polls } of measured) {
 		report(`job done at ${seconds} s: noticed / max(t+1 s, 1.1t)`, ratio, `at most 1 meets the goal; ${polls} polls (default Poll Interval)`);
 	}
+}
+
+/**
+ * Per-item cost of Account → Get against the raw sequential fetch loop (the physical limit of
+ * one connection at a time here), one request at a time and 8 at a time.
+ */
+async function throughput() {
+	const items = 2000;
+	// In a process of its own, as a real service would be: in this one it would share the one
+	// thread with the node and hide what parallel requests gain.
+	const service = await startFakeServiceProcess();
+	const credentials = { baseUrl: service.url, apiKey: service.apiKey };
+	const input = Array.from({ length: items }, () => ({ json: {} }));
+	const node = (parallel: number) => contentPublishingNode({ resource: 'account', operation: 'get', requestOptions: { parallel } });
+	await runNode(node(1), { credentials, input: input.slice(0, 50) });
+	const raw = await time(async () => {
+		for (let index = 0; index < items; index++) {
+			await (await fetch(`${service.url}/v1/me`, { headers: { authorization: `Bearer ${service.apiKey}` } })).json();
+		}
+	}, 1);
+	const one = await time(() => runNode(node(1), { credentials, input }), 1);
+	const eight = await time(() => runNode(node(8), { credentials, input }), 1);
+	report(`${items} items, 1 at a time / raw fetch loop`, one / raw, `${((one / items) * 1000).toFixed(0)} µs per item; raw loop ${((raw / items) * 1000).toFixed(0)} µs`);
+	report(`${items} items, 1 at a time / 8 at a time`, one / eight, 'how much faster Requests in Parallel = 8 is');
+	report(`${items} items, 8 at a time / raw fetch loop`, eight / raw, 'below 1: faster than one connection at a time');
+	service.stop();
+}
+
+/** The fake service's command line, in a child process; resolves once it prints its address. */
+async function startFakeServiceProcess(): Promise<{ url: string; apiKey: string; stop: () => void }> {
+	const apiKey = 'bench-key-0123456789';
+	const child = spawn(process.execPath, [require.resolve('ts-node/dist/bin.js'), '--transpile-only', path.join(__dirname, '..', 'test', 'fake-service', 'cli.ts')], {
+		env: { ...process.env, FAKE_SERVICE_API_KEY: apiKey, FAKE_SERVICE_PORT: '0' },
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
+	const url = await new Promise<string>((resolve, reject) => {
+		let output = '';
+		child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+			output += chunk;
+			const found = /service: (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+			if (found) resolve(found);
+		});
+		child.once('exit', (code) => reject(new Error(`The fake service exited with ${code}`)));
+	});
+	return { url, apiKey, stop: () => child.kill('SIGTERM') };
 }
 
 async function listMemory() {
@@ -138,6 +185,7 @@ async function main() {
 	console.log('benchmark                                       ratio   meaning');
 	await contractReads();
 	await jobNotice();
+	await throughput();
 	await jobWaits();
 	await listMemory();
 	await subtitles();

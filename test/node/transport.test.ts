@@ -33,12 +33,29 @@ describe('base URL', () => {
 });
 
 describe('service errors', () => {
-	it('turns a 429 on a write into an error with the retry delay and a hint, without retrying it', async () => {
-		harness.service.injectFault({ status: 429, retryAfterSeconds: 7 });
+	it('sends a write again after a 429, with its Idempotency-Key: the service did nothing with it', async () => {
+		harness.service.injectFault({ status: 429, retryAfterSeconds: 0 });
+		const result = await harness.run({ resource: 'post', operation: 'create', content: 'Rate limited once' });
+		expect(result.error).toBeUndefined();
+		const sent = harness.sent('createPost');
+		expect(sent.map((request) => request.status)).toEqual([429, 201]);
+		expect(sent[1].headers['idempotency-key']).toBe(sent[0].headers['idempotency-key']);
+		expect(harness.service.posts.size).toBe(1);
+	});
+
+	it('turns a 429 on a write that asks for more than 30 s into an error with the delay and a hint', async () => {
+		harness.service.injectFault({ status: 429, retryAfterSeconds: 31 });
 		const result = await harness.run({ resource: 'post', operation: 'create', content: 'Rate limited' });
 		expect(result.error?.httpCode).toBe('429');
-		expect(result.error?.description).toMatch(/retry after 7 seconds/);
-		expect(result.error?.description).toMatch(/sent once/);
+		expect(result.error?.description).toMatch(/retry after 31 seconds/);
+		expect(result.error?.description).toMatch(/Requests in Parallel/);
+		expect(harness.service.requests).toHaveLength(1);
+	});
+
+	it('never sends a write again after any other failure', async () => {
+		harness.service.injectFault({ status: 503, retryAfterSeconds: 0 });
+		const result = await harness.run({ resource: 'post', operation: 'create', content: 'Unavailable' });
+		expect(result.error?.httpCode).toBe('503');
 		expect(harness.service.requests).toHaveLength(1);
 	});
 

@@ -27,6 +27,9 @@ const resources: Record<string, Record<string, Operation | unknown>> = {
 
 // Enough to overlap the waits of a batch without polling the service from dozens of loops at once.
 const MAX_PARALLEL_JOB_WAITS = 8;
+// The Requests in Parallel option's default (a literal in its description) and upper bound.
+const DEFAULT_PARALLEL_REQUESTS = 4;
+const MAX_PARALLEL_REQUESTS = 32;
 
 type Answer = IDataObject | IDataObject[] | JobToAwait;
 
@@ -41,19 +44,35 @@ function findOperation(this: IExecuteFunctions, resource: string, operation: str
 	return candidate;
 }
 
+/**
+ * Runs up to `limit` entries at a time. After a failure no further entry starts; the ones under
+ * way finish, then the first failure is thrown, so nothing is still sending when the node fails.
+ */
 async function forEachConcurrently<T>(
 	entries: T[],
 	limit: number,
 	run: (entry: T) => Promise<void>,
 ): Promise<void> {
 	let next = 0;
+	const failures: unknown[] = [];
 	const worker = async () => {
-		while (next < entries.length) {
+		while (failures.length === 0 && next < entries.length) {
 			const entry = entries[next++];
-			await run(entry);
+			await run(entry).catch((failure: unknown) => failures.push(failure));
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(limit, entries.length) }, worker));
+	if (failures.length > 0) throw failures[0];
+}
+
+/** Requests in Parallel, from Request Options: one setting for the whole execution. */
+function readParallelRequests(this: IExecuteFunctions): number {
+	const { parallel = DEFAULT_PARALLEL_REQUESTS } = this.getNodeParameter('requestOptions', 0, {}) as { parallel?: unknown };
+	const count = Number(parallel);
+	if (!Number.isInteger(count) || count < 1 || count > MAX_PARALLEL_REQUESTS) {
+		throw new NodeOperationError(this.getNode(), `"Requests in Parallel" must be a whole number from 1 to ${MAX_PARALLEL_REQUESTS}`);
+	}
+	return count;
 }
 
 /**
@@ -173,9 +192,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const idempotencyKey = idempotencyKeys.call(this);
 	const signal = this.getExecutionCancelSignal();
 	const jobsToAwait: Array<{ itemIndex: number; job: JobToAwait }> = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+	const planned = plans.flatMap((plan, itemIndex) => (plan === undefined ? [] : [itemIndex]));
+	await forEachConcurrently(planned, readParallelRequests.call(this), async (itemIndex) => {
 		const plan = plans[itemIndex];
-		if (plan === undefined || contract === undefined) continue;
+		if (plan === undefined || contract === undefined) return;
 		try {
 			const answer = await send.call(this, contract, plan, itemIndex, {
 				idempotencyKey: idempotencyKey(itemIndex),
@@ -190,7 +210,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		} catch (error) {
 			outputs[itemIndex] = fail(error as Error, itemIndex);
 		}
-	}
+	});
+	jobsToAwait.sort((a, b) => a.itemIndex - b.itemIndex);
 
 	await forEachConcurrently(jobsToAwait, MAX_PARALLEL_JOB_WAITS, async ({ itemIndex, job }) => {
 		try {

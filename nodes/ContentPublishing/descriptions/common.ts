@@ -152,7 +152,16 @@ export const requestOptionsField: INodeProperties = {
 			// DEFAULT_TIMEOUT_MS, as the lint rules want a literal here.
 			default: 60,
 			description:
-				'How long one request may take before the node gives up on it. Reads that time out, meet a rate limit or a gateway error are tried up to 3 times; writes are sent once.',
+				'How long one request may take before the node gives up on it. Reads that time out, meet a rate limit or a gateway error are tried up to 3 times; writes are sent again only after a rate limit, which the service answers before doing anything.',
+		},
+		{
+			displayName: 'Requests in Parallel',
+			name: 'parallel',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 32, numberPrecision: 0 },
+			default: 4,
+			description:
+				'How many items\' requests are sent at once. The output keeps the input\'s order either way; 1 sends one item after another. A rate limit pauses every request for the time the service asks.',
 		},
 	],
 };

@@ -112,7 +112,7 @@ const STATUS_HINTS: Record<number, string> = {
 	401: 'The service did not accept the API key. Check the key in the credential; it may be wrong or revoked, or the account may not be approved for API access yet.',
 	403: 'The API key is valid but may not do this. API access needs an administrator to approve the account.',
 	404: 'Nothing exists at this address. Check the ID (it may have been deleted) and the credential\'s Base URL.',
-	429: 'The service is limiting the request rate. Wait before retrying, or lower the number of items per execution. Reads are retried automatically; a write is sent once (with "Retry On Fail" it is sent again with the same Idempotency-Key).',
+	429: 'The service is limiting the request rate. Every request is tried again after the Retry-After the service asks for (up to 30 seconds, 3 attempts), writes included, since the service did nothing with them; lower "Requests in Parallel" or the number of items per execution, or use "Retry On Fail" (a write is sent again with the same Idempotency-Key).',
 };
 
 /**
@@ -200,7 +200,27 @@ function refreshContract(baseUrl: string): boolean {
 	return true;
 }
 
+// n8n gives every execution, list search, hook and delivery a context object of its own.
+const credentialsOf = new WeakMap<RequestContext, Promise<Credentials>>();
+/** Until when the service asked this execution to hold back (a 429's Retry-After). */
+const rateLimitedUntil = new WeakMap<RequestContext, number>();
+
+/**
+ * The credential, read and decrypted once per context (an execution's items share it) instead
+ * of once per request; a credential that fails is read again by the next item, which then gets
+ * an error naming itself.
+ */
 async function readCredentials(this: RequestContext, itemIndex?: number): Promise<Credentials> {
+	let credentials = credentialsOf.get(this);
+	if (credentials === undefined) {
+		credentials = readCredentialsOnce.call(this, itemIndex);
+		credentialsOf.set(this, credentials);
+		credentials.catch(() => credentialsOf.delete(this));
+	}
+	return await credentials;
+}
+
+async function readCredentialsOnce(this: RequestContext, itemIndex?: number): Promise<Credentials> {
 	const credentials = await this.getCredentials<Credentials>(CREDENTIAL_TYPE, itemIndex);
 	const baseUrl = normalizeBaseUrl(String(credentials.baseUrl ?? ''));
 	if (!/^https?:\/\/[^/]/i.test(baseUrl)) {
@@ -340,8 +360,12 @@ async function send(
 	const deadline = AbortSignal.timeout(timeoutMs);
 	const abortSignal = signal ? AbortSignal.any([signal, deadline]) : deadline;
 	try {
-		return (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
+		// The key read once per execution goes in here: httpRequestWithAuthentication would read and
+		// decrypt the credential again for every request. n8n's request helper still sends it, with
+		// n8n's proxy and TLS settings; the header is the one the credential's authenticate describes.
+		return (await this.helpers.httpRequest({
 			...options,
+			headers: { ...options.headers, Authorization: `Bearer ${apiKey}` },
 			timeout: timeoutMs,
 			abortSignal,
 		})) as ApiResponse;
@@ -461,8 +485,14 @@ async function requestByContract(
 	};
 
 	const settings: SendSettings = { baseUrl, apiKey, itemIndex, timeoutMs, signal, errors: contract.errors, notice: contract.notice };
-	const attempts = method === 'GET' && retryReads ? READ_ATTEMPTS : 1;
+	// A rate limit is answered before anything is done, so a write may be sent again after one too.
+	const retryable = (error: unknown) =>
+		method === 'GET' ? retryReads && isTransient(error) : error instanceof NodeApiError && error.httpCode === '429';
 	for (let attempt = 1; ; attempt++) {
+		const pause = (rateLimitedUntil.get(this) ?? 0) - Date.now();
+		if (pause > 0 && !(await sleepUnlessCancelled(pause, signal))) {
+			throw new NodeOperationError(this.getNode(), 'The execution was cancelled while waiting for the service', { itemIndex });
+		}
 		try {
 			const answer = await requestOnce.call(this, options, settings);
 			return route.envelope !== undefined && isRecord(answer) && isRecord(answer[route.envelope])
@@ -470,7 +500,11 @@ async function requestByContract(
 				: answer;
 		} catch (error) {
 			const retryAfter = retryAfterMs(error) ?? 0;
-			const retry = attempt < attempts && isTransient(error) && retryAfter <= MAX_RETRY_AFTER_MS;
+			// Every request of this execution holds back for as long as the service asked.
+			if (error instanceof NodeApiError && error.httpCode === '429') {
+				rateLimitedUntil.set(this, Math.max(rateLimitedUntil.get(this) ?? 0, Date.now() + Math.min(retryAfter, MAX_RETRY_AFTER_MS)));
+			}
+			const retry = attempt < READ_ATTEMPTS && retryable(error) && retryAfter <= MAX_RETRY_AFTER_MS;
 			const backoff = Math.max(retryAfter, RETRY_BACKOFF_MS * 2 ** (attempt - 1));
 			if (!retry || !(await sleepUnlessCancelled(backoff, signal))) throw asNodeError(this, error, itemIndex);
 		}
