@@ -518,7 +518,7 @@ function encodeCursor(lastId: string): string {
 	return Buffer.from(JSON.stringify({ after: lastId })).toString('base64url');
 }
 
-function decodeCursor(cursor: string): string {
+function decodeCursor(cursor: string, parameter = 'query.cursor'): string {
 	try {
 		const decoded: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
 		const after = (decoded as { after?: unknown } | null)?.after;
@@ -526,7 +526,7 @@ function decodeCursor(cursor: string): string {
 	} catch {
 		// Falls through to the validation error below.
 	}
-	throw invalidField('query.cursor', 'is not a cursor returned by this API');
+	throw invalidField(parameter, 'is not a cursor returned by this API');
 }
 
 const isoNow = () => new Date().toISOString();
@@ -684,6 +684,9 @@ export class FakeService {
 	readonly posts = new Map<string, Post>();
 	readonly jobs = new Map<string, Job>();
 	readonly webhooks = new Map<string, StoredWebhook>();
+	/** The most requests handled at the same time since the last reset. */
+	maxConcurrentRequests = 0;
+	private concurrentRequests = 0;
 
 	private baseUrl = '';
 	private currentJobMode: JobMode;
@@ -770,6 +773,7 @@ export class FakeService {
 		for (const runtime of this.jobRuntimes.values()) this.clearTimers(runtime);
 		this.jobRuntimes.clear();
 		this.requests.length = 0;
+		this.maxConcurrentRequests = 0;
 		this.deliveries.length = 0;
 		this.faults.length = 0;
 		this.idempotentAnswers.clear();
@@ -890,6 +894,8 @@ export class FakeService {
 			status: 0,
 		};
 		this.requests.push(record);
+		this.concurrentRequests += 1;
+		this.maxConcurrentRequests = Math.max(this.maxConcurrentRequests, this.concurrentRequests);
 
 		let reply: Reply;
 		try {
@@ -902,6 +908,7 @@ export class FakeService {
 			reply = errorReply(error, this.profile);
 		}
 		record.status = reply.status;
+		this.concurrentRequests -= 1;
 		// The answer to every request that kept to the document is checked against it too, unless a fault made it.
 		if (operationId !== undefined && problems.length === 0 && body.isJson && !reply.faulted && reply.html === undefined && reply.text === undefined) {
 			const answer = sharedContractValidator(this.profile).validateResponse({ operationId, status: reply.status, body: reply.json ?? reply.problem, contentType: contentTypeOf(reply) });
@@ -932,7 +939,7 @@ export class FakeService {
 	/** One page of a list, in the profile's paging style. */
 	page<T extends { id: string }>(list: string, items: T[], query: Record<string, string | string[]>): object {
 		if (this.profile === 'primary') return paginate(items, query, this.maxPageSize);
-		return alternatePage(list, items, query, this.maxPageSize, this.baseUrl, decodeCursor, encodeCursor);
+		return alternatePage(list, items, query, this.maxPageSize, this.baseUrl, (after) => decodeCursor(after, 'query.after'), encodeCursor);
 	}
 
 	/** The signature headers a delivery of this body carries, for tests that sign deliveries themselves. */
@@ -973,7 +980,9 @@ export class FakeService {
 		if (fault?.redirectTo !== undefined) return { status: fault.status ?? 307, headers: { Location: fault.redirectTo }, faulted: true };
 		if (fault?.status !== undefined && !fault.afterHandling) return faultReply(fault, fault.status, this.profile);
 
-		if (path.startsWith('/v1/') && !match?.route.anonymous && !this.isAuthorized(request.authorization)) {
+		// A service without a document answers 404 for it, with a key or without.
+		const anonymous = match?.route.anonymous ?? (!this.servesDocument && path === '/v1/openapi.json');
+		if (path.startsWith('/v1/') && !anonymous && !this.isAuthorized(request.authorization)) {
 			throw new ApiError(401, 'unauthorized', 'Missing or invalid API key', undefined, { 'WWW-Authenticate': 'Bearer' });
 		}
 		if (!match && request.allowed) {
