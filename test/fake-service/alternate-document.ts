@@ -1,5 +1,5 @@
 import type { JsonSchema, OpenApiDocument, OpenApiOperation, OpenApiPathItem } from './openapi';
-import { BLOG_LENGTHS, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PAGE_PLATFORMS, VIDEO_ASPECT_RATIOS } from './openapi';
+import { BLOG_LENGTHS, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PAGE_PLATFORMS, VIDEO_ASPECT_RATIOS, WEBHOOK_MAX_ATTEMPTS } from './openapi';
 
 /**
  * The OpenAPI document of the alternate profile: the same service, with other conventions on
@@ -77,30 +77,31 @@ const OUTPUTS = ['BlogOutput', 'TextOutput', 'ThreadOutput', 'CarouselOutput', '
 const schemas: Record<string, JsonSchema> = {
 	Problem: closed(
 		{
-			type: { type: 'string', format: 'uri' },
-			title: text,
-			status: { type: 'integer' },
-			detail: text,
-			errors: { type: 'array', items: closed({ pointer: text, detail: text }, ['pointer', 'detail']) },
+			type: described({ type: 'string', format: 'uri' }, `Kind of problem: ${PROBLEM_TYPE_BASE}<slug>.`),
+			title: described(text, 'The HTTP status, in words.'),
+			status: described({ type: 'integer' }, 'The HTTP status code.'),
+			detail: described(text, 'What went wrong with this request.'),
+			errors: described(
+				{ type: 'array', items: closed({ pointer: text, detail: text }, ['pointer', 'detail']) },
+				'Each field in error: `pointer` is a JSON Pointer into the body (`/query/<name>` for a query parameter).',
+			),
 		},
 		['type', 'title', 'status', 'detail'],
 	),
 	Account: everyProperty({ id: text, displayName: text, email: { type: 'string', format: 'email' }, plan: text, createdAt: dateTime }),
 	Page: everyProperty({ id: text, title: text, network: oneOfValues(PAGE_PLATFORMS), link: { type: 'string', format: 'uri' }, createdAt: dateTime }),
 	Post: everyProperty({
+		...postWriteFields,
 		id: text,
-		pageId: nullable('string'),
-		headline: nullable('string', { description: 'Title of the post.' }),
+		pageId: { ...postWriteFields.pageId, type: ['string', 'null'] },
+		headline: { ...postWriteFields.headline, type: ['string', 'null'] },
 		text: described(text, 'Text of the post.'),
-		state: oneOfValues(POST_STATES),
-		labels: { type: 'array', items: text },
-		mediaUrls: { type: 'array', items: { type: 'string', format: 'uri' } },
-		publishAt: nullable('string', { format: 'date-time' }),
-		publishedAt: nullable('string', { format: 'date-time' }),
+		publishAt: { ...postWriteFields.publishAt, type: ['string', 'null'] },
+		publishedAt: nullable('string', { format: 'date-time', description: 'When the post went live.' }),
 		createdAt: dateTime,
 		updatedAt: dateTime,
 	}),
-	NewPost: closed(postWriteFields, ['text'], scheduledNeedsTime),
+	NewPost: closed({ ...postWriteFields, state: { ...postWriteFields.state, default: 'DRAFT' } }, ['text'], scheduledNeedsTime),
 	PostReplacement: closed(postWriteFields, ['text', 'state'], {
 		...scheduledNeedsTime,
 		description: 'Replaces the post: fields left out are emptied.',
@@ -129,16 +130,24 @@ const schemas: Record<string, JsonSchema> = {
 		{
 			transcriptText: described({ type: 'string', minLength: 1 }, 'Transcript to turn into a blog post.'),
 			headline: described(text, 'Title to use instead of a generated one.'),
-			length: oneOfValues(BLOG_LENGTHS.map((length) => length.toUpperCase())),
+			length: described(oneOfValues(BLOG_LENGTHS.map((length) => length.toUpperCase())), 'Length of the blog post.'),
 			...commonGeneration,
 		},
 		['transcriptText'],
 	),
 	LinkedinRequest: closed(promptFields, [], promptSources),
-	TwitterRequest: closed({ ...promptFields, tweetCount: described(between(1, 25), 'Number of tweets in the thread (thread length).') }, [], promptSources),
-	CarouselRequest: closed({ ...promptFields, slideCount: described(between(2, 20), 'Number of slides.') }, [], promptSources),
+	TwitterRequest: closed(
+		{ ...promptFields, tweetCount: described({ ...between(1, 25), default: 3 }, 'Number of tweets in the thread (thread length).') },
+		[],
+		promptSources,
+	),
+	CarouselRequest: closed({ ...promptFields, slideCount: described({ ...between(2, 20), default: 5 }, 'Number of slides.') }, [], promptSources),
 	VideoRequest: closed(
-		{ ...promptFields, durationSeconds: described(between(5, 600), 'Length of the video.'), aspectRatio: oneOfValues(VIDEO_ASPECT_RATIOS) },
+		{
+			...promptFields,
+			durationSeconds: described({ ...between(5, 600), default: 30 }, 'Length of the video, in seconds.'),
+			aspectRatio: described({ ...oneOfValues(VIDEO_ASPECT_RATIOS), default: '16:9' }, 'Shape of the video.'),
+		},
 		[],
 		promptSources,
 	),
@@ -159,11 +168,24 @@ const schemas: Record<string, JsonSchema> = {
 	}),
 	WebhookInput: closed(webhookFields, ['callbackUrl', 'topics']),
 	Deleted: everyProperty({ id: text, deleted: { const: true } }),
-	PageList: everyProperty({ results: { type: 'array', items: ref('Page') }, page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' } }),
-	PostList: everyProperty({ results: { type: 'array', items: ref('Post') }, offset: { type: 'integer' }, limit: { type: 'integer' }, total: { type: 'integer' } }),
+	PageList: everyProperty({
+		results: described({ type: 'array', items: ref('Page') }, 'The pages on this page of results.'),
+		page: described({ type: 'integer' }, 'This page number, from 1.'),
+		per_page: described({ type: 'integer' }, 'Page size used.'),
+		total: described({ type: 'integer' }, 'Number of pages in the whole list.'),
+	}),
+	PostList: everyProperty({
+		results: described({ type: 'array', items: ref('Post') }, 'The posts from `offset` on.'),
+		offset: described({ type: 'integer' }, 'How many posts were skipped.'),
+		limit: described({ type: 'integer' }, 'Page size used.'),
+		total: described({ type: 'integer' }, 'Number of posts in the whole (filtered) list.'),
+	}),
 	WebhookList: everyProperty({
-		results: { type: 'array', items: ref('Webhook') },
-		links: everyProperty({ next: nullable('string', { format: 'uri', description: 'URL of the next page; null on the last one.' }) }),
+		results: described({ type: 'array', items: ref('Webhook') }, 'The webhooks on this page.'),
+		links: described(
+			everyProperty({ next: nullable('string', { format: 'uri', description: 'Absolute URL of the next page, query included; null on the last one.' }) }),
+			'Links to other pages.',
+		),
 	}),
 	JobEvent: everyProperty({ eventId: text, eventType: oneOfValues(['JOB_READY', 'JOB_BROKEN']), occurredAt: dateTime, payload: ref('Job') }),
 	PostEvent: everyProperty({ eventId: text, eventType: { type: 'string', const: 'POST_LIVE' }, occurredAt: dateTime, payload: ref('Post') }),
@@ -173,6 +195,10 @@ const pathParameter = (name: string) => ({ name, in: 'path', required: true, sch
 const query = (name: string, schema: JsonSchema, description: string) => ({ name, in: 'query', description, schema });
 const size = (name: string) => query(name, { ...between(1, MAX_PAGE_SIZE), default: DEFAULT_PAGE_SIZE }, 'Page size.');
 
+const problemHeaders: Record<string, Record<string, unknown>> = {
+	'405': { Allow: { description: 'The methods this path takes.', schema: text } },
+	'429': { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } } },
+};
 const problems: Record<string, string> = {
 	'400': 'The body is not JSON.',
 	'401': 'Missing or wrong API key.',
@@ -180,7 +206,7 @@ const problems: Record<string, string> = {
 	'405': 'Method not allowed on this path.',
 	'422': 'The request breaks this document.',
 	'429': 'Too many requests; see Retry-After.',
-	'500': 'Unexpected failure.',
+	'5XX': 'Unexpected failure, or the service is unavailable.',
 };
 
 function operation(
@@ -198,7 +224,12 @@ function operation(
 		responses: {
 			[status]: { description, ...(schema ? { content: json(schema) } : {}) },
 			...Object.fromEntries(
-				Object.entries(problems).map(([code, text]) => [code, { description: text, content: { 'application/problem+json': { schema: ref('Problem') } } }]),
+				Object.entries(problems)
+					.filter(([code]) => !(anonymous && code === '401'))
+					.map(([code, text]) => [
+						code,
+						{ description: text, ...(problemHeaders[code] ? { headers: problemHeaders[code] } : {}), content: { 'application/problem+json': { schema: ref('Problem') } } },
+					]),
 			),
 		},
 	};
@@ -257,7 +288,7 @@ function delivery(summary: string, schema: string): OpenApiPathItem {
 	return {
 		post: {
 			summary,
-			description: 'Sent as a POST; any 2xx acknowledges it, anything else is retried (3 attempts).',
+			description: `Sent as a POST; any 2xx acknowledges it, anything else is retried (${WEBHOOK_MAX_ATTEMPTS} attempts in all).`,
 			security: [],
 			parameters: [
 				{ name: ALTERNATE_DELIVERY_HEADER, in: 'header', required: true, description: 'The event id; the same for every retry.', schema: text },

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 
 import { ALTERNATE_DELIVERY_HEADER, ALTERNATE_EVENTS, ALTERNATE_PHASES, ALTERNATE_SIGNATURE_HEADER, PROBLEM_TYPE_BASE } from './alternate-document';
 import { DEFAULT_PAGE_SIZE } from './openapi';
@@ -35,29 +36,14 @@ export const ALTERNATE_ROUTES: ReadonlyArray<{ method: string; path: string; ope
 
 /** Alternate field → primary field; values of `state`, `length` and `topics` are translated too. */
 const INCOMING: Record<string, string> = {
-	text: 'content',
-	headline: 'title',
-	pageId: 'page_id',
-	state: 'status',
-	publishAt: 'scheduled_at',
-	labels: 'tags',
-	mediaUrls: 'media_urls',
-	transcriptText: 'transcript',
-	voice: 'tone',
-	locale: 'language',
-	instructions: 'prompt',
-	sourceText: 'source_text',
-	sourcePostId: 'source_post_id',
-	tweetCount: 'thread_length',
-	slideCount: 'slide_count',
-	durationSeconds: 'duration_seconds',
-	aspectRatio: 'aspect_ratio',
-	postId: 'post_id',
-	callbackUrl: 'url',
-	topics: 'events',
-	label: 'description',
-	enabled: 'active',
+	text: 'content', headline: 'title', pageId: 'page_id', state: 'status', publishAt: 'scheduled_at', labels: 'tags', mediaUrls: 'media_urls',
+	transcriptText: 'transcript', voice: 'tone', locale: 'language', instructions: 'prompt', sourceText: 'source_text', sourcePostId: 'source_post_id',
+	tweetCount: 'thread_length', slideCount: 'slide_count', durationSeconds: 'duration_seconds', aspectRatio: 'aspect_ratio', postId: 'post_id',
+	callbackUrl: 'url', topics: 'events', label: 'description', enabled: 'active',
 };
+
+/** Primary field → alternate field, for the errors a handler reports in primary terms. */
+const OUTGOING: Record<string, string> = Object.fromEntries(Object.entries(INCOMING).map(([alternate, primary]) => [primary, alternate]));
 
 const primaryEvent = (event: string) => Object.entries(ALTERNATE_EVENTS).find(([, name]) => name === event)?.[0] ?? event;
 const alternateEvent = (event: string) => ALTERNATE_EVENTS[event as keyof typeof ALTERNATE_EVENTS] ?? event;
@@ -199,37 +185,34 @@ export function alternatePage<T extends { id: string }>(
 		return { results: items.slice(offset, offset + size), offset, limit: size, total: items.length };
 	}
 	const after = single('after');
-	const remaining = after === undefined ? items : items.filter((item) => item.id > cursorAfter(after));
+	const afterId = after === undefined ? undefined : cursorAfter(after);
+	const remaining = afterId === undefined ? items : items.filter((item) => item.id > afterId);
 	const results = remaining.slice(0, size);
 	const next = remaining.length > size ? `${baseUrl}/v1/webhooks?limit=${size}&after=${cursorOf(results[results.length - 1].id)}` : null;
 	return { results, links: { next } };
 }
 
 const PROBLEM_SLUGS: Record<number, string> = {
-	400: 'bad-request',
-	401: 'unauthorized',
-	404: 'not-found',
-	405: 'method-not-allowed',
-	422: 'validation-failed',
-	429: 'rate-limited',
+	400: 'bad-request', 401: 'unauthorized', 404: 'not-found', 405: 'method-not-allowed', 422: 'validation-failed', 429: 'rate-limited',
 };
-const TITLES: Record<number, string> = {
-	400: 'Bad Request',
-	401: 'Unauthorized',
-	404: 'Not Found',
-	405: 'Method Not Allowed',
-	422: 'Unprocessable Content',
-	429: 'Too Many Requests',
-};
+
+/** `labels[0]` → `/labels/0`, `query.limit` → `/query/limit`, the whole body → ``; `names` renames each part. */
+const pointer = (field: string, names: Record<string, string> = {}) =>
+	field === 'body' ? '' : `/${field.replace(/\[(\d+)\]/g, '.$1').split('.').map((part) => names[part] ?? part).join('/')}`;
 
 /** An error as application/problem+json (RFC 9457). */
 export function problem(status: number, detail: string, details?: Array<{ field: string; message: string }>): Json {
+	// A handler's own error reads `<primary field> <message>`: its field gets the alternate's name.
+	// (Errors against the alternate document already use the alternate's names.)
+	const [single] = details ?? [];
+	const fromHandler = details?.length === 1 && detail === `${single.field} ${single.message}`;
+	const names = fromHandler ? OUTGOING : {};
 	return {
-		type: `${PROBLEM_TYPE_BASE}${PROBLEM_SLUGS[status] ?? 'internal-error'}`,
-		title: TITLES[status] ?? 'Internal Server Error',
+		type: `${PROBLEM_TYPE_BASE}${PROBLEM_SLUGS[status] ?? (status >= 500 ? 'internal-error' : 'bad-request')}`,
+		title: STATUS_CODES[status] ?? 'Error',
 		status,
-		detail,
-		...(details ? { errors: details.map(({ field, message }) => ({ pointer: `/${field.replace(/\./g, '/')}`, detail: message })) } : {}),
+		detail: fromHandler ? `${pointer(single.field, names).slice(1).replace(/\//g, '.')} ${single.message}` : detail,
+		...(details ? { errors: details.map(({ field, message }) => ({ pointer: pointer(field, names), detail: message })) } : {}),
 	};
 }
 

@@ -5,7 +5,7 @@ import { startFakeService, type Profile } from './server';
 const usage = `Usage: ts-node --transpile-only test/fake-service/cli.ts [--port N] [--api-key KEY] [--profile P] [--no-openapi]
   --port N        port on 127.0.0.1 (default: FAKE_SERVICE_PORT, else a random free port)
   --api-key KEY   API key to accept (default: FAKE_SERVICE_API_KEY, else a random key)
-  --profile P     conventions: primary or alternate (default: FAKE_SERVICE_PROFILE, else primary)
+  --profile P     convention profile: primary or alternate (default: FAKE_SERVICE_PROFILE, else primary)
   --no-openapi    answer 404 for /v1/openapi.json (default: FAKE_SERVICE_OPENAPI=off)`;
 
 function fail(message: string): never {
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
 		[
 			`Fake Content Publishing service: ${service.url}`,
 			`API key: ${service.apiKey}`,
-			`Conventions: ${profile}`,
+			`Profile: ${profile}`,
 			openApiDocument ? `OpenAPI document: ${service.url}/v1/openapi.json` : 'OpenAPI document: none (404)',
 			'Jobs finish on timers (jobMode "timed"). Press Ctrl+C to stop.',
 			'',

@@ -1,7 +1,6 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
 import {
@@ -19,8 +18,7 @@ import {
 	type Webhook,
 	type WebhookEvent,
 } from './index';
-import { ALTERNATE_ROUTES } from './alternate';
-import { buildAlternateDocument } from './alternate-document';
+import { startReceiver, validateOpenApiDocument, waitFor, type ReceivedDelivery, type Receiver } from './test-helpers';
 
 interface ErrorBody {
 	error: { code: string; message: string; details?: Array<{ field: string; message: string }> };
@@ -119,63 +117,6 @@ function rawRequest(
 		);
 		request.on('error', reject);
 		request.end(jsonBody);
-	});
-}
-
-interface ReceivedDelivery {
-	headers: http.IncomingHttpHeaders;
-	body: string;
-}
-
-interface Receiver {
-	url: string;
-	received: ReceivedDelivery[];
-	close(): Promise<void>;
-}
-
-/** A webhook endpoint on 127.0.0.1 that answers the queued statuses in turn, then 200. */
-async function startReceiver(statuses: number[] = []): Promise<Receiver> {
-	const received: ReceivedDelivery[] = [];
-	const server = http.createServer((request, response) => {
-		let body = '';
-		request.setEncoding('utf8');
-		request.on('data', (chunk: string) => (body += chunk));
-		request.on('end', () => {
-			received.push({ headers: request.headers, body });
-			response.writeHead(statuses.shift() ?? 200).end();
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-		received,
-		close: () => new Promise((resolve) => server.close(() => resolve())),
-	};
-}
-
-async function waitFor(condition: () => boolean, timeoutMs = 3000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!condition()) {
-		if (Date.now() > deadline) throw new Error('Timed out waiting for a condition');
-		await new Promise((resolve) => setTimeout(resolve, 10));
-	}
-}
-
-// The validator package is ESM-only and Jest runs this suite as CommonJS, so it runs in a child process.
-function validateOpenApiDocument(document: unknown): Promise<{ valid: boolean; errors?: unknown }> {
-	const script = `
-		import { Validator } from '@seriousme/openapi-schema-validator';
-		let input = '';
-		for await (const chunk of process.stdin) input += chunk;
-		process.stdout.write(JSON.stringify(await new Validator().validate(JSON.parse(input))));`;
-	return new Promise((resolve, reject) => {
-		const child = execFile(
-			process.execPath,
-			['--input-type=module', '--eval', script],
-			{ cwd: projectRoot },
-			(error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout) as { valid: boolean; errors?: unknown })),
-		);
-		child.stdin?.end(JSON.stringify(document));
 	});
 }
 
@@ -531,7 +472,7 @@ describe('jobs', () => {
 			[
 				'video',
 				{ source_text: 'Clip', aspect_ratio: '9:16' },
-				{ video_url: expect.stringMatching(/^https:/), duration_seconds: 30, aspect_ratio: '9:16' },
+				{ video_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/media\/job_\w+\.mp4$/), duration_seconds: 30, aspect_ratio: '9:16' },
 			],
 			['linkedin', { source_text: 'We hired!' }, { content: expect.stringContaining('We hired!') }],
 		];
@@ -821,111 +762,6 @@ describe('cli', () => {
 			expect(await exitCode).toBe(0);
 		} finally {
 			if (child.exitCode === null) child.kill('SIGKILL');
-		}
-	});
-});
-
-describe('the alternate profile', () => {
-	let alternate: FakeService;
-	const alternateContract = createContractValidator(buildAlternateDocument());
-	beforeAll(async () => {
-		alternate = await start({ profile: 'alternate', maxPageSize: 2 });
-	});
-	beforeEach(() => alternate.reset());
-
-	it('serves a valid OpenAPI 3.1 document of its own that describes exactly its routes', async () => {
-		const served = await call<Record<string, unknown>>(alternate, 'GET', '/v1/openapi.json', { apiKey: null });
-		expect(await validateOpenApiDocument(served.body)).toEqual({ valid: true });
-		const document = buildAlternateDocument();
-		const documented = Object.entries(document.paths).flatMap(([template, pathItem]) =>
-			Object.entries(pathItem).map(([method, operation]) => `${method.toUpperCase()} ${template} ${operation.operationId}`),
-		);
-		expect(ALTERNATE_ROUTES.map((route) => `${route.method} ${route.path} ${route.operationId}`).sort()).toEqual(documented.sort());
-	});
-
-	it('answers in envelopes and problems that its document describes, and 405 for PATCH', async () => {
-		const request = async (method: string, path: string, body?: unknown) => {
-			const response = await fetch(`${alternate.url}${path}`, {
-				method,
-				headers: { Authorization: `Bearer ${alternate.apiKey}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-				body: body === undefined ? undefined : JSON.stringify(body),
-			});
-			return { status: response.status, type: response.headers.get('content-type'), body: (await response.json()) as Record<string, Record<string, unknown>> };
-		};
-		const created = await request('POST', '/v1/posts', { text: 'Hello', state: 'DRAFT', labels: ['a'] });
-		expect(created).toMatchObject({ status: 201, body: { data: { text: 'Hello', state: 'DRAFT', labels: ['a'] } } });
-		const id = created.body.data.id as string;
-		expect(alternate.posts.get(id)).toMatchObject({ content: 'Hello', status: 'draft', tags: ['a'] });
-		const replaced = await request('PUT', `/v1/posts/${id}`, { text: 'Bye', state: 'PUBLISHED' });
-		expect(replaced.body.data).toMatchObject({ text: 'Bye', state: 'PUBLISHED', labels: [] });
-		const patched = await request('PATCH', `/v1/posts/${id}`, { text: 'x' });
-		expect(patched).toMatchObject({ status: 405, type: expect.stringContaining('application/problem+json'), body: { status: 405, type: expect.stringMatching(/method-not-allowed$/) } });
-		const invalid = await request('POST', '/v1/posts', { content: 'primary field' });
-		expect(invalid.body).toMatchObject({ status: 422, errors: expect.arrayContaining([{ pointer: '/content', detail: 'is not a known property' }]) });
-		expect(await request('DELETE', `/v1/posts/${id}`)).toMatchObject({ status: 200, body: { data: { id, deleted: true } } });
-		expect(alternate.requests.flatMap((recorded) => recorded.contractErrors).sort()).toEqual([
-			'content: is not a known property',
-			'text: is required',
-		]);
-	});
-
-	it('pages each list its own way', async () => {
-		const get = async (path: string) =>
-			(await (await fetch(path.startsWith('http') ? path : `${alternate.url}${path}`, { headers: { Authorization: `Bearer ${alternate.apiKey}` } })).json()) as Record<string, unknown>;
-		expect(await get('/v1/pages?page=2&per_page=2')).toMatchObject({ page: 2, per_page: 2, total: 5, results: [{}, {}] });
-		expect(await get('/v1/posts?offset=0&limit=2')).toMatchObject({ offset: 0, limit: 2, total: 0, results: [] });
-		for (let index = 0; index < 3; index++) {
-			await fetch(`${alternate.url}/v1/webhooks`, {
-				method: 'POST',
-				headers: { Authorization: `Bearer ${alternate.apiKey}`, 'Content-Type': 'application/json' },
-				body: JSON.stringify({ callbackUrl: `http://127.0.0.1:9/${index}`, topics: ['JOB_READY'] }),
-			});
-		}
-		const first = await get('/v1/webhooks?limit=2');
-		const next = (first.links as { next: string }).next;
-		expect(next).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1\/webhooks\?limit=2&after=/);
-		expect(await get(next)).toMatchObject({ results: [{ callbackUrl: 'http://127.0.0.1:9/2' }], links: { next: null } });
-	});
-
-	it('delivers t=,v1= signed events whose body its document describes', async () => {
-		const received: Array<{ headers: http.IncomingHttpHeaders; body: string }> = [];
-		const receiver = http.createServer((request, response) => {
-			let body = '';
-			request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-			request.on('end', () => {
-				received.push({ headers: request.headers, body });
-				response.end();
-			});
-		});
-		await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-		try {
-			const port = (receiver.address() as AddressInfo).port;
-			const created = await fetch(`${alternate.url}/v1/webhooks`, {
-				method: 'POST',
-				headers: { Authorization: `Bearer ${alternate.apiKey}`, 'Content-Type': 'application/json' },
-				body: JSON.stringify({ callbackUrl: `http://127.0.0.1:${port}/hook`, topics: ['JOB_READY'] }),
-			});
-			const { signingSecret } = ((await created.json()) as { data: { signingSecret: string } }).data;
-			alternate.jobMode = 'manual';
-			const job = alternate.startJob('generate.linkedin', { prompt: 'Hi' });
-			await alternate.finishJob(job.id, 'succeeded');
-			const [delivery] = received;
-			const [, timestamp, digest] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(delivery.headers['webhook-signature'])) ?? [];
-			expect(digest).toBe(createHmac('sha256', signingSecret).update(`${timestamp}.${delivery.body}`).digest('hex'));
-			expect(alternate.signDelivery(signingSecret, delivery.body, Number(timestamp))).toEqual({ 'Webhook-Signature': delivery.headers['webhook-signature'] });
-			expect(delivery.headers['webhook-id']).toBe(JSON.parse(delivery.body).eventId);
-			expect(alternateContract.validateWebhookEvent('JOB_READY', JSON.parse(delivery.body))).toEqual([]);
-		} finally {
-			receiver.close();
-		}
-	});
-
-	it('answers 404 for the document when it publishes none, in either profile', async () => {
-		for (const profile of ['primary', 'alternate'] as const) {
-			const service = await start({ profile, openApiDocument: false });
-			const headers = { Authorization: `Bearer ${service.apiKey}` };
-			expect((await fetch(`${service.url}/v1/openapi.json`, { headers })).status).toBe(404);
-			expect((await fetch(`${service.url}/v1/me`, { headers })).status).toBe(200);
 		}
 	});
 });

@@ -270,7 +270,10 @@ const schemas: Record<string, JsonSchema> = {
 				type: 'array',
 				minItems: 2,
 				maxItems: 20,
-				items: closedObject({ title: text, body: text }, ['title', 'body']),
+				items: closedObject(
+					{ title: text, body: text, image_url: { type: 'string', format: 'uri', description: 'The slide as a PNG image.' } },
+					['title', 'body', 'image_url'],
+				),
 			},
 		},
 		['slides'],

@@ -145,6 +145,8 @@ export interface FakeServiceOptions {
 	jobMode?: JobMode;
 	/** Default { running: 500, done: 2000 }. */
 	timedJobDelaysMs?: { running: number; done: number };
+	/** Size of a generated video at /media/<job>.mp4; default 256 KiB. */
+	videoBytes?: number;
 	/** Default 'primary'. */
 	profile?: Profile;
 	/** Whether GET /v1/openapi.json serves the document; false answers 404. Default true. */
@@ -590,12 +592,35 @@ function writeThread(sourceText: string, tweetCount: number): string[] {
 	});
 }
 
-function writeSlides(sourceText: string, slideCount: number): Array<{ title: string; body: string }> {
+function writeSlides(sourceText: string, slideCount: number, mediaUrl: string): Array<{ title: string; body: string; image_url: string }> {
 	const sentences = sentencesOf(sourceText);
 	return Array.from({ length: slideCount }, (_, index) => ({
 		title: index === 0 ? truncate(sentences[0], 60) : `Point ${index}`,
 		body: truncate(sentences[index % sentences.length], 200),
+		image_url: `${mediaUrl}-${index + 1}.png`,
 	}));
+}
+
+// Media files: generated on the fly, chunk by chunk, so even a huge one costs the service no memory.
+const MEDIA_TYPES: Record<string, string> = { mp4: 'video/mp4', png: 'image/png' };
+const MEDIA_CHUNK = Buffer.alloc(64 * 1024, 0x2a);
+
+function serveMedia(path: string, bytes: number, response: ServerResponse): boolean {
+	const extension = /^\/media\/[\w.-]+\.(mp4|png)$/.exec(path)?.[1];
+	if (extension === undefined) return false;
+	const size = extension === 'png' ? 1024 : bytes;
+	response.writeHead(200, { 'Content-Type': MEDIA_TYPES[extension], 'Content-Length': String(size) });
+	let sent = 0;
+	const write = () => {
+		while (sent < size) {
+			const chunk = MEDIA_CHUNK.subarray(0, Math.min(MEDIA_CHUNK.length, size - sent));
+			sent += chunk.length;
+			if (!response.write(chunk)) return void response.once('drain', write);
+		}
+		response.end();
+	};
+	write();
+	return true;
 }
 
 export function signWebhookPayload(secret: string, timestamp: string, rawBody: string): string {
@@ -868,6 +893,7 @@ export class FakeService {
 	}
 
 	private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+		if (request.method === 'GET' && serveMedia(request.url ?? '', this.options.videoBytes ?? 256 * 1024, response)) return;
 		let rawBody: string;
 		try {
 			rawBody = await readBody(request);
@@ -1098,11 +1124,11 @@ export class FakeService {
 			case 'generate.twitter':
 				return { result: { tweets: writeThread(sourceText, input.thread_length ?? 3) } };
 			case 'generate.carousel':
-				return { result: { slides: writeSlides(sourceText, input.slide_count ?? 5) } };
+				return { result: { slides: writeSlides(sourceText, input.slide_count ?? 5, `${this.url}/media/${job.id}-slide`) } };
 			case 'generate.video':
 				return {
 					result: {
-						video_url: `https://media.acme.example/videos/${job.id}.mp4`,
+						video_url: `${this.url}/media/${job.id}.mp4`,
 						duration_seconds: input.duration_seconds ?? 30,
 						aspect_ratio: input.aspect_ratio ?? '16:9',
 					},
