@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 
 import { readRequestTimeout } from '../helpers/fields';
 import { JobToAwait, resultOrJobToAwait, waitForJob } from '../helpers/jobs';
+import { downloadMedia, type MediaOptions } from '../helpers/media';
 import { apiRequest, apiRequestAllItems, inServiceFields, loadContract, requireObject } from '../transport';
 import type { Contract } from '../transport/contract';
 import * as account from './account';
@@ -136,7 +137,7 @@ async function send(
 		return { id: plan.id, deleted: true, ...(answer === undefined ? {} : requireObject(this, answer, itemIndex)) };
 	}
 	const object = requireObject(this, answer, itemIndex);
-	return plan.answer === 'job' ? resultOrJobToAwait.call(this, object, plan.wait, contract.jobs, itemIndex) : object;
+	return plan.answer === 'job' ? resultOrJobToAwait.call(this, object, plan.wait, contract.jobs, itemIndex, plan.media) : object;
 }
 
 /**
@@ -156,6 +157,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			this.helpers.returnJsonArray(Array.isArray(data) ? data.map(withoutErrorKey) : withoutErrorKey(data)),
 			{ itemData: { item: itemIndex } },
 		);
+
+	// A finished job's media, downloaded into the item's binary fields when the operation asks for it.
+	const withMedia = async (output: INodeExecutionData[], media: MediaOptions | undefined, itemIndex: number) => {
+		if (media === undefined || contract === undefined) return output;
+		const [item] = output;
+		return [{ ...item, binary: await downloadMedia.call(this, item.json, contract.jobs, media, itemIndex) }];
+	};
 
 	const fail = (error: Error, itemIndex: number): INodeExecutionData[] => {
 		if (!this.continueOnFail()) {
@@ -205,7 +213,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			if (answer instanceof JobToAwait) {
 				jobsToAwait.push({ itemIndex, job: answer });
 			} else {
-				outputs[itemIndex] = toItems(answer, itemIndex);
+				const media = plan instanceof JobToAwait || 'list' in plan ? undefined : plan.media;
+				outputs[itemIndex] = await withMedia(toItems(answer, itemIndex), media, itemIndex);
 			}
 		} catch (error) {
 			outputs[itemIndex] = fail(error as Error, itemIndex);
@@ -216,7 +225,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	await forEachConcurrently(jobsToAwait, MAX_PARALLEL_JOB_WAITS, async ({ itemIndex, job }) => {
 		try {
 			const finished = await waitForJob.call(this, job.jobId, job.waitOptions, itemIndex, timeouts[itemIndex]);
-			outputs[itemIndex] = toItems(finished, itemIndex);
+			outputs[itemIndex] = await withMedia(toItems(finished, itemIndex), job.media, itemIndex);
 		} catch (error) {
 			outputs[itemIndex] = fail(error as Error, itemIndex);
 		}

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { JobToAwait, WaitOptions } from '../helpers/jobs';
+import type { MediaOptions } from '../helpers/media';
 import type { EndpointName } from '../transport/endpoints';
 
 export interface ExtraFields {
@@ -23,6 +24,8 @@ export interface RequestPlan {
 	 */
 	answer?: 'deleted' | 'job';
 	wait?: WaitOptions;
+	/** Where the finished job's media goes, when it is to be downloaded. */
+	media?: MediaOptions;
 }
 
 /** A list endpoint to read, following its cursor up to `limit` items (all when absent). */

@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, asNodeError, isTransient, loadContract, requireObject, retryAfterMs } from '../transport';
 import type { JobContract, JobState } from '../transport/contract';
+import type { MediaOptions } from './media';
 import { sleepUnlessCancelled } from './sleep';
 
 // Status values the service's document does not explain are read by the usual names of each outcome.
@@ -28,6 +29,7 @@ export class JobToAwait {
 	constructor(
 		readonly jobId: string,
 		readonly waitOptions: WaitOptions,
+		readonly media?: MediaOptions,
 	) {}
 }
 
@@ -186,6 +188,7 @@ export function resultOrJobToAwait(
 	wait: WaitOptions | undefined,
 	jobs: JobContract,
 	itemIndex: number,
+	media?: MediaOptions,
 ): IDataObject | JobToAwait {
 	const found = findJob(answer, jobs);
 	if (wait === undefined || found === undefined) return answer;
@@ -193,7 +196,7 @@ export function resultOrJobToAwait(
 	const state = found.job === undefined ? 'pending' : jobState(job, jobs);
 	if (state === 'succeeded') return job;
 	if (state === 'failed') throw failedJobError(this, found.id, job, jobs, itemIndex);
-	return new JobToAwait(found.id, wait);
+	return new JobToAwait(found.id, wait, media);
 }
 
 /** The wait options of an operation with a "Wait for Completion" switch, or undefined when off. */

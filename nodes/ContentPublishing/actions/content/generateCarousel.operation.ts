@@ -23,12 +23,12 @@ const kindMappings: Record<string, FieldMapping> = { slideCount: { apiName: 'sli
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['content'], operation: ['generateCarousel'] } },
-	promptGenerationProperties(kindFields),
+	promptGenerationProperties(kindFields, { media: true }),
 );
 
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<RequestPlan> {
-	return await executePromptGeneration.call(this, 'generateCarousel', kindMappings, itemIndex);
+	return await executePromptGeneration.call(this, 'generateCarousel', kindMappings, itemIndex, { media: true });
 }

@@ -34,12 +34,12 @@ const kindMappings: Record<string, FieldMapping> = { aspectRatio: { apiName: 'as
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['content'], operation: ['generateVideo'] } },
-	promptGenerationProperties(kindFields),
+	promptGenerationProperties(kindFields, { media: true }),
 );
 
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<RequestPlan> {
-	return await executePromptGeneration.call(this, 'generateVideo', kindMappings, itemIndex);
+	return await executePromptGeneration.call(this, 'generateVideo', kindMappings, itemIndex, { media: true });
 }

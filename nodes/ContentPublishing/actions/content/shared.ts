@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { FieldMapping } from '../../helpers/fields';
 import { readExtraFields, toApiFields } from '../../helpers/fields';
 import { readJobWait } from '../../helpers/jobs';
+import { mediaFields, readMediaOptions } from '../../helpers/media';
 import type { RequestPlan } from '../types';
 import type { EndpointName } from '../../transport/endpoints';
 import { extraBodyField, extraQueryField, waitForCompletionField, waitOptionsField } from '../../descriptions/common';
@@ -38,7 +39,7 @@ function sortByDisplayName(fields: INodeProperties[]): INodeProperties[] {
 }
 
 /** Fields of the prompt-based generators (LinkedIn, Twitter, carousel, video). */
-export function promptGenerationProperties(kindFields: INodeProperties[]): INodeProperties[] {
+export function promptGenerationProperties(kindFields: INodeProperties[], { media = false } = {}): INodeProperties[] {
 	return [
 		{
 			displayName: 'Prompt',
@@ -50,6 +51,7 @@ export function promptGenerationProperties(kindFields: INodeProperties[]): INode
 				'What to write about. May be left empty when "Source Text" or "Source Post ID" is given.',
 		},
 		waitForCompletionField,
+		...(media ? mediaFields.map((field) => ({ ...field, displayOptions: { show: { waitForCompletion: [true], ...field.displayOptions?.show } } })) : []),
 		{
 			displayName: 'Additional Fields',
 			name: 'additionalFields',
@@ -97,6 +99,7 @@ export async function executePromptGeneration(
 	endpoint: EndpointName,
 	kindMappings: Record<string, FieldMapping>,
 	itemIndex: number,
+	{ media = false } = {},
 ): Promise<RequestPlan> {
 	const prompt = this.getNodeParameter('prompt', itemIndex, '') as string;
 	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
@@ -110,5 +113,6 @@ export async function executePromptGeneration(
 			description: 'Give a prompt, or a "Source Text" or "Source Post ID" under Additional Fields.',
 		});
 	}
-	return { endpoint, body, extra, answer: 'job', wait: readJobWait.call(this, itemIndex) };
+	const wait = readJobWait.call(this, itemIndex);
+	return { endpoint, body, extra, answer: 'job', wait, media: media && wait ? readMediaOptions.call(this, itemIndex) : undefined };
 }

@@ -4,11 +4,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { waitOptionsField } from '../../descriptions/common';
 import { requireId } from '../../helpers/fields';
 import { JobToAwait, readWaitOptions } from '../../helpers/jobs';
+import { mediaFields, readMediaOptions } from '../../helpers/media';
 import { jobIdField } from './shared';
 
 // The wait options without their "Wait for Completion" switch: waiting is this operation's purpose.
 const properties: INodeProperties[] = [
 	jobIdField,
+	...mediaFields,
 	{ ...waitOptionsField, displayOptions: undefined },
 ];
 
@@ -19,5 +21,5 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<JobToAwait> {
 	const jobId = requireId.call(this, 'jobId', 'Job ID', itemIndex);
-	return new JobToAwait(jobId, readWaitOptions.call(this, itemIndex));
+	return new JobToAwait(jobId, readWaitOptions.call(this, itemIndex), readMediaOptions.call(this, itemIndex));
 }
