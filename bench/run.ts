@@ -7,7 +7,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 import { startFakeService } from '../test/fake-service';
-import { contentPublishingNode, runNode, shutDownEngine } from '../test/support/n8n-engine';
+import { contentPublishingNode, runNode, shutDownEngine, useBinaryDataMode } from '../test/support/n8n-engine';
 import { subtitlesToText } from '../nodes/ContentPublishing/helpers/transcript';
 
 async function time(run: () => Promise<unknown> | unknown, repeat = 3): Promise<number> {
@@ -110,6 +110,29 @@ async function startFakeServiceProcess(): Promise<{ url: string; apiKey: string;
 	return { url, apiKey, stop: () => child.kill('SIGTERM') };
 }
 
+/** A 1 GiB video downloaded into n8n's filesystem binary storage: the growth of the process's memory. */
+async function mediaDownload() {
+	const bytes = 2 ** 30;
+	await useBinaryDataMode('filesystem');
+	const service = await startFakeService({ apiKey: 'bench-key', videoBytes: bytes });
+	global.gc?.();
+	const before = process.memoryUsage().rss;
+	let peak = before;
+	const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+	const started = performance.now();
+	const result = await runNode(
+		contentPublishingNode({ resource: 'content', operation: 'generateVideo', prompt: 'A long video', options: { pollInterval: 0.05 }, downloadMedia: true }),
+		{ credentials: { baseUrl: service.url, apiKey: service.apiKey } },
+	);
+	const seconds = (performance.now() - started) / 1000;
+	clearInterval(sampler);
+	if (result.error) throw result.error;
+	const growthMb = (peak - before) / 2 ** 20;
+	report(`1 GiB video to binary data: peak RSS growth / 64 MB`, growthMb / 64, `${growthMb.toFixed(0)} MB more at the peak; ${(bytes / 2 ** 20 / seconds).toFixed(0)} MiB/s (file ${result.items[0].binary?.data.fileSize})`);
+	await service.close();
+	await useBinaryDataMode('default');
+}
+
 async function listMemory() {
 	const service = await startFakeService({ apiKey: 'bench-key' });
 	const credentials = { baseUrl: service.url, apiKey: service.apiKey };
@@ -186,6 +209,7 @@ async function main() {
 	await contractReads();
 	await jobNotice();
 	await throughput();
+	await mediaDownload();
 	await jobWaits();
 	await listMemory();
 	await subtitles();

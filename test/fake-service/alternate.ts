@@ -89,7 +89,7 @@ export function alternateJob(job: Json): Json {
 		result === null
 			? null
 			: type === 'generate.carousel'
-				? { slides: (result.slides as Json[]).map(({ title, body }) => ({ heading: title, body })) }
+				? { slides: (result.slides as Json[]).map(({ title, body, image_url }) => ({ heading: title, body, imageUrl: image_url })) }
 				: renamed(result, RESULTS[type] ?? {});
 	const error = job.error as { code: string; message: string } | null;
 	return {

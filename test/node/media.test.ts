@@ -35,6 +35,23 @@ describe.each(['default', 'filesystem'] as const)('with n8n binary mode %s', (mo
 	});
 });
 
+describe('a service with other conventions', () => {
+	const alternate = useFakeService({ profile: 'alternate' });
+
+	it('finds the media where its document puts them', async () => {
+		const result = await alternate.run({
+			resource: 'content',
+			operation: 'generateCarousel',
+			prompt: 'Two points',
+			additionalFields: { slideCount: 2 },
+			...wait,
+		});
+		expect(Object.keys(result.items[0].binary ?? {})).toEqual(['data_0', 'data_1']);
+		const video = await alternate.run({ resource: 'content', operation: 'generateVideo', prompt: 'A video', ...wait });
+		expect(video.items[0].binary?.data.mimeType).toBe('video/mp4');
+	});
+});
+
 it('downloads the media of a job it waits for, and fails clearly on a job without media', async () => {
 	const video = harness.service.startJob('generate.video', { prompt: 'Later' });
 	const waited = await harness.run({ resource: 'job', operation: 'wait', jobId: video.id, ...wait });
