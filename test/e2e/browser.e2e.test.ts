@@ -129,7 +129,7 @@ it('runs the video example when the fake service finishes a video', async () => 
 	while (fake.requestsTo('publishLinkedin').length === published) await new Promise((resolve) => setTimeout(resolve, 100));
 
 	const postId = (fake.requestsTo('publishLinkedin').at(-1)!.body as { post_id: string }).post_id;
-	expect(fake.posts.get(postId)?.content).toBe(`Our new video is out: https://media.acme.example/videos/${video.id}.mp4`);
+	expect(fake.posts.get(postId)?.content).toBe(`Our new video is out: ${fake.url}/media/${video.id}.mp4`);
 	await rest.call('POST', '/workflows/cpExampleVideoReady/deactivate', {});
 	expect(fake.webhooks.size).toBe(0);
 });
