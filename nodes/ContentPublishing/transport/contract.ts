@@ -106,8 +106,6 @@ export interface Contract {
 	document?: OpenApiDocument;
 	/** Why the built-in conventions apply, when the document could not be read. */
 	notice?: string;
-	/** How many operations the document describes. */
-	operationCount: number;
 	endpoints: Record<EndpointName, ResolvedEndpoint>;
 	jobs: JobContract;
 	errors: ErrorContract;
@@ -177,7 +175,6 @@ export function defaultContract(notice?: string): Contract {
 	) as Record<EndpointName, ResolvedEndpoint>;
 	return {
 		notice,
-		operationCount: 0,
 		endpoints,
 		jobs: DEFAULT_JOBS,
 		errors: DEFAULT_ERRORS,
@@ -610,7 +607,6 @@ export function resolveContract(document: OpenApiDocument): Contract {
 	) as Record<EndpointName, ResolvedEndpoint>;
 	return {
 		document,
-		operationCount: operations.length,
 		endpoints,
 		jobs: resolveJobs(document, jobShape(document, operations, endpoints.getJob)),
 		errors: resolveErrors(document, operations),
