@@ -151,12 +151,21 @@ export interface N8nOptions {
 	brokerPort?: number;
 	/** A file that receives n8n's output as well. */
 	logFile?: string;
+	/** What `start()` runs: the main process (default), a webhook processor or a queue worker. */
+	command?: 'start' | 'webhook' | 'worker';
+	/** More environment, such as queue mode's database and Redis settings; it wins over the defaults. */
+	env?: NodeJS.ProcessEnv;
+	/** Whether the package is installed into the user folder (default); processes sharing one folder install it once. */
+	installPackage?: boolean;
 }
+
+/** The line each kind of n8n process prints once it serves. */
+const READY_LINES = { start: 'Editor is now accessible', webhook: 'Webhook listener waiting for requests', worker: 'n8n worker is now ready' };
 
 export async function createN8n(pinned: PinnedN8n, options: N8nOptions = {}): Promise<N8nInstance> {
 	const userFolder = options.userFolder ?? mkdtempSync(path.join(tmpdir(), 'cp-n8n-'));
 	mkdirSync(userFolder, { recursive: true });
-	installPackage(userFolder);
+	if (options.installPackage !== false) installPackage(userFolder);
 	const port = options.port ?? (await freePort());
 	const brokerPort = options.brokerPort ?? (await freePort());
 	const url = `http://127.0.0.1:${port}`;
@@ -180,7 +189,9 @@ export async function createN8n(pinned: PinnedN8n, options: N8nOptions = {}): Pr
 		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
 		N8N_LOG_LEVEL: 'info',
 		NODE_ENV: 'production',
+		...options.env,
 	};
+	const command = options.command ?? 'start';
 	let child: ChildProcess | undefined;
 	let output = '';
 
@@ -203,7 +214,7 @@ export async function createN8n(pinned: PinnedN8n, options: N8nOptions = {}): Pr
 			}
 		},
 		async start() {
-			child = spawn(pinned.node, [pinned.binary, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+			child = spawn(pinned.node, [pinned.binary, command], { env, stdio: ['ignore', 'pipe', 'pipe'] });
 			const logFile = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : undefined;
 			const record = (chunk: Buffer) => {
 				// The recent output is enough to explain a failure; a long run must not grow without bound.
@@ -217,7 +228,7 @@ export async function createN8n(pinned: PinnedN8n, options: N8nOptions = {}): Pr
 			while (Date.now() < deadline) {
 				if (child.exitCode !== null) throw new Error(`n8n exited early:\n${output}`);
 				// Readiness comes before the REST API and the active workflows; this line comes after.
-				if (output.includes('Editor is now accessible')) return;
+				if (output.includes(READY_LINES[command])) return;
 				await new Promise((resolve) => setTimeout(resolve, 250));
 			}
 			throw new Error(`n8n did not become ready:\n${output}`);
