@@ -10,6 +10,12 @@ import { startFakeService } from '../test/fake-service';
 import { contentPublishingNode, runNode, shutDownEngine, useBinaryDataMode } from '../test/support/n8n-engine';
 import { subtitlesToText } from '../nodes/ContentPublishing/helpers/transcript';
 
+/**
+ * BENCH_SMOKE=1 runs every benchmark at a small size, as the tests do to keep them working; its
+ * figures mean nothing.
+ */
+const SMOKE = process.env.BENCH_SMOKE === '1';
+
 async function time(run: () => Promise<unknown> | unknown, repeat = 3): Promise<number> {
 	const samples: number[] = [];
 	for (let attempt = 0; attempt < repeat; attempt++) {
@@ -46,7 +52,7 @@ async function jobWaits() {
 
 /** How soon a finished job is noticed: the wait's time over max(t + 1 s, 1.1 t), for jobs done at t. */
 async function jobNotice() {
-	const finishTimes = [1.5, 4, 12];
+	const finishTimes = SMOKE ? [0.3] : [1.5, 4, 12];
 	const measured = await Promise.all(
 		finishTimes.map(async (seconds) => {
 			const service = await startFakeService({ apiKey: 'bench-key', jobMode: 'timed', timedJobDelaysMs: { running: 100, done: seconds * 1000 } });
@@ -70,7 +76,7 @@ async function jobNotice() {
  * one connection at a time here), one request at a time and 8 at a time.
  */
 async function throughput() {
-	const items = 2000;
+	const items = SMOKE ? 40 : 2000;
 	// In a process of its own, as a real service would be: in this one it would share the one
 	// thread with the node and hide what parallel requests gain.
 	const service = await startFakeServiceProcess();
@@ -112,7 +118,7 @@ async function startFakeServiceProcess(): Promise<{ url: string; apiKey: string;
 
 /** A 1 GiB video downloaded into n8n's filesystem binary storage: the growth of the process's memory. */
 async function mediaDownload() {
-	const bytes = 2 ** 30;
+	const bytes = SMOKE ? 2 ** 24 : 2 ** 30;
 	await useBinaryDataMode('filesystem');
 	const service = await startFakeService({ apiKey: 'bench-key', videoBytes: bytes });
 	global.gc?.();
@@ -128,7 +134,7 @@ async function mediaDownload() {
 	clearInterval(sampler);
 	if (result.error) throw result.error;
 	const growthMb = (peak - before) / 2 ** 20;
-	report(`1 GiB video to binary data: peak RSS growth / 64 MB`, growthMb / 64, `${growthMb.toFixed(0)} MB more at the peak; ${(bytes / 2 ** 20 / seconds).toFixed(0)} MiB/s (file ${result.items[0].binary?.data.fileSize})`);
+	report(`${bytes / 2 ** 20} MiB video to binary data: peak RSS growth / 64 MB`, growthMb / 64, `${growthMb.toFixed(0)} MB more at the peak; ${(bytes / 2 ** 20 / seconds).toFixed(0)} MiB/s (file ${result.items[0].binary?.data.fileSize})`);
 	await service.close();
 	await useBinaryDataMode('default');
 }
@@ -136,7 +142,7 @@ async function mediaDownload() {
 async function listMemory() {
 	const service = await startFakeService({ apiKey: 'bench-key' });
 	const credentials = { baseUrl: service.url, apiKey: service.apiKey };
-	for (let index = 0; index < 2000; index++) {
+	for (let index = 0; index < (SMOKE ? 50 : 2000); index++) {
 		await fetch(`${service.url}/v1/posts`, {
 			method: 'POST',
 			headers: { authorization: `Bearer ${service.apiKey}`, 'content-type': 'application/json' },
@@ -161,7 +167,7 @@ async function listMemory() {
 
 async function subtitles() {
 	const cues = Array.from(
-		{ length: 20_000 },
+		{ length: SMOKE ? 200 : 20_000 },
 		(_, index) => `${index + 1}\n00:00:${String(index % 60).padStart(2, '0')}.000 --> 00:00:${String(index % 60).padStart(2, '0')}.900\nLine number ${index} of the talk\n`,
 	).join('\n');
 	const vtt = `WEBVTT\n\n${cues}`;
@@ -175,12 +181,13 @@ async function subtitles() {
  * items and executions follow; the first execution pays for reading and resolving it.
  */
 async function contractReads() {
+	const rounds = SMOKE ? 1 : 3;
 	for (const profile of ['primary', 'alternate'] as const) {
 		const cold: number[] = [];
 		const warm: number[] = [];
 		let documentReads = 0;
 		let executions = 0;
-		for (let round = 0; round < 3; round++) {
+		for (let round = 0; round < rounds; round++) {
 			// A new service is a new base URL: its contract is not cached yet.
 			const service = await startFakeService({ apiKey: 'bench-key', profile });
 			const credentials = { baseUrl: service.url, apiKey: service.apiKey };
@@ -199,7 +206,7 @@ async function contractReads() {
 		report(
 			`${profile}: first execution / warm (100 items)`,
 			median(cold) / median(warm),
-			`cost of reading the document; ${documentReads / 3} read per base URL in ${executions / 3} executions`,
+			`cost of reading the document; ${documentReads / rounds} read per base URL in ${executions / rounds} executions`,
 		);
 	}
 }

@@ -1,7 +1,8 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 
 const ROOT = path.resolve(__dirname, '..');
 const packageJson = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -96,4 +97,16 @@ describe('the packed tarball under the community-package lint rules', () => {
 			'dist/nodes/ContentPublishing/helpers/sleep.js': ['@n8n/community-nodes/no-restricted-globals'],
 		});
 	});
+});
+
+describe('benchmarks', () => {
+	it('all run, at a small size (their figures come from npm run bench, not from here)', async () => {
+		const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '-r', 'ts-node/register/transpile-only', 'bench/run.ts'], {
+			cwd: path.resolve(__dirname, '..'),
+			env: { ...process.env, BENCH_SMOKE: '1' },
+			maxBuffer: 16 * 2 ** 20,
+		});
+		const lines = stdout.split('\n').filter((line) => /\d\.\d\dx/.test(line));
+		expect(lines.length).toBeGreaterThanOrEqual(10);
+	}, 120_000);
 });
