@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { startFakeService, signWebhookPayload, type FakeService } from '../fake-service';
 import { createN8n, ensureN8nInstalled, installedPackageFolder, N8nRestClient, pinnedN8n, type N8nInstance, type N8nPinName } from '../../scripts/n8n-instance';
 import { CREDENTIAL as EXAMPLES_CREDENTIAL } from '../../scripts/start';
+import { chain, node, until as waitUntil } from './workflows';
 
 const CREDENTIAL = { id: 'cpFakeService01', name: 'Content Publishing (fake service)' };
 /** Services that follow the spec with other conventions: their own document, or none. */
@@ -28,18 +29,6 @@ const otherTriggerFlow = (name: string) => `cpTrigger${name.charAt(0).toUpperCas
 const FAST_WAIT = { pollInterval: 0.2, maxWaitTime: 60 };
 const credentials = { contentPublishingApi: CREDENTIAL };
 const execFileAsync = promisify(execFile);
-
-function node(name: string, type: string, parameters: IDataObject, position: [number, number], extra: IDataObject = {}) {
-	return { id: name.toLowerCase().replace(/\W+/g, '-'), name, type, typeVersion: 1, position, parameters, ...extra };
-}
-
-function chain(...names: string[]) {
-	const connections: IDataObject = {};
-	names.slice(0, -1).forEach((name, index) => {
-		connections[name] = { main: [[{ node: names[index + 1], type: 'main', index: 0 }]] };
-	});
-	return connections;
-}
 
 export function describeInN8n(pin: N8nPinName): void {
 	jest.setTimeout(180_000);
@@ -107,15 +96,8 @@ function suite(pin: N8nPinName): void {
 		await n8n.cli(['import:workflow', `--input=${file}`]);
 	}
 
-	async function until<T>(probe: () => T | undefined | false, what: string, timeoutMs = 60_000): Promise<T> {
-		const deadline = Date.now() + timeoutMs;
-		while (Date.now() < deadline) {
-			const value = probe();
-			if (value) return value;
-			await new Promise((resolve) => setTimeout(resolve, 100));
-		}
-		throw new Error(`Timed out waiting for ${what}\n${n8n.log().slice(-4000)}`);
-	}
+	const until = <T>(probe: () => T | undefined | false, what: string, timeoutMs?: number) =>
+		waitUntil(probe, what, () => n8n.log().slice(-4000), timeoutMs);
 
 	beforeAll(async () => {
 		const pinned = await ensureN8nInstalled(pin);

@@ -3,13 +3,13 @@
  * two workers (n8n 2.8.4). The main process registers the trigger; deliveries reach the webhook
  * processor, and the workers run the executions.
  */
-import type { IDataObject } from 'n8n-workflow';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { startFakeService, type FakeService } from '../fake-service';
 import { createN8n, ensureN8nInstalled, freePort, type N8nInstance } from '../../scripts/n8n-instance';
 import { startPostgres, startRedis, type Service } from './queue-services';
+import { chain, node, until as waitUntil } from './workflows';
 
 jest.setTimeout(300_000);
 
@@ -24,25 +24,8 @@ let main: N8nInstance;
 let processes: N8nInstance[] = [];
 let webhookUrl: string;
 
-const node = (name: string, type: string, parameters: IDataObject, position: [number, number], extra: IDataObject = {}) => ({
-	id: name.toLowerCase().replace(/\W+/g, '-'),
-	name,
-	type,
-	typeVersion: 1,
-	position,
-	parameters,
-	...extra,
-});
-
-async function until<T>(probe: () => T | undefined | false, what: string, timeoutMs = 60_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		const value = probe();
-		if (value) return value;
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
-	throw new Error(`Timed out waiting for ${what}\n${processes.map((process) => process.log().slice(-2000)).join('\n---\n')}`);
-}
+const until = <T>(probe: () => T | undefined | false, what: string) =>
+	waitUntil(probe, what, () => processes.map((process) => process.log().slice(-2000)).join('\n---\n'));
 
 const workers = () => processes.slice(2);
 const finishedOnWorkers = () => workers().map((worker) => (worker.log().match(/Worker finished execution/g) ?? []).length);
@@ -92,7 +75,7 @@ beforeAll(async () => {
 				}),
 				node('Record the event', 'n8n-nodes-content-publishing.contentPublishing', { resource: 'post', operation: 'create', content: "={{ 'event for ' + $json.job.id }}" }, [220, 0], using),
 			],
-			connections: { 'Content Publishing Trigger': { main: [[{ node: 'Record the event', type: 'main', index: 0 }]] } },
+			connections: chain('Content Publishing Trigger', 'Record the event'),
 		},
 		{
 			id: 'cpQueueGenerate',
@@ -110,7 +93,7 @@ beforeAll(async () => {
 					using,
 				),
 			],
-			connections: { Webhook: { main: [[{ node: 'Generate LinkedIn post', type: 'main', index: 0 }]] } },
+			connections: chain('Webhook', 'Generate LinkedIn post'),
 		},
 	];
 	for (const workflow of workflows) {
