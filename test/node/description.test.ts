@@ -1,5 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
 import { eventOptions } from '../../nodes/ContentPublishing/descriptions/events';
 import { loadPackage, NODE_TYPE, TRIGGER_TYPE } from '../support/n8n-engine';
 
@@ -85,6 +88,33 @@ describe('node description (the saved-workflow API)', () => {
 			const collection = propertiesOf(resource, operation).find((property) => property.type === 'collection' && property.name !== 'options');
 			const names = (collection?.options as INodeProperties[] | undefined)?.map((option) => option.name);
 			expect({ resource, operation, hasExtraBody: names?.includes('extraBody') }).toEqual({ resource, operation, hasExtraBody: true });
+		}
+	});
+});
+
+describe('how the editor shows the nodes', () => {
+	const BRANDS = ['LinkedIn', 'Twitter'];
+
+	it('writes every action in sentence case, and brands as the brands write them', () => {
+		const actions = properties
+			.filter((property) => property.name === 'operation')
+			.flatMap((property) => (property.options as INodePropertyOptions[]).map((option) => String(option.action)));
+		const expected = (action: string) =>
+			action
+				.toLowerCase()
+				.replace(/^./, (first) => first.toUpperCase())
+				.replace(/\b(linkedin|twitter)\b/gi, (brand) => BRANDS.find((name) => name.toLowerCase() === brand.toLowerCase()) ?? brand);
+		expect(actions.filter((action) => action !== expected(action))).toEqual([]);
+		expect(actions).toEqual(expect.arrayContaining(['Generate a LinkedIn post', 'Generate a Twitter thread', 'Publish to LinkedIn', 'Publish to Twitter']));
+	});
+
+	it('is found by what it does: codex aliases for both nodes', () => {
+		for (const file of ['ContentPublishing/ContentPublishing.node.json', 'ContentPublishingTrigger/ContentPublishingTrigger.node.json']) {
+			const codex = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'nodes', file), 'utf8')) as { alias?: string[] };
+			expect({ file, alias: codex.alias }).toEqual({
+				file,
+				alias: expect.arrayContaining(['Blog Post', 'LinkedIn', 'Transcript', 'Video', 'Carousel', 'Social Media', 'Twitter']),
+			});
 		}
 	});
 });

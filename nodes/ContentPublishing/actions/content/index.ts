@@ -32,13 +32,13 @@ export const description: INodeProperties[] = [
 				name: 'Generate LinkedIn Post',
 				value: 'generateLinkedin',
 				description: 'Write a LinkedIn post',
-				action: 'Generate a linkedin post',
+				action: 'Generate a LinkedIn post',
 			},
 			{
 				name: 'Generate Twitter Thread',
 				value: 'generateTwitter',
 				description: 'Write tweets or a thread',
-				action: 'Generate a twitter thread',
+				action: 'Generate a Twitter thread',
 			},
 			{
 				name: 'Generate Video',
