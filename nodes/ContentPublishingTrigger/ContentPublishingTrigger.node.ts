@@ -8,16 +8,14 @@ import type {
 	IWebhookResponseData,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 
 import { eventsField } from '../ContentPublishing/descriptions/events';
 import { findJob } from '../ContentPublishing/helpers/jobs';
 import { loadOptions } from '../ContentPublishing/methods';
-import { apiRequest, apiRequestAllItems, asNodeError, loadContract, requireObject } from '../ContentPublishing/transport';
+import { apiRequest, apiRequestAllItems, loadContract, requireObject, serviceEvents } from '../ContentPublishing/transport';
 import {
-	ContractFieldError,
 	defaultContract,
-	eventsToSend,
 	type Contract,
 	type DeliveryShape,
 	type JobContract,
@@ -84,16 +82,6 @@ function contentKind(job: IDataObject): string | undefined {
 	return type.split(/[^A-Za-z0-9]+/).pop()?.toLowerCase() || undefined;
 }
 
-/** The events to register, as the service names them; one it does not offer fails the activation. */
-function serviceEvents(this: IHookFunctions, contract: Contract, events: string[]): string[] {
-	try {
-		return eventsToSend(contract.webhooks, events);
-	} catch (error) {
-		if (!(error instanceof ContractFieldError)) throw asNodeError(this, error);
-		throw new NodeOperationError(this.getNode(), `"Events": ${error.message}`, { description: error.description });
-	}
-}
-
 export class ContentPublishingTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Content Publishing Trigger',
@@ -152,7 +140,7 @@ export class ContentPublishingTrigger implements INodeType {
 				const stored = subscriptions[webhookUrl];
 				if (stored === undefined) return false;
 				const contract = await loadContract.call(this);
-				const events = serviceEvents.call(this, contract, this.getNodeParameter('events') as string[]);
+				const events = serviceEvents.call(this, contract.webhooks, this.getNodeParameter('events') as string[]);
 				const { fields } = contract.webhooks;
 
 				let webhook: IDataObject;
@@ -179,7 +167,7 @@ export class ContentPublishingTrigger implements INodeType {
 			async create(this: IHookFunctions): Promise<boolean> {
 				const webhookUrl = this.getNodeWebhookUrl('default') as string;
 				const contract = await loadContract.call(this);
-				const events = serviceEvents.call(this, contract, this.getNodeParameter('events') as string[]);
+				const events = serviceEvents.call(this, contract.webhooks, this.getNodeParameter('events') as string[]);
 				const subscriptions = subscriptionsOf(this.getWorkflowStaticData('node'));
 				const { webhooks } = contract;
 

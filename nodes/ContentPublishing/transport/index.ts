@@ -14,6 +14,7 @@ import { sleepUnlessCancelled } from '../helpers/sleep';
 import {
 	ContractFieldError,
 	defaultContract,
+	eventsToSend,
 	requestBody,
 	requestQuery,
 	resolveContract,
@@ -21,6 +22,7 @@ import {
 	type ErrorContract,
 	type Paging,
 	type ResolvedEndpoint,
+	type WebhookContract,
 } from './contract';
 import { endpointPath, type EndpointName } from './endpoints';
 import { isOpenApiDocument, isRecord } from './openapi';
@@ -530,12 +532,28 @@ export function inServiceFields(
 			qs: fields.qs === undefined ? undefined : requestQuery(contract, endpoint, fields.qs),
 		};
 	} catch (error) {
-		if (!(error instanceof ContractFieldError)) throw asNodeError(this, error, itemIndex);
-		throw new NodeOperationError(this.getNode(), itemIndex === undefined ? error.message : `Item ${itemIndex}: ${error.message}`, {
-			itemIndex,
-			description: error.description,
-		});
+		throw refusal.call(this, error, itemIndex);
 	}
+}
+
+/** The chosen events as the service names them, checked against the events it lists. */
+export function serviceEvents(this: RequestContext, webhooks: WebhookContract, events: string[], itemIndex?: number): string[] {
+	try {
+		return eventsToSend(webhooks, events);
+	} catch (error) {
+		throw refusal.call(this, error, itemIndex, 'Events');
+	}
+}
+
+/** What the contract refused, as the node's error naming the parameter and the item it is about. */
+function refusal(this: RequestContext, error: unknown, itemIndex?: number, parameter?: string): NodeApiError | NodeOperationError {
+	if (!(error instanceof ContractFieldError)) return asNodeError(this, error, itemIndex);
+	const item = itemIndex === undefined ? undefined : parameter ? `of item ${itemIndex}` : `Item ${itemIndex}`;
+	const subject = [parameter && `"${parameter}"`, item].filter(Boolean).join(' ');
+	return new NodeOperationError(this.getNode(), subject ? `${subject}: ${error.message}` : error.message, {
+		itemIndex,
+		description: error.description,
+	});
 }
 
 /** The fields of an object that its replacing PUT takes. */

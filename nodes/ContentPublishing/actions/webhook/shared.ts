@@ -1,10 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { extraBodyField, extraQueryField, resourceLocator } from '../../descriptions/common';
 import type { FieldMapping } from '../../helpers/fields';
-import { asNodeError, loadContract } from '../../transport';
-import { ContractFieldError, eventsToSend } from '../../transport/contract';
+import { loadContract, serviceEvents as listedEvents } from '../../transport';
 
 export const webhookLocator = resourceLocator({
 	name: 'webhookId',
@@ -50,13 +48,5 @@ export const optionalWebhookFields: INodeProperties[] = [
 /** The chosen events as the service names them, checked against the events it lists. */
 export async function serviceEvents(this: IExecuteFunctions, events: string[], itemIndex: number): Promise<string[]> {
 	const { webhooks } = await loadContract.call(this, itemIndex);
-	try {
-		return eventsToSend(webhooks, events);
-	} catch (error) {
-		if (!(error instanceof ContractFieldError)) throw asNodeError(this, error, itemIndex);
-		throw new NodeOperationError(this.getNode(), `"Events" of item ${itemIndex}: ${error.message}`, {
-			itemIndex,
-			description: error.description,
-		});
-	}
+	return listedEvents.call(this, webhooks, events, itemIndex);
 }
