@@ -96,6 +96,12 @@ function suite(pin: N8nPinName): void {
 		await n8n.cli(['import:workflow', `--input=${file}`]);
 	}
 
+	/** Runs a workflow with n8n's CLI and reads the run data it prints (after its own log lines). */
+	async function executeWorkflow(id: string): Promise<RunOutput> {
+		const output = await n8n.cli(['execute', `--id=${id}`, '--rawOutput']);
+		return JSON.parse(output.slice(output.indexOf('{'))) as RunOutput;
+	}
+
 	const until = <T>(probe: () => T | undefined | false, what: string, timeoutMs?: number) =>
 		waitUntil(probe, what, () => n8n.log().slice(-4000), timeoutMs);
 
@@ -191,10 +197,7 @@ function suite(pin: N8nPinName): void {
 				connections: chain('Start', 'Generate blog post', 'Save draft', 'Publish to LinkedIn'),
 			});
 
-			const output = await n8n.cli(['execute', '--id=cpTranscriptToPost', '--rawOutput']);
-			const run = JSON.parse(output.slice(output.indexOf('{'))) as {
-				data: { resultData: { runData: Record<string, Array<{ data: { main: Array<Array<{ json: IDataObject }>> } }>> } };
-			};
+			const run = await executeWorkflow('cpTranscriptToPost');
 			const outputOf = (name: string) => run.data.resultData.runData[name][0].data.main[0].map((item) => item.json);
 
 			const [blogJob] = outputOf('Generate blog post');
@@ -231,8 +234,7 @@ function suite(pin: N8nPinName): void {
 			await importWorkflow(everyOperationWorkflow(id, credential, completed));
 			const before = { posts: target.posts.size, webhooks: target.webhooks.size, jobs: new Set(target.jobs.keys()) };
 
-			const output = await n8n.cli(['execute', `--id=${id}`, '--rawOutput']);
-			const run = JSON.parse(output.slice(output.indexOf('{'))) as RunOutput;
+			const run = await executeWorkflow(id);
 			expect(run.data.resultData.error).toBeUndefined();
 			const outputOf = (name: string) => run.data.resultData.runData[name][0].data.main[0].map((item) => item.json);
 			for (const [name, tasks] of Object.entries(run.data.resultData.runData)) {
@@ -308,10 +310,7 @@ function suite(pin: N8nPinName): void {
 			['cpExampleTranscript', 'Publish to LinkedIn', 'publish.linkedin'],
 			['cpExampleThread', 'Publish to Twitter', 'publish.twitter'],
 		])('%s runs green against the fake service', async (id, lastNode, jobType) => {
-			const output = await n8n.cli(['execute', `--id=${id}`, '--rawOutput']);
-			const run = JSON.parse(output.slice(output.indexOf('{'))) as {
-				data: { resultData: { error?: unknown; runData: Record<string, Array<{ error?: unknown; data: { main: Array<Array<{ json: IDataObject }>> } }>> } };
-			};
+			const run = await executeWorkflow(id);
 			expect(run.data.resultData.error).toBeUndefined();
 			for (const [name, tasks] of Object.entries(run.data.resultData.runData)) {
 				expect({ name, error: tasks[0].error }).toEqual({ name, error: undefined });
