@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 
-import { eventsField } from '../ContentPublishing/descriptions/events';
+import { eventsField, eventsSubtitle } from '../ContentPublishing/descriptions/events';
 import { findJob } from '../ContentPublishing/helpers/jobs';
 import { loadOptions } from '../ContentPublishing/methods';
 import { apiRequest, apiRequestAllItems, loadContract, requireObject, serviceEvents } from '../ContentPublishing/transport';
@@ -89,8 +89,12 @@ export class ContentPublishingTrigger implements INodeType {
 		icon: { light: 'file:contentPublishing.svg', dark: 'file:contentPublishing.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["events"].join(", ")}}',
-		description: 'Starts the workflow when a content job finishes or a post is published',
+		subtitle: eventsSubtitle('events'),
+		// n8n's nodes panel shows a node `<name>` and a trigger `<name>Trigger` as one entry, with
+		// the trigger's description (the editor's generateMergedNodesAndActions). So this text says
+		// what the whole app does, not only what the trigger does.
+		description:
+			'Generate blog posts, social posts, carousels and videos, publish to LinkedIn and Twitter, and start workflows when a content job finishes or a post is published',
 		defaults: { name: 'Content Publishing Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

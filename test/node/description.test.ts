@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { eventOptions } from '../../nodes/ContentPublishing/descriptions/events';
-import { loadPackage, NODE_TYPE, TRIGGER_TYPE } from '../support/n8n-engine';
+import { loadPackage, NODE_TYPE, TRIGGER_TYPE, triggerNode, triggerWorkflow } from '../support/n8n-engine';
 
 const nodeType = loadPackage().nodeTypes.get(NODE_TYPE)!;
 const { properties } = nodeType.description;
@@ -63,6 +63,22 @@ describe('node description (the saved-workflow API)', () => {
 		expect(locator?.modes?.map((mode) => mode.name)).toEqual(['list', 'id', 'url']);
 	});
 
+	it('asks for every page and post with a picker (list search, ID, URL), in Additional Fields and Filters too', () => {
+		const all = (list: INodeProperties[]): INodeProperties[] =>
+			list.flatMap((property) => [property, ...all(((property.options ?? []) as INodeProperties[]).filter((option) => 'type' in option))]);
+		const idFields = all(properties).filter((property) => /^(pageId|postId|sourcePostId)$/.test(property.name));
+		expect(idFields.length).toBeGreaterThanOrEqual(12);
+		for (const field of idFields) {
+			expect({ name: field.name, type: field.type, modes: field.modes?.map((mode) => mode.name) }).toEqual({
+				name: field.name,
+				type: 'resourceLocator',
+				modes: ['list', 'id', 'url'],
+			});
+			const list = field.modes?.find((mode) => mode.name === 'list');
+			expect(list?.typeOptions?.searchListMethod).toBe(field.name === 'pageId' ? 'searchPages' : 'searchPosts');
+		}
+	});
+
 	it('has a Wait for Completion switch, on by default, on every operation that can start a job', () => {
 		for (const operation of [...OPERATIONS.content, ...OPERATIONS.publication]) {
 			const resource = OPERATIONS.content.includes(operation) ? 'content' : 'publication';
@@ -108,6 +124,13 @@ describe('how the editor shows the nodes', () => {
 		expect(actions).toEqual(expect.arrayContaining(['Generate a LinkedIn post', 'Generate a Twitter thread', 'Publish to LinkedIn', 'Publish to Twitter']));
 	});
 
+	it('describes the app truly in the nodes panel, where n8n shows the trigger\'s text for both nodes', () => {
+		const trigger = loadPackage().nodeTypes.get(TRIGGER_TYPE)!.description;
+		// The editor merges `<name>Trigger` into `<name>` and keeps the trigger's description.
+		expect(trigger.name.replace('Trigger', '')).toBe(nodeType.description.name);
+		expect(trigger.description).toMatch(/^Generate blog posts, social posts, carousels and videos, publish to LinkedIn and Twitter, and start workflows when/);
+	});
+
 	it('is found by what it does: codex aliases for both nodes', () => {
 		for (const file of ['ContentPublishing/ContentPublishing.node.json', 'ContentPublishingTrigger/ContentPublishingTrigger.node.json']) {
 			const codex = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'nodes', file), 'utf8')) as { alias?: string[] };
@@ -132,6 +155,19 @@ describe('trigger description (the saved-workflow API)', () => {
 			['Post Live', 'POST_LIVE'],
 		]);
 		expect(events?.default).toEqual(['job.completed']);
+	});
+
+	it.each([
+		[['job.completed'], 'Job Completed'],
+		[['job.completed', 'post.published'], 'Job Completed, Post Published'],
+		[['*'], 'All Events'],
+		[['JOB_READY', 'post-live'], 'Job Ready, Post Live'],
+	])('shows %j on the canvas as "%s", the names of the events list', (chosen, shown) => {
+		const node = triggerNode({ events: chosen });
+		const subtitle = triggerWorkflow(node).expression.getSimpleParameterValue(node, trigger.description.subtitle!, 'internal', {});
+		expect(subtitle).toBe(shown);
+		const listed = eventOptions(chosen.filter((event) => event !== '*')).filter((option) => chosen.includes(String(option.value)));
+		expect(listed.map((option) => option.name).join(', ')).toBe(shown);
 	});
 
 	it('follows n8n trigger conventions', () => {

@@ -180,3 +180,29 @@ describe('post → delete', () => {
 		]);
 	});
 });
+
+describe('page and post pickers inside Additional Fields and Filters', () => {
+	it('sends the id a picker names in each of its modes, and a plain string saved before it was a picker', async () => {
+		const [first, second] = [...harness.service.pages.values()];
+		await createPost({ additionalFields: { pageId: byId('url', `${harness.service.url}/v1/pages/${first.id}`) } });
+		await createPost({ additionalFields: { pageId: byId('list', second.id) } });
+		await createPost({ additionalFields: { pageId: first.id } });
+		expect(harness.sent('createPost').map((request) => request.body.page_id)).toEqual([first.id, second.id, first.id]);
+
+		const listed = jsonOf(await harness.run({ resource: 'post', operation: 'getMany', returnAll: true, filters: { pageId: byId('id', second.id) } }));
+		expect(listed.map((post) => post.page_id)).toEqual([second.id]);
+		expect(harness.sent('listPosts')[0].query.page_id).toBe(second.id);
+
+		await harness.run({ resource: 'content', operation: 'generateLinkedin', prompt: '', waitForCompletion: false, additionalFields: { sourcePostId: byId('list', String(listed[0].id)) } });
+		expect(harness.sent('generateLinkedin')[0].body).toEqual({ source_post_id: listed[0].id });
+	});
+
+	it('refuses an id that would address another path, naming the picker and item, before sending', async () => {
+		const result = await harness.run(
+			{ resource: 'content', operation: 'generateTwitter', prompt: 'Hi', additionalFields: { sourcePostId: byId('id', '..') } },
+			{ input: [{ json: {} }] },
+		);
+		expect(result.error?.message).toBe('"Source Post" of item 0 is not an ID: ".."');
+		expect(harness.sent('generateTwitter')).toHaveLength(0);
+	});
+});

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { FakeServiceOptions } from '../fake-service';
 import { byId, FAST_WAIT, jsonOf, useFakeService } from '../support/fixtures';
-import { contentPublishingNode, deliver, loadOptions, runWebhookMethod, triggerNode, triggerWorkflow, webhookUrl } from '../support/n8n-engine';
+import { contentPublishingNode, deliver, listSearch, loadOptions, runWebhookMethod, triggerNode, triggerWorkflow, webhookUrl } from '../support/n8n-engine';
 
 /**
  * Every operation against services that follow the spec with different conventions: the primary
@@ -44,6 +44,11 @@ const cases: Array<[string, Case]> = [
 describe.each(cases)('%s', (_name, { options, names, events, succeeded }) => {
 	const harness = useFakeService(options);
 	const wait = { options: FAST_WAIT };
+
+	/** The reads of a list, whichever operation id the profile gives it. */
+	function listReads(resource: string) {
+		return harness.service.requests.filter((request) => request.method === 'GET' && new RegExp(`^/v1/${resource}(\\?|$)`).test(request.path));
+	}
 
 	async function createPost(fields: IDataObject = {}): Promise<IDataObject> {
 		const [post] = jsonOf(await harness.run({ resource: 'post', operation: 'create', content: 'Hello from n8n', status: 'draft', ...fields }));
@@ -98,6 +103,29 @@ describe.each(cases)('%s', (_name, { options, names, events, succeeded }) => {
 		const [deleted] = jsonOf(await harness.run({ resource: 'post', operation: 'delete', postId: byId('id', String(created.id)) }));
 		expect(deleted).toMatchObject({ id: created.id, deleted: true });
 		expect(harness.service.posts.has(String(created.id))).toBe(false);
+	});
+
+	it('finds posts, pages and webhooks by list search beyond the first page, labelled in the service\'s fields', async () => {
+		// Pages of 2: the one match is on the fourth page.
+		for (const filler of ['One', 'Two', 'Three', 'Four', 'Five', 'Six']) await createPost({ content: `Filler ${filler}` });
+		const target = await createPost({ content: 'The needle in the haystack', additionalFields: { title: 'Needle' } });
+		const node = contentPublishingNode({ resource: 'post', operation: 'get' });
+		const found = await listSearch(node, 'searchPosts', harness.credentials, 'needle');
+		expect(found.results).toEqual([{ name: `Needle (${names.text === 'text' ? 'DRAFT' : 'draft'})`, value: String(target.id) }]);
+		expect(listReads('posts').length).toBeGreaterThanOrEqual(4);
+
+		// Pages: the primary profile documents a search parameter (`q`), so the service searches.
+		const last = [...harness.service.pages.values()].at(-1)!;
+		const before = listReads('pages').length;
+		const pages = await listSearch(node, 'searchPages', harness.credentials, last.name.slice(-5));
+		expect(pages.results.map((entry) => entry.value)).toContain(last.id);
+		const searched = listReads('pages').slice(before);
+		const documentsSearch = options.profile === 'primary' && options.openApiDocument !== false;
+		expect(searched.map((request) => request.query.q)).toEqual(documentsSearch ? [last.name.slice(-5)] : searched.map(() => undefined));
+
+		await harness.run({ resource: 'webhook', operation: 'create', url: 'https://hooks.example.com/needle', events: [events.completed] });
+		const hooks = await listSearch(node, 'searchWebhooks', harness.credentials, 'needle');
+		expect(hooks.results).toEqual([expect.objectContaining({ name: `https://hooks.example.com/needle (${events.completed})` })]);
 	});
 
 	it('generates every kind of content and waits for the jobs', async () => {

@@ -19,6 +19,17 @@ function label(event: string): string {
 		.join(' ');
 }
 
+/**
+ * A canvas subtitle naming the chosen events the way the events list does ("Job Completed" for
+ * `job.completed`). The editor evaluates subtitles as expressions in the browser, so `label` is
+ * restated here in n8n's expression language; a test holds the two to the same words.
+ */
+export function eventsSubtitle(parameter: string): string {
+	const word = 'w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()';
+	const name = `e === "${ALL_EVENTS}" ? "All Events" : String(e).split(/[^A-Za-z0-9]+/).filter(w => w).map(w => ${word}).join(" ")`;
+	return `={{ [].concat($parameter["${parameter}"] || []).map(e => ${name}).join(", ") }}`;
+}
+
 /** The options of an events field: all events, then the service's own, or the built-in ones. */
 export function eventOptions(events: string[] | undefined): INodePropertyOptions[] {
 	const listed =

@@ -2,20 +2,13 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { FieldMapping } from '../helpers/fields';
 import { extraBodyField, extraQueryField } from './common';
+import { pageIdField } from './locators';
 
 export const POST_STATUS_OPTIONS = [
 	{ name: 'Draft', value: 'draft', description: 'Saved, not visible, not published' },
 	{ name: 'Published', value: 'published' },
 	{ name: 'Scheduled', value: 'scheduled', description: 'Published at "Scheduled At"' },
 ];
-
-export const pageIdField: INodeProperties = {
-	displayName: 'Page ID',
-	name: 'pageId',
-	type: 'string',
-	default: '',
-	description: 'ID of the page the content belongs to',
-};
 
 /** Post fields that create and update share, in node-field → API-field form. */
 export const POST_FIELD_MAPPINGS: Record<string, FieldMapping> = {

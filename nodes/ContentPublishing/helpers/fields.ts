@@ -7,7 +7,7 @@ import { isUnsafeId } from '../transport/endpoints';
 /** How a node field becomes an API field: its API name and how its value is converted. */
 export interface FieldMapping {
 	apiName: string;
-	kind?: 'list' | 'locator' | 'number';
+	kind?: 'list' | 'number';
 }
 
 function isEmptyValue(value: unknown): boolean {
@@ -41,12 +41,7 @@ export function toApiFields(values: IDataObject, mappings: Record<string, FieldM
 	for (const [name, value] of Object.entries(values)) {
 		const mapping = mappings[name];
 		if (mapping === undefined) continue;
-		const converted =
-			mapping.kind === 'list'
-				? splitList(value)
-				: mapping.kind === 'locator'
-					? locatorValue(value)
-					: value;
+		const converted = mapping.kind === 'list' ? splitList(value) : value;
 		if (!isEmptyValue(converted)) fields[mapping.apiName] = converted as IDataObject[keyof IDataObject];
 	}
 	return fields;
@@ -106,6 +101,26 @@ function checkId(this: IExecuteFunctions, id: string, displayName: string, itemI
 		});
 	}
 	return id;
+}
+
+/**
+ * Reads a collection parameter with each of its resource locators turned into the id it names,
+ * by the locator mode's own rule. A value saved before a field became a locator is a plain
+ * string and is kept as it is.
+ */
+export function readCollection(
+	this: IExecuteFunctions,
+	parameterName: string,
+	itemIndex: number,
+	displayNames: Record<string, string> = {},
+): IDataObject {
+	const collection = { ...(this.getNodeParameter(parameterName, itemIndex, {}) as IDataObject) };
+	for (const [name, value] of Object.entries(collection)) {
+		if (value === null || typeof value !== 'object' || !('__rl' in value)) continue;
+		const id = locatorValue(this.getNodeParameter(`${parameterName}.${name}`, itemIndex, undefined, { extractValue: true }));
+		collection[name] = id === '' ? id : checkId.call(this, id, displayNames[name] ?? name, itemIndex);
+	}
+	return collection;
 }
 
 export function requireLocator(

@@ -5,46 +5,73 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { apiRequestPage, type PageToken } from '../transport';
+import { apiRequestPage, loadContract, type PageToken } from '../transport';
+import { findField } from '../transport/contract';
+import type { ObjectShape } from '../transport/openapi';
 import type { EndpointName } from '../transport/endpoints';
 
 const SEARCH_PAGE_SIZE = 50;
-
-function text(value: unknown): string {
-	return typeof value === 'string' ? value : '';
-}
+// One answer to the editor reads at most this many pages (1,000 records) looking for matches;
+// "load more" goes on from there.
+const MAX_PAGES_PER_ANSWER = 20;
 
 function shorten(value: string, length: number): string {
 	const single = value.replace(/\s+/g, ' ').trim();
 	return single.length > length ? `${single.slice(0, length - 1)}…` : single;
 }
 
+/** Reads a record's field by the service's name for it, such as `headline` for `title`. */
+type FieldReader = (record: IDataObject, field: string) => unknown;
+
+function fieldReader(item: ObjectShape | undefined): FieldReader {
+	return (record, field) => {
+		// Answers may mark fields read-only; that matters for sending, not for reading.
+		const properties = Object.fromEntries(
+			Object.keys(item?.properties ?? record).map((name) => [name, { ...item?.properties[name], readOnly: false }]),
+		);
+		const name = findField({ properties }, field);
+		return name === undefined ? undefined : record[name];
+	};
+}
+
+function text(value: unknown): string {
+	return typeof value === 'string' ? value : '';
+}
+
 /**
- * Lists one page of an endpoint and filters it by the search text on the n8n side, since the
- * service's own search parameters are not published.
+ * One answer to the editor's list search. Where the service documents a search parameter, it
+ * searches; otherwise pages are read and filtered here until matches turn up, so a match far
+ * down the list is found too.
  */
 async function search(
 	context: ILoadOptionsFunctions,
 	endpoint: EndpointName,
-	toEntry: (record: IDataObject) => INodeListSearchItems,
+	toEntry: (read: (field: string) => unknown) => INodeListSearchItems,
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const page = await apiRequestPage.call(context, endpoint, {
-		next: paginationToken ? (JSON.parse(paginationToken) as PageToken) : undefined,
-		pageSize: SEARCH_PAGE_SIZE,
-	});
-	const needle = (filter ?? '').trim().toLowerCase();
-	const results = page.items
-		.map(toEntry)
-		.filter(
-			(entry) =>
-				needle === '' ||
-				entry.name.toLowerCase().includes(needle) ||
-				String(entry.value).toLowerCase().includes(needle),
-		);
-	const more = page.next !== undefined && page.items.length > 0;
-	return { results, paginationToken: more ? JSON.stringify(page.next) : undefined };
+	const needle = (filter ?? '').trim();
+	const route = (await loadContract.call(context)).endpoints[endpoint];
+	const parameter = needle === '' ? undefined : route.search;
+	const qs = parameter === undefined ? {} : { [parameter]: needle };
+	const filtersHere = needle !== '' && parameter === undefined;
+	const read = fieldReader(route.item);
+	const matches = (entry: INodeListSearchItems) =>
+		!filtersHere ||
+		entry.name.toLowerCase().includes(needle.toLowerCase()) ||
+		String(entry.value).toLowerCase().includes(needle.toLowerCase());
+	const results: INodeListSearchItems[] = [];
+	let next = paginationToken ? (JSON.parse(paginationToken) as PageToken) : undefined;
+	for (let pages = 1; ; pages++) {
+		const page = await apiRequestPage.call(context, endpoint, { qs, next, pageSize: SEARCH_PAGE_SIZE });
+		for (const record of page.items) {
+			const entry = toEntry((field) => read(record, field));
+			if (matches(entry)) results.push(entry);
+		}
+		next = page.next !== undefined && page.items.length > 0 ? page.next : undefined;
+		if (!filtersHere || next === undefined || results.length >= SEARCH_PAGE_SIZE || pages >= MAX_PAGES_PER_ANSWER) break;
+	}
+	return { results, paginationToken: next === undefined ? undefined : JSON.stringify(next) };
 }
 
 export async function searchPages(
@@ -55,10 +82,10 @@ export async function searchPages(
 	return await search(
 		this,
 		'listPages',
-		(page) => ({
-			name: text(page.name) || text(page.title) || String(page.id),
-			value: String(page.id),
-			url: text(page.url) || undefined,
+		(read) => ({
+			name: text(read('name')) || text(read('title')) || String(read('id')),
+			value: String(read('id')),
+			url: text(read('url')) || undefined,
 		}),
 		filter,
 		paginationToken,
@@ -73,10 +100,10 @@ export async function searchPosts(
 	return await search(
 		this,
 		'listPosts',
-		(post) => {
-			const label = text(post.title) || shorten(text(post.content), 60) || String(post.id);
-			const status = text(post.status);
-			return { name: status ? `${label} (${status})` : label, value: String(post.id) };
+		(read) => {
+			const label = text(read('title')) || shorten(text(read('content')), 60) || String(read('id'));
+			const status = text(read('status'));
+			return { name: status ? `${label} (${status})` : label, value: String(read('id')) };
 		},
 		filter,
 		paginationToken,
@@ -91,9 +118,10 @@ export async function searchWebhooks(
 	return await search(
 		this,
 		'listWebhooks',
-		(webhook) => {
-			const events = Array.isArray(webhook.events) ? ` (${webhook.events.join(', ')})` : '';
-			return { name: `${text(webhook.url) || String(webhook.id)}${events}`, value: String(webhook.id) };
+		(read) => {
+			const listed = read('events');
+			const events = Array.isArray(listed) ? ` (${listed.join(', ')})` : '';
+			return { name: `${text(read('url')) || String(read('id'))}${events}`, value: String(read('id')) };
 		},
 		filter,
 		paginationToken,

@@ -48,6 +48,10 @@ export interface ResolvedEndpoint {
 	/** The property holding a list answer's items; undefined for a bare array or unknown. */
 	items?: string;
 	paging: Paging;
+	/** The object a list holds, when the document describes it. */
+	item?: ObjectShape;
+	/** A list's text-search parameter, such as `q`, when the document names one. */
+	search?: string;
 	/** An update by PUT that replaces the whole object: the current one is read and sent back changed. */
 	replaces: boolean;
 }
@@ -404,6 +408,18 @@ function pagingOf(document: OpenApiDocument, query: Record<string, Schema>, answ
 	return { style: 'none', max };
 }
 
+/**
+ * A list's text-search parameter: a string parameter called like one (`q`, `search`, `query`) or
+ * whose description says it searches or matches text.
+ */
+function searchOf(query: Record<string, Schema>): string | undefined {
+	const isText = (schema: Schema) => typesOf(schema).length === 0 || typesOf(schema).includes('string');
+	return (
+		Object.keys(query).find((name) => isText(query[name]) && named('q', 'query', 'search', 'search_term', 'keyword')(name)) ??
+		Object.keys(query).find((name) => isText(query[name]) && /\b(search|substring|matching|contains)/.test(firstSentence(query[name])))
+	);
+}
+
 function resolveEndpoint(document: OpenApiDocument, operations: Operations, name: EndpointName): ResolvedEndpoint {
 	const wanted = ENDPOINTS[name];
 	const atPath = operations.filter((entry) => entry.path === wanted.path);
@@ -433,7 +449,10 @@ function resolveEndpoint(document: OpenApiDocument, operations: Operations, name
 		endpoint.items = answerShape
 			? Object.keys(answerShape.properties).find((property) => typesOf(answerShape.properties[property]).includes('array'))
 			: undefined;
+		const list = endpoint.items === undefined ? deref(document, answer?.schema) : deref(document, answerShape?.properties[endpoint.items]);
+		endpoint.item = objectShape(document, list?.items);
 		endpoint.paging = pagingOf(document, query, answerShape);
+		endpoint.search = searchOf(query);
 	} else {
 		endpoint.envelope = envelopeOf(document, answer?.schema);
 	}

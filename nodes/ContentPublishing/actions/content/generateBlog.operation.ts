@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { extraBodyField, extraQueryField, waitForCompletionField, waitOptionsField } from '../../descriptions/common';
@@ -7,8 +7,8 @@ import {
 	languageField,
 	toneField,
 } from './shared';
-import { pageIdField } from '../../descriptions/post.fields';
-import { readExtraFields, toApiFields } from '../../helpers/fields';
+import { pageIdField } from '../../descriptions/locators';
+import { readCollection, readExtraFields, toApiFields } from '../../helpers/fields';
 import { readJobWait } from '../../helpers/jobs';
 import { MAX_TRANSCRIPT_BYTES, readTranscriptFromBinary } from '../../helpers/transcript';
 import type { RequestPlan } from '../types';
@@ -113,7 +113,7 @@ export async function execute(
 			description: `A transcript may have up to ${MAX_TRANSCRIPT_BYTES.toLocaleString('en-US')} bytes.`,
 		});
 	}
-	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, { pageId: 'Page' });
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
 	const body = {
 		transcript,

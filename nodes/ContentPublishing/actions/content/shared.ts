@@ -1,14 +1,14 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { FieldMapping } from '../../helpers/fields';
-import { readExtraFields, toApiFields } from '../../helpers/fields';
+import { readCollection, readExtraFields, toApiFields } from '../../helpers/fields';
 import { readJobWait } from '../../helpers/jobs';
 import { mediaFields, readMediaOptions } from '../../helpers/media';
 import type { RequestPlan } from '../types';
 import type { EndpointName } from '../../transport/endpoints';
 import { extraBodyField, extraQueryField, waitForCompletionField, waitOptionsField } from '../../descriptions/common';
-import { pageIdField } from '../../descriptions/post.fields';
+import { pageIdField, sourcePostField } from '../../descriptions/locators';
 
 export const languageField: INodeProperties = {
 	displayName: 'Language',
@@ -33,6 +33,9 @@ export const COMMON_GENERATION_MAPPINGS: Record<string, FieldMapping> = {
 	language: { apiName: 'language' },
 	pageId: { apiName: 'page_id' },
 };
+
+/** How the pickers of Additional Fields are named in messages. */
+export const LOCATOR_NAMES = { pageId: 'Page', sourcePostId: 'Source Post' };
 
 function sortByDisplayName(fields: INodeProperties[]): INodeProperties[] {
 	return [...fields].sort((a, b) => a.displayName.localeCompare(b.displayName));
@@ -62,13 +65,7 @@ export function promptGenerationProperties(kindFields: INodeProperties[], { medi
 				...kindFields,
 				languageField,
 				pageIdField,
-				{
-					displayName: 'Source Post ID',
-					name: 'sourcePostId',
-					type: 'string',
-					default: '',
-					description: 'ID of an existing post to adapt',
-				},
+				sourcePostField,
 				{
 					displayName: 'Source Text',
 					name: 'sourceText',
@@ -102,7 +99,7 @@ export async function executePromptGeneration(
 	{ media = false } = {},
 ): Promise<RequestPlan> {
 	const prompt = this.getNodeParameter('prompt', itemIndex, '') as string;
-	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, LOCATOR_NAMES);
 	const fields = toApiFields({ ...additionalFields, prompt }, { ...PROMPT_MAPPINGS, ...kindMappings });
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
 	const body = fields;

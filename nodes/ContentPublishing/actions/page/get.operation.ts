@@ -1,18 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { resourceLocator } from '../../descriptions/common';
+import { pageLocator } from '../../descriptions/locators';
 import { requireLocator } from '../../helpers/fields';
 import type { RequestPlan } from '../types';
 
-const properties: INodeProperties[] = [
-	resourceLocator({
-		name: 'pageId',
-		displayName: 'Page',
-		resourcePath: 'pages',
-		searchListMethod: 'searchPages',
-	}),
-];
+const properties: INodeProperties[] = [pageLocator];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['page'], operation: ['get'] } },

@@ -1,8 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { optionalPostFields, POST_FIELD_MAPPINGS, POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
-import { readExtraFields, requireString, toApiFields } from '../../helpers/fields';
+import { readCollection, readExtraFields, requireString, toApiFields } from '../../helpers/fields';
 import type { RequestPlan } from '../types';
 
 const properties: INodeProperties[] = [
@@ -57,7 +57,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			description: 'A scheduled post needs the date and time to publish it.',
 		});
 	}
-	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, { pageId: 'Page' });
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
 	const body = {
 		...toApiFields({ ...additionalFields, content, status, scheduledAt }, POST_FIELD_MAPPINGS),

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { postLocator } from '../../descriptions/post.locator';
+import { postLocator } from '../../descriptions/locators';
 import { requireLocator } from '../../helpers/fields';
 import type { RequestPlan } from '../types';
 

@@ -1,9 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { extraQueryField, returnAllAndLimit } from '../../descriptions/common';
+import { pageIdField } from '../../descriptions/locators';
 import { POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
-import { toApiFields } from '../../helpers/fields';
+import { readCollection, toApiFields } from '../../helpers/fields';
 import { listPlan } from '../../helpers/lists';
 import type { ListPlan } from '../types';
 
@@ -16,13 +17,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Filter',
 		default: {},
 		options: [
-			{
-				displayName: 'Page ID',
-				name: 'pageId',
-				type: 'string',
-				default: '',
-				description: 'Only posts of this page',
-			},
+			{ ...pageIdField, description: 'Only posts of this page' },
 			{
 				displayName: 'Status',
 				name: 'status',
@@ -49,7 +44,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<ListPlan> {
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const filters = readCollection.call(this, 'filters', itemIndex, { pageId: 'Page' });
 	return listPlan.call(
 		this,
 		'listPosts',

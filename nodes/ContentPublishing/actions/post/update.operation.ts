@@ -1,9 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { optionalPostFields, POST_FIELD_MAPPINGS, POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
-import { postLocator } from '../../descriptions/post.locator';
-import { readExtraFields, requireLocator, toApiFields } from '../../helpers/fields';
+import { postLocator } from '../../descriptions/locators';
+import { readCollection, readExtraFields, requireLocator, toApiFields } from '../../helpers/fields';
 import type { RequestPlan } from '../types';
 
 const properties: INodeProperties[] = [
@@ -47,7 +47,7 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
 	const id = requireLocator.call(this, 'postId', 'Post', itemIndex);
-	const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const updateFields = readCollection.call(this, 'updateFields', itemIndex, { pageId: 'Page' });
 	const extra = readExtraFields.call(this, updateFields, itemIndex);
 	const body = toApiFields(updateFields, POST_FIELD_MAPPINGS);
 	if (Object.keys(body).length === 0 && Object.keys(extra.body).length === 0) {

@@ -1,9 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { extraBodyField, extraQueryField, waitForCompletionField, waitOptionsField } from '../../descriptions/common';
-import { postLocator } from '../../descriptions/post.locator';
-import { pageIdField } from '../../descriptions/post.fields';
-import { readExtraFields, requireLocator, requireString, toApiFields } from '../../helpers/fields';
+import { postLocator } from '../../descriptions/locators';
+import { pageIdField } from '../../descriptions/locators';
+import { readCollection, readExtraFields, requireLocator, requireString, toApiFields } from '../../helpers/fields';
 import { readJobWait } from '../../helpers/jobs';
 import type { RequestPlan } from '../types';
 import type { EndpointName } from '../../transport/endpoints';
@@ -65,7 +65,7 @@ export async function executePublish(
 		source === 'post'
 			? { post_id: requireLocator.call(this, 'postId', 'Post', itemIndex) }
 			: { content: requireString.call(this, 'text', 'Text', itemIndex) };
-	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, { pageId: 'Page' });
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
 	const body = {
 		...what,

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requireLocator } from '../../helpers/fields';
 import type { RequestPlan } from '../types';
-import { webhookLocator } from './shared';
+import { webhookLocator } from '../../descriptions/locators';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['webhook'], operation: ['get'] } },

@@ -1,15 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { extraBodyField, extraQueryField, resourceLocator } from '../../descriptions/common';
+import { extraBodyField, extraQueryField } from '../../descriptions/common';
 import type { FieldMapping } from '../../helpers/fields';
 import { loadContract, serviceEvents as listedEvents } from '../../transport';
-
-export const webhookLocator = resourceLocator({
-	name: 'webhookId',
-	displayName: 'Webhook',
-	resourcePath: 'webhooks',
-	searchListMethod: 'searchWebhooks',
-});
 
 export const WEBHOOK_FIELD_MAPPINGS: Record<string, FieldMapping> = {
 	url: { apiName: 'url' },

@@ -4,7 +4,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { readExtraFields, requireLocator, toApiFields } from '../../helpers/fields';
 import type { RequestPlan } from '../types';
 import { eventsField } from '../../descriptions/events';
-import { optionalWebhookFields, serviceEvents, WEBHOOK_FIELD_MAPPINGS, webhookLocator } from './shared';
+import { webhookLocator } from '../../descriptions/locators';
+import { optionalWebhookFields, serviceEvents, WEBHOOK_FIELD_MAPPINGS } from './shared';
 
 const properties: INodeProperties[] = [
 	webhookLocator,

@@ -1,0 +1,101 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+// Any run of characters without a path, query or fragment delimiter, except `.` and `..`.
+const ID_PATTERN = '(?!\\.\\.?(?:[/?#]|$))[^/?#\\s]+';
+
+/** A resource locator with the three ways to name a resource: from a list, by ID, by its API URL. */
+function resourceLocator(options: {
+	name: string;
+	displayName: string;
+	resourcePath: 'pages' | 'posts' | 'webhooks';
+	searchListMethod: string;
+	required?: boolean;
+	description?: string;
+}): INodeProperties {
+	const urlPattern = `^https?://.+/v1/${options.resourcePath}/(${ID_PATTERN})/?(?:[?#].*)?$`;
+	return {
+		displayName: options.displayName,
+		name: options.name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: options.required ?? true,
+		description: options.description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: `Select a ${options.displayName.replace(/ ID$/, '').toLowerCase()}...`,
+				typeOptions: { searchListMethod: options.searchListMethod, searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. abc123',
+				validation: [
+					{
+						type: 'regex',
+						properties: { regex: `^${ID_PATTERN}$`, errorMessage: 'Not a valid ID' },
+					},
+				],
+			},
+			{
+				displayName: 'By URL',
+				name: 'url',
+				type: 'string',
+				placeholder: `e.g. https://api.example.com/v1/${options.resourcePath}/abc123`,
+				extractValue: { type: 'regex', regex: urlPattern },
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: urlPattern,
+							errorMessage: `Not an API URL of the form .../v1/${options.resourcePath}/<ID>`,
+						},
+					},
+				],
+			},
+		],
+	};
+}
+
+export const pageLocator = resourceLocator({
+	name: 'pageId',
+	displayName: 'Page',
+	resourcePath: 'pages',
+	searchListMethod: 'searchPages',
+});
+
+export const postLocator = resourceLocator({
+	name: 'postId',
+	displayName: 'Post',
+	resourcePath: 'posts',
+	searchListMethod: 'searchPosts',
+});
+
+export const webhookLocator = resourceLocator({
+	name: 'webhookId',
+	displayName: 'Webhook',
+	resourcePath: 'webhooks',
+	searchListMethod: 'searchWebhooks',
+});
+
+/**
+ * The optional page of created or generated content. Saved workflows from before it was a picker
+ * hold a plain string here, which n8n shows and runs as it is.
+ */
+export const pageIdField: INodeProperties = {
+	...pageLocator,
+	required: false,
+	description: 'The page the content belongs to',
+};
+
+/** A post whose content a generation adapts; a plain string in workflows saved before. */
+export const sourcePostField: INodeProperties = {
+	...postLocator,
+	displayName: 'Source Post',
+	name: 'sourcePostId',
+	required: false,
+	description: 'An existing post to adapt',
+};

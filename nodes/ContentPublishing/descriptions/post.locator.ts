@@ -1,8 +1,0 @@
-import { resourceLocator } from './common';
-
-export const postLocator = resourceLocator({
-	name: 'postId',
-	displayName: 'Post',
-	resourcePath: 'posts',
-	searchListMethod: 'searchPosts',
-});
