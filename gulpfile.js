@@ -1,5 +1,5 @@
 const path = require('node:path');
-const { src, dest, task } = require('gulp');
+const { parallel, src, dest, task } = require('gulp');
 
 // tsc only emits JavaScript; the icons the nodes and credentials reference must sit beside it.
 function copyIcons() {
@@ -8,4 +8,10 @@ function copyIcons() {
 	);
 }
 
-task('build:icons', copyIcons);
+// The output schemas the editor previews before a run, made from the fake service's document.
+async function writeOutputSchemas() {
+	require('ts-node').register({ transpileOnly: true });
+	require('./scripts/output-schemas').writeOutputSchemas(path.resolve('dist', 'nodes', 'ContentPublishing'));
+}
+
+task('build:assets', parallel(copyIcons, writeOutputSchemas));

@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 
 import { startFakeService, signWebhookPayload, type FakeService } from '../fake-service';
 import { createN8n, ensureN8nInstalled, installedPackageFolder, N8nRestClient, pinnedN8n, type N8nInstance, type N8nPinName } from '../../scripts/n8n-instance';
+import { OPERATION_OUTPUTS, SCHEMA_VERSION } from '../../scripts/output-schemas';
 import { CREDENTIAL as EXAMPLES_CREDENTIAL } from '../../scripts/start';
 import { chain, node, until as waitUntil } from './workflows';
 
@@ -464,6 +465,18 @@ function suite(pin: N8nPinName): void {
 			}
 			expect(service.requestsTo('createWebhook')).toHaveLength(11);
 			expect(service.requestsTo('deleteWebhook')).toHaveLength(11);
+		});
+
+		it('serves the output schemas the editor previews before a run, for every operation', async () => {
+			const schemas = path.resolve(__dirname, '..', '..', 'dist', 'nodes', 'ContentPublishing', '__schema__', SCHEMA_VERSION);
+			for (const [resource, operations] of Object.entries(OPERATION_OUTPUTS)) {
+				for (const operation of Object.keys(operations)) {
+					// The editor's address: the node type, its version padded to three parts, resource, operation.
+					const response = await fetch(`${n8n.url}/schemas/n8n-nodes-content-publishing.contentPublishing/1.0.0/${resource}/${operation}.json`);
+					expect({ resource, operation, status: response.status }).toEqual({ resource, operation, status: 200 });
+					expect(await response.json()).toEqual(JSON.parse(readFileSync(path.join(schemas, resource, `${operation}.json`), 'utf8')));
+				}
+			}
 		});
 
 		it("tests the credential through n8n's own endpoint", async () => {

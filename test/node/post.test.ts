@@ -187,7 +187,7 @@ describe('page and post pickers inside Additional Fields and Filters', () => {
 		await createPost({ additionalFields: { pageId: byId('url', `${harness.service.url}/v1/pages/${first.id}`) } });
 		await createPost({ additionalFields: { pageId: byId('list', second.id) } });
 		await createPost({ additionalFields: { pageId: first.id } });
-		expect(harness.sent('createPost').map((request) => request.body.page_id)).toEqual([first.id, second.id, first.id]);
+		expect(harness.sent('createPost').map((request) => (request.body as { page_id?: string }).page_id)).toEqual([first.id, second.id, first.id]);
 
 		const listed = jsonOf(await harness.run({ resource: 'post', operation: 'getMany', returnAll: true, filters: { pageId: byId('id', second.id) } }));
 		expect(listed.map((post) => post.page_id)).toEqual([second.id]);
