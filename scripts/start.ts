@@ -152,6 +152,7 @@ async function main() {
 			`  Login          ${OWNER_EMAIL} / ${started.state.ownerPassword}`,
 			`  ${service}`,
 			`  Examples       ${started.examples.length} workflows, e.g. "${started.examples[0]}"`,
+			'  Trigger event  with a trigger example listening, run "Example: fire a test event (generate a video)"',
 			`  n8n's log      ${path.relative(ROOT, path.join(options.stateFolder, 'n8n.log'))}`,
 			'',
 			'Press Ctrl+C to stop n8n and the fake service.',

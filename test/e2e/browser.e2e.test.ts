@@ -1,6 +1,8 @@
 /**
  * What a newcomer sees after `npm start`, checked in Debian's Chromium: log in, open the first
- * example, execute it, see every node succeed, and find the node's resources and operations.
+ * example, execute it, see every node succeed, and find the node's resources and operations; find
+ * the node in the nodes panel by what it does, read its true description and brand-cased actions,
+ * preview an operation's fields before a run, and fire the trigger example's event as its note says.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -117,6 +119,104 @@ async function dropdownOptions(parameter: string): Promise<string[]> {
 	return names;
 }
 
+describe('the first minutes in the editor', () => {
+	/** The names in the nodes panel's current list, each with its description where it shows one. */
+	async function panelItems(): Promise<string[]> {
+		const items = page.getByTestId('item-iterator-item');
+		await items.first().waitFor();
+		return (await items.allInnerTexts()).map((text) => text.split('\n')[0].trim());
+	}
+
+	it('finds the node by what it does, describes it truly and writes brands as the brands do', async () => {
+		await page.goto(`${started.n8n.url}/workflow/cpExampleThread`);
+		await page.getByTestId('node-creator-plus-button').click();
+		const search = page.getByTestId('node-creator-search-bar');
+		for (const alias of ['carousel', 'social media', 'transcript', 'linkedin']) {
+			await search.fill(alias);
+			await page.getByTestId('node-creator-item-name').filter({ hasText: 'Content Publishing' }).first().waitFor();
+			expect({ alias, found: await panelItems() }).toEqual({ alias, found: expect.arrayContaining(['Content Publishing']) });
+		}
+		await shot('5-panel-search');
+
+		await page.getByTestId('node-creator-item-name').filter({ hasText: 'Content Publishing' }).first().click();
+		// n8n shows the trigger's description for the node and trigger together (see the trigger's source).
+		const details = page.getByText(/^Generate blog posts, social posts, carousels and videos/);
+		await details.waitFor();
+		expect(await page.getByText(/^Starts the workflow/).count()).toBe(0);
+		const actions = await panelItems();
+		expect(actions).toEqual(expect.arrayContaining(['Generate a LinkedIn post', 'Generate a Twitter thread', 'Publish to LinkedIn', 'Publish to Twitter']));
+		expect(actions.filter((action) => /linkedin|twitter/.test(action))).toEqual([]);
+		await shot('6-panel-actions');
+		await page.keyboard.press('Escape');
+	});
+
+	it('previews an operation\'s output fields before it has run, without publishing anything', async () => {
+		const rest = new N8nRestClient(started.n8n.url);
+		await rest.login(OWNER_EMAIL, started.state.ownerPassword);
+		const credentials = { contentPublishingApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } };
+		const created = await rest.call('POST', '/workflows', {
+			name: 'Preview before a run',
+			active: false,
+			settings: { executionOrder: 'v1' },
+			nodes: [
+				{ id: 'v1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{
+					id: 'v2',
+					name: 'Publish to LinkedIn',
+					type: 'n8n-nodes-content-publishing.contentPublishing',
+					typeVersion: 1,
+					position: [220, 0],
+					parameters: { resource: 'publication', operation: 'publishLinkedin', source: 'text', text: 'Not sent' },
+					credentials,
+				},
+				{ id: 'v3', name: 'Next step', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [440, 0], parameters: {} },
+			],
+			connections: {
+				Start: { main: [[{ node: 'Publish to LinkedIn', type: 'main', index: 0 }]] },
+				'Publish to LinkedIn': { main: [[{ node: 'Next step', type: 'main', index: 0 }]] },
+			},
+		});
+		const published = started.fake!.requestsTo('publishLinkedin').length;
+		await page.goto(`${started.n8n.url}/workflow/${String(created.id)}`);
+		await page.getByTestId('canvas-node').filter({ hasText: 'Next step' }).dblclick();
+		await page.getByTestId('schema-preview-warning').waitFor();
+		const fields = (await page.getByTestId('run-data-schema-item').allInnerTexts()).map((text) => text.split('\n')[0].trim());
+		expect(fields).toEqual(expect.arrayContaining(['id', 'status', 'result', 'platform', 'post_id', 'url', 'published_at']));
+		await shot('7-output-preview');
+		await page.keyboard.press('Escape');
+		expect(started.fake!.requestsTo('publishLinkedin')).toHaveLength(published);
+		await rest.call('POST', `/workflows/${String(created.id)}/archive`);
+		await rest.call('DELETE', `/workflows/${String(created.id)}`);
+	});
+
+	it('says in the trigger example how to fire an event, and doing so in another tab runs it', async () => {
+		await page.goto(`${started.n8n.url}/workflow/cpExampleVideoReady`);
+		// The sticky note names the workflow to run; its heading and instructions are on the canvas.
+		await page.getByRole('heading', { name: 'When a video is ready, publish it' }).waitFor();
+		await page.getByText('Example: fire a test event (generate a video)').filter({ visible: true }).first().waitFor();
+		await shot('8-trigger-example');
+		const fake = started.fake!;
+		const listening = () => [...fake.webhooks.values()].some((webhook) => webhook.url.includes('/webhook-test/'));
+		await page.getByTestId('execute-workflow-button').first().click();
+		while (!listening()) await page.waitForTimeout(100);
+
+		const other = await browser.newPage();
+		try {
+			await other.goto(`${started.n8n.url}/workflow/cpExampleFireEvent`);
+			await other.getByRole('heading', { name: 'Fire a test event' }).waitFor();
+			await other.getByTestId('execute-workflow-button').first().click();
+			await other.getByTestId('canvas-node-status-success').nth(1).waitFor({ timeout: 60_000 });
+		} finally {
+			await other.close();
+		}
+		// The video finishes on the fake service, which calls the listening workflow: all three nodes run.
+		await page.getByTestId('canvas-node-status-success').nth(2).waitFor({ timeout: 60_000 });
+		await shot('9-trigger-fired');
+		expect(fake.requestsTo('publishLinkedin').length).toBeGreaterThan(0);
+		while (listening()) await page.waitForTimeout(100);
+	});
+});
+
 it('runs the video example when the fake service finishes a video', async () => {
 	const rest = new N8nRestClient(started.n8n.url);
 	await rest.login(OWNER_EMAIL, started.state.ownerPassword);
@@ -148,7 +248,7 @@ describe('a second npm start', () => {
 			const workflows = (await rest.call('GET', '/workflows')) as unknown as Array<{ id: string }>;
 			const credentials = (await rest.call('GET', '/credentials')) as unknown as Array<{ id: string; name: string }>;
 			expect(workflows.map((workflow) => workflow.id).sort()).toEqual(
-				['cpExampleAgent', 'cpExampleThread', 'cpExampleTranscript', 'cpExampleVideoReady'].sort(),
+				['cpExampleAgent', 'cpExampleFireEvent', 'cpExampleThread', 'cpExampleTranscript', 'cpExampleVideoReady'].sort(),
 			);
 			expect(credentials.map((credential) => credential.id)).toEqual([CREDENTIAL.id]);
 
