@@ -7,6 +7,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 import { startFakeService } from '../test/fake-service';
+import { n8nThroughput } from './n8n-throughput';
 import { contentPublishingNode, runNode, shutDownEngine, useBinaryDataMode } from '../test/support/n8n-engine';
 import { subtitlesToText } from '../nodes/ContentPublishing/helpers/transcript';
 
@@ -86,8 +87,32 @@ async function throughput() {
 	] as const) {
 		const started = await server();
 		await throughputAgainst(name, started);
+		if (name === 'minimal server') await throughputInN8n(started);
 		started.stop();
 	}
+}
+
+/** The node against n8n's own HTTP Request node, in a real n8n, by n8n's execution times. */
+async function throughputInN8n(service: { url: string; apiKey: string }) {
+	const items = SMOKE ? 40 : 2000;
+	const raw = await time(async () => {
+		for (let index = 0; index < items; index++) {
+			await (await fetch(`${service.url}/v1/me`, { headers: { authorization: `Bearer ${service.apiKey}` } })).json();
+		}
+	}, 1);
+	const perItem = await n8nThroughput(service, items);
+	if (perItem === undefined) {
+		console.log('in n8n: skipped, the pinned n8n is not installed (npm run test:e2e installs it)');
+		return;
+	}
+	const rawPerItem = raw / items;
+	for (const [name, ms] of Object.entries(perItem)) {
+		report(`in n8n: ${name} / raw loop`, ms / rawPerItem, `${(ms * 1000).toFixed(0)} µs per item (raw fetch loop ${(rawPerItem * 1000).toFixed(0)} µs)`);
+	}
+	const one = perItem['this node, 1 at a time'];
+	report('in n8n: HTTP Request + credential / this node', perItem['HTTP Request, Bearer Auth credential'] / one, 'above 1: this node is cheaper per item (1 at a time)');
+	report('in n8n: HTTP Request, header / this node', perItem['HTTP Request, key as a header'] / one, 'above 1: this node is cheaper than the credential-less HTTP Request');
+	report('in n8n: this node, 1 at a time / 8 at a time', one / perItem['this node, 8 at a time'], 'how much faster Requests in Parallel = 8 is');
 }
 
 async function throughputAgainst(name: string, service: { url: string; apiKey: string }) {

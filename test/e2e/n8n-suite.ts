@@ -153,6 +153,19 @@ function suite(pin: N8nPinName): void {
 			expect({ missing: report.missing, unrecognised: report.unrecognised }).toEqual({ missing: [], unrecognised: [] });
 			expect(report.loaded).toEqual(['contentPublishing', 'contentPublishingTrigger', 'contentPublishingApi']);
 		});
+
+		it('files both nodes under categories this n8n\'s own nodes use', () => {
+			const builtIn = path.join(n8n.pinned.folder, 'node_modules', 'n8n-nodes-base', 'dist', 'nodes');
+			const categories = new Set(
+				readdirSync(builtIn, { recursive: true, encoding: 'utf8' })
+					.filter((file) => file.endsWith('.node.json'))
+					.flatMap((file) => (JSON.parse(readFileSync(path.join(builtIn, file), 'utf8')) as { categories?: string[] }).categories ?? []),
+			);
+			for (const codex of ['ContentPublishing/ContentPublishing.node.json', 'ContentPublishingTrigger/ContentPublishingTrigger.node.json']) {
+				const { categories: ours } = JSON.parse(readFileSync(path.join(installedPackageFolder(n8n.userFolder), 'dist', 'nodes', codex), 'utf8')) as { categories: string[] };
+				expect({ codex, unknown: ours.filter((category) => !categories.has(category)) }).toEqual({ codex, unknown: [] });
+			}
+		});
 	});
 
 	describe('the action node in n8n', () => {
