@@ -1,8 +1,9 @@
 /**
  * Per-item cost inside a real n8n (the oldest pin), as n8n itself measures it: the execution time
  * it records for each node. The same items of `GET /v1/me` go through n8n's HTTP Request node
- * (key typed as a header, and key in a Bearer Auth credential) and through this node at 1 and 8
- * requests at a time, against one server in a process of its own.
+ * (key typed as a header, and key in a Bearer Auth credential; it sends all items' requests at
+ * once) and through this node at 1 and 8 requests at a time, against one server in a process of
+ * its own.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
