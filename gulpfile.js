@@ -11,7 +11,10 @@ function copyIcons() {
 // The output schemas the editor previews before a run, made from the fake service's document.
 async function writeOutputSchemas() {
 	require('ts-node').register({ transpileOnly: true });
-	require('./scripts/output-schemas').writeOutputSchemas(path.resolve('dist', 'nodes', 'ContentPublishing'));
+	require('./scripts/output-schemas').writeOutputSchemas(
+		path.resolve('dist', 'nodes', 'ContentPublishing'),
+		path.resolve('dist', 'nodes', 'ContentPublishingTrigger'),
+	);
 }
 
 task('build:assets', parallel(copyIcons, writeOutputSchemas));

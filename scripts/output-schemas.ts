@@ -115,10 +115,41 @@ export function outputSchema(document: OpenApiDocument, output: Output): JsonSch
 	return successSchema(document, output.endpoint);
 }
 
-/** Writes every operation's schema below the built node's folder. */
-export function writeOutputSchemas(nodeFolder: string): number {
+/**
+ * The trigger's item: the event, and the job with its result, the post, or the event's data. The
+ * job is as the delivery carries it, `error` included.
+ */
+export function triggerSchema(document: OpenApiDocument): JsonSchema {
+	const job = component(document, 'Job');
+	const jobProperties = job.properties as Record<string, JsonSchema>;
+	const jobError = (jobProperties.error.oneOf as JsonSchema[])[0];
+	const anyResult = { type: ['object', 'null'], description: 'The job\'s result once it succeeded; its shape depends on the job type.' };
+	return {
+		type: 'object',
+		additionalProperties: false,
+		required: ['event', 'eventId', 'createdAt'],
+		properties: {
+			event: { type: 'string', description: 'The event\'s type, such as job.completed.' },
+			eventId: { type: 'string' },
+			createdAt: { type: 'string', format: 'date-time' },
+			job: { ...job, properties: { ...jobProperties, result: anyResult, error: { ...jobError, type: ['object', 'null'] } } },
+			result: anyResult,
+			post: component(document, 'Post'),
+			data: { type: 'object', description: 'The event\'s data, when it holds neither a job nor a post.' },
+			headers: { type: 'object', description: 'The delivery\'s HTTP headers (Options → Include Headers).' },
+		},
+	};
+}
+
+/**
+ * Writes every operation's schema below the action node's folder, and the trigger's (which has no
+ * resource or operation) below the trigger's.
+ */
+export function writeOutputSchemas(nodeFolder: string, triggerFolder: string): number {
 	const document = buildOpenApiDocument();
-	let written = 0;
+	mkdirSync(path.join(triggerFolder, '__schema__'), { recursive: true });
+	writeFileSync(path.join(triggerFolder, '__schema__', `${SCHEMA_VERSION}.json`), `${JSON.stringify(triggerSchema(document), null, 2)}\n`);
+	let written = 1;
 	for (const [resource, operations] of Object.entries(OPERATION_OUTPUTS)) {
 		for (const [operation, output] of Object.entries(operations)) {
 			const folder = path.join(nodeFolder, '__schema__', SCHEMA_VERSION, resource);

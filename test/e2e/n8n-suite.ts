@@ -480,7 +480,7 @@ function suite(pin: N8nPinName): void {
 			expect(service.requestsTo('deleteWebhook')).toHaveLength(11);
 		});
 
-		it('serves the output schemas the editor previews before a run, for every operation', async () => {
+		it('serves the output schemas the editor previews before a run, for every operation and the trigger', async () => {
 			const schemas = path.resolve(__dirname, '..', '..', 'dist', 'nodes', 'ContentPublishing', '__schema__', SCHEMA_VERSION);
 			for (const [resource, operations] of Object.entries(OPERATION_OUTPUTS)) {
 				for (const operation of Object.keys(operations)) {
@@ -490,6 +490,11 @@ function suite(pin: N8nPinName): void {
 					expect(await response.json()).toEqual(JSON.parse(readFileSync(path.join(schemas, resource, `${operation}.json`), 'utf8')));
 				}
 			}
+			const trigger = await fetch(`${n8n.url}/schemas/n8n-nodes-content-publishing.contentPublishingTrigger/1.0.0.json`);
+			expect(trigger.status).toBe(200);
+			expect(await trigger.json()).toEqual(
+				JSON.parse(readFileSync(path.resolve(schemas, '..', '..', '..', 'ContentPublishingTrigger', '__schema__', `${SCHEMA_VERSION}.json`), 'utf8')),
+			);
 		});
 
 		it("tests the credential through n8n's own endpoint", async () => {

@@ -6,7 +6,7 @@ import type { IDataObject, INodeParameters, INodePropertyOptions } from 'n8n-wor
 
 import { SCHEMA_VERSION } from '../../scripts/output-schemas';
 import { byId, FAST_WAIT, jsonOf, useFakeService } from '../support/fixtures';
-import { loadPackage, NODE_TYPE } from '../support/n8n-engine';
+import { deliver, loadPackage, NODE_TYPE, runWebhookMethod, triggerNode, triggerWorkflow } from '../support/n8n-engine';
 
 /**
  * The output schemas the package ships for the editor's preview: one for every operation, each
@@ -47,6 +47,30 @@ it('ships one schema per operation, in the folder n8n reads, each one the editor
 		expect(JSON.stringify(schema)).not.toContain('$ref');
 	}
 	expect(existsSync(path.join(SCHEMAS, '..', '..', 'ContentPublishing.node.js'))).toBe(true);
+});
+
+it('ships the trigger\'s schema, which describes what it outputs for finished and failed jobs and published posts', async () => {
+	const schema = JSON.parse(
+		readFileSync(path.resolve(__dirname, '..', '..', 'dist', 'nodes', 'ContentPublishingTrigger', '__schema__', `${SCHEMA_VERSION}.json`), 'utf8'),
+	) as IDataObject;
+	const node = triggerNode({ events: ['*'], options: { includeHeaders: true } });
+	const workflow = triggerWorkflow(node);
+	await runWebhookMethod(workflow, node, harness.credentials, 'create');
+	harness.service.jobMode = 'manual';
+	await harness.service.finishJob(harness.service.startJob('generate.video', { prompt: 'Ready' }).id, 'succeeded');
+	await harness.service.finishJob(harness.service.startJob('generate.blog', { transcript: 'Hi' }).id, 'failed');
+	await harness.run({ resource: 'post', operation: 'create', content: 'Live', status: 'published' });
+	const validate = ajv.compile(schema);
+	const outputs: IDataObject[] = [];
+	for (const sent of harness.service.deliveries) {
+		const delivered = await deliver(workflow, node, harness.credentials, { headers: sent.headers, rawBody: sent.body });
+		const output = delivered.response.workflowData?.[0]?.[0]?.json as IDataObject;
+		outputs.push(output);
+		validate(output);
+		expect({ event: output.event, errors: validate.errors ?? [] }).toEqual({ event: output.event, errors: [] });
+	}
+	expect(outputs.map((output) => output.event).sort()).toEqual(['job.completed', 'job.failed', 'post.published']);
+	await runWebhookMethod(workflow, node, harness.credentials, 'delete');
 });
 
 describe('each schema describes what its operation outputs', () => {
