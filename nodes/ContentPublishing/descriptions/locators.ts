@@ -9,8 +9,6 @@ function resourceLocator(options: {
 	displayName: string;
 	resourcePath: 'pages' | 'posts' | 'webhooks';
 	searchListMethod: string;
-	required?: boolean;
-	description?: string;
 }): INodeProperties {
 	const urlPattern = `^https?://.+/v1/${options.resourcePath}/(${ID_PATTERN})/?(?:[?#].*)?$`;
 	return {
@@ -18,8 +16,7 @@ function resourceLocator(options: {
 		name: options.name,
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
-		required: options.required ?? true,
-		description: options.description,
+		required: true,
 		modes: [
 			{
 				displayName: 'From List',

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeParameterResourceLocator } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeParameterResourceLocator, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS } from '../transport';
@@ -112,13 +112,14 @@ export function readCollection(
 	this: IExecuteFunctions,
 	parameterName: string,
 	itemIndex: number,
-	displayNames: Record<string, string> = {},
+	locators: INodeProperties[],
 ): IDataObject {
 	const collection = { ...(this.getNodeParameter(parameterName, itemIndex, {}) as IDataObject) };
 	for (const [name, value] of Object.entries(collection)) {
 		if (value === null || typeof value !== 'object' || !('__rl' in value)) continue;
 		const id = locatorValue(this.getNodeParameter(`${parameterName}.${name}`, itemIndex, undefined, { extractValue: true }));
-		collection[name] = id === '' ? id : checkId.call(this, id, displayNames[name] ?? name, itemIndex);
+		const displayName = locators.find((locator) => locator.name === name)?.displayName ?? name;
+		collection[name] = id === '' ? id : checkId.call(this, id, displayName, itemIndex);
 	}
 	return collection;
 }

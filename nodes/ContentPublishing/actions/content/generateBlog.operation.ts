@@ -113,7 +113,7 @@ export async function execute(
 			description: `A transcript may have up to ${MAX_TRANSCRIPT_BYTES.toLocaleString('en-US')} bytes.`,
 		});
 	}
-	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, { pageId: 'Page' });
+	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, [pageIdField]);
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
 	const body = {
 		transcript,

@@ -34,9 +34,6 @@ export const COMMON_GENERATION_MAPPINGS: Record<string, FieldMapping> = {
 	pageId: { apiName: 'page_id' },
 };
 
-/** How the pickers of Additional Fields are named in messages. */
-export const LOCATOR_NAMES = { pageId: 'Page', sourcePostId: 'Source Post' };
-
 function sortByDisplayName(fields: INodeProperties[]): INodeProperties[] {
 	return [...fields].sort((a, b) => a.displayName.localeCompare(b.displayName));
 }
@@ -99,7 +96,7 @@ export async function executePromptGeneration(
 	{ media = false } = {},
 ): Promise<RequestPlan> {
 	const prompt = this.getNodeParameter('prompt', itemIndex, '') as string;
-	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, LOCATOR_NAMES);
+	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, [pageIdField, sourcePostField]);
 	const fields = toApiFields({ ...additionalFields, prompt }, { ...PROMPT_MAPPINGS, ...kindMappings });
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
 	const body = fields;

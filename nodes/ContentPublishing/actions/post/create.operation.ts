@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { pageIdField } from '../../descriptions/locators';
 import { optionalPostFields, POST_FIELD_MAPPINGS, POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
 import { readCollection, readExtraFields, requireString, toApiFields } from '../../helpers/fields';
 import type { RequestPlan } from '../types';
@@ -57,7 +58,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			description: 'A scheduled post needs the date and time to publish it.',
 		});
 	}
-	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, { pageId: 'Page' });
+	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, [pageIdField]);
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
 	const body = {
 		...toApiFields({ ...additionalFields, content, status, scheduledAt }, POST_FIELD_MAPPINGS),

@@ -44,7 +44,7 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<ListPlan> {
-	const filters = readCollection.call(this, 'filters', itemIndex, { pageId: 'Page' });
+	const filters = readCollection.call(this, 'filters', itemIndex, [pageIdField]);
 	return listPlan.call(
 		this,
 		'listPosts',

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { pageIdField } from '../../descriptions/locators';
 import { optionalPostFields, POST_FIELD_MAPPINGS, POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
 import { postLocator } from '../../descriptions/locators';
 import { readCollection, readExtraFields, requireLocator, toApiFields } from '../../helpers/fields';
@@ -47,7 +48,7 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
 	const id = requireLocator.call(this, 'postId', 'Post', itemIndex);
-	const updateFields = readCollection.call(this, 'updateFields', itemIndex, { pageId: 'Page' });
+	const updateFields = readCollection.call(this, 'updateFields', itemIndex, [pageIdField]);
 	const extra = readExtraFields.call(this, updateFields, itemIndex);
 	const body = toApiFields(updateFields, POST_FIELD_MAPPINGS);
 	if (Object.keys(body).length === 0 && Object.keys(extra.body).length === 0) {

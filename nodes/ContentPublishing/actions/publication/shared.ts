@@ -65,7 +65,7 @@ export async function executePublish(
 		source === 'post'
 			? { post_id: requireLocator.call(this, 'postId', 'Post', itemIndex) }
 			: { content: requireString.call(this, 'text', 'Text', itemIndex) };
-	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, { pageId: 'Page' });
+	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, [pageIdField]);
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
 	const body = {
 		...what,
