@@ -24,12 +24,22 @@ function shorten(value: string, length: number): string {
 type FieldReader = (record: IDataObject, field: string) => unknown;
 
 function fieldReader(item: ObjectShape | undefined): FieldReader {
+	// Answers may mark fields read-only; that matters for sending, not for reading.
+	const readable = (names: string[]) => ({
+		properties: Object.fromEntries(names.map((name) => [name, { ...item?.properties[name], readOnly: false }])),
+	});
+	if (item === undefined) {
+		return (record, field) => {
+			const name = findField(readable(Object.keys(record)), field);
+			return name === undefined ? undefined : record[name];
+		};
+	}
+	// A documented list names the same fields in every record: each is looked up once.
+	const shape = readable(Object.keys(item.properties));
+	const names = new Map<string, string | undefined>();
 	return (record, field) => {
-		// Answers may mark fields read-only; that matters for sending, not for reading.
-		const properties = Object.fromEntries(
-			Object.keys(item?.properties ?? record).map((name) => [name, { ...item?.properties[name], readOnly: false }]),
-		);
-		const name = findField({ properties }, field);
+		if (!names.has(field)) names.set(field, findField(shape, field));
+		const name = names.get(field);
 		return name === undefined ? undefined : record[name];
 	};
 }
