@@ -1,13 +1,13 @@
 /**
  * The package in n8n's queue mode: PostgreSQL, Redis, a main process, one webhook processor and
- * two workers (n8n 2.8.4). The main process registers the trigger; deliveries reach the webhook
- * processor, and the workers run the executions.
+ * two workers, in each pinned n8n. The main process registers the trigger; deliveries reach the
+ * webhook processor, and the workers run the executions.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { startFakeService, type FakeService } from '../fake-service';
-import { createN8n, ensureN8nInstalled, freePort, type N8nInstance } from '../../scripts/n8n-instance';
+import { createN8n, ensureN8nInstalled, freePort, N8N_PINS, pinnedN8n, type N8nInstance, type N8nPinName } from '../../scripts/n8n-instance';
 import { startPostgres, startRedis, type Service } from './queue-services';
 import { chain, node, until as waitUntil } from './workflows';
 
@@ -17,129 +17,135 @@ const CREDENTIAL = { id: 'cpQueueMode0001', name: 'Content Publishing (queue mod
 const TRIGGER_WEBHOOK_ID = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
 const using = { credentials: { contentPublishingApi: CREDENTIAL } };
 
-let postgres: Service;
-let redis: Service;
-let service: FakeService;
-let main: N8nInstance;
-let processes: N8nInstance[] = [];
-let webhookUrl: string;
+for (const pin of N8N_PINS) {
+	describe(`queue mode in n8n ${pinnedN8n(pin).version} (${pin})`, () => queueSuite(pin));
+}
 
-const until = <T>(probe: () => T | undefined | false, what: string) =>
-	waitUntil(probe, what, () => processes.map((process) => process.log().slice(-2000)).join('\n---\n'));
+function queueSuite(pin: N8nPinName): void {
+	let postgres: Service;
+	let redis: Service;
+	let service: FakeService;
+	let main: N8nInstance;
+	let processes: N8nInstance[] = [];
+	let webhookUrl: string;
 
-const workers = () => processes.slice(2);
-const finishedOnWorkers = () => workers().map((worker) => (worker.log().match(/Worker finished execution/g) ?? []).length);
+	const until = <T>(probe: () => T | undefined | false, what: string) =>
+		waitUntil(probe, what, () => processes.map((process) => process.log().slice(-2000)).join('\n---\n'));
 
-beforeAll(async () => {
-	const pinned = await ensureN8nInstalled('oldest');
-	[postgres, redis, service] = await Promise.all([startPostgres(), startRedis(), startFakeService({ apiKey: 'queue-key-0123456789', jobMode: 'manual' })]);
-	const webhookPort = await freePort();
-	webhookUrl = `http://127.0.0.1:${webhookPort}/`;
-	const env = {
-		N8N_ENCRYPTION_KEY: 'queue-mode-encryption-key-0123',
-		DB_TYPE: 'postgresdb',
-		DB_POSTGRESDB_HOST: '127.0.0.1',
-		DB_POSTGRESDB_PORT: String(postgres.port),
-		DB_POSTGRESDB_DATABASE: 'postgres',
-		DB_POSTGRESDB_USER: 'n8n',
-		EXECUTIONS_MODE: 'queue',
-		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-		QUEUE_BULL_REDIS_PORT: String(redis.port),
-		WEBHOOK_URL: webhookUrl,
-		// Production webhooks go to the webhook processor only, as in a scaled deployment.
-		N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
-	};
-	main = await createN8n(pinned, { env });
-	const shared = { userFolder: main.userFolder, env, installPackage: false };
-	processes = [
-		main,
-		await createN8n(pinned, { ...shared, command: 'webhook', port: webhookPort }),
-		await createN8n(pinned, { ...shared, command: 'worker' }),
-		await createN8n(pinned, { ...shared, command: 'worker' }),
-	];
+	const workers = () => processes.slice(2);
+	const finishedOnWorkers = () => workers().map((worker) => (worker.log().match(/Worker finished execution/g) ?? []).length);
 
-	const file = (name: string, content: unknown) => {
-		const target = path.join(main.userFolder, name);
-		writeFileSync(target, JSON.stringify(content));
-		return target;
-	};
-	await main.cli(['import:credentials', `--input=${file('credentials.json', [{ ...CREDENTIAL, type: 'contentPublishingApi', data: { baseUrl: service.url, apiKey: service.apiKey } }])}`]);
-	const workflows = [
-		{
-			id: 'cpQueueTrigger',
-			name: 'When a job completes (queue mode)',
-			nodes: [
-				node('Content Publishing Trigger', 'n8n-nodes-content-publishing.contentPublishingTrigger', { events: ['job.completed'] }, [0, 0], {
-					...using,
-					webhookId: TRIGGER_WEBHOOK_ID,
-				}),
-				node('Record the event', 'n8n-nodes-content-publishing.contentPublishing', { resource: 'post', operation: 'create', content: "={{ 'event for ' + $json.job.id }}" }, [220, 0], using),
-			],
-			connections: chain('Content Publishing Trigger', 'Record the event'),
-		},
-		{
-			id: 'cpQueueGenerate',
-			name: 'Generate and wait (queue mode)',
-			nodes: [
-				node('Webhook', 'n8n-nodes-base.webhook', { httpMethod: 'POST', path: 'generate', responseMode: 'lastNode', options: {} }, [0, 0], {
-					typeVersion: 2,
-					webhookId: 'b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e',
-				}),
-				node(
-					'Generate LinkedIn post',
-					'n8n-nodes-content-publishing.contentPublishing',
-					{ resource: 'content', operation: 'generateLinkedin', prompt: '={{ $json.body.prompt }}', options: { pollInterval: 0.2, maxWaitTime: 60 } },
-					[220, 0],
-					using,
-				),
-			],
-			connections: chain('Webhook', 'Generate LinkedIn post'),
-		},
-	];
-	for (const workflow of workflows) {
-		await main.cli(['import:workflow', `--input=${file(`${workflow.id}.json`, { settings: {}, active: false, ...workflow })}`]);
-		await main.cli(['publish:workflow', `--id=${workflow.id}`]);
-	}
-	for (const process of processes) await process.start();
-}, 900_000);
+	beforeAll(async () => {
+		const pinned = await ensureN8nInstalled(pin);
+		[postgres, redis, service] = await Promise.all([startPostgres(), startRedis(), startFakeService({ apiKey: 'queue-key-0123456789', jobMode: 'manual' })]);
+		const webhookPort = await freePort();
+		webhookUrl = `http://127.0.0.1:${webhookPort}/`;
+		const env = {
+			N8N_ENCRYPTION_KEY: 'queue-mode-encryption-key-0123',
+			DB_TYPE: 'postgresdb',
+			DB_POSTGRESDB_HOST: '127.0.0.1',
+			DB_POSTGRESDB_PORT: String(postgres.port),
+			DB_POSTGRESDB_DATABASE: 'postgres',
+			DB_POSTGRESDB_USER: 'n8n',
+			EXECUTIONS_MODE: 'queue',
+			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+			QUEUE_BULL_REDIS_PORT: String(redis.port),
+			WEBHOOK_URL: webhookUrl,
+			// Production webhooks go to the webhook processor only, as in a scaled deployment.
+			N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
+		};
+		main = await createN8n(pinned, { env });
+		const shared = { userFolder: main.userFolder, env, installPackage: false };
+		processes = [
+			main,
+			await createN8n(pinned, { ...shared, command: 'webhook', port: webhookPort }),
+			await createN8n(pinned, { ...shared, command: 'worker' }),
+			await createN8n(pinned, { ...shared, command: 'worker' }),
+		];
 
-afterAll(async () => {
-	for (const process of [...processes].reverse()) await process.stop();
-	main?.remove();
-	await Promise.all([service?.close(), redis?.stop(), postgres?.stop()]);
-});
+		const file = (name: string, content: unknown) => {
+			const target = path.join(main.userFolder, name);
+			writeFileSync(target, JSON.stringify(content));
+			return target;
+		};
+		await main.cli(['import:credentials', `--input=${file('credentials.json', [{ ...CREDENTIAL, type: 'contentPublishingApi', data: { baseUrl: service.url, apiKey: service.apiKey } }])}`]);
+		const workflows = [
+			{
+				id: 'cpQueueTrigger',
+				name: 'When a job completes (queue mode)',
+				nodes: [
+					node('Content Publishing Trigger', 'n8n-nodes-content-publishing.contentPublishingTrigger', { events: ['job.completed'] }, [0, 0], {
+						...using,
+						webhookId: TRIGGER_WEBHOOK_ID,
+					}),
+					node('Record the event', 'n8n-nodes-content-publishing.contentPublishing', { resource: 'post', operation: 'create', content: "={{ 'event for ' + $json.job.id }}" }, [220, 0], using),
+				],
+				connections: chain('Content Publishing Trigger', 'Record the event'),
+			},
+			{
+				id: 'cpQueueGenerate',
+				name: 'Generate and wait (queue mode)',
+				nodes: [
+					node('Webhook', 'n8n-nodes-base.webhook', { httpMethod: 'POST', path: 'generate', responseMode: 'lastNode', options: {} }, [0, 0], {
+						typeVersion: 2,
+						webhookId: 'b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e',
+					}),
+					node(
+						'Generate LinkedIn post',
+						'n8n-nodes-content-publishing.contentPublishing',
+						{ resource: 'content', operation: 'generateLinkedin', prompt: '={{ $json.body.prompt }}', options: { pollInterval: 0.2, maxWaitTime: 60 } },
+						[220, 0],
+						using,
+					),
+				],
+				connections: chain('Webhook', 'Generate LinkedIn post'),
+			},
+		];
+		for (const workflow of workflows) {
+			await main.cli(['import:workflow', `--input=${file(`${workflow.id}.json`, { settings: {}, active: false, ...workflow })}`]);
+			await main.cli(['publish:workflow', `--id=${workflow.id}`]);
+		}
+		for (const process of processes) await process.start();
+	}, 900_000);
 
-it('registers the trigger once, with the webhook processor\'s address', async () => {
-	const [webhook] = await until(() => service.webhooks.size > 0 && [...service.webhooks.values()], 'the registration');
-	expect(webhook.url).toBe(`${webhookUrl}webhook/${TRIGGER_WEBHOOK_ID}/webhook`);
-	await new Promise((resolve) => setTimeout(resolve, 1000));
-	expect(service.webhooks.size).toBe(1);
-});
-
-it('runs the workflow exactly once per delivery, on the workers', async () => {
-	const jobs = Array.from({ length: 4 }, (_, index) => service.startJob('generate.video', { prompt: `Video ${index}` }));
-	await Promise.all(jobs.map((job) => service.finishJob(job.id, 'succeeded')));
-	expect(service.deliveries.filter((delivery) => delivery.delivered)).toHaveLength(4);
-
-	const recorded = () => [...service.posts.values()].map((post) => post.content).filter((content) => content.startsWith('event for '));
-	await until(() => recorded().length >= 4, 'four executions');
-	await new Promise((resolve) => setTimeout(resolve, 1000));
-	expect(recorded().sort()).toEqual(jobs.map((job) => `event for ${job.id}`).sort());
-	expect(finishedOnWorkers().reduce((sum, count) => sum + count, 0)).toBe(4);
-	expect(main.log()).not.toMatch(/Worker finished execution/);
-});
-
-it('waits for a job inside an execution that a worker runs', async () => {
-	const before = finishedOnWorkers().reduce((sum, count) => sum + count, 0);
-	service.jobMode = 'timed';
-	const response = await fetch(`${webhookUrl}webhook/generate`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ prompt: 'Queue mode works' }),
+	afterAll(async () => {
+		for (const process of [...processes].reverse()) await process.stop();
+		main?.remove();
+		await Promise.all([service?.close(), redis?.stop(), postgres?.stop()]);
 	});
-	expect(response.status).toBe(200);
-	expect(await response.json()).toEqual(expect.objectContaining({ type: 'generate.linkedin', status: 'succeeded' }));
-	// The generation's own execution, and the trigger's for the job.completed its job sent.
-	await until(() => finishedOnWorkers().reduce((sum, count) => sum + count, 0) === before + 2, 'the workers to finish');
-	expect(main.log()).not.toMatch(/Worker finished execution/);
-});
+
+	it('registers the trigger once, with the webhook processor\'s address', async () => {
+		const [webhook] = await until(() => service.webhooks.size > 0 && [...service.webhooks.values()], 'the registration');
+		expect(webhook.url).toBe(`${webhookUrl}webhook/${TRIGGER_WEBHOOK_ID}/webhook`);
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+		expect(service.webhooks.size).toBe(1);
+	});
+
+	it('runs the workflow exactly once per delivery, on the workers', async () => {
+		const jobs = Array.from({ length: 4 }, (_, index) => service.startJob('generate.video', { prompt: `Video ${index}` }));
+		await Promise.all(jobs.map((job) => service.finishJob(job.id, 'succeeded')));
+		expect(service.deliveries.filter((delivery) => delivery.delivered)).toHaveLength(4);
+
+		const recorded = () => [...service.posts.values()].map((post) => post.content).filter((content) => content.startsWith('event for '));
+		await until(() => recorded().length >= 4, 'four executions');
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+		expect(recorded().sort()).toEqual(jobs.map((job) => `event for ${job.id}`).sort());
+		expect(finishedOnWorkers().reduce((sum, count) => sum + count, 0)).toBe(4);
+		expect(main.log()).not.toMatch(/Worker finished execution/);
+	});
+
+	it('waits for a job inside an execution that a worker runs', async () => {
+		const before = finishedOnWorkers().reduce((sum, count) => sum + count, 0);
+		service.jobMode = 'timed';
+		const response = await fetch(`${webhookUrl}webhook/generate`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ prompt: 'Queue mode works' }),
+		});
+		expect(response.status).toBe(200);
+		expect(await response.json()).toEqual(expect.objectContaining({ type: 'generate.linkedin', status: 'succeeded' }));
+		// The generation's own execution, and the trigger's for the job.completed its job sent.
+		await until(() => finishedOnWorkers().reduce((sum, count) => sum + count, 0) === before + 2, 'the workers to finish');
+		expect(main.log()).not.toMatch(/Worker finished execution/);
+	});
+}
