@@ -111,7 +111,7 @@ async function send(
 	contract: Contract,
 	plan: OperationPlan,
 	itemIndex: number,
-	request: { idempotencyKey: string; timeoutMs: number; signal?: AbortSignal },
+	request: { idempotencyKey: (itemIndex: number) => string; timeoutMs: number; signal?: AbortSignal },
 ): Promise<Answer> {
 	if (plan instanceof JobToAwait) return plan;
 	if ('list' in plan) {
@@ -131,7 +131,10 @@ async function send(
 		body: Object.keys(extraBody).length > 0 ? extraBody : undefined,
 		qs: plan.extra?.qs,
 		itemIndex,
-		...request,
+		// Only creates carry one; hashing a key for every read would cost each item for nothing.
+		idempotencyKey: contract.endpoints[plan.endpoint].method === 'POST' ? request.idempotencyKey(itemIndex) : undefined,
+		timeoutMs: request.timeoutMs,
+		signal: request.signal,
 	});
 	if (plan.answer === 'deleted') {
 		return { id: plan.id, deleted: true, ...(answer === undefined ? {} : requireObject(this, answer, itemIndex)) };
@@ -206,7 +209,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		if (plan === undefined || contract === undefined) return;
 		try {
 			const answer = await send.call(this, contract, plan, itemIndex, {
-				idempotencyKey: idempotencyKey(itemIndex),
+				idempotencyKey,
 				timeoutMs: timeouts[itemIndex],
 				signal,
 			});

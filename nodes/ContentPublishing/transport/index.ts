@@ -358,7 +358,8 @@ async function send(
 	options: IHttpRequestOptions,
 	{ baseUrl, apiKey, itemIndex, timeoutMs, signal }: SendSettings,
 ): Promise<ApiResponse> {
-	// A hard deadline for the whole exchange, whatever the socket does, and the execution's cancel.
+	// A hard deadline for the whole exchange, whatever the socket does, and the execution's cancel;
+	// the helper's own `timeout` would only add a second timer per request that this one outruns.
 	const deadline = AbortSignal.timeout(timeoutMs);
 	const abortSignal = signal ? AbortSignal.any([signal, deadline]) : deadline;
 	try {
@@ -368,7 +369,6 @@ async function send(
 		return (await this.helpers.httpRequest({
 			...options,
 			headers: { ...options.headers, Authorization: `Bearer ${apiKey}` },
-			timeout: timeoutMs,
 			abortSignal,
 		})) as ApiResponse;
 	} catch (error) {
@@ -464,8 +464,9 @@ async function requestByContract(
 		});
 		requestBody = { ...writableFields(route, current), ...requestBody };
 	}
+	// An endpoint's path always stays within the Base URL; an address the service handed over may not.
 	const target = url ?? `${baseUrl}${endpointPath(endpoint, route.path, id)}`;
-	if (new URL(target).origin !== new URL(baseUrl).origin) {
+	if (url !== undefined && new URL(target).origin !== new URL(baseUrl).origin) {
 		throw new NodeApiError(this.getNode(), { url: target }, {
 			message: `The service pointed the node to ${new URL(target).origin}, which the node does not follow`,
 			description: 'Only addresses within the origin of the credential\'s Base URL receive the API key.',
