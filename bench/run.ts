@@ -7,7 +7,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 import { startFakeService } from '../test/fake-service';
-import { n8nThroughput } from './n8n-throughput';
+import { N8N_PINS } from '../scripts/n8n-instance';
+import { n8nThroughput, type NodeCost, type Service } from './n8n-throughput';
 import { contentPublishingNode, runNode, shutDownEngine, useBinaryDataMode } from '../test/support/n8n-engine';
 import { subtitlesToText } from '../nodes/ContentPublishing/helpers/transcript';
 
@@ -87,36 +88,79 @@ async function throughput() {
 	] as const) {
 		const started = await server();
 		await throughputAgainst(name, started);
-		if (name === 'minimal server') await throughputInN8n(started);
+		if (name === 'minimal server') {
+			const distant = await startMinimalServerProcess(DISTANT_SERVICE_DELAY_MS);
+			await throughputInN8n(started, distant);
+			distant.stop();
+		}
 		started.stop();
 	}
 }
 
-/** The node against n8n's own HTTP Request node, in a real n8n, by n8n's execution times. */
-async function throughputInN8n(service: { url: string; apiKey: string }) {
+// About the time a request takes to a service in another data centre of the same region.
+const DISTANT_SERVICE_DELAY_MS = 20;
+
+/**
+ * The node against n8n's own HTTP Request node, in each pinned n8n, by n8n's execution times; and
+ * what bounds sending in parallel: the CPU time n8n's main thread spends per request.
+ */
+async function throughputInN8n(loopback: Service, distant: Service) {
 	const items = SMOKE ? 40 : 2000;
+	const connectionsBefore = await loopback.connections?.();
 	const raw = await time(async () => {
 		for (let index = 0; index < items; index++) {
-			await (await fetch(`${service.url}/v1/me`, { headers: { authorization: `Bearer ${service.apiKey}` } })).json();
+			await (await fetch(`${loopback.url}/v1/me`, { headers: { authorization: `Bearer ${loopback.apiKey}` } })).json();
 		}
 	}, 1);
-	const perItem = await n8nThroughput(service, items);
-	if (perItem === undefined) {
-		console.log('in n8n: skipped, the pinned n8n is not installed (npm run test:e2e installs it)');
-		return;
-	}
+	const rawConnections = connectionsBefore === undefined ? undefined : (await loopback.connections!()) - connectionsBefore;
+	if (rawConnections !== undefined) console.log(`(the raw fetch loop opened ${rawConnections} new connections for ${items} requests)`);
 	const rawPerItem = raw / items;
-	for (const [name, ms] of Object.entries(perItem)) {
-		report(`in n8n: ${name} / raw loop`, ms / rawPerItem, `${(ms * 1000).toFixed(0)} µs per item (raw fetch loop ${(rawPerItem * 1000).toFixed(0)} µs)`);
+	for (const pin of N8N_PINS) {
+		const measured = await n8nThroughput(pin, { loopback, distant }, items, SMOKE ? 16 : 500, SMOKE ? 1 : 3);
+		if (measured === undefined) {
+			console.log(`in n8n (${pin} pin): skipped, not installed (npm run test:e2e installs it)`);
+			continue;
+		}
+		reportN8n(`in n8n ${measured.version}`, measured.costs, rawPerItem);
+	}
+}
+
+function reportN8n(where: string, costs: Record<string, NodeCost>, rawPerItem: number) {
+	const busy = ({ mainThreadBusy, connectionsPerItem }: NodeCost) =>
+		[
+			mainThreadBusy === undefined ? '' : `; n8n's main thread busy ${(mainThreadBusy * 100).toFixed(0)}%`,
+			connectionsPerItem === undefined ? '' : `; ${connectionsPerItem.toFixed(2)} new connections per item`,
+		].join('');
+	for (const [name, cost] of Object.entries(costs)) {
+		if (name.endsWith('away')) continue;
+		report(`${where}: ${name} / raw loop`, cost.msPerItem / rawPerItem, `${(cost.msPerItem * 1000).toFixed(0)} µs per item (raw fetch loop ${(rawPerItem * 1000).toFixed(0)} µs)${busy(cost)}`);
 	}
 	// HTTP Request sends every item's request at once (unless its Batching option is set), so
 	// the fair match is this node with requests in parallel too; 1 at a time is shown beside it.
-	const one = perItem['this node, 1 at a time'];
-	const eight = perItem['this node, 8 at a time'];
-	report('in n8n: HTTP Request + credential / this node (8)', perItem['HTTP Request, Bearer Auth credential'] / eight, 'above 1: this node is cheaper per item');
-	report('in n8n: HTTP Request, header / this node (8)', perItem['HTTP Request, key as a header'] / eight, 'above 1: cheaper than the credential-less HTTP Request');
-	report('in n8n: HTTP Request + credential / this node (1)', perItem['HTTP Request, Bearer Auth credential'] / one, 'the same, this node sending one request at a time');
-	report('in n8n: this node, 1 at a time / 8 at a time', one / eight, 'how much faster Requests in Parallel = 8 is');
+	const one = costs['this node, 1 at a time'];
+	const eight = costs['this node, 8 at a time'];
+	report(`${where}: HTTP Request + credential / this node (8)`, costs['HTTP Request, Bearer Auth credential'].msPerItem / eight.msPerItem, 'above 1: this node is cheaper per item');
+	report(`${where}: HTTP Request, header / this node (8)`, costs['HTTP Request, key as a header'].msPerItem / eight.msPerItem, 'above 1: cheaper than the credential-less HTTP Request');
+	report(`${where}: HTTP Request + credential / this node (1)`, costs['HTTP Request, Bearer Auth credential'].msPerItem / one.msPerItem, 'the same, this node sending one request at a time');
+	report(`${where}: HTTP Request, header / this node (1)`, costs['HTTP Request, key as a header'].msPerItem / one.msPerItem, 'the same, this node sending one request at a time');
+	report(`${where}: this node, 1 at a time / 8 at a time`, one.msPerItem / eight.msPerItem, 'how much faster Requests in Parallel = 8 is');
+	if (eight.mainThreadBusy !== undefined) {
+		// The main thread runs every request's JavaScript one after another: no parallelism can make
+		// an item take less than the CPU time it spends on it.
+		const cpuPerItem = eight.msPerItem * eight.mainThreadBusy;
+		report(
+			`${where}: the most any parallelism could gain`,
+			one.msPerItem / cpuPerItem,
+			`1 at a time / main-thread CPU per item at 8 (${(cpuPerItem * 1000).toFixed(0)} µs): the ceiling on this machine`,
+		);
+	}
+	const distantOne = costs['this node, 1 at a time, 20 ms away'];
+	const distantEight = costs['this node, 8 at a time, 20 ms away'];
+	report(
+		`${where}, service ${DISTANT_SERVICE_DELAY_MS} ms away: 1 at a time / 8 at a time`,
+		distantOne.msPerItem / distantEight.msPerItem,
+		`${(distantOne.msPerItem * 1000).toFixed(0)} µs per item, 8 at a time ${(distantEight.msPerItem * 1000).toFixed(0)} µs${busy(distantEight)}`,
+	);
 }
 
 async function throughputAgainst(name: string, service: { url: string; apiKey: string }) {
@@ -137,14 +181,23 @@ async function throughputAgainst(name: string, service: { url: string; apiKey: s
 	report(`${name}: 8 at a time / raw loop`, eight / raw, 'below 1: faster than one connection at a time');
 }
 
-/** A server that answers GET /v1/me and nothing else (no document: the node's built-in conventions). */
-async function startMinimalServerProcess(): Promise<{ url: string; apiKey: string; stop: () => void }> {
-	const script = `require('http').createServer((request, response) => {
+/**
+ * A server that answers GET /v1/me and nothing else (no document: the node's built-in conventions),
+ * after `delayMs`: a service across a network answers later without costing this machine CPU.
+ */
+async function startMinimalServerProcess(delayMs = 0): Promise<Service & { stop: () => void }> {
+	const script = `let connections = 0;
+	require('http').createServer((request, response) => {
+		if (request.url === '/bench/connections') return response.end(String(connections));
 		const me = request.url === '/v1/me';
-		response.writeHead(me ? 200 : 404, { 'content-type': 'application/json' });
-		response.end(me ? '{"id":"acc_1","name":"Bench"}' : '{"error":{"message":"not found"}}');
-	}).listen(0, '127.0.0.1', function () { console.log('service: http://127.0.0.1:' + this.address().port); });`;
-	return await serverProcess([ '-e', script ], {});
+		const answer = () => {
+			response.writeHead(me ? 200 : 404, { 'content-type': 'application/json' });
+			response.end(me ? '{"id":"acc_1","name":"Bench"}' : '{"error":{"message":"not found"}}');
+		};
+		if (${delayMs} > 0) setTimeout(answer, ${delayMs}); else answer();
+	}).on('connection', () => connections++).listen(0, '127.0.0.1', function () { console.log('service: http://127.0.0.1:' + this.address().port); });`;
+	const server = await serverProcess([ '-e', script ], {});
+	return { ...server, connections: async () => Number(await (await fetch(`${server.url}/bench/connections`)).text()) };
 }
 
 /** The fake service's command line, in a child process; resolves once it prints its address. */

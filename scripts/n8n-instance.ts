@@ -134,9 +134,10 @@ export interface N8nInstance {
 	userFolder: string;
 	/**
 	 * Runs an n8n CLI command against this instance's folder and database. Asynchronous, because the
-	 * fake service it may call lives in this process and must keep answering.
+	 * fake service it may call lives in this process and must keep answering. `onSpawn` sees the
+	 * command's process while it runs (the benchmark reads its CPU time).
 	 */
-	cli(args: string[]): Promise<string>;
+	cli(args: string[], onSpawn?: (child: ChildProcess) => void): Promise<string>;
 	start(): Promise<void>;
 	stop(): Promise<void>;
 	log(): string;
@@ -200,14 +201,15 @@ export async function createN8n(pinned: PinnedN8n, options: N8nOptions = {}): Pr
 		url,
 		port,
 		userFolder,
-		async cli(args) {
+		async cli(args, onSpawn) {
 			try {
-				const { stdout } = await execFileAsync(pinned.node, [pinned.binary, ...args], {
+				const running = execFileAsync(pinned.node, [pinned.binary, ...args], {
 					env,
 					encoding: 'utf8',
 					maxBuffer: 64 * 2 ** 20,
 				});
-				return stdout;
+				onSpawn?.(running.child);
+				return (await running).stdout;
 			} catch (error) {
 				const { stdout, stderr } = error as { stdout?: string; stderr?: string };
 				throw new Error(`n8n ${args.join(' ')} failed:\n${String(stdout).slice(-3000)}\n${String(stderr).slice(-3000)}`);
