@@ -379,6 +379,27 @@ describe('waiting for several jobs', () => {
 		expect(harness.sent('publishTwitter').map((request) => (request.body as IDataObject).content)).toEqual(texts);
 	});
 
+	it('checks at once a job whose wait begins after its first check was due, when more items wait than run at once', async () => {
+		harness.service.jobMode = 'manual';
+		const started = Date.now();
+		const running = harness.run(
+			{ resource: 'content', operation: 'generateLinkedin', prompt: '=Post {{ $json.n }}' },
+			{ input: Array.from({ length: 17 }, (_, n) => ({ json: { n } })) },
+		);
+		await waitUntil(() => harness.service.jobs.size === 17);
+		for (const id of harness.service.jobs.keys()) await harness.service.finishJob(id);
+		const result = await running;
+		const elapsed = Date.now() - started;
+
+		expect(jsonOf(result).map((job) => job.status)).toEqual(Array.from({ length: 17 }, () => 'succeeded'));
+		// Every job had finished by its first check, so each is checked once.
+		expect(harness.sent('getJob')).toHaveLength(17);
+		// Waits run 8 at a time. The first 8 check a second after their jobs started; the other 9
+		// begin later than that and check at once. Timed from each wait's own start, the three rounds
+		// of waits took three seconds.
+		expect(elapsed).toBeLessThan(2000);
+	});
+
 	it('fails only the item whose job failed when continuing on fail', async () => {
 		harness.service.jobMode = 'manual';
 		const running = harness.run(

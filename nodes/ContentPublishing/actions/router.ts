@@ -227,7 +227,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	await forEachConcurrently(jobsToAwait, MAX_PARALLEL_JOB_WAITS, async ({ itemIndex, job }) => {
 		try {
-			const finished = await waitForJob.call(this, job.jobId, job.waitOptions, itemIndex, timeouts[itemIndex]);
+			const finished = await waitForJob.call(this, job, itemIndex, timeouts[itemIndex]);
 			outputs[itemIndex] = await withMedia(toItems(finished, itemIndex), job.media, itemIndex);
 		} catch (error) {
 			outputs[itemIndex] = fail(error as Error, itemIndex);

@@ -26,6 +26,12 @@ export interface WaitOptions {
 
 /** An operation's answer that is a job still to be waited for, once every item has started its own. */
 export class JobToAwait {
+	/**
+	 * When the node learnt of the job. Waits run a few at a time, so a later item's wait may begin
+	 * long after its job started: its checks are timed from here, not from when its wait begins.
+	 */
+	readonly since = Date.now();
+
 	constructor(
 		readonly jobId: string,
 		readonly waitOptions: WaitOptions,
@@ -110,8 +116,7 @@ function failedJobError(context: IExecuteFunctions, jobId: string, job: IDataObj
  */
 export async function waitForJob(
 	this: IExecuteFunctions,
-	jobId: string,
-	{ pollIntervalSeconds, maxWaitSeconds }: WaitOptions,
+	{ jobId, waitOptions: { pollIntervalSeconds, maxWaitSeconds }, since }: JobToAwait,
 	itemIndex: number,
 	/** The item's request timeout; a poll never outlasts the wait's deadline either. */
 	requestTimeoutMs: number,
@@ -120,15 +125,15 @@ export async function waitForJob(
 	const { jobs } = await loadContract.call(this, itemIndex);
 	const deadline = Date.now() + maxWaitSeconds * 1000;
 	const chosen = Math.min(Math.max(pollIntervalSeconds * 1000, 50), LONGEST_POLL_INTERVAL_MS);
-	// Checks come every tenth of the time waited so far, so a job that finishes after t is seen by
-	// max(t + 1 s, 1.1 t) with a number of polls that grows with the logarithm of t. The first
-	// comes after a second (the Poll Interval, if shorter); backing off stops at 30 s between
-	// polls (the Poll Interval, if longer).
-	const started = Date.now();
+	// Checks come every tenth of the time since the job started, so a job that finishes after t is
+	// seen by max(t + 1 s, 1.1 t) with a number of polls that grows with the logarithm of t. The
+	// first comes a second after the job started (the Poll Interval, if shorter), at once for a wait
+	// that begins later than that; backing off stops at 30 s between polls (the Poll Interval, if
+	// longer).
 	const floor = Math.min(FIRST_POLL_MS, chosen);
 	const ceiling = Math.max(MAX_POLL_INTERVAL_MS, chosen);
-	const gap = () => Math.min(Math.max((Date.now() - started) * WAITED_FRACTION, floor), ceiling);
-	let interval = floor;
+	const gap = () => Math.min(Math.max((Date.now() - since) * WAITED_FRACTION, floor), ceiling);
+	let interval = Math.max(since + floor - Date.now(), 0);
 	let lastStatus = 'unknown';
 
 	const cancelled = () =>
