@@ -71,7 +71,7 @@ export const waitOptionsField: INodeProperties = {
 			typeOptions: { minValue: 0.1, numberPrecision: 1 },
 			default: 5,
 			description:
-				'Checks start after a second (or after this, if shorter), then come every tenth of the time waited so far, at most 30 seconds apart (or this, if longer)',
+				'Checks start a second after the job started (or this long, if shorter), then come every tenth of the time since it started, at most 30 seconds apart (or this, if longer)',
 		},
 	],
 };
