@@ -115,6 +115,15 @@ async function throughput() {
 // About the time a request takes to a service in another data centre of the same region.
 const DISTANT_SERVICE_DELAY_MS = 20;
 
+/** Milliseconds for `items` requests of GET /v1/me sent one after another by `fetch` (one kept-alive connection). */
+async function rawFetchLoop(service: Service, items: number): Promise<number> {
+	return await time(async () => {
+		for (let index = 0; index < items; index++) {
+			await (await fetch(`${service.url}/v1/me`, { headers: { authorization: `Bearer ${service.apiKey}` } })).json();
+		}
+	}, 1);
+}
+
 /**
  * The node against n8n's own HTTP Request node, in each pinned n8n, by n8n's execution times; and
  * what bounds sending in parallel: the CPU time n8n's main thread spends per request.
@@ -122,11 +131,7 @@ const DISTANT_SERVICE_DELAY_MS = 20;
 async function throughputInN8n(loopback: Service, distant: Service) {
 	const items = SMOKE ? 40 : 2000;
 	const connectionsBefore = await loopback.connections?.();
-	const raw = await time(async () => {
-		for (let index = 0; index < items; index++) {
-			await (await fetch(`${loopback.url}/v1/me`, { headers: { authorization: `Bearer ${loopback.apiKey}` } })).json();
-		}
-	}, 1);
+	const raw = await rawFetchLoop(loopback, items);
 	const rawConnections = connectionsBefore === undefined ? undefined : (await loopback.connections!()) - connectionsBefore;
 	if (rawConnections !== undefined) console.log(`(the raw fetch loop opened ${rawConnections} new connections for ${items} requests)`);
 	const rawPerItem = raw / items;
@@ -184,11 +189,7 @@ async function throughputAgainst(name: string, service: { url: string; apiKey: s
 	const input = Array.from({ length: items }, () => ({ json: {} }));
 	const node = (parallel: number) => contentPublishingNode({ resource: 'account', operation: 'get', requestOptions: { parallel } });
 	await runNode(node(1), { credentials, input: input.slice(0, 50) });
-	const raw = await time(async () => {
-		for (let index = 0; index < items; index++) {
-			await (await fetch(`${service.url}/v1/me`, { headers: { authorization: `Bearer ${service.apiKey}` } })).json();
-		}
-	}, 1);
+	const raw = await rawFetchLoop(service, items);
 	const one = await time(() => runNode(node(1), { credentials, input }), 1);
 	const eight = await time(() => runNode(node(8), { credentials, input }), 1);
 	report(`${name}: ${items} items, 1 at a time / raw loop`, one / raw, `${((one / items) * 1000).toFixed(0)} µs per item; raw fetch loop ${((raw / items) * 1000).toFixed(0)} µs`);
@@ -216,12 +217,12 @@ async function startMinimalServerProcess(delayMs = 0): Promise<Service & { stop:
 }
 
 /** The fake service's command line, in a child process; resolves once it prints its address. */
-async function startFakeServiceProcess(): Promise<{ url: string; apiKey: string; stop: () => void }> {
+async function startFakeServiceProcess(): Promise<Service & { stop: () => void }> {
 	const cli = path.join(__dirname, '..', 'test', 'fake-service', 'cli.ts');
 	return await serverProcess([require.resolve('ts-node/dist/bin.js'), '--transpile-only', cli], { FAKE_SERVICE_PORT: '0' });
 }
 
-async function serverProcess(args: string[], env: NodeJS.ProcessEnv): Promise<{ url: string; apiKey: string; stop: () => void }> {
+async function serverProcess(args: string[], env: NodeJS.ProcessEnv): Promise<Service & { stop: () => void }> {
 	const apiKey = 'bench-key-0123456789';
 	const child = spawn(process.execPath, args, { env: { ...process.env, ...env, FAKE_SERVICE_API_KEY: apiKey }, stdio: ['ignore', 'pipe', 'inherit'] });
 	const url = await new Promise<string>((resolve, reject) => {
