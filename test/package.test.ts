@@ -93,10 +93,10 @@ describe('the packed tarball under the community-package lint rules', () => {
 		cpSync(unpacked, planted, { recursive: true });
 		const manifest = JSON.parse(readFileSync(path.join(planted, 'package.json'), 'utf8')) as Record<string, unknown>;
 		writeFileSync(path.join(planted, 'package.json'), JSON.stringify({ ...manifest, overrides: { xlsx: '0.18.5' } }, null, 2));
-		appendFileSync(path.join(planted, 'dist', 'nodes', 'ContentPublishing', 'helpers', 'sleep.js'), '\nsetTimeout(() => undefined, 1);\n');
+		appendFileSync(path.join(planted, 'dist', 'nodes', 'shared', 'sleep.js'), '\nsetTimeout(() => undefined, 1);\n');
 		expect(lint(planted)).toEqual({
 			'package.json': ['@n8n/community-nodes/no-overrides-field'],
-			'dist/nodes/ContentPublishing/helpers/sleep.js': ['@n8n/community-nodes/no-restricted-globals'],
+			'dist/nodes/shared/sleep.js': ['@n8n/community-nodes/no-restricted-globals'],
 		});
 	});
 });

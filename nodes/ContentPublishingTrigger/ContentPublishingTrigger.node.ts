@@ -11,20 +11,29 @@ import type {
 import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 
 import { eventsField, eventsSubtitle } from '../ContentPublishing/descriptions/events';
-import { findJob } from '../ContentPublishing/helpers/jobs';
 import { loadOptions } from '../ContentPublishing/methods';
-import { apiRequest, apiRequestAllItems, loadContract, requireObject, serviceEvents } from '../ContentPublishing/transport';
 import {
-	defaultContract,
+	builtInContract,
+	findJob,
+	own,
+	ownAt,
+	readDelivery,
+	readJob,
+	readResource,
+	verifyDelivery,
 	type Contract,
-	type DeliveryShape,
-	type JobContract,
+	type DeliveryReading,
+	type JobReading,
 	type SignatureScheme,
-} from '../ContentPublishing/transport/contract';
-import { isRepeatedDelivery } from './deliveries';
-import { verifyDelivery } from './signature';
+} from '../shared/contract';
+import { callEndpoint, loadContract, readJobById, requireObject, serviceEvents } from '../shared/transport';
+import { readAllItems } from '../shared/transport/paging';
+import { markStarted, startedBefore } from './deliveries';
 
 const JOB_LOOKUP_TIMEOUT_MS = 10_000;
+// A secret shorter than this, or with masking characters in it, is a hint at the secret, not the secret.
+const MIN_SECRET_LENGTH = 16;
+const MASKED = /[•*…·●]|x{4,}|\.{3}/i;
 
 const CONTENT_KIND_OPTIONS = [
 	{ name: 'Blog', value: 'blog' },
@@ -36,23 +45,20 @@ const CONTENT_KIND_OPTIONS = [
 
 /**
  * One subscription on the service, per webhook URL: test and production URLs never share one. It
- * keeps how the service signs and shapes deliveries, read from its document at activation, so a
- * delivery is checked without another request. Subscriptions stored before kept none of that and
- * read with the built-in conventions.
+ * keeps how the service signs and shapes deliveries and jobs, read from its document at
+ * activation, so a delivery is checked without another request. Subscriptions stored before kept
+ * none of that and read with the built-in conventions.
  */
 interface Subscription {
 	id: string;
 	secret: string;
 	events: string[];
 	signature?: SignatureScheme;
-	delivery?: DeliveryShape;
-	jobs?: JobContract;
+	delivery?: DeliveryReading;
+	jobs?: JobReading;
 }
 
 type Subscriptions = Record<string, Subscription>;
-
-// How deliveries of a subscription stored without its service's conventions are read.
-const builtIn = defaultContract();
 
 function subscriptionsOf(staticData: IDataObject): Subscriptions {
 	staticData.subscriptions ??= {};
@@ -65,10 +71,10 @@ function sameEvents(a: unknown, b: string[]): boolean {
 
 /** Removes every registration on the service that delivers to this URL. */
 async function deleteWebhooksFor(this: IHookFunctions, contract: Contract, webhookUrl: string): Promise<void> {
-	const existing = await apiRequestAllItems.call(this, 'listWebhooks', {});
-	const urlField = contract.webhooks.fields.url;
-	for (const webhook of existing.filter((candidate) => candidate[urlField] === webhookUrl)) {
-		await apiRequest.call(this, 'deleteWebhook', { id: String(webhook.id) });
+	const existing = await readAllItems.call(this, 'listWebhooks', {});
+	const { itemId } = contract.endpoints.listWebhooks.answer;
+	for (const webhook of existing.filter((candidate) => own(candidate, contract.webhooks.fields.url) === webhookUrl)) {
+		await callEndpoint.call(this, 'deleteWebhook', { id: String(own(webhook, itemId)) });
 	}
 }
 
@@ -76,10 +82,20 @@ function isNotFound(error: unknown): boolean {
 	return error instanceof NodeApiError && error.httpCode === '404';
 }
 
-/** The content kind of a job: the last part of its type, such as `video` in `generate.video`. */
-function contentKind(job: IDataObject): string | undefined {
-	const type = typeof job.type === 'string' ? job.type : typeof job.kind === 'string' ? job.kind : '';
-	return type.split(/[^A-Za-z0-9]+/).pop()?.toLowerCase() || undefined;
+/** A secret of the kind the service's signatures use: `whsec_` + base64 for Standard Webhooks, else hex. */
+function newSecret(scheme: SignatureScheme): string {
+	return scheme.secretEncoding === 'whsec' ? `whsec_${randomBytes(32).toString('base64')}` : randomBytes(32).toString('hex');
+}
+
+/** Whether the service's answer holds its secret itself, not a hint at it (its last digits, a masked copy). */
+function usableSecret(value: unknown, pattern: string | undefined): value is string {
+	if (typeof value !== 'string' || MASKED.test(value)) return false;
+	if (value.replace(/^[a-z]+_/i, '').length < MIN_SECRET_LENGTH) return false;
+	try {
+		return pattern === undefined || new RegExp(pattern.slice(0, 200)).test(value);
+	} catch {
+		return true;
+	}
 }
 
 export class ContentPublishingTrigger implements INodeType {
@@ -147,21 +163,21 @@ export class ContentPublishingTrigger implements INodeType {
 				const events = serviceEvents.call(this, contract.webhooks, this.getNodeParameter('events') as string[]);
 				const { fields } = contract.webhooks;
 
-				let webhook: IDataObject;
+				let current: IDataObject;
 				try {
-					webhook = (await apiRequest.call(this, 'getWebhook', { id: stored.id })) as IDataObject;
+					const answer = await callEndpoint.call(this, 'getWebhook', { id: stored.id });
+					current = requireObject(this, readResource(contract.endpoints.getWebhook, answer.body));
 				} catch (error) {
 					if (!isNotFound(error)) throw new NodeApiError(this.getNode(), error as JsonObject);
 					// Deleted on the service: create a new one.
 					delete subscriptions[webhookUrl];
 					return false;
 				}
-				const current = requireObject(this, webhook);
-				if (current[fields.url] === webhookUrl && sameEvents(current[fields.events], events) && current[fields.active] !== false) {
+				if (own(current, fields.url) === webhookUrl && sameEvents(own(current, fields.events), events) && own(current, fields.active) !== false) {
 					return true;
 				}
 				// It no longer matches the node: replace it rather than keep a second one.
-				await apiRequest.call(this, 'deleteWebhook', { id: stored.id }).catch((error: unknown) => {
+				await callEndpoint.call(this, 'deleteWebhook', { id: stored.id }).catch((error: unknown) => {
 					if (!isNotFound(error)) throw new NodeApiError(this.getNode(), error as JsonObject);
 				});
 				delete subscriptions[webhookUrl];
@@ -179,29 +195,31 @@ export class ContentPublishingTrigger implements INodeType {
 				// id was lost; removing it first keeps deliveries from arriving twice.
 				await deleteWebhooksFor.call(this, contract, webhookUrl);
 
-				// n8n chooses the secret where the service takes one; otherwise the service's own is kept.
-				const ownSecret = webhooks.secretField === undefined ? undefined : randomBytes(32).toString('hex');
-				const optional = {
-					description: `n8n workflow ${this.getWorkflow().id ?? ''}`.trim(),
-					...(ownSecret === undefined ? {} : { secret: ownSecret }),
-				};
-				const created = (await apiRequest.call(this, 'createWebhook', {
-					fields: { body: { url: webhookUrl, events }, optional },
-					idempotencyKey: randomBytes(16).toString('hex'),
-				})) as IDataObject | undefined;
-				const id = created?.id;
-				const answeredSecret = webhooks.secretAnswerField === undefined ? undefined : created?.[webhooks.secretAnswerField];
-				const secret = typeof answeredSecret === 'string' && answeredSecret !== '' ? answeredSecret : ownSecret;
+				// The secret is the node's own wherever the registration takes one; the service's only
+				// where its document says the service makes it, and only if it is one, not a hint at it.
+				const ownSecret = webhooks.secret.sent === undefined ? undefined : newSecret(webhooks.signature);
+				const optional = { description: `n8n workflow ${this.getWorkflow().id ?? ''}`.trim() };
+				const answer = await callEndpoint.call(this, 'createWebhook', {
+					fields: { body: { url: webhookUrl, events, ...(ownSecret === undefined ? {} : { secret: ownSecret }) }, optional },
+					itemKey: randomBytes(16).toString('hex'),
+				});
+				const created = readResource(contract.endpoints.createWebhook, answer.body);
+				const id = own(created, contract.endpoints.getWebhook.answer.itemId) ?? own(created, 'id');
+				const { answered } = webhooks.secret;
+				const servicesSecret = answered === undefined ? undefined : ownAt(created, answered.path);
+				const secret = ownSecret ?? (answered !== undefined && usableSecret(servicesSecret, answered.pattern) ? servicesSecret : undefined);
 				const problem =
 					(typeof id !== 'string' && typeof id !== 'number') || id === ''
 						? 'The service registered the webhook but answered without its id'
-						: secret === undefined
-							? 'The service registered the webhook but neither took nor gave a signing secret'
-							: undefined;
+						: secret !== undefined
+							? undefined
+							: answered !== undefined && servicesSecret !== undefined
+								? 'The service registered the webhook but answered with a masked or partial signing secret'
+								: 'The service registered the webhook but neither took nor gave a signing secret';
 				if (problem !== undefined) {
 					// Without its id the webhook could never be removed, without a secret no delivery checked: remove it now.
 					await deleteWebhooksFor.call(this, contract, webhookUrl);
-					throw new NodeApiError(this.getNode(), (created ?? {}) as JsonObject, {
+					throw new NodeApiError(this.getNode(), { problem } as JsonObject, {
 						message: problem,
 						description: 'The registration was removed again, so no delivery arrives that n8n could not remove later or check. Check that the Base URL points at the API.',
 					});
@@ -223,7 +241,7 @@ export class ContentPublishingTrigger implements INodeType {
 				const stored = subscriptions[webhookUrl];
 				if (stored === undefined) return true;
 				try {
-					await apiRequest.call(this, 'deleteWebhook', { id: stored.id });
+					await callEndpoint.call(this, 'deleteWebhook', { id: stored.id });
 				} catch (error) {
 					// Already gone is what deleting wants; anything else must be seen.
 					if (!isNotFound(error)) throw new NodeApiError(this.getNode(), error as JsonObject);
@@ -238,6 +256,7 @@ export class ContentPublishingTrigger implements INodeType {
 		const request = this.getRequestObject();
 		const headers = this.getHeaderData() as Record<string, string | string[] | undefined>;
 		const rawBody = Buffer.isBuffer(request.rawBody) ? request.rawBody : Buffer.from(JSON.stringify(this.getBodyData()));
+		const builtIn = await builtInContract();
 		// Test and production URLs each have their own subscription; a delivery signed by either is ours.
 		const subscriptions = Object.values(subscriptionsOf(this.getWorkflowStaticData('node')));
 		const subscription = subscriptions.find(
@@ -248,46 +267,40 @@ export class ContentPublishingTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
-		const shape = subscription.delivery ?? builtIn.webhooks.delivery;
 		const jobs = subscription.jobs ?? builtIn.jobs;
-		const idHeader = (subscription.signature ?? builtIn.webhooks.signature).deliveryIdHeader;
-		const event = this.getBodyData();
-		const eventId = String(event[shape.id] ?? (idHeader === undefined ? '' : headers[idHeader]) ?? '');
-		if (eventId !== '' && isRepeatedDelivery(`${subscription.id}:${eventId}`)) {
+		const reading = subscription.delivery ?? builtIn.webhooks.delivery;
+		const delivery = readDelivery(reading, this.getBodyData(), headers);
+		const seenKey = delivery.id === undefined ? undefined : `${subscription.id}:${delivery.id}`;
+		if (seenKey !== undefined && startedBefore(seenKey)) {
 			return { webhookResponse: { received: true, ignored: 'delivered before' } };
 		}
-		const type = String(event[shape.type] ?? '');
-		const events = this.getNodeParameter('events') as string[];
-		const options = this.getNodeParameter('options', {}) as { contentKinds?: string[]; includeHeaders?: boolean };
-		if (!events.includes('*') && !events.includes(type)) {
+		if (!subscription.events.includes('*') && !subscription.events.includes(delivery.type)) {
 			return { webhookResponse: { received: true, ignored: 'event not selected' } };
 		}
 
-		const data = (event[shape.data] ?? {}) as IDataObject;
-		const output: IDataObject = { event: type, eventId: event[shape.id] ?? eventId, createdAt: event[shape.time] };
-		const jobReference = findJob(data, jobs);
-		if (jobReference !== undefined) {
+		const options = this.getNodeParameter('options', {}) as { contentKinds?: string[]; includeHeaders?: boolean };
+		const output: IDataObject = { event: delivery.type, eventId: delivery.id ?? null, createdAt: (delivery.time as IDataObject[string]) ?? null };
+		const reference = findJob(jobs, reading.jobs, delivery.data);
+		if (reference !== undefined) {
 			// A delivery that names the job without its state is completed from the service, quickly:
-			// the service waits for this answer and sends the delivery again if it comes late.
-			const job =
-				jobReference.job ??
-				requireObject(
-					this,
-					await apiRequest.call(this, 'getJob', { id: jobReference.id, timeoutMs: JOB_LOOKUP_TIMEOUT_MS, retryReads: false }),
-				);
+			// the service waits for this answer and sends the delivery again if it comes late. A lookup
+			// that fails fails the delivery, which is then not remembered, so the service's retry runs.
+			const job = reference.job ?? (await readJobById.call(this, reference.id, { timeoutMs: JOB_LOOKUP_TIMEOUT_MS, retryReads: false }));
+			const view = readJob(jobs, job);
 			const kinds = options.contentKinds ?? [];
-			if (kinds.length > 0 && !kinds.includes(contentKind(job) ?? '')) {
+			if (kinds.length > 0 && !kinds.includes(view.kind ?? '')) {
 				return { webhookResponse: { received: true, ignored: 'content kind not selected' } };
 			}
 			output.job = job;
-			output.result = jobs.result.map((key) => job[key]).find((value) => value !== undefined) ?? null;
-		} else if (data.post !== undefined) {
-			output.post = data.post;
+			output.result = (view.result as IDataObject[string]) ?? null;
+		} else if (delivery.post !== undefined) {
+			output.post = delivery.post as IDataObject;
 		} else {
-			output.data = data;
+			output.data = delivery.data as IDataObject;
 		}
 		if (options.includeHeaders) output.headers = headers as IDataObject;
 
+		if (seenKey !== undefined) markStarted(seenKey);
 		return { workflowData: [this.helpers.returnJsonArray(output)] };
 	}
 }

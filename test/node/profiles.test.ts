@@ -259,10 +259,18 @@ describe('a service whose conventions the node reads from its document', () => {
 		expect(harness.sent('hooks.create')).toEqual([]);
 	});
 
+	it('sends the node\'s own events as the service\'s events that mean them, as its document explains them', async () => {
+		const [created] = jsonOf(
+			await harness.run({ resource: 'webhook', operation: 'create', url: 'http://127.0.0.1:9/hook', events: ['job.completed', 'post.published'] }),
+		);
+		expect(created.topics).toEqual(['JOB_READY', 'POST_LIVE']);
+	});
+
 	it('fails an event the service does not offer, listing the ones it does', async () => {
-		const result = await harness.run({ resource: 'webhook', operation: 'create', url: 'http://127.0.0.1:9/hook', events: ['job.completed'] });
-		expect(result.error?.message).toBe('"Events" of item 0: The service offers no event "job.completed"');
+		const result = await harness.run({ resource: 'webhook', operation: 'create', url: 'http://127.0.0.1:9/hook', events: ['post.deleted'] });
+		expect(result.error?.message).toBe('"Events" of item 0: The service offers no event "post.deleted"');
 		expect((result.error as { description?: string }).description).toContain('JOB_READY, JOB_BROKEN, POST_LIVE');
+		expect(harness.sent('hooks.create')).toEqual([]);
 	});
 });
 

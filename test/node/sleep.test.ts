@@ -1,4 +1,4 @@
-import { sleepUnlessCancelled } from '../../nodes/ContentPublishing/helpers/sleep';
+import { sleepUnlessCancelled } from '../../nodes/shared/sleep';
 
 describe('sleepUnlessCancelled', () => {
 	it('resolves true once the delay has passed', async () => {

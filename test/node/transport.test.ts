@@ -52,11 +52,14 @@ describe('service errors', () => {
 		expect(harness.service.requests).toHaveLength(1);
 	});
 
-	it('never sends a write again after any other failure', async () => {
+	it('sends a write again after a gateway error only with the Idempotency-Key the service\'s document declares', async () => {
 		harness.service.injectFault({ status: 503, retryAfterSeconds: 0 });
 		const result = await harness.run({ resource: 'post', operation: 'create', content: 'Unavailable' });
-		expect(result.error?.httpCode).toBe('503');
-		expect(harness.service.requests).toHaveLength(1);
+		expect(result.error).toBeUndefined();
+		const [refused, created] = harness.sent('createPost');
+		expect([refused.status, created.status]).toEqual([503, 201]);
+		expect(created.headers['idempotency-key']).toBe(refused.headers['idempotency-key']);
+		expect(harness.service.posts.size).toBe(1);
 	});
 
 	it('retries a read after the Retry-After of a 429, a 502, a 503 and a 504', async () => {

@@ -1,5 +1,5 @@
 import { signWebhookPayload } from '../fake-service';
-import { useFakeService } from '../support/fixtures';
+import { useFakeService, type Harness } from '../support/fixtures';
 import {
 	deliver,
 	runWebhookMethod,
@@ -11,11 +11,11 @@ import {
 
 const harness = useFakeService();
 
-function setUp(parameters: Record<string, unknown> = { events: ['job.completed'] }) {
+function setUp(parameters: Record<string, unknown> = { events: ['job.completed'] }, on: Harness = harness) {
 	const node = triggerNode(parameters as never);
 	const workflow = triggerWorkflow(node);
 	const lifecycle = (method: 'checkExists' | 'create' | 'delete', options: { isTest?: boolean; credentials?: Partial<TestCredentials> } = {}) =>
-		runWebhookMethod(workflow, node, { ...harness.credentials, ...options.credentials }, method, options);
+		runWebhookMethod(workflow, node, { ...on.credentials, ...options.credentials }, method, options);
 	const activate = async (options: { isTest?: boolean } = {}) => {
 		if (!(await lifecycle('checkExists', options))) await lifecycle('create', options);
 	};
@@ -224,20 +224,6 @@ describe('trigger deliveries', () => {
 		);
 	});
 
-	it('reads the job from the service when the event names only its id', async () => {
-		const { secret, post } = await activated();
-		const job = harness.service.startJob('generate.carousel', { prompt: 'Slides' });
-		harness.service.jobMode = 'manual';
-		await harness.service.finishJob(job.id, 'succeeded');
-		harness.service.requests.length = 0;
-
-		const result = await post(signed(secret, { id: 'evt_2', type: 'job.completed', created_at: 'now', data: { job_id: job.id } }));
-		expect(result.response.workflowData?.[0][0].json).toEqual(
-			expect.objectContaining({ job: expect.objectContaining({ id: job.id, status: 'succeeded' }), result: expect.objectContaining({ slides: expect.any(Array) }) }),
-		);
-		expect(harness.sent('getJob')).toHaveLength(1);
-	});
-
 	it('passes post events on with the post', async () => {
 		const { secret, post } = await activated({ events: ['post.published'] });
 		const result = await post(signed(secret, { id: 'evt_3', type: 'post.published', created_at: 'now', data: { post: { id: 'post_1', status: 'published' } } }));
@@ -247,5 +233,47 @@ describe('trigger deliveries', () => {
 			createdAt: 'now',
 			post: { id: 'post_1', status: 'published' },
 		});
+	});
+});
+
+describe('trigger deliveries that name only the job (read by the built-in conventions of a service without a document)', () => {
+	const bare = useFakeService({ openApiDocument: false });
+
+	async function activated() {
+		const setup = setUp(undefined, bare);
+		await setup.activate();
+		const secret = [...bare.service.webhooks.values()][0].secret;
+		const post = (request: { headers: Record<string, string>; rawBody: string }) => deliver(setup.workflow, setup.node, bare.credentials, request);
+		return { secret, post };
+	}
+
+	async function finishedCarousel() {
+		const job = bare.service.startJob('generate.carousel', { prompt: 'Slides' });
+		bare.service.jobMode = 'manual';
+		await bare.service.finishJob(job.id, 'succeeded');
+		bare.service.requests.length = 0;
+		return job;
+	}
+
+	it('reads the job from the service when the event names only its id', async () => {
+		const { secret, post } = await activated();
+		const job = await finishedCarousel();
+		const result = await post(signed(secret, { id: 'evt_2', type: 'job.completed', created_at: 'now', data: { job_id: job.id } }));
+		expect(result.response.workflowData?.[0][0].json).toEqual(
+			expect.objectContaining({ job: expect.objectContaining({ id: job.id, status: 'succeeded' }), result: expect.objectContaining({ slides: expect.any(Array) }) }),
+		);
+		expect(bare.sent('getJob')).toHaveLength(1);
+	});
+
+	it('loses no event: a delivery whose job lookup fails is not remembered, so the service\'s retry runs the workflow', async () => {
+		const { secret, post } = await activated();
+		const job = await finishedCarousel();
+		const delivery = signed(secret, { id: 'evt_lost', type: 'job.completed', created_at: 'now', data: { job_id: job.id } });
+		bare.service.injectFault({ match: { method: 'GET', path: /^\/v1\/jobs\// }, status: 503, retryAfterSeconds: 0 });
+		await expect(post(delivery)).rejects.toThrow();
+		const retried = await post(delivery);
+		expect(retried.response.workflowData?.[0][0].json).toEqual(expect.objectContaining({ eventId: 'evt_lost', job: expect.objectContaining({ id: job.id }) }));
+		// Once started, the same delivery again is a repeat.
+		expect((await post(delivery)).response).toEqual({ webhookResponse: { received: true, ignored: 'delivered before' } });
 	});
 });

@@ -2,11 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { createHash, randomBytes } from 'node:crypto';
 
+import { ENDPOINTS, readResource, type Contract } from '../../shared/contract';
+import { callEndpoint, inServiceFields, loadContract, requireObject } from '../../shared/transport';
+import { readAllItems } from '../../shared/transport/paging';
 import { readRequestTimeout } from '../helpers/fields';
 import { JobToAwait, resultOrJobToAwait, waitForJob } from '../helpers/jobs';
 import { downloadMedia, type MediaOptions } from '../helpers/media';
-import { apiRequest, apiRequestAllItems, inServiceFields, loadContract, requireObject } from '../transport';
-import type { Contract } from '../transport/contract';
 import * as account from './account';
 import * as content from './content';
 import * as job from './job';
@@ -77,10 +78,11 @@ function readParallelRequests(this: IExecuteFunctions): number {
 }
 
 /**
- * The idempotency key of each item's request: the same for the same execution, node, run and item,
- * so n8n's Retry On Fail re-sends an item's write with the key it had, and different otherwise.
+ * The key of each item's write: the same for the same execution, node, run and item, so n8n's
+ * Retry On Fail re-sends an item's write with the key it had (or gets its first answer back), and
+ * different otherwise. The transport's policy decides what it is used for.
  */
-function idempotencyKeys(this: IExecuteFunctions): (itemIndex: number) => string {
+function itemKeys(this: IExecuteFunctions): (itemIndex: number) => string {
 	const runIndex = this.getWorkflowDataProxy(0).$runIndex;
 	// n8n gives every execution an id; were one missing, keys must still differ between runs.
 	const executionId = this.getExecutionId() || randomBytes(16).toString('hex');
@@ -111,11 +113,11 @@ async function send(
 	contract: Contract,
 	plan: OperationPlan,
 	itemIndex: number,
-	request: { idempotencyKey: (itemIndex: number) => string; timeoutMs: number; signal?: AbortSignal },
+	request: { itemKey: (itemIndex: number) => string; timeoutMs: number; signal?: AbortSignal },
 ): Promise<Answer> {
 	if (plan instanceof JobToAwait) return plan;
 	if ('list' in plan) {
-		return await apiRequestAllItems.call(this, plan.list, {
+		return await readAllItems.call(this, plan.list, {
 			filters: plan.qs,
 			qs: plan.extra?.qs,
 			limit: plan.limit,
@@ -125,22 +127,30 @@ async function send(
 		});
 	}
 	const extraBody = plan.extra?.body ?? {};
-	const answer = await apiRequest.call(this, plan.endpoint, {
+	const endpoint = contract.endpoints[plan.endpoint];
+	const answer = await callEndpoint.call(this, plan.endpoint, {
 		id: plan.id,
 		fields: { body: plan.body, qs: plan.qs },
 		body: Object.keys(extraBody).length > 0 ? extraBody : undefined,
 		qs: plan.extra?.qs,
 		itemIndex,
-		// Only creates carry one; hashing a key for every read would cost each item for nothing.
-		idempotencyKey: contract.endpoints[plan.endpoint].method === 'POST' ? request.idempotencyKey(itemIndex) : undefined,
+		// Only writes use one; hashing a key for every read would cost each item for nothing.
+		itemKey: endpoint.method === 'GET' ? undefined : request.itemKey(itemIndex),
 		timeoutMs: request.timeoutMs,
 		signal: request.signal,
 	});
-	if (plan.answer === 'deleted') {
-		return { id: plan.id, deleted: true, ...(answer === undefined ? {} : requireObject(this, answer, itemIndex)) };
+	// The contract the answer came by reads it (a changed document may have been read meanwhile).
+	const answered = answer.contract.endpoints[plan.endpoint];
+	switch (ENDPOINTS[plan.endpoint].answer) {
+		case 'deleted': {
+			const resource = readResource(answered, answer.body);
+			return { id: plan.id, deleted: true, ...(resource === undefined ? {} : requireObject(this, resource, itemIndex)) };
+		}
+		case 'job':
+			return resultOrJobToAwait.call(this, answer.contract, plan.endpoint, answer, plan.wait, itemIndex, plan.media);
+		default:
+			return requireObject(this, readResource(answered, answer.body), itemIndex);
 	}
-	const object = requireObject(this, answer, itemIndex);
-	return plan.answer === 'job' ? resultOrJobToAwait.call(this, object, plan.wait, contract.jobs, itemIndex, plan.media) : object;
 }
 
 /**
@@ -200,7 +210,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	if (contract?.notice !== undefined) this.addExecutionHints({ message: contract.notice, location: 'outputPane' });
 
-	const idempotencyKey = idempotencyKeys.call(this);
+	const itemKey = itemKeys.call(this);
 	const signal = this.getExecutionCancelSignal();
 	const jobsToAwait: Array<{ itemIndex: number; job: JobToAwait }> = [];
 	const planned = plans.flatMap((plan, itemIndex) => (plan === undefined ? [] : [itemIndex]));
@@ -209,7 +219,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		if (plan === undefined || contract === undefined) return;
 		try {
 			const answer = await send.call(this, contract, plan, itemIndex, {
-				idempotencyKey,
+				itemKey,
 				timeoutMs: timeouts[itemIndex],
 				signal,
 			});

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import type { EndpointName } from '../../shared/contract';
 import type { JobToAwait, WaitOptions } from '../helpers/jobs';
 import type { MediaOptions } from '../helpers/media';
-import type { EndpointName } from '../transport/endpoints';
 
 export interface ExtraFields {
 	body: IDataObject;
@@ -13,16 +13,12 @@ export interface ExtraFields {
 export interface RequestPlan {
 	endpoint: EndpointName;
 	id?: string;
-	/** The node's fields, which the service's contract renames to its own before sending. */
+	/** The node's fields (the catalog's names), which the service's contract renames to its own before sending. */
 	body?: IDataObject;
 	qs?: IDataObject;
 	/** The escape hatches (Extra Body Fields, Extra Query Parameters), sent as given, last. */
 	extra?: ExtraFields;
-	/**
-	 * How to read the answer: `deleted` confirms a deletion that answers with no body; `job` is an
-	 * answer that may be a job, waited for with `wait` when that is set.
-	 */
-	answer?: 'deleted' | 'job';
+	/** For an endpoint that starts a job (the catalog says which): how to wait for it; none returns the job. */
 	wait?: WaitOptions;
 	/** Where the finished job's media goes, when it is to be downloaded. */
 	media?: MediaOptions;

@@ -1,6 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { FieldMapping } from '../helpers/fields';
 import { extraBodyField, extraQueryField } from './common';
 import { pageIdField } from './locators';
 
@@ -9,17 +8,6 @@ export const POST_STATUS_OPTIONS = [
 	{ name: 'Published', value: 'published' },
 	{ name: 'Scheduled', value: 'scheduled', description: 'Published at "Scheduled At"' },
 ];
-
-/** Post fields that create and update share, in node-field → API-field form. */
-export const POST_FIELD_MAPPINGS: Record<string, FieldMapping> = {
-	content: { apiName: 'content' },
-	title: { apiName: 'title' },
-	status: { apiName: 'status' },
-	scheduledAt: { apiName: 'scheduled_at' },
-	pageId: { apiName: 'page_id' },
-	tags: { apiName: 'tags', kind: 'list' },
-	mediaUrls: { apiName: 'media_urls', kind: 'list' },
-};
 
 export const optionalPostFields: INodeProperties[] = [
 	pageIdField,

@@ -1,14 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeParameterResourceLocator, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULT_TIMEOUT_MS } from '../transport';
-import { isUnsafeId } from '../transport/endpoints';
-
-/** How a node field becomes an API field: its API name and how its value is converted. */
-export interface FieldMapping {
-	apiName: string;
-	kind?: 'list' | 'number';
-}
+import { FIELDS, isUnsafeId, splitList, type FieldName } from '../../shared/contract';
+import { DEFAULT_TIMEOUT_MS } from '../../shared/transport';
 
 function isEmptyValue(value: unknown): boolean {
 	return (
@@ -19,15 +13,6 @@ function isEmptyValue(value: unknown): boolean {
 	);
 }
 
-/** Splits a comma- or newline-separated field into its non-empty entries. */
-export function splitList(value: unknown): string[] {
-	if (Array.isArray(value)) return value.map(String).map((entry) => entry.trim()).filter(Boolean);
-	return String(value ?? '')
-		.split(/[,\n]/)
-		.map((entry) => entry.trim())
-		.filter(Boolean);
-}
-
 export function locatorValue(value: unknown): string {
 	if (value !== null && typeof value === 'object' && '__rl' in (value as IDataObject)) {
 		return String((value as INodeParameterResourceLocator).value ?? '').trim();
@@ -35,16 +20,19 @@ export function locatorValue(value: unknown): string {
 	return String(value ?? '').trim();
 }
 
-/** Converts node fields into API fields, leaving out every empty optional value. */
-export function toApiFields(values: IDataObject, mappings: Record<string, FieldMapping>): IDataObject {
-	const fields: IDataObject = {};
-	for (const [name, value] of Object.entries(values)) {
-		const mapping = mappings[name];
-		if (mapping === undefined) continue;
-		const converted = mapping.kind === 'list' ? splitList(value) : value;
-		if (!isEmptyValue(converted)) fields[mapping.apiName] = converted as IDataObject[keyof IDataObject];
+/**
+ * The node fields an endpoint takes (its entry in the contract's catalog), from the parameters of
+ * the same names, leaving out every empty optional value; the contract names them the service's way.
+ */
+export function pickFields(values: IDataObject, fields: readonly FieldName[]): IDataObject {
+	const picked: IDataObject = {};
+	for (const field of fields) {
+		const value = values[field];
+		// A list typed as text is empty when it names nothing between its commas.
+		const empty = isEmptyValue(FIELDS[field].type === 'list' ? splitList(value) : value);
+		if (!empty) picked[field] = value;
 	}
-	return fields;
+	return picked;
 }
 
 /** Reads a JSON-object parameter, naming the parameter and the item when it is not one. */

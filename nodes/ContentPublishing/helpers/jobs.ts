@@ -1,15 +1,10 @@
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, asNodeError, isTransient, loadContract, requireObject, retryAfterMs } from '../transport';
-import type { JobContract, JobState } from '../transport/contract';
+import { findJob, isRecord, readJob, readResource, type Contract, type EndpointName, type Headers, type JobView } from '../../shared/contract';
+import { sleepUnlessCancelled } from '../../shared/sleep';
+import { asNodeError, isTransient, loadContract, readJobById, requireObject, retryAfterMs } from '../../shared/transport';
 import type { MediaOptions } from './media';
-import { sleepUnlessCancelled } from './sleep';
-
-// Status values the service's document does not explain are read by the usual names of each outcome.
-const SUCCEEDED = new Set(['succeeded', 'success', 'successful', 'completed', 'complete', 'done', 'finished']);
-const FAILED = new Set(['failed', 'failure', 'error', 'errored', 'cancelled', 'canceled', 'expired', 'rejected']);
-const PENDING = new Set(['queued', 'pending', 'running', 'processing', 'in_progress', 'started', 'scheduled', 'waiting']);
 
 const MAX_POLL_INTERVAL_MS = 30_000;
 // A Poll Interval beyond this is taken as this: it bounds every timer the wait sets.
@@ -39,70 +34,11 @@ export class JobToAwait {
 	) {}
 }
 
-function firstValue(record: IDataObject, keys: string[]): unknown {
-	return keys.map((key) => record[key]).find((value) => value !== undefined && value !== null);
-}
-
-function rawStatus(job: IDataObject, jobs: JobContract): string {
-	const status = firstValue(job, jobs.status);
-	return typeof status === 'string' ? status : '';
-}
-
-function stateOf(status: string, jobs: JobContract): JobState | undefined {
-	if (jobs.states[status] !== undefined) return jobs.states[status];
-	const lower = status.toLowerCase();
-	if (SUCCEEDED.has(lower)) return 'succeeded';
-	if (FAILED.has(lower)) return 'failed';
-	return PENDING.has(lower) ? 'pending' : undefined;
-}
-
-export function jobState(job: IDataObject, jobs: JobContract): JobState {
-	return stateOf(rawStatus(job, jobs), jobs) ?? 'pending';
-}
-
-/** Whether an object is a job: an id and a status the contract or the usual names know. */
-export function isJob(value: unknown, jobs: JobContract): boolean {
-	if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-	const id = firstValue(value as IDataObject, jobs.id);
-	return (typeof id === 'string' || typeof id === 'number') && stateOf(rawStatus(value as IDataObject, jobs), jobs) !== undefined;
-}
-
-/** The job an answer is or refers to: itself, a `job` inside it, or a `job_id`/`jobId` reference. */
-export function findJob(body: unknown, jobs: JobContract): { id: string; job?: IDataObject } | undefined {
-	if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
-	const record = body as IDataObject;
-	if (isJob(record, jobs)) return { id: String(firstValue(record, jobs.id)), job: record };
-	if (isJob(record.job, jobs)) return { id: String(firstValue(record.job as IDataObject, jobs.id)), job: record.job as IDataObject };
-	for (const candidate of [record.job_id, record.jobId]) {
-		if (typeof candidate === 'string' && candidate.length > 0) return { id: candidate };
-	}
-	const nested = record.job as IDataObject | undefined;
-	if (nested !== null && typeof nested === 'object' && typeof nested.id === 'string') return { id: nested.id };
-	return undefined;
-}
-
-function jobError(job: IDataObject, jobs: JobContract): { message: string; code?: string } {
-	const error = firstValue(job, jobs.error);
-	if (typeof error === 'string') return { message: error };
-	if (error !== null && typeof error === 'object') {
-		const record = error as IDataObject;
-		const message = firstValue(record, ['message', 'reason', 'detail', 'description']);
-		return {
-			message: typeof message === 'string' ? message : JSON.stringify(error),
-			code: typeof record.code === 'string' ? record.code : undefined,
-		};
-	}
-	for (const key of ['error_message', 'errorMessage', 'failure_reason', 'message']) {
-		if (typeof job[key] === 'string') return { message: job[key] as string };
-	}
-	return { message: `The job ended with status "${rawStatus(job, jobs)}"` };
-}
-
-function failedJobError(context: IExecuteFunctions, jobId: string, job: IDataObject, jobs: JobContract, itemIndex: number) {
-	const { message, code } = jobError(job, jobs);
+function failedJobError(context: IExecuteFunctions, job: IDataObject, view: JobView, itemIndex: number) {
+	const message = view.error?.message ?? `The job ended with status "${view.status}"`;
 	const error = new NodeApiError(context.getNode(), job as JsonObject, {
-		message: `Job ${jobId} failed: ${message}`,
-		description: code ? `Error code: ${code}` : undefined,
+		message: `Job ${view.id} failed: ${message}`,
+		description: view.error?.code ? `Error code: ${view.error.code}` : undefined,
 		itemIndex,
 	});
 	// Every request succeeded; n8n would otherwise take the job's "status" for an HTTP code.
@@ -112,7 +48,8 @@ function failedJobError(context: IExecuteFunctions, jobId: string, job: IDataObj
 
 /**
  * Polls a job until it finishes, backing off between polls. Sleeping goes through the
- * execution's cancel signal, so a cancelled execution stops waiting at once.
+ * execution's cancel signal, so a cancelled execution stops waiting at once. A job the service
+ * has accepted to run later (a scheduled publication) ends the wait: it is output as it is.
  */
 export async function waitForJob(
 	this: IExecuteFunctions,
@@ -122,7 +59,7 @@ export async function waitForJob(
 	requestTimeoutMs: number,
 ): Promise<IDataObject> {
 	const signal = this.getExecutionCancelSignal();
-	const { jobs } = await loadContract.call(this, itemIndex);
+	const contract = await loadContract.call(this, itemIndex);
 	const deadline = Date.now() + maxWaitSeconds * 1000;
 	const chosen = Math.min(Math.max(pollIntervalSeconds * 1000, 50), LONGEST_POLL_INTERVAL_MS);
 	// Checks come every tenth of the time since the job started, so a job that finishes after t is
@@ -155,15 +92,15 @@ export async function waitForJob(
 		}
 		if (!(await sleepUnlessCancelled(Math.min(interval, remaining), signal))) throw cancelled();
 
-		let answer: unknown;
+		let job: IDataObject;
 		try {
-			answer = await apiRequest.call(this, 'getJob', {
-				id: jobId,
+			job = await readJobById.call(this, jobId, {
 				itemIndex,
 				signal,
-				// The wait retries on its own schedule, and a poll that hangs must not outlast the wait.
+				// The wait retries on its own schedule, and neither a poll nor a pause outlasts the wait.
 				retryReads: false,
 				timeoutMs: Math.max(MIN_POLL_TIMEOUT_MS, Math.min(requestTimeoutMs, deadline - Date.now())),
+				deadline,
 			});
 		} catch (error) {
 			if (signal?.aborted) throw cancelled();
@@ -174,33 +111,42 @@ export async function waitForJob(
 			continue;
 		}
 
-		const job = requireObject(this, answer, itemIndex);
-		lastStatus = rawStatus(job, jobs) || 'unknown';
-		const state = jobState(job, jobs);
-		if (state === 'succeeded') return job;
-		if (state === 'failed') throw failedJobError(this, jobId, job, jobs, itemIndex);
+		const view = readJob(contract.jobs, job);
+		lastStatus = view.status || 'unknown';
+		if (view.state === 'succeeded' || view.state === 'scheduled') return job;
+		if (view.state === 'failed') throw failedJobError(this, job, view, itemIndex);
 		interval = gap();
 	}
 }
 
+/** The job an answer of an endpoint started or is. */
+export function jobIn(contract: Contract, endpoint: EndpointName, body: unknown, headers: Headers): ReturnType<typeof findJob> {
+	return findJob(contract.jobs, contract.endpoints[endpoint].answer.jobs, body, headers);
+}
+
 /**
  * Reads an answer that may be a job: the job to wait for when waiting was asked for and the job
- * is unfinished, otherwise the answer itself (a job, or a synchronous result).
+ * is unfinished, otherwise the answer itself (the job, or a synchronous result).
  */
 export function resultOrJobToAwait(
 	this: IExecuteFunctions,
-	answer: IDataObject,
+	contract: Contract,
+	endpoint: EndpointName,
+	answer: { body: unknown; headers: Headers },
 	wait: WaitOptions | undefined,
-	jobs: JobContract,
 	itemIndex: number,
 	media?: MediaOptions,
 ): IDataObject | JobToAwait {
-	const found = findJob(answer, jobs);
-	if (wait === undefined || found === undefined) return answer;
-	const job = found.job ?? answer;
-	const state = found.job === undefined ? 'pending' : jobState(job, jobs);
-	if (state === 'succeeded') return job;
-	if (state === 'failed') throw failedJobError(this, found.id, job, jobs, itemIndex);
+	const found = jobIn(contract, endpoint, answer.body, answer.headers);
+	const resource = readResource(contract.endpoints[endpoint], answer.body);
+	// A job known only by where it is (a 202's Location) is output as its id; one named in a body, as that body.
+	const output = found?.job ?? (found !== undefined && (found.via === 'location' || !isRecord(resource)) ? { id: found.id } : requireObject(this, resource, itemIndex));
+	if (wait === undefined || found === undefined) return output;
+	if (found.job !== undefined) {
+		const view = readJob(contract.jobs, found.job);
+		if (view.state === 'succeeded' || view.state === 'scheduled') return found.job;
+		if (view.state === 'failed') throw failedJobError(this, found.job, view, itemIndex);
+	}
 	return new JobToAwait(found.id, wait, media);
 }
 

@@ -1,8 +1,8 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { downloadFile } from '../transport';
-import type { JobContract } from '../transport/contract';
+import { mediaAddresses, readJob, type JobReading } from '../../shared/contract';
+import { downloadFile } from '../../shared/transport/download';
 
 /** Where a job's media goes: binary field `field`, or `field_0`, `field_1`, … for several files. */
 export interface MediaOptions {
@@ -37,34 +37,29 @@ export function readMediaOptions(this: IExecuteFunctions, itemIndex: number): Me
 	return { field };
 }
 
-// A media address is a property named like one: video_url, imageUrl, media_uri, thumbnail_link, …
-const MEDIA_KEY = /^(video|image|media|audio|file|thumbnail|asset|download)(url|uri|link)$/;
-
-/** The addresses of the media in a job's result, in the order the result lists them. */
-export function mediaUrls(value: unknown, depth = 0): string[] {
-	if (depth > 4 || value === null || typeof value !== 'object') return [];
-	if (Array.isArray(value)) return value.flatMap((entry) => mediaUrls(entry, depth + 1));
-	return Object.entries(value as IDataObject).flatMap(([key, entry]) =>
-		typeof entry === 'string' && MEDIA_KEY.test(key.toLowerCase().replace(/[^a-z]/g, '')) && /^https?:\/\//i.test(entry)
-			? [entry]
-			: mediaUrls(entry, depth + 1),
-	);
-}
+// A result naming more files than this is not downloaded: it is not the media of one job.
+const MAX_FILES_PER_ITEM = 50;
 
 /** Downloads a finished job's media into binary fields, one file at a time, each streamed. */
 export async function downloadMedia(
 	this: IExecuteFunctions,
 	job: IDataObject,
-	jobs: JobContract,
+	jobs: JobReading,
 	{ field }: MediaOptions,
 	itemIndex: number,
 ): Promise<IBinaryKeyData> {
-	const result = jobs.result.map((key) => job[key]).find((value) => value !== undefined && value !== null) ?? job;
-	const urls = mediaUrls(result);
+	const { result } = readJob(jobs, job);
+	const urls = mediaAddresses(jobs, result ?? job, MAX_FILES_PER_ITEM + 1);
 	if (urls.length === 0) {
 		throw new NodeOperationError(this.getNode(), `The finished job of item ${itemIndex} names no media to download`, {
 			itemIndex,
-			description: 'Turn off "Download Media", or check the job\'s result: it should hold a URL such as video_url or image_url.',
+			description: 'Turn off "Download Media", or check the job\'s result: it should hold the address of a video or image, as the service\'s document describes it.',
+		});
+	}
+	if (urls.length > MAX_FILES_PER_ITEM) {
+		throw new NodeOperationError(this.getNode(), `The finished job of item ${itemIndex} names more than ${MAX_FILES_PER_ITEM} media files`, {
+			itemIndex,
+			description: 'The node downloads at most this many files for one item. Turn off "Download Media" and download the files you need with the HTTP Request node.',
 		});
 	}
 	const binary: IBinaryKeyData = {};

@@ -5,10 +5,9 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { apiRequestPage, loadContract, type PageToken } from '../transport';
-import { findField } from '../transport/contract';
-import type { ObjectShape } from '../transport/openapi';
-import type { EndpointName } from '../transport/endpoints';
+import { findField, type EndpointName, type ObjectShape, type PageToken } from '../../shared/contract';
+import { loadContract } from '../../shared/transport';
+import { readPage } from '../../shared/transport/paging';
 
 const SEARCH_PAGE_SIZE = 50;
 // One answer to the editor reads at most this many pages (1,000 records) looking for matches;
@@ -25,22 +24,15 @@ type FieldReader = (record: IDataObject, field: string) => unknown;
 
 function fieldReader(item: ObjectShape | undefined): FieldReader {
 	// Answers may mark fields read-only; that matters for sending, not for reading.
-	const readable = (names: string[]) => ({
-		properties: Object.fromEntries(names.map((name) => [name, { ...item?.properties[name], readOnly: false }])),
-	});
+	const own = (record: IDataObject, name: string | undefined) => (name !== undefined && Object.prototype.hasOwnProperty.call(record, name) ? record[name] : undefined);
 	if (item === undefined) {
-		return (record, field) => {
-			const name = findField(readable(Object.keys(record)), field);
-			return name === undefined ? undefined : record[name];
-		};
+		return (record, field) => own(record, findField({ properties: new Map(Object.keys(record).map((name) => [name, {}])) }, field, undefined, new Set(), { writable: false }));
 	}
 	// A documented list names the same fields in every record: each is looked up once.
-	const shape = readable(Object.keys(item.properties));
 	const names = new Map<string, string | undefined>();
 	return (record, field) => {
-		if (!names.has(field)) names.set(field, findField(shape, field));
-		const name = names.get(field);
-		return name === undefined ? undefined : record[name];
+		if (!names.has(field)) names.set(field, findField(item, field, undefined, new Set(), { writable: false }));
+		return own(record, names.get(field));
 	};
 }
 
@@ -65,7 +57,7 @@ async function search(
 	const parameter = needle === '' ? undefined : route.search;
 	const qs = parameter === undefined ? {} : { [parameter]: needle };
 	const filtersHere = needle !== '' && parameter === undefined;
-	const read = fieldReader(route.item);
+	const read = fieldReader(route.answer.item);
 	const matches = (entry: INodeListSearchItems) =>
 		!filtersHere ||
 		entry.name.toLowerCase().includes(needle.toLowerCase()) ||
@@ -73,7 +65,7 @@ async function search(
 	const results: INodeListSearchItems[] = [];
 	let next = paginationToken ? (JSON.parse(paginationToken) as PageToken) : undefined;
 	for (let pages = 1; ; pages++) {
-		const page = await apiRequestPage.call(context, endpoint, { qs, next, pageSize: SEARCH_PAGE_SIZE });
+		const page = await readPage.call(context, endpoint, { qs, next, pageSize: SEARCH_PAGE_SIZE });
 		for (const record of page.items) {
 			const entry = toEntry((field) => read(record, field));
 			if (matches(entry)) results.push(entry);

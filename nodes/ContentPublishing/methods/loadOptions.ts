@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { eventOptions } from '../descriptions/events';
-import { loadContract } from '../transport';
+import { loadContract } from '../../shared/transport';
 
 /** The events the service's OpenAPI document lists, or the built-in ones when it lists none. */
 export async function getEvents(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {

@@ -2,13 +2,10 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { extraBodyField, extraQueryField, waitForCompletionField, waitOptionsField } from '../../descriptions/common';
-import {
-	COMMON_GENERATION_MAPPINGS,
-	languageField,
-	toneField,
-} from './shared';
+import { languageField, toneField } from './shared';
 import { pageIdField } from '../../descriptions/locators';
-import { readCollection, readExtraFields, toApiFields } from '../../helpers/fields';
+import { ENDPOINTS } from '../../../shared/contract';
+import { pickFields, readCollection, readExtraFields } from '../../helpers/fields';
 import { readJobWait } from '../../helpers/jobs';
 import { MAX_TRANSCRIPT_BYTES, readTranscriptFromBinary } from '../../helpers/transcript';
 import type { RequestPlan } from '../types';
@@ -115,19 +112,11 @@ export async function execute(
 	}
 	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, [pageIdField]);
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
-	const body = {
-		transcript,
-		...toApiFields(additionalFields, {
-			...COMMON_GENERATION_MAPPINGS,
-			title: { apiName: 'title' },
-			length: { apiName: 'length' },
-		}),
-	};
+	const body = pickFields({ ...additionalFields, transcript }, ENDPOINTS.generateBlog.body);
 	return {
 		endpoint: 'generateBlog',
 		body,
 		extra,
-		answer: 'job',
 		wait: readJobWait.call(this, itemIndex),
 	};
 }

@@ -5,7 +5,6 @@ import {
 	executePromptGeneration,
 	promptGenerationProperties,
 } from './shared';
-import type { FieldMapping } from '../../helpers/fields';
 import type { RequestPlan } from '../types';
 
 const kindFields: INodeProperties[] = [
@@ -19,8 +18,6 @@ const kindFields: INodeProperties[] = [
 	},
 ];
 
-const kindMappings: Record<string, FieldMapping> = { slideCount: { apiName: 'slide_count' } };
-
 export const description = updateDisplayOptions(
 	{ show: { resource: ['content'], operation: ['generateCarousel'] } },
 	promptGenerationProperties(kindFields, { media: true }),
@@ -30,5 +27,5 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<RequestPlan> {
-	return await executePromptGeneration.call(this, 'generateCarousel', kindMappings, itemIndex, { media: true });
+	return await executePromptGeneration.call(this, 'generateCarousel', itemIndex, { media: true });
 }

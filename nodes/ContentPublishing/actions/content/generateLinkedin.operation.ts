@@ -5,12 +5,9 @@ import {
 	executePromptGeneration,
 	promptGenerationProperties,
 } from './shared';
-import type { FieldMapping } from '../../helpers/fields';
 import type { RequestPlan } from '../types';
 
 const kindFields: INodeProperties[] = [];
-
-const kindMappings: Record<string, FieldMapping> = {};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['content'], operation: ['generateLinkedin'] } },
@@ -21,5 +18,5 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<RequestPlan> {
-	return await executePromptGeneration.call(this, 'generateLinkedin', kindMappings, itemIndex);
+	return await executePromptGeneration.call(this, 'generateLinkedin', itemIndex);
 }

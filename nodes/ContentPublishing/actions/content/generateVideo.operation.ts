@@ -5,7 +5,6 @@ import {
 	executePromptGeneration,
 	promptGenerationProperties,
 } from './shared';
-import type { FieldMapping } from '../../helpers/fields';
 import type { RequestPlan } from '../types';
 
 const kindFields: INodeProperties[] = [
@@ -30,8 +29,6 @@ const kindFields: INodeProperties[] = [
 	},
 ];
 
-const kindMappings: Record<string, FieldMapping> = { aspectRatio: { apiName: 'aspect_ratio' }, durationSeconds: { apiName: 'duration_seconds' } };
-
 export const description = updateDisplayOptions(
 	{ show: { resource: ['content'], operation: ['generateVideo'] } },
 	promptGenerationProperties(kindFields, { media: true }),
@@ -41,5 +38,5 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<RequestPlan> {
-	return await executePromptGeneration.call(this, 'generateVideo', kindMappings, itemIndex, { media: true });
+	return await executePromptGeneration.call(this, 'generateVideo', itemIndex, { media: true });
 }

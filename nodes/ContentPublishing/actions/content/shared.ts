@@ -1,12 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { FieldMapping } from '../../helpers/fields';
-import { readCollection, readExtraFields, toApiFields } from '../../helpers/fields';
+import { ENDPOINTS } from '../../../shared/contract';
+import { pickFields, readCollection, readExtraFields } from '../../helpers/fields';
 import { readJobWait } from '../../helpers/jobs';
 import { mediaFields, readMediaOptions } from '../../helpers/media';
 import type { RequestPlan } from '../types';
-import type { EndpointName } from '../../transport/endpoints';
 import { extraBodyField, extraQueryField, waitForCompletionField, waitOptionsField } from '../../descriptions/common';
 import { pageIdField, sourcePostField } from '../../descriptions/locators';
 
@@ -26,12 +25,6 @@ export const toneField: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. friendly, expert',
 	description: 'Voice of the generated content',
-};
-
-export const COMMON_GENERATION_MAPPINGS: Record<string, FieldMapping> = {
-	tone: { apiName: 'tone' },
-	language: { apiName: 'language' },
-	pageId: { apiName: 'page_id' },
 };
 
 function sortByDisplayName(fields: INodeProperties[]): INodeProperties[] {
@@ -80,27 +73,18 @@ export function promptGenerationProperties(kindFields: INodeProperties[], { medi
 	];
 }
 
-const PROMPT_MAPPINGS: Record<string, FieldMapping> = {
-	...COMMON_GENERATION_MAPPINGS,
-	prompt: { apiName: 'prompt' },
-	sourceText: { apiName: 'source_text' },
-	sourcePostId: { apiName: 'source_post_id' },
-};
-
 /** Starts a prompt-based generation and hands back its result or the job to wait for. */
 export async function executePromptGeneration(
 	this: IExecuteFunctions,
-	endpoint: EndpointName,
-	kindMappings: Record<string, FieldMapping>,
+	endpoint: 'generateLinkedin' | 'generateTwitter' | 'generateCarousel' | 'generateVideo',
 	itemIndex: number,
 	{ media = false } = {},
 ): Promise<RequestPlan> {
 	const prompt = this.getNodeParameter('prompt', itemIndex, '') as string;
 	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, [pageIdField, sourcePostField]);
-	const fields = toApiFields({ ...additionalFields, prompt }, { ...PROMPT_MAPPINGS, ...kindMappings });
+	const body = pickFields({ ...additionalFields, prompt }, ENDPOINTS[endpoint].body);
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
-	const body = fields;
-	const noSource = body.prompt === undefined && body.source_text === undefined && body.source_post_id === undefined;
+	const noSource = body.prompt === undefined && body.sourceText === undefined && body.sourcePostId === undefined;
 	if (noSource && Object.keys(extra.body).length === 0) {
 		throw new NodeOperationError(this.getNode(), `"Prompt" of item ${itemIndex} is empty`, {
 			itemIndex,
@@ -108,5 +92,5 @@ export async function executePromptGeneration(
 		});
 	}
 	const wait = readJobWait.call(this, itemIndex);
-	return { endpoint, body, extra, answer: 'job', wait, media: media && wait ? readMediaOptions.call(this, itemIndex) : undefined };
+	return { endpoint, body, extra, wait, media: media && wait ? readMediaOptions.call(this, itemIndex) : undefined };
 }

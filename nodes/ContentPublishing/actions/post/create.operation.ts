@@ -2,8 +2,9 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { pageIdField } from '../../descriptions/locators';
-import { optionalPostFields, POST_FIELD_MAPPINGS, POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
-import { readCollection, readExtraFields, requireString, toApiFields } from '../../helpers/fields';
+import { ENDPOINTS } from '../../../shared/contract';
+import { optionalPostFields, POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
+import { pickFields, readCollection, readExtraFields, requireString } from '../../helpers/fields';
 import type { RequestPlan } from '../types';
 
 const properties: INodeProperties[] = [
@@ -60,8 +61,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, [pageIdField]);
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
-	const body = {
-		...toApiFields({ ...additionalFields, content, status, scheduledAt }, POST_FIELD_MAPPINGS),
-	};
+	const body = pickFields({ ...additionalFields, content, status, scheduledAt }, ENDPOINTS.createPost.body);
 	return { endpoint: 'createPost', body, extra };
 }

@@ -12,5 +12,5 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
 	const id = requireLocator.call(this, 'postId', 'Post', itemIndex);
-	return { endpoint: 'deletePost', id, answer: 'deleted' };
+	return { endpoint: 'deletePost', id };
 }

@@ -2,9 +2,10 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { pageIdField } from '../../descriptions/locators';
-import { optionalPostFields, POST_FIELD_MAPPINGS, POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
+import { ENDPOINTS } from '../../../shared/contract';
+import { optionalPostFields, POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
 import { postLocator } from '../../descriptions/locators';
-import { readCollection, readExtraFields, requireLocator, toApiFields } from '../../helpers/fields';
+import { pickFields, readCollection, readExtraFields, requireLocator } from '../../helpers/fields';
 import type { RequestPlan } from '../types';
 
 const properties: INodeProperties[] = [
@@ -50,7 +51,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const id = requireLocator.call(this, 'postId', 'Post', itemIndex);
 	const updateFields = readCollection.call(this, 'updateFields', itemIndex, [pageIdField]);
 	const extra = readExtraFields.call(this, updateFields, itemIndex);
-	const body = toApiFields(updateFields, POST_FIELD_MAPPINGS);
+	const body = pickFields(updateFields, ENDPOINTS.updatePost.body);
 	if (Object.keys(body).length === 0 && Object.keys(extra.body).length === 0) {
 		throw new NodeOperationError(this.getNode(), `Nothing to update in item ${itemIndex}`, {
 			itemIndex,

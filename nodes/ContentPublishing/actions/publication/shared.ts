@@ -3,10 +3,10 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { extraBodyField, extraQueryField, waitForCompletionField, waitOptionsField } from '../../descriptions/common';
 import { postLocator } from '../../descriptions/locators';
 import { pageIdField } from '../../descriptions/locators';
-import { readCollection, readExtraFields, requireLocator, requireString, toApiFields } from '../../helpers/fields';
+import { pickFields, readCollection, readExtraFields, requireLocator, requireString } from '../../helpers/fields';
 import { readJobWait } from '../../helpers/jobs';
 import type { RequestPlan } from '../types';
-import type { EndpointName } from '../../transport/endpoints';
+import { ENDPOINTS } from '../../../shared/contract';
 
 export function publishProperties(platform: string): INodeProperties[] {
 	return [
@@ -57,22 +57,16 @@ export function publishProperties(platform: string): INodeProperties[] {
 
 export async function executePublish(
 	this: IExecuteFunctions,
-	endpoint: EndpointName,
+	endpoint: 'publishLinkedin' | 'publishTwitter',
 	itemIndex: number,
 ): Promise<RequestPlan> {
 	const source = this.getNodeParameter('source', itemIndex) as string;
 	const what =
 		source === 'post'
-			? { post_id: requireLocator.call(this, 'postId', 'Post', itemIndex) }
+			? { postId: requireLocator.call(this, 'postId', 'Post', itemIndex) }
 			: { content: requireString.call(this, 'text', 'Text', itemIndex) };
 	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, [pageIdField]);
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
-	const body = {
-		...what,
-		...toApiFields(additionalFields, {
-			pageId: { apiName: 'page_id' },
-			scheduledAt: { apiName: 'scheduled_at' },
-		}),
-	};
-	return { endpoint, body, extra, answer: 'job', wait: readJobWait.call(this, itemIndex) };
+	const body = pickFields({ ...additionalFields, ...what }, ENDPOINTS[endpoint].body);
+	return { endpoint, body, extra, wait: readJobWait.call(this, itemIndex) };
 }

@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { readExtraFields, requireString, toApiFields } from '../../helpers/fields';
+import { ENDPOINTS } from '../../../shared/contract';
+import { pickFields, readExtraFields, requireString } from '../../helpers/fields';
 import type { RequestPlan } from '../types';
 import { eventsField } from '../../descriptions/events';
-import { optionalWebhookFields, serviceEvents, WEBHOOK_FIELD_MAPPINGS } from './shared';
+import { optionalWebhookFields, serviceEvents } from './shared';
 
 const properties: INodeProperties[] = [
 	{
@@ -49,8 +50,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const events = await serviceEvents.call(this, chosen, itemIndex);
 	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
-	const body = {
-		...toApiFields({ ...additionalFields, url, events }, WEBHOOK_FIELD_MAPPINGS),
-	};
+	const body = pickFields({ ...additionalFields, url, events }, ENDPOINTS.createWebhook.body);
 	return { endpoint: 'createWebhook', body, extra };
 }

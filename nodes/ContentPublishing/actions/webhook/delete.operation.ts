@@ -12,5 +12,5 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
 	const id = requireLocator.call(this, 'webhookId', 'Webhook', itemIndex);
-	return { endpoint: 'deleteWebhook', id, answer: 'deleted' };
+	return { endpoint: 'deleteWebhook', id };
 }

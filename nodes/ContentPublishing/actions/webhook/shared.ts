@@ -1,16 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { extraBodyField, extraQueryField } from '../../descriptions/common';
-import type { FieldMapping } from '../../helpers/fields';
-import { loadContract, serviceEvents as listedEvents } from '../../transport';
-
-export const WEBHOOK_FIELD_MAPPINGS: Record<string, FieldMapping> = {
-	url: { apiName: 'url' },
-	events: { apiName: 'events' },
-	description: { apiName: 'description' },
-	active: { apiName: 'active' },
-	secret: { apiName: 'secret' },
-};
+import { loadContract, serviceEvents as listedEvents } from '../../../shared/transport';
 
 export const optionalWebhookFields: INodeProperties[] = [
 	{

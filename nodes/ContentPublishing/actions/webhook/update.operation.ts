@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { readExtraFields, requireLocator, toApiFields } from '../../helpers/fields';
+import { ENDPOINTS } from '../../../shared/contract';
+import { pickFields, readExtraFields, requireLocator } from '../../helpers/fields';
 import type { RequestPlan } from '../types';
 import { eventsField } from '../../descriptions/events';
 import { webhookLocator } from '../../descriptions/locators';
-import { optionalWebhookFields, serviceEvents, WEBHOOK_FIELD_MAPPINGS } from './shared';
+import { optionalWebhookFields, serviceEvents } from './shared';
 
 const properties: INodeProperties[] = [
 	webhookLocator,
@@ -37,7 +38,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const id = requireLocator.call(this, 'webhookId', 'Webhook', itemIndex);
 	const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const extra = readExtraFields.call(this, updateFields, itemIndex);
-	const body = toApiFields(updateFields, WEBHOOK_FIELD_MAPPINGS);
+	const body = pickFields(updateFields, ENDPOINTS.updateWebhook.body);
 	if (Array.isArray(body.events)) body.events = await serviceEvents.call(this, body.events as string[], itemIndex);
 	if (Object.keys(body).length === 0 && Object.keys(extra.body).length === 0) {
 		throw new NodeOperationError(this.getNode(), `Nothing to update in item ${itemIndex}`, {

@@ -1,0 +1,251 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * Reading an OpenAPI document, which the service writes and the node must not trust: every read
+ * is of an own property (a `__proto__` or `constructor` key is data, never the prototype), every
+ * `$ref` chain and schema composition is expanded once per document (memoized, cycles cut), and
+ * all of it within a budget of steps, so no document, however built, holds n8n's event loop.
+ */
+
+/** A JSON Schema or OpenAPI object, read as plain data. */
+export type Schema = IDataObject;
+
+export interface OpenApiDocument {
+	openapi: string;
+	paths: IDataObject;
+	webhooks?: IDataObject;
+	components?: IDataObject;
+}
+
+export interface ObjectShape {
+	properties: Map<string, Schema>;
+	required: Set<string>;
+	/** Whether properties other than the listed ones are refused (`additionalProperties: false`). */
+	closed: boolean;
+}
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+// Descriptions are read for a few words; a megabyte of text must not reach a regular expression.
+const MAX_TEXT = 2000;
+const MAX_REF_HOPS = 32;
+const MAX_DEPTH = 24;
+
+export class SchemaBudgetError extends Error {}
+
+export function isRecord(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** An object's own property; undefined for anything inherited. */
+export function own(value: unknown, key: string): unknown {
+	return isRecord(value) && Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined;
+}
+
+/** The own property at a path of keys, such as `["meta", "next_cursor"]`. */
+export function ownAt(value: unknown, path: readonly string[]): unknown {
+	let current = value;
+	for (const key of path) current = own(current, key);
+	return current;
+}
+
+export function ownRecord(value: unknown, key: string): IDataObject | undefined {
+	const found = own(value, key);
+	return isRecord(found) ? found : undefined;
+}
+
+export function ownArray(value: unknown, key: string): unknown[] {
+	const found = own(value, key);
+	return Array.isArray(found) ? found : [];
+}
+
+export function ownText(value: unknown, key: string): string {
+	const found = own(value, key);
+	return typeof found === 'string' ? found.slice(0, MAX_TEXT) : '';
+}
+
+export function isOpenApiDocument(value: unknown): value is OpenApiDocument {
+	const version = own(value, 'openapi');
+	return typeof version === 'string' && /^3\.[01]\./.test(version) && isRecord(own(value, 'paths'));
+}
+
+/** Lower case without separators: `page_id`, `pageId` and `Page-ID` read alike. */
+export function normalizeName(name: string): string {
+	return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** The first sentence of a description, lower case. */
+export function firstSentence(schema: unknown): string {
+	return ownText(schema, 'description').split(/(?<=[.!?])\s/)[0].toLowerCase();
+}
+
+export class DocumentReader {
+	private readonly shapes = new Map<object, ObjectShape | null>();
+	private readonly expanding = new Set<object>();
+	private readonly refs = new Map<string, Schema | null>();
+	private readonly alternatives = new Map<object, Schema[]>();
+	private spent = 0;
+
+	constructor(
+		readonly document: OpenApiDocument,
+		/** Steps this reader may take over its whole life. */
+		private budget: number,
+	) {}
+
+	/** Counts work; past the budget the reading stops with SchemaBudgetError. */
+	spend(steps = 1): void {
+		this.spent += steps;
+		if (this.spent > this.budget) {
+			throw new SchemaBudgetError(`its schemas take more than ${this.budget.toLocaleString('en-US')} steps to read`);
+		}
+	}
+
+	get stepsSpent(): number {
+		return this.spent;
+	}
+
+	/** Allows this many more steps: each request's fields are mapped within a budget of their own. */
+	allow(steps: number): void {
+		this.budget = this.spent + steps;
+	}
+
+	/** Follows local `$ref`s (`#/components/...`); a reference that leads nowhere reads as no schema. */
+	deref(value: unknown): Schema | undefined {
+		let current = value;
+		for (let hops = 0; typeof own(current, '$ref') === 'string'; hops++) {
+			const ref = own(current, '$ref') as string;
+			if (hops === MAX_REF_HOPS || !ref.startsWith('#/')) return undefined;
+			let target = this.refs.get(ref);
+			if (target === undefined) {
+				let found: unknown = this.document;
+				for (const part of ref.slice(2).split('/')) {
+					this.spend();
+					found = own(found, part.replace(/~1/g, '/').replace(/~0/g, '~'));
+				}
+				target = isRecord(found) ? found : null;
+				this.refs.set(ref, target);
+			}
+			current = target;
+		}
+		return isRecord(current) ? current : undefined;
+	}
+
+	types(value: unknown): string[] {
+		const schema = this.deref(value);
+		const type = own(schema, 'type');
+		const types = Array.isArray(type) ? type.map(String) : typeof type === 'string' ? [type] : [];
+		if (own(schema, 'nullable') === true) types.push('null');
+		return types;
+	}
+
+	/** The alternatives a schema allows (`oneOf`/`anyOf`, nested ones flattened), or the schema itself. */
+	variants(value: unknown): Schema[] {
+		const schema = this.deref(value);
+		if (schema === undefined) return [];
+		const known = this.alternatives.get(schema);
+		if (known !== undefined) return known;
+		const choices = [...ownArray(schema, 'oneOf'), ...ownArray(schema, 'anyOf')];
+		if (choices.length === 0 || this.expanding.has(schema) || this.expanding.size > MAX_DEPTH) return [schema];
+		this.expanding.add(schema);
+		try {
+			// Each alternative once, however often nested choices name it.
+			const found = new Set<Schema>();
+			for (const choice of choices) {
+				for (const variant of this.variants(choice)) {
+					this.spend();
+					found.add(variant);
+				}
+			}
+			const variants = [...found];
+			this.alternatives.set(schema, variants);
+			return variants;
+		} finally {
+			this.expanding.delete(schema);
+		}
+	}
+
+	/** Whether a schema only allows `null`, as the other half of a nullable `oneOf`. */
+	isNull(value: unknown): boolean {
+		const types = this.types(value);
+		return types.length === 1 && types[0] === 'null';
+	}
+
+	/**
+	 * The object a schema describes: its properties with those of every `allOf` part, and those its
+	 * `oneOf`/`anyOf` alternatives may have; undefined when it describes no object.
+	 */
+	shape(value: unknown): ObjectShape | undefined {
+		const schema = this.deref(value);
+		if (schema === undefined) return undefined;
+		const known = this.shapes.get(schema);
+		if (known !== undefined) return known ?? undefined;
+		// A schema that contains itself reads as what is known of it so far: nothing more.
+		if (this.expanding.has(schema) || this.expanding.size > MAX_DEPTH) return undefined;
+		this.expanding.add(schema);
+		try {
+			const shape = this.expand(schema);
+			this.shapes.set(schema, shape ?? null);
+			return shape;
+		} finally {
+			this.expanding.delete(schema);
+		}
+	}
+
+	private expand(schema: Schema): ObjectShape | undefined {
+		this.spend();
+		const shape: ObjectShape = { properties: new Map(), required: new Set(), closed: own(schema, 'additionalProperties') === false };
+		const ownProperties = ownRecord(schema, 'properties');
+		let isObject = ownProperties !== undefined || this.types(schema).includes('object');
+		const merge = (part: ObjectShape, all: boolean) => {
+			this.spend(part.properties.size + part.required.size);
+			for (const [name, property] of part.properties) if (all || !shape.properties.has(name)) shape.properties.set(name, property);
+			if (all) {
+				for (const name of part.required) shape.required.add(name);
+				shape.closed ||= part.closed;
+			}
+		};
+		for (const part of ownArray(schema, 'allOf')) {
+			const partShape = this.shape(part);
+			if (partShape === undefined) continue;
+			isObject = true;
+			merge(partShape, true);
+		}
+		for (const part of [...ownArray(schema, 'oneOf'), ...ownArray(schema, 'anyOf')]) {
+			const partShape = this.shape(part);
+			if (partShape === undefined) continue;
+			isObject = true;
+			merge(partShape, false);
+		}
+		if (!isObject) return undefined;
+		for (const [name, property] of Object.entries(ownProperties ?? {})) {
+			this.spend();
+			shape.properties.set(name, this.deref(property) ?? {});
+		}
+		for (const name of ownArray(schema, 'required')) if (typeof name === 'string') shape.required.add(name);
+		return shape;
+	}
+
+	/** The schema of an array's items, looking through a nullable wrapper. */
+	items(value: unknown): Schema | undefined {
+		for (const variant of this.variants(value)) {
+			if (this.types(variant).includes('array') || own(variant, 'items') !== undefined) return this.deref(own(variant, 'items'));
+		}
+		return undefined;
+	}
+
+	isArray(value: unknown): boolean {
+		return this.variants(value).some((variant) => this.types(variant).includes('array') || own(variant, 'items') !== undefined);
+	}
+
+	/** A schema's allowed string values: its enum or const, also inside `oneOf`/`anyOf`. */
+	enumValues(value: unknown): string[] | undefined {
+		const values: string[] = [];
+		for (const variant of this.variants(value)) {
+			const listed = own(variant, 'enum');
+			if (Array.isArray(listed)) values.push(...listed.filter((entry): entry is string => typeof entry === 'string'));
+			const constant = own(variant, 'const');
+			if (typeof constant === 'string') values.push(constant);
+		}
+		return values.length > 0 ? [...new Set(values)] : undefined;
+	}
+}

@@ -1,0 +1,175 @@
+import { sleep } from 'n8n-workflow';
+
+/**
+ * Parses JSON the service sent, within limits, without holding n8n's event loop: JSON.parse of a
+ * few megabytes blocks every execution of the process for tens of milliseconds, so a large text is
+ * parsed in slices that yield in between. Keys are set as own data properties, as JSON.parse
+ * does, so a key named `__proto__` is a key like any other and never an object's prototype.
+ */
+
+export interface JsonLimits {
+	/** Most characters of text to read. */
+	maxLength: number;
+	/** Deepest nesting of objects and arrays. */
+	maxDepth: number;
+	/** Most values (objects, arrays, strings, numbers, literals) in the whole text. */
+	maxValues: number;
+}
+
+export class JsonLimitError extends Error {}
+
+// Below this length JSON.parse takes well under a millisecond: slicing would only cost.
+const DIRECT_PARSE_LENGTH = 64 * 1024;
+// How long one slice may run before it yields to other work.
+const SLICE_MS = 4;
+const CHECK_EVERY_VALUES = 2048;
+
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const WHITESPACE = /[ \t\n\r]*/y;
+
+type Container =
+	| { kind: 'object'; value: Record<string, unknown>; key?: string; filled: boolean }
+	| { kind: 'array'; value: unknown[] };
+
+function depthOf(value: unknown, maxDepth: number): number {
+	// Only for short texts parsed directly: their nesting is checked after the fact, cheaply.
+	let deepest = 0;
+	const stack: Array<[unknown, number]> = [[value, 1]];
+	while (stack.length > 0) {
+		const [current, depth] = stack.pop() as [unknown, number];
+		if (current === null || typeof current !== 'object') continue;
+		deepest = Math.max(deepest, depth);
+		if (deepest > maxDepth) return deepest;
+		for (const child of Object.values(current)) stack.push([child, depth + 1]);
+	}
+	return deepest;
+}
+
+export async function parseJson(text: string, limits: JsonLimits): Promise<unknown> {
+	if (text.length > limits.maxLength) {
+		throw new JsonLimitError(`it is longer than ${limits.maxLength.toLocaleString('en-US')} characters`);
+	}
+	if (text.length <= DIRECT_PARSE_LENGTH) {
+		const value = JSON.parse(text) as unknown;
+		if (depthOf(value, limits.maxDepth) > limits.maxDepth) throw new JsonLimitError(`it nests deeper than ${limits.maxDepth} levels`);
+		return value;
+	}
+	return await parseInSlices(text, limits);
+}
+
+async function parseInSlices(text: string, { maxDepth, maxValues }: JsonLimits): Promise<unknown> {
+	const stack: Container[] = [];
+	let index = 0;
+	let values = 0;
+	let root: unknown;
+	let done = false;
+	let sliceStart = Date.now();
+
+	const fail = (what: string): never => {
+		throw new SyntaxError(`${what} at position ${index}`);
+	};
+	const skipWhitespace = () => {
+		WHITESPACE.lastIndex = index;
+		WHITESPACE.test(text);
+		index = WHITESPACE.lastIndex;
+	};
+	const readString = (): string => {
+		// The closing quote is the first one not escaped; JSON.parse decodes the escapes.
+		let end = index + 1;
+		let escaped = false;
+		for (;;) {
+			end = text.indexOf('"', end);
+			if (end === -1) fail('Unterminated string');
+			let backslashes = 0;
+			for (let at = end - 1; text.charCodeAt(at) === 92; at--) backslashes++;
+			if (backslashes % 2 === 0) break;
+			escaped = true;
+			end++;
+		}
+		const raw = text.slice(index, end + 1);
+		index = end + 1;
+		if (!escaped && raw.indexOf('\\') === -1) {
+			if (/[\u0000-\u001f]/.test(raw)) fail('Control character in string');
+			return raw.slice(1, -1);
+		}
+		return JSON.parse(raw) as string;
+	};
+	const attach = (value: unknown) => {
+		const parent = stack[stack.length - 1];
+		if (parent === undefined) {
+			root = value;
+			done = true;
+		} else if (parent.kind === 'array') {
+			parent.value.push(value);
+		} else {
+			const key = parent.key as string;
+			if (key === '__proto__') Object.defineProperty(parent.value, key, { value, enumerable: true, writable: true, configurable: true });
+			else parent.value[key] = value;
+			parent.key = undefined;
+		}
+	};
+	const readValue = () => {
+		if (++values > maxValues) throw new JsonLimitError(`it holds more than ${maxValues.toLocaleString('en-US')} values`);
+		const char = text[index];
+		if (char === '{' || char === '[') {
+			if (stack.length >= maxDepth) throw new JsonLimitError(`it nests deeper than ${maxDepth} levels`);
+			index++;
+			stack.push(char === '{' ? { kind: 'object', value: {}, filled: false } : { kind: 'array', value: [] });
+			return;
+		}
+		if (char === '"') return attach(readString());
+		for (const [word, value] of [['true', true], ['false', false], ['null', null]] as const) {
+			if (text.startsWith(word, index)) {
+				index += word.length;
+				return attach(value);
+			}
+		}
+		NUMBER.lastIndex = index;
+		const match = NUMBER.exec(text);
+		if (match === null) fail('Unexpected token');
+		index = NUMBER.lastIndex;
+		attach(Number((match as RegExpExecArray)[0]));
+	};
+
+	while (!done) {
+		skipWhitespace();
+		const top = stack[stack.length - 1];
+		if (top === undefined) {
+			readValue();
+		} else if (text[index] === (top.kind === 'object' ? '}' : ']')) {
+			// A container closes: no key may be pending, and `{"a": 1,}` is not JSON.
+			if (top.kind === 'object' && top.key !== undefined) fail('Missing value');
+			index++;
+			stack.pop();
+			attach(top.value);
+		} else if (top.kind === 'object' && top.key === undefined) {
+			if (top.filled) {
+				if (text[index] !== ',') fail('Expected , or }');
+				index++;
+				skipWhitespace();
+			}
+			if (text[index] !== '"') fail('Expected a key');
+			top.key = readString();
+			top.filled = true;
+			skipWhitespace();
+			if (text[index] !== ':') fail('Expected :');
+			index++;
+			skipWhitespace();
+			readValue();
+		} else {
+			if (top.kind === 'array' && top.value.length > 0) {
+				if (text[index] !== ',') fail('Expected , or ]');
+				index++;
+				skipWhitespace();
+			}
+			readValue();
+		}
+		if (values % CHECK_EVERY_VALUES === 0 && Date.now() - sliceStart >= SLICE_MS) {
+			await sleep(0);
+			sliceStart = Date.now();
+		}
+	}
+	skipWhitespace();
+	if (index < text.length) fail('Unexpected text after JSON');
+	return root;
+}

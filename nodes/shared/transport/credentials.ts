@@ -1,0 +1,74 @@
+import type { IExecuteFunctions, IHookFunctions, ILoadOptionsFunctions, IWebhookFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/** Every kind of context the nodes talk to the service from. */
+export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+
+export const CREDENTIAL_TYPE = 'contentPublishingApi';
+
+export interface Credentials {
+	baseUrl: string;
+	apiKey: string;
+}
+
+/**
+ * Accepts a base URL with or without a trailing slash or `/v1` suffix: endpoint paths carry
+ * the version, so it must never appear twice.
+ */
+export function normalizeBaseUrl(baseUrl: string): string {
+	return baseUrl
+		.trim()
+		.replace(/\/+$/, '')
+		.replace(/\/v1$/i, '');
+}
+
+// n8n gives every execution, list search, hook and delivery a context object of its own.
+const credentialsOf = new WeakMap<RequestContext, Promise<Credentials>>();
+
+/**
+ * The credential, read and decrypted once per context (an execution's items share it) instead
+ * of once per request; a credential that fails is read again by the next item, which then gets
+ * an error naming itself.
+ */
+export async function readCredentials(this: RequestContext, itemIndex?: number): Promise<Credentials> {
+	let credentials = credentialsOf.get(this);
+	if (credentials === undefined) {
+		credentials = readCredentialsOnce.call(this, itemIndex);
+		credentialsOf.set(this, credentials);
+		credentials.catch(() => credentialsOf.delete(this));
+	}
+	return await credentials;
+}
+
+async function readCredentialsOnce(this: RequestContext, itemIndex?: number): Promise<Credentials> {
+	const credentials = await this.getCredentials<Credentials>(CREDENTIAL_TYPE, itemIndex);
+	const baseUrl = normalizeBaseUrl(String(credentials.baseUrl ?? ''));
+	if (!/^https?:\/\/[^/]/i.test(baseUrl)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			"The credential's Base URL must start with http:// or https://",
+			// A URL with user info is not repeated: it would carry a password into the message.
+			{ itemIndex, description: baseUrl.includes('@') ? undefined : `Base URL found: "${baseUrl}"` },
+		);
+	}
+	if (/^https?:\/\/[^/?#]*@/i.test(baseUrl)) {
+		throw new NodeOperationError(this.getNode(), "The credential's Base URL must not contain a user name or password", {
+			itemIndex,
+			description: 'The API key authenticates every request; remove the "user:password@" part from the Base URL.',
+		});
+	}
+	return { baseUrl, apiKey: String(credentials.apiKey ?? '') };
+}
+
+/** Removes the key from a text, also where it appears escaped inside JSON. */
+export function redact(text: string, secret: string): string {
+	if (secret.length === 0) return text;
+	const escaped = JSON.stringify(secret).slice(1, -1);
+	return text.split(secret).join('***').split(escaped).join('***');
+}
+
+/** The same value with the key removed from every string in it. */
+export function redactValue<T>(value: T, secret: string): T {
+	if (value === undefined || secret.length === 0) return value;
+	return JSON.parse(redact(JSON.stringify(value), secret)) as T;
+}

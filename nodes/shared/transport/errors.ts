@@ -1,0 +1,110 @@
+import type { JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { ContractFieldError, describeError, headerValue, type ErrorReading } from '../contract';
+import { redactValue, type RequestContext } from './credentials';
+import type { ServiceAnswer } from './http';
+
+/**
+ * The service's refusals as n8n errors: the service's own message in the error's main text, its
+ * code and details in the description, with what the HTTP status means for this node.
+ */
+
+const MAX_QUOTED_TEXT = 300;
+export const TRANSIENT_STATUSES = new Set([429, 502, 503, 504]);
+
+/** What each status means here; the 429 hint depends on whether writes can be sent again safely. */
+function statusHint(statusCode: number, idempotent: boolean): string | undefined {
+	switch (statusCode) {
+		case 401:
+			return 'The service did not accept the API key. Check the key in the credential: it may be wrong or revoked, or the account may not be approved for API access yet.';
+		case 403:
+			return 'The service refused this request for this API key. The key may lack a permission this needs, the account may not be approved for API access yet, or (on some services) the key itself may be wrong.';
+		case 404:
+			return "Nothing exists at this address. Check the ID (it may have been deleted) and the credential's Base URL.";
+		case 429:
+			return idempotent
+				? 'The service is limiting the request rate. The node slows down and tries again after the Retry-After the service asks for, within the Timeout; lower "Requests in Parallel" if this persists. "Retry On Fail" is safe here: the service recognises a write sent again by its Idempotency-Key.'
+				: 'The service is limiting the request rate. The node slows down and tries again after the Retry-After the service asks for, within the Timeout; lower "Requests in Parallel" or the number of items per execution if this persists.';
+		default:
+			return undefined;
+	}
+}
+
+/** The error as n8n shows it: the node's own errors pass through, anything else is wrapped. */
+export function asNodeError(context: RequestContext, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+}
+
+/** Whether an error is worth another try later: a rate limit, a gateway error or no answer. */
+export function isTransient(error: unknown): boolean {
+	return error instanceof NodeApiError && error.context.transient === true;
+}
+
+/** The delay a transient error asks for (Retry-After, in milliseconds), if it names one. */
+export function retryAfterMs(error: unknown): number | undefined {
+	if (!(error instanceof NodeApiError)) return undefined;
+	const seconds = Number(error.context.retryAfterSeconds);
+	return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+}
+
+/** `Retry-After` in seconds: a number of seconds, or an HTTP date. */
+export function retryAfterSeconds(value: string, now = Date.now()): number | undefined {
+	if (/^\d{1,9}$/.test(value.trim())) return Number(value.trim());
+	const date = Date.parse(value);
+	return Number.isFinite(date) ? Math.max(0, Math.ceil((date - now) / 1000)) : undefined;
+}
+
+interface ErrorSettings {
+	apiKey: string;
+	itemIndex?: number;
+	errors: ErrorReading;
+	/** Why the built-in conventions stand in, named in hints on refusals they may explain. */
+	notice?: string;
+	idempotent: boolean;
+}
+
+/** A refusal (4xx/5xx) as the n8n error that tells what the service said. */
+export function serviceError(context: RequestContext, answer: ServiceAnswer, body: unknown, settings: ErrorSettings): NodeApiError {
+	const { statusCode } = answer;
+	// Before anything reads it: a body that echoes the request must not carry the key anywhere.
+	const errorBody = redactValue(body === undefined ? answer.text : body, settings.apiKey);
+	const { message, code, details } = describeError(settings.errors, errorBody);
+	const retryAfter = headerValue(answer.headers, 'retry-after');
+	const description = [
+		code ? `Error code: ${code}.` : undefined,
+		details ? `Details: ${details}.` : undefined,
+		statusCode === 429 && retryAfter ? `The service asks to retry after ${retryAfter} seconds.` : undefined,
+		statusHint(statusCode, settings.idempotent),
+		// A request the service refuses may follow built-in conventions it does not share.
+		[400, 404, 405, 415, 422].includes(statusCode) ? settings.notice : undefined,
+	]
+		.filter(Boolean)
+		.join(' ');
+	const errorResponse: JsonObject =
+		errorBody !== null && typeof errorBody === 'object' && !Array.isArray(errorBody)
+			? (errorBody as JsonObject)
+			: { body: String(errorBody ?? '').slice(0, MAX_QUOTED_TEXT) };
+	const error = new NodeApiError(context.getNode(), errorResponse, {
+		message: message ?? `The service answered with HTTP ${statusCode}`,
+		description: description || undefined,
+		httpCode: String(statusCode),
+		itemIndex: settings.itemIndex,
+	});
+	const seconds = retryAfter ? retryAfterSeconds(retryAfter) : undefined;
+	if (seconds !== undefined) error.context.retryAfterSeconds = seconds;
+	if (TRANSIENT_STATUSES.has(statusCode)) error.context.transient = true;
+	return error;
+}
+
+/** What the contract refused, as the node's error naming the parameter and the item it is about. */
+export function refusal(context: RequestContext, error: unknown, itemIndex?: number, parameter?: string): NodeApiError | NodeOperationError {
+	if (!(error instanceof ContractFieldError)) return asNodeError(context, error, itemIndex);
+	const item = itemIndex === undefined ? undefined : parameter ? `of item ${itemIndex}` : `Item ${itemIndex}`;
+	const subject = [parameter && `"${parameter}"`, item].filter(Boolean).join(' ');
+	return new NodeOperationError(context.getNode(), subject ? `${subject}: ${error.message}` : error.message, {
+		itemIndex,
+		description: error.description,
+	});
+}

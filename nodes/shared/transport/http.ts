@@ -1,0 +1,184 @@
+import type { IHttpRequestOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { Headers } from '../contract';
+import { headerValue } from '../contract';
+import { redact, type RequestContext } from './credentials';
+
+/**
+ * One exchange with the service through n8n's request helper (n8n's proxy and TLS settings
+ * apply): a hard deadline and the execution's cancel around it, redirects followed only within
+ * the Base URL's origin, and the answer read as text up to a size limit, so a service that sends
+ * without end holds neither memory nor the execution.
+ */
+
+export interface ServiceAnswer {
+	statusCode: number;
+	headers: Headers;
+	/** The answer's body as text. */
+	text: string;
+}
+
+export interface ExchangeSettings {
+	baseUrl: string;
+	apiKey: string;
+	itemIndex?: number;
+	/** How long one attempt may take, whatever the socket does. */
+	timeoutMs: number;
+	/** The execution's cancel: a cancelled execution abandons the request at once. */
+	signal?: AbortSignal;
+	/** Most bytes of an answer to read. */
+	maxBytes: number;
+}
+
+const MAX_REDIRECTS = 5;
+const MAX_QUOTED_TEXT = 300;
+
+/** A readable stream as n8n's helper hands it over. */
+interface BodyStream extends AsyncIterable<Buffer | string> {
+	destroy(error?: Error): void;
+}
+
+function isStream(value: unknown): value is BodyStream {
+	return value !== null && typeof value === 'object' && Symbol.asyncIterator in value && typeof (value as BodyStream).destroy === 'function';
+}
+
+export class AnswerTooLarge extends Error {}
+
+/** Reads an answer's body up to `maxBytes`; more stops the reading and fails. */
+async function readText(body: unknown, maxBytes: number): Promise<string> {
+	if (!isStream(body)) {
+		const text = Buffer.isBuffer(body) ? body.toString('utf8') : typeof body === 'string' ? body : body === undefined || body === null ? '' : JSON.stringify(body);
+		if (Buffer.byteLength(text) > maxBytes) throw new AnswerTooLarge();
+		return text;
+	}
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of body) {
+		const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+		size += bytes.length;
+		if (size > maxBytes) {
+			body.destroy();
+			throw new AnswerTooLarge();
+		}
+		chunks.push(bytes);
+	}
+	return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Sends one request with the key; a failure to reach the service becomes a clear, transient error. */
+async function sendOnce(this: RequestContext, options: IHttpRequestOptions, settings: ExchangeSettings): Promise<ServiceAnswer> {
+	const { baseUrl, apiKey, itemIndex, timeoutMs, signal, maxBytes } = settings;
+	// A hard deadline for the whole exchange, body included, and the execution's cancel.
+	const deadline = AbortSignal.timeout(timeoutMs);
+	const abortSignal = signal ? AbortSignal.any([signal, deadline]) : deadline;
+	try {
+		// The key read once per execution goes in here: httpRequestWithAuthentication would read and
+		// decrypt the credential again for every request. The header is the one the credential's
+		// `authenticate` describes.
+		const response = (await this.helpers.httpRequest({
+			...options,
+			headers: { Accept: 'application/json', ...options.headers, Authorization: `Bearer ${apiKey}` },
+			encoding: 'stream',
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+			abortSignal,
+		})) as { statusCode: number; headers: Headers; body: unknown };
+		const text = await readText(response.body, maxBytes);
+		return { statusCode: response.statusCode, headers: response.headers ?? {}, text };
+	} catch (error) {
+		if (signal?.aborted) {
+			throw new NodeOperationError(this.getNode(), 'The execution was cancelled while waiting for the service', { itemIndex });
+		}
+		if (error instanceof AnswerTooLarge) {
+			throw new NodeApiError(this.getNode(), { message: 'answer too large' }, {
+				message: `The service answered with more than ${Math.round(maxBytes / 1048576)} MB`,
+				description: 'The node reads at most this much of one answer. Narrow the request (a smaller Limit, filters), or check that the Base URL points at the API.',
+				itemIndex,
+			});
+		}
+		// n8n hands network failures on as a NodeApiError whose messages keep the system error
+		// (such as "connect ECONNREFUSED 127.0.0.1:443"); only its code and wording travel on.
+		const reason = error as { message?: string; messages?: string[]; code?: string };
+		const details = [reason.code, reason.message, ...(reason.messages ?? [])].join(' ');
+		const timedOut = deadline.aborted || /\b(ETIMEDOUT|ECONNABORTED)\b|timeout of \d+ms exceeded/.test(details);
+		const code = /\b(E[A-Z_]{3,})\b/.exec(details)?.[1];
+		const failure = new NodeApiError(
+			this.getNode(),
+			{ message: redact(String(reason.message ?? 'Request failed'), apiKey) },
+			timedOut
+				? {
+						message: `The service at ${baseUrl} did not answer within ${timeoutMs / 1000} seconds`,
+						description: 'Raise "Timeout" under Request Options if the service is slow, or check that it is up.',
+						itemIndex,
+					}
+				: {
+						// The code stays out of the message and error body: n8n would swap both for a generic text.
+						message: `Could not reach the service at ${baseUrl}`,
+						description: `${code ? `${code}: ` : ''}${redact(String(reason.message ?? ''), apiKey)} Check the credential's Base URL and that the service is reachable from n8n.`,
+						itemIndex,
+					},
+		);
+		failure.context.transient = true;
+		failure.context.unanswered = true;
+		throw failure;
+	}
+}
+
+function redirectTarget(answer: ServiceAnswer, from: string): URL | undefined {
+	const location = headerValue(answer.headers, 'location');
+	try {
+		return location ? new URL(location, from) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * One request and the redirects the node follows: only within the origin of the Base URL (the key
+ * goes nowhere else), and for writes only those that keep the method (307, 308).
+ */
+export async function exchange(this: RequestContext, options: IHttpRequestOptions, settings: ExchangeSettings): Promise<ServiceAnswer> {
+	let url = String(options.url);
+	let answer = await sendOnce.call(this, options, settings);
+	for (let redirects = 0; [301, 302, 303, 307, 308].includes(answer.statusCode); redirects++) {
+		const target = redirectTarget(answer, url);
+		const followable =
+			target !== undefined &&
+			target.origin === new URL(settings.baseUrl).origin &&
+			(answer.statusCode === 307 || answer.statusCode === 308 || options.method === 'GET');
+		if (!followable || redirects === MAX_REDIRECTS) {
+			throw new NodeApiError(this.getNode(), { status: answer.statusCode }, {
+				message:
+					redirects === MAX_REDIRECTS
+						? `The service redirected more than ${MAX_REDIRECTS} times`
+						: `The service redirected the request to ${target ? target.origin : 'an unreadable address'}, which the node does not follow`,
+				description:
+					"Redirects are followed only within the origin of the credential's Base URL (and, for writes, only when they keep the method), so the API key and the request are never sent anywhere else. Set the Base URL to the address the API answers at.",
+				httpCode: String(answer.statusCode),
+				itemIndex: settings.itemIndex,
+			});
+		}
+		// The Location names the whole address, query included.
+		url = target.toString();
+		answer = await sendOnce.call(this, { ...options, url, qs: undefined }, settings);
+	}
+	return answer;
+}
+
+/** An answer that is not JSON, as the error that says so (a login page behind a wrong Base URL). */
+export function notJsonError(context: RequestContext, answer: ServiceAnswer, apiKey: string, itemIndex?: number): NodeApiError {
+	const contentType = headerValue(answer.headers, 'content-type') || 'an unknown type';
+	return new NodeApiError(
+		context.getNode(),
+		{ body: redact(answer.text, apiKey).slice(0, MAX_QUOTED_TEXT) },
+		{
+			message: `The service answered with ${contentType.split(';')[0]} instead of JSON`,
+			description:
+				"Check the credential's Base URL: it must be the API's address (the one that serves /v1/me), not a web page such as a login screen.",
+			httpCode: String(answer.statusCode),
+			itemIndex,
+		},
+	);
+}

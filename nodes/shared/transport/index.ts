@@ -1,0 +1,312 @@
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import {
+	eventsToSend,
+	findJob,
+	isRecord,
+	isUnsafeId,
+	own,
+	readResource,
+	requestBody,
+	requestQuery,
+	type Contract,
+	type EndpointName,
+	type Headers,
+	type ResolvedEndpoint,
+	type WebhookContract,
+} from '../contract';
+import { JsonLimitError, parseJson } from '../json';
+import { sleepUnlessCancelled } from '../sleep';
+import { contractFor, refreshContract } from './contracts';
+import { readCredentials, type Credentials, type RequestContext } from './credentials';
+import { asNodeError, refusal, retryAfterMs, serviceError } from './errors';
+import { exchange, notJsonError, type ServiceAnswer } from './http';
+import { holdBack, MAX_PAUSE_MS, waitTurn } from './pacing';
+import { isLostAnswer, recall, remember, sendPolicy } from './policy';
+
+/**
+ * Calling an endpoint: the request built by the contract from the node's fields, sent under the
+ * retry policy and the execution's pace, and the answer parsed within limits.
+ */
+
+export { asNodeError, isTransient, retryAfterMs } from './errors';
+export { loadContract } from './contracts';
+export { readCredentials, type RequestContext } from './credentials';
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+const RETRY_BACKOFF_MS = 1000;
+// One answer is read up to this size, and parsed within these bounds.
+const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+const ANSWER_LIMITS = { maxLength: MAX_ANSWER_BYTES, maxDepth: 256, maxValues: 4_000_000 };
+// Answers of writes are remembered for n8n's Retry On Fail only up to this size.
+const MAX_REMEMBERED_ANSWER = 1024 * 1024;
+
+/** Fields in the node's own names, which the contract maps onto the service's when sending. */
+export interface NodeFields {
+	body?: IDataObject;
+	qs?: IDataObject;
+	/** Body fields left out where the service's schema has no place for them, instead of failing. */
+	optional?: IDataObject;
+}
+
+export interface CallOptions {
+	id?: string;
+	fields?: NodeFields;
+	/** Sent as given, after (and over) the mapped fields: Extra Body Fields, Extra Query Parameters, paging. */
+	body?: IDataObject;
+	qs?: IDataObject;
+	/** An address to read instead of the endpoint's path, such as a list's next link; same origin only. */
+	url?: string;
+	itemIndex?: number;
+	/** The item's key: the same for the same execution, node, run and item (see policy.ts). */
+	itemKey?: string;
+	/** How long one attempt may take; default DEFAULT_TIMEOUT_MS. */
+	timeoutMs?: number;
+	/** No pause may end after this time (a job wait's Maximum Wait Time). */
+	deadline?: number;
+	signal?: AbortSignal;
+	/** Whether a read that meets a rate limit, a gateway error or no answer is tried again (the default). */
+	retryReads?: boolean;
+}
+
+export interface Answer {
+	statusCode: number;
+	headers: Headers;
+	/** The parsed body; undefined for an empty one. */
+	body: unknown;
+	/** The contract the request was sent by, which reads the answer. */
+	contract: Contract;
+}
+
+/**
+ * The node's fields in the service's names; a field the service has no place for fails the item
+ * here. The router calls this for every item before sending anything.
+ */
+export function inServiceFields(
+	this: RequestContext,
+	contract: Contract,
+	endpoint: EndpointName,
+	fields: NodeFields | undefined,
+	itemIndex?: number,
+): { body?: IDataObject; qs?: IDataObject } {
+	if (fields === undefined) return {};
+	try {
+		return {
+			body: fields.body === undefined ? undefined : requestBody(contract, endpoint, fields.body, fields.optional),
+			qs: fields.qs === undefined ? undefined : requestQuery(contract, endpoint, fields.qs),
+		};
+	} catch (error) {
+		throw refusal(this, error, itemIndex);
+	}
+}
+
+/** The chosen events as the service names them, checked against the events it lists. */
+export function serviceEvents(this: RequestContext, webhooks: WebhookContract, events: string[], itemIndex?: number): string[] {
+	try {
+		return eventsToSend(webhooks, events);
+	} catch (error) {
+		throw refusal(this, error, itemIndex, 'Events');
+	}
+}
+
+/** Resolves an endpoint's path, encoding the id so that it can never address another route. */
+function pathOf(endpoint: ResolvedEndpoint, id?: string): string {
+	if (!endpoint.path.includes('{id}')) return endpoint.path;
+	if (id === undefined || isUnsafeId(id)) throw new Error(`Endpoint ${endpoint.name} needs an id that names one resource, not "${id ?? ''}"`);
+	return endpoint.path.replace('{id}', encodeURIComponent(id));
+}
+
+/** A form body as services that take one read it: `a=1&b[]=x&c[d]=y`. */
+function formText(fields: IDataObject): string {
+	const parts: string[] = [];
+	const add = (key: string, value: unknown) => {
+		if (Array.isArray(value)) value.forEach((entry) => add(`${key}[]`, entry));
+		else if (isRecord(value)) for (const [inner, entry] of Object.entries(value)) add(`${key}[${inner}]`, entry);
+		else if (value !== undefined && value !== null) parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
+	};
+	for (const [key, value] of Object.entries(fields)) add(key, value);
+	return parts.join('&');
+}
+
+/** The fields of an object that its replacing PUT takes back: writable, set, and never a secret. */
+function writableFields(contract: Contract, endpoint: ResolvedEndpoint, current: unknown): IDataObject {
+	if (!isRecord(current) || endpoint.request === undefined) return {};
+	const secret = contract.webhooks.secret.sent;
+	return Object.fromEntries(
+		Object.entries(current).filter(([name, value]) => {
+			const property = endpoint.request?.properties.get(name);
+			return property !== undefined && own(property, 'readOnly') !== true && value !== null && name !== secret;
+		}),
+	);
+}
+
+async function parseAnswer(this: RequestContext, answer: ServiceAnswer, apiKey: string, itemIndex?: number): Promise<unknown> {
+	if (answer.text.trim() === '') return undefined;
+	try {
+		return await parseJson(answer.text, ANSWER_LIMITS);
+	} catch (error) {
+		if (error instanceof JsonLimitError) {
+			throw new NodeApiError(this.getNode(), { message: error.message }, {
+				message: `The service's answer is too large to read: ${error.message}`,
+				description: 'Narrow the request (a smaller Limit, filters), or check that the Base URL points at the API.',
+				itemIndex,
+			});
+		}
+		throw notJsonError(this, answer, apiKey, itemIndex);
+	}
+}
+
+/**
+ * The one function that talks to the service for an endpoint. It builds the request by the
+ * service's contract, sends it, and hands back the parsed answer; a refusal becomes the n8n error
+ * that tells what the service said. A 405, or a 404 on a collection, reads the document again
+ * (it may have changed) and sends once more if the endpoint moved.
+ */
+export async function callEndpoint(this: RequestContext, name: EndpointName, options: CallOptions = {}): Promise<Answer> {
+	const credentials = await readCredentials.call(this, options.itemIndex);
+	const contract = await contractFor.call(this, credentials);
+	try {
+		return await callByContract.call(this, contract, name, options, credentials);
+	} catch (error) {
+		const httpCode = error instanceof NodeApiError ? error.httpCode : undefined;
+		const endpoint = contract.endpoints[name];
+		const moved = httpCode === '405' || (httpCode === '404' && !endpoint.path.includes('{id}'));
+		if (!moved || !refreshContract(credentials)) throw asNodeError(this, error, options.itemIndex);
+		const fresh = await contractFor.call(this, credentials);
+		const freshEndpoint = fresh.endpoints[name];
+		if (freshEndpoint.method === endpoint.method && freshEndpoint.path === endpoint.path) throw asNodeError(this, error, options.itemIndex);
+		return await callByContract.call(this, fresh, name, options, credentials);
+	}
+}
+
+async function callByContract(this: RequestContext, contract: Contract, name: EndpointName, options: CallOptions, credentials: Credentials): Promise<Answer> {
+	const { baseUrl, apiKey } = credentials;
+	const { id, itemIndex, timeoutMs = DEFAULT_TIMEOUT_MS, signal } = options;
+	const endpoint = contract.endpoints[name];
+	const mapped = inServiceFields.call(this, contract, name, options.fields, itemIndex);
+	let body = mapped.body === undefined && options.body === undefined ? undefined : { ...mapped.body, ...options.body };
+	const query = { ...mapped.qs, ...options.qs };
+	if (endpoint.replaces && endpoint.reads !== undefined && body !== undefined) {
+		// A PUT replaces the whole object: what the item does not change is sent back as it is.
+		const current = await callEndpoint.call(this, endpoint.reads, { id, itemIndex, timeoutMs, signal, deadline: options.deadline });
+		body = { ...writableFields(contract, endpoint, readResource(contract.endpoints[endpoint.reads], current.body)), ...body };
+	}
+	// An endpoint's path always stays within the Base URL; an address the service handed over may not.
+	const target = options.url ?? `${baseUrl}${pathOf(endpoint, id)}`;
+	if (options.url !== undefined && new URL(target).origin !== new URL(baseUrl).origin) {
+		throw new NodeApiError(this.getNode(), { url: target }, {
+			message: `The service pointed the node to ${new URL(target).origin}, which the node does not follow`,
+			description: "Only addresses within the origin of the credential's Base URL receive the API key.",
+			itemIndex,
+		});
+	}
+	const policy = sendPolicy(endpoint, options.itemKey, options.retryReads);
+	const form = /x-www-form-urlencoded/i.test(endpoint.mediaType);
+	const request: IHttpRequestOptions = {
+		method: endpoint.method,
+		url: target,
+		qs: Object.keys(query).length > 0 ? query : undefined,
+		// Sent as text in the media type the document declares (`application/merge-patch+json`, a form).
+		body: body === undefined ? undefined : form ? formText(body) : JSON.stringify(body),
+		headers: {
+			...(body === undefined ? {} : { 'Content-Type': endpoint.mediaType }),
+			...(policy.idempotency ? { [policy.idempotency.header]: policy.idempotency.key } : {}),
+		},
+	};
+
+	const earlier = recall<Answer>(policy.memoKey);
+	if (earlier !== undefined) {
+		if ('answered' in earlier) return earlier.answered;
+		throw outcomeUnknown(this, endpoint, itemIndex);
+	}
+
+	const started = Date.now();
+	const deadline = options.deadline ?? started + timeoutMs;
+	const settings = { baseUrl, apiKey, itemIndex, timeoutMs, signal, maxBytes: MAX_ANSWER_BYTES };
+	for (let attempt = 1; ; attempt++) {
+		if (!(await waitTurn(this, deadline, signal))) {
+			if (signal?.aborted) throw cancelled(this, itemIndex);
+			throw pausedTooLong(this, endpoint, itemIndex);
+		}
+		try {
+			const answer = await exchange.call(this, request, settings);
+			if (answer.statusCode >= 400) {
+				// A refusal's body is read as JSON where it is, and quoted as text where it is not.
+				const parsed = await parseAnswer.call(this, answer, apiKey, itemIndex).catch(() => undefined);
+				throw serviceError(this, answer, parsed, {
+					apiKey,
+					itemIndex,
+					errors: contract.errors,
+					notice: contract.notice,
+					idempotent: policy.idempotency !== undefined,
+				});
+			}
+			const parsed = answer.statusCode === 204 ? undefined : await parseAnswer.call(this, answer, apiKey, itemIndex);
+			const result = { statusCode: answer.statusCode, headers: answer.headers, body: parsed, contract };
+			if (answer.text.length <= MAX_REMEMBERED_ANSWER) remember(policy.memoKey, { answered: result });
+			return result;
+		} catch (error) {
+			if (signal?.aborted) throw cancelled(this, itemIndex);
+			const retryAfter = retryAfterMs(error) ?? 0;
+			// Every request of this execution holds back for as long as the service asked.
+			if (error instanceof NodeApiError && error.httpCode === '429') holdBack(this, retryAfter || RETRY_BACKOFF_MS);
+			const backoff = Math.max(retryAfter, RETRY_BACKOFF_MS * 2 ** (attempt - 1));
+			const retry = attempt < policy.attempts && policy.retryable(error) && retryAfter <= MAX_PAUSE_MS && Date.now() + backoff <= deadline;
+			if (!retry && endpoint.method !== 'GET' && policy.idempotency === undefined && isLostAnswer(error)) {
+				remember(policy.memoKey, { unknown: true });
+				throw outcomeUnknown(this, endpoint, itemIndex, error);
+			}
+			if (!retry || !(await sleepUnlessCancelled(backoff, signal))) {
+				if (signal?.aborted) throw cancelled(this, itemIndex);
+				throw asNodeError(this, error, itemIndex);
+			}
+		}
+	}
+}
+
+function cancelled(context: RequestContext, itemIndex?: number): NodeOperationError {
+	return new NodeOperationError(context.getNode(), 'The execution was cancelled while waiting for the service', { itemIndex });
+}
+
+function pausedTooLong(context: RequestContext, endpoint: ResolvedEndpoint, itemIndex?: number): NodeApiError {
+	const error = new NodeApiError(context.getNode(), { status: 429 }, {
+		message: 'The service asked to wait longer than this request may take',
+		description: `The service is limiting the request rate, and its Retry-After ends after this request's limit (its Timeout, or the Maximum Wait Time). Nothing was sent for ${endpoint.method} ${endpoint.path}. Raise the limit, lower "Requests in Parallel", or run fewer items at once.`,
+		httpCode: '429',
+		itemIndex,
+	});
+	error.context.transient = true;
+	return error;
+}
+
+function outcomeUnknown(context: RequestContext, endpoint: ResolvedEndpoint, itemIndex?: number, cause?: unknown): NodeApiError {
+	const why = cause instanceof Error ? ` (${cause.message})` : '';
+	return new NodeApiError(context.getNode(), { outcome: 'unknown' }, {
+		message: `The service's answer to ${endpoint.method} ${endpoint.path} was lost${why}: it may or may not have been carried out`,
+		description:
+			'The service does not declare idempotency keys, so the node does not send a write twice. Check in the service whether it was carried out (for example with Get Many) before running this item again; Retry On Fail of this execution will not send it again.',
+		itemIndex,
+	});
+}
+
+export { contractFor };
+
+/** Reads a job by its id: the job object, out of whatever the service wraps it in. */
+export async function readJobById(this: RequestContext, id: string, options: Omit<CallOptions, 'id'> = {}): Promise<IDataObject> {
+	const contract = await contractFor.call(this, await readCredentials.call(this, options.itemIndex));
+	const answer = await callEndpoint.call(this, 'getJob', { ...options, id });
+	const found = findJob(contract.jobs, contract.endpoints.getJob.answer.jobs, answer.body, answer.headers);
+	return requireObject(this, found?.job ?? readResource(contract.endpoints.getJob, answer.body), options.itemIndex);
+}
+
+/** An answer every endpoint but a list gives: one object; anything else fails the item. */
+export function requireObject(context: RequestContext, answer: unknown, itemIndex?: number): IDataObject {
+	if (isRecord(answer)) return answer;
+	const found = answer === undefined ? 'no body' : Array.isArray(answer) ? 'a list' : answer === null ? 'null' : `a ${typeof answer}`;
+	throw new NodeApiError(context.getNode(), { answer: found }, {
+		message: `The service answered with ${found} where it should return an object`,
+		description: 'Nothing was output for this item. Check that the Base URL points at the API; if it does, the service broke its own contract.',
+		itemIndex,
+	});
+}

@@ -1,0 +1,113 @@
+import type { IDataObject } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { own, readListPage, type EndpointName, type ListPage, type PageToken, type Paging } from '../contract';
+import { readCredentials, type RequestContext } from './credentials';
+import { callEndpoint, type CallOptions } from './index';
+import { contractFor } from './contracts';
+
+/**
+ * Reading lists page by page, in whichever paging the service documents, so that it always ends:
+ * at the end the service names, at a page that brings nothing new (a cursor or link that repeats
+ * or only seems to advance), and at hard caps on items and requests that no Limit lifts. A total the
+ * service states is a hint for going on, never a reason to drop items that came.
+ */
+
+/** Most items one list read outputs, with Return All or any Limit. */
+export const MAX_LIST_ITEMS = 10_000;
+/** Most requests one list read sends. */
+export const MAX_LIST_REQUESTS = 1_000;
+const DEFAULT_PAGE_SIZE = 100;
+
+export interface ListOptions extends Pick<CallOptions, 'itemIndex' | 'timeoutMs' | 'signal'> {
+	/** Filters in the node's names, mapped onto the service's query parameters. */
+	filters?: IDataObject;
+	/** Query parameters sent as given (Extra Query Parameters). */
+	qs?: IDataObject;
+}
+
+/** The query that asks for one page, in the paging style the service documents. */
+function pageQuery(paging: Paging, next: PageToken | undefined, pageSize: number): IDataObject {
+	const query: IDataObject = {};
+	if (paging.style === 'none') return query;
+	if (paging.size !== undefined) query[paging.size] = Math.max(1, Math.min(pageSize, paging.max));
+	if (paging.style === 'cursor' && next !== undefined && 'cursor' in next) query[paging.cursor] = next.cursor;
+	if (paging.style === 'after' && next !== undefined && 'after' in next) query[paging.cursor] = next.after;
+	if (paging.style === 'page') query[paging.page] = next !== undefined && 'page' in next ? next.page : paging.first;
+	if (paging.style === 'offset') query[paging.offset] = next !== undefined && 'offset' in next ? next.offset : 0;
+	return query;
+}
+
+/** Fetches one page of a list endpoint; `next` is the token of an earlier page, none for the first. */
+export async function readPage(
+	this: RequestContext,
+	name: EndpointName,
+	{ filters, qs = {}, next, pageSize, ...request }: ListOptions & { next?: PageToken; pageSize: number },
+): Promise<ListPage> {
+	const credentials = await readCredentials.call(this, request.itemIndex);
+	const endpoint = (await contractFor.call(this, credentials)).endpoints[name];
+	if (next !== undefined && 'url' in next) {
+		// A next link names the whole address, query included; it is read only within the Base URL's origin.
+		const url = new URL(next.url, `${credentials.baseUrl}${endpoint.path}`).toString();
+		const answer = await callEndpoint.call(this, name, { url, ...request });
+		return readListPage(endpoint, answer.body, answer.headers, next);
+	}
+	const answer = await callEndpoint.call(this, name, { qs: { ...pageQuery(endpoint.paging, next, pageSize), ...qs }, fields: { qs: filters }, ...request });
+	return readListPage(endpoint, answer.body, answer.headers, next);
+}
+
+/** Reads pages until `limit` items were read (all of them, up to MAX_LIST_ITEMS, when no limit is given). */
+export async function readAllItems(this: RequestContext, name: EndpointName, { limit, ...options }: ListOptions & { limit?: number }): Promise<IDataObject[]> {
+	const wanted = Math.min(limit ?? MAX_LIST_ITEMS, MAX_LIST_ITEMS);
+	const endpoint = (await contractFor.call(this, await readCredentials.call(this, options.itemIndex))).endpoints[name];
+	const { paging } = endpoint;
+	const idOf = (item: IDataObject) => {
+		const id = own(item, endpoint.answer.itemId);
+		return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+	};
+	const collected: IDataObject[] = [];
+	const seenIds = new Set<string>();
+	const seenTokens = new Set<string>();
+	let next: PageToken | undefined;
+	for (let requests = 1; ; requests++) {
+		// Page numbers add up only when every page has one size; other styles ask for what is missing.
+		// Return All asks for one item beyond its cap, which shows whether the list goes on.
+		const missing = wanted - collected.length + (limit === undefined ? 1 : 0);
+		const pageSize = paging.style === 'page' ? Math.min(limit ?? DEFAULT_PAGE_SIZE, DEFAULT_PAGE_SIZE) : Math.min(missing, DEFAULT_PAGE_SIZE);
+		const asked = Math.max(1, Math.min(pageSize, paging.max));
+		const page = await readPage.call(this, name, { ...options, next, pageSize });
+		let fresh = 0;
+		for (const item of page.items) {
+			const id = idOf(item);
+			// A service whose paging loops hands the same items back; each is output once.
+			if (id !== undefined) {
+				if (seenIds.has(id)) continue;
+				seenIds.add(id);
+			}
+			fresh++;
+			// One by one: spreading a huge page into push() would overflow the call stack.
+			collected.push(item);
+		}
+		const token = page.next === undefined ? undefined : JSON.stringify(page.next);
+		// Page numbers and offsets go on until a page comes back short, unless the total says more are there.
+		const numbered = paging.style === 'page' || paging.style === 'offset';
+		const short = numbered && page.items.length < asked && (page.total === undefined || collected.length >= page.total);
+		const ended = token === undefined || page.items.length === 0 || fresh === 0 || seenTokens.has(token) || short;
+		if (ended || collected.length > wanted || (limit !== undefined && collected.length >= wanted)) break;
+		if (requests >= MAX_LIST_REQUESTS) {
+			throw new NodeOperationError(this.getNode(), `Reading the list stopped after ${MAX_LIST_REQUESTS.toLocaleString('en-US')} requests`, {
+				itemIndex: options.itemIndex,
+				description: `${collected.length.toLocaleString('en-US')} items were read by then, and the service still named a next page. Set a Limit, or narrow the list with filters.`,
+			});
+		}
+		seenTokens.add(token);
+		next = page.next;
+	}
+	if (limit === undefined && collected.length > MAX_LIST_ITEMS) {
+		throw new NodeOperationError(this.getNode(), `Return All stopped after ${MAX_LIST_ITEMS.toLocaleString('en-US')} items`, {
+			itemIndex: options.itemIndex,
+			description: 'The list goes on further than one execution should read. Turn off Return All and set a Limit, or narrow the list with filters.',
+		});
+	}
+	return collected.slice(0, wanted);
+}

@@ -1,0 +1,66 @@
+import { NodeApiError } from 'n8n-workflow';
+
+import type { ResolvedEndpoint } from '../contract';
+import { isTransient } from './errors';
+
+/**
+ * When a request may be sent again, decided in one place.
+ * - A read (GET) is tried up to three times after a rate limit, a gateway error or no answer.
+ * - A write is sent again after a lost answer only where the service's document declares an
+ *   idempotency header: the node then sends one key per item, the same on every attempt and on
+ *   n8n's Retry On Fail of the same execution, node, run and item, and the service writes once.
+ * - Any other write is sent again only after a 429, which the service answers before doing
+ *   anything. A write whose answer is lost fails as "outcome unknown", and is not sent again in
+ *   this execution: at most once.
+ * - A write that succeeded is remembered by its item's key, so n8n's Retry On Fail of the node
+ *   returns the first answer instead of writing again, whether or not the service knows keys.
+ */
+
+const ATTEMPTS = 3;
+// Answers of succeeded writes are kept this long and this many, in this n8n process.
+const REMEMBER_MS = 60 * 60_000;
+const MAX_REMEMBERED = 10_000;
+
+export interface SendPolicy {
+	attempts: number;
+	/** Whether a failed attempt may be followed by another. */
+	retryable(error: unknown): boolean;
+	/** The header and key a write carries, where the service declares one. */
+	idempotency?: { header: string; key: string };
+	/** The key a write's outcome is remembered by. */
+	memoKey?: string;
+}
+
+export function sendPolicy(endpoint: ResolvedEndpoint, itemKey: string | undefined, retryReads = true): SendPolicy {
+	if (endpoint.method === 'GET') return { attempts: retryReads ? ATTEMPTS : 1, retryable: isTransient };
+	const memoKey = itemKey === undefined ? undefined : `${endpoint.name}:${itemKey}`;
+	if (endpoint.idempotencyHeader !== undefined && itemKey !== undefined) {
+		return { attempts: ATTEMPTS, retryable: isTransient, idempotency: { header: endpoint.idempotencyHeader, key: itemKey }, memoKey };
+	}
+	return { attempts: ATTEMPTS, retryable: (error) => error instanceof NodeApiError && error.httpCode === '429', memoKey };
+}
+
+/** Whether an error means the request may have reached the service without its answer reaching n8n. */
+export function isLostAnswer(error: unknown): boolean {
+	return error instanceof NodeApiError && (error.context.unanswered === true || ['502', '504'].includes(error.httpCode ?? ''));
+}
+
+export type Outcome<T> = { answered: T } | { unknown: true };
+
+const outcomes = new Map<string, { outcome: Outcome<unknown>; at: number }>();
+
+/** What an earlier attempt of this item's write came to, if it is remembered. */
+export function recall<T>(memoKey: string | undefined, now = Date.now()): Outcome<T> | undefined {
+	if (memoKey === undefined) return undefined;
+	for (const [key, { at }] of outcomes) {
+		if (now - at < REMEMBER_MS && outcomes.size <= MAX_REMEMBERED) break;
+		outcomes.delete(key);
+	}
+	return outcomes.get(memoKey)?.outcome as Outcome<T> | undefined;
+}
+
+export function remember<T>(memoKey: string | undefined, outcome: Outcome<T>, now = Date.now()): void {
+	if (memoKey === undefined) return;
+	outcomes.delete(memoKey);
+	outcomes.set(memoKey, { outcome, at: now });
+}
