@@ -2,7 +2,8 @@
  * What a newcomer sees after `npm start`, checked in Debian's Chromium: log in, open the first
  * example, execute it, see every node succeed, and find the node's resources and operations; find
  * the node in the nodes panel by what it does, read its true description and brand-cased actions,
- * preview an operation's fields before a run, and fire the trigger example's event as its note says.
+ * preview an operation's fields before a run, play a generated video and see its carousel's slides in
+ * n8n's binary preview, and fire the trigger example's event as its note says.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -61,6 +62,24 @@ afterAll(async () => {
 	await started?.stop();
 	if (stateFolder) rmSync(stateFolder, { recursive: true, force: true });
 });
+
+/** What the checks read of a <video> and an <img> in the page (this project compiles without the DOM's types). */
+interface VideoElement {
+	muted: boolean;
+	currentTime: number;
+	duration: number;
+	videoWidth: number;
+	videoHeight: number;
+	error: { message: string } | null;
+	play(): Promise<void>;
+	getVideoPlaybackQuality(): { totalVideoFrames: number };
+}
+
+interface ImageElement {
+	naturalWidth: number;
+	naturalHeight: number;
+	decode(): Promise<void>;
+}
 
 async function shot(name: string): Promise<void> {
 	await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
@@ -150,34 +169,37 @@ describe('the first minutes in the editor', () => {
 		await page.keyboard.press('Escape');
 	});
 
-	it('previews an operation\'s output fields before it has run, without publishing anything', async () => {
+	/** Saves a workflow of a manual trigger and then the given nodes, one after another; Content Publishing nodes get the local credential. */
+	async function saveChain(name: string, steps: Array<{ name: string; parameters: Record<string, unknown>; type?: string }>) {
 		const rest = new N8nRestClient(started.n8n.url);
 		await rest.login(OWNER_EMAIL, started.state.ownerPassword);
 		const credentials = { contentPublishingApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } };
-		const created = await rest.call('POST', '/workflows', {
-			name: 'Preview before a run',
-			active: false,
-			settings: { executionOrder: 'v1' },
-			nodes: [
-				{ id: 'v1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-				{
-					id: 'v2',
-					name: 'Publish to LinkedIn',
-					type: 'n8n-nodes-content-publishing.contentPublishing',
-					typeVersion: 1,
-					position: [220, 0],
-					parameters: { resource: 'publication', operation: 'publishLinkedin', source: 'text', text: 'Not sent' },
-					credentials,
-				},
-				{ id: 'v3', name: 'Next step', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [440, 0], parameters: {} },
-			],
-			connections: {
-				Start: { main: [[{ node: 'Publish to LinkedIn', type: 'main', index: 0 }]] },
-				'Publish to LinkedIn': { main: [[{ node: 'Next step', type: 'main', index: 0 }]] },
+		const nodes = [{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} }, ...steps].map((step, index) => ({
+			id: `n${index}`,
+			name: step.name,
+			type: step.type ?? 'n8n-nodes-content-publishing.contentPublishing',
+			typeVersion: 1,
+			position: [index * 220, 0],
+			parameters: step.parameters,
+			...(step.type === undefined && { credentials }),
+		}));
+		const connections = Object.fromEntries(nodes.slice(1).map((node, index) => [nodes[index].name, { main: [[{ node: node.name, type: 'main', index: 0 }]] }]));
+		const id = String((await rest.call('POST', '/workflows', { name, active: false, settings: { executionOrder: 'v1' }, nodes, connections })).id);
+		await page.goto(`${started.n8n.url}/workflow/${id}`);
+		return {
+			remove: async () => {
+				await rest.call('POST', `/workflows/${id}/archive`);
+				await rest.call('DELETE', `/workflows/${id}`);
 			},
-		});
+		};
+	}
+
+	it('previews an operation\'s output fields before it has run, without publishing anything', async () => {
 		const published = started.fake!.requestsTo('publishLinkedin').length;
-		await page.goto(`${started.n8n.url}/workflow/${String(created.id)}`);
+		const workflow = await saveChain('Preview before a run', [
+			{ name: 'Publish to LinkedIn', parameters: { resource: 'publication', operation: 'publishLinkedin', source: 'text', text: 'Not sent' } },
+			{ name: 'Next step', type: 'n8n-nodes-base.noOp', parameters: {} },
+		]);
 		await page.getByTestId('canvas-node').filter({ hasText: 'Next step' }).dblclick();
 		await page.getByTestId('schema-preview-warning').waitFor();
 		const fields = (await page.getByTestId('run-data-schema-item').allInnerTexts()).map((text) => text.split('\n')[0].trim());
@@ -185,8 +207,50 @@ describe('the first minutes in the editor', () => {
 		await shot('7-output-preview');
 		await page.keyboard.press('Escape');
 		expect(started.fake!.requestsTo('publishLinkedin')).toHaveLength(published);
-		await rest.call('POST', `/workflows/${String(created.id)}/archive`);
-		await rest.call('DELETE', `/workflows/${String(created.id)}`);
+		await workflow.remove();
+	});
+
+	it('plays a generated video and shows carousel slides in the output\'s binary preview', async () => {
+		const media = { resource: 'content', prompt: 'Our launch', downloadMedia: true };
+		const workflow = await saveChain('Media preview', [
+			{ name: 'Generate video', parameters: { ...media, operation: 'generateVideo', additionalFields: { durationSeconds: 5 } } },
+			{ name: 'Generate carousel', parameters: { ...media, operation: 'generateCarousel', additionalFields: { slideCount: 3 } } },
+		]);
+		await page.getByTestId('execute-workflow-button').first().click();
+		await page.getByTestId('canvas-node-status-success').nth(2).waitFor({ timeout: 60_000 });
+		const output = page.getByTestId('output-panel');
+
+		await page.getByTestId('canvas-node').filter({ hasText: 'Generate video' }).dblclick();
+		await output.getByTestId('ndv-view-binary-data').click();
+		const played = await output.locator('video').evaluate(async (video: VideoElement) => {
+			video.muted = true; // a page may play sound only after a click; muted, it may play at once
+			await video.play();
+			for (const deadline = Date.now() + 15_000; video.currentTime < 1.5 && !video.error && Date.now() < deadline; ) {
+				await new Promise((resolve) => setTimeout(resolve, 50));
+			}
+			return {
+				duration: video.duration,
+				size: [video.videoWidth, video.videoHeight],
+				advanced: video.currentTime >= 1.5,
+				decodedFrames: video.getVideoPlaybackQuality().totalVideoFrames >= 15, // 10 a second
+				error: video.error?.message ?? null,
+			};
+		});
+		expect(played).toEqual({ duration: 5, size: [320, 180], advanced: true, decodedFrames: true, error: null });
+		await shot('10-video-preview');
+		await page.keyboard.press('Escape');
+
+		await page.getByTestId('canvas-node').filter({ hasText: 'Generate carousel' }).dblclick();
+		await output.getByTestId('ndv-view-binary-data').nth(1).click();
+		const slide = output.locator('img[src*="binary-data"]');
+		const slideSize = await slide.evaluate(async (image: ImageElement) => {
+			await image.decode();
+			return [image.naturalWidth, image.naturalHeight];
+		});
+		expect(slideSize).toEqual([640, 640]);
+		await shot('11-slide-preview');
+		await page.keyboard.press('Escape');
+		await workflow.remove();
 	});
 
 	it('says in the trigger example how to fire an event, and doing so in another tab runs it', async () => {

@@ -110,7 +110,7 @@ const schemas: Record<string, JsonSchema> = {
 	TextOutput: everyProperty({ text }),
 	ThreadOutput: everyProperty({ tweets: { type: 'array', minItems: 1, items: { type: 'string', maxLength: 280 } } }),
 	CarouselOutput: everyProperty({ slides: { type: 'array', items: everyProperty({ heading: text, body: text, imageUrl: { type: 'string', format: 'uri', description: 'The slide as a PNG image.' } }) } }),
-	VideoOutput: everyProperty({ videoUrl: { type: 'string', format: 'uri' }, durationSeconds: { type: 'integer' }, aspectRatio: oneOfValues(VIDEO_ASPECT_RATIOS) }),
+	VideoOutput: everyProperty({ videoUrl: { type: 'string', format: 'uri', description: 'The video as an MP4 file (H.264), as long as `durationSeconds`.' }, durationSeconds: { type: 'integer' }, aspectRatio: oneOfValues(VIDEO_ASPECT_RATIOS) }),
 	PublishOutput: everyProperty({ network: oneOfValues(['linkedin', 'twitter']), postId: text, link: { type: 'string', format: 'uri' }, publishedAt: dateTime }),
 	Job: everyProperty({
 		jobId: text,

@@ -280,7 +280,7 @@ const schemas: Record<string, JsonSchema> = {
 	),
 	VideoResult: closedObject(
 		{
-			video_url: { type: 'string', format: 'uri' },
+			video_url: { type: 'string', format: 'uri', description: 'The video as an MP4 file (H.264), as long as `duration_seconds`.' },
 			duration_seconds: integerBetween(5, 600),
 			aspect_ratio: oneOfValues(VIDEO_ASPECT_RATIOS),
 		},

@@ -16,11 +16,12 @@ import {
 	type JOB_TYPES,
 	type PAGE_PLATFORMS,
 	type POST_STATUSES,
-	type VIDEO_ASPECT_RATIOS,
+	VIDEO_ASPECT_RATIOS,
 	type WEBHOOK_EVENT_TYPES,
 } from './openapi';
 import { createContractValidator, formatProblem, type ContractProblem, type ContractValidator } from './request-validator';
 import { buildAlternateDocument } from './alternate-document';
+import { colourOf, demoVideo, freeBox, slidePng } from './media';
 import { ALTERNATE_ROUTES, alternateEventBody, alternatePage, alternateSignature, incoming, outgoing, problem } from './alternate';
 
 // ---------------------------------------------------------------------------------------------
@@ -145,7 +146,10 @@ export interface FakeServiceOptions {
 	jobMode?: JobMode;
 	/** Default { running: 500, done: 2000 }. */
 	timedJobDelaysMs?: { running: number; done: number };
-	/** Size of a generated video at /media/<job>.mp4; default 256 KiB. */
+	/**
+	 * Size of every video at /media/<job>.mp4: the job's real video, padded with an MP4 `free`
+	 * box of zeros (for measuring a large download). Default: the real video alone.
+	 */
 	videoBytes?: number;
 	/** Default 'primary'. */
 	profile?: Profile;
@@ -601,26 +605,31 @@ function writeSlides(sourceText: string, slideCount: number, mediaUrl: string): 
 	}));
 }
 
-// Media files: generated on the fly, chunk by chunk, so even a huge one costs the service no memory.
-const MEDIA_TYPES: Record<string, string> = { mp4: 'video/mp4', png: 'image/png' };
-const MEDIA_CHUNK = Buffer.alloc(64 * 1024, 0x2a);
+// Media files: a real file, then (for a padded video) zeros written a chunk at a time, so even a huge one costs the service no memory.
+const ZEROS = Buffer.alloc(64 * 1024);
 
-function serveMedia(path: string, bytes: number, response: ServerResponse): boolean {
-	const extension = /^\/media\/[\w.-]+\.(mp4|png)$/.exec(path)?.[1];
-	if (extension === undefined) return false;
-	const size = extension === 'png' ? 1024 : bytes;
-	response.writeHead(200, { 'Content-Type': MEDIA_TYPES[extension], 'Content-Length': String(size) });
-	let sent = 0;
+/** Answers a byte range when asked for one (`bytes=start-` or `bytes=start-end`), as a player needs to seek. */
+function sendMedia(request: IncomingMessage, response: ServerResponse, type: string, file: Buffer, size = file.length): void {
+	const range = /^bytes=(\d+)-(\d*)$/.exec(request.headers.range ?? '');
+	const start = Number(range?.[1] ?? 0);
+	const end = range?.[2] ? Math.min(Number(range[2]) + 1, size) : size;
+	if (start >= end) return void response.writeHead(416, { 'Content-Range': `bytes */${size}` }).end();
+	response.writeHead(range ? 206 : 200, {
+		'Content-Type': type,
+		'Content-Length': String(end - start),
+		'Accept-Ranges': 'bytes',
+		...(range && { 'Content-Range': `bytes ${start}-${end - 1}/${size}` }),
+	});
+	let sent = start;
 	const write = () => {
-		while (sent < size) {
-			const chunk = MEDIA_CHUNK.subarray(0, Math.min(MEDIA_CHUNK.length, size - sent));
+		while (sent < end) {
+			const chunk = sent < file.length ? file.subarray(sent, end) : ZEROS.subarray(0, Math.min(ZEROS.length, end - sent));
 			sent += chunk.length;
 			if (!response.write(chunk)) return void response.once('drain', write);
 		}
 		response.end();
 	};
 	write();
-	return true;
 }
 
 export function signWebhookPayload(secret: string, timestamp: string, rawBody: string): string {
@@ -892,8 +901,27 @@ export class FakeService {
 		this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
 	}
 
+	/** A finished job's files: /media/<job>.mp4 (its video) and /media/<job>-slide-<n>.png (its slides), in the job's colour. */
+	private serveMedia(request: IncomingMessage, response: ServerResponse): boolean {
+		const [, jobId = '', slide, extension] = /^\/media\/(job_\w+)(?:-slide-(\d+))?\.(mp4|png)$/.exec(request.url ?? '') ?? [];
+		const result = this.jobs.get(jobId)?.result;
+		if (!result) return false;
+		if (extension === 'png' && Array.isArray(result.slides) && Number(slide) >= 1 && Number(slide) <= result.slides.length) {
+			sendMedia(request, response, 'image/png', slidePng(colourOf(jobId), Number(slide), result.slides.length));
+			return true;
+		}
+		if (extension !== 'mp4' || slide !== undefined || typeof result.video_url !== 'string') return false;
+		const aspectRatio = VIDEO_ASPECT_RATIOS.find((ratio) => ratio === result.aspect_ratio) ?? '16:9';
+		const seconds = Number(result.duration_seconds);
+		const video = demoVideo(colourOf(jobId), Number.isInteger(seconds) && seconds > 0 && seconds <= 600 ? seconds : 30, aspectRatio);
+		const padding = (this.options.videoBytes ?? 0) - video.length;
+		if (padding >= 16) sendMedia(request, response, 'video/mp4', Buffer.concat([video, freeBox(padding)]), video.length + padding);
+		else sendMedia(request, response, 'video/mp4', video);
+		return true;
+	}
+
 	private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-		if (request.method === 'GET' && serveMedia(request.url ?? '', this.options.videoBytes ?? 256 * 1024, response)) return;
+		if (request.method === 'GET' && this.serveMedia(request, response)) return;
 		let rawBody: string;
 		try {
 			rawBody = await readBody(request);

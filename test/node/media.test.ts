@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { FAST_WAIT, jsonOf, useFakeService } from '../support/fixtures';
-import { useBinaryDataMode } from '../support/n8n-engine';
+import { binaryContent, useBinaryDataMode } from '../support/n8n-engine';
 
 /** Download Media: a finished job's files as binary data, streamed, the key only to the service. */
 const harness = useFakeService();
@@ -17,7 +17,8 @@ describe.each(['default', 'filesystem'] as const)('with n8n binary mode %s', (mo
 		const [item] = result.items;
 		const jobId = String(jsonOf(result)[0].id);
 		expect(item.binary?.data).toMatchObject({ fileName: `${jobId}.mp4`, mimeType: 'video/mp4', fileExtension: 'mp4' });
-		expect(item.binary?.data.fileSize).toBe('262 kB'); // 256 KiB, which n8n counts in thousands
+		const served = Buffer.from(await (await fetch(`${harness.service.url}/media/${jobId}.mp4`)).arrayBuffer());
+		expect(await binaryContent(item.binary!.data)).toEqual(served);
 	});
 
 	it('puts each slide of a carousel into a field of its own', async () => {

@@ -218,6 +218,11 @@ export async function binaryFile(content: string | Buffer, fileName: string, mim
 	);
 }
 
+/** The bytes of a file in an item, wherever the active binary data mode keeps them. */
+export async function binaryContent(file: IBinaryData): Promise<Buffer> {
+	return await Container.get(BinaryDataService).getAsBuffer(file);
+}
+
 export interface TestCredentials {
 	baseUrl: string;
 	apiKey: string;
