@@ -1,9 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { pageIdField } from '../../descriptions/locators';
+import { pageIdField, postLocator } from '../../descriptions/locators';
 import { optionalPostFields, POST_FIELD_MAPPINGS, POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
-import { postLocator } from '../../descriptions/locators';
 import { readCollection, readExtraFields, requireLocator, toApiFields } from '../../helpers/fields';
 import type { RequestPlan } from '../types';
 
