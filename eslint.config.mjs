@@ -48,13 +48,6 @@ export default [
 		},
 	},
 	{
-		// Sentence case would write the brands as "linkedin" and "twitter" in the action list; these
-		// two files name them, and test/node/description.test.ts checks every action's casing instead
-		// (sentence case, brands as the brands write them).
-		files: ['nodes/ContentPublishing/actions/content/index.ts', 'nodes/ContentPublishing/actions/publication/index.ts'],
-		rules: { 'n8n-nodes-base/node-param-operation-option-action-miscased': 'off' },
-	},
-	{
 		files: ['package.json', 'credentials/**/*.ts', 'nodes/**/*.ts'],
 		languageOptions: typescriptParser,
 		...communityNodes.configs.recommended,
