@@ -38,9 +38,15 @@ describe('published package', () => {
 	});
 });
 
-describe('the release workflow', () => {
-	const workflow = readFileSync(path.join(ROOT, '.github', 'workflows', 'publish.yml'), 'utf8');
+/** A GitHub Actions workflow's text and the commands of its `run:` steps, in order. */
+function readWorkflow(file: string): { workflow: string; steps: string[] } {
+	const workflow = readFileSync(path.join(ROOT, '.github', 'workflows', file), 'utf8');
 	const steps = workflow.split('\n').filter((line) => /^\s+run: /.test(line)).map((line) => line.trim().slice('run: '.length));
+	return { workflow, steps };
+}
+
+describe('the release workflow', () => {
+	const { workflow, steps } = readWorkflow('publish.yml');
 
 	it('publishes with provenance on a version tag, with the permission that signs it', () => {
 		expect(workflow).toMatch(/on:\n\s+push:\n\s+tags:\n\s+- 'v\*\.\*\.\*'/);
@@ -52,6 +58,19 @@ describe('the release workflow', () => {
 		const order = ['npm ci', 'npm run lint', 'npm run build', 'npm run test:unit', 'npm publish --provenance --access public'];
 		expect(steps.filter((step) => order.includes(step))).toEqual(order);
 		expect(packageJson.scripts['test:unit']).toMatch(/--selectProjects unit/);
+	});
+});
+
+describe('the CI workflow', () => {
+	const { workflow, steps } = readWorkflow('ci.yml');
+
+	it('runs on pull requests and on pushes to main, on Node 20', () => {
+		expect(workflow).toMatch(/on:\n\s+pull_request:\n\s+push:\n\s+branches:\n\s+- main\n/);
+		expect(workflow).toMatch(/node-version: '20\.x'/);
+	});
+
+	it('installs from the lockfile, lints, builds and runs the unit tests', () => {
+		expect(steps).toEqual(['npm ci', 'npm run lint', 'npm run build', 'npm run test:unit']);
 	});
 });
 
