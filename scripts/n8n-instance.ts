@@ -87,8 +87,10 @@ export async function ensureN8nInstalled(name: N8nPinName = 'oldest'): Promise<P
 	// and it builds from source, against the headers of the Node.js that will run n8n.
 	await npm(['install', '--ignore-scripts']);
 	const nodeDir = path.dirname(path.dirname(pinned.node));
+	// Explicitly with scripts: under `npm start` or `npm test` this process inherits
+	// npm_config_ignore_scripts=true from the project's .npmrc, which would make the rebuild a no-op.
 	await npm(
-		['rebuild', 'sqlite3'],
+		['rebuild', 'sqlite3', '--ignore-scripts=false'],
 		pinned.node === process.execPath
 			? process.env
 			: { ...process.env, PATH: `${path.dirname(pinned.node)}${path.delimiter}${process.env.PATH}`, npm_config_nodedir: nodeDir },

@@ -1,6 +1,5 @@
-import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -39,9 +38,15 @@ describe('published package', () => {
 	});
 });
 
-describe('the release workflow', () => {
-	const workflow = readFileSync(path.join(ROOT, '.github', 'workflows', 'publish.yml'), 'utf8');
+/** A GitHub Actions workflow's text and the commands of its `run:` steps, in order. */
+function readWorkflow(file: string): { workflow: string; steps: string[] } {
+	const workflow = readFileSync(path.join(ROOT, '.github', 'workflows', file), 'utf8');
 	const steps = workflow.split('\n').filter((line) => /^\s+run: /.test(line)).map((line) => line.trim().slice('run: '.length));
+	return { workflow, steps };
+}
+
+describe('the release workflow', () => {
+	const { workflow, steps } = readWorkflow('publish.yml');
 
 	it('publishes with provenance on a version tag, with the permission that signs it', () => {
 		expect(workflow).toMatch(/on:\n\s+push:\n\s+tags:\n\s+- 'v\*\.\*\.\*'/);
@@ -56,48 +61,16 @@ describe('the release workflow', () => {
 	});
 });
 
-describe('the packed tarball under the community-package lint rules', () => {
-	let unpacked: string;
+describe('the CI workflow', () => {
+	const { workflow, steps } = readWorkflow('ci.yml');
 
-	/** ESLint's problems, by file relative to the folder, with the rules n8n's verification runs. */
-	function lint(folder: string): Record<string, string[]> {
-		const result = spawnSync(
-			process.execPath,
-			[path.join(ROOT, 'node_modules', 'eslint', 'bin', 'eslint.js'), '--config', path.join(ROOT, 'test', 'support', 'packed-package.eslint.config.mjs'), '--format', 'json', '.'],
-			{ cwd: folder, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 },
-		);
-		const files = JSON.parse(result.stdout) as Array<{ filePath: string; messages: Array<{ ruleId: string }> }>;
-		expect(files.map((file) => path.relative(folder, file.filePath))).toEqual(expect.arrayContaining(['package.json', 'dist/nodes/ContentPublishing/ContentPublishing.node.js']));
-		return Object.fromEntries(
-			files.filter((file) => file.messages.length > 0).map((file) => [path.relative(folder, file.filePath), file.messages.map((message) => message.ruleId)]),
-		);
-	}
-
-	beforeAll(() => {
-		const packDir = mkdtempSync(path.join(tmpdir(), 'cp-packed-'));
-		const [pack] = JSON.parse(
-			execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], { cwd: ROOT, encoding: 'utf8' }),
-		) as Array<{ filename: string }>;
-		unpacked = path.join(packDir, 'package');
-		execFileSync('tar', ['-xzf', path.join(packDir, pack.filename), '-C', packDir]);
+	it('runs on pull requests and on pushes to main, on Node 20', () => {
+		expect(workflow).toMatch(/on:\n\s+pull_request:\n\s+push:\n\s+branches:\n\s+- main\n/);
+		expect(workflow).toMatch(/node-version: '20\.x'/);
 	});
 
-	afterAll(() => rmSync(path.dirname(unpacked), { recursive: true, force: true }));
-
-	it('has no problems', () => {
-		expect(lint(unpacked)).toEqual({});
-	});
-
-	it('would catch a planted problem in package.json and in the built code', () => {
-		const planted = `${unpacked}-planted`;
-		cpSync(unpacked, planted, { recursive: true });
-		const manifest = JSON.parse(readFileSync(path.join(planted, 'package.json'), 'utf8')) as Record<string, unknown>;
-		writeFileSync(path.join(planted, 'package.json'), JSON.stringify({ ...manifest, overrides: { xlsx: '0.18.5' } }, null, 2));
-		appendFileSync(path.join(planted, 'dist', 'nodes', 'shared', 'sleep.js'), '\nsetTimeout(() => undefined, 1);\n');
-		expect(lint(planted)).toEqual({
-			'package.json': ['@n8n/community-nodes/no-overrides-field'],
-			'dist/nodes/shared/sleep.js': ['@n8n/community-nodes/no-restricted-globals'],
-		});
+	it('installs from the lockfile, lints, builds and runs the unit tests', () => {
+		expect(steps).toEqual(['npm ci', 'npm run lint', 'npm run build', 'npm run test:unit']);
 	});
 });
 

@@ -109,19 +109,30 @@ describe('node description (the saved-workflow API)', () => {
 });
 
 describe('how the editor shows the nodes', () => {
-	const BRANDS = ['LinkedIn', 'Twitter'];
+	const operationOptions = properties
+		.filter((property) => property.name === 'operation')
+		.flatMap((property) => property.options as INodePropertyOptions[]);
 
-	it('writes every action in sentence case, and brands as the brands write them', () => {
-		const actions = properties
-			.filter((property) => property.name === 'operation')
-			.flatMap((property) => (property.options as INodePropertyOptions[]).map((option) => String(option.action)));
-		const expected = (action: string) =>
-			action
-				.toLowerCase()
-				.replace(/^./, (first) => first.toUpperCase())
-				.replace(/\b(linkedin|twitter)\b/gi, (brand) => BRANDS.find((name) => name.toLowerCase() === brand.toLowerCase()) ?? brand);
-		expect(actions.filter((action) => action !== expected(action))).toEqual([]);
-		expect(actions).toEqual(expect.arrayContaining(['Generate a LinkedIn post', 'Generate a Twitter thread', 'Publish to LinkedIn', 'Publish to Twitter']));
+	it('writes every action in sentence case as n8n\'s scanner reads it, so no brand is in an action', () => {
+		// n8n's rule (node-param-operation-option-action-miscased) drops punctuation and lowercases
+		// every word but an all-capitals one: "LinkedIn" would have to read "linked in". So actions
+		// say what they do in plain words, and the operation names carry the brands.
+		const actions = operationOptions.map((option) => String(option.action));
+		expect(actions.filter((action) => !/^[A-Z][a-z0-9]*( ([a-z0-9]+|[A-Z0-9]+))*$/.test(action))).toEqual([]);
+		expect(actions).toEqual(
+			expect.arrayContaining(['Generate a post for a professional network', 'Generate tweets or a thread', 'Publish to a professional network', 'Publish as tweets']),
+		);
+	});
+
+	it('names the brands in operation names and descriptions as the brands write them', () => {
+		const byValue = (value: string) => operationOptions.find((option) => option.value === value)!;
+		for (const [value, brand] of [['generateLinkedin', 'LinkedIn'], ['publishLinkedin', 'LinkedIn'], ['generateTwitter', 'Twitter'], ['publishTwitter', 'Twitter']]) {
+			const { name, description } = byValue(value);
+			expect({ value, name, description }).toEqual({ value, name: expect.stringContaining(brand), description: expect.stringContaining(brand) });
+		}
+		const texts = operationOptions.flatMap((option) => [option.name, option.description ?? '']);
+		const miswritten = texts.filter((text) => (text.match(/linkedin|twitter/gi) ?? []).some((brand) => brand !== 'LinkedIn' && brand !== 'Twitter'));
+		expect(miswritten).toEqual([]);
 	});
 
 	it('describes the app truly in the nodes panel, where n8n shows the trigger\'s text for both nodes', () => {

@@ -1,6 +1,6 @@
 /**
  * Hostile transcript files: a line built to make a regular expression take quadratic time, a
- * binary file under a text name, and files too large to be a transcript.
+ * binary file under a text name, text with NUL bytes, and files too large to be a transcript.
  */
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -60,6 +60,19 @@ describe('files that are not transcripts', () => {
 		const result = await runWithFile(png, 'transcript.txt', 'text/plain');
 		expect(result.error?.message).toBe('The file in binary property "data" of item 0 is not text');
 		expect(harness.service.requests).toHaveLength(0);
+	});
+
+	it('refuses UTF-16 text, whose NUL bytes are valid UTF-8, before sending anything', async () => {
+		const result = await runWithFile(Buffer.from('Hello there', 'utf16le'), 'transcript.txt', 'text/plain');
+		expect(result.error?.message).toBe('The file in binary property "data" of item 0 is not text');
+		expect(harness.service.requests).toHaveLength(0);
+	});
+
+	it('takes tabs, form feeds and Windows line ends as text', async () => {
+		const text = 'Hello\tthere\r\nmy\ffriend';
+		const result = await runWithFile(text, 'transcript.txt', 'text/plain');
+		expect(result.error).toBeUndefined();
+		expect(harness.sent('generateBlog')[0].body).toEqual({ transcript: text });
 	});
 
 	it('refuses a file over 5 MB before sending anything', async () => {

@@ -14,8 +14,19 @@ function decodeText(buffer: Buffer): string | undefined {
 	} catch {
 		return undefined;
 	}
-	// NUL and the other C0 controls but tab, line feed, form feed and carriage return.
-	return /[\u0000-\u0008\u000B\u000E-\u001F]/.test(text) ? undefined : text;
+	return hasControlCharacters(text) ? undefined : text;
+}
+
+/** Tab, line feed, form feed and carriage return: the C0 controls a text file may hold. */
+const TEXT_CONTROLS = new Set([0x09, 0x0a, 0x0c, 0x0d]);
+
+/** Whether the text holds NUL or another C0 control a text file has no use for. */
+function hasControlCharacters(text: string): boolean {
+	for (let index = 0; index < text.length; index++) {
+		const code = text.charCodeAt(index);
+		if (code < 0x20 && !TEXT_CONTROLS.has(code)) return true;
+	}
+	return false;
 }
 
 const TIMING_LINE = /^\s*(\d{1,2}:)?\d{1,2}:\d{2}[.,]\d{1,3}\s*-->\s*(\d{1,2}:)?\d{1,2}:\d{2}[.,]\d{1,3}.*$/;

@@ -32,13 +32,13 @@ export const description: INodeProperties[] = [
 				name: 'Generate LinkedIn Post',
 				value: 'generateLinkedin',
 				description: 'Write a LinkedIn post',
-				action: 'Generate a LinkedIn post',
+				action: 'Generate a post for a professional network',
 			},
 			{
 				name: 'Generate Twitter Thread',
 				value: 'generateTwitter',
-				description: 'Write tweets or a thread',
-				action: 'Generate a Twitter thread',
+				description: 'Write tweets or a thread for Twitter',
+				action: 'Generate tweets or a thread',
 			},
 			{
 				name: 'Generate Video',

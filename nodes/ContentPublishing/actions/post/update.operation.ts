@@ -1,10 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { pageIdField } from '../../descriptions/locators';
 import { ENDPOINTS } from '../../../shared/contract';
+import { pageIdField, postLocator } from '../../descriptions/locators';
 import { optionalPostFields, POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
-import { postLocator } from '../../descriptions/locators';
 import { pickFields, readCollection, readExtraFields, requireLocator } from '../../helpers/fields';
 import type { RequestPlan } from '../types';
 

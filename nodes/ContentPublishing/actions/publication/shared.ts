@@ -1,8 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { extraBodyField, extraQueryField, waitForCompletionField, waitOptionsField } from '../../descriptions/common';
-import { postLocator } from '../../descriptions/locators';
-import { pageIdField } from '../../descriptions/locators';
+import { pageIdField, postLocator } from '../../descriptions/locators';
 import { pickFields, readCollection, readExtraFields, requireLocator, requireString } from '../../helpers/fields';
 import { readJobWait } from '../../helpers/jobs';
 import type { RequestPlan } from '../types';
