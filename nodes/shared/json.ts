@@ -89,7 +89,8 @@ async function parseInSlices(text: string, { maxDepth, maxValues }: JsonLimits):
 		const raw = text.slice(index, end + 1);
 		index = end + 1;
 		if (!escaped && raw.indexOf('\\') === -1) {
-			if (/[\u0000-\u001f]/.test(raw)) fail('Control character in string');
+			// JSON forbids raw control characters in strings; JSON.parse below would refuse them too.
+			for (let at = 1; at < raw.length - 1; at++) if (raw.charCodeAt(at) < 0x20) fail('Control character in string');
 			return raw.slice(1, -1);
 		}
 		return JSON.parse(raw) as string;
