@@ -57,6 +57,55 @@ describe('post → create', () => {
 		);
 	});
 
+	describe('scheduled times, in the workflow\'s time zone', () => {
+		const scheduledAt = () => (harness.sent('createPost')[0].body as { scheduled_at?: string }).scheduled_at;
+
+		it('reads a time without an offset in the workflow\'s time zone and sends it as UTC: 10:00 in Berlin is 09:00Z in winter, 08:00Z in summer', async () => {
+			await harness.run({ resource: 'post', operation: 'create', content: 'Winter', status: 'scheduled', scheduledAt: '2026-12-01T10:00:00' }, { timezone: 'Europe/Berlin' });
+			expect(scheduledAt()).toBe('2026-12-01T09:00:00.000Z');
+			harness.service.requests.length = 0;
+			await harness.run({ resource: 'post', operation: 'create', content: 'Summer', status: 'scheduled', scheduledAt: '2026-07-01 10:00' }, { timezone: 'Europe/Berlin' });
+			expect(scheduledAt()).toBe('2026-07-01T08:00:00.000Z');
+		});
+
+		it('reads it in the Time Zone option where one is given, and takes a time with its offset or a Luxon DateTime as it is', async () => {
+			await harness.run(
+				{ resource: 'post', operation: 'create', content: 'New York', status: 'scheduled', scheduledAt: '2026-12-01T10:00:00', additionalFields: { timeZone: 'America/New_York' } },
+				{ timezone: 'Europe/Berlin' },
+			);
+			expect(scheduledAt()).toBe('2026-12-01T15:00:00.000Z');
+			harness.service.requests.length = 0;
+			await harness.run({ resource: 'post', operation: 'create', content: 'Offset', status: 'scheduled', scheduledAt: '2026-12-01T10:00:00+05:30' }, { timezone: 'Europe/Berlin' });
+			expect(scheduledAt()).toBe('2026-12-01T04:30:00.000Z');
+			harness.service.requests.length = 0;
+			// An expression giving a Luxon DateTime, in a zone of its own.
+			await harness.run(
+				{ resource: 'post', operation: 'create', content: 'Luxon', status: 'scheduled', scheduledAt: "={{ DateTime.fromISO('2026-12-01T10:00:00', { zone: 'Asia/Tokyo' }) }}" },
+				{ timezone: 'Europe/Berlin' },
+			);
+			expect(scheduledAt()).toBe('2026-12-01T01:00:00.000Z');
+		});
+
+		it('refuses an unknown time zone or a text that is no time, naming the parameter and the item, before sending', async () => {
+			const zone = await harness.run({ resource: 'post', operation: 'create', content: 'x', status: 'scheduled', scheduledAt: '2026-12-01T10:00:00', additionalFields: { timeZone: 'Mars/Olympus' } });
+			expect(zone.error?.message).toBe('"Time Zone" of item 0 is not a time zone: "Mars/Olympus"');
+			const time = await harness.run({ resource: 'post', operation: 'create', content: 'x', status: 'scheduled', scheduledAt: 'next tuesday' });
+			expect(time.error?.message).toBe('"Scheduled At" of item 0 is not a date and time');
+			expect(harness.service.requests).toHaveLength(0);
+		});
+
+		it('does the same for an update and a publication', async () => {
+			const post = await createPost({ content: 'Later' });
+			await harness.run({ resource: 'post', operation: 'update', postId: { __rl: true, mode: 'id', value: post.id }, updateFields: { status: 'scheduled', scheduledAt: '2026-12-01T10:00:00' } }, { timezone: 'Europe/Berlin' });
+			expect((harness.sent('updatePost')[0].body as { scheduled_at?: string }).scheduled_at).toBe('2026-12-01T09:00:00.000Z');
+			await harness.run(
+				{ resource: 'publication', operation: 'publishLinkedin', source: 'text', text: 'Hello', waitForCompletion: false, additionalFields: { scheduledAt: '2026-12-01T10:00:00' } },
+				{ timezone: 'Europe/Berlin' },
+			);
+			expect((harness.sent('publishLinkedin')[0].body as { scheduled_at?: string }).scheduled_at).toBe('2026-12-01T09:00:00.000Z');
+		});
+	});
+
 	it('refuses empty content, naming the parameter and item, and writes nothing', async () => {
 		const result = await harness.run(
 			{ resource: 'post', operation: 'create', content: '={{ $json.text }}' },

@@ -9,6 +9,7 @@ export interface RunOverrides {
 	credentials?: Partial<TestCredentials>;
 	onStarted?: (cancel: () => void) => void;
 	executionId?: string;
+	timezone?: string;
 }
 
 export interface Harness {
@@ -45,6 +46,7 @@ export function useFakeService(options: Pick<FakeServiceOptions, 'profile' | 'op
 				input: options.input,
 				onStarted: options.onStarted,
 				executionId: options.executionId,
+				timezone: options.timezone,
 			});
 		},
 	} as Harness;

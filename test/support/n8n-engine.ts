@@ -290,6 +290,8 @@ export interface RunOptions {
 	mode?: WorkflowExecuteMode;
 	/** Default: a new one for every run, as n8n gives every execution its own. */
 	executionId?: string;
+	/** The workflow's time zone (Workflow Settings); default n8n's. */
+	timezone?: string;
 }
 
 /** Executes a one-node workflow, starting the node with the given input items. */
@@ -301,7 +303,7 @@ export async function runNode(node: INode, options: RunOptions): Promise<RunResu
 		connections: {},
 		active: false,
 		nodeTypes,
-		settings: {},
+		settings: options.timezone ? { timezone: options.timezone } : {},
 	});
 	const mode = options.mode ?? 'manual';
 	const hooks = new ExecutionLifecycleHooks(mode, 'test-execution', {

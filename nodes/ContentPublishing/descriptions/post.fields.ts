@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { timeZoneField } from '../helpers/dates';
 import { extraBodyField, extraQueryField } from './common';
 import { pageIdField } from './locators';
 
@@ -31,6 +32,7 @@ export const optionalPostFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 	},
+	timeZoneField,
 	extraBodyField,
 	extraQueryField,
 ];

@@ -4,6 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { pageIdField } from '../../descriptions/locators';
 import { ENDPOINTS } from '../../../shared/contract';
 import { optionalPostFields, POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
+import { readDateTime } from '../../helpers/dates';
 import { pickFields, readCollection, readExtraFields, requireString } from '../../helpers/fields';
 import type { RequestPlan } from '../types';
 
@@ -51,15 +52,17 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
 	const content = requireString.call(this, 'content', 'Content', itemIndex);
 	const status = this.getNodeParameter('status', itemIndex) as string;
+	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, [pageIdField]);
 	const scheduledAt =
-		status === 'scheduled' ? (this.getNodeParameter('scheduledAt', itemIndex, '') as string) : '';
+		status === 'scheduled'
+			? readDateTime.call(this, this.getNodeParameter('scheduledAt', itemIndex, ''), 'Scheduled At', itemIndex, additionalFields.timeZone)
+			: undefined;
 	if (status === 'scheduled' && !scheduledAt) {
 		throw new NodeOperationError(this.getNode(), `"Scheduled At" of item ${itemIndex} is empty`, {
 			itemIndex,
 			description: 'A scheduled post needs the date and time to publish it.',
 		});
 	}
-	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, [pageIdField]);
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
 	const body = pickFields({ ...additionalFields, content, status, scheduledAt }, ENDPOINTS.createPost.body);
 	return { endpoint: 'createPost', body, extra };

@@ -4,6 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { ENDPOINTS } from '../../../shared/contract';
 import { pageIdField, postLocator } from '../../descriptions/locators';
 import { optionalPostFields, POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
+import { readDateTime } from '../../helpers/dates';
 import { pickFields, readCollection, readExtraFields, requireLocator } from '../../helpers/fields';
 import type { RequestPlan } from '../types';
 
@@ -50,7 +51,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const id = requireLocator.call(this, 'postId', 'Post', itemIndex);
 	const updateFields = readCollection.call(this, 'updateFields', itemIndex, [pageIdField]);
 	const extra = readExtraFields.call(this, updateFields, itemIndex);
-	const body = pickFields(updateFields, ENDPOINTS.updatePost.body);
+	const scheduledAt = readDateTime.call(this, updateFields.scheduledAt, 'Scheduled At', itemIndex, updateFields.timeZone);
+	const body = pickFields({ ...updateFields, scheduledAt }, ENDPOINTS.updatePost.body);
 	if (Object.keys(body).length === 0 && Object.keys(extra.body).length === 0) {
 		throw new NodeOperationError(this.getNode(), `Nothing to update in item ${itemIndex}`, {
 			itemIndex,

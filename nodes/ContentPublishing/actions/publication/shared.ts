@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { extraBodyField, extraQueryField, waitForCompletionField, waitOptionsField } from '../../descriptions/common';
 import { pageIdField, postLocator } from '../../descriptions/locators';
+import { readDateTime, timeZoneField } from '../../helpers/dates';
 import { pickFields, readCollection, readExtraFields, requireLocator, requireString } from '../../helpers/fields';
 import { readJobWait } from '../../helpers/jobs';
 import type { RequestPlan } from '../types';
@@ -48,6 +49,7 @@ export function publishProperties(platform: string): INodeProperties[] {
 					default: '',
 					description: 'When to publish; empty publishes now',
 				},
+				timeZoneField,
 			],
 		},
 		waitOptionsField,
@@ -66,6 +68,7 @@ export async function executePublish(
 			: { content: requireString.call(this, 'text', 'Text', itemIndex) };
 	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, [pageIdField]);
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
-	const body = pickFields({ ...additionalFields, ...what }, ENDPOINTS[endpoint].body);
+	const scheduledAt = readDateTime.call(this, additionalFields.scheduledAt, 'Scheduled At', itemIndex, additionalFields.timeZone);
+	const body = pickFields({ ...additionalFields, ...what, scheduledAt }, ENDPOINTS[endpoint].body);
 	return { endpoint, body, extra, wait: readJobWait.call(this, itemIndex) };
 }

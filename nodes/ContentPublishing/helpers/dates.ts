@@ -1,0 +1,104 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/**
+ * Dates the node sends. n8n's date-time fields hold a wall-clock time without an offset
+ * ("2026-12-01T10:00:00"), meant in the workflow's time zone; a service reads such a time in its own
+ * zone, so 10:00 in Berlin would go out at 10:00 wherever the service runs. The node reads a wall
+ * time in the workflow's zone (or the Time Zone option's), and sends every time as UTC
+ * (`2026-12-01T09:00:00.000Z`). A time that already says its offset, a JavaScript Date or a Luxon
+ * DateTime from an expression is taken as the instant it is.
+ */
+
+export const timeZoneField: INodeProperties = {
+	displayName: 'Time Zone',
+	name: 'timeZone',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. Europe/Berlin',
+	description: "The time zone \"Scheduled At\" is meant in, as an IANA name; empty means the workflow's time zone (Workflow Settings)",
+};
+
+const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/;
+const WITH_OFFSET = /(?:Z|[+-]\d{2}(?::?\d{2})?)$/i;
+
+/** How far a zone is ahead of UTC at an instant, in milliseconds. */
+function offsetAt(timeZone: string, instant: number): number {
+	const parts = new Intl.DateTimeFormat('en-US', {
+		timeZone,
+		hourCycle: 'h23',
+		year: 'numeric',
+		month: 'numeric',
+		day: 'numeric',
+		hour: 'numeric',
+		minute: 'numeric',
+		second: 'numeric',
+	}).formatToParts(new Date(instant));
+	const part = (type: string) => Number(parts.find((entry) => entry.type === type)?.value ?? 0);
+	const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
+	return wall - Math.floor(instant / 1000) * 1000;
+}
+
+/** The instant a wall-clock time names in a zone; around a clock change, the offset after it. */
+export function instantOf(wall: number, timeZone: string): number {
+	const first = wall - offsetAt(timeZone, wall);
+	const second = wall - offsetAt(timeZone, first);
+	return second;
+}
+
+export function isTimeZone(timeZone: string): boolean {
+	try {
+		new Intl.DateTimeFormat('en-US', { timeZone });
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** A Luxon DateTime, as an expression hands it over: anything with `toMillis()`. */
+function millisOf(value: object): number | undefined {
+	const toMillis = (value as { toMillis?: unknown }).toMillis;
+	if (typeof toMillis === 'function') return Number(toMillis.call(value));
+	return value instanceof Date ? value.getTime() : undefined;
+}
+
+/**
+ * A date-time parameter's value as UTC ISO 8601, or undefined when it is empty. `zoneOption` is the
+ * Time Zone option of the same item (empty: the workflow's time zone).
+ */
+export function readDateTime(
+	this: IExecuteFunctions,
+	value: unknown,
+	displayName: string,
+	itemIndex: number,
+	zoneOption: unknown,
+): string | undefined {
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
+	const zone = String(zoneOption ?? '').trim() || this.getTimezone();
+	if (!isTimeZone(zone)) {
+		throw new NodeOperationError(this.getNode(), `"Time Zone" of item ${itemIndex} is not a time zone: "${zone.slice(0, 60)}"`, {
+			itemIndex,
+			description: 'Use an IANA time zone name such as Europe/Berlin or America/New_York, or leave it empty for the workflow\'s time zone.',
+		});
+	}
+	let instant: number | undefined;
+	if (typeof value === 'object') instant = millisOf(value);
+	else {
+		const text = String(value).trim();
+		const wall = WALL_TIME.exec(text);
+		if (wall !== null) {
+			const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '0'] = wall;
+			const utcWall = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second), Number(fraction.padEnd(3, '0').slice(0, 3)));
+			instant = instantOf(utcWall, zone);
+		} else if (WITH_OFFSET.test(text)) {
+			instant = Date.parse(text);
+		}
+	}
+	if (instant === undefined || !Number.isFinite(instant)) {
+		throw new NodeOperationError(this.getNode(), `"${displayName}" of item ${itemIndex} is not a date and time`, {
+			itemIndex,
+			description: 'Use a date and time such as 2026-12-01T10:00:00 (read in the time zone), one with its offset such as 2026-12-01T10:00:00+01:00, or an expression giving a date.',
+		});
+	}
+	return new Date(instant).toISOString();
+}
