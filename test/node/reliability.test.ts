@@ -109,6 +109,16 @@ describe('waiting for a job under faults', () => {
 		expect(elapsed).toBeLessThan(1000 + 1500);
 	});
 
+	it('ends on time when a rate limit asks for longer than Maximum Wait Time', async () => {
+		// A 429 asking for 20 s, then every poll limited again: the wait still ends at its 2 s.
+		harness.service.injectFault({ match: { method: 'GET', path: /^\/v1\/jobs\// }, status: 429, retryAfterSeconds: 20, times: 100 });
+		const { result, elapsed } = await timedWait({ pollInterval: 0.1, maxWaitTime: 2 });
+
+		expect(result.error?.message).toMatch(/did not finish within 2 seconds/);
+		overruns.push(elapsed - 2000);
+		expect(elapsed).toBeLessThan(2000 + 1500);
+	});
+
 	it('keeps waiting through a 502 and a rate limit while polling', async () => {
 		harness.service.injectFault({ match: { method: 'GET', path: /^\/v1\/jobs\// }, status: 502 });
 		harness.service.injectFault({ match: { method: 'GET', path: /^\/v1\/jobs\// }, status: 429, retryAfterSeconds: 0 });

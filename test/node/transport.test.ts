@@ -62,6 +62,16 @@ describe('service errors', () => {
 		expect(harness.service.posts.size).toBe(1);
 	});
 
+	it('never pauses past the Timeout: a 429 asking for longer fails the request at once, saying so', async () => {
+		harness.service.injectFault({ status: 429, retryAfterSeconds: 10 });
+		const started = Date.now();
+		const result = await harness.run({ resource: 'account', operation: 'get', requestOptions: { timeout: 2 } });
+		expect(result.error?.httpCode).toBe('429');
+		expect(result.error?.description).toMatch(/retry after 10 seconds/);
+		expect(Date.now() - started).toBeLessThan(2000);
+		expect(harness.service.requests).toHaveLength(1);
+	});
+
 	it('retries a read after the Retry-After of a 429, a 502, a 503 and a 504', async () => {
 		for (const status of [429, 502, 503, 504]) {
 			harness.service.reset();

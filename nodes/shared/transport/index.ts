@@ -22,7 +22,7 @@ import { contractFor, refreshContract } from './contracts';
 import { readCredentials, type Credentials, type RequestContext } from './credentials';
 import { asNodeError, refusal, retryAfterMs, serviceError } from './errors';
 import { exchange, notJsonError, type ServiceAnswer } from './http';
-import { holdBack, MAX_PAUSE_MS, waitTurn } from './pacing';
+import { endTurn, MAX_PAUSE_MS, takeTurn } from './pacing';
 import { isLostAnswer, recall, remember, sendPolicy } from './policy';
 
 /**
@@ -225,12 +225,13 @@ async function callByContract(this: RequestContext, contract: Contract, name: En
 	const deadline = options.deadline ?? started + timeoutMs;
 	const settings = { baseUrl, apiKey, itemIndex, timeoutMs, signal, maxBytes: MAX_ANSWER_BYTES };
 	for (let attempt = 1; ; attempt++) {
-		if (!(await waitTurn(this, deadline, signal))) {
+		if (!(await takeTurn(this, deadline, signal))) {
 			if (signal?.aborted) throw cancelled(this, itemIndex);
 			throw pausedTooLong(this, endpoint, itemIndex);
 		}
+		let answer: ServiceAnswer | undefined;
 		try {
-			const answer = await exchange.call(this, request, settings);
+			answer = await exchange.call(this, request, settings);
 			if (answer.statusCode >= 400) {
 				// A refusal's body is read as JSON where it is, and quoted as text where it is not.
 				const parsed = await parseAnswer.call(this, answer, apiKey, itemIndex).catch(() => undefined);
@@ -242,17 +243,23 @@ async function callByContract(this: RequestContext, contract: Contract, name: En
 					idempotent: policy.idempotency !== undefined,
 				});
 			}
+			endTurn(this, answer);
 			const parsed = answer.statusCode === 204 ? undefined : await parseAnswer.call(this, answer, apiKey, itemIndex);
 			const result = { statusCode: answer.statusCode, headers: answer.headers, body: parsed, contract };
 			if (answer.text.length <= MAX_REMEMBERED_ANSWER) remember(policy.memoKey, { answered: result });
 			return result;
 		} catch (error) {
+			const retryAfter = retryAfterMs(error);
+			if (answer === undefined || answer.statusCode >= 400) endTurn(this, answer, retryAfter);
 			if (signal?.aborted) throw cancelled(this, itemIndex);
-			const retryAfter = retryAfterMs(error) ?? 0;
-			// Every request of this execution holds back for as long as the service asked.
-			if (error instanceof NodeApiError && error.httpCode === '429') holdBack(this, retryAfter || RETRY_BACKOFF_MS);
-			const backoff = Math.max(retryAfter, RETRY_BACKOFF_MS * 2 ** (attempt - 1));
-			const retry = attempt < policy.attempts && policy.retryable(error) && retryAfter <= MAX_PAUSE_MS && Date.now() + backoff <= deadline;
+			// After a 429 the execution's pace holds every request back; other failures back off on their own.
+			const rateLimited = error instanceof NodeApiError && error.httpCode === '429';
+			const backoff = rateLimited ? 0 : Math.max(retryAfter ?? 0, RETRY_BACKOFF_MS * 2 ** (attempt - 1));
+			const retry =
+				attempt < policy.attempts &&
+				policy.retryable(error) &&
+				(retryAfter ?? 0) <= MAX_PAUSE_MS &&
+				Date.now() + Math.max(backoff, retryAfter ?? 0) <= deadline;
 			if (!retry && endpoint.method !== 'GET' && policy.idempotency === undefined && isLostAnswer(error)) {
 				remember(policy.memoKey, { unknown: true });
 				throw outcomeUnknown(this, endpoint, itemIndex, error);

@@ -1,30 +1,127 @@
-import { sleepUnlessCancelled } from '../sleep';
+import { sleep } from 'n8n-workflow';
+
+import { headerValue, type Headers } from '../contract';
 import type { RequestContext } from './credentials';
 
 /**
- * How fast one execution sends: after a 429, every request of the execution holds back for as long
- * as the service asked. A pause never outlasts the request's own limit (its Timeout, or the
- * Maximum Wait Time of a job wait) nor the execution's cancel: where the service asks for longer,
- * the request fails at once, saying so.
+ * How fast one execution sends. "Requests in Parallel" is a ceiling, not a target: every request
+ * of an execution takes its turn here, so the execution's rate follows the service's limit.
+ * - Where the service says its limit (`RateLimit`/`RateLimit-Remaining`/`-Reset` per the IETF
+ *   draft, or `X-RateLimit-Remaining`/`-Reset` as many APIs send them), the execution never has more
+ *   requests under way than the quota left, and waits for the reset when none is left.
+ * - Where it does not, a 429 slows the execution down (its requests are spaced out 15% more than
+ *   the rate that met the limit) and success speeds it up again step by step, 2% a second, as TCP
+ *   does: the rate settles just below the limit with a refusal now and then.
+ * - A 429's `Retry-After` holds every request of the execution back that long.
+ * No wait outlasts the request's own limit (its Timeout, or a job wait's Maximum Wait Time) or the
+ * execution's cancel: where the service asks for longer, the request fails at once, saying so.
  */
 
 // A longer Retry-After is the service asking for a pause the node should not take silently.
 export const MAX_PAUSE_MS = 30_000;
+const SLOWER = 1.15;
+const FASTER_PER_SECOND = 0.02;
+// Waits are slept in slices, so a cancel or a turn freed by an answer is seen within this long.
+const SLICE_MS = 25;
+const RECENT_MS = 1000;
 
-/** Until when the service asked this execution to hold back. */
-const heldUntil = new WeakMap<RequestContext, number>();
+class Pace {
+	/** Least time between two requests' starts; 0 sends as fast as the ceiling allows. */
+	interval = 0;
+	nextStart = 0;
+	heldUntil = 0;
+	inFlight = 0;
+	/** The quota the service said is left, until `quotaUntil`. */
+	quota?: number;
+	quotaUntil = 0;
+	lastRefusal = 0;
+	readonly starts: number[] = [];
 
-export function holdBack(context: RequestContext, ms: number): void {
-	heldUntil.set(context, Math.max(heldUntil.get(context) ?? 0, Date.now() + Math.min(ms, MAX_PAUSE_MS)));
+	recentRate(now: number): number {
+		while (this.starts.length > 0 && now - this.starts[0] > RECENT_MS) this.starts.shift();
+		return this.starts.length;
+	}
+}
+
+const paces = new WeakMap<RequestContext, Pace>();
+
+function paceOf(context: RequestContext): Pace {
+	let pace = paces.get(context);
+	if (pace === undefined) {
+		pace = new Pace();
+		paces.set(context, pace);
+	}
+	return pace;
+}
+
+/** The quota a service says is left and when it is refilled, from whichever rate-limit fields it sends. */
+export function quotaOf(headers: Headers, now = Date.now()): { remaining: number; resetAt: number } | undefined {
+	const number = (name: string) => {
+		const value = headerValue(headers, name).trim();
+		return /^\d+(\.\d+)?$/.test(value) ? Number(value) : undefined;
+	};
+	// RFC draft structured field: `"default";r=42;t=17`.
+	const structured = /(?:^|;)\s*r=(\d+)\s*;.*?\bt=(\d+)|(?:^|;)\s*t=(\d+)\s*;.*?\br=(\d+)/.exec(headerValue(headers, 'ratelimit'));
+	if (structured !== null) {
+		const remaining = Number(structured[1] ?? structured[4]);
+		const seconds = Number(structured[2] ?? structured[3]);
+		return { remaining, resetAt: now + seconds * 1000 };
+	}
+	for (const prefix of ['ratelimit', 'x-ratelimit']) {
+		const remaining = number(`${prefix}-remaining`);
+		const reset = number(`${prefix}-reset`);
+		if (remaining === undefined || reset === undefined) continue;
+		// Seconds from now, or a Unix time in seconds or milliseconds (GitHub, Okta).
+		const resetAt = reset > 1e12 ? reset : reset > 1e9 ? reset * 1000 : now + reset * 1000;
+		return { remaining, resetAt };
+	}
+	return undefined;
 }
 
 /**
- * Waits until the execution may send again. Resolves to false when the pause would end after
- * `deadline` (nothing is waited then) or the execution was cancelled.
+ * Waits for this execution's turn to send. Resolves to false, having waited nothing more, when the
+ * turn would come after `deadline`, or when the execution is cancelled.
  */
-export async function waitTurn(context: RequestContext, deadline: number, signal?: AbortSignal): Promise<boolean> {
-	const pause = (heldUntil.get(context) ?? 0) - Date.now();
-	if (pause <= 0) return true;
-	if (Date.now() + pause > deadline) return false;
-	return await sleepUnlessCancelled(pause, signal);
+export async function takeTurn(context: RequestContext, deadline: number, signal?: AbortSignal): Promise<boolean> {
+	const pace = paceOf(context);
+	for (;;) {
+		if (signal?.aborted) return false;
+		const now = Date.now();
+		// The quota left, less the requests sent since the service said it: none left, none sent.
+		const full = pace.quota !== undefined && now < pace.quotaUntil && pace.quota <= 0;
+		const at = Math.max(pace.heldUntil, pace.nextStart);
+		if (at > deadline || (full && pace.quotaUntil > deadline)) return false;
+		if (at <= now && !full) break;
+		await sleep(Math.max(1, Math.min(at - now, SLICE_MS)));
+	}
+	const now = Date.now();
+	pace.inFlight++;
+	if (pace.quota !== undefined) pace.quota = Math.max(0, pace.quota - 1);
+	pace.nextStart = now + pace.interval;
+	pace.starts.push(now);
+	return true;
+}
+
+/** Ends a turn with what the service answered: its rate-limit fields, or its 429. */
+export function endTurn(context: RequestContext, answer: { statusCode: number; headers: Headers } | undefined, retryAfterMs?: number): void {
+	const pace = paceOf(context);
+	const now = Date.now();
+	pace.inFlight = Math.max(0, pace.inFlight - 1);
+	const quota = answer === undefined ? undefined : quotaOf(answer.headers, now);
+	if (quota !== undefined) {
+		pace.quota = quota.remaining;
+		pace.quotaUntil = quota.resetAt;
+		if (quota.remaining === 0) pace.heldUntil = Math.max(pace.heldUntil, Math.min(quota.resetAt, now + MAX_PAUSE_MS));
+	}
+	if (answer?.statusCode === 429) {
+		pace.heldUntil = Math.max(pace.heldUntil, now + Math.min(retryAfterMs ?? RECENT_MS, MAX_PAUSE_MS));
+		// Requests under way when the limit was met are refused together: that is one slow-down.
+		if (now - pace.lastRefusal > Math.max(pace.interval * 2, 100)) {
+			pace.interval = pace.interval === 0 ? (RECENT_MS / Math.max(1, pace.recentRate(now))) * SLOWER : pace.interval * SLOWER;
+		}
+		pace.lastRefusal = now;
+	} else if (answer !== undefined && answer.statusCode < 400 && pace.interval > 0 && now - pace.lastRefusal > RECENT_MS) {
+		// Each success speeds up by its share of 2% a second.
+		pace.interval /= 1 + (FASTER_PER_SECOND * pace.interval) / RECENT_MS;
+	}
 }
