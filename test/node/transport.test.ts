@@ -124,6 +124,16 @@ describe('service errors', () => {
 		expect(result.error?.description).toMatch(/Base URL/);
 	});
 
+	it('hints at the Base URL when a refusal is not JSON, as another web app\'s 404 page is', async () => {
+		harness.service.injectFault({ status: 404, body: '<!doctype html><title>Page not found</title><h1>Not found</h1>' });
+		const result = await harness.run(getAccount);
+		expect(result.error?.httpCode).toBe('404');
+		expect(result.error?.description).toMatch(/may not come from this API at all: check that the credential's Base URL/);
+		// A refusal in the service's own JSON needs no such hint.
+		harness.service.injectFault({ status: 404 });
+		expect((await harness.run(getAccount)).error?.description).not.toMatch(/may not come from this API/);
+	});
+
 	it('waits for a slow answer', async () => {
 		harness.service.injectFault({ delayMs: 300 });
 		const result = await harness.run(getAccount);

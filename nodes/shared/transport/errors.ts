@@ -77,6 +77,10 @@ export function serviceError(context: RequestContext, answer: ServiceAnswer, bod
 		details ? `Details: ${details}.` : undefined,
 		statusCode === 429 && retryAfter ? `The service asks to retry after ${retryAfter} seconds.` : undefined,
 		statusHint(statusCode, settings.idempotent),
+		// A refusal that is not JSON is rarely the API's own: another web app may answer at the Base URL.
+		body === undefined && answer.text.trim() !== '' && statusCode < 500
+			? "The answer was not JSON, so it may not come from this API at all: check that the credential's Base URL is the API's address (the one that serves /v1/me), not another web app's."
+			: undefined,
 		// A request the service refuses may follow built-in conventions it does not share.
 		[400, 404, 405, 415, 422].includes(statusCode) ? settings.notice : undefined,
 	]
