@@ -71,7 +71,7 @@ export const waitOptionsField: INodeProperties = {
 			typeOptions: { minValue: 0.1, numberPrecision: 1 },
 			default: 5,
 			description:
-				'Checks start a second after the job started (or this long, if shorter), then come every tenth of the time since it started, at most 30 seconds apart (or this, if longer)',
+				'Jobs are checked often while young and less often as they run: a second after the job started, then every tenth of its age, up to 30 seconds apart. Below 1 this makes the first check sooner; above 30 it lets checks be this far apart.',
 		},
 	],
 };
