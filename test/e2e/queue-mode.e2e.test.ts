@@ -103,7 +103,7 @@ function queueSuite(pin: N8nPinName): void {
 		];
 		for (const workflow of workflows) {
 			await main.cli(['import:workflow', `--input=${file(`${workflow.id}.json`, { settings: {}, active: false, ...workflow })}`]);
-			await main.cli(['publish:workflow', `--id=${workflow.id}`]);
+			await main.activate(workflow.id);
 		}
 		for (const process of processes) await process.start();
 	}, 900_000);
