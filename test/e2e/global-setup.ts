@@ -4,7 +4,7 @@ import { ensureN8nInstalled, N8N_PINS, pinnedN8n } from '../../scripts/n8n-insta
 export default async function globalSetup(): Promise<void> {
 	const missing = N8N_PINS.filter((name) => !pinnedN8n(name).installed);
 	if (missing.length > 0) {
-		const versions = missing.map((name) => `n8n ${pinnedN8n(name).version}`).join(' and ');
+		const versions = new Intl.ListFormat('en').format(missing.map((name) => `n8n ${pinnedN8n(name).version}`));
 		console.log(`\nInstalling ${versions} for the end-to-end tests (once per pin, about 5 minutes)...`);
 	}
 	await Promise.all(missing.map(async (name) => await ensureN8nInstalled(name)));

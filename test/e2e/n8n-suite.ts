@@ -14,19 +14,18 @@ import { startFakeService, signWebhookPayload, type FakeService } from '../fake-
 import { createN8n, ensureN8nInstalled, installedPackageFolder, N8nRestClient, pinnedN8n, type N8nInstance, type N8nPinName } from '../../scripts/n8n-instance';
 import { OPERATION_OUTPUTS, SCHEMA_VERSION } from '../../scripts/output-schemas';
 import { CREDENTIAL as EXAMPLES_CREDENTIAL } from '../../scripts/start';
-import { chain, node, until as waitUntil } from './workflows';
+import { chain, node, until as waitUntil, workflowFile } from './workflows';
 
 const CREDENTIAL = { id: 'cpFakeService01', name: 'Content Publishing (fake service)' };
 /** Services that follow the spec with other conventions: their own document, or none. */
 const OTHER_SERVICES = {
-	alternate: { credential: { id: 'cpAlternate0001', name: 'Content Publishing (alternate conventions)' }, completed: 'JOB_READY' },
-	undocumented: { credential: { id: 'cpNoDocument001', name: 'Content Publishing (no OpenAPI document)' }, completed: 'job.completed' },
+	alternate: { credential: { id: 'cpAlternate0001', name: 'Content Publishing (alternate conventions)' }, completed: 'JOB_READY', flow: 'cpTriggerAlt' },
+	undocumented: { credential: { id: 'cpNoDocument001', name: 'Content Publishing (no OpenAPI document)' }, completed: 'job.completed', flow: 'cpTriggerNoDoc' },
 } as const;
 type OtherService = keyof typeof OTHER_SERVICES;
 const EXAMPLES = path.resolve(__dirname, '..', '..', 'examples');
 const TRIGGER_WEBHOOK_ID = '7c1e2f4a-0b7d-4c55-9e3a-51c0a5f0e2b1';
 const OTHER_TRIGGER_WEBHOOK_IDS = { alternate: '2b4d6f80-1a3c-4e5f-8a7b-9c0d1e2f3a4b', undocumented: '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9' };
-const otherTriggerFlow = (name: string) => `cpTrigger${name.charAt(0).toUpperCase()}${name.slice(1, 12)}`;
 const FAST_WAIT = { pollInterval: 0.2, maxWaitTime: 60 };
 const credentials = { contentPublishingApi: CREDENTIAL };
 const execFileAsync = promisify(execFile);
@@ -92,9 +91,7 @@ function suite(pin: N8nPinName): void {
 	let n8n: N8nInstance;
 
 	async function importWorkflow(workflow: IDataObject): Promise<void> {
-		const file = path.join(n8n.userFolder, `${workflow.id}.json`);
-		writeFileSync(file, JSON.stringify({ settings: {}, active: false, ...workflow }));
-		await n8n.cli(['import:workflow', `--input=${file}`]);
+		await n8n.cli(['import:workflow', `--input=${workflowFile(n8n.userFolder, workflow)}`]);
 	}
 
 	/** Runs a workflow with n8n's CLI and reads the run data it prints (after its own log lines). */
@@ -171,7 +168,7 @@ function suite(pin: N8nPinName): void {
 	describe('the action node in n8n', () => {
 		it('turns a transcript into a blog post, saves it as a draft and publishes it', async () => {
 			await importWorkflow({
-				id: 'cpTranscriptToPost',
+				id: 'cpTranscriptPost',
 				name: 'Transcript to LinkedIn',
 				nodes: [
 					node('Start', 'n8n-nodes-base.manualTrigger', {}, [0, 0]),
@@ -211,7 +208,7 @@ function suite(pin: N8nPinName): void {
 				connections: chain('Start', 'Generate blog post', 'Save draft', 'Publish to LinkedIn'),
 			});
 
-			const run = await executeWorkflow('cpTranscriptToPost');
+			const run = await executeWorkflow('cpTranscriptPost');
 			const outputOf = (name: string) => run.data.resultData.runData[name][0].data.main[0].map((item) => item.json);
 
 			const [blogJob] = outputOf('Generate blog post');
@@ -244,7 +241,7 @@ function suite(pin: N8nPinName): void {
 			['a service without a document', 2],
 		])('runs green against %s', async (_name, index) => {
 			const [target, credential, completed] = cases()[index];
-			const id = `cpEveryOperation${index}`;
+			const id = `cpEveryOp${index}`;
 			await importWorkflow(everyOperationWorkflow(id, credential, completed));
 			const before = { posts: target.posts.size, webhooks: target.webhooks.size, jobs: new Set(target.jobs.keys()) };
 
@@ -366,12 +363,12 @@ function suite(pin: N8nPinName): void {
 				],
 				connections: chain('Content Publishing Trigger', 'Record the event'),
 			});
-			await n8n.cli(['publish:workflow', '--id=cpTriggerFlow']);
+			await n8n.activate('cpTriggerFlow');
 			for (const name of Object.keys(OTHER_SERVICES) as OtherService[]) {
-				const { credential, completed } = OTHER_SERVICES[name];
+				const { credential, completed, flow } = OTHER_SERVICES[name];
 				const using = { credentials: { contentPublishingApi: credential } };
 				await importWorkflow({
-					id: otherTriggerFlow(name),
+					id: flow,
 					name: `When a job completes (${credential.name})`,
 					nodes: [
 						node('Content Publishing Trigger', 'n8n-nodes-content-publishing.contentPublishingTrigger', { events: [completed] }, [0, 0], {
@@ -388,7 +385,7 @@ function suite(pin: N8nPinName): void {
 					],
 					connections: chain('Content Publishing Trigger', 'Record the event'),
 				});
-				await n8n.cli(['publish:workflow', `--id=${otherTriggerFlow(name)}`]);
+				await n8n.activate(flow);
 				others[name].jobMode = 'manual';
 			}
 			service.jobMode = 'manual';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { startFakeService, type FakeService } from '../fake-service';
 import { createN8n, ensureN8nInstalled, freePort, N8N_PINS, pinnedN8n, type N8nInstance, type N8nPinName } from '../../scripts/n8n-instance';
 import { startPostgres, startRedis, type Service } from './queue-services';
-import { chain, node, until as waitUntil } from './workflows';
+import { chain, node, until as waitUntil, workflowFile } from './workflows';
 
 jest.setTimeout(300_000);
 
@@ -102,8 +102,8 @@ function queueSuite(pin: N8nPinName): void {
 			},
 		];
 		for (const workflow of workflows) {
-			await main.cli(['import:workflow', `--input=${file(`${workflow.id}.json`, { settings: {}, active: false, ...workflow })}`]);
-			await main.cli(['publish:workflow', `--id=${workflow.id}`]);
+			await main.cli(['import:workflow', `--input=${workflowFile(main.userFolder, workflow)}`]);
+			await main.activate(workflow.id);
 		}
 		for (const process of processes) await process.start();
 	}, 900_000);

@@ -1,5 +1,26 @@
 /** Pieces of the workflows and waits the end-to-end tests share. */
 import type { IDataObject } from 'n8n-workflow';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * n8n 1.x saves a workflow's static data, where the trigger keeps its webhook's id and signing
+ * secret, only for ids of at most 16 characters (the length it generates; 2.x allows 21). A longer
+ * id imports and activates, but the trigger's registration is never saved and every delivery is
+ * refused.
+ */
+export const MAX_WORKFLOW_ID_LENGTH = 16;
+
+/** Writes a workflow for `n8n import:workflow` into the folder and returns the file's path. */
+export function workflowFile(folder: string, workflow: IDataObject): string {
+	const id = String(workflow.id);
+	if (id.length > MAX_WORKFLOW_ID_LENGTH) {
+		throw new Error(`Workflow id "${id}" is longer than ${MAX_WORKFLOW_ID_LENGTH} characters: n8n 1.x would not save its static data`);
+	}
+	const file = path.join(folder, `${id}.json`);
+	writeFileSync(file, JSON.stringify({ settings: {}, active: false, ...workflow }));
+	return file;
+}
 
 /** A workflow node with an id derived from its name. */
 export function node(name: string, type: string, parameters: IDataObject, position: [number, number], extra: IDataObject = {}) {

@@ -1,0 +1,3 @@
+import { describeInN8n } from './n8n-suite';
+
+describeInN8n('v1');
