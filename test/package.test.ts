@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -89,4 +89,15 @@ describe('benchmarks', () => {
 			if (pinned.installed) expect(stdout).toContain(`in n8n ${pinned.version}, service 20 ms away`);
 		}
 	}, 300_000);
+});
+
+describe('the examples', () => {
+	it('have workflow ids n8n 1.x keeps static data for (16 characters at most), so the trigger example works there', () => {
+		const folder = path.resolve(__dirname, '..', 'examples');
+		const ids = readdirSync(folder)
+			.filter((file) => file.endsWith('.json'))
+			.map((file) => (JSON.parse(readFileSync(path.join(folder, file), 'utf8')) as { id: string }).id);
+		expect(ids.length).toBeGreaterThan(0);
+		for (const id of ids) expect(id.length).toBeLessThanOrEqual(16);
+	});
 });

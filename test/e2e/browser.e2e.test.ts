@@ -93,7 +93,7 @@ it('logs in, runs the first example green and shows the node\'s resources and op
 	await page.getByTestId('form-submit-button').click();
 	await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
 
-	await page.goto(`${started.n8n.url}/workflow/cpExampleTranscript`);
+	await page.goto(`${started.n8n.url}/workflow/cpExTranscript`);
 	await page.getByTestId('execute-workflow-button').first().waitFor();
 	await shot('2-example');
 	await page.getByTestId('execute-workflow-button').first().click();
@@ -147,7 +147,7 @@ describe('the first minutes in the editor', () => {
 	}
 
 	it('finds the node by what it does, describes it truly and lists its actions', async () => {
-		await page.goto(`${started.n8n.url}/workflow/cpExampleThread`);
+		await page.goto(`${started.n8n.url}/workflow/cpExThread`);
 		await page.getByTestId('node-creator-plus-button').click();
 		const search = page.getByTestId('node-creator-search-bar');
 		for (const alias of ['carousel', 'social media', 'transcript', 'linkedin']) {
@@ -257,7 +257,7 @@ describe('the first minutes in the editor', () => {
 	});
 
 	it('says in the trigger example how to fire an event, and doing so in another tab runs it', async () => {
-		await page.goto(`${started.n8n.url}/workflow/cpExampleVideoReady`);
+		await page.goto(`${started.n8n.url}/workflow/cpExVideoReady`);
 		// The sticky note names the workflow to run; its heading and instructions are on the canvas.
 		await page.getByRole('heading', { name: 'When a video is ready, publish it' }).waitFor();
 		await page.getByText('Example: fire a test event (generate a video)').filter({ visible: true }).first().waitFor();
@@ -269,7 +269,7 @@ describe('the first minutes in the editor', () => {
 
 		const other = await browser.newPage();
 		try {
-			await other.goto(`${started.n8n.url}/workflow/cpExampleFireEvent`);
+			await other.goto(`${started.n8n.url}/workflow/cpExFireEvent`);
 			await other.getByRole('heading', { name: 'Fire a test event' }).waitFor();
 			await other.getByTestId('execute-workflow-button').first().click();
 			await other.getByTestId('canvas-node-status-success').nth(1).waitFor({ timeout: 60_000 });
@@ -287,8 +287,8 @@ describe('the first minutes in the editor', () => {
 it('runs the video example when the fake service finishes a video', async () => {
 	const rest = new N8nRestClient(started.n8n.url);
 	await rest.login(OWNER_EMAIL, started.state.ownerPassword);
-	const { versionId } = await rest.call('GET', '/workflows/cpExampleVideoReady');
-	await rest.call('POST', '/workflows/cpExampleVideoReady/activate', { versionId });
+	const { versionId } = await rest.call('GET', '/workflows/cpExVideoReady');
+	await rest.call('POST', '/workflows/cpExVideoReady/activate', { versionId });
 	const fake = started.fake!;
 	const published = fake.requestsTo('publishLinkedin').length;
 
@@ -297,7 +297,7 @@ it('runs the video example when the fake service finishes a video', async () => 
 
 	const postId = (fake.requestsTo('publishLinkedin').at(-1)!.body as { post_id: string }).post_id;
 	expect(fake.posts.get(postId)?.content).toBe(`Our new video is out: ${fake.url}/media/${video.id}.mp4`);
-	await rest.call('POST', '/workflows/cpExampleVideoReady/deactivate', {});
+	await rest.call('POST', '/workflows/cpExVideoReady/deactivate', {});
 	expect(fake.webhooks.size).toBe(0);
 });
 
@@ -315,7 +315,7 @@ describe('a second npm start', () => {
 			const workflows = (await rest.call('GET', '/workflows')) as unknown as Array<{ id: string }>;
 			const credentials = (await rest.call('GET', '/credentials')) as unknown as Array<{ id: string; name: string }>;
 			expect(workflows.map((workflow) => workflow.id).sort()).toEqual(
-				['cpExampleAgent', 'cpExampleFireEvent', 'cpExampleThread', 'cpExampleTranscript', 'cpExampleVideoReady'].sort(),
+				['cpExAgent', 'cpExFireEvent', 'cpExThread', 'cpExTranscript', 'cpExVideoReady'].sort(),
 			);
 			expect(credentials.map((credential) => credential.id)).toEqual([CREDENTIAL.id]);
 

@@ -318,8 +318,8 @@ function suite(pin: N8nPinName): void {
 		});
 
 		it.each([
-			['cpExampleTranscript', 'Publish to LinkedIn', 'publish.linkedin'],
-			['cpExampleThread', 'Publish to Twitter', 'publish.twitter'],
+			['cpExTranscript', 'Publish to LinkedIn', 'publish.linkedin'],
+			['cpExThread', 'Publish to Twitter', 'publish.twitter'],
 		])('%s runs green against the fake service', async (id, lastNode, jobType) => {
 			const run = await executeWorkflow(id);
 			expect(run.data.resultData.error).toBeUndefined();
