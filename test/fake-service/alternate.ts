@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 
-import { ALTERNATE_DELIVERY_HEADER, ALTERNATE_EVENTS, ALTERNATE_PHASES, ALTERNATE_SIGNATURE_HEADER, PROBLEM_TYPE_BASE } from './alternate-document';
+import { ALTERNATE_DELIVERY_HEADER, ALTERNATE_EVENTS, ALTERNATE_PHASES, ALTERNATE_SIGNATURE_HEADER, buildAlternateDocument, PROBLEM_TYPE_BASE } from './alternate-document';
 import { DEFAULT_PAGE_SIZE } from './openapi';
+import type { Paging, ProfileAdapter, Query } from './server';
 
 /**
  * The alternate profile: the same service and state, with other conventions at the edges. A
@@ -161,15 +162,7 @@ const PAGING_OF: Record<string, 'page' | 'offset' | 'link'> = { listPages: 'page
  * One page of a list, in the list's own paging style: page and per_page with a total, offset and
  * limit with a total, or a limit with a next link.
  */
-export function alternatePage<T extends { id: string }>(
-	list: string,
-	items: T[],
-	query: Record<string, string | string[]>,
-	maxPageSize: number,
-	baseUrl: string,
-	cursorAfter: (cursor: string) => string,
-	cursorOf: (lastId: string) => string,
-): Json {
+function alternatePage(list: string, items: Array<{ id: string }>, query: Query, { maxPageSize, baseUrl, cursorAfter, cursorOf }: Paging): Json {
 	const single = (name: string) => {
 		const value = query[name];
 		return Array.isArray(value) ? value[0] : value;
@@ -185,7 +178,7 @@ export function alternatePage<T extends { id: string }>(
 		return { results: items.slice(offset, offset + size), offset, limit: size, total: items.length };
 	}
 	const after = single('after');
-	const afterId = after === undefined ? undefined : cursorAfter(after);
+	const afterId = after === undefined ? undefined : cursorAfter(after, 'query.after');
 	const remaining = afterId === undefined ? items : items.filter((item) => item.id > afterId);
 	const results = remaining.slice(0, size);
 	const next = remaining.length > size ? `${baseUrl}/v1/webhooks?limit=${size}&after=${cursorOf(results[results.length - 1].id)}` : null;
@@ -217,7 +210,7 @@ export function problem(status: number, detail: string, details?: Array<{ field:
 }
 
 /** A delivery's body in the alternate's terms. */
-export function alternateEventBody(event: { id: string; type: string; created_at: string; data: Json }): Json {
+function alternateEventBody(event: { id: string; type: string; created_at: string; data: Json }): Json {
 	const { job, post } = event.data as { job?: Json; post?: Json };
 	return {
 		eventId: event.id,
@@ -235,3 +228,14 @@ export function alternateSignature(secret: string, rawBody: string, eventId: str
 		[ALTERNATE_SIGNATURE_HEADER]: `t=${timestamp},v1=${digest}`,
 	};
 }
+
+export const ALTERNATE: ProfileAdapter = {
+	routes: ALTERNATE_ROUTES,
+	document: buildAlternateDocument,
+	incoming,
+	outgoing: (operation, { status, body }, id) => outgoing(operation, status, body, id),
+	page: alternatePage,
+	error: ({ status, message, details }) => ({ status, body: problem(status, message, details), contentType: 'application/problem+json' }),
+	event: (event) => ({ type: alternateEvent(event.type), body: alternateEventBody(event as unknown as Parameters<typeof alternateEventBody>[0]) }),
+	sign: (secret, rawBody, eventId, timestamp) => alternateSignature(secret, rawBody, eventId, timestamp),
+};

@@ -11,6 +11,8 @@ export interface OpenApiOperation {
 	parameters?: JsonSchema[];
 	requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema }> };
 	responses: Record<string, JsonSchema>;
+	/** 3.0's description of deliveries: event name → URL expression → the delivery. */
+	callbacks?: Record<string, Record<string, OpenApiPathItem>>;
 }
 
 export type OpenApiPathItem = Partial<Record<HttpMethodName, OpenApiOperation>>;

@@ -19,16 +19,15 @@ import {
 	type VIDEO_ASPECT_RATIOS,
 	type WEBHOOK_EVENT_TYPES,
 } from './openapi';
-import { createContractValidator, formatProblem, type ContractProblem, type ContractValidator } from './request-validator';
-import { buildAlternateDocument } from './alternate-document';
-import { ALTERNATE_ROUTES, alternateEventBody, alternatePage, alternateSignature, incoming, outgoing, problem } from './alternate';
+import { createContractValidator, formatProblem, type ContractDocument, type ContractProblem, type ContractValidator } from './request-validator';
+import { ALTERNATE } from './alternate';
 
 // ---------------------------------------------------------------------------------------------
 // Public types
 
 export type JobMode = 'poll' | 'manual' | 'timed';
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-/** `primary`: today's conventions; `alternate`: other conventions on every open point (alternate.ts). */
+/** `primary`: today's conventions; the others decide every open point their own way (alternate.ts, envelope.ts). */
 export type Profile = 'primary' | 'alternate';
 export type ErrorCode = (typeof ERROR_CODES)[number];
 export type Platform = (typeof PAGE_PLATFORMS)[number];
@@ -215,6 +214,37 @@ export interface RouteRequest {
 export interface RouteResult {
 	status: number;
 	body?: unknown;
+	headers?: Record<string, string>;
+}
+
+export type Query = Record<string, string | string[]>;
+
+/**
+ * A profile other than the primary one: its routes and document, and translations at the edges of
+ * the one service. A request is translated into the primary's terms before a handler sees it, and
+ * every answer, error and delivery out of them.
+ */
+export interface ProfileAdapter {
+	/** Its own templates and operation ids, each served by the primary handler named `primary`. */
+	routes: ReadonlyArray<{ method: string; path: string; operationId: string; primary: string }>;
+	document(serverUrl?: string): ContractDocument;
+	incoming(primaryOperation: string, body: unknown, query: Query): { body: unknown; query: Query };
+	/** A primary handler's answer in the profile's terms; `id` is the path's id. */
+	outgoing(primaryOperation: string, answer: RouteResult, id: string | undefined, service: FakeService): RouteResult;
+	/** One page of a list (items in primary terms; `outgoing` translates them). */
+	page(list: string, items: Array<{ id: string }>, query: Query, paging: Paging): object;
+	error(error: ApiError): { status: number; body: unknown; contentType?: string };
+	/** A delivery's event name and body. */
+	event(event: WebhookEvent): { type: string; body: unknown };
+	/** A delivery's signature headers; `nth` counts the deliveries since the last reset. */
+	sign(secret: string, rawBody: string, eventId: string | undefined, timestamp: number, nth: number): Record<string, string>;
+}
+
+export interface Paging {
+	maxPageSize: number;
+	baseUrl: string;
+	cursorAfter: (cursor: string, parameter: string) => string;
+	cursorOf: (lastId: string) => string;
 }
 
 export interface Route {
@@ -257,7 +287,7 @@ export const routes: readonly Route[] = [
 		path: '/v1/openapi.json',
 		operationId: 'getOpenApiDocument',
 		anonymous: true,
-		handler: (service) => ok(service.profile === 'alternate' ? buildAlternateDocument(service.url) : buildOpenApiDocument(service.url)),
+		handler: (service) => ok(PROFILES[service.profile]?.document(service.url) ?? buildOpenApiDocument(service.url)),
 	},
 	{ method: 'GET', path: '/v1/me', operationId: 'getAccount', handler: (service) => ok(service.account) },
 	{
@@ -466,7 +496,7 @@ function matchSegments(template: string[], segments: string[]): Record<string, s
 // ---------------------------------------------------------------------------------------------
 // Route helpers
 
-class ApiError extends Error {
+export class ApiError extends Error {
 	constructor(
 		readonly status: number,
 		readonly code: ErrorCode,
@@ -649,8 +679,8 @@ interface Reply {
 	status: number;
 	headers?: Record<string, string>;
 	json?: unknown;
-	/** An error as application/problem+json (the alternate profile). */
-	problem?: unknown;
+	/** Of `json`; default application/json. */
+	contentType?: string;
 	html?: string;
 	text?: string;
 	/** Made by an injected fault, so not the service's own answer. */
@@ -691,11 +721,13 @@ const FAULT_ERROR_CODES: Partial<Record<number, ErrorCode>> = {
 	429: 'rate_limited',
 };
 
+const PROFILES: Partial<Record<Profile, ProfileAdapter>> = { alternate: ALTERNATE };
+
 const compiledContracts: Partial<Record<Profile, ContractValidator>> = {};
 
 // Compiling every schema takes a while; one compiled copy per profile serves every instance.
 function sharedContractValidator(profile: Profile): ContractValidator {
-	compiledContracts[profile] ??= createContractValidator(profile === 'alternate' ? buildAlternateDocument() : buildOpenApiDocument());
+	compiledContracts[profile] ??= createContractValidator(PROFILES[profile]?.document() ?? buildOpenApiDocument());
 	return compiledContracts[profile];
 }
 
@@ -749,6 +781,10 @@ export class FakeService {
 			created_at: new Date(Date.now() - 90 * 86_400_000).toISOString(),
 		};
 		this.reset();
+	}
+
+	private get adapter(): ProfileAdapter | undefined {
+		return PROFILES[this.profile];
 	}
 
 	/** `http://127.0.0.1:PORT`, without a trailing slash. */
@@ -931,13 +967,13 @@ export class FakeService {
 			reply = await this.reply({ method, path, query, body, match, allowed, problems, authorization, idempotencyKey });
 		} catch (error) {
 			if (!(error instanceof ApiError)) console.error('Fake content publishing service: unexpected error', error);
-			reply = errorReply(error, this.profile);
+			reply = errorReply(error, this.adapter);
 		}
 		record.status = reply.status;
 		this.concurrentRequests -= 1;
 		// The answer to every request that kept to the document is checked against it too, unless a fault made it.
 		if (operationId !== undefined && problems.length === 0 && body.isJson && !reply.faulted && reply.html === undefined && reply.text === undefined) {
-			const answer = sharedContractValidator(this.profile).validateResponse({ operationId, status: reply.status, body: reply.json ?? reply.problem, contentType: contentTypeOf(reply) });
+			const answer = sharedContractValidator(this.profile).validateResponse({ operationId, status: reply.status, body: reply.json, contentType: contentTypeOf(reply), headers: reply.headers ?? {} });
 			record.contractErrors.push(...answer.map((problem) => `answer ${formatProblem(problem)}`));
 		}
 		send(response, reply);
@@ -952,7 +988,7 @@ export class FakeService {
 			return { match, operationId: match?.route.operationId };
 		}
 		const segments = path.split('/');
-		const atPath = ALTERNATE_ROUTES.map((route) => ({ route, params: matchSegments(route.path.split('/'), segments) })).filter(
+		const atPath = (this.adapter?.routes ?? []).map((route) => ({ route, params: matchSegments(route.path.split('/'), segments) })).filter(
 			(candidate) => candidate.params !== undefined,
 		);
 		const found = atPath.find(({ route }) => route.method === method);
@@ -964,13 +1000,13 @@ export class FakeService {
 
 	/** One page of a list, in the profile's paging style. */
 	page<T extends { id: string }>(list: string, items: T[], query: Record<string, string | string[]>): object {
-		if (this.profile === 'primary') return paginate(items, query, this.maxPageSize);
-		return alternatePage(list, items, query, this.maxPageSize, this.baseUrl, (after) => decodeCursor(after, 'query.after'), encodeCursor);
+		const paging = { maxPageSize: this.maxPageSize, baseUrl: this.baseUrl, cursorAfter: decodeCursor, cursorOf: encodeCursor };
+		return this.adapter?.page(list, items, query, paging) ?? paginate(items, query, this.maxPageSize);
 	}
 
 	/** The signature headers a delivery of this body carries, for tests that sign deliveries themselves. */
 	signDelivery(secret: string, rawBody: string, timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
-		if (this.profile === 'alternate') return alternateSignature(secret, rawBody, undefined, timestamp);
+		if (this.adapter) return this.adapter.sign(secret, rawBody, undefined, timestamp, 0);
 		return {
 			[WEBHOOK_HEADERS.timestamp]: String(timestamp),
 			[WEBHOOK_HEADERS.signature]: signWebhookPayload(secret, String(timestamp), rawBody),
@@ -1004,7 +1040,7 @@ export class FakeService {
 		if (fault?.delayMs) await this.pause(fault.delayMs);
 		if (fault?.nonJsonBody) return { status: 200, html: LOGIN_PAGE, faulted: true };
 		if (fault?.redirectTo !== undefined) return { status: fault.status ?? 307, headers: { Location: fault.redirectTo }, faulted: true };
-		if (fault?.status !== undefined && !fault.afterHandling) return faultReply(fault, fault.status, this.profile);
+		if (fault?.status !== undefined && !fault.afterHandling) return faultReply(fault, fault.status, this.adapter);
 
 		// A service without a document answers 404 for it, with a key or without.
 		const anonymous = match?.route.anonymous ?? (!this.servesDocument && path === '/v1/openapi.json');
@@ -1024,18 +1060,18 @@ export class FakeService {
 				problems,
 			);
 		}
-		const alternate = this.profile === 'alternate';
-		const input = alternate ? incoming(match.route.operationId, body.value, query) : { body: body.value, query };
+		const { adapter } = this;
+		const input = adapter ? adapter.incoming(match.route.operationId, body.value, query) : { body: body.value, query };
 		// A create repeated with the same Idempotency-Key gets the first answer and creates nothing;
-		// the alternate profile does not document the header and ignores it.
-		const idempotency = method === 'POST' && request.idempotencyKey && !alternate ? `${path} ${request.idempotencyKey}` : undefined;
+		// the other profiles do not document the header and ignore it.
+		const idempotency = method === 'POST' && request.idempotencyKey && !adapter ? `${path} ${request.idempotencyKey}` : undefined;
 		const remembered = idempotency === undefined ? undefined : this.idempotentAnswers.get(idempotency);
 		const handled = remembered ?? match.route.handler(this, { params: match.params, query: input.query, body: input.body });
 		if (idempotency !== undefined) this.idempotentAnswers.set(idempotency, handled);
-		if (fault?.afterHandling && fault.status !== undefined) return faultReply(fault, fault.status, this.profile);
-		const result = alternate ? outgoing(match.route.operationId, handled.status, handled.body, match.params.id) : handled;
+		if (fault?.afterHandling && fault.status !== undefined) return faultReply(fault, fault.status, adapter);
+		const result = adapter ? adapter.outgoing(match.route.operationId, handled, match.params.id, this) : handled;
 		if (fault?.rewriteAnswer) return { status: result.status, json: fault.rewriteAnswer(result.body), faulted: true };
-		return { status: result.status, json: result.body };
+		return { status: result.status, json: result.body, headers: result.headers };
 	}
 
 	private isAuthorized(authorization: string | undefined): boolean {
@@ -1183,15 +1219,14 @@ export class FakeService {
 	}
 
 	private async deliver(webhook: StoredWebhook, event: WebhookEvent): Promise<void> {
-		const alternate = this.profile === 'alternate';
-		const wireEvent = alternate ? alternateEventBody(event as unknown as Parameters<typeof alternateEventBody>[0]) : event;
-		const body = JSON.stringify(wireEvent);
+		const wire = this.adapter?.event(event) ?? { type: event.type, body: event };
+		const body = JSON.stringify(wire.body);
 		const timestamp = Math.floor(Date.now() / 1000);
 		const headers: Record<string, string> = {
 			'Content-Type': 'application/json',
 			'User-Agent': 'content-publishing-fake-webhooks/1.0',
-			...(alternate
-				? alternateSignature(webhook.secret, body, event.id, timestamp)
+			...(this.adapter
+				? this.adapter.sign(webhook.secret, body, event.id, timestamp, this.deliveries.length)
 				: {
 						[WEBHOOK_HEADERS.event]: event.type,
 						[WEBHOOK_HEADERS.delivery]: event.id,
@@ -1202,7 +1237,7 @@ export class FakeService {
 			webhookId: webhook.id,
 			url: webhook.url,
 			eventId: event.id,
-			eventType: alternate ? String((wireEvent as { eventType: string }).eventType) : event.type,
+			eventType: wire.type,
 			attempts: 0,
 			delivered: false,
 			body,
@@ -1250,7 +1285,7 @@ function faultMatches(fault: Fault, method: string, path: string): boolean {
 	return typeof expectedPath === 'string' ? expectedPath === path : path.search(expectedPath) !== -1;
 }
 
-function faultReply(fault: Fault, status: number, profile: Profile): Reply {
+function faultReply(fault: Fault, status: number, adapter: ProfileAdapter | undefined): Reply {
 	const body = typeof fault.body === 'function' ? fault.body() : fault.body;
 	if (typeof body === 'string') return { status, text: body, faulted: true };
 	if (body !== undefined) return { status, json: body, faulted: true };
@@ -1259,13 +1294,14 @@ function faultReply(fault: Fault, status: number, profile: Profile): Reply {
 	const headers: Record<string, string> = retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) };
 	const message =
 		status === 429 ? `Rate limit exceeded; retry after ${retryAfterSeconds} s` : `Injected fault (HTTP ${status})`;
-	return { ...errorReply(new ApiError(status, code, message, undefined, headers), profile), faulted: true };
+	return { ...errorReply(new ApiError(status, code, message, undefined, headers), adapter), faulted: true };
 }
 
-function errorReply(error: unknown, profile: Profile): Reply {
+function errorReply(error: unknown, adapter: ProfileAdapter | undefined): Reply {
 	const apiError = error instanceof ApiError ? error : new ApiError(500, 'internal_error', 'Internal server error');
-	if (profile === 'alternate') {
-		return { status: apiError.status, headers: apiError.headers, problem: problem(apiError.status, apiError.message, apiError.details) };
+	if (adapter) {
+		const { status, body, contentType } = adapter.error(apiError);
+		return { status, headers: apiError.headers, json: body, contentType };
 	}
 	const details = apiError.details ? { details: apiError.details } : {};
 	return {
@@ -1276,8 +1312,7 @@ function errorReply(error: unknown, profile: Profile): Reply {
 }
 
 function contentTypeOf(reply: Reply): string | undefined {
-	if (reply.problem !== undefined) return 'application/problem+json';
-	return reply.json === undefined ? undefined : 'application/json';
+	return reply.json === undefined ? undefined : (reply.contentType ?? 'application/json');
 }
 
 function send(response: ServerResponse, reply: Reply): void {
@@ -1290,11 +1325,8 @@ function send(response: ServerResponse, reply: Reply): void {
 	} else if (reply.text !== undefined) {
 		headers['Content-Type'] = 'text/plain; charset=utf-8';
 		payload = reply.text;
-	} else if (reply.problem !== undefined) {
-		headers['Content-Type'] = 'application/problem+json; charset=utf-8';
-		payload = JSON.stringify(reply.problem);
 	} else if (reply.json !== undefined) {
-		headers['Content-Type'] = 'application/json; charset=utf-8';
+		headers['Content-Type'] = `${contentTypeOf(reply)}; charset=utf-8`;
 		payload = JSON.stringify(reply.json);
 	}
 	if (payload !== undefined) headers['Content-Length'] = String(Buffer.byteLength(payload));
