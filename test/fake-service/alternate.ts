@@ -237,5 +237,5 @@ export const ALTERNATE: ProfileAdapter = {
 	page: alternatePage,
 	error: ({ status, message, details }) => ({ status, body: problem(status, message, details), contentType: 'application/problem+json' }),
 	event: (event) => ({ type: alternateEvent(event.type), body: alternateEventBody(event as unknown as Parameters<typeof alternateEventBody>[0]) }),
-	sign: (secret, rawBody, eventId, timestamp) => alternateSignature(secret, rawBody, eventId, timestamp),
+	sign: (secret, rawBody, { eventId, timestamp }) => alternateSignature(secret, rawBody, eventId, timestamp),
 };

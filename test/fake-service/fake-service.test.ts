@@ -544,6 +544,23 @@ describe('fault injection', () => {
 		expect((await call(service, 'GET', '/v1/me')).status).toBe(200);
 	});
 
+	it('limits requests with a token bucket when asked to, with X-RateLimit fields on request', async () => {
+		const limited = await start({ rateLimit: { perSecond: 3, headers: true } });
+		const answers = [];
+		for (let index = 0; index < 4; index += 1) answers.push(await call(limited, 'GET', '/v1/me'));
+		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 429]);
+		expect(answers.map((answer) => answer.headers.get('x-ratelimit-remaining'))).toEqual(['2', '1', '0', '0']);
+		expect(answers[3].headers.get('retry-after')).toBe('1');
+		expect(answers[3].body.error.code).toBe('rate_limited');
+		expect(answers[0].headers.get('x-ratelimit-limit')).toBe('3');
+		expect(Number(answers[0].headers.get('x-ratelimit-reset')) - Date.now() / 1000).toBeGreaterThan(0);
+		await new Promise((resolve) => setTimeout(resolve, 400));
+		expect((await call(limited, 'GET', '/v1/me')).status).toBe(200);
+		limited.reset();
+		expect((await call(limited, 'GET', '/v1/me')).headers.get('x-ratelimit-remaining')).toBe('2');
+		expect((await call(service, 'GET', '/v1/me')).headers.get('x-ratelimit-limit')).toBeNull();
+	});
+
 	it('answers 500 the given number of times, matched by RegExp', async () => {
 		service.injectFault({ match: { path: /^\/v1\/pages/ }, status: 500, times: 2 });
 		const statuses = [];

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -150,6 +150,13 @@ export interface FakeServiceOptions {
 	profile?: Profile;
 	/** Whether GET /v1/openapi.json serves the document; false answers 404. Default true. */
 	openApiDocument?: boolean;
+	/**
+	 * A token bucket in front of every route, in every profile: `perSecond` requests at once, refilled
+	 * at `perSecond` a second; past it, 429 with Retry-After. `headers` adds X-RateLimit-Limit,
+	 * -Remaining and -Reset (Unix seconds when the bucket is full again) to every answer of the primary
+	 * and alternate profiles (the envelope profile always sends its RateLimit fields).
+	 */
+	rateLimit?: { perSecond: number; headers?: boolean };
 }
 
 export interface RecordedRequest {
@@ -237,7 +244,13 @@ export interface ProfileAdapter {
 	/** A delivery's event name and body. */
 	event(event: WebhookEvent): { type: string; body: unknown };
 	/** A delivery's signature headers; `nth` counts the deliveries since the last reset. */
-	sign(secret: string, rawBody: string, eventId: string | undefined, timestamp: number, nth: number): Record<string, string>;
+	sign(secret: string, rawBody: string, delivery: { eventId?: string; timestamp: number; nth: number }): Record<string, string>;
+	/** Creates carried out once per Repeatability-Request-ID (see `once`); without it, no idempotency at all. */
+	repeatability?: boolean;
+	/** 403 for the service's unapproved key; without it, that key is just a wrong one (401). */
+	approval?: boolean;
+	/** Rate-limit fields on every answer; a profile with them limits even without the rateLimit option. */
+	rateLimitFields?(bucket: TokenBucket): Record<string, string>;
 }
 
 export interface Paging {
@@ -396,7 +409,7 @@ export const routes: readonly Route[] = [
 function createPost(service: FakeService, { body }: RouteRequest): RouteResult {
 	const input = body as CreatePostInput;
 	requireReference(service.pages, 'page_id', 'page', input.page_id);
-	const post = buildPost(input, isoNow());
+	const post = requireScheduleTime(buildPost(input, isoNow()));
 	service.posts.set(post.id, post);
 	if (post.status === 'published') void service.announcePostPublished(post);
 	return { status: 201, body: post };
@@ -407,10 +420,7 @@ function updatePost(service: FakeService, { params, body }: RouteRequest): Route
 	const input = body as Partial<CreatePostInput>;
 	requireReference(service.pages, 'page_id', 'page', input.page_id);
 	const now = isoNow();
-	const updated: Post = { ...post, ...input, updated_at: now };
-	if (updated.status === 'scheduled' && updated.scheduled_at === null) {
-		throw invalidField('scheduled_at', 'is required when status is "scheduled"');
-	}
+	const updated = requireScheduleTime({ ...post, ...input, updated_at: now });
 	updated.published_at = updated.status === 'published' ? (post.published_at ?? now) : null;
 	service.posts.set(post.id, updated);
 	if (updated.status === 'published' && post.status !== 'published') void service.announcePostPublished(updated);
@@ -523,6 +533,12 @@ function findOr404<T>(collection: Map<string, T>, resource: string, id: string):
 
 function requireReference(collection: Map<string, unknown>, field: string, resource: string, id: string | undefined): void {
 	if (id !== undefined && id !== null && !collection.has(id)) throw invalidField(field, `does not name an existing ${resource} ("${id}")`);
+}
+
+// The primary document states this rule too; a profile whose document cannot (3.0 has no if/then) relies on this.
+function requireScheduleTime(post: Post): Post {
+	if (post.status === 'scheduled' && post.scheduled_at === null) throw invalidField('scheduled_at', 'is required when status is "scheduled"');
+	return post;
 }
 
 function withoutSecret({ secret: _secret, ...webhook }: StoredWebhook): Webhook {
@@ -721,6 +737,43 @@ const FAULT_ERROR_CODES: Partial<Record<number, ErrorCode>> = {
 	429: 'rate_limited',
 };
 
+/** `quota` requests at once, refilled evenly over `windowSeconds`. */
+export class TokenBucket {
+	private tokens: number;
+	private at = Date.now();
+
+	constructor(
+		readonly quota: number,
+		readonly windowSeconds: number,
+	) {
+		this.tokens = quota;
+	}
+
+	/** Takes a request's token; false when there is none. */
+	take(): boolean {
+		if (this.remaining < 1) return false;
+		this.tokens -= 1;
+		return true;
+	}
+
+	get remaining(): number {
+		const now = Date.now();
+		this.tokens = Math.min(this.quota, this.tokens + ((now - this.at) / 1000) * (this.quota / this.windowSeconds));
+		this.at = now;
+		return Math.floor(this.tokens);
+	}
+
+	/** Whole seconds until `count` requests are allowed. */
+	secondsUntil(count: number): number {
+		return Math.max(0, Math.ceil(((count - this.remaining) * this.windowSeconds) / this.quota));
+	}
+}
+
+// A profile that states its limit (envelope) enforces it without the rateLimit option too, generously.
+const PROFILE_LIMIT = { quota: 10_000, windowSeconds: 10 };
+const REPEATABILITY_WINDOW_MS = 5 * 60_000;
+const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
 const PROFILES: Partial<Record<Profile, ProfileAdapter>> = { alternate: ALTERNATE };
 
 const compiledContracts: Partial<Record<Profile, ContractValidator>> = {};
@@ -749,8 +802,13 @@ export class FakeService {
 	private currentJobMode: JobMode;
 	private jobPlan: Required<JobPlan> = DEFAULT_JOB_PLAN;
 	private readonly faults: Array<{ fault: Fault; remaining: number; passes: number }> = [];
-	/** First answers of creates, by path and Idempotency-Key. */
-	private readonly idempotentAnswers = new Map<string, RouteResult>();
+	/** First answers of creates, by path and Idempotency-Key, or by Repeatability-Request-ID. */
+	private readonly idempotentAnswers = new Map<string, { fingerprint: string; answer: RouteResult }>();
+	/** Jobs that stay where they are until finishJob, whatever the job mode (see holdJob). */
+	readonly heldJobs = new Set<string>();
+	/** A key the service knows but whose account is not approved for API access (403 where a profile says so). */
+	readonly unapprovedApiKey = `cp_unapproved_${randomBytes(12).toString('hex')}`;
+	private bucket = new TokenBucket(PROFILE_LIMIT.quota, PROFILE_LIMIT.windowSeconds);
 	private readonly jobRuntimes = new Map<string, JobRuntime>();
 	private readonly pendingDeliveries = new Set<Promise<void>>();
 	private readonly shutdown = new AbortController();
@@ -821,6 +879,14 @@ export class FakeService {
 		await this.completeJob(id, outcome ?? runtime.plan.outcome, error);
 	}
 
+	/** Keeps a queued or running job where it is until finishJob: polls and timers no longer move it. */
+	holdJob(id: string): void {
+		const runtime = this.jobRuntimes.get(id);
+		if (!runtime) return;
+		this.heldJobs.add(id);
+		this.clearTimers(runtime);
+	}
+
 	injectFault(fault: Fault): void {
 		this.faults.push({ fault: { ...fault }, remaining: fault.times ?? 1, passes: fault.after ?? 0 });
 	}
@@ -838,6 +904,9 @@ export class FakeService {
 		this.deliveries.length = 0;
 		this.faults.length = 0;
 		this.idempotentAnswers.clear();
+		this.heldJobs.clear();
+		const { rateLimit } = this.options;
+		this.bucket = rateLimit ? new TokenBucket(rateLimit.perSecond, 1) : new TokenBucket(PROFILE_LIMIT.quota, PROFILE_LIMIT.windowSeconds);
 		this.posts.clear();
 		this.jobs.clear();
 		this.webhooks.clear();
@@ -961,14 +1030,12 @@ export class FakeService {
 
 		let reply: Reply;
 		try {
-			const { authorization } = request.headers;
-			const key = request.headers['idempotency-key'];
-			const idempotencyKey = Array.isArray(key) ? key[0] : key;
-			reply = await this.reply({ method, path, query, body, match, allowed, problems, authorization, idempotencyKey });
+			reply = await this.reply({ method, path, query, body, rawBody, match, allowed, problems, headers: request.headers });
 		} catch (error) {
 			if (!(error instanceof ApiError)) console.error('Fake content publishing service: unexpected error', error);
 			reply = errorReply(error, this.adapter);
 		}
+		reply.headers = { ...reply.headers, ...this.rateLimitFields() };
 		record.status = reply.status;
 		this.concurrentRequests -= 1;
 		// The answer to every request that kept to the document is checked against it too, unless a fault made it.
@@ -1005,8 +1072,13 @@ export class FakeService {
 	}
 
 	/** The signature headers a delivery of this body carries, for tests that sign deliveries themselves. */
-	signDelivery(secret: string, rawBody: string, timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
-		if (this.adapter) return this.adapter.sign(secret, rawBody, undefined, timestamp, 0);
+	signDelivery(
+		secret: string,
+		rawBody: string,
+		timestamp = Math.floor(Date.now() / 1000),
+		delivery: { eventId?: string; nth?: number } = {},
+	): Record<string, string> {
+		if (this.adapter) return this.adapter.sign(secret, rawBody, { eventId: delivery.eventId, timestamp, nth: delivery.nth ?? 0 });
 		return {
 			[WEBHOOK_HEADERS.timestamp]: String(timestamp),
 			[WEBHOOK_HEADERS.signature]: signWebhookPayload(secret, String(timestamp), rawBody),
@@ -1029,13 +1101,17 @@ export class FakeService {
 		path: string;
 		query: Record<string, string | string[]>;
 		body: ParsedBody;
+		rawBody: string;
 		match: ReturnType<typeof matchRoute>;
 		allowed?: string[];
 		problems: ContractProblem[];
-		authorization: string | undefined;
-		idempotencyKey: string | undefined;
+		headers: IncomingHttpHeaders;
 	}): Promise<Reply> {
 		const { method, path, query, body, match, problems } = request;
+		if ((this.options.rateLimit || this.adapter?.rateLimitFields) && !this.bucket.take()) {
+			const seconds = Math.max(1, this.bucket.secondsUntil(1));
+			throw new ApiError(429, 'rate_limited', `Rate limit exceeded; retry after ${seconds} s`, undefined, { 'Retry-After': String(seconds) });
+		}
 		const fault = this.takeFault(method, path);
 		if (fault?.delayMs) await this.pause(fault.delayMs);
 		if (fault?.nonJsonBody) return { status: 200, html: LOGIN_PAGE, faulted: true };
@@ -1044,9 +1120,7 @@ export class FakeService {
 
 		// A service without a document answers 404 for it, with a key or without.
 		const anonymous = match?.route.anonymous ?? (!this.servesDocument && path === '/v1/openapi.json');
-		if (path.startsWith('/v1/') && !anonymous && !this.isAuthorized(request.authorization)) {
-			throw new ApiError(401, 'unauthorized', 'Missing or invalid API key', undefined, { 'WWW-Authenticate': 'Bearer' });
-		}
+		if (path.startsWith('/v1/') && !anonymous) this.authenticate(singleValue(request.headers.authorization));
 		if (!match && request.allowed) {
 			throw new ApiError(405, 'bad_request', `${method} is not allowed on ${path}`, undefined, { Allow: request.allowed.join(', ') });
 		}
@@ -1062,21 +1136,74 @@ export class FakeService {
 		}
 		const { adapter } = this;
 		const input = adapter ? adapter.incoming(match.route.operationId, body.value, query) : { body: body.value, query };
-		// A create repeated with the same Idempotency-Key gets the first answer and creates nothing;
-		// the other profiles do not document the header and ignore it.
-		const idempotency = method === 'POST' && request.idempotencyKey && !adapter ? `${path} ${request.idempotencyKey}` : undefined;
-		const remembered = idempotency === undefined ? undefined : this.idempotentAnswers.get(idempotency);
-		const handled = remembered ?? match.route.handler(this, { params: match.params, query: input.query, body: input.body });
-		if (idempotency !== undefined) this.idempotentAnswers.set(idempotency, handled);
+		const handled = this.once(method, path, request.headers, request.rawBody, () =>
+			match.route.handler(this, { params: match.params, query: input.query, body: input.body }),
+		);
 		if (fault?.afterHandling && fault.status !== undefined) return faultReply(fault, fault.status, adapter);
 		const result = adapter ? adapter.outgoing(match.route.operationId, handled, match.params.id, this) : handled;
 		if (fault?.rewriteAnswer) return { status: result.status, json: fault.rewriteAnswer(result.body), faulted: true };
-		return { status: result.status, json: result.body, headers: result.headers };
+		return { status: result.status, json: result.body, headers: { ...handled.headers, ...result.headers } };
 	}
 
-	private isAuthorized(authorization: string | undefined): boolean {
+	private authenticate(authorization: string | undefined): void {
 		const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
-		return token === this.apiKey;
+		if (token === this.unapprovedApiKey && this.adapter?.approval) {
+			throw new ApiError(403, 'unauthorized', 'Authenticated, but this account is not approved for API access');
+		}
+		if (token !== this.apiKey) throw new ApiError(401, 'unauthorized', 'Missing or invalid API key', undefined, { 'WWW-Authenticate': 'Bearer' });
+	}
+
+	private rateLimitFields(): Record<string, string> {
+		if (this.adapter?.rateLimitFields) return this.adapter.rateLimitFields(this.bucket);
+		if (!this.options.rateLimit?.headers) return {};
+		const { quota, remaining } = this.bucket;
+		const reset = Math.ceil(Date.now() / 1000) + this.bucket.secondsUntil(quota);
+		return { 'X-RateLimit-Limit': String(quota), 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset': String(reset) };
+	}
+
+	/**
+	 * Carries a create out once per key: the primary's Idempotency-Key (the first answer again), or
+	 * where a profile says so, OASIS Repeatable Requests 1.0 §5
+	 * (https://docs.oasis-open.org/odata/repeatable-requests/v1.0/repeatable-requests-v1.0.html):
+	 *
+	 * | Repeatability-Request-ID | Repeatability-First-Sent                         | Repeatability-Result | answer                  |
+	 * |--------------------------|--------------------------------------------------|----------------------|-------------------------|
+	 * | absent                   | absent                                           | (none)               | carried out             |
+	 * | absent                   | present                                          | rejected             | 400                     |
+	 * | present                  | absent, or not an IMF-fixdate                    | rejected             | 400                     |
+	 * | present                  | before the window (5 minutes)                    | rejected             | 412                     |
+	 * | not seen                 | within the window                                | accepted             | carried out, remembered |
+	 * | seen                     | same method, path, First-Sent and body as before | accepted             | the first answer again  |
+	 * | seen                     | any of those different                           | rejected             | 400                     |
+	 *
+	 * Only successful answers are remembered (errors are thrown), so a failed request is carried out
+	 * again when repeated, as §5 allows. GET is never repeatable; every POST here creates.
+	 */
+	private once(method: string, path: string, headers: IncomingHttpHeaders, rawBody: string, run: () => RouteResult): RouteResult {
+		const header = (name: string) => singleValue(headers[name]);
+		if (method !== 'POST' || (this.adapter && !this.adapter.repeatability)) return run();
+		let key = header('idempotency-key');
+		let fingerprint = '';
+		if (this.adapter) {
+			const [id, firstSent] = [header('repeatability-request-id'), header('repeatability-first-sent')];
+			if (id === undefined && firstSent === undefined) return run();
+			const rejected = (status: number, field: string, message: string) =>
+				new ApiError(status, 'bad_request', `${field} ${message}`, [{ field: `header.${field}`, message }], { 'Repeatability-Result': 'rejected' });
+			if (id === undefined) throw rejected(400, 'Repeatability-Request-ID', 'is required with Repeatability-First-Sent');
+			const sentAt = IMF_FIXDATE.test(firstSent ?? '') ? Date.parse(firstSent ?? '') : NaN;
+			if (Number.isNaN(sentAt)) throw rejected(400, 'Repeatability-First-Sent', 'must be an IMF-fixdate such as "Sun, 06 Nov 1994 08:49:37 GMT"');
+			if (sentAt < Date.now() - REPEATABILITY_WINDOW_MS) throw rejected(412, 'Repeatability-First-Sent', 'is older than the 5 minutes this service remembers');
+			fingerprint = `${method} ${path} ${firstSent} ${rawBody}`;
+			const seen = this.idempotentAnswers.get(`repeatability ${id}`);
+			if (seen && seen.fingerprint !== fingerprint) throw rejected(400, 'Repeatability-Request-ID', 'was sent before with another request');
+			key = `repeatability ${id}`;
+		} else if (key !== undefined) {
+			key = `${path} ${key}`;
+		}
+		if (key === undefined) return run();
+		const answer = this.idempotentAnswers.get(key)?.answer ?? run();
+		this.idempotentAnswers.set(key, { fingerprint, answer });
+		return this.adapter ? { ...answer, headers: { ...answer.headers, 'Repeatability-Result': 'accepted' } } : answer;
 	}
 
 	private takeFault(method: string, path: string): Fault | undefined {
@@ -1099,6 +1226,7 @@ export class FakeService {
 	// --- Jobs -----------------------------------------------------------------------------------
 
 	private applyPolls(job: Job, runtime: JobRuntime): void {
+		if (this.heldJobs.has(job.id)) return;
 		if (this.jobMode === 'poll' && runtime.polls >= runtime.plan.pollsUntilDone) {
 			void this.completeJob(job.id, runtime.plan.outcome);
 		} else if (job.status === 'queued' && runtime.polls >= runtime.plan.pollsUntilRunning) {
@@ -1108,7 +1236,7 @@ export class FakeService {
 
 	private scheduleTimedProgress(jobId: string): void {
 		const runtime = this.jobRuntimes.get(jobId);
-		if (!runtime) return;
+		if (!runtime || this.heldJobs.has(jobId)) return;
 		runtime.timers.push(
 			setTimeout(() => {
 				const job = this.jobs.get(jobId);
@@ -1130,6 +1258,7 @@ export class FakeService {
 		if (!job || !runtime) return Promise.resolve();
 		this.clearTimers(runtime);
 		this.jobRuntimes.delete(jobId);
+		this.heldJobs.delete(jobId);
 
 		const product: JobProduct =
 			outcome === 'succeeded' ? this.produce(job, runtime) : { error: error ?? runtime.plan.error };
@@ -1226,7 +1355,7 @@ export class FakeService {
 			'Content-Type': 'application/json',
 			'User-Agent': 'content-publishing-fake-webhooks/1.0',
 			...(this.adapter
-				? this.adapter.sign(webhook.secret, body, event.id, timestamp, this.deliveries.length)
+				? this.adapter.sign(webhook.secret, body, { eventId: event.id, timestamp, nth: this.deliveries.length })
 				: {
 						[WEBHOOK_HEADERS.event]: event.type,
 						[WEBHOOK_HEADERS.delivery]: event.id,
@@ -1257,6 +1386,13 @@ export class FakeService {
 				return;
 			}
 		}
+	}
+
+	/** Sends a recorded delivery once more, with these headers or body instead (a test's altered copy); resolves to the receiver's status. */
+	redeliver(delivery: Delivery, instead: { headers?: Record<string, string>; body?: string } = {}): Promise<number> {
+		const target = loopbackTarget(delivery.url);
+		if (!target) return Promise.reject(new Error(`${delivery.url} is not on a loopback address`));
+		return postOnce(target, instead.headers ?? delivery.headers, instead.body ?? delivery.body, this.shutdown.signal);
 	}
 }
 
