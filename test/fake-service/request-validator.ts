@@ -14,6 +14,8 @@ export interface ContractProblem {
 	/** `title`, `media_urls[0]`, `body`, `query.limit` or `header.content-type` */
 	field: string;
 	message: string;
+	/** Where, as a JSON Pointer into the request (`/query/<name>` for a parameter), where the field name is ambiguous: `body` is also a field's name. */
+	pointer?: string;
 }
 
 export interface RequestToValidate {
@@ -133,12 +135,12 @@ export function createContractValidator(document: ContractDocument = buildOpenAp
 			if (!operation.query({ ...query })) problems.push(...describeErrors(operation.query.errors, 'query'));
 			if (!operation.body) {
 				if (body !== undefined) {
-					problems.push({ field: 'body', message: 'must be empty: this operation takes no request body' });
+					problems.push({ field: 'body', message: 'must be empty: this operation takes no request body', pointer: '' });
 				}
 				return problems;
 			}
 			if (body === undefined) {
-				problems.push({ field: 'body', message: 'is required' });
+				problems.push({ field: 'body', message: 'is required', pointer: '' });
 				return problems;
 			}
 			if (!operation.mediaTypes.includes(mediaType(contentType) ?? '')) {
@@ -207,7 +209,14 @@ function describeErrors(errors: ErrorObject[] | null | undefined, location: Loca
 		.map((error) => `${error.schemaPath}/`);
 	return allErrors
 		.filter((error) => error.keyword !== 'if' && !combinatorPaths.some((path) => error.schemaPath.startsWith(path)))
-		.map((error) => describeError(error, location));
+		.map((error) => ({ ...describeError(error, location), pointer: pointerOf(error, location) }));
+}
+
+function pointerOf({ instancePath, keyword, params }: ErrorObject, location: Location): string {
+	const property = (params as Record<string, unknown>)[keyword === 'required' ? 'missingProperty' : 'additionalProperty'];
+	const named = keyword === 'required' || keyword === 'additionalProperties';
+	const path = named ? `${instancePath}/${String(property).replace(/~/g, '~0').replace(/\//g, '~1')}` : instancePath;
+	return location === 'query' ? `/query${path}` : path;
 }
 
 function describeError(error: ErrorObject, location: Location): ContractProblem {

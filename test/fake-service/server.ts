@@ -232,12 +232,14 @@ export type Query = Record<string, string | string[]>;
  * every answer, error and delivery out of them.
  */
 export interface ProfileAdapter {
-	/** Its own templates and operation ids, each served by the primary handler named `primary`. */
-	routes: ReadonlyArray<{ method: string; path: string; operationId: string; primary: string }>;
+	/** Its routes are the primary's with these operation ids (by the primary's), path parameter names (`{id}` of `/pages/{id}` is the page's) and update method. */
+	operationIds: Record<string, string>;
+	pathParameter(resource: string): string;
+	updateMethod: 'PATCH' | 'PUT';
 	document(serverUrl?: string): ContractDocument;
 	incoming(primaryOperation: string, body: unknown, query: Query): { body: unknown; query: Query };
-	/** A primary handler's answer in the profile's terms; `id` is the path's id. */
-	outgoing(primaryOperation: string, answer: RouteResult, id: string | undefined, service: FakeService): RouteResult;
+	/** A primary handler's answer in the profile's terms; `request` is the path's id and the request's body in primary terms. */
+	outgoing(primaryOperation: string, answer: RouteResult, request: { id?: string; body: unknown }, service: FakeService): RouteResult;
 	/** One page of a list (items in primary terms; `outgoing` translates them). */
 	page(list: string, items: Array<{ id: string }>, query: Query, paging: Paging): object;
 	error(error: ApiError): { status: number; body: unknown; contentType?: string };
@@ -251,6 +253,13 @@ export interface ProfileAdapter {
 	approval?: boolean;
 	/** Rate-limit fields on every answer; a profile with them limits even without the rateLimit option. */
 	rateLimitFields?(bucket: TokenBucket): Record<string, string>;
+}
+
+export interface ProfileRoute {
+	method: string;
+	path: string;
+	operationId: string;
+	primary: string;
 }
 
 export interface Paging {
@@ -470,6 +479,23 @@ function publishingRoute(platform: 'linkedin' | 'twitter', operationId: string):
 			return { status: 202, body: service.startJob(`publish.${platform}`, input) };
 		},
 	};
+}
+
+const profileRouteTables = new WeakMap<ProfileAdapter, ProfileRoute[]>();
+
+/** A profile's routes: the primary's, with the profile's operation ids, path parameter names and update method. */
+export function profileRoutes(adapter: ProfileAdapter | undefined): ProfileRoute[] {
+	if (!adapter) return [];
+	const table =
+		profileRouteTables.get(adapter) ??
+		routes.map((route) => ({
+			method: route.method === 'PATCH' ? adapter.updateMethod : route.method,
+			path: route.path.replace(/\/(\w+)s\/\{id\}$/, (_, resource: string) => `/${resource}s/{${adapter.pathParameter(resource)}}`),
+			operationId: adapter.operationIds[route.operationId],
+			primary: route.operationId,
+		}));
+	profileRouteTables.set(adapter, table);
+	return table;
 }
 
 export function matchRoute(method: string, rawPath: string): { route: Route; params: Record<string, string> } | undefined {
@@ -1055,7 +1081,7 @@ export class FakeService {
 			return { match, operationId: match?.route.operationId };
 		}
 		const segments = path.split('/');
-		const atPath = (this.adapter?.routes ?? []).map((route) => ({ route, params: matchSegments(route.path.split('/'), segments) })).filter(
+		const atPath = profileRoutes(this.adapter).map((route) => ({ route, params: matchSegments(route.path.split('/'), segments) })).filter(
 			(candidate) => candidate.params !== undefined,
 		);
 		const found = atPath.find(({ route }) => route.method === method);
@@ -1140,7 +1166,7 @@ export class FakeService {
 			match.route.handler(this, { params: match.params, query: input.query, body: input.body }),
 		);
 		if (fault?.afterHandling && fault.status !== undefined) return faultReply(fault, fault.status, adapter);
-		const result = adapter ? adapter.outgoing(match.route.operationId, handled, match.params.id, this) : handled;
+		const result = adapter ? adapter.outgoing(match.route.operationId, handled, { id: match.params.id, body: input.body }, this) : handled;
 		if (fault?.rewriteAnswer) return { status: result.status, json: fault.rewriteAnswer(result.body), faulted: true };
 		return { status: result.status, json: result.body, headers: { ...handled.headers, ...result.headers } };
 	}
@@ -1439,7 +1465,7 @@ function errorReply(error: unknown, adapter: ProfileAdapter | undefined): Reply 
 		const { status, body, contentType } = adapter.error(apiError);
 		return { status, headers: apiError.headers, json: body, contentType };
 	}
-	const details = apiError.details ? { details: apiError.details } : {};
+	const details = apiError.details ? { details: apiError.details.map(({ field, message }) => ({ field, message })) } : {};
 	return {
 		status: apiError.status,
 		headers: apiError.headers,
