@@ -21,6 +21,7 @@ import {
 } from './openapi';
 import { createContractValidator, formatProblem, type ContractDocument, type ContractProblem, type ContractValidator } from './request-validator';
 import { ALTERNATE } from './alternate';
+import { ENVELOPE } from './envelope';
 
 // ---------------------------------------------------------------------------------------------
 // Public types
@@ -28,7 +29,7 @@ import { ALTERNATE } from './alternate';
 export type JobMode = 'poll' | 'manual' | 'timed';
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 /** `primary`: today's conventions; the others decide every open point their own way (alternate.ts, envelope.ts). */
-export type Profile = 'primary' | 'alternate';
+export type Profile = 'primary' | 'alternate' | 'envelope';
 export type ErrorCode = (typeof ERROR_CODES)[number];
 export type Platform = (typeof PAGE_PLATFORMS)[number];
 export type PostStatus = (typeof POST_STATUSES)[number];
@@ -800,7 +801,7 @@ const PROFILE_LIMIT = { quota: 10_000, windowSeconds: 10 };
 const REPEATABILITY_WINDOW_MS = 5 * 60_000;
 const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
-const PROFILES: Partial<Record<Profile, ProfileAdapter>> = { alternate: ALTERNATE };
+const PROFILES: Partial<Record<Profile, ProfileAdapter>> = { alternate: ALTERNATE, envelope: ENVELOPE };
 
 const compiledContracts: Partial<Record<Profile, ContractValidator>> = {};
 
