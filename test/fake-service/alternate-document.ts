@@ -1,5 +1,20 @@
 import type { JsonSchema, OpenApiDocument, OpenApiOperation, OpenApiPathItem } from './openapi';
-import { BLOG_LENGTHS, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PAGE_PLATFORMS, VIDEO_ASPECT_RATIOS, WEBHOOK_MAX_ATTEMPTS } from './openapi';
+import {
+	atLeastOneOf as oneOfRequired,
+	BLOG_LENGTHS,
+	closedObject as closed,
+	dateTime,
+	DEFAULT_PAGE_SIZE,
+	integerBetween as between,
+	jsonContent as json,
+	MAX_PAGE_SIZE,
+	oneOfValues,
+	PAGE_PLATFORMS,
+	schemaRef as ref,
+	text,
+	VIDEO_ASPECT_RATIOS,
+	WEBHOOK_MAX_ATTEMPTS,
+} from './openapi';
 
 /**
  * The OpenAPI document of the alternate profile: the same service, with other conventions on
@@ -12,21 +27,9 @@ export const ALTERNATE_SIGNATURE_HEADER = 'Webhook-Signature';
 export const ALTERNATE_DELIVERY_HEADER = 'Webhook-Id';
 export const PROBLEM_TYPE_BASE = 'https://problems.content-publishing.example/';
 
-const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
-const text: JsonSchema = { type: 'string' };
-const described = (schema: JsonSchema, description: string): JsonSchema => ({ ...schema, description });
+export const described = (schema: JsonSchema, description: string): JsonSchema => ({ ...schema, description });
 const nullable = (type: string, extra: JsonSchema = {}): JsonSchema => ({ type: [type, 'null'], ...extra });
-const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
-const oneOfValues = (values: readonly string[]): JsonSchema => ({ type: 'string', enum: [...values] });
-const between = (minimum: number, maximum: number): JsonSchema => ({ type: 'integer', minimum, maximum });
-const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
-
-function closed(properties: Record<string, JsonSchema>, required: string[] = [], extra: JsonSchema = {}): JsonSchema {
-	return { type: 'object', additionalProperties: false, ...(required.length > 0 ? { required } : {}), properties, ...extra };
-}
-
-const everyProperty = (properties: Record<string, JsonSchema>) => closed(properties, Object.keys(properties));
-const oneOfRequired = (fields: string[]): JsonSchema => ({ anyOf: fields.map((field) => ({ required: [field] })) });
+export const everyProperty = (properties: Record<string, JsonSchema>) => closed(properties, Object.keys(properties));
 
 const POST_STATES = ['DRAFT', 'SCHEDULED', 'PUBLISHED'];
 const JOB_KINDS = ['blog', 'linkedin', 'twitter', 'carousel', 'video'].map((kind) => `generate/${kind}`).concat('publish/linkedin', 'publish/twitter');

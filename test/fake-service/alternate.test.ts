@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import path from 'node:path';
 
-import { ALTERNATE_ROUTES } from './alternate';
+import { ALTERNATE } from './alternate';
 import { buildAlternateDocument } from './alternate-document';
-import { createContractValidator, startFakeService, type FakeService, type FakeServiceOptions } from './index';
-import { startReceiver, validateOpenApiDocument } from './test-helpers';
+import { createContractValidator, profileRoutes, type FakeService } from './index';
+import { checkedCall, serviceStarter, startReceiver, validateOpenApiDocument, withCli, type CheckedAnswer as Answer } from './test-helpers';
 
 /** The alternate profile: every operation on the wire, checked against its own document; state in canonical terms. */
 
@@ -47,52 +45,19 @@ interface Results<T> {
 	results: T[];
 	[paging: string]: unknown;
 }
-interface Answer<T> {
-	status: number;
-	headers: Headers;
-	body: T;
-	operationId?: string;
-}
 
-const projectRoot = path.resolve(__dirname, '../..');
 const document = buildAlternateDocument();
 const contract = createContractValidator(document);
-const startedServices: FakeService[] = [];
 const OPERATION_IDS = [
 	'meta.openapi', 'account.get', 'pages.list', 'pages.get', 'posts.create', 'posts.list', 'posts.get', 'posts.replace', 'posts.remove',
 	'content.blog', 'content.linkedin', 'content.twitter', 'content.carousel', 'content.video', 'publishing.linkedin', 'publishing.twitter',
 	'jobs.get', 'hooks.create', 'hooks.list', 'hooks.get', 'hooks.replace', 'hooks.remove',
 ];
 
-async function start(options: FakeServiceOptions = {}): Promise<FakeService> {
-	const service = await startFakeService({ profile: 'alternate', ...options });
-	startedServices.push(service);
-	return service;
-}
-
-/** Calls the service; an answer to a documented operation must match the alternate document (problems included). */
-async function call<T = Problem>(
-	service: FakeService,
-	method: string,
-	url: string,
-	options: { body?: unknown; apiKey?: string | null; headers?: Record<string, string> } = {},
-): Promise<Answer<T>> {
-	const headers: Record<string, string> = { ...options.headers };
-	const apiKey = options.apiKey === undefined ? service.apiKey : options.apiKey;
-	if (apiKey !== null) headers.Authorization = `Bearer ${apiKey}`;
-	if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-	const absolute = url.startsWith('http') ? url : `${service.url}${url}`;
-	const response = await fetch(absolute, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
-	const text = await response.text();
-	const body = (text === '' ? undefined : JSON.parse(text)) as T;
-	const { operationId } = service.requests[service.requests.length - 1];
-	if (operationId !== undefined) {
-		const contentType = response.headers.get('content-type') ?? undefined;
-		const label = `${method} ${url} → ${response.status}`;
-		expect({ [label]: contract.validateResponse({ operationId, status: response.status, body, contentType }) }).toEqual({ [label]: [] });
-	}
-	return { status: response.status, headers: response.headers, body, operationId };
-}
+const start = serviceStarter('alternate');
+const startPrimary = serviceStarter('primary');
+/** An answer to a documented operation must match the alternate document (problems included). */
+const call = <T = Problem>(service: FakeService, method: string, url: string, options?: Parameters<typeof checkedCall>[4]) => checkedCall<T>(contract, service, method, url, options);
 
 let service: FakeService;
 
@@ -101,10 +66,6 @@ beforeAll(async () => {
 });
 
 beforeEach(() => service.reset());
-
-afterAll(async () => {
-	await Promise.all(startedServices.map((started) => started.close()));
-});
 
 async function untilDone(jobId: string): Promise<AltJob> {
 	for (let poll = 0; poll < 5; poll += 1) {
@@ -129,8 +90,9 @@ describe('the alternate document', () => {
 		const documented = Object.entries(document.paths).flatMap(([template, pathItem]) =>
 			Object.entries(pathItem).map(([method, operation]) => `${method.toUpperCase()} ${template} ${operation.operationId}`),
 		);
-		expect(ALTERNATE_ROUTES.map((route) => `${route.method} ${route.path} ${route.operationId}`).sort()).toEqual(documented.sort());
-		expect(ALTERNATE_ROUTES.map((route) => route.operationId).sort()).toEqual([...OPERATION_IDS].sort());
+		const routes = profileRoutes(ALTERNATE);
+		expect(routes.map((route) => `${route.method} ${route.path} ${route.operationId}`).sort()).toEqual(documented.sort());
+		expect(routes.map((route) => route.operationId).sort()).toEqual([...OPERATION_IDS].sort());
 		expect(document.paths['/v1/openapi.json'].get?.security).toEqual([]);
 		expect(Object.keys(document.paths['/v1/posts/{postId}']).sort()).toEqual(['delete', 'get', 'put']);
 		expect(JSON.stringify(document)).not.toMatch(/Idempotency-Key|x-webhook-signature/i);
@@ -430,8 +392,7 @@ describe('webhook deliveries', () => {
 describe('a service without a document', () => {
 	it('answers 404 for /v1/openapi.json in its error format, with a key or without, in both profiles; the rest works', async () => {
 		for (const profile of ['primary', 'alternate'] as const) {
-			const bare = await startFakeService({ profile, openApiDocument: false });
-			startedServices.push(bare);
+			const bare = await (profile === 'alternate' ? start : startPrimary)({ openApiDocument: false });
 			expect([bare.profile, bare.servesDocument]).toEqual([profile, false]);
 			for (const headers of [{}, { Authorization: `Bearer ${bare.apiKey}` }] as Array<Record<string, string>>) {
 				const response = await fetch(`${bare.url}/v1/openapi.json`, { headers });
@@ -453,31 +414,14 @@ describe('a service without a document', () => {
 
 describe('cli', () => {
 	it('starts with --profile alternate and --no-openapi', async () => {
-		const tsNode = path.join(projectRoot, 'node_modules/ts-node/dist/bin.js');
-		const args = [tsNode, '--transpile-only', 'test/fake-service/cli.ts', '--port', '0', '--profile', 'alternate', '--no-openapi'];
-		const child = spawn(process.execPath, args, {
-			cwd: projectRoot,
-			env: { ...process.env, FAKE_SERVICE_API_KEY: 'cli-alternate-key-0123456789' },
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
-		let output = '';
-		child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-		const exitCode = new Promise<number | null>((resolve) => child.once('exit', resolve));
-		try {
-			const deadline = Date.now() + 20_000;
-			while (!output.includes('Press Ctrl+C') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+		await withCli(['--profile', 'alternate', '--no-openapi'], 'cli-alternate-key-0123456789', async (output, url) => {
 			expect(output).toMatch(/^Profile: alternate$/m);
 			expect(output).toMatch(/^OpenAPI document: none \(404\)$/m);
-			const url = /^Fake Content Publishing service: (http:\/\/127\.0\.0\.1:\d+)$/m.exec(output)?.[1];
 			const headers = { Authorization: 'Bearer cli-alternate-key-0123456789' };
 			const me = await fetch(`${url}/v1/me`, { headers });
 			expect(((await me.json()) as { data: { displayName: string } }).data.displayName).toEqual(expect.any(String));
 			const missing = await fetch(`${url}/v1/openapi.json`, { headers });
 			expect([missing.status, missing.headers.get('content-type')]).toEqual([404, 'application/problem+json; charset=utf-8']);
-			child.kill('SIGTERM');
-			expect(await exitCode).toBe(0);
-		} finally {
-			if (child.exitCode === null) child.kill('SIGKILL');
-		}
+		});
 	});
 });

@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 
-import { ALTERNATE_DELIVERY_HEADER, ALTERNATE_EVENTS, ALTERNATE_PHASES, ALTERNATE_SIGNATURE_HEADER, PROBLEM_TYPE_BASE } from './alternate-document';
+import { ALTERNATE_DELIVERY_HEADER, ALTERNATE_EVENTS, ALTERNATE_PHASES, ALTERNATE_SIGNATURE_HEADER, buildAlternateDocument, PROBLEM_TYPE_BASE } from './alternate-document';
 import { DEFAULT_PAGE_SIZE } from './openapi';
+import type { Paging, ProfileAdapter, Query } from './server';
 
 /**
  * The alternate profile: the same service and state, with other conventions at the edges. A
@@ -12,27 +13,14 @@ import { DEFAULT_PAGE_SIZE } from './openapi';
 
 type Json = Record<string, unknown>;
 
-/** The alternate routes: their own templates and operation ids, each served by a primary handler. */
-export const ALTERNATE_ROUTES: ReadonlyArray<{ method: string; path: string; operationId: string; primary: string }> = [
-	['GET', '/v1/openapi.json', 'meta.openapi', 'getOpenApiDocument'],
-	['GET', '/v1/me', 'account.get', 'getAccount'],
-	['GET', '/v1/pages', 'pages.list', 'listPages'],
-	['GET', '/v1/pages/{pageId}', 'pages.get', 'getPage'],
-	['POST', '/v1/posts', 'posts.create', 'createPost'],
-	['GET', '/v1/posts', 'posts.list', 'listPosts'],
-	['GET', '/v1/posts/{postId}', 'posts.get', 'getPost'],
-	['PUT', '/v1/posts/{postId}', 'posts.replace', 'updatePost'],
-	['DELETE', '/v1/posts/{postId}', 'posts.remove', 'deletePost'],
-	...['blog', 'linkedin', 'twitter', 'carousel', 'video'].map((kind) => ['POST', `/v1/generate/${kind}`, `content.${kind}`, `generate${kind[0].toUpperCase()}${kind.slice(1)}`]),
-	['POST', '/v1/publish/linkedin', 'publishing.linkedin', 'publishLinkedin'],
-	['POST', '/v1/publish/twitter', 'publishing.twitter', 'publishTwitter'],
-	['GET', '/v1/jobs/{jobId}', 'jobs.get', 'getJob'],
-	['POST', '/v1/webhooks', 'hooks.create', 'createWebhook'],
-	['GET', '/v1/webhooks', 'hooks.list', 'listWebhooks'],
-	['GET', '/v1/webhooks/{webhookId}', 'hooks.get', 'getWebhook'],
-	['PUT', '/v1/webhooks/{webhookId}', 'hooks.replace', 'updateWebhook'],
-	['DELETE', '/v1/webhooks/{webhookId}', 'hooks.remove', 'deleteWebhook'],
-].map(([method, path, operationId, primary]) => ({ method, path, operationId, primary }));
+/** The alternate operation ids, by the primary's. */
+const OPERATION_IDS: Record<string, string> = {
+	getOpenApiDocument: 'meta.openapi', getAccount: 'account.get', listPages: 'pages.list', getPage: 'pages.get',
+	createPost: 'posts.create', listPosts: 'posts.list', getPost: 'posts.get', updatePost: 'posts.replace', deletePost: 'posts.remove',
+	...Object.fromEntries(['blog', 'linkedin', 'twitter', 'carousel', 'video'].map((kind) => [`generate${kind[0].toUpperCase()}${kind.slice(1)}`, `content.${kind}`])),
+	publishLinkedin: 'publishing.linkedin', publishTwitter: 'publishing.twitter', getJob: 'jobs.get',
+	createWebhook: 'hooks.create', listWebhooks: 'hooks.list', getWebhook: 'hooks.get', updateWebhook: 'hooks.replace', deleteWebhook: 'hooks.remove',
+};
 
 /** Alternate field → primary field; values of `state`, `length` and `topics` are translated too. */
 const INCOMING: Record<string, string> = {
@@ -55,16 +43,12 @@ const EMPTIED: Record<string, Json> = {
 };
 
 /** A request's body and query in the primary's terms. */
-export function incoming(primaryOperation: string, body: unknown, query: Record<string, string | string[]>) {
+function incoming(primaryOperation: string, body: unknown, query: Record<string, string | string[]>) {
 	const translate = (fields: Json): Json =>
-		Object.fromEntries(
-			Object.entries(fields).map(([name, value]) => {
-				const primary = INCOMING[name] ?? name;
-				if (primary === 'status' || primary === 'length') return [primary, String(value).toLowerCase()];
-				if (primary === 'events') return [primary, (value as string[]).map(primaryEvent)];
-				return [primary, value];
-			}),
-		);
+		renamed(fields, INCOMING, (primary, value) => {
+			if (primary === 'status' || primary === 'length') return String(value).toLowerCase();
+			return primary === 'events' ? (value as string[]).map(primaryEvent) : value;
+		});
 	const translatedBody = body !== null && typeof body === 'object' ? { ...EMPTIED[primaryOperation], ...translate(body as Json) } : body;
 	const filters = translate(Object.fromEntries(Object.entries(query).filter(([name]) => name === 'state' || name === 'pageId')));
 	return { body: translatedBody, query: { ...query, ...filters } as Record<string, string | string[]> };
@@ -78,8 +62,9 @@ const RESULTS: Record<string, Record<string, string>> = {
 	'publish.twitter': { platform: 'network', post_id: 'postId', url: 'link', published_at: 'publishedAt' },
 };
 
-function renamed(fields: Json, names: Record<string, string>): Json {
-	return Object.fromEntries(Object.entries(fields).map(([name, value]) => [names[name] ?? name, value]));
+/** The fields under their names in `names` (else their own), each value as `convert` makes it. */
+export function renamed(fields: Json, names: Record<string, string>, convert = (_name: string, value: unknown) => value): Json {
+	return Object.fromEntries(Object.entries(fields).map(([name, value]) => [names[name] ?? name, convert(names[name] ?? name, value)]));
 }
 
 export function alternateJob(job: Json): Json {
@@ -138,18 +123,19 @@ const RESOURCES: Record<string, (value: Json) => Json> = {
 	}),
 };
 
-function resourceOf(primaryOperation: string): (value: Json) => Json {
-	if (/Account/.test(primaryOperation)) return RESOURCES.Account;
-	if (/Page/.test(primaryOperation)) return RESOURCES.Page;
-	if (/Webhook/.test(primaryOperation)) return RESOURCES.Webhook;
-	return /Post|Posts/.test(primaryOperation) && !/^publish/.test(primaryOperation) ? RESOURCES.Post : RESOURCES.Job;
+/** Which resource a primary operation answers with. */
+export function resourceOf<T>(primaryOperation: string, resources: Record<'Account' | 'Page' | 'Post' | 'Job' | 'Webhook', T>): T {
+	if (/Account/.test(primaryOperation)) return resources.Account;
+	if (/Page/.test(primaryOperation)) return resources.Page;
+	if (/Webhook/.test(primaryOperation)) return resources.Webhook;
+	return /Post|Posts/.test(primaryOperation) && !/^publish/.test(primaryOperation) ? resources.Post : resources.Job;
 }
 
 /** A primary answer in the alternate's terms: enveloped objects, `results` lists, deletes with a body. */
-export function outgoing(primaryOperation: string, status: number, body: unknown, deletedId: string | undefined): { status: number; body: unknown } {
+function outgoing(primaryOperation: string, status: number, body: unknown, deletedId: string | undefined): { status: number; body: unknown } {
 	if (primaryOperation === 'getOpenApiDocument') return { status, body };
 	if (status === 204) return { status: 200, body: { data: { id: deletedId, deleted: true } } };
-	const resource = resourceOf(primaryOperation);
+	const resource = resourceOf(primaryOperation, RESOURCES);
 	const answer = body as Json;
 	if (Array.isArray(answer.results)) return { status, body: { ...answer, results: (answer.results as Json[]).map(resource) } };
 	return { status, body: { data: resource(answer) } };
@@ -161,15 +147,7 @@ const PAGING_OF: Record<string, 'page' | 'offset' | 'link'> = { listPages: 'page
  * One page of a list, in the list's own paging style: page and per_page with a total, offset and
  * limit with a total, or a limit with a next link.
  */
-export function alternatePage<T extends { id: string }>(
-	list: string,
-	items: T[],
-	query: Record<string, string | string[]>,
-	maxPageSize: number,
-	baseUrl: string,
-	cursorAfter: (cursor: string) => string,
-	cursorOf: (lastId: string) => string,
-): Json {
+function alternatePage(list: string, items: Array<{ id: string }>, query: Query, { maxPageSize, baseUrl, cursorAfter, cursorOf }: Paging): Json {
 	const single = (name: string) => {
 		const value = query[name];
 		return Array.isArray(value) ? value[0] : value;
@@ -185,7 +163,7 @@ export function alternatePage<T extends { id: string }>(
 		return { results: items.slice(offset, offset + size), offset, limit: size, total: items.length };
 	}
 	const after = single('after');
-	const afterId = after === undefined ? undefined : cursorAfter(after);
+	const afterId = after === undefined ? undefined : cursorAfter(after, 'query.after');
 	const remaining = afterId === undefined ? items : items.filter((item) => item.id > afterId);
 	const results = remaining.slice(0, size);
 	const next = remaining.length > size ? `${baseUrl}/v1/webhooks?limit=${size}&after=${cursorOf(results[results.length - 1].id)}` : null;
@@ -197,16 +175,23 @@ const PROBLEM_SLUGS: Record<number, string> = {
 };
 
 /** `labels[0]` → `/labels/0`, `query.limit` → `/query/limit`, the whole body → ``; `names` renames each part. */
-const pointer = (field: string, names: Record<string, string> = {}) =>
+export const pointer = (field: string, names: Record<string, string> = {}) =>
 	field === 'body' ? '' : `/${field.replace(/\[(\d+)\]/g, '.$1').split('.').map((part) => names[part] ?? part).join('/')}`;
 
-/** An error as application/problem+json (RFC 9457). */
-export function problem(status: number, detail: string, details?: Array<{ field: string; message: string }>): Json {
-	// A handler's own error reads `<primary field> <message>`: its field gets the alternate's name.
-	// (Errors against the alternate document already use the alternate's names.)
+/**
+ * The names an error's fields need: a handler's own error reads `<primary field> <message>`, so its
+ * field gets the profile's name; errors against the profile's document already use the profile's names.
+ */
+export function namesFor(message: string, details: Array<{ field: string; message: string }> | undefined, outgoing: Record<string, string>) {
 	const [single] = details ?? [];
-	const fromHandler = details?.length === 1 && detail === `${single.field} ${single.message}`;
-	const names = fromHandler ? OUTGOING : {};
+	return details?.length === 1 && message === `${single.field} ${single.message}` ? outgoing : {};
+}
+
+/** An error as application/problem+json (RFC 9457). */
+function problem(status: number, detail: string, details?: Array<{ field: string; message: string }>): Json {
+	const [single] = details ?? [];
+	const names = namesFor(detail, details, OUTGOING);
+	const fromHandler = names === OUTGOING;
 	return {
 		type: `${PROBLEM_TYPE_BASE}${PROBLEM_SLUGS[status] ?? (status >= 500 ? 'internal-error' : 'bad-request')}`,
 		title: STATUS_CODES[status] ?? 'Error',
@@ -217,7 +202,7 @@ export function problem(status: number, detail: string, details?: Array<{ field:
 }
 
 /** A delivery's body in the alternate's terms. */
-export function alternateEventBody(event: { id: string; type: string; created_at: string; data: Json }): Json {
+function alternateEventBody(event: { id: string; type: string; created_at: string; data: Json }): Json {
 	const { job, post } = event.data as { job?: Json; post?: Json };
 	return {
 		eventId: event.id,
@@ -228,10 +213,23 @@ export function alternateEventBody(event: { id: string; type: string; created_at
 }
 
 /** `Webhook-Signature: t=<seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. */
-export function alternateSignature(secret: string, rawBody: string, eventId: string | undefined, timestamp: number): Record<string, string> {
+function alternateSignature(secret: string, rawBody: string, eventId: string | undefined, timestamp: number): Record<string, string> {
 	const digest = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
 	return {
 		...(eventId === undefined ? {} : { [ALTERNATE_DELIVERY_HEADER]: eventId }),
 		[ALTERNATE_SIGNATURE_HEADER]: `t=${timestamp},v1=${digest}`,
 	};
 }
+
+export const ALTERNATE: ProfileAdapter = {
+	operationIds: OPERATION_IDS,
+	pathParameter: (resource) => `${resource}Id`,
+	updateMethod: 'PUT',
+	document: buildAlternateDocument,
+	incoming,
+	outgoing: (operation, { status, body }, { id }) => outgoing(operation, status, body, id),
+	page: alternatePage,
+	error: ({ status, message, details }) => ({ status, body: problem(status, message, details), contentType: 'application/problem+json' }),
+	event: (event) => ({ type: alternateEvent(event.type), body: alternateEventBody(event as unknown as Parameters<typeof alternateEventBody>[0]) }),
+	sign: (secret, rawBody, { eventId, timestamp }) => alternateSignature(secret, rawBody, eventId, timestamp),
+};

@@ -5,7 +5,7 @@ import { startFakeService, type Profile } from './server';
 const usage = `Usage: ts-node --transpile-only test/fake-service/cli.ts [--port N] [--api-key KEY] [--profile P] [--no-openapi]
   --port N        port on 127.0.0.1 (default: FAKE_SERVICE_PORT, else a random free port)
   --api-key KEY   API key to accept (default: FAKE_SERVICE_API_KEY, else a random key)
-  --profile P     convention profile: primary or alternate (default: FAKE_SERVICE_PROFILE, else primary)
+  --profile P     convention profile: primary, alternate or envelope (default: FAKE_SERVICE_PROFILE, else primary)
   --no-openapi    answer 404 for /v1/openapi.json (default: FAKE_SERVICE_OPENAPI=off)`;
 
 function fail(message: string): never {
@@ -33,7 +33,7 @@ function readArguments(argv: string[]): { port: number; apiKey: string; profile:
 	const portNumber = Number(port ?? 0);
 	if (!Number.isInteger(portNumber) || portNumber < 0 || portNumber > 65535) fail(`Invalid port: ${port}`);
 	if (apiKey === '') fail('The API key must not be empty');
-	if (profile !== 'primary' && profile !== 'alternate') fail(`Unknown profile: ${profile}`);
+	if (profile !== 'primary' && profile !== 'alternate' && profile !== 'envelope') fail(`Unknown profile: ${profile}`);
 	return { port: portNumber, apiKey: apiKey ?? `cp_test_${randomBytes(16).toString('hex')}`, profile, openApiDocument };
 }
 
@@ -44,6 +44,7 @@ async function main(): Promise<void> {
 		[
 			`Fake Content Publishing service: ${service.url}`,
 			`API key: ${service.apiKey}`,
+			...(profile === 'envelope' ? [`Unapproved API key (403): ${service.unapprovedApiKey}`] : []),
 			`Profile: ${profile}`,
 			openApiDocument ? `OpenAPI document: ${service.url}/v1/openapi.json` : 'OpenAPI document: none (404)',
 			'Jobs finish on timers (jobMode "timed"). Press Ctrl+C to stop.',

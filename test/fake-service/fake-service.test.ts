@@ -1,7 +1,5 @@
-import { spawn } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import path from 'node:path';
 
 import {
 	buildOpenApiDocument,
@@ -18,7 +16,7 @@ import {
 	type Webhook,
 	type WebhookEvent,
 } from './index';
-import { startReceiver, validateOpenApiDocument, waitFor, type ReceivedDelivery, type Receiver } from './test-helpers';
+import { startReceiver, validateOpenApiDocument, waitFor, withCli, type ReceivedDelivery, type Receiver } from './test-helpers';
 
 interface ErrorBody {
 	error: { code: string; message: string; details?: Array<{ field: string; message: string }> };
@@ -44,7 +42,6 @@ interface CallOptions {
 	headers?: Record<string, string>;
 }
 
-const projectRoot = path.resolve(__dirname, '../..');
 const contract = createContractValidator(buildOpenApiDocument());
 const startedServices: FakeService[] = [];
 
@@ -544,6 +541,23 @@ describe('fault injection', () => {
 		expect((await call(service, 'GET', '/v1/me')).status).toBe(200);
 	});
 
+	it('limits requests with a token bucket when asked to, with X-RateLimit fields on request', async () => {
+		const limited = await start({ rateLimit: { perSecond: 3, headers: true } });
+		const answers = [];
+		for (let index = 0; index < 4; index += 1) answers.push(await call(limited, 'GET', '/v1/me'));
+		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 429]);
+		expect(answers.map((answer) => answer.headers.get('x-ratelimit-remaining'))).toEqual(['2', '1', '0', '0']);
+		expect(answers[3].headers.get('retry-after')).toBe('1');
+		expect(answers[3].body.error.code).toBe('rate_limited');
+		expect(answers[0].headers.get('x-ratelimit-limit')).toBe('3');
+		expect(Number(answers[0].headers.get('x-ratelimit-reset')) - Date.now() / 1000).toBeGreaterThan(0);
+		await new Promise((resolve) => setTimeout(resolve, 400));
+		expect((await call(limited, 'GET', '/v1/me')).status).toBe(200);
+		limited.reset();
+		expect((await call(limited, 'GET', '/v1/me')).headers.get('x-ratelimit-remaining')).toBe('2');
+		expect((await call(service, 'GET', '/v1/me')).headers.get('x-ratelimit-limit')).toBeNull();
+	});
+
 	it('answers 500 the given number of times, matched by RegExp', async () => {
 		service.injectFault({ match: { path: /^\/v1\/pages/ }, status: 500, times: 2 });
 		const statuses = [];
@@ -743,25 +757,10 @@ describe('reset', () => {
 
 describe('cli', () => {
 	it('prints the URL and API key, serves requests and stops on SIGTERM', async () => {
-		const tsNode = path.join(projectRoot, 'node_modules/ts-node/dist/bin.js');
-		const child = spawn(process.execPath, [tsNode, '--transpile-only', 'test/fake-service/cli.ts', '--port', '0'], {
-			cwd: projectRoot,
-			env: { ...process.env, FAKE_SERVICE_API_KEY: 'cli-test-key-0123456789' },
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
-		let output = '';
-		child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-		const exitCode = new Promise<number | null>((resolve) => child.once('exit', resolve));
-		try {
-			await waitFor(() => output.includes('API key:'), 20_000);
-			const url = /^Fake Content Publishing service: (http:\/\/127\.0\.0\.1:\d+)$/m.exec(output)?.[1];
+		await withCli([], 'cli-test-key-0123456789', async (output, url) => {
 			expect(output).toMatch(/^API key: cli-test-key-0123456789$/m);
 			const response = await fetch(`${url}/v1/me`, { headers: { Authorization: 'Bearer cli-test-key-0123456789' } });
 			expect(response.status).toBe(200);
-			child.kill('SIGTERM');
-			expect(await exitCode).toBe(0);
-		} finally {
-			if (child.exitCode === null) child.kill('SIGKILL');
-		}
+		});
 	});
 });

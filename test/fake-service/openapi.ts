@@ -11,6 +11,8 @@ export interface OpenApiOperation {
 	parameters?: JsonSchema[];
 	requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema }> };
 	responses: Record<string, JsonSchema>;
+	/** 3.0's description of deliveries: event name → URL expression → the delivery. */
+	callbacks?: Record<string, Record<string, OpenApiPathItem>>;
 }
 
 export type OpenApiPathItem = Partial<Record<HttpMethodName, OpenApiOperation>>;
@@ -70,21 +72,22 @@ export const WEBHOOK_TIMEOUT_MS = 2000;
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
-const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+// Schema helpers, shared by the profiles' documents.
+export const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 const parameterRef = (name: string): JsonSchema => ({ $ref: `#/components/parameters/${name}` });
 const responseRef = (name: string): JsonSchema => ({ $ref: `#/components/responses/${name}` });
-const jsonContent = (schema: JsonSchema) => ({ 'application/json': { schema } });
+export const jsonContent = (schema: JsonSchema) => ({ 'application/json': { schema } });
 
-const text: JsonSchema = { type: 'string' };
+export const text: JsonSchema = { type: 'string' };
 const nonEmptyText: JsonSchema = { type: 'string', minLength: 1 };
-const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
+export const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
 const nullableDateTime: JsonSchema = { type: ['string', 'null'], format: 'date-time' };
 const nullableText: JsonSchema = { type: ['string', 'null'] };
 const idOf = (prefix: string): JsonSchema => ({ type: 'string', pattern: `^${prefix}_` });
-const oneOfValues = (values: readonly string[]): JsonSchema => ({ type: 'string', enum: [...values] });
-const integerBetween = (minimum: number, maximum: number): JsonSchema => ({ type: 'integer', minimum, maximum });
+export const oneOfValues = (values: readonly string[]): JsonSchema => ({ type: 'string', enum: [...values] });
+export const integerBetween = (minimum: number, maximum: number): JsonSchema => ({ type: 'integer', minimum, maximum });
 
-function closedObject(properties: Record<string, JsonSchema>, required: string[] = [], extra: JsonSchema = {}): JsonSchema {
+export function closedObject(properties: Record<string, JsonSchema>, required: string[] = [], extra: JsonSchema = {}): JsonSchema {
 	return {
 		type: 'object',
 		additionalProperties: false,
@@ -94,7 +97,7 @@ function closedObject(properties: Record<string, JsonSchema>, required: string[]
 	};
 }
 
-function atLeastOneOf(fields: string[]): JsonSchema {
+export function atLeastOneOf(fields: string[]): JsonSchema {
 	return { anyOf: fields.map((field) => ({ required: [field] })) };
 }
 

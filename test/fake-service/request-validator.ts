@@ -2,17 +2,20 @@ import Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 
-import {
-	buildOpenApiDocument,
-	type JsonSchema,
-	type OpenApiDocument,
-	type OpenApiOperation,
-} from './openapi';
+import { buildOpenApiDocument, type JsonSchema, type OpenApiOperation, type OpenApiPathItem } from './openapi';
+
+/** What the validator reads of a document: 3.1 (`webhooks`) or 3.0 (events as `callbacks` of an operation). */
+export interface ContractDocument {
+	paths: Record<string, OpenApiPathItem>;
+	webhooks?: Record<string, OpenApiPathItem>;
+}
 
 export interface ContractProblem {
 	/** `title`, `media_urls[0]`, `body`, `query.limit` or `header.content-type` */
 	field: string;
 	message: string;
+	/** Where, as a JSON Pointer into the request (`/query/<name>` for a parameter), where the field name is ambiguous: `body` is also a field's name. */
+	pointer?: string;
 }
 
 export interface RequestToValidate {
@@ -29,6 +32,8 @@ export interface ResponseToValidate {
 	/** Parsed JSON body; undefined when the response had none. */
 	body: unknown;
 	contentType?: string;
+	/** When given, the documented response headers are checked too. */
+	headers?: Record<string, string>;
 }
 
 export interface ContractValidator {
@@ -40,7 +45,14 @@ export interface ContractValidator {
 interface CompiledOperation {
 	query: ValidateFunction;
 	body?: ValidateFunction;
-	responses: Record<string, { validate: ValidateFunction; mediaType: string } | undefined>;
+	mediaTypes: string[];
+	responses: Record<string, { validate?: ValidateFunction; mediaType?: string; headers: CompiledHeader[] }>;
+}
+
+interface CompiledHeader {
+	name: string;
+	required: boolean;
+	validate: ValidateFunction;
 }
 
 type Location = 'body' | 'query';
@@ -49,14 +61,17 @@ export function formatProblem(problem: ContractProblem): string {
 	return `${problem.field}: ${problem.message}`;
 }
 
-export function createContractValidator(document: OpenApiDocument = buildOpenApiDocument()): ContractValidator {
+export function createContractValidator(document: ContractDocument = buildOpenApiDocument()): ContractValidator {
 	// strictRequired would reject `then: { required: [...] }` for naming properties declared by the parent.
 	const options = { allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true };
 	const ajv = new Ajv2020(options);
 	// Query values arrive as strings; a separate instance coerces them so `limit=5` counts as an integer.
 	const queryAjv = new Ajv2020({ ...options, coerceTypes: true });
-	addFormats(ajv);
-	addFormats(queryAjv);
+	for (const instance of [ajv, queryAjv]) {
+		addFormats(instance);
+		// Annotations of OpenAPI 3.0 documents (an explanation of each enum value, Okta's spelling).
+		instance.addKeyword('x-enumDescriptions');
+	}
 
 	const compile = (schema: JsonSchema) => ajv.compile(inlineRefs(schema, document) as JsonSchema);
 	const operations = new Map<string, CompiledOperation>();
@@ -65,8 +80,11 @@ export function createContractValidator(document: OpenApiDocument = buildOpenApi
 			if (operation.operationId) operations.set(operation.operationId, compileOperation(operation));
 		}
 	}
+	// 3.0 has no `webhooks`: a document describes its deliveries as callbacks of the operation that subscribes.
+	const callbacks = Object.values(document.paths).flatMap((pathItem) => Object.values(pathItem).flatMap((operation: OpenApiOperation) => Object.entries(operation.callbacks ?? {})));
+	const events = [...Object.entries(document.webhooks ?? {}), ...callbacks.map(([name, expressions]) => [name, Object.values(expressions)[0]] as const)];
 	const webhookEvents = new Map(
-		Object.entries(document.webhooks).map(([eventType, pathItem]) => {
+		events.map(([eventType, pathItem]) => {
 			const schema = pathItem.post?.requestBody?.content['application/json']?.schema;
 			return [eventType, schema ? compile(schema) : undefined];
 		}),
@@ -83,16 +101,23 @@ export function createContractValidator(document: OpenApiDocument = buildOpenApi
 			properties: Object.fromEntries(queryParameters.map((parameter) => [parameter.name, parameter.schema])),
 			...(requiredQuery.length > 0 ? { required: requiredQuery } : {}),
 		};
-		const bodySchema = operation.requestBody?.content['application/json']?.schema;
+		// Every media type an operation declares shares one schema here (JSON, merge-patch, problem+json).
+		const [bodySchema] = Object.values(operation.requestBody?.content ?? {}).map((media) => media.schema);
 		const responses: CompiledOperation['responses'] = {};
 		for (const [status, response] of Object.entries(operation.responses)) {
-			const resolved = inlineRefs(response, document) as { content?: Record<string, { schema: JsonSchema }> };
-			const mediaType = ['application/json', 'application/problem+json'].find((type) => resolved.content?.[type]?.schema);
-			responses[status] = mediaType ? { validate: ajv.compile(resolved.content![mediaType].schema), mediaType } : undefined;
+			const resolved = inlineRefs(response, document) as { content?: Record<string, { schema: JsonSchema }>; headers?: Record<string, JsonSchema> };
+			const [mediaType] = Object.keys(resolved.content ?? {});
+			const headers = Object.entries(resolved.headers ?? {}).map(([name, header]) => ({
+				name: name.toLowerCase(),
+				required: header.required === true,
+				validate: queryAjv.compile(header.schema as JsonSchema),
+			}));
+			responses[status] = { validate: mediaType ? ajv.compile(resolved.content![mediaType].schema) : undefined, mediaType, headers };
 		}
 		return {
 			query: queryAjv.compile(querySchema),
 			body: bodySchema ? compile(bodySchema) : undefined,
+			mediaTypes: Object.keys(operation.requestBody?.content ?? {}),
 			responses,
 		};
 	}
@@ -110,31 +135,34 @@ export function createContractValidator(document: OpenApiDocument = buildOpenApi
 			if (!operation.query({ ...query })) problems.push(...describeErrors(operation.query.errors, 'query'));
 			if (!operation.body) {
 				if (body !== undefined) {
-					problems.push({ field: 'body', message: 'must be empty: this operation takes no request body' });
+					problems.push({ field: 'body', message: 'must be empty: this operation takes no request body', pointer: '' });
 				}
 				return problems;
 			}
 			if (body === undefined) {
-				problems.push({ field: 'body', message: 'is required' });
+				problems.push({ field: 'body', message: 'is required', pointer: '' });
 				return problems;
 			}
-			if (mediaType(contentType) !== 'application/json') {
-				problems.push(wrongContentType(contentType));
+			if (!operation.mediaTypes.includes(mediaType(contentType) ?? '')) {
+				problems.push(wrongContentType(contentType, operation.mediaTypes.join(' or ')));
 			}
 			if (!operation.body(body)) problems.push(...describeErrors(operation.body.errors, 'body'));
 			return problems;
 		},
 
-		validateResponse({ operationId, status, body, contentType }) {
+		validateResponse({ operationId, status, body, contentType, headers }) {
 			const { responses } = operationFor(operationId);
 			const statusKey = [String(status), `${String(status)[0]}XX`, 'default'].find((key) => key in responses);
 			if (!statusKey) return [{ field: 'status', message: `${status} is not a documented response of ${operationId}` }];
-			const documented = responses[statusKey];
-			if (!documented) {
-				return body === undefined ? [] : [{ field: 'body', message: `must be empty for a ${status} response` }];
-			}
-			if (mediaType(contentType) !== documented.mediaType) return [wrongContentType(contentType, documented.mediaType)];
-			return documented.validate(body) ? [] : describeErrors(documented.validate.errors, 'body');
+			const { validate, mediaType: documentedType, headers: documentedHeaders } = responses[statusKey];
+			const sent = Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+			const problems = headers === undefined ? [] : documentedHeaders.flatMap(({ name, required, validate: check }): ContractProblem[] => {
+				if (sent[name] === undefined) return required ? [{ field: `header.${name}`, message: 'is required' }] : [];
+				return check(sent[name]) ? [] : [{ field: `header.${name}`, message: `${JSON.stringify(sent[name])} ${check.errors?.[0]?.message ?? 'is invalid'}` }];
+			});
+			if (!validate) return body === undefined ? problems : [...problems, { field: 'body', message: `must be empty for a ${status} response` }];
+			if (mediaType(contentType) !== documentedType) return [...problems, wrongContentType(contentType, documentedType)];
+			return validate(body) ? problems : [...problems, ...describeErrors(validate.errors, 'body')];
 		},
 
 		validateWebhookEvent(eventType, body) {
@@ -153,7 +181,7 @@ function mediaType(contentType: string | undefined): string | undefined {
 	return contentType?.split(';')[0].trim().toLowerCase();
 }
 
-function resolvePointer(document: OpenApiDocument, pointer: string): JsonSchema {
+function resolvePointer(document: ContractDocument, pointer: string): JsonSchema {
 	if (!pointer.startsWith('#/')) throw new Error(`Only local $refs are supported, got "${pointer}"`);
 	const target = pointer
 		.slice(2)
@@ -165,7 +193,7 @@ function resolvePointer(document: OpenApiDocument, pointer: string): JsonSchema 
 }
 
 // The document has no recursive schemas, so inlining every $ref lets ajv compile each schema on its own.
-function inlineRefs(node: unknown, document: OpenApiDocument): unknown {
+function inlineRefs(node: unknown, document: ContractDocument): unknown {
 	if (Array.isArray(node)) return node.map((item) => inlineRefs(item, document));
 	if (node === null || typeof node !== 'object') return node;
 	const { $ref, ...rest } = node as JsonSchema;
@@ -181,7 +209,14 @@ function describeErrors(errors: ErrorObject[] | null | undefined, location: Loca
 		.map((error) => `${error.schemaPath}/`);
 	return allErrors
 		.filter((error) => error.keyword !== 'if' && !combinatorPaths.some((path) => error.schemaPath.startsWith(path)))
-		.map((error) => describeError(error, location));
+		.map((error) => ({ ...describeError(error, location), pointer: pointerOf(error, location) }));
+}
+
+function pointerOf({ instancePath, keyword, params }: ErrorObject, location: Location): string {
+	const property = (params as Record<string, unknown>)[keyword === 'required' ? 'missingProperty' : 'additionalProperty'];
+	const named = keyword === 'required' || keyword === 'additionalProperties';
+	const path = named ? `${instancePath}/${String(property).replace(/~/g, '~0').replace(/\//g, '~1')}` : instancePath;
+	return location === 'query' ? `/query${path}` : path;
 }
 
 function describeError(error: ErrorObject, location: Location): ContractProblem {

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -19,18 +19,18 @@ import {
 	VIDEO_ASPECT_RATIOS,
 	type WEBHOOK_EVENT_TYPES,
 } from './openapi';
-import { createContractValidator, formatProblem, type ContractProblem, type ContractValidator } from './request-validator';
-import { buildAlternateDocument } from './alternate-document';
+import { createContractValidator, formatProblem, type ContractDocument, type ContractProblem, type ContractValidator } from './request-validator';
 import { colourOf, demoVideo, freeBox, slidePng } from './media';
-import { ALTERNATE_ROUTES, alternateEventBody, alternatePage, alternateSignature, incoming, outgoing, problem } from './alternate';
+import { ALTERNATE } from './alternate';
+import { ENVELOPE } from './envelope';
 
 // ---------------------------------------------------------------------------------------------
 // Public types
 
 export type JobMode = 'poll' | 'manual' | 'timed';
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-/** `primary`: today's conventions; `alternate`: other conventions on every open point (alternate.ts). */
-export type Profile = 'primary' | 'alternate';
+/** `primary`: today's conventions; the others decide every open point their own way (alternate.ts, envelope.ts). */
+export type Profile = 'primary' | 'alternate' | 'envelope';
 export type ErrorCode = (typeof ERROR_CODES)[number];
 export type Platform = (typeof PAGE_PLATFORMS)[number];
 export type PostStatus = (typeof POST_STATUSES)[number];
@@ -155,6 +155,13 @@ export interface FakeServiceOptions {
 	profile?: Profile;
 	/** Whether GET /v1/openapi.json serves the document; false answers 404. Default true. */
 	openApiDocument?: boolean;
+	/**
+	 * A token bucket in front of every route, in every profile: `perSecond` requests at once, refilled
+	 * at `perSecond` a second; past it, 429 with Retry-After. `headers` adds X-RateLimit-Limit,
+	 * -Remaining and -Reset (Unix seconds when the bucket is full again) to every answer of the primary
+	 * and alternate profiles (the envelope profile always sends its RateLimit fields).
+	 */
+	rateLimit?: { perSecond: number; headers?: boolean };
 }
 
 export interface RecordedRequest {
@@ -219,6 +226,52 @@ export interface RouteRequest {
 export interface RouteResult {
 	status: number;
 	body?: unknown;
+	headers?: Record<string, string>;
+}
+
+export type Query = Record<string, string | string[]>;
+
+/**
+ * A profile other than the primary one: its routes and document, and translations at the edges of
+ * the one service. A request is translated into the primary's terms before a handler sees it, and
+ * every answer, error and delivery out of them.
+ */
+export interface ProfileAdapter {
+	/** Its routes are the primary's with these operation ids (by the primary's), path parameter names (`{id}` of `/pages/{id}` is the page's) and update method. */
+	operationIds: Record<string, string>;
+	pathParameter(resource: string): string;
+	updateMethod: 'PATCH' | 'PUT';
+	document(serverUrl?: string): ContractDocument;
+	incoming(primaryOperation: string, body: unknown, query: Query): { body: unknown; query: Query };
+	/** A primary handler's answer in the profile's terms; `request` is the path's id and the request's body in primary terms. */
+	outgoing(primaryOperation: string, answer: RouteResult, request: { id?: string; body: unknown }, service: FakeService): RouteResult;
+	/** One page of a list (items in primary terms; `outgoing` translates them). */
+	page(list: string, items: Array<{ id: string }>, query: Query, paging: Paging): object;
+	error(error: ApiError): { status: number; body: unknown; contentType?: string };
+	/** A delivery's event name and body. */
+	event(event: WebhookEvent): { type: string; body: unknown };
+	/** A delivery's signature headers; `nth` counts the deliveries since the last reset. */
+	sign(secret: string, rawBody: string, delivery: { eventId?: string; timestamp: number; nth: number }): Record<string, string>;
+	/** Creates carried out once per Repeatability-Request-ID (see `once`); without it, no idempotency at all. */
+	repeatability?: boolean;
+	/** 403 for the service's unapproved key; without it, that key is just a wrong one (401). */
+	approval?: boolean;
+	/** Rate-limit fields on every answer; a profile with them limits even without the rateLimit option. */
+	rateLimitFields?(bucket: TokenBucket): Record<string, string>;
+}
+
+export interface ProfileRoute {
+	method: string;
+	path: string;
+	operationId: string;
+	primary: string;
+}
+
+export interface Paging {
+	maxPageSize: number;
+	baseUrl: string;
+	cursorAfter: (cursor: string, parameter: string) => string;
+	cursorOf: (lastId: string) => string;
 }
 
 export interface Route {
@@ -261,7 +314,7 @@ export const routes: readonly Route[] = [
 		path: '/v1/openapi.json',
 		operationId: 'getOpenApiDocument',
 		anonymous: true,
-		handler: (service) => ok(service.profile === 'alternate' ? buildAlternateDocument(service.url) : buildOpenApiDocument(service.url)),
+		handler: (service) => ok(PROFILES[service.profile]?.document(service.url) ?? buildOpenApiDocument(service.url)),
 	},
 	{ method: 'GET', path: '/v1/me', operationId: 'getAccount', handler: (service) => ok(service.account) },
 	{
@@ -370,7 +423,7 @@ export const routes: readonly Route[] = [
 function createPost(service: FakeService, { body }: RouteRequest): RouteResult {
 	const input = body as CreatePostInput;
 	requireReference(service.pages, 'page_id', 'page', input.page_id);
-	const post = buildPost(input, isoNow());
+	const post = requireScheduleTime(buildPost(input, isoNow()));
 	service.posts.set(post.id, post);
 	if (post.status === 'published') void service.announcePostPublished(post);
 	return { status: 201, body: post };
@@ -381,10 +434,7 @@ function updatePost(service: FakeService, { params, body }: RouteRequest): Route
 	const input = body as Partial<CreatePostInput>;
 	requireReference(service.pages, 'page_id', 'page', input.page_id);
 	const now = isoNow();
-	const updated: Post = { ...post, ...input, updated_at: now };
-	if (updated.status === 'scheduled' && updated.scheduled_at === null) {
-		throw invalidField('scheduled_at', 'is required when status is "scheduled"');
-	}
+	const updated = requireScheduleTime({ ...post, ...input, updated_at: now });
 	updated.published_at = updated.status === 'published' ? (post.published_at ?? now) : null;
 	service.posts.set(post.id, updated);
 	if (updated.status === 'published' && post.status !== 'published') void service.announcePostPublished(updated);
@@ -436,6 +486,23 @@ function publishingRoute(platform: 'linkedin' | 'twitter', operationId: string):
 	};
 }
 
+const profileRouteTables = new WeakMap<ProfileAdapter, ProfileRoute[]>();
+
+/** A profile's routes: the primary's, with the profile's operation ids, path parameter names and update method. */
+export function profileRoutes(adapter: ProfileAdapter | undefined): ProfileRoute[] {
+	if (!adapter) return [];
+	const table =
+		profileRouteTables.get(adapter) ??
+		routes.map((route) => ({
+			method: route.method === 'PATCH' ? adapter.updateMethod : route.method,
+			path: route.path.replace(/\/(\w+)s\/\{id\}$/, (_, resource: string) => `/${resource}s/{${adapter.pathParameter(resource)}}`),
+			operationId: adapter.operationIds[route.operationId],
+			primary: route.operationId,
+		}));
+	profileRouteTables.set(adapter, table);
+	return table;
+}
+
 export function matchRoute(method: string, rawPath: string): { route: Route; params: Record<string, string> } | undefined {
 	const segments = rawPath.split('/');
 	for (const route of routes) {
@@ -470,7 +537,7 @@ function matchSegments(template: string[], segments: string[]): Record<string, s
 // ---------------------------------------------------------------------------------------------
 // Route helpers
 
-class ApiError extends Error {
+export class ApiError extends Error {
 	constructor(
 		readonly status: number,
 		readonly code: ErrorCode,
@@ -497,6 +564,12 @@ function findOr404<T>(collection: Map<string, T>, resource: string, id: string):
 
 function requireReference(collection: Map<string, unknown>, field: string, resource: string, id: string | undefined): void {
 	if (id !== undefined && id !== null && !collection.has(id)) throw invalidField(field, `does not name an existing ${resource} ("${id}")`);
+}
+
+// The primary document states this rule too; a profile whose document cannot (3.0 has no if/then) relies on this.
+function requireScheduleTime(post: Post): Post {
+	if (post.status === 'scheduled' && post.scheduled_at === null) throw invalidField('scheduled_at', 'is required when status is "scheduled"');
+	return post;
 }
 
 function withoutSecret({ secret: _secret, ...webhook }: StoredWebhook): Webhook {
@@ -658,8 +731,8 @@ interface Reply {
 	status: number;
 	headers?: Record<string, string>;
 	json?: unknown;
-	/** An error as application/problem+json (the alternate profile). */
-	problem?: unknown;
+	/** Of `json`; default application/json. */
+	contentType?: string;
 	html?: string;
 	text?: string;
 	/** Made by an injected fault, so not the service's own answer. */
@@ -700,11 +773,50 @@ const FAULT_ERROR_CODES: Partial<Record<number, ErrorCode>> = {
 	429: 'rate_limited',
 };
 
+/** `quota` requests at once, refilled evenly over `windowSeconds`. */
+export class TokenBucket {
+	private tokens: number;
+	private at = Date.now();
+
+	constructor(
+		readonly quota: number,
+		readonly windowSeconds: number,
+	) {
+		this.tokens = quota;
+	}
+
+	/** Takes a request's token; false when there is none. */
+	take(): boolean {
+		if (this.remaining < 1) return false;
+		this.tokens -= 1;
+		return true;
+	}
+
+	get remaining(): number {
+		const now = Date.now();
+		this.tokens = Math.min(this.quota, this.tokens + ((now - this.at) / 1000) * (this.quota / this.windowSeconds));
+		this.at = now;
+		return Math.floor(this.tokens);
+	}
+
+	/** Whole seconds until `count` requests are allowed. */
+	secondsUntil(count: number): number {
+		return Math.max(0, Math.ceil(((count - this.remaining) * this.windowSeconds) / this.quota));
+	}
+}
+
+// A profile that states its limit (envelope) enforces it without the rateLimit option too, generously.
+const PROFILE_LIMIT = { quota: 10_000, windowSeconds: 10 };
+const REPEATABILITY_WINDOW_MS = 5 * 60_000;
+const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+const PROFILES: Partial<Record<Profile, ProfileAdapter>> = { alternate: ALTERNATE, envelope: ENVELOPE };
+
 const compiledContracts: Partial<Record<Profile, ContractValidator>> = {};
 
 // Compiling every schema takes a while; one compiled copy per profile serves every instance.
 function sharedContractValidator(profile: Profile): ContractValidator {
-	compiledContracts[profile] ??= createContractValidator(profile === 'alternate' ? buildAlternateDocument() : buildOpenApiDocument());
+	compiledContracts[profile] ??= createContractValidator(PROFILES[profile]?.document() ?? buildOpenApiDocument());
 	return compiledContracts[profile];
 }
 
@@ -726,8 +838,13 @@ export class FakeService {
 	private currentJobMode: JobMode;
 	private jobPlan: Required<JobPlan> = DEFAULT_JOB_PLAN;
 	private readonly faults: Array<{ fault: Fault; remaining: number; passes: number }> = [];
-	/** First answers of creates, by path and Idempotency-Key. */
-	private readonly idempotentAnswers = new Map<string, RouteResult>();
+	/** First answers of creates, by path and Idempotency-Key, or by Repeatability-Request-ID. */
+	private readonly idempotentAnswers = new Map<string, { fingerprint: string; answer: RouteResult }>();
+	/** Jobs that stay where they are until finishJob, whatever the job mode (see holdJob). */
+	readonly heldJobs = new Set<string>();
+	/** A key the service knows but whose account is not approved for API access (403 where a profile says so). */
+	readonly unapprovedApiKey = `cp_unapproved_${randomBytes(12).toString('hex')}`;
+	private bucket = new TokenBucket(PROFILE_LIMIT.quota, PROFILE_LIMIT.windowSeconds);
 	private readonly jobRuntimes = new Map<string, JobRuntime>();
 	private readonly pendingDeliveries = new Set<Promise<void>>();
 	private readonly shutdown = new AbortController();
@@ -758,6 +875,10 @@ export class FakeService {
 			created_at: new Date(Date.now() - 90 * 86_400_000).toISOString(),
 		};
 		this.reset();
+	}
+
+	private get adapter(): ProfileAdapter | undefined {
+		return PROFILES[this.profile];
 	}
 
 	/** `http://127.0.0.1:PORT`, without a trailing slash. */
@@ -794,6 +915,14 @@ export class FakeService {
 		await this.completeJob(id, outcome ?? runtime.plan.outcome, error);
 	}
 
+	/** Keeps a queued or running job where it is until finishJob: polls and timers no longer move it. */
+	holdJob(id: string): void {
+		const runtime = this.jobRuntimes.get(id);
+		if (!runtime) return;
+		this.heldJobs.add(id);
+		this.clearTimers(runtime);
+	}
+
 	injectFault(fault: Fault): void {
 		this.faults.push({ fault: { ...fault }, remaining: fault.times ?? 1, passes: fault.after ?? 0 });
 	}
@@ -811,6 +940,9 @@ export class FakeService {
 		this.deliveries.length = 0;
 		this.faults.length = 0;
 		this.idempotentAnswers.clear();
+		this.heldJobs.clear();
+		const { rateLimit } = this.options;
+		this.bucket = rateLimit ? new TokenBucket(rateLimit.perSecond, 1) : new TokenBucket(PROFILE_LIMIT.quota, PROFILE_LIMIT.windowSeconds);
 		this.posts.clear();
 		this.jobs.clear();
 		this.webhooks.clear();
@@ -953,19 +1085,17 @@ export class FakeService {
 
 		let reply: Reply;
 		try {
-			const { authorization } = request.headers;
-			const key = request.headers['idempotency-key'];
-			const idempotencyKey = Array.isArray(key) ? key[0] : key;
-			reply = await this.reply({ method, path, query, body, match, allowed, problems, authorization, idempotencyKey });
+			reply = await this.reply({ method, path, query, body, rawBody, match, allowed, problems, headers: request.headers });
 		} catch (error) {
 			if (!(error instanceof ApiError)) console.error('Fake content publishing service: unexpected error', error);
-			reply = errorReply(error, this.profile);
+			reply = errorReply(error, this.adapter);
 		}
+		reply.headers = { ...reply.headers, ...this.rateLimitFields() };
 		record.status = reply.status;
 		this.concurrentRequests -= 1;
 		// The answer to every request that kept to the document is checked against it too, unless a fault made it.
 		if (operationId !== undefined && problems.length === 0 && body.isJson && !reply.faulted && reply.html === undefined && reply.text === undefined) {
-			const answer = sharedContractValidator(this.profile).validateResponse({ operationId, status: reply.status, body: reply.json ?? reply.problem, contentType: contentTypeOf(reply) });
+			const answer = sharedContractValidator(this.profile).validateResponse({ operationId, status: reply.status, body: reply.json, contentType: contentTypeOf(reply), headers: reply.headers ?? {} });
 			record.contractErrors.push(...answer.map((problem) => `answer ${formatProblem(problem)}`));
 		}
 		send(response, reply);
@@ -980,7 +1110,7 @@ export class FakeService {
 			return { match, operationId: match?.route.operationId };
 		}
 		const segments = path.split('/');
-		const atPath = ALTERNATE_ROUTES.map((route) => ({ route, params: matchSegments(route.path.split('/'), segments) })).filter(
+		const atPath = profileRoutes(this.adapter).map((route) => ({ route, params: matchSegments(route.path.split('/'), segments) })).filter(
 			(candidate) => candidate.params !== undefined,
 		);
 		const found = atPath.find(({ route }) => route.method === method);
@@ -992,13 +1122,18 @@ export class FakeService {
 
 	/** One page of a list, in the profile's paging style. */
 	page<T extends { id: string }>(list: string, items: T[], query: Record<string, string | string[]>): object {
-		if (this.profile === 'primary') return paginate(items, query, this.maxPageSize);
-		return alternatePage(list, items, query, this.maxPageSize, this.baseUrl, (after) => decodeCursor(after, 'query.after'), encodeCursor);
+		const paging = { maxPageSize: this.maxPageSize, baseUrl: this.baseUrl, cursorAfter: decodeCursor, cursorOf: encodeCursor };
+		return this.adapter?.page(list, items, query, paging) ?? paginate(items, query, this.maxPageSize);
 	}
 
 	/** The signature headers a delivery of this body carries, for tests that sign deliveries themselves. */
-	signDelivery(secret: string, rawBody: string, timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
-		if (this.profile === 'alternate') return alternateSignature(secret, rawBody, undefined, timestamp);
+	signDelivery(
+		secret: string,
+		rawBody: string,
+		timestamp = Math.floor(Date.now() / 1000),
+		delivery: { eventId?: string; nth?: number } = {},
+	): Record<string, string> {
+		if (this.adapter) return this.adapter.sign(secret, rawBody, { eventId: delivery.eventId, timestamp, nth: delivery.nth ?? 0 });
 		return {
 			[WEBHOOK_HEADERS.timestamp]: String(timestamp),
 			[WEBHOOK_HEADERS.signature]: signWebhookPayload(secret, String(timestamp), rawBody),
@@ -1021,24 +1156,26 @@ export class FakeService {
 		path: string;
 		query: Record<string, string | string[]>;
 		body: ParsedBody;
+		rawBody: string;
 		match: ReturnType<typeof matchRoute>;
 		allowed?: string[];
 		problems: ContractProblem[];
-		authorization: string | undefined;
-		idempotencyKey: string | undefined;
+		headers: IncomingHttpHeaders;
 	}): Promise<Reply> {
 		const { method, path, query, body, match, problems } = request;
+		if ((this.options.rateLimit || this.adapter?.rateLimitFields) && !this.bucket.take()) {
+			const seconds = Math.max(1, this.bucket.secondsUntil(1));
+			throw new ApiError(429, 'rate_limited', `Rate limit exceeded; retry after ${seconds} s`, undefined, { 'Retry-After': String(seconds) });
+		}
 		const fault = this.takeFault(method, path);
 		if (fault?.delayMs) await this.pause(fault.delayMs);
 		if (fault?.nonJsonBody) return { status: 200, html: LOGIN_PAGE, faulted: true };
 		if (fault?.redirectTo !== undefined) return { status: fault.status ?? 307, headers: { Location: fault.redirectTo }, faulted: true };
-		if (fault?.status !== undefined && !fault.afterHandling) return faultReply(fault, fault.status, this.profile);
+		if (fault?.status !== undefined && !fault.afterHandling) return faultReply(fault, fault.status, this.adapter);
 
 		// A service without a document answers 404 for it, with a key or without.
 		const anonymous = match?.route.anonymous ?? (!this.servesDocument && path === '/v1/openapi.json');
-		if (path.startsWith('/v1/') && !anonymous && !this.isAuthorized(request.authorization)) {
-			throw new ApiError(401, 'unauthorized', 'Missing or invalid API key', undefined, { 'WWW-Authenticate': 'Bearer' });
-		}
+		if (path.startsWith('/v1/') && !anonymous) this.authenticate(singleValue(request.headers.authorization));
 		if (!match && request.allowed) {
 			throw new ApiError(405, 'bad_request', `${method} is not allowed on ${path}`, undefined, { Allow: request.allowed.join(', ') });
 		}
@@ -1052,23 +1189,76 @@ export class FakeService {
 				problems,
 			);
 		}
-		const alternate = this.profile === 'alternate';
-		const input = alternate ? incoming(match.route.operationId, body.value, query) : { body: body.value, query };
-		// A create repeated with the same Idempotency-Key gets the first answer and creates nothing;
-		// the alternate profile does not document the header and ignores it.
-		const idempotency = method === 'POST' && request.idempotencyKey && !alternate ? `${path} ${request.idempotencyKey}` : undefined;
-		const remembered = idempotency === undefined ? undefined : this.idempotentAnswers.get(idempotency);
-		const handled = remembered ?? match.route.handler(this, { params: match.params, query: input.query, body: input.body });
-		if (idempotency !== undefined) this.idempotentAnswers.set(idempotency, handled);
-		if (fault?.afterHandling && fault.status !== undefined) return faultReply(fault, fault.status, this.profile);
-		const result = alternate ? outgoing(match.route.operationId, handled.status, handled.body, match.params.id) : handled;
+		const { adapter } = this;
+		const input = adapter ? adapter.incoming(match.route.operationId, body.value, query) : { body: body.value, query };
+		const handled = this.once(method, path, request.headers, request.rawBody, () =>
+			match.route.handler(this, { params: match.params, query: input.query, body: input.body }),
+		);
+		if (fault?.afterHandling && fault.status !== undefined) return faultReply(fault, fault.status, adapter);
+		const result = adapter ? adapter.outgoing(match.route.operationId, handled, { id: match.params.id, body: input.body }, this) : handled;
 		if (fault?.rewriteAnswer) return { status: result.status, json: fault.rewriteAnswer(result.body), faulted: true };
-		return { status: result.status, json: result.body };
+		return { status: result.status, json: result.body, headers: { ...handled.headers, ...result.headers } };
 	}
 
-	private isAuthorized(authorization: string | undefined): boolean {
+	private authenticate(authorization: string | undefined): void {
 		const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
-		return token === this.apiKey;
+		if (token === this.unapprovedApiKey && this.adapter?.approval) {
+			throw new ApiError(403, 'unauthorized', 'Authenticated, but this account is not approved for API access');
+		}
+		if (token !== this.apiKey) throw new ApiError(401, 'unauthorized', 'Missing or invalid API key', undefined, { 'WWW-Authenticate': 'Bearer' });
+	}
+
+	private rateLimitFields(): Record<string, string> {
+		if (this.adapter?.rateLimitFields) return this.adapter.rateLimitFields(this.bucket);
+		if (!this.options.rateLimit?.headers) return {};
+		const { quota, remaining } = this.bucket;
+		const reset = Math.ceil(Date.now() / 1000) + this.bucket.secondsUntil(quota);
+		return { 'X-RateLimit-Limit': String(quota), 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset': String(reset) };
+	}
+
+	/**
+	 * Carries a create out once per key: the primary's Idempotency-Key (the first answer again), or
+	 * where a profile says so, OASIS Repeatable Requests 1.0 §5
+	 * (https://docs.oasis-open.org/odata/repeatable-requests/v1.0/repeatable-requests-v1.0.html):
+	 *
+	 * | Repeatability-Request-ID | Repeatability-First-Sent                         | Repeatability-Result | answer                  |
+	 * |--------------------------|--------------------------------------------------|----------------------|-------------------------|
+	 * | absent                   | absent                                           | (none)               | carried out             |
+	 * | absent                   | present                                          | rejected             | 400                     |
+	 * | present                  | absent, or not an IMF-fixdate                    | rejected             | 400                     |
+	 * | present                  | before the window (5 minutes)                    | rejected             | 412                     |
+	 * | not seen                 | within the window                                | accepted             | carried out, remembered |
+	 * | seen                     | same method, path, First-Sent and body as before | accepted             | the first answer again  |
+	 * | seen                     | any of those different                           | rejected             | 400                     |
+	 *
+	 * Only successful answers are remembered (errors are thrown), so a failed request is carried out
+	 * again when repeated, as §5 allows. GET is never repeatable; every POST here creates.
+	 */
+	private once(method: string, path: string, headers: IncomingHttpHeaders, rawBody: string, run: () => RouteResult): RouteResult {
+		const header = (name: string) => singleValue(headers[name]);
+		if (method !== 'POST' || (this.adapter && !this.adapter.repeatability)) return run();
+		let key = header('idempotency-key');
+		let fingerprint = '';
+		if (this.adapter) {
+			const [id, firstSent] = [header('repeatability-request-id'), header('repeatability-first-sent')];
+			if (id === undefined && firstSent === undefined) return run();
+			const rejected = (status: number, field: string, message: string) =>
+				new ApiError(status, 'bad_request', `${field} ${message}`, [{ field: `header.${field}`, message }], { 'Repeatability-Result': 'rejected' });
+			if (id === undefined) throw rejected(400, 'Repeatability-Request-ID', 'is required with Repeatability-First-Sent');
+			const sentAt = IMF_FIXDATE.test(firstSent ?? '') ? Date.parse(firstSent ?? '') : NaN;
+			if (Number.isNaN(sentAt)) throw rejected(400, 'Repeatability-First-Sent', 'must be an IMF-fixdate such as "Sun, 06 Nov 1994 08:49:37 GMT"');
+			if (sentAt < Date.now() - REPEATABILITY_WINDOW_MS) throw rejected(412, 'Repeatability-First-Sent', 'is older than the 5 minutes this service remembers');
+			fingerprint = `${method} ${path} ${firstSent} ${rawBody}`;
+			const seen = this.idempotentAnswers.get(`repeatability ${id}`);
+			if (seen && seen.fingerprint !== fingerprint) throw rejected(400, 'Repeatability-Request-ID', 'was sent before with another request');
+			key = `repeatability ${id}`;
+		} else if (key !== undefined) {
+			key = `${path} ${key}`;
+		}
+		if (key === undefined) return run();
+		const answer = this.idempotentAnswers.get(key)?.answer ?? run();
+		this.idempotentAnswers.set(key, { fingerprint, answer });
+		return this.adapter ? { ...answer, headers: { ...answer.headers, 'Repeatability-Result': 'accepted' } } : answer;
 	}
 
 	private takeFault(method: string, path: string): Fault | undefined {
@@ -1091,6 +1281,7 @@ export class FakeService {
 	// --- Jobs -----------------------------------------------------------------------------------
 
 	private applyPolls(job: Job, runtime: JobRuntime): void {
+		if (this.heldJobs.has(job.id)) return;
 		if (this.jobMode === 'poll' && runtime.polls >= runtime.plan.pollsUntilDone) {
 			void this.completeJob(job.id, runtime.plan.outcome);
 		} else if (job.status === 'queued' && runtime.polls >= runtime.plan.pollsUntilRunning) {
@@ -1100,7 +1291,7 @@ export class FakeService {
 
 	private scheduleTimedProgress(jobId: string): void {
 		const runtime = this.jobRuntimes.get(jobId);
-		if (!runtime) return;
+		if (!runtime || this.heldJobs.has(jobId)) return;
 		runtime.timers.push(
 			setTimeout(() => {
 				const job = this.jobs.get(jobId);
@@ -1122,6 +1313,7 @@ export class FakeService {
 		if (!job || !runtime) return Promise.resolve();
 		this.clearTimers(runtime);
 		this.jobRuntimes.delete(jobId);
+		this.heldJobs.delete(jobId);
 
 		const product: JobProduct =
 			outcome === 'succeeded' ? this.produce(job, runtime) : { error: error ?? runtime.plan.error };
@@ -1211,15 +1403,14 @@ export class FakeService {
 	}
 
 	private async deliver(webhook: StoredWebhook, event: WebhookEvent): Promise<void> {
-		const alternate = this.profile === 'alternate';
-		const wireEvent = alternate ? alternateEventBody(event as unknown as Parameters<typeof alternateEventBody>[0]) : event;
-		const body = JSON.stringify(wireEvent);
+		const wire = this.adapter?.event(event) ?? { type: event.type, body: event };
+		const body = JSON.stringify(wire.body);
 		const timestamp = Math.floor(Date.now() / 1000);
 		const headers: Record<string, string> = {
 			'Content-Type': 'application/json',
 			'User-Agent': 'content-publishing-fake-webhooks/1.0',
-			...(alternate
-				? alternateSignature(webhook.secret, body, event.id, timestamp)
+			...(this.adapter
+				? this.adapter.sign(webhook.secret, body, { eventId: event.id, timestamp, nth: this.deliveries.length })
 				: {
 						[WEBHOOK_HEADERS.event]: event.type,
 						[WEBHOOK_HEADERS.delivery]: event.id,
@@ -1230,7 +1421,7 @@ export class FakeService {
 			webhookId: webhook.id,
 			url: webhook.url,
 			eventId: event.id,
-			eventType: alternate ? String((wireEvent as { eventType: string }).eventType) : event.type,
+			eventType: wire.type,
 			attempts: 0,
 			delivered: false,
 			body,
@@ -1250,6 +1441,13 @@ export class FakeService {
 				return;
 			}
 		}
+	}
+
+	/** Sends a recorded delivery once more, with these headers or body instead (a test's altered copy); resolves to the receiver's status. */
+	redeliver(delivery: Delivery, instead: { headers?: Record<string, string>; body?: string } = {}): Promise<number> {
+		const target = loopbackTarget(delivery.url);
+		if (!target) return Promise.reject(new Error(`${delivery.url} is not on a loopback address`));
+		return postOnce(target, instead.headers ?? delivery.headers, instead.body ?? delivery.body, this.shutdown.signal);
 	}
 }
 
@@ -1278,7 +1476,7 @@ function faultMatches(fault: Fault, method: string, path: string): boolean {
 	return typeof expectedPath === 'string' ? expectedPath === path : path.search(expectedPath) !== -1;
 }
 
-function faultReply(fault: Fault, status: number, profile: Profile): Reply {
+function faultReply(fault: Fault, status: number, adapter: ProfileAdapter | undefined): Reply {
 	const body = typeof fault.body === 'function' ? fault.body() : fault.body;
 	if (typeof body === 'string') return { status, text: body, faulted: true };
 	if (body !== undefined) return { status, json: body, faulted: true };
@@ -1287,15 +1485,16 @@ function faultReply(fault: Fault, status: number, profile: Profile): Reply {
 	const headers: Record<string, string> = retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) };
 	const message =
 		status === 429 ? `Rate limit exceeded; retry after ${retryAfterSeconds} s` : `Injected fault (HTTP ${status})`;
-	return { ...errorReply(new ApiError(status, code, message, undefined, headers), profile), faulted: true };
+	return { ...errorReply(new ApiError(status, code, message, undefined, headers), adapter), faulted: true };
 }
 
-function errorReply(error: unknown, profile: Profile): Reply {
+function errorReply(error: unknown, adapter: ProfileAdapter | undefined): Reply {
 	const apiError = error instanceof ApiError ? error : new ApiError(500, 'internal_error', 'Internal server error');
-	if (profile === 'alternate') {
-		return { status: apiError.status, headers: apiError.headers, problem: problem(apiError.status, apiError.message, apiError.details) };
+	if (adapter) {
+		const { status, body, contentType } = adapter.error(apiError);
+		return { status, headers: apiError.headers, json: body, contentType };
 	}
-	const details = apiError.details ? { details: apiError.details } : {};
+	const details = apiError.details ? { details: apiError.details.map(({ field, message }) => ({ field, message })) } : {};
 	return {
 		status: apiError.status,
 		headers: apiError.headers,
@@ -1304,8 +1503,7 @@ function errorReply(error: unknown, profile: Profile): Reply {
 }
 
 function contentTypeOf(reply: Reply): string | undefined {
-	if (reply.problem !== undefined) return 'application/problem+json';
-	return reply.json === undefined ? undefined : 'application/json';
+	return reply.json === undefined ? undefined : (reply.contentType ?? 'application/json');
 }
 
 function send(response: ServerResponse, reply: Reply): void {
@@ -1318,11 +1516,8 @@ function send(response: ServerResponse, reply: Reply): void {
 	} else if (reply.text !== undefined) {
 		headers['Content-Type'] = 'text/plain; charset=utf-8';
 		payload = reply.text;
-	} else if (reply.problem !== undefined) {
-		headers['Content-Type'] = 'application/problem+json; charset=utf-8';
-		payload = JSON.stringify(reply.problem);
 	} else if (reply.json !== undefined) {
-		headers['Content-Type'] = 'application/json; charset=utf-8';
+		headers['Content-Type'] = `${contentTypeOf(reply)}; charset=utf-8`;
 		payload = JSON.stringify(reply.json);
 	}
 	if (payload !== undefined) headers['Content-Length'] = String(Buffer.byteLength(payload));

@@ -96,7 +96,7 @@ describe('post → create', () => {
 
 		it('does the same for an update and a publication', async () => {
 			const post = await createPost({ content: 'Later' });
-			await harness.run({ resource: 'post', operation: 'update', postId: { __rl: true, mode: 'id', value: post.id }, updateFields: { status: 'scheduled', scheduledAt: '2026-12-01T10:00:00' } }, { timezone: 'Europe/Berlin' });
+			await harness.run({ resource: 'post', operation: 'update', postId: { __rl: true, mode: 'id', value: String(post.id) }, updateFields: { status: 'scheduled', scheduledAt: '2026-12-01T10:00:00' } }, { timezone: 'Europe/Berlin' });
 			expect((harness.sent('updatePost')[0].body as { scheduled_at?: string }).scheduled_at).toBe('2026-12-01T09:00:00.000Z');
 			await harness.run(
 				{ resource: 'publication', operation: 'publishLinkedin', source: 'text', text: 'Hello', waitForCompletion: false, additionalFields: { scheduledAt: '2026-12-01T10:00:00' } },
