@@ -30,15 +30,23 @@ export function eventsSubtitle(parameter: string): string {
 	return `={{ [].concat($parameter["${parameter}"] || []).map(e => ${name}).join(", ") }}`;
 }
 
-/** The options of an events field: all events, then the service's own, or the built-in ones. */
-export function eventOptions(events: string[] | undefined): INodePropertyOptions[] {
+/**
+ * The options of an events field: all events, then the service's own, or the built-in ones. Where
+ * the service names its events otherwise, the node's own events that mean some of them stay on
+ * offer too ("Job Completed (JOB_READY)"), so a trigger's default, saved as `job.completed`, is a
+ * value of the list on every service.
+ */
+export function eventOptions(events: string[] | undefined, meanings: Record<string, string[]> = {}): INodePropertyOptions[] {
 	const listed =
 		events === undefined
 			? BUILT_IN_EVENTS
 			: events
 					.filter((event) => event !== ALL_EVENTS)
 					.map((event) => BUILT_IN_EVENTS.find((known) => known.value === event) ?? { name: label(event) || event, value: event });
-	return [{ name: 'All Events', value: ALL_EVENTS, description: 'Every event the service sends' }, ...listed];
+	const meant = BUILT_IN_EVENTS.filter((known) => !listed.some((option) => option.value === known.value) && (meanings[String(known.value)] ?? []).length > 0).map(
+		(known) => ({ ...known, name: `${known.name} (${meanings[String(known.value)].join(', ')})` }),
+	);
+	return [{ name: 'All Events', value: ALL_EVENTS, description: 'Every event the service sends' }, ...listed, ...meant];
 }
 
 /** An events field whose options come from the service's document (`getEvents`). */

@@ -160,7 +160,7 @@ export function readJob(jobs: JobReading, job: IDataObject): JobView {
 		status,
 		state: stateOf(jobs, status),
 		result: first(job, jobs.result) ?? null,
-		error: errorOf(first(job, jobs.error)),
+		error: errorOf(first(job, jobs.error)) ?? errorOf(first(job, jobs.errorMessage) === undefined ? undefined : { message: first(job, jobs.errorMessage), code: first(job, jobs.errorCode) }),
 		kind: typeof kind === 'string' ? kind.split(/[^A-Za-z0-9]+/).pop()?.toLowerCase() || undefined : undefined,
 	};
 }

@@ -20,6 +20,8 @@ export interface FieldSpec {
 	/** What the field means, for the built-in document. */
 	description: string;
 	values?: readonly string[];
+	/** For a yes/no field: the words its opposite goes by (`disabled` for `active`), which is sent negated. */
+	opposite?: string[][];
 }
 
 export const FIELDS = {
@@ -40,12 +42,12 @@ export const FIELDS = {
 	length: { type: 'string', words: [['length']], description: 'Length of the blog post.', values: ['short', 'medium', 'long'] },
 	threadLength: { type: 'integer', words: [['thread'], ['tweet']], description: 'Number of tweets in the thread.' },
 	slideCount: { type: 'integer', words: [['slide']], description: 'Number of slides.' },
-	durationSeconds: { type: 'integer', words: [['duration']], description: 'Length of the video in seconds.' },
+	durationSeconds: { type: 'integer', words: [['duration'], ['length', 'second']], description: 'Length of the video in seconds.' },
 	aspectRatio: { type: 'string', words: [['aspect']], description: 'Aspect ratio of the video.' },
-	url: { type: 'string', words: [['url'], ['uri'], ['endpoint']], description: 'Address the service delivers events to.' },
+	url: { type: 'string', words: [['url'], ['uri'], ['endpoint'], ['address']], description: 'Address the service delivers events to.' },
 	events: { type: 'list', words: [['event'], ['topic'], ['trigger']], description: 'Events to deliver.' },
 	description: { type: 'string', words: [['description']], description: 'What the webhook is for.' },
-	active: { type: 'boolean', words: [['active'], ['enable']], description: 'Whether events are delivered.' },
+	active: { type: 'boolean', words: [['active'], ['enable']], opposite: [['disable'], ['inactive'], ['pause']], description: 'Whether events are delivered.' },
 	secret: { type: 'string', words: [['secret']], description: 'Secret the service signs deliveries with.' },
 } as const satisfies Record<string, FieldSpec>;
 

@@ -106,6 +106,7 @@ const SCHEMAS: IDataObject = {
 			},
 			result: ref('JobResult'),
 			error: ref('JobError'),
+			error_message: { type: 'string', description: 'Why the job failed, where the service says it beside the job.' },
 		},
 	},
 	JobResult: {

@@ -138,7 +138,16 @@ export function mapFields(
 	const mapped: IDataObject = {};
 	const taken = new Set<string>();
 	for (const [field, value] of all) {
-		const name = findField(shape, field, value, taken);
+		let name = findField(shape, field, value, taken);
+		let sent = value;
+		if (name === undefined && typeof value === 'boolean') {
+			// A yes/no field the service names by its opposite (Stripe's `disabled` for `active`) goes negated.
+			const opposite = (field in FIELDS ? (FIELDS[field as FieldName] as { opposite?: string[][] }).opposite : undefined) ?? [];
+			name = [...shape.properties.entries()].find(
+				([candidate, schema]) => !taken.has(candidate) && fitsValue(schema, value) && opposite.some((words) => holdsWords(normalizeName(candidate), words, true)),
+			)?.[0];
+			sent = !value;
+		}
 		if (name === undefined) {
 			if (field in optional && shape.closed) continue;
 			if (!shape.closed) {
@@ -151,7 +160,7 @@ export function mapFields(
 			);
 		}
 		taken.add(name);
-		const converted = serviceValue(reader, shape.properties.get(name) ?? {}, value);
+		const converted = serviceValue(reader, shape.properties.get(name) ?? {}, sent);
 		// Set as an own data property, whatever the service calls its field (even `__proto__`).
 		Object.defineProperty(mapped, name, { value: converted, enumerable: true, writable: true, configurable: true });
 	}

@@ -85,7 +85,10 @@ function resourcePath(reader: DocumentReader, schema: Schema | undefined, contex
 	const shape = reader.shape(schema);
 	if (shape === undefined || hasId(shape, resource) || depth >= MAX_PATH_DEPTH) return [];
 	const candidates = holders(reader, shape, resource);
-	const chosen = candidates.length === 1 ? candidates[0] : candidates.find((name) => context.envelopes.has(name));
+	// Without an object with an id in it (a result computed at once), the property the document's
+	// other answers wrap their resource in, where this answer has it as an object.
+	const wrapper = [...shape.properties.entries()].find(([name, property]) => context.envelopes.has(name) && reader.shape(property) !== undefined)?.[0];
+	const chosen = candidates.length === 1 ? candidates[0] : (candidates.find((name) => context.envelopes.has(name)) ?? (candidates.length === 0 ? wrapper : undefined));
 	return chosen === undefined ? [] : [chosen, ...resourcePath(reader, shape.properties.get(chosen), context, resource, depth + 1)];
 }
 
@@ -152,8 +155,10 @@ function pagingOf(reader: DocumentReader, query: Map<string, Schema>, answers: S
 		const more = inAnswers((name, schema) => named('has_more', 'more', 'has_next', 'has_next_page')(name) && reader.types(schema).includes('boolean'))[0];
 		return { style: 'after', size, max, cursor, more };
 	}
-	const total = inAnswers(named('total', 'total_count', 'total_items', 'total_results', 'count'))[0];
-	const pages = inAnswers(named('total_pages', 'page_count', 'pages'))[0];
+	// In the order of preference, whatever order the answer lists them in: Cloudflare's `count` is the page's own.
+	const preferred = (...names: string[]) => names.map((name) => inAnswers(named(name))[0]).find((path) => path !== undefined);
+	const total = preferred('total', 'total_count', 'total_items', 'total_results', 'count');
+	const pages = preferred('total_pages', 'page_count', 'pages');
 	const page = parameter(named('page', 'page_number', 'pageNumber'));
 	if (page !== undefined) {
 		const schema = query.get(page);
@@ -220,7 +225,10 @@ function resolveJobs(reader: DocumentReader, schema: Schema | undefined, fallbac
 		properties.find(([name]) => named('status', 'state', 'phase')(name));
 	const id = pick(named('id', 'job_id', 'uid', 'uuid'));
 	const result = pick(named('result', 'results', 'output', 'outputs')) ?? pick((_, property) => /\bresult/.test(firstSentence(property)));
-	const error = pick(named('error', 'errors', 'failure', 'failure_reason')) ?? pick((_, property) => /\b(fail|error)/.test(firstSentence(property)));
+	const error = pick(named('error', 'errors', 'failure')) ?? pick((name, property) => reader.shape(property) !== undefined && /\b(fail|error)/.test(firstSentence(property)));
+	// A job may say why it failed in fields of its own (Twilio's `error_code` and `error_message`).
+	const errorMessage = pick(named('error_message', 'failure_reason', 'failure_message', 'status_message'));
+	const errorCode = pick(named('error_code', 'failure_code'));
 	const kind = pick(named('type', 'kind', 'job_type', 'operation', 'task')) ?? pick((_, property) => /\b(kind|type) of (the )?job/.test(firstSentence(property)));
 	const states: Record<string, JobState> = {};
 	if (status) {
@@ -238,6 +246,8 @@ function resolveJobs(reader: DocumentReader, schema: Schema | undefined, fallbac
 		states: Object.keys(states).length > 0 || fallback === undefined ? states : fallback.states,
 		result: result ? [[result]] : (fallback?.result ?? [['result']]),
 		error: error ? [[error]] : (fallback?.error ?? [['error']]),
+		errorMessage: errorMessage ? [[errorMessage]] : (fallback?.errorMessage ?? []),
+		errorCode: errorCode ? [[errorCode]] : (fallback?.errorCode ?? []),
 		kind: kind ? [[kind]] : (fallback?.kind ?? []),
 		media: media.length > 0 || fallback === undefined ? media : fallback.media,
 	};
@@ -348,7 +358,7 @@ function resolveEndpoint(reader: DocumentReader, entry: Operation, name: Endpoin
 		paging = pagingOf(reader, query, variants, success);
 	} else if (spec.answer === 'job') {
 		answer.jobs = jobReferences(reader, success, context);
-		answer.resource = [[]];
+		answer.resource = uniquePaths(variants.map((variant) => resourcePath(reader, variant, context, spec.resource)));
 		// Where the document does not say how, the built-in ways of referring to a job stand in.
 		if (answer.jobs.length === 0) answer.jobs = context.builtInJobs(name);
 	} else {

@@ -71,6 +71,9 @@ export interface JobReading {
 	states: Record<string, JobState>;
 	result: Path[];
 	error: Path[];
+	/** Where a job says why it failed beside an error object, if it does. */
+	errorMessage: Path[];
+	errorCode: Path[];
 	/** The job's kind, such as `generate.video`. */
 	kind: Path[];
 	/** Normalized names of the result's properties that hold media addresses. */

@@ -40,7 +40,7 @@ function deliveriesOf(reader: DocumentReader, operations: Operation[], create: R
 
 const MEANINGS: Array<[BuiltInEvent, RegExp]> = [
 	['job.failed', /\b(fail|error|broke|cancel|abort|reject)/],
-	['post.published', /\b(publish|live\b|went live|posted)/],
+	['post.published', /\b(publish|public|live\b|posted)/],
 	['job.completed', /\b(complet|finish|succe|ready|done|generated|rendered)/],
 ];
 
@@ -116,6 +116,7 @@ function deliveryReading(
 	const posts: Path[] = [];
 	for (const variant of reader.variants(dataSchema)) {
 		if (isJob(variant)) jobs.push({ kind: 'job', path: [] });
+		if (post !== undefined && variant === post) posts.push([]);
 		for (const [name, property] of reader.shape(variant)?.properties ?? []) {
 			if (isJob(property)) jobs.push({ kind: 'job', path: [name] });
 			else if (normalizeName(name) === 'jobid' || /\b(id|identifier) of the job\b/.test(firstSentence(property))) jobs.push({ kind: 'id', path: [name] });
@@ -167,15 +168,31 @@ export function resolveWebhooks(
 	for (const key of create.answer.resource[0] ?? []) answer = reader.shape(answer)?.properties.get(key);
 
 	const signed = deliveries.find((delivery) => signatureScheme(delivery.headers) !== undefined);
-	const first = signed ?? deliveries[0];
 	const post = resources.get('Post');
+	// Each event's delivery may carry other data (a job, a post): what any of them says is read.
+	const readings = deliveries.map((delivery) => deliveryReading(reader, delivery.body, delivery.headers, isJob, post, fallback?.delivery));
+	const merged = (key: keyof DeliveryReading) => {
+		const seen = new Set<string>();
+		return readings.flatMap((reading) => reading[key] as unknown[]).filter((entry) => !seen.has(JSON.stringify(entry)) && seen.add(JSON.stringify(entry)) !== undefined);
+	};
+	const delivery: DeliveryReading =
+		readings.length === 0
+			? deliveryReading(reader, undefined, new Map(), isJob, post, fallback?.delivery)
+			: {
+					type: merged('type') as Pointer[],
+					id: merged('id') as Pointer[],
+					time: merged('time') as Path[],
+					data: merged('data') as Path[],
+					jobs: merged('jobs') as JobReference[],
+					post: merged('post') as Path[],
+				};
 	return {
 		events,
 		wildcard: events === undefined || events.includes('*'),
 		meanings: meaningsOf(events, explanations, fallback),
 		fields: { url: field('url', 'url', ''), events: eventsField, active: field('active', 'active', true) },
 		secret: create.documented || fallback === undefined ? secretPolicy(reader, create, answer) : fallback.secret,
-		delivery: deliveryReading(reader, first?.body, first?.headers ?? new Map(), isJob, post, fallback?.delivery),
+		delivery,
 		signature: (signed && signatureScheme(signed.headers)) ?? (fallback?.signature as WebhookContract['signature']),
 	};
 }
