@@ -18,14 +18,36 @@ import { chain, node, until as waitUntil, workflowFile } from './workflows';
 
 const CREDENTIAL = { id: 'cpFakeService01', name: 'Content Publishing (fake service)' };
 /** Services that follow the spec with other conventions: their own document, or none. */
+/** `completed`: the event the node is set to; `delivered`: what the service calls it in a delivery. */
 const OTHER_SERVICES = {
-	alternate: { credential: { id: 'cpAlternate0001', name: 'Content Publishing (alternate conventions)' }, completed: 'JOB_READY', flow: 'cpTriggerAlt' },
-	undocumented: { credential: { id: 'cpNoDocument001', name: 'Content Publishing (no OpenAPI document)' }, completed: 'job.completed', flow: 'cpTriggerNoDoc' },
+	alternate: {
+		credential: { id: 'cpAlternate0001', name: 'Content Publishing (alternate conventions)' },
+		completed: 'JOB_READY',
+		delivered: 'JOB_READY',
+		flow: 'cpTriggerAlt',
+	},
+	// The node's own event, as a saved default: sent as the envelope service's task.run.succeeded.
+	envelope: {
+		credential: { id: 'cpEnvelope00001', name: 'Content Publishing (envelope conventions)' },
+		completed: 'job.completed',
+		delivered: 'task.run.succeeded',
+		flow: 'cpTriggerEnv',
+	},
+	undocumented: {
+		credential: { id: 'cpNoDocument001', name: 'Content Publishing (no OpenAPI document)' },
+		completed: 'job.completed',
+		delivered: 'job.completed',
+		flow: 'cpTriggerNoDoc',
+	},
 } as const;
 type OtherService = keyof typeof OTHER_SERVICES;
 const EXAMPLES = path.resolve(__dirname, '..', '..', 'examples');
 const TRIGGER_WEBHOOK_ID = '7c1e2f4a-0b7d-4c55-9e3a-51c0a5f0e2b1';
-const OTHER_TRIGGER_WEBHOOK_IDS = { alternate: '2b4d6f80-1a3c-4e5f-8a7b-9c0d1e2f3a4b', undocumented: '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9' };
+const OTHER_TRIGGER_WEBHOOK_IDS = {
+	alternate: '2b4d6f80-1a3c-4e5f-8a7b-9c0d1e2f3a4b',
+	envelope: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+	undocumented: '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9',
+};
 const FAST_WAIT = { pollInterval: 0.2, maxWaitTime: 60 };
 const credentials = { contentPublishingApi: CREDENTIAL };
 const execFileAsync = promisify(execFile);
@@ -108,6 +130,7 @@ function suite(pin: N8nPinName): void {
 		service = await startFakeService({ apiKey: 'e2e-key-0123456789abcdef' });
 		others = {
 			alternate: await startFakeService({ apiKey: 'e2e-key-alternate-0123456789', profile: 'alternate' }),
+			envelope: await startFakeService({ apiKey: 'e2e-key-envelope-01234567890', profile: 'envelope' }),
 			undocumented: await startFakeService({ apiKey: 'e2e-key-undocumented-012345', openApiDocument: false }),
 		};
 		n8n = await createN8n(pinned);
@@ -233,12 +256,14 @@ function suite(pin: N8nPinName): void {
 				[service, CREDENTIAL, 'job.completed'],
 				[others.alternate, OTHER_SERVICES.alternate.credential, OTHER_SERVICES.alternate.completed],
 				[others.undocumented, OTHER_SERVICES.undocumented.credential, OTHER_SERVICES.undocumented.completed],
+				[others.envelope, OTHER_SERVICES.envelope.credential, OTHER_SERVICES.envelope.completed],
 			] as const;
 
 		it.each([
 			['the primary conventions', 0],
 			['the alternate conventions, read from its document', 1],
 			['a service without a document', 2],
+			['the envelope conventions of real APIs, read from its OpenAPI 3.0 document', 3],
 		])('runs green against %s', async (_name, index) => {
 			const [target, credential, completed] = cases()[index];
 			const id = `cpEveryOp${index}`;
@@ -447,7 +472,7 @@ function suite(pin: N8nPinName): void {
 				const job = other.startJob('generate.video', { prompt: 'Launch video' });
 				await other.finishJob(job.id, 'succeeded');
 				const [content] = await until(() => recordedHere().length > 0 && recordedHere(), 'the workflow execution');
-				expect(content).toBe(`event ${OTHER_SERVICES[name].completed} for ${job.id}`);
+				expect(content).toBe(`event ${OTHER_SERVICES[name].delivered} for ${job.id}`);
 
 				const [genuine] = other.deliveries;
 				expect(genuine.delivered).toBe(true);
