@@ -170,3 +170,53 @@ describe('a batch under injected faults', () => {
 		expect({ duplicates, lost }).toEqual({ duplicates: 0, lost: 0 });
 	}, 60_000);
 });
+
+describe('writes to a service that declares no idempotency (alternate profile): at most once', () => {
+	const alternate = useFakeService({ profile: 'alternate' });
+
+	it('fails a write whose answer was lost as "outcome unknown", and Retry On Fail does not send it again', async () => {
+		alternate.service.injectFault({ match: { method: 'POST', path: '/v1/posts' }, status: 502, afterHandling: true });
+		const result = await alternate.run({ resource: 'post', operation: 'create', content: 'Lost answer' }, { node: RETRY_ON_FAIL });
+
+		expect(result.error?.message).toMatch(/^The service's answer to POST \/v1\/posts was lost( \(.*\))?: it may or may not have been carried out$/);
+		expect(result.error?.description).toMatch(/does not declare idempotency keys/);
+		expect(alternate.sent('posts.create')).toHaveLength(1);
+		expect(alternate.sent('posts.create')[0].headers['idempotency-key']).toBeUndefined();
+		// It was carried out once, and never twice.
+		expect(alternate.service.posts.size).toBe(1);
+	});
+
+	it('returns the first answer of a write that succeeded when Retry On Fail runs the node again for another item', async () => {
+		// Item 1 names a page that does not exist: the service refuses it every time, so n8n runs the
+		// node three times. Item 0 is written on the first run only.
+		const input = [{ json: { text: 'First', page: '' } }, { json: { text: 'Second', page: 'page_missing' } }];
+		const result = await alternate.run(
+			{ resource: 'post', operation: 'create', content: '={{ $json.text }}', additionalFields: { pageId: '={{ $json.page }}' }, requestOptions: { parallel: 1 } },
+			{ input, node: RETRY_ON_FAIL },
+		);
+		expect(result.error?.httpCode).toBe('422');
+		const first = alternate.sent('posts.create').filter((request) => (request.body as { text?: string }).text === 'First');
+		const second = alternate.sent('posts.create').filter((request) => (request.body as { text?: string }).text === 'Second');
+		expect(second).toHaveLength(3);
+		expect(first).toHaveLength(1);
+		expect([...alternate.service.posts.values()].map((post) => post.content)).toEqual(['First']);
+	});
+});
+
+describe('writes to a service that declares OASIS repeatable requests (envelope profile): exactly once', () => {
+	const envelope = useFakeService({ profile: 'envelope' });
+
+	it('sends Repeatability-Request-ID and -First-Sent, and the same again after a lost answer', async () => {
+		envelope.service.injectFault({ match: { method: 'POST', path: '/v1/posts' }, status: 502, afterHandling: true });
+		const result = await envelope.run({ resource: 'post', operation: 'create', content: 'Lost answer' }, { node: RETRY_ON_FAIL });
+
+		expect(result.error).toBeUndefined();
+		const [lost, repeated] = envelope.sent('posts/create');
+		expect([lost.status, repeated.status]).toEqual([502, 200]);
+		expect(lost.headers['repeatability-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+		expect(repeated.headers['repeatability-request-id']).toBe(lost.headers['repeatability-request-id']);
+		expect(repeated.headers['repeatability-first-sent']).toBe(lost.headers['repeatability-first-sent']);
+		expect(lost.headers['idempotency-key']).toBeUndefined();
+		expect(envelope.service.posts.size).toBe(1);
+	});
+});

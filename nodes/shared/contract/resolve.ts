@@ -364,7 +364,11 @@ function resolveEndpoint(reader: DocumentReader, entry: Operation, name: Endpoin
 	} else {
 		answer.resource = uniquePaths(variants.map((variant) => resourcePath(reader, variant, context, spec.resource)));
 	}
-	const idempotencyHeader = [...headers.keys()].find((header) => /^(x-)?idempotency-?key$/i.test(header) || /idempoten/.test(firstSentence(headers.get(header))));
+	// `Idempotency-Key` (IETF draft, Stripe), OASIS Repeatable Requests (Azure), or a header described as such.
+	const idempotencyHeader = [...headers.keys()].find(
+		(header) => /^(x-)?idempotency-?key$|^repeatability-request-id$/i.test(header) || /idempoten|carried out once/.test(firstSentence(headers.get(header))),
+	);
+	const firstSentHeader = [...headers.keys()].find((header) => /^repeatability-first-sent$/i.test(header));
 	const readsName = spec.reads !== undefined && spec.reads in ENDPOINTS ? (spec.reads as EndpointName) : undefined;
 	return {
 		name,
@@ -375,6 +379,7 @@ function resolveEndpoint(reader: DocumentReader, entry: Operation, name: Endpoin
 		mediaType: request?.mediaType ?? 'application/json',
 		query,
 		idempotencyHeader,
+		firstSentHeader: idempotencyHeader === undefined ? undefined : firstSentHeader,
 		answer,
 		paging,
 		search: spec.answer === 'list' ? searchOf(reader, query) : undefined,

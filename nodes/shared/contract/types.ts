@@ -50,8 +50,10 @@ export interface ResolvedEndpoint {
 	mediaType: string;
 	/** Query parameters the document names. */
 	query: Map<string, Schema>;
-	/** The header the document names for idempotency keys, such as `Idempotency-Key`. */
+	/** The header the document names for idempotency keys, such as `Idempotency-Key` or `Repeatability-Request-ID`. */
 	idempotencyHeader?: string;
+	/** OASIS Repeatable Requests: the header that says when a repeated request was first sent. */
+	firstSentHeader?: string;
 	answer: AnswerReading;
 	paging: Paging;
 	/** A list's text-search parameter, such as `q`. */

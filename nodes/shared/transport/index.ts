@@ -211,7 +211,7 @@ async function callByContract(this: RequestContext, contract: Contract, name: En
 		body: body === undefined ? undefined : form ? formText(body) : JSON.stringify(body),
 		headers: {
 			...(body === undefined ? {} : { 'Content-Type': endpoint.mediaType }),
-			...(policy.idempotency ? { [policy.idempotency.header]: policy.idempotency.key } : {}),
+			...policy.idempotency,
 		},
 	};
 

@@ -25,8 +25,8 @@ export interface SendPolicy {
 	attempts: number;
 	/** Whether a failed attempt may be followed by another. */
 	retryable(error: unknown): boolean;
-	/** The header and key a write carries, where the service declares one. */
-	idempotency?: { header: string; key: string };
+	/** The headers a write carries, where the service declares them: its key, and when it was first sent. */
+	idempotency?: Record<string, string>;
 	/** The key a write's outcome is remembered by. */
 	memoKey?: string;
 }
@@ -34,8 +34,15 @@ export interface SendPolicy {
 export function sendPolicy(endpoint: ResolvedEndpoint, itemKey: string | undefined, retryReads = true): SendPolicy {
 	if (endpoint.method === 'GET') return { attempts: retryReads ? ATTEMPTS : 1, retryable: isTransient };
 	const memoKey = itemKey === undefined ? undefined : `${endpoint.name}:${itemKey}`;
-	if (endpoint.idempotencyHeader !== undefined && itemKey !== undefined) {
-		return { attempts: ATTEMPTS, retryable: isTransient, idempotency: { header: endpoint.idempotencyHeader, key: itemKey }, memoKey };
+	if (endpoint.idempotencyHeader !== undefined && itemKey !== undefined && memoKey !== undefined) {
+		const idempotency: Record<string, string> = {};
+		if (endpoint.firstSentHeader === undefined) idempotency[endpoint.idempotencyHeader] = itemKey;
+		else {
+			// OASIS Repeatable Requests: a UUID, and the time the first attempt went out, the same on every repeat.
+			idempotency[endpoint.idempotencyHeader] = itemKey.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12}).*$/, '$1-$2-$3-$4-$5');
+			idempotency[endpoint.firstSentHeader] = firstSent(memoKey);
+		}
+		return { attempts: ATTEMPTS, retryable: isTransient, idempotency, memoKey };
 	}
 	return { attempts: ATTEMPTS, retryable: (error) => error instanceof NodeApiError && error.httpCode === '429', memoKey };
 }
@@ -48,6 +55,19 @@ export function isLostAnswer(error: unknown): boolean {
 export type Outcome<T> = { answered: T } | { unknown: true };
 
 const outcomes = new Map<string, { outcome: Outcome<unknown>; at: number }>();
+const firstSentTimes = new Map<string, string>();
+
+/** When a write was first sent, as an IMF-fixdate, remembered for its repeats. */
+function firstSent(memoKey: string): string {
+	let sent = firstSentTimes.get(memoKey);
+	if (sent === undefined) {
+		sent = new Date().toUTCString();
+		// Kept as long as outcomes are, and as many.
+		if (firstSentTimes.size >= MAX_REMEMBERED) firstSentTimes.delete(firstSentTimes.keys().next().value as string);
+		firstSentTimes.set(memoKey, sent);
+	}
+	return sent;
+}
 
 /** What an earlier attempt of this item's write came to, if it is remembered. */
 export function recall<T>(memoKey: string | undefined, now = Date.now()): Outcome<T> | undefined {
