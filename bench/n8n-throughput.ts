@@ -13,7 +13,7 @@ import path from 'node:path';
 
 import { createN8n, pinnedN8n, type N8nInstance, type N8nPinName } from '../scripts/n8n-instance';
 
-interface RunData {
+export interface RunData {
 	data: {
 		resultData: {
 			error?: unknown;
@@ -41,7 +41,7 @@ const CONTENT_CREDENTIAL = { id: 'benchContent', name: 'Bench service' };
 const DISTANT_CREDENTIAL = { id: 'benchDistant', name: 'Bench service, 20 ms away' };
 const BEARER_CREDENTIAL = { id: 'benchBearer', name: 'Bench bearer' };
 
-function workflow(id: string, items: number, measured: Record<string, unknown>) {
+export function workflow(id: string, items: number, measured: Record<string, unknown>) {
 	return {
 		id,
 		name: id,
@@ -67,7 +67,7 @@ function workflow(id: string, items: number, measured: Record<string, unknown>) 
 }
 
 /** The first JSON object in a command's output, which n8n may follow with log lines. */
-function firstJsonObject(output: string): string {
+export function firstJsonObject(output: string): string {
 	const start = output.indexOf('{');
 	let depth = 0;
 	let inString = false;

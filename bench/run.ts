@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { startFakeService } from '../test/fake-service';
 import { N8N_PINS } from '../scripts/n8n-instance';
 import { n8nThroughput, type NodeCost, type Service } from './n8n-throughput';
+import { rateLimitInN8n } from './rate-limit';
 import { contentPublishingNode, runNode, shutDownEngine, useBinaryDataMode } from '../test/support/n8n-engine';
 import { subtitlesToText } from '../nodes/ContentPublishing/helpers/transcript';
 
@@ -332,8 +333,32 @@ async function contractReads() {
 	}
 }
 
+/**
+ * Under a rate limit of R requests a second, in a real n8n (the oldest pin): goodput as a fraction
+ * of R (goal: at least 0.9) and 429s per 1,000 requests (goal: at most 20), beside the HTTP Request
+ * node with Retry On Fail doing the same work.
+ */
+async function rateLimit() {
+	const perSecond = 20;
+	const items = SMOKE ? 40 : 1000;
+	const measured = await rateLimitInN8n(N8N_PINS[0], perSecond, items);
+	if (measured === undefined) {
+		console.log(`rate limit in n8n (${N8N_PINS[0]} pin): skipped, not installed (npm run test:e2e installs it)`);
+		return;
+	}
+	for (const [name, run] of Object.entries(measured.runs)) {
+		const refusals = `${run.refusalsPer1000.toFixed(0)} refusals per 1,000 requests`;
+		report(
+			`in n8n ${measured.version}, ${perSecond}/s limit: ${name}`,
+			run.goodput,
+			run.failed === undefined ? `goodput as a fraction of the limit, ${items} items; ${refusals}` : `${run.failed}; ${refusals}`,
+		);
+	}
+}
+
 async function main() {
 	console.log('benchmark                                       ratio   meaning');
+	await rateLimit();
 	await contractReads();
 	await jobNotice();
 	await throughput();
