@@ -19,7 +19,8 @@ const harness = useFakeService();
 const guard = useLoopbackGuard();
 const CONTINUE = { node: { onError: 'continueRegularOutput' as const } };
 
-afterEach(() => expect(guard.blocked).toEqual([]));
+// Emptied after each test, so each shows its own attempts.
+afterEach(() => expect(guard.blocked.splice(0)).toEqual([]));
 
 interface Hostile {
 	url: string;
