@@ -101,7 +101,8 @@ describe('node description (the saved-workflow API)', () => {
 			...OPERATIONS.content.map((name) => ['content', name]),
 			...OPERATIONS.publication.map((name) => ['publication', name]),
 		]) {
-			const collection = propertiesOf(resource, operation).find((property) => property.type === 'collection' && property.name !== 'options');
+			// The body's collection: not the wait's options, nor Download Media's options.
+			const collection = propertiesOf(resource, operation).find((property) => property.type === 'collection' && !['options', 'mediaOptions'].includes(property.name));
 			const names = (collection?.options as INodeProperties[] | undefined)?.map((option) => option.name);
 			expect({ resource, operation, hasExtraBody: names?.includes('extraBody') }).toEqual({ resource, operation, hasExtraBody: true });
 		}

@@ -78,7 +78,14 @@ it('sends the API key only to the service, not to media on another host', async 
 			times: 10,
 			rewriteAnswer: (job) => ({ ...(job as object), result: { video_url: elsewhere, duration_seconds: 5, aspect_ratio: '16:9' } }),
 		});
-		const result = await harness.run({ resource: 'content', operation: 'generateVideo', prompt: 'A CDN video', ...wait });
+		const result = await harness.run({
+			resource: 'content',
+			operation: 'generateVideo',
+			prompt: 'A CDN video',
+			...wait,
+			// A CDN on this machine is not public: it downloads only when listed.
+			mediaOptions: { allowedMediaHosts: `localhost:${(cdn.address() as AddressInfo).port}` },
+		});
 		expect(result.items[0].binary?.data).toMatchObject({ fileName: 'launch.mp4', mimeType: 'video/mp4' });
 		expect(seen).toEqual([undefined]);
 	} finally {

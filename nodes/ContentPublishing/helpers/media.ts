@@ -2,12 +2,27 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } 
 import { NodeOperationError } from 'n8n-workflow';
 
 import { mediaAddresses, readJob, type JobReading } from '../../shared/contract';
-import { downloadFile } from '../../shared/transport/download';
+import { downloadFile, type DownloadLimits, type MediaAnswer } from '../../shared/transport/download';
+import { readHostRules, type HostRule } from '../../shared/transport/hosts';
+import { readRequestTimeout } from './fields';
 
-/** Where a job's media goes: binary field `field`, or `field_0`, `field_1`, … for several files. */
+/** Where a job's media goes (binary field `field`, or `field_0`, `field_1`, … for several files) and the bounds of its downloads. */
 export interface MediaOptions {
 	field: string;
+	allowedHosts: HostRule[];
+	maxBytes: number;
+	idleMs: number;
+	maxSeconds: number;
 }
+
+// Defaults of the Media Options (literals in the description below, as the lint rules want).
+// 1024 MB: a generated video is far below it (10 minutes of 1080p at 8 Mbit/s is 600 MB), and the
+// 1 GiB video of `npm run bench` is exactly it; a stream without end stops there.
+const DEFAULT_MAX_MEDIA_MB = 1024;
+// 600 s, as the Maximum Wait Time of a job: 1 GiB arrives in it at 14 Mbit/s.
+const DEFAULT_MAX_DOWNLOAD_SECONDS = 600;
+const MAX_MEDIA_MB = 1024 * 1024;
+const MAX_DOWNLOAD_SECONDS = 24 * 3600;
 
 export const mediaFields: INodeProperties[] = [
 	{
@@ -26,7 +41,53 @@ export const mediaFields: INodeProperties[] = [
 		hint: 'One file goes to this binary field; several go to <field>_0, <field>_1, …',
 		displayOptions: { show: { downloadMedia: [true] } },
 	},
+	{
+		displayName: 'Media Options',
+		name: 'mediaOptions',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: { downloadMedia: [true] } },
+		options: [
+			{
+				displayName: 'Allowed Media Hosts',
+				name: 'allowedMediaHosts',
+				type: 'string',
+				default: '',
+				placeholder: 'media.corp.example, *.cdn.internal, 10.0.0.5:9000',
+				description:
+					'Hosts besides the Base URL\'s and public ones that media may come from, such as a private CDN: names, IP addresses, *.name for the hosts under a name, each optionally with :port, separated by commas. Loopback, private, link-local and metadata addresses are refused unless listed here.',
+			},
+			{
+				displayName: 'Max Download Time (Seconds)',
+				name: 'maxDownloadTime',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 86400 },
+				default: 600,
+				description:
+					'How long all of an item\'s media may take to download together. A download that sends nothing for the Timeout under Request Options stops sooner.',
+			},
+			{
+				displayName: 'Max Media Size (MB)',
+				name: 'maxMediaSize',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 1048576 },
+				default: 1024,
+				description:
+					'The largest file to download, in MB (1,048,576 bytes); a larger one fails the item. In n8n\'s default binary mode a file is held in memory, so keep this low there or use the filesystem or S3 mode.',
+			},
+		],
+	},
 ];
+
+/** A number option within its range, or an error naming it. */
+function numberOption(context: IExecuteFunctions, value: unknown, name: string, max: number, itemIndex: number): number {
+	const number = Number(value);
+	if (!Number.isFinite(number) || number <= 0 || number > max) {
+		throw new NodeOperationError(context.getNode(), `"${name}" of item ${itemIndex} must be a number from 1 to ${max}`, { itemIndex });
+	}
+	return number;
+}
 
 export function readMediaOptions(this: IExecuteFunctions, itemIndex: number): MediaOptions | undefined {
 	if (!(this.getNodeParameter('downloadMedia', itemIndex, false) as boolean)) return undefined;
@@ -34,21 +95,104 @@ export function readMediaOptions(this: IExecuteFunctions, itemIndex: number): Me
 	if (!/^[\w.-]+$/.test(field)) {
 		throw new NodeOperationError(this.getNode(), `"Put Media in Field" of item ${itemIndex} must be a field name such as "data"`, { itemIndex });
 	}
-	return { field };
+	const options = this.getNodeParameter('mediaOptions', itemIndex, {}) as IDataObject;
+	const { rules, invalid } = readHostRules(String(options.allowedMediaHosts ?? ''));
+	if (invalid !== undefined) {
+		throw new NodeOperationError(this.getNode(), `"Allowed Media Hosts" of item ${itemIndex} has an entry that is not a host: "${invalid.slice(0, 100)}"`, {
+			itemIndex,
+			description: 'List host names or IP addresses, each optionally with :port, such as media.corp.example, *.cdn.internal or 10.0.0.5:9000, separated by commas.',
+		});
+	}
+	return {
+		field,
+		allowedHosts: rules,
+		maxBytes: numberOption(this, options.maxMediaSize ?? DEFAULT_MAX_MEDIA_MB, 'Max Media Size (MB)', MAX_MEDIA_MB, itemIndex) * 1048576,
+		maxSeconds: numberOption(this, options.maxDownloadTime ?? DEFAULT_MAX_DOWNLOAD_SECONDS, 'Max Download Time (Seconds)', MAX_DOWNLOAD_SECONDS, itemIndex),
+		idleMs: readRequestTimeout.call(this, itemIndex),
+	};
 }
 
 // A result naming more files than this is not downloaded: it is not the media of one job.
-const MAX_FILES_PER_ITEM = 50;
+export const MAX_FILES_PER_ITEM = 50;
+const MAX_NAME_LENGTH = 200;
 
-/** Downloads a finished job's media into binary fields, one file at a time, each streamed. */
-export async function downloadMedia(
-	this: IExecuteFunctions,
-	job: IDataObject,
-	jobs: JobReading,
-	{ field }: MediaOptions,
-	itemIndex: number,
-): Promise<IBinaryKeyData> {
-	const { result } = readJob(jobs, job);
+/**
+ * A file name from the last segment of an address: percent-decoded, without any path (a decoded
+ * `%2F` or `\`), control or invisible format characters (such as the right-to-left override that
+ * makes `clip\u202Ekpm.exe` read as `clipexe.mp4`) or leading dots, at most 200 characters with its
+ * extension kept. Undefined when nothing is left.
+ */
+export function fileNameOf(url: URL): string | undefined {
+	const segment = url.pathname.split('/').pop() ?? '';
+	let decoded = segment;
+	try {
+		decoded = decodeURIComponent(segment);
+	} catch {
+		// A malformed escape is kept as written.
+	}
+	const name = (decoded.split(/[/\\]/).pop() ?? '')
+		.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '')
+		.trim()
+		.replace(/^\.+/, '');
+	if (name === '') return undefined;
+	if (name.length <= MAX_NAME_LENGTH) return name;
+	const extension = /\.[\w-]{1,10}$/.exec(name)?.[0] ?? '';
+	return name.slice(0, MAX_NAME_LENGTH - extension.length) + extension;
+}
+
+// The media types file names say, by extension. A Map: an extension such as "constructor" must find nothing.
+const TYPES_BY_EXTENSION = new Map<string, string>([
+	['mp4', 'video/mp4'], ['m4v', 'video/x-m4v'], ['mov', 'video/quicktime'], ['webm', 'video/webm'], ['mkv', 'video/x-matroska'], ['avi', 'video/x-msvideo'],
+	['png', 'image/png'], ['jpg', 'image/jpeg'], ['jpeg', 'image/jpeg'], ['gif', 'image/gif'], ['webp', 'image/webp'], ['avif', 'image/avif'], ['heic', 'image/heic'], ['bmp', 'image/bmp'], ['tif', 'image/tiff'], ['tiff', 'image/tiff'],
+	['mp3', 'audio/mpeg'], ['m4a', 'audio/mp4'], ['aac', 'audio/aac'], ['wav', 'audio/wav'], ['ogg', 'audio/ogg'], ['opus', 'audio/opus'], ['flac', 'audio/flac'],
+]);
+// What each kind of job makes: a video job its video and images (a thumbnail), a carousel its slides.
+const KINDS_OF_MEDIA = new Map<string, string[]>([
+	['video', ['video', 'image']],
+	['carousel', ['image']],
+	['image', ['image']],
+]);
+// Types that say nothing of the content; the file name's type is taken instead.
+const GENERIC_TYPES = ['', 'application/octet-stream', 'binary/octet-stream', 'application/binary'];
+// Never media: at a media address these are an error or login page, and HTML or SVG would run
+// script where n8n shows the file.
+const NOT_MEDIA = /^(text|multipart)\/|html|xml|json|javascript|ecmascript/;
+
+/**
+ * The MIME type to store a file under, checked against what its name and its job say:
+ * - an HTML, XML (SVG included), JSON, JavaScript, text or multipart answer is refused;
+ * - a generic type (none, application/octet-stream) is replaced by the type the name's extension says;
+ * - a media type of another kind than the name's extension (image/png for a `.mp4`) is refused;
+ * - a file of a kind its job does not make (a video in a carousel) is refused;
+ * - otherwise the server's type stands.
+ * Returns the type, or why the file is refused.
+ */
+export function mediaTypeOf(served: string | undefined, fileName: string | undefined, jobKind: string | undefined): { type: string } | { refused: string } {
+	const type = (served ?? '').split(';')[0].trim().toLowerCase();
+	const readable = /^[\w.+-]+\/[\w.+-]+$/.test(type) ? type : '';
+	const extension = /\.([\w]+)$/.exec(fileName ?? '')?.[1].toLowerCase();
+	const named = extension === undefined ? undefined : TYPES_BY_EXTENSION.get(extension);
+	if (readable !== '' && NOT_MEDIA.test(readable)) return { refused: `was served as ${readable}, not as media` };
+	let chosen = readable;
+	if (GENERIC_TYPES.includes(readable)) chosen = named ?? 'application/octet-stream';
+	else if (named !== undefined && readable.split('/')[0] !== named.split('/')[0]) {
+		return { refused: `was served as ${readable}, but its name says ${named}` };
+	}
+	const kinds = jobKind === undefined ? undefined : KINDS_OF_MEDIA.get(jobKind);
+	const kind = chosen.split('/')[0];
+	if (kinds !== undefined && ['video', 'image', 'audio'].includes(kind) && !kinds.includes(kind)) {
+		return { refused: `is ${chosen}, which a ${jobKind} job does not make (it makes ${kinds.map((name) => `${name}s`).join(' and ')})` };
+	}
+	return { type: chosen };
+}
+
+/**
+ * Downloads a finished job's media into binary fields, one file at a time, each streamed into n8n's
+ * binary storage within the item's bounds; any file that fails fails the item, whose binary then
+ * holds nothing.
+ */
+export async function downloadMedia(this: IExecuteFunctions, job: IDataObject, jobs: JobReading, options: MediaOptions, itemIndex: number): Promise<IBinaryKeyData> {
+	const { result, kind } = readJob(jobs, job);
 	const urls = mediaAddresses(jobs, result ?? job, MAX_FILES_PER_ITEM + 1);
 	if (urls.length === 0) {
 		throw new NodeOperationError(this.getNode(), `The finished job of item ${itemIndex} names no media to download`, {
@@ -62,10 +206,27 @@ export async function downloadMedia(
 			description: 'The node downloads at most this many files for one item. Turn off "Download Media" and download the files you need with the HTTP Request node.',
 		});
 	}
+	const limits: DownloadLimits = {
+		allowedHosts: options.allowedHosts,
+		maxBytes: options.maxBytes,
+		idleMs: options.idleMs,
+		deadline: AbortSignal.timeout(options.maxSeconds * 1000),
+		deadlineSeconds: options.maxSeconds,
+	};
+	const store = async ({ body, contentType, address, final }: MediaAnswer) => {
+		const fileName = fileNameOf(address) ?? fileNameOf(final);
+		const checked = mediaTypeOf(contentType, fileName, kind);
+		if ('refused' in checked) {
+			throw new NodeOperationError(this.getNode(), `The media at ${final.origin}${final.pathname.slice(0, 200)} ${checked.refused}`, {
+				itemIndex,
+				description: 'The node stores a file only under a type that agrees with its name and its job. Check the job\'s media address: it may point at an error page.',
+			});
+		}
+		return await this.helpers.prepareBinaryData(body, fileName, checked.type);
+	};
 	const binary: IBinaryKeyData = {};
 	for (const [index, url] of urls.entries()) {
-		const { body, mimeType, fileName } = await downloadFile.call(this, url, itemIndex);
-		binary[urls.length === 1 ? field : `${field}_${index}`] = await this.helpers.prepareBinaryData(body, fileName, mimeType);
+		binary[urls.length === 1 ? options.field : `${options.field}_${index}`] = await downloadFile.call(this, url, itemIndex, limits, store);
 	}
 	return binary;
 }
