@@ -144,7 +144,7 @@ describe('paging, read from parameters, answers and response headers', () => {
 				},
 			},
 		});
-		expect(pages.endpoints.listPages.paging).toEqual({ style: 'page', size: 'size', page: 'page', first: 0, total: ['meta', 'total_count'], max: 100, pages: undefined });
+		expect(pages.endpoints.listPages.paging).toEqual({ style: 'page', size: 'size', page: 'page', first: 0, total: ['meta', 'total_count'], max: 100 });
 	});
 });
 

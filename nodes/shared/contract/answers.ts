@@ -94,9 +94,7 @@ export function readListPage(endpoint: ResolvedEndpoint, body: unknown, headers:
 		}
 		case 'page': {
 			const page = requested !== undefined && 'page' in requested ? requested.page : paging.first;
-			const pages = numberAt(body, paging.pages);
-			const last = pages !== undefined && page >= pages - 1 + paging.first;
-			return { items, total, next: last ? undefined : { page: page + 1 } };
+			return { items, total, next: { page: page + 1 } };
 		}
 		case 'offset': {
 			const offset = requested !== undefined && 'offset' in requested ? requested.offset : 0;

@@ -158,12 +158,11 @@ function pagingOf(reader: DocumentReader, query: Map<string, Schema>, answers: S
 	// In the order of preference, whatever order the answer lists them in: Cloudflare's `count` is the page's own.
 	const preferred = (...names: string[]) => names.map((name) => inAnswers(named(name))[0]).find((path) => path !== undefined);
 	const total = preferred('total', 'total_count', 'total_items', 'total_results', 'count');
-	const pages = preferred('total_pages', 'page_count', 'pages');
 	const page = parameter(named('page', 'page_number', 'pageNumber'));
 	if (page !== undefined) {
 		const schema = query.get(page);
 		const first = Number(own(schema, 'minimum') ?? own(schema, 'default') ?? 1);
-		return { style: 'page', size, max, page, first: Number.isInteger(first) ? first : 1, total, pages };
+		return { style: 'page', size, max, page, first: Number.isInteger(first) ? first : 1, total };
 	}
 	const offset = parameter(named('offset', 'skip', 'start'));
 	if (offset !== undefined) return { style: 'offset', size, max, offset, total };

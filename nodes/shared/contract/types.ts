@@ -18,7 +18,7 @@ export type Pointer = { in: 'body'; path: Path } | { in: 'header'; name: string;
 export type Paging =
 	| { style: 'cursor'; size?: string; max: number; cursor: string; next: Pointer[] }
 	| { style: 'after'; size?: string; max: number; cursor: string; more?: Path }
-	| { style: 'page'; size?: string; max: number; page: string; first: number; total?: Path; pages?: Path }
+	| { style: 'page'; size?: string; max: number; page: string; first: number; total?: Path }
 	| { style: 'offset'; size?: string; max: number; offset: string; total?: Path }
 	| { style: 'link'; size?: string; max: number; next: Pointer[] }
 	| { style: 'none'; max: number };

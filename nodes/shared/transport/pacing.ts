@@ -54,8 +54,8 @@ function paceOf(context: RequestContext): Pace {
 	return pace;
 }
 
-/** The quota a service says is left and when it is refilled, from whichever rate-limit fields it sends. */
-export function quotaOf(headers: Headers, now = Date.now()): { remaining: number; resetAt: number } | undefined {
+/** The quota a service says is left, when it is refilled, and how large it is, from whichever rate-limit fields it sends. */
+export function quotaOf(headers: Headers, now = Date.now()): { remaining: number; resetAt: number; limit?: number } | undefined {
 	const number = (name: string) => {
 		const value = headerValue(headers, name).trim();
 		return /^\d+(\.\d+)?$/.test(value) ? Number(value) : undefined;
@@ -65,7 +65,8 @@ export function quotaOf(headers: Headers, now = Date.now()): { remaining: number
 	if (structured !== null) {
 		const remaining = Number(structured[1] ?? structured[4]);
 		const seconds = Number(structured[2] ?? structured[3]);
-		return { remaining, resetAt: now + seconds * 1000 };
+		const policy = /\bq=(\d+)/.exec(headerValue(headers, 'ratelimit-policy'));
+		return { remaining, resetAt: now + seconds * 1000, limit: policy === null ? undefined : Number(policy[1]) };
 	}
 	for (const prefix of ['ratelimit', 'x-ratelimit']) {
 		const remaining = number(`${prefix}-remaining`);
@@ -73,7 +74,7 @@ export function quotaOf(headers: Headers, now = Date.now()): { remaining: number
 		if (remaining === undefined || reset === undefined) continue;
 		// Seconds from now, or a Unix time in seconds or milliseconds (GitHub, Okta).
 		const resetAt = reset > 1e12 ? reset : reset > 1e9 ? reset * 1000 : now + reset * 1000;
-		return { remaining, resetAt };
+		return { remaining, resetAt, limit: number(`${prefix}-limit`) };
 	}
 	return undefined;
 }
@@ -111,7 +112,14 @@ export function endTurn(context: RequestContext, answer: { statusCode: number; h
 	if (quota !== undefined) {
 		pace.quota = quota.remaining;
 		pace.quotaUntil = quota.resetAt;
-		if (quota.remaining === 0) pace.heldUntil = Math.max(pace.heldUntil, Math.min(quota.resetAt, now + MAX_PAUSE_MS));
+		if (quota.remaining === 0) {
+			// None left: wait for the reset; where the size of the quota is known, only for the share of
+			// it one request is worth (a token bucket refills one at a time; a fixed window answers the
+			// early request with a 429 and its Retry-After), then one request may go.
+			const share = quota.limit ? (quota.resetAt - now) / quota.limit : quota.resetAt - now;
+			pace.heldUntil = Math.max(pace.heldUntil, now + Math.min(Math.max(share, 0), MAX_PAUSE_MS));
+			if (quota.limit) pace.quota = 1;
+		}
 	}
 	if (answer?.statusCode === 429) {
 		pace.heldUntil = Math.max(pace.heldUntil, now + Math.min(retryAfterMs ?? RECENT_MS, MAX_PAUSE_MS));

@@ -74,7 +74,6 @@ export async function readAllItems(this: RequestContext, name: EndpointName, { l
 		// Return All asks for one item beyond its cap, which shows whether the list goes on.
 		const missing = wanted - collected.length + (limit === undefined ? 1 : 0);
 		const pageSize = paging.style === 'page' ? Math.min(limit ?? DEFAULT_PAGE_SIZE, DEFAULT_PAGE_SIZE) : Math.min(missing, DEFAULT_PAGE_SIZE);
-		const asked = Math.max(1, Math.min(pageSize, paging.max));
 		const page = await readPage.call(this, name, { ...options, next, pageSize });
 		let fresh = 0;
 		for (const item of page.items) {
@@ -89,10 +88,9 @@ export async function readAllItems(this: RequestContext, name: EndpointName, { l
 			collected.push(item);
 		}
 		const token = page.next === undefined ? undefined : JSON.stringify(page.next);
-		// Page numbers and offsets go on until a page comes back short, unless the total says more are there.
-		const numbered = paging.style === 'page' || paging.style === 'offset';
-		const short = numbered && page.items.length < asked && (page.total === undefined || collected.length >= page.total);
-		const ended = token === undefined || page.items.length === 0 || fresh === 0 || seenTokens.has(token) || short;
+		// Page numbers and offsets go on to an empty page: a short page may only be the service's own
+		// page size, and a total may lie, so neither ends the list (it costs one request at its end).
+		const ended = token === undefined || page.items.length === 0 || fresh === 0 || seenTokens.has(token);
 		if (ended || collected.length > wanted || (limit !== undefined && collected.length >= wanted)) break;
 		if (requests >= MAX_LIST_REQUESTS) {
 			throw new NodeOperationError(this.getNode(), `Reading the list stopped after ${MAX_LIST_REQUESTS.toLocaleString('en-US')} requests`, {
