@@ -5,8 +5,7 @@
  * preview an operation's fields before a run, play a generated video and see its carousel's slides in
  * n8n's binary preview, and fire the trigger example's event as its note says.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, selectors, type BrowserContext, type Page } from 'playwright-core';
@@ -14,18 +13,11 @@ import { chromium, selectors, type BrowserContext, type Page } from 'playwright-
 import { freePort, N8nRestClient } from '../../scripts/n8n-instance';
 import { CREDENTIAL, OWNER_EMAIL, start, type Started } from '../../scripts/start';
 import { startFakeService } from '../fake-service';
+import { CHROMIUM, ensureDebianPackages } from './debian';
 
 jest.setTimeout(180_000);
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = path.resolve(__dirname, '..', '..', 'test-output');
-
-/** CI machines start without a browser; Debian's package is the one that runs offline here. */
-function ensureChromium(): void {
-	if (existsSync(CHROMIUM)) return;
-	execFileSync('apt-get', ['update'], { stdio: 'ignore' });
-	execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'ignore' });
-}
 
 let started: Started;
 let browser: BrowserContext;
@@ -33,7 +25,8 @@ let page: Page;
 let stateFolder: string;
 
 beforeAll(async () => {
-	ensureChromium();
+	// CI machines start without a browser; Debian's package is the one that runs offline here.
+	ensureDebianPackages();
 	selectors.setTestIdAttribute('data-test-id');
 	stateFolder = mkdtempSync(path.join(tmpdir(), 'cp-start-'));
 	started = await start({ stateFolder, n8nPort: await freePort(), fakePort: await freePort(), realService: undefined });

@@ -1,7 +1,9 @@
 import { ensureN8nInstalled, N8N_PINS, pinnedN8n } from '../../scripts/n8n-instance';
+import { ensureDebianPackages } from './debian';
 
-/** Installs every pinned n8n once, side by side, before the test files that use them run. */
+/** Installs every pinned n8n once, side by side, and the Debian packages, before the test files that use them run. */
 export default async function globalSetup(): Promise<void> {
+	ensureDebianPackages();
 	const missing = N8N_PINS.filter((name) => !pinnedN8n(name).installed);
 	if (missing.length > 0) {
 		const versions = new Intl.ListFormat('en').format(missing.map((name) => `n8n ${pinnedN8n(name).version}`));

@@ -3,31 +3,17 @@
  * missing, each started on a free loopback port with its data in a temporary folder.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
+import { ensureDebianPackages, postgresBin, REDIS_SERVER } from './debian';
 
 import { freePort } from '../../scripts/n8n-instance';
 
 export interface Service {
 	port: number;
 	stop(): Promise<void>;
-}
-
-function aptInstall(debianPackage: string): void {
-	const install = () => execFileSync('apt-get', ['install', '-y', '--no-install-recommends', debianPackage], { stdio: 'pipe' });
-	try {
-		install();
-	} catch {
-		execFileSync('apt-get', ['update'], { stdio: 'pipe' });
-		install();
-	}
-}
-
-function postgresBin(): string | undefined {
-	const root = '/usr/lib/postgresql';
-	const version = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a))[0] : undefined;
-	return version && existsSync(path.join(root, version, 'bin', 'initdb')) ? path.join(root, version, 'bin') : undefined;
 }
 
 /** Spawns a server and resolves once its output shows the ready line. */
@@ -61,7 +47,7 @@ function stopper(child: ChildProcess, cleanUp: () => void): () => Promise<void> 
 
 /** A PostgreSQL cluster with user `n8n` (trust authentication) and its `postgres` database. */
 export async function startPostgres(): Promise<Service> {
-	if (postgresBin() === undefined) aptInstall('postgresql');
+	if (postgresBin() === undefined) ensureDebianPackages();
 	const bin = postgresBin();
 	if (bin === undefined) throw new Error('PostgreSQL is not installed, and apt-get did not install it');
 	// PostgreSQL refuses to run as root; Debian's package made the user `postgres` for it.
@@ -79,8 +65,8 @@ export async function startPostgres(): Promise<Service> {
 }
 
 export async function startRedis(): Promise<Service> {
-	const binary = '/usr/bin/redis-server';
-	if (!existsSync(binary)) aptInstall('redis-server');
+	const binary = REDIS_SERVER;
+	if (!existsSync(binary)) ensureDebianPackages();
 	const port = await freePort();
 	const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
 	await started(child, 'Ready to accept connections', 'Redis');
