@@ -54,6 +54,8 @@ import { resolveWebhooks } from './webhooks';
 const READ_BUDGET = 200_000;
 // How long reading one document may take in all; what is left then is read from the built-in one.
 const READ_DEADLINE_MS = 3_000;
+// How long the reading runs before it lets n8n run.
+const SLICE_MS = 4;
 const DEFAULT_MAX_PAGE_SIZE = 100;
 // Paths into an answer are looked for this deep: `{data: {items: [...]}}`.
 const MAX_PATH_DEPTH = 3;
@@ -422,9 +424,16 @@ async function readDocument(document: OpenApiDocument, fallback: Contract | unde
 	const deadline = Date.now() + READ_DEADLINE_MS;
 	const notFollowed: string[] = [];
 	const operations = operationsOf(document);
-	/** Runs one step of the reading, yielding first; a step that fails or comes late reads as the fallback. */
+	let slice = Date.now();
+	/**
+	 * Runs one step of the reading, after letting n8n run once the steps since the last pause took a
+	 * few milliseconds; a step that fails or comes late reads as the fallback.
+	 */
 	async function step<T>(what: string, read: () => T, otherwise: () => T): Promise<T> {
-		await sleep(0);
+		if (Date.now() - slice >= SLICE_MS) {
+			await sleep(0);
+			slice = Date.now();
+		}
 		if (fallback === undefined) return read();
 		if (Date.now() > deadline) {
 			notFollowed.push(`${what} (reading took longer than ${READ_DEADLINE_MS / 1000} seconds)`);
