@@ -88,7 +88,7 @@ describe('benchmarks', () => {
 			const pinned = pinnedN8n(pin);
 			if (pinned.installed) expect(stdout).toContain(`in n8n ${pinned.version}, service 20 ms away`);
 		}
-	}, 300_000);
+	}, 900_000);
 });
 
 describe('the examples', () => {
