@@ -337,3 +337,53 @@ describe('reading the document', () => {
 		harness.service.profile = 'primary';
 	});
 });
+
+describe('a job the service accepts to run later (the envelope profile\'s scheduled publication)', () => {
+	const harness = useFakeService({ profile: 'envelope' });
+
+	it('ends Wait for Completion at once with the scheduled job, instead of polling until Maximum Wait Time', async () => {
+		const started = Date.now();
+		const [job] = jsonOf(
+			await harness.run({
+				resource: 'publication',
+				operation: 'publishLinkedin',
+				source: 'text',
+				text: 'Tomorrow morning',
+				additionalFields: { scheduledAt: '2099-12-01T09:00:00Z' },
+				options: { pollInterval: 0.1, maxWaitTime: 20 },
+			}),
+		);
+		expect(job).toMatchObject({ state: 'scheduled' });
+		expect(Date.now() - started).toBeLessThan(10_000);
+		expect(harness.sent('jobs/get').length).toBeLessThanOrEqual(2);
+	});
+});
+
+describe('one credential\'s failed read of the document', () => {
+	const harness = useFakeService({ profile: 'alternate' });
+
+	it('changes nothing for another credential on the same Base URL', async () => {
+		// A fresh spelling of the address: nothing is cached for it yet.
+		const baseUrl = harness.service.url.replace('127.0.0.1', 'localhost');
+		// The document does not answer this credential's read (three 503s), and its key is wrong too.
+		harness.service.injectFault({ match: { path: '/v1/openapi.json' }, status: 503, retryAfterSeconds: 0, times: 3 });
+		const wrong = await harness.run({ resource: 'account', operation: 'get' }, { credentials: { baseUrl, apiKey: 'a-wrong-key-0123456789' } });
+		expect(wrong.error?.httpCode).toBe('401');
+		// The other credential reads the document itself and follows it: PUT replacements, camelCase fields.
+		const [post] = jsonOf(await harness.run({ resource: 'post', operation: 'create', content: 'Mine', status: 'draft' }, { credentials: { baseUrl } }));
+		expect(post.text).toBe('Mine');
+		expect(harness.service.requests.filter((request) => request.path === '/v1/openapi.json').map((request) => request.status)).toEqual([503, 503, 503, 200]);
+	});
+});
+
+describe('a key the service knows but has not approved (the envelope profile)', () => {
+	const harness = useFakeService({ profile: 'envelope' });
+
+	it('says the service\'s own words in the error\'s main text, and what a 403 may mean', async () => {
+		const result = await harness.run({ resource: 'account', operation: 'get' }, { credentials: { apiKey: harness.service.unapprovedApiKey } });
+		expect(result.error?.httpCode).toBe('403');
+		expect(result.error?.message).toBe('Authenticated, but this account is not approved for API access');
+		expect(result.error?.description).toMatch(/^Error code: 1403\. .*refused this request for this API key/);
+		expect(result.error?.description).not.toMatch(/key is valid/);
+	});
+});

@@ -1,9 +1,10 @@
 import { createHash } from 'crypto';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { builtInContract, DOCUMENT_PATH, isOpenApiDocument, resolveContract, type Contract } from '../contract';
 import { JsonLimitError, parseJson } from '../json';
 import { readCredentials, type Credentials, type RequestContext } from './credentials';
+import { isTransient } from './errors';
 import { exchange } from './http';
 
 /**
@@ -18,6 +19,8 @@ const CONTRACT_TTL_MS = 10 * 60_000;
 // A service may just have been down: a document that could not be read is tried again soon.
 const UNREADABLE_CONTRACT_TTL_MS = 30_000;
 const DOCUMENT_TIMEOUT_MS = 15_000;
+const DOCUMENT_ATTEMPTS = 3;
+const DOCUMENT_RETRY_MS = 500;
 // Bounds on the document itself: well above any real API's description, far below harm.
 const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 const DOCUMENT_LIMITS = { maxLength: MAX_DOCUMENT_BYTES, maxDepth: 256, maxValues: 4_000_000 };
@@ -46,11 +49,23 @@ async function readContract(this: RequestContext, credentials: Credentials): Pro
 	const { baseUrl, apiKey } = credentials;
 	const where = `${baseUrl}${DOCUMENT_PATH}`;
 	let answer;
-	try {
-		answer = await exchange.call(this, { method: 'GET', url: where }, { baseUrl, apiKey, timeoutMs: DOCUMENT_TIMEOUT_MS, maxBytes: MAX_DOCUMENT_BYTES });
-	} catch (error) {
-		const reason = error instanceof NodeApiError ? error.message : String((error as Error).message);
-		return { contract: await builtInWith(`The service's OpenAPI document could not be read (${reason}), so the node used its built-in conventions.`), shared: false, ttl: UNREADABLE_CONTRACT_TTL_MS };
+	// A service that is briefly down (a 502, 503 or 504, or no answer) is asked again, twice.
+	for (let attempt = 1; ; attempt++) {
+		try {
+			answer = await exchange.call(this, { method: 'GET', url: where }, { baseUrl, apiKey, timeoutMs: DOCUMENT_TIMEOUT_MS, maxBytes: MAX_DOCUMENT_BYTES });
+			if (attempt < DOCUMENT_ATTEMPTS && [502, 503, 504].includes(answer.statusCode)) {
+				await sleep(DOCUMENT_RETRY_MS * attempt);
+				continue;
+			}
+			break;
+		} catch (error) {
+			if (attempt < DOCUMENT_ATTEMPTS && isTransient(error)) {
+				await sleep(DOCUMENT_RETRY_MS * attempt);
+				continue;
+			}
+			const reason = error instanceof NodeApiError ? error.message : String((error as Error).message);
+			return { contract: await builtInWith(`The service's OpenAPI document could not be read (${reason}), so the node used its built-in conventions.`), shared: false, ttl: UNREADABLE_CONTRACT_TTL_MS };
+		}
 	}
 	if (answer.statusCode === 404 || answer.statusCode === 410) {
 		return {
