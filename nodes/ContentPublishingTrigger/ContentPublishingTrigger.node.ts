@@ -204,7 +204,7 @@ export class ContentPublishingTrigger implements INodeType {
 					itemKey: randomBytes(16).toString('hex'),
 				});
 				const created = readResource(contract.endpoints.createWebhook, answer.body);
-				const id = own(created, contract.endpoints.getWebhook.answer.itemId) ?? own(created, 'id');
+				const id = own(created, contract.endpoints.listWebhooks.answer.itemId);
 				const { answered } = webhooks.secret;
 				const servicesSecret = answered === undefined ? undefined : ownAt(created, answered.path);
 				const secret = ownSecret ?? (answered !== undefined && usableSecret(servicesSecret, answered.pattern) ? servicesSecret : undefined);

@@ -139,8 +139,11 @@ export function resultOrJobToAwait(
 ): IDataObject | JobToAwait {
 	const found = jobIn(contract, endpoint, answer.body, answer.headers);
 	const resource = readResource(contract.endpoints[endpoint], answer.body);
-	// A job known only by where it is (a 202's Location) is output as its id; one named in a body, as that body.
-	const output = found?.job ?? (found !== undefined && (found.via === 'location' || !isRecord(resource)) ? { id: found.id } : requireObject(this, resource, itemIndex));
+	// A job known only by where it is (a 202's Location) is output as its id, named as the service's jobs
+	// name it; one named in a body, as that body.
+	const idName = contract.jobs.id[0]?.[0] ?? 'id';
+	const output =
+		found?.job ?? (found !== undefined && (found.via === 'location' || !isRecord(resource)) ? { [idName]: found.id } : requireObject(this, resource, itemIndex));
 	if (wait === undefined || found === undefined) return output;
 	if (found.job !== undefined) {
 		const view = readJob(contract.jobs, found.job);
