@@ -8,6 +8,7 @@ import { readAllItems } from '../../shared/transport/paging';
 import { readRequestTimeout } from '../helpers/fields';
 import { JobToAwait, resultOrJobToAwait, waitForJob } from '../helpers/jobs';
 import { downloadMedia, type MediaOptions } from '../helpers/media';
+import { errorJson, withoutErrorKey } from '../helpers/outputs';
 import * as account from './account';
 import * as content from './content';
 import * as job from './job';
@@ -88,17 +89,6 @@ function itemKeys(this: IExecuteFunctions): (itemIndex: number) => string {
 	const executionId = this.getExecutionId() || randomBytes(16).toString('hex');
 	const scope = `${executionId}:${this.getNode().id}:${runIndex}`;
 	return (itemIndex) => createHash('sha256').update(`${scope}:${itemIndex}`).digest('hex').slice(0, 32);
-}
-
-/**
- * n8n re-runs a node under Retry On Fail whenever its first output item has a `json.error` key,
- * even `"error": null` as job answers carry, which would repeat every write. A success item keeps
- * no top-level `error`: an empty one is dropped, any other moves to `serviceError`.
- */
-function withoutErrorKey(json: IDataObject): IDataObject {
-	if (!Object.prototype.hasOwnProperty.call(json, 'error')) return json;
-	const { error, ...rest } = json;
-	return error === null || error === undefined ? rest : { ...rest, serviceError: error };
 }
 
 /** Fails an item whose fields the service has no place for, before anything is sent for any item. */
@@ -186,10 +176,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			}
 			throw new NodeOperationError(this.getNode(), error, { itemIndex });
 		}
-		const json: IDataObject = { error: error.message };
-		if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
-		if ((error as NodeApiError).description) json.description = (error as NodeApiError).description;
-		return [{ json, pairedItem: { item: itemIndex } }];
+		return [{ json: errorJson(error), pairedItem: { item: itemIndex } }];
 	};
 
 	const plans: Array<OperationPlan | undefined> = new Array(items.length);
