@@ -6,7 +6,8 @@ import { ENDPOINTS, readResource, type Contract } from '../../shared/contract';
 import { callEndpoint, inServiceFields, loadContract, requireObject } from '../../shared/transport';
 import { readAllItems } from '../../shared/transport/paging';
 import { readRequestTimeout } from '../helpers/fields';
-import { JobToAwait, resultOrJobToAwait, waitForJob } from '../helpers/jobs';
+import { awaitByEvent, prepareEventWait } from '../helpers/eventWait';
+import { JobToAwait, resultOrJobToAwait, waitForJob, type WaitOptions } from '../helpers/jobs';
 import { downloadMedia, type MediaOptions } from '../helpers/media';
 import { errorJson, withoutErrorKey } from '../helpers/outputs';
 import * as account from './account';
@@ -89,6 +90,12 @@ function itemKeys(this: IExecuteFunctions): (itemIndex: number) => string {
 	const executionId = this.getExecutionId() || randomBytes(16).toString('hex');
 	const scope = `${executionId}:${this.getNode().id}:${runIndex}`;
 	return (itemIndex) => createHash('sha256').update(`${scope}:${itemIndex}`).digest('hex').slice(0, 32);
+}
+
+/** How a plan waits for its job, if it does. */
+function waitOf(plan: OperationPlan | undefined): WaitOptions | undefined {
+	if (plan instanceof JobToAwait) return plan.waitOptions;
+	return plan === undefined || 'list' in plan ? undefined : plan.wait;
 }
 
 /** Fails an item whose fields the service has no place for, before anything is sent for any item. */
@@ -197,6 +204,16 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	if (contract?.notice !== undefined) this.addExecutionHints({ message: contract.notice, location: 'outputPane' });
 
+	// One execution waits one way: it sleeps until the service's event, or it polls.
+	const methods = new Set(plans.map((plan) => waitOf(plan)).flatMap((wait) => (wait === undefined ? [] : [wait.method ?? 'poll'])));
+	if (methods.size > 1) {
+		throw new NodeOperationError(this.getNode(), 'The items ask for both Wait Methods, "Poll" and "Service Event"', {
+			description: 'An execution either sleeps until the service reports the jobs finished or polls them: give every item the same Wait Method.',
+		});
+	}
+	// Checked before anything is sent: where the execution cannot sleep, no job has started.
+	const eventWait = methods.has('event') && contract !== undefined ? await prepareEventWait.call(this, contract) : undefined;
+
 	const itemKey = itemKeys.call(this);
 	const signal = this.getExecutionCancelSignal();
 	const jobsToAwait: Array<{ itemIndex: number; job: JobToAwait }> = [];
@@ -222,9 +239,20 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	});
 	jobsToAwait.sort((a, b) => a.itemIndex - b.itemIndex);
 
+	let known: Map<number, IDataObject | Error> | undefined;
+	if (eventWait !== undefined && contract !== undefined && jobsToAwait.length > 0) {
+		const outcome = await awaitByEvent.call(this, contract, eventWait, jobsToAwait, outputs);
+		// The execution sleeps; the node's webhook outputs the items when it resumes.
+		if (outcome.waiting) return [items];
+		if ('poll' in outcome) this.addExecutionHints({ message: outcome.poll, location: 'outputPane' });
+		else known = outcome.finished;
+	}
+
 	await forEachConcurrently(jobsToAwait, MAX_PARALLEL_JOB_WAITS, async ({ itemIndex, job }) => {
 		try {
-			const finished = await waitForJob.call(this, job, itemIndex, timeouts[itemIndex]);
+			const read = known?.get(itemIndex);
+			if (read instanceof Error) throw read;
+			const finished = read ?? (await waitForJob.call(this, job, itemIndex, timeouts[itemIndex]));
 			outputs[itemIndex] = await withMedia(toItems(finished, itemIndex), job.media, itemIndex);
 		} catch (error) {
 			outputs[itemIndex] = fail(error as Error, itemIndex);

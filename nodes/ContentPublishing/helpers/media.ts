@@ -2,7 +2,7 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } 
 import { NodeOperationError } from 'n8n-workflow';
 
 import { mediaAddresses, readJob, type JobReading } from '../../shared/contract';
-import { downloadFile } from '../../shared/transport/download';
+import { downloadFile, type MediaContext } from '../../shared/transport/download';
 
 /** Where a job's media goes: binary field `field`, or `field_0`, `field_1`, … for several files. */
 export interface MediaOptions {
@@ -42,7 +42,7 @@ const MAX_FILES_PER_ITEM = 50;
 
 /** Downloads a finished job's media into binary fields, one file at a time, each streamed. */
 export async function downloadMedia(
-	this: IExecuteFunctions,
+	this: MediaContext,
 	job: IDataObject,
 	jobs: JobReading,
 	{ field }: MediaOptions,

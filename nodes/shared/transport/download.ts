@@ -1,8 +1,11 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { readCredentials, redact } from './credentials';
 import { DEFAULT_TIMEOUT_MS } from './index';
+
+/** Where media are downloaded: an execution, or the webhook that resumes a waiting one. */
+export type MediaContext = IExecuteFunctions | IWebhookFunctions;
 
 /** What n8n's prepareBinaryData takes: a buffer or, here, a stream. */
 export type BinarySource = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
@@ -13,7 +16,7 @@ export type BinarySource = Parameters<IExecuteFunctions['helpers']['prepareBinar
  * on a CDN, is fetched without it.
  */
 export async function downloadFile(
-	this: IExecuteFunctions,
+	this: MediaContext,
 	url: string,
 	itemIndex: number,
 ): Promise<{ body: BinarySource; mimeType?: string; fileName?: string }> {
@@ -34,7 +37,7 @@ export async function downloadFile(
 			returnFullResponse: true,
 			disableFollowRedirect: sameOrigin,
 			timeout: DEFAULT_TIMEOUT_MS,
-			abortSignal: this.getExecutionCancelSignal(),
+			abortSignal: 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined,
 		})) as { body: BinarySource; headers: Record<string, string | undefined> };
 		const mimeType = response.headers['content-type']?.split(';')[0].trim() || undefined;
 		const fileName = decodeURIComponent(target.pathname.split('/').pop() ?? '') || undefined;
