@@ -577,7 +577,7 @@ function suite(pin: N8nPinName): void {
 			expect(await running()).toBe(0);
 
 			// Forged calls: a made-up event reads the jobs once and resumes nothing; an address without
-			// the wait's signed state, or with a job swapped in it, is refused.
+			// the wait's sealed state, or with another execution's in it, is refused.
 			const forged = await fetch(registration.url, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
@@ -586,11 +586,10 @@ function suite(pin: N8nPinName): void {
 			expect(forged.status).toBe(200);
 			expect(await forged.json()).toEqual({ received: true, waiting: true });
 			const address = new URL(registration.url);
-			const state = JSON.parse(Buffer.from(address.searchParams.get('cp_wait') as string, 'base64url').toString('utf8')) as { j: string[] };
-			state.j[0] = lateExecution;
-			const swapped = new URL(address.toString());
-			swapped.searchParams.set('cp_wait', Buffer.from(JSON.stringify(state)).toString('base64url'));
-			for (const url of [`${address.origin}${address.pathname}`, swapped.toString()]) {
+			expect(jobs.filter((job) => registration.url.includes(job.id))).toEqual([]);
+			const moved = new URL(address.toString());
+			for (const param of ['cp_wait', 'cp_until', 'cp_run']) moved.searchParams.set(param, new URL(late.registration.url).searchParams.get(param) as string);
+			for (const url of [`${address.origin}${address.pathname}`, moved.toString()]) {
 				expect((await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
 			}
 			expect(await statusOf(executionId)).toBe('waiting');

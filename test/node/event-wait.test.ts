@@ -164,38 +164,48 @@ describe.each(profiles)('Wait Method "Service Event" on the %s', (_name, { optio
 	it('reads nothing for a signed event about another job, and nothing at all for a forged address', async () => {
 		const { executionId, ended } = await run(videoNode(), inputs(2));
 		const [registration] = [...harness.service.webhooks.values()];
-		const readsBefore = reads();
+		const mine = [...harness.service.jobs.values()];
+		// The reads calls made, leaving out those of the node's own call 2 s into the wait.
+		const callReads = () => reads() - ownReads(n8n, executionId);
+		const readsBefore = callReads();
 
 		// Another job of the account finishes: its event reaches every registration, this one too.
 		const other = harness.service.startJob('generate.blog', { transcript: 'x' });
 		await harness.service.finishJob(other.id, 'succeeded');
 		expect(n8n.calls.filter((call) => call.executionId === executionId).at(-1)).toEqual(expect.objectContaining({ status: 200, body: { received: true, ignored: 'not a job of this wait' } }));
-		expect(reads()).toBe(readsBefore + ownReads(n8n, executionId));
+		expect(callReads()).toBe(readsBefore);
 
-		// The address without the wait's signed state, or with a job swapped in it, reads nothing.
+		// The address without the wait's sealed state, with the state changed, or with another
+		// execution's state in it, reads nothing. Nothing in it names a job.
 		const address = new URL(registration.url);
-		const bare = `${address.origin}${address.pathname}`;
-		const stateText = address.searchParams.get('cp_wait') as string;
-		const state = JSON.parse(Buffer.from(stateText, 'base64url').toString('utf8')) as { j: string[] };
-		state.j[0] = other.id;
-		const swapped = new URL(address.toString());
-		swapped.searchParams.set('cp_wait', Buffer.from(JSON.stringify(state)).toString('base64url'));
-		for (const url of [bare, swapped.toString()]) {
+		expect([...harness.service.jobs.keys()].filter((id) => registration.url.includes(id))).toEqual([]);
+		const otherWait = await run(videoNode(), inputs(1));
+		const otherAddress = new URL([...harness.service.webhooks.values()].find((webhook) => webhook.url.includes(`/${otherWait.executionId}/`))!.url);
+		const readsNow = callReads();
+		const changed = new URL(address.toString());
+		const sealed = address.searchParams.get('cp_wait') as string;
+		changed.searchParams.set('cp_wait', `${sealed.slice(0, 20)}${sealed[20] === 'A' ? 'B' : 'A'}${sealed.slice(21)}`);
+		const moved = new URL(address.toString());
+		for (const param of ['cp_wait', 'cp_until', 'cp_run']) moved.searchParams.set(param, otherAddress.searchParams.get(param) as string);
+		for (const url of [`${address.origin}${address.pathname}`, changed.toString(), moved.toString()]) {
 			const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 			expect(response.status).toBe(401);
 		}
-		expect(reads()).toBe(readsBefore + ownReads(n8n, executionId));
+		expect(callReads()).toBe(readsNow);
+		await harness.service.finishJob([...harness.service.jobs.values()].at(-1)!.id, 'succeeded');
+		await otherWait.ended;
+		const readsBeforeForged = callReads();
 
 		// The registered address with a made-up event: one read, and the execution goes on waiting.
 		const forged = JSON.stringify({ id: 'evt_forged', type: 'job.completed', data: { job: { id: 'job_forged', status: 'succeeded' } } });
 		const response = await fetch(registration.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: forged });
 		expect(response.status).toBe(200);
 		expect(await response.json()).toEqual({ received: true, waiting: true });
-		expect(reads()).toBe(readsBefore + 1 + ownReads(n8n, executionId));
+		expect(callReads()).toBe(readsBeforeForged + 1);
 		expect(n8n.status(executionId)).toBe('waiting');
 		expect(n8n.runsOf(executionId)).toHaveLength(1);
 
-		for (const job of [...harness.service.jobs.values()].filter((job) => job.type === 'generate.video')) await harness.service.finishJob(job.id, 'succeeded');
+		for (const job of mine) await harness.service.finishJob(job.id, 'succeeded');
 		expect((await ended).items).toHaveLength(2);
 	});
 });

@@ -31,9 +31,10 @@ import { errorJson, withoutErrorKey } from './outputs';
  *   item. Nothing in a request is believed.
  *
  * The resume URL carries what the wait needs later (the items' job ids, their outputs decided
- * before the wait, the deadline), signed with a key derived from the credential's API key: n8n
- * keeps nothing of a waiting node's own output for its webhook (waiting-webhooks.ts pops it), and
- * static data is the workflow's, not the execution's.
+ * before the wait, the deadline), sealed (AES-256-GCM) with a key derived from the credential's API
+ * key: n8n keeps nothing of a waiting node's own output for its webhook (waiting-webhooks.ts pops
+ * it), and static data is the workflow's, not the execution's. Only the deadline is in clear, for
+ * the node's next registration to see whether the wait is over.
  */
 
 /**
@@ -56,7 +57,7 @@ export const EVENT_WAIT_WEBHOOKS: IWebhookDescription[] = [
 
 // Query parameters of the registered address, beside n8n's own `signature` (from n8n 2.14).
 const STATE_PARAM = 'cp_wait';
-const STATE_MAC_PARAM = 'cp_mac';
+const UNTIL_PARAM = 'cp_until';
 const RUN_MAC_PARAM = 'cp_run';
 const SECRET_PARAM = 'cp_key';
 const PROBE_PARAM = 'cp_probe';
@@ -126,7 +127,7 @@ type JobOutcome =
 // ------------------------------------------------------------------------------------------------
 // Keys, signed state and the registered address
 
-/** The key the wait's state is signed with: derived from the API key, so only this credential's node can write a state it believes. */
+/** The key the wait's state is sealed with: derived from the API key, so only this credential's node can write a state it believes. */
 async function waitKey(context: RequestContext): Promise<Buffer> {
 	const { apiKey } = await readCredentials.call(context);
 	return createHmac('sha256', apiKey).update('n8n-nodes-content-publishing event wait v1').digest();
@@ -148,7 +149,7 @@ function derivedSecret(contract: Contract, key: Buffer, executionId: string, nod
 	return secretFor(contract.webhooks.signature, bytes);
 }
 
-/** A secret the service chose, sealed into the address with the key (AES-256-GCM): only this credential opens it. */
+/** Text sealed with the key (AES-256-GCM), bound to `aad`: only this credential opens it, and nothing in it can be changed. */
 function seal(key: Buffer, aad: string, text: string): string {
 	const iv = randomBytes(12);
 	const cipher = createCipheriv('aes-256-gcm', createHmac('sha256', key).update('seal').digest(), iv);
@@ -158,6 +159,7 @@ function seal(key: Buffer, aad: string, text: string): string {
 }
 
 function unseal(key: Buffer, aad: string, text: string): string | undefined {
+	if (text === '') return undefined;
 	try {
 		const bytes = Buffer.from(text, 'base64url');
 		const decipher = createDecipheriv('aes-256-gcm', createHmac('sha256', key).update('seal').digest(), bytes.subarray(0, 12));
@@ -165,7 +167,7 @@ function unseal(key: Buffer, aad: string, text: string): string | undefined {
 		decipher.setAuthTag(bytes.subarray(12, 28));
 		return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
 	} catch {
-		// A sealed secret that does not open is no secret: the call is read as an unsigned one.
+		// Sealed with another key, or changed.
 		return undefined;
 	}
 }
@@ -185,9 +187,21 @@ function isState(value: unknown): value is WaitState {
 	return Array.isArray(value.j) && value.j.every((id) => id === null || typeof id === 'string');
 }
 
-function parseState(text: string): WaitState | undefined {
+/** What a sealed secret is bound to: this wait's registration. */
+function secretScope(executionId: string, nodeId: string, nonce: string): string {
+	return `secret\n${executionId}\n${nodeId}\n${nonce}`;
+}
+
+function sealState(key: Buffer, executionId: string, nodeId: string, state: WaitState): string {
+	return seal(key, `state\n${executionId}\n${nodeId}`, JSON.stringify(state));
+}
+
+/** The wait's state from its address, where this credential sealed it for this execution and node. */
+function openState(key: Buffer, executionId: string, nodeId: string, sealed: string): WaitState | undefined {
+	const opened = unseal(key, `state\n${executionId}\n${nodeId}`, sealed);
+	if (opened === undefined) return undefined;
 	try {
-		const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+		const value: unknown = JSON.parse(opened);
 		return isState(value) ? value : undefined;
 	} catch {
 		return undefined;
@@ -198,8 +212,8 @@ function text(value: unknown): string | undefined {
 	return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** A registration of the service read back as this node's wait: its execution and state, where its address is one. */
-function registeredWait(address: unknown, resume: URL, nodeId: string): { executionId: string; state: WaitState; url: URL } | undefined {
+/** A registration of the service read back as a wait of this node: its execution, deadline (ms) and sealed state. */
+function registeredWait(address: unknown, resume: URL, nodeId: string): { executionId: string; until: number; sealed: string; url: URL } | undefined {
 	if (typeof address !== 'string') return undefined;
 	let url: URL;
 	try {
@@ -211,10 +225,10 @@ function registeredWait(address: unknown, resume: URL, nodeId: string): { execut
 	const ours = resume.pathname.split('/');
 	// The same n8n (origin and waiting-webhook path), the same node; any execution.
 	const samePlace = url.origin === resume.origin && segments.length === ours.length && segments.slice(0, -2).join('/') === ours.slice(0, -2).join('/');
-	const stateText = url.searchParams.get(STATE_PARAM);
-	if (!samePlace || segments[segments.length - 1] !== encodeURIComponent(nodeId) || stateText === null) return undefined;
-	const state = parseState(stateText);
-	return state === undefined ? undefined : { executionId: decodeURIComponent(segments[segments.length - 2]), state, url };
+	const sealed = url.searchParams.get(STATE_PARAM);
+	const until = Number(url.searchParams.get(UNTIL_PARAM));
+	if (!samePlace || segments[segments.length - 1] !== encodeURIComponent(nodeId) || sealed === null || !Number.isFinite(until)) return undefined;
+	return { executionId: decodeURIComponent(segments[segments.length - 2]), until: until * 1000, sealed, url };
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -324,7 +338,7 @@ async function removeLeftovers(context: IExecuteFunctions, contract: Contract, r
 	for (const wait of await waitRegistrations(context, contract, resume, context.getNode().id)) {
 		const over =
 			wait.executionId === executionId ||
-			wait.state.d * 1000 + LEFTOVER_GRACE_MS < Date.now() ||
+			wait.until + LEFTOVER_GRACE_MS < Date.now() ||
 			(probes++ < MAX_PROBES && !(await stillWaiting(context, wait.url)));
 		if (over) await deleteRegistration(context, wait.id);
 	}
@@ -440,10 +454,10 @@ export async function awaitByEvent(
 	if (contract.webhooks.secret.sent !== undefined) state.k = 1;
 
 	const key = await waitKey(this);
-	const stateText = Buffer.from(JSON.stringify(state)).toString('base64url');
+	const sealed = sealState(key, executionId, nodeId, state);
 	const address = new URL(setup.resume.toString());
-	address.searchParams.set(STATE_PARAM, stateText);
-	address.searchParams.set(STATE_MAC_PARAM, mac(key, executionId, nodeId, stateText));
+	address.searchParams.set(STATE_PARAM, sealed);
+	address.searchParams.set(UNTIL_PARAM, String(state.d));
 	address.searchParams.set(RUN_MAC_PARAM, mac(key, executionId, nodeId, state.n, runOf(this)));
 	const limit = maxUrlLength(contract);
 	if (address.toString().length > limit) {
@@ -467,7 +481,7 @@ export async function awaitByEvent(
 		const created = readResource(contract.endpoints.createWebhook, answer.body);
 		const createdId = registrationId(contract, created);
 		if (createdId === undefined) {
-			for (const wait of await waitRegistrations(this, contract, setup.resume, nodeId)) if (wait.state.n === state.n) await deleteRegistration(this, wait.id);
+			for (const wait of await waitRegistrations(this, contract, setup.resume, nodeId)) if (wait.sealed === sealed) await deleteRegistration(this, wait.id);
 			return { waiting: false, poll: 'The service registered the webhook but answered without its id, so the node removed it again and polled the jobs.' };
 		}
 		id = createdId;
@@ -475,10 +489,10 @@ export async function awaitByEvent(
 		const servicesSecret = answered === undefined ? undefined : ownAt(created, answered.path);
 		if (state.k === undefined && answered !== undefined && usableSecret(servicesSecret, answered.pattern)) {
 			// The service chose the secret: the address carries it, sealed, so the node can check deliveries.
-			const sealed = new URL(address.toString());
-			sealed.searchParams.set(SECRET_PARAM, seal(key, `${executionId}\n${nodeId}\n${state.n}`, servicesSecret));
-			await callEndpoint.call(this, 'updateWebhook', { id, fields: { body: { url: sealed.toString() } } }).then(
-				() => address.searchParams.set(SECRET_PARAM, sealed.searchParams.get(SECRET_PARAM) as string),
+			const withSecret = new URL(address.toString());
+			withSecret.searchParams.set(SECRET_PARAM, seal(key, secretScope(executionId, nodeId, state.n), servicesSecret));
+			await callEndpoint.call(this, 'updateWebhook', { id, fields: { body: { url: withSecret.toString() } } }).then(
+				() => address.searchParams.set(SECRET_PARAM, withSecret.searchParams.get(SECRET_PARAM) as string),
 				(error: unknown) => this.logger.warn(`Content Publishing: deliveries of this wait are read unsigned: ${(error as Error).message}`),
 			);
 		}
@@ -580,16 +594,13 @@ export async function resumeOnEvent(this: IWebhookFunctions): Promise<IWebhookRe
 
 async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const query = context.getQueryData() as IDataObject;
-	const stateText = text(query[STATE_PARAM]);
+	const sealed = text(query[STATE_PARAM]) ?? '';
 	const executionId = context.getExecutionId();
 	const nodeId = context.getNode().id;
 	const key = await waitKey(context);
-	const state = stateText === undefined ? undefined : parseState(stateText);
-	const signed =
-		state !== undefined &&
-		sameText(text(query[STATE_MAC_PARAM]) ?? '', mac(key, executionId, nodeId, stateText as string)) &&
-		sameText(text(query[RUN_MAC_PARAM]) ?? '', mac(key, executionId, nodeId, state.n, runOf(context)));
-	if (!signed) return answer(context, 401, { error: 'This address is not the one this wait registered.' });
+	const state = openState(key, executionId, nodeId, sealed);
+	const ours = state !== undefined && sameText(text(query[RUN_MAC_PARAM]) ?? '', mac(key, executionId, nodeId, state.n, runOf(context)));
+	if (!ours) return answer(context, 401, { error: 'This address is not the one this wait registered.' });
 	if (query[PROBE_PARAM] === '1') return answer(context, 200, { waiting: true });
 
 	const wait = `${executionId}:${nodeId}:${state.n}`;
@@ -600,7 +611,7 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 		// A delivery the node can check, about a job not of this wait, needs no read; one about a job of
 		// this wait says where reading starts.
 		let named: number | undefined;
-		const secret = state.k === 1 ? derivedSecret(contract, key, executionId, nodeId, state.n) : unseal(key, `${executionId}\n${nodeId}\n${state.n}`, text(query[SECRET_PARAM]) ?? '');
+		const secret = state.k === 1 ? derivedSecret(contract, key, executionId, nodeId, state.n) : unseal(key, secretScope(executionId, nodeId, state.n), text(query[SECRET_PARAM]) ?? '');
 		if (secret !== undefined) {
 			const request = context.getRequestObject();
 			const headers = context.getHeaderData() as Record<string, string | string[] | undefined>;
@@ -629,7 +640,7 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 		try {
 			const resume = resumeAddress(context);
 			for (const registration of resume === undefined ? [] : await waitRegistrations(context, contract, resume, nodeId)) {
-				if (registration.executionId === executionId && registration.state.n === state.n) await deleteRegistration(context, registration.id);
+				if (registration.sealed === sealed) await deleteRegistration(context, registration.id);
 			}
 		} catch (error) {
 			// The node's next registration removes it.
