@@ -11,6 +11,8 @@ import { N8N_PINS } from '../scripts/n8n-instance';
 import { n8nThroughput, type NodeCost, type Service } from './n8n-throughput';
 import { rateLimitInN8n } from './rate-limit';
 import { contentPublishingNode, runNode, shutDownEngine, useBinaryDataMode } from '../test/support/n8n-engine';
+import { WaitingN8n } from '../test/support/waiting-n8n';
+import type { FakeService } from '../test/fake-service';
 import { subtitlesToText } from '../nodes/ContentPublishing/helpers/transcript';
 
 /**
@@ -356,6 +358,64 @@ async function rateLimit() {
 	}
 }
 
+/** Finishes each job the service starts `stepMs` after the one before it, the first `stepMs` after it started. */
+function finishOneByOne(service: FakeService, stepMs: number): () => void {
+	const seen = new Set(service.jobs.keys());
+	const timers: NodeJS.Timeout[] = [];
+	let started = 0;
+	const scan = setInterval(() => {
+		for (const job of service.jobs.values()) {
+			if (seen.has(job.id)) continue;
+			seen.add(job.id);
+			timers.push(setTimeout(() => void service.finishJob(job.id, 'succeeded'), ++started * stepMs));
+		}
+	}, 5);
+	return () => {
+		clearInterval(scan);
+		timers.forEach(clearTimeout);
+	};
+}
+
+/**
+ * What 8 items waiting for video jobs hold of a worker (in queue mode; of n8n's main process in
+ * regular mode): the execution's running time, its jobs finishing one after another over 8 steps.
+ * Polling runs for the whole wait; with Wait Method "Service Event" the execution runs to start the
+ * jobs and again to output them, and sleeps in n8n's waiting state between (resumed by the
+ * service's events, as waiting-webhooks.ts does; test/support/waiting-n8n.ts).
+ */
+async function waitHolds() {
+	const stepMs = SMOKE ? 100 : 1000;
+	const service = await startFakeService({ apiKey: 'bench-key', jobMode: 'manual' });
+	const credentials = { baseUrl: service.url, apiKey: service.apiKey };
+	const input = Array.from({ length: 8 }, (_, index) => ({ json: { prompt: `Video ${index}` } }));
+	const node = (waitMethod: string) =>
+		contentPublishingNode({ resource: 'content', operation: 'generateVideo', prompt: '={{ $json.prompt }}', waitMethod, options: { maxWaitTime: 600 } });
+
+	let stop = finishOneByOne(service, stepMs);
+	const started = performance.now();
+	const polled = await runNode(node('poll'), { credentials, input });
+	const pollHeld = (performance.now() - started) / 1000;
+	stop();
+	if (polled.error) throw polled.error;
+	const pollReads = service.requestsTo('getJob').length;
+
+	const n8n = await WaitingN8n.start();
+	stop = finishOneByOne(service, stepMs);
+	const waiting = await n8n.run(node('event'), credentials, input);
+	const resumed = await waiting.ended;
+	stop();
+	if (resumed.error || resumed.items.length !== 8) throw resumed.error ?? new Error('The event wait did not output 8 items');
+	const eventHeld = n8n.heldMs(waiting.executionId) / 1000;
+	const eventReads = service.requestsTo('getJob').length - pollReads;
+	await n8n.close();
+	await service.close();
+	report(
+		'8 items waiting: worker-s held, event / poll',
+		eventHeld / pollHeld,
+		`near 0: the execution sleeps; polling held ${pollHeld.toFixed(2)} worker-s, the event ${eventHeld.toFixed(3)} (jobs done over ${(8 * stepMs) / 1000} s; job reads: polling ${pollReads}, event ${eventReads})`,
+	);
+}
+
 async function main() {
 	console.log('benchmark                                       ratio   meaning');
 	await rateLimit();
@@ -364,6 +424,7 @@ async function main() {
 	await throughput();
 	await mediaDownload();
 	await jobWaits();
+	await waitHolds();
 	await listMemory();
 	await subtitles();
 	shutDownEngine();

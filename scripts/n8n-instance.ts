@@ -236,9 +236,12 @@ export async function createN8n(pinned: PinnedN8n, options: N8nOptions = {}): Pr
 		async start() {
 			child = spawn(pinned.node, [pinned.binary, command], { env, stdio: ['ignore', 'pipe', 'pipe'] });
 			const logFile = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : undefined;
+			// This process's own output: after a restart, the ready line of the one before does not count.
+			let sinceStart = '';
 			const record = (chunk: Buffer) => {
 				// The recent output is enough to explain a failure; a long run must not grow without bound.
 				output = (output + chunk.toString()).slice(-MAX_KEPT_OUTPUT);
+				sinceStart = (sinceStart + chunk.toString()).slice(-MAX_KEPT_OUTPUT);
 				logFile?.write(chunk);
 			};
 			child.stdout?.on('data', record);
@@ -248,7 +251,7 @@ export async function createN8n(pinned: PinnedN8n, options: N8nOptions = {}): Pr
 			while (Date.now() < deadline) {
 				if (child.exitCode !== null) throw new Error(`n8n exited early:\n${output}`);
 				// Readiness comes before the REST API and the active workflows; this line comes after.
-				if (output.includes(READY_LINES[command])) return;
+				if (sinceStart.includes(READY_LINES[command])) return;
 				await new Promise((resolve) => setTimeout(resolve, 250));
 			}
 			throw new Error(`n8n did not become ready:\n${output}`);

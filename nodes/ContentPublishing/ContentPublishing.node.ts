@@ -3,6 +3,8 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
@@ -14,6 +16,7 @@ import * as post from './actions/post';
 import * as publication from './actions/publication';
 import { router } from './actions/router';
 import { requestOptionsField } from './descriptions/common';
+import { EVENT_WAIT_WEBHOOKS, resumeOnEvent } from './helpers/eventWait';
 import * as webhook from './actions/webhook';
 import { listSearch, loadOptions } from './methods';
 
@@ -32,6 +35,8 @@ export class ContentPublishing implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'contentPublishingApi', required: true }],
+		// Only while an execution waits for the service's event (Wait Method: Service Event).
+		webhooks: EVENT_WAIT_WEBHOOKS,
 		properties: [
 			{
 				displayName: 'Resource',
@@ -64,5 +69,9 @@ export class ContentPublishing implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);
+	}
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await resumeOnEvent.call(this);
 	}
 }

@@ -28,12 +28,10 @@ import {
 } from '../shared/contract';
 import { callEndpoint, loadContract, readJobById, requireObject, serviceEvents } from '../shared/transport';
 import { readAllItems } from '../shared/transport/paging';
+import { registrationId, secretFor, usableSecret } from '../shared/secrets';
 import { markStarted, startedBefore } from './deliveries';
 
 const JOB_LOOKUP_TIMEOUT_MS = 10_000;
-// A secret shorter than this, or with masking characters in it, is a hint at the secret, not the secret.
-const MIN_SECRET_LENGTH = 16;
-const MASKED = /[•*…·●]|x{4,}|\.{3}/i;
 
 const CONTENT_KIND_OPTIONS = [
 	{ name: 'Blog', value: 'blog' },
@@ -80,22 +78,6 @@ async function deleteWebhooksFor(this: IHookFunctions, contract: Contract, webho
 
 function isNotFound(error: unknown): boolean {
 	return error instanceof NodeApiError && error.httpCode === '404';
-}
-
-/** A secret of the kind the service's signatures use: `whsec_` + base64 for Standard Webhooks, else hex. */
-function newSecret(scheme: SignatureScheme): string {
-	return scheme.secretEncoding === 'whsec' ? `whsec_${randomBytes(32).toString('base64')}` : randomBytes(32).toString('hex');
-}
-
-/** Whether the service's answer holds its secret itself, not a hint at it (its last digits, a masked copy). */
-function usableSecret(value: unknown, pattern: string | undefined): value is string {
-	if (typeof value !== 'string' || MASKED.test(value)) return false;
-	if (value.replace(/^[a-z]+_/i, '').length < MIN_SECRET_LENGTH) return false;
-	try {
-		return pattern === undefined || new RegExp(pattern.slice(0, 200)).test(value);
-	} catch {
-		return true;
-	}
 }
 
 export class ContentPublishingTrigger implements INodeType {
@@ -197,19 +179,19 @@ export class ContentPublishingTrigger implements INodeType {
 
 				// The secret is the node's own wherever the registration takes one; the service's only
 				// where its document says the service makes it, and only if it is one, not a hint at it.
-				const ownSecret = webhooks.secret.sent === undefined ? undefined : newSecret(webhooks.signature);
+				const ownSecret = webhooks.secret.sent === undefined ? undefined : secretFor(webhooks.signature);
 				const optional = { description: `n8n workflow ${this.getWorkflow().id ?? ''}`.trim() };
 				const answer = await callEndpoint.call(this, 'createWebhook', {
 					fields: { body: { url: webhookUrl, events, ...(ownSecret === undefined ? {} : { secret: ownSecret }) }, optional },
 					itemKey: randomBytes(16).toString('hex'),
 				});
 				const created = readResource(contract.endpoints.createWebhook, answer.body);
-				const id = own(created, contract.endpoints.listWebhooks.answer.itemId);
+				const id = registrationId(contract, created);
 				const { answered } = webhooks.secret;
 				const servicesSecret = answered === undefined ? undefined : ownAt(created, answered.path);
 				const secret = ownSecret ?? (answered !== undefined && usableSecret(servicesSecret, answered.pattern) ? servicesSecret : undefined);
 				const problem =
-					(typeof id !== 'string' && typeof id !== 'number') || id === ''
+					id === undefined
 						? 'The service registered the webhook but answered without its id'
 						: secret !== undefined
 							? undefined
@@ -225,7 +207,7 @@ export class ContentPublishingTrigger implements INodeType {
 					});
 				}
 				subscriptions[webhookUrl] = {
-					id: String(id),
+					id: id as string,
 					secret: secret as string,
 					events,
 					signature: webhooks.signature,

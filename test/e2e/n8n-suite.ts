@@ -14,7 +14,7 @@ import { startFakeService, signWebhookPayload, type FakeService } from '../fake-
 import { createN8n, ensureN8nInstalled, installedPackageFolder, N8nRestClient, pinnedN8n, type N8nInstance, type N8nPinName } from '../../scripts/n8n-instance';
 import { OPERATION_OUTPUTS, SCHEMA_VERSION } from '../../scripts/output-schemas';
 import { CREDENTIAL as EXAMPLES_CREDENTIAL } from '../../scripts/start';
-import { chain, node, until as waitUntil, workflowFile } from './workflows';
+import { chain, eventWaitBatch, eventWaitWorkflow, node, until as waitUntil, workflowFile } from './workflows';
 
 const CREDENTIAL = { id: 'cpFakeService01', name: 'Content Publishing (fake service)' };
 /** Services that follow the spec with other conventions: their own document, or none. */
@@ -124,6 +124,13 @@ function suite(pin: N8nPinName): void {
 
 	const until = <T>(probe: () => T | undefined | false, what: string, timeoutMs?: number) =>
 		waitUntil(probe, what, () => n8n.log().slice(-4000), timeoutMs);
+	const waitUntilAsync = async (probe: () => Promise<boolean>, what: string, timeoutMs = 60_000) => {
+		const deadline = Date.now() + timeoutMs;
+		while (!(await probe())) {
+			if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}\n${n8n.log().slice(-4000)}`);
+			await new Promise((resolve) => setTimeout(resolve, 200));
+		}
+	};
 
 	beforeAll(async () => {
 		const pinned = await ensureN8nInstalled(pin);
@@ -531,5 +538,134 @@ function suite(pin: N8nPinName): void {
 				message: expect.stringMatching(/instead of JSON/),
 			});
 		});
+	});
+
+	describe("waiting for the service's event in a running n8n", () => {
+		const WAIT_WEBHOOK_ID = '3c5e7a9b-1d2f-4a6c-8e0b-2d4f6a8c0e1a';
+		let rest: N8nRestClient;
+		let lateExecution = '';
+
+		const start = async (body: IDataObject) => {
+			const response = await fetch(`${n8n.url}/webhook/event-wait`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+			expect(response.status).toBe(200);
+		};
+		const recorded = (batch: string) =>
+			[...service.posts.values()].map((post) => post.content).filter((content) => content.startsWith(`${batch} item `)).sort();
+		const registrations = () => [...service.webhooks.values()].filter((webhook) => webhook.url.includes('/webhook-waiting/'));
+		const executionOf = (url: string) => new URL(url).pathname.split('/').at(-2) as string;
+		/** Starts a batch; resolves with its registration and its jobs, once all have started. */
+		const startBatch = async (batch: string, count: number, maxWait?: number) => {
+			const [registered, started] = [new Set(service.webhooks.keys()), new Set(service.jobs.keys())];
+			await start(eventWaitBatch(batch, count, maxWait));
+			const registration = await until(() => registrations().find((webhook) => !registered.has(webhook.id)), `the registration of ${batch}`);
+			const jobs = await until(() => {
+				const since = [...service.jobs.values()].filter((job) => !started.has(job.id));
+				return since.length === count && since;
+			}, `the jobs of ${batch}`);
+			return { registration, jobs, executionId: executionOf(registration.url) };
+		};
+		const statusOf = async (executionId: string) => (await rest.call('GET', `/executions/${executionId}`)).status;
+		const running = async () => {
+			const page = await rest.call('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ status: ['running'] }))}`);
+			return (page.results as unknown[]).length;
+		};
+
+		beforeAll(async () => {
+			// Restarted with the workflow active, so that its Webhook node listens.
+			await n8n.stop();
+			await importWorkflow(eventWaitWorkflow('cpEventWait', 'event-wait', WAIT_WEBHOOK_ID, { credentials }));
+			await n8n.cli(['publish:workflow', '--id=cpEventWait']);
+			service.jobMode = 'manual';
+			await n8n.start();
+			rest = new N8nRestClient(n8n.url);
+			if (await rest.needsOwner()) await rest.setUpOwner('owner@example.com', 'Password123!');
+			else await rest.login('owner@example.com', 'Password123!');
+			// Newer versions activate after the ready line: the Webhook node answers once they have.
+			await waitUntilAsync(async () => (await fetch(`${n8n.url}/webhook/event-wait`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status !== 404, 'the Webhook node');
+		}, 240_000);
+
+		it('sleeps while 8 video jobs run, with nothing running, and resumes every item with its own job', async () => {
+			// Started first: its Maximum Wait Time of 3 s ends meanwhile; the last test checks what n8n did.
+			const late = await startBatch('late', 2, 3);
+			lateExecution = late.executionId;
+			const lateReads = () => service.requests.filter((request) => late.jobs.some((job) => request.path === `/v1/jobs/${job.id}`)).length;
+
+			const { registration, jobs, executionId } = await startBatch('eight', 8);
+			expect(registration.url.startsWith(`${n8n.url}/webhook-waiting/${executionId}/generate-video`)).toBe(true);
+			expect(registration.events).toEqual(['job.completed', 'job.failed']);
+			// From n8n 2.14 the resume address carries the execution's token, and n8n refuses a call without it.
+			expect(new URL(registration.url).searchParams.has('signature')).toBe(pin === 'newest');
+			await waitUntilAsync(async () => (await statusOf(executionId)) === 'waiting', 'the waiting state');
+			expect(await running()).toBe(0);
+
+			// Forged calls: a made-up event reads the jobs once and resumes nothing; an address without
+			// the wait's sealed state, or with another execution's in it, is refused.
+			const forged = await fetch(registration.url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ id: 'evt_forged', type: 'job.completed', data: { job: { id: jobs[0].id, status: 'succeeded' } } }),
+			});
+			expect(forged.status).toBe(200);
+			expect(await forged.json()).toEqual({ received: true, waiting: true });
+			const address = new URL(registration.url);
+			expect(jobs.filter((job) => registration.url.includes(job.id))).toEqual([]);
+			const moved = new URL(address.toString());
+			for (const param of ['cp_wait', 'cp_until', 'cp_run']) moved.searchParams.set(param, new URL(late.registration.url).searchParams.get(param) as string);
+			for (const url of [`${address.origin}${address.pathname}`, moved.toString()]) {
+				expect((await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
+			}
+			expect(await statusOf(executionId)).toBe('waiting');
+
+			const order = [3, 0, 7, 5, 1, 6, 2, 4];
+			// The waiting late batch gets these events too; signed, about jobs not its own, they cost it no read.
+			await new Promise((resolve) => setTimeout(resolve, 2500));
+			const lateReadsBefore = lateReads();
+			for (const [step, index] of order.entries()) {
+				await service.finishJob(jobs[index].id, 'succeeded');
+				if (step < order.length - 1) expect(await statusOf(executionId)).toBe('waiting');
+			}
+			expect(service.deliveries.filter((delivery) => delivery.url.includes(`/webhook-waiting/${lateExecution}/`)).map((delivery) => delivery.lastStatus)).toEqual(Array(8).fill(200));
+			expect(lateReads()).toBe(lateReadsBefore);
+			await until(() => recorded('eight').length === 8, 'the resumed execution');
+			expect(recorded('eight')).toEqual(
+				jobs
+					.map((job) => {
+						const seconds = (job.result as { duration_seconds: number }).duration_seconds;
+						return `eight item ${seconds - 10}: video ${job.id} ${seconds}`;
+					})
+					.sort(),
+			);
+			expect(await statusOf(executionId)).toBe('success');
+			expect(registrations().map((webhook) => executionOf(webhook.url))).toEqual([lateExecution]);
+		});
+
+		it('makes a failed job an error item', async () => {
+			const {
+				jobs: [broken, fine],
+			} = await startBatch('fails', 2);
+			await service.finishJob(broken.id, 'failed', { code: 'render_failed', message: 'The renderer ran out of frames' });
+			await service.finishJob(fine.id, 'succeeded');
+			await until(() => recorded('fails').length === 2, 'the resumed execution');
+			const seconds = (fine.result as { duration_seconds: number }).duration_seconds;
+			expect(recorded('fails')).toEqual(
+				[`fails item ${seconds - 10}: video ${fine.id} ${seconds}`, `fails item ${11 - seconds}: error Job ${broken.id} failed: The renderer ran out of frames`].sort(),
+			);
+		});
+
+		it('at Maximum Wait Time lets n8n resume with the input items, and the next wait of the node removes what it left', async () => {
+			// n8n looks for waits past their time once a minute.
+			await until(() => recorded('late').length === 2, 'n8n to resume the timed-out execution', 150_000);
+			expect(recorded('late')).toEqual(['late item 0: passed through late video 0', 'late item 1: passed through late video 1']);
+			expect(registrations().map((webhook) => executionOf(webhook.url))).toEqual([lateExecution]);
+
+			const {
+				registration,
+				jobs: [job],
+			} = await startBatch('after', 1);
+			expect(registrations()).toEqual([registration]);
+			await service.finishJob(job.id, 'succeeded');
+			await until(() => recorded('after').length === 1, 'the resumed execution');
+			expect(registrations()).toEqual([]);
+		}, 200_000);
 	});
 }

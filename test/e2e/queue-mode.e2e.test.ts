@@ -9,7 +9,7 @@ import path from 'node:path';
 import { startFakeService, type FakeService } from '../fake-service';
 import { createN8n, ensureN8nInstalled, freePort, N8N_PINS, pinnedN8n, type N8nInstance, type N8nPinName } from '../../scripts/n8n-instance';
 import { startPostgres, startRedis, type Service } from './queue-services';
-import { chain, node, until as waitUntil, workflowFile } from './workflows';
+import { chain, eventWaitBatch, eventWaitWorkflow, node, until as waitUntil, workflowFile } from './workflows';
 
 jest.setTimeout(300_000);
 
@@ -34,6 +34,9 @@ function queueSuite(pin: N8nPinName): void {
 
 	const workers = () => processes.slice(2);
 	const finishedOnWorkers = () => workers().map((worker) => (worker.log().match(/Worker finished execution/g) ?? []).length);
+	/** How often the workers started and finished an execution, by their logs. */
+	const workerRuns = (executionId: string) =>
+		workers().map((worker) => ['started', 'finished'].map((what) => (worker.log().match(new RegExp(`Worker ${what} execution ${executionId} `, 'g')) ?? []).length));
 
 	beforeAll(async () => {
 		const pinned = await ensureN8nInstalled(pin);
@@ -100,10 +103,11 @@ function queueSuite(pin: N8nPinName): void {
 				],
 				connections: chain('Webhook', 'Generate LinkedIn post'),
 			},
+			eventWaitWorkflow('cpQueueEventWait', 'event-wait', 'c7d8e9f0-a1b2-4c3d-9e4f-5a6b7c8d9e0f', using),
 		];
 		for (const workflow of workflows) {
 			await main.cli(['import:workflow', `--input=${workflowFile(main.userFolder, workflow)}`]);
-			await main.activate(workflow.id);
+			await main.activate(String(workflow.id));
 		}
 		for (const process of processes) await process.start();
 	}, 900_000);
@@ -147,5 +151,42 @@ function queueSuite(pin: N8nPinName): void {
 		// The generation's own execution, and the trigger's for the job.completed its job sent.
 		await until(() => finishedOnWorkers().reduce((sum, count) => sum + count, 0) === before + 2, 'the workers to finish');
 		expect(main.log()).not.toMatch(/Worker finished execution/);
+	});
+
+	it("sleeps on no worker while it waits for the service's event, and resumes on a worker when the jobs have finished", async () => {
+		service.jobMode = 'manual';
+		const [registered, started] = [new Set(service.webhooks.keys()), new Set(service.jobs.keys())];
+		const response = await fetch(`${webhookUrl}webhook/event-wait`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(eventWaitBatch('queued', 8)) });
+		expect(response.status).toBe(200);
+		const registration = await until(() => [...service.webhooks.values()].find((webhook) => !registered.has(webhook.id)), 'the registration');
+		// The resume address is the webhook processor's, which serves waiting executions.
+		expect(registration.url.startsWith(`${webhookUrl}webhook-waiting/`)).toBe(true);
+		const executionId = new URL(registration.url).pathname.split('/').at(-2) as string;
+		const jobs = await until(() => {
+			const since = [...service.jobs.values()].filter((job) => !started.has(job.id));
+			return since.length === 8 && since;
+		}, 'the jobs');
+		// The worker that started the execution finished it when it began to wait: no worker holds it.
+		const ran = await until(() => {
+			const runs = workerRuns(executionId);
+			return runs.some(([startedRuns, finishedRuns]) => startedRuns === 1 && finishedRuns === 1) && runs;
+		}, 'the worker to let go of the execution');
+		expect(ran.flat().reduce((sum, count) => sum + count, 0)).toBe(2);
+		const busy = () => workers().map((worker) => (worker.log().match(/Worker started execution/g) ?? []).length - (worker.log().match(/Worker finished execution/g) ?? []).length);
+		expect(busy()).toEqual([0, 0]);
+
+		for (const job of [...jobs].reverse()) await service.finishJob(job.id, 'succeeded');
+		const recorded = () => [...service.posts.values()].map((post) => post.content).filter((content) => content.startsWith('queued item '));
+		await until(() => recorded().length === 8, 'the resumed execution');
+		expect(recorded().sort()).toEqual(
+			jobs.map((job) => {
+				const seconds = (job.result as { duration_seconds: number }).duration_seconds;
+				return `queued item ${seconds - 10}: video ${job.id} ${seconds}`;
+			}).sort(),
+		);
+		// Resumed on a worker: twice started and finished in all, never on the main process.
+		await until(() => workerRuns(executionId).flat().reduce((sum, count) => sum + count, 0) === 4, 'the workers to finish');
+		expect(main.log()).not.toMatch(/Worker finished execution/);
+		expect(service.webhooks.has(registration.id)).toBe(false);
 	});
 }

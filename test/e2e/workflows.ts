@@ -46,3 +46,44 @@ export async function until<T>(probe: () => T | undefined | false, what: string,
 	}
 	throw new Error(`Timed out waiting for ${what}\n${explain()}`);
 }
+
+/**
+ * A workflow that waits for the service's event (Wait Method "Service Event"): a Webhook node takes
+ * `{ batch, maxWait, videos: [{ index, prompt, seconds }] }` and answers at once; each video becomes
+ * an item that starts a video job; once the execution resumes, each item records a post saying what
+ * its paired input item got (the job's result, an error, or nothing: the input passed through).
+ */
+export function eventWaitWorkflow(id: string, path: string, webhookId: string, using: IDataObject): IDataObject {
+	const record =
+		"={{ $('Webhook').first().json.body.batch + ' item ' + $('Split Out').item.json.index + ': ' + " +
+		"($json.error ? 'error ' + $json.error : $json.result ? 'video ' + $json.id + ' ' + $json.result.duration_seconds : 'passed through ' + $json.prompt) }}";
+	return {
+		id,
+		name: `Wait for the service's event (${id})`,
+		nodes: [
+			node('Webhook', 'n8n-nodes-base.webhook', { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} }, [0, 0], { typeVersion: 2, webhookId }),
+			node('Split Out', 'n8n-nodes-base.splitOut', { fieldToSplitOut: 'body.videos', include: 'noOtherFields' }, [220, 0]),
+			node(
+				'Generate video',
+				'n8n-nodes-content-publishing.contentPublishing',
+				{
+					resource: 'content',
+					operation: 'generateVideo',
+					prompt: '={{ $json.prompt }}',
+					waitMethod: 'event',
+					additionalFields: { durationSeconds: '={{ $json.seconds }}' },
+					options: { maxWaitTime: "={{ $('Webhook').first().json.body.maxWait }}" },
+				},
+				[440, 0],
+				using,
+			),
+			node('Record', 'n8n-nodes-content-publishing.contentPublishing', { resource: 'post', operation: 'create', content: record }, [660, 0], using),
+		],
+		connections: chain('Webhook', 'Split Out', 'Generate video', 'Record'),
+	};
+}
+
+/** The body that starts `eventWaitWorkflow` for `count` videos. */
+export function eventWaitBatch(batch: string, count: number, maxWait = 300): IDataObject {
+	return { batch, maxWait, videos: Array.from({ length: count }, (_, index) => ({ index, prompt: `${batch} video ${index}`, seconds: 10 + index })) };
+}

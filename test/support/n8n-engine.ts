@@ -17,6 +17,7 @@ import {
 } from 'n8n-core';
 import type {
 	IBinaryData,
+	IDataObject,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
@@ -97,7 +98,7 @@ export function shutDownEngine(): void {
 	if (Container.has(SSHClientsManager)) Container.get(SSHClientsManager).onShutdown();
 }
 
-const nodeTypes: INodeTypes = {
+export const nodeTypes: INodeTypes = {
 	getByName(name: string): INodeType | IVersionedNodeType {
 		const type = loaded.nodeTypes.get(name);
 		if (!type) throw new Error(`Unknown node type ${name}`);
@@ -228,10 +229,11 @@ export interface TestCredentials {
 	apiKey: string;
 }
 
-function additionalDataFor(
+export function additionalDataFor(
 	credentials: TestCredentials,
 	hooks?: ExecutionLifecycleHooks,
 	executionId?: string,
+	webhookWaitingBaseUrl = 'http://127.0.0.1:5678/webhook-waiting',
 ): IWorkflowExecuteAdditionalData {
 	return {
 		executionId,
@@ -243,7 +245,7 @@ function additionalDataFor(
 		instanceBaseUrl: 'http://127.0.0.1:5678/',
 		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
 		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
-		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		webhookWaitingBaseUrl,
 		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
 		variables: {},
 		executeWorkflow: async () => {
@@ -292,6 +294,8 @@ export interface RunOptions {
 	executionId?: string;
 	/** The workflow's time zone (Workflow Settings); default n8n's. */
 	timezone?: string;
+	/** Other workflow settings. */
+	settings?: IDataObject;
 }
 
 /** Executes a one-node workflow, starting the node with the given input items. */
@@ -303,7 +307,7 @@ export async function runNode(node: INode, options: RunOptions): Promise<RunResu
 		connections: {},
 		active: false,
 		nodeTypes,
-		settings: options.timezone ? { timezone: options.timezone } : {},
+		settings: { ...options.settings, ...(options.timezone ? { timezone: options.timezone } : {}) },
 	});
 	const mode = options.mode ?? 'manual';
 	const hooks = new ExecutionLifecycleHooks(mode, 'test-execution', {

@@ -6,8 +6,10 @@ import { ENDPOINTS, readResource, type Contract } from '../../shared/contract';
 import { callEndpoint, inServiceFields, loadContract, requireObject } from '../../shared/transport';
 import { readAllItems } from '../../shared/transport/paging';
 import { readRequestTimeout } from '../helpers/fields';
-import { JobToAwait, resultOrJobToAwait, waitForJob } from '../helpers/jobs';
+import { awaitByEvent, prepareEventWait } from '../helpers/eventWait';
+import { JobToAwait, resultOrJobToAwait, waitForJob, type WaitOptions } from '../helpers/jobs';
 import { downloadMedia, type MediaOptions } from '../helpers/media';
+import { errorJson, withoutErrorKey } from '../helpers/outputs';
 import * as account from './account';
 import * as content from './content';
 import * as job from './job';
@@ -90,15 +92,10 @@ function itemKeys(this: IExecuteFunctions): (itemIndex: number) => string {
 	return (itemIndex) => createHash('sha256').update(`${scope}:${itemIndex}`).digest('hex').slice(0, 32);
 }
 
-/**
- * n8n re-runs a node under Retry On Fail whenever its first output item has a `json.error` key,
- * even `"error": null` as job answers carry, which would repeat every write. A success item keeps
- * no top-level `error`: an empty one is dropped, any other moves to `serviceError`.
- */
-function withoutErrorKey(json: IDataObject): IDataObject {
-	if (!Object.prototype.hasOwnProperty.call(json, 'error')) return json;
-	const { error, ...rest } = json;
-	return error === null || error === undefined ? rest : { ...rest, serviceError: error };
+/** How a plan waits for its job, if it does. */
+function waitOf(plan: OperationPlan | undefined): WaitOptions | undefined {
+	if (plan instanceof JobToAwait) return plan.waitOptions;
+	return plan === undefined || 'list' in plan ? undefined : plan.wait;
 }
 
 /** Fails an item whose fields the service has no place for, before anything is sent for any item. */
@@ -186,10 +183,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			}
 			throw new NodeOperationError(this.getNode(), error, { itemIndex });
 		}
-		const json: IDataObject = { error: error.message };
-		if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
-		if ((error as NodeApiError).description) json.description = (error as NodeApiError).description;
-		return [{ json, pairedItem: { item: itemIndex } }];
+		return [{ json: errorJson(error), pairedItem: { item: itemIndex } }];
 	};
 
 	const plans: Array<OperationPlan | undefined> = new Array(items.length);
@@ -209,6 +203,16 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 
 	if (contract?.notice !== undefined) this.addExecutionHints({ message: contract.notice, location: 'outputPane' });
+
+	// One execution waits one way: it sleeps until the service's event, or it polls.
+	const methods = new Set(plans.map((plan) => waitOf(plan)).flatMap((wait) => (wait === undefined ? [] : [wait.method ?? 'poll'])));
+	if (methods.size > 1) {
+		throw new NodeOperationError(this.getNode(), 'The items ask for both Wait Methods, "Poll" and "Service Event"', {
+			description: 'An execution either sleeps until the service reports the jobs finished or polls them: give every item the same Wait Method.',
+		});
+	}
+	// Checked before anything is sent: where the execution cannot sleep, no job has started.
+	const eventWait = methods.has('event') && contract !== undefined ? await prepareEventWait.call(this, contract) : undefined;
 
 	const itemKey = itemKeys.call(this);
 	const signal = this.getExecutionCancelSignal();
@@ -235,9 +239,20 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	});
 	jobsToAwait.sort((a, b) => a.itemIndex - b.itemIndex);
 
+	let known: Map<number, IDataObject | Error> | undefined;
+	if (eventWait !== undefined && contract !== undefined && jobsToAwait.length > 0) {
+		const outcome = await awaitByEvent.call(this, contract, eventWait, jobsToAwait, outputs);
+		// The execution sleeps; the node's webhook outputs the items when it resumes.
+		if (outcome.waiting) return [items];
+		if ('poll' in outcome) this.addExecutionHints({ message: outcome.poll, location: 'outputPane' });
+		else known = outcome.finished;
+	}
+
 	await forEachConcurrently(jobsToAwait, MAX_PARALLEL_JOB_WAITS, async ({ itemIndex, job }) => {
 		try {
-			const finished = await waitForJob.call(this, job, itemIndex, timeouts[itemIndex]);
+			const read = known?.get(itemIndex);
+			if (read instanceof Error) throw read;
+			const finished = read ?? (await waitForJob.call(this, job, itemIndex, timeouts[itemIndex]));
 			outputs[itemIndex] = await withMedia(toItems(finished, itemIndex), job.media, itemIndex);
 		} catch (error) {
 			outputs[itemIndex] = fail(error as Error, itemIndex);

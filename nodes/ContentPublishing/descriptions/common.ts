@@ -47,6 +47,33 @@ export const waitForCompletionField: INodeProperties = {
 		'Whether to wait until the job the service starts has finished and return its result, or return the job at once (pick it up later with Job → Wait for Completion)',
 };
 
+/**
+ * How to wait for the job: poll from the running node (the default, as before the choice existed),
+ * or sleep until the service reports the job finished (n8n's waiting executions, as its Wait node).
+ */
+export const waitMethodField: INodeProperties = {
+	displayName: 'Wait Method',
+	name: 'waitMethod',
+	type: 'options',
+	options: [
+		{
+			name: 'Poll',
+			value: 'poll',
+			description: 'The node checks the job until it has finished; the execution keeps running (and holds a worker) meanwhile',
+		},
+		{
+			name: 'Service Event',
+			value: 'event',
+			description:
+				"The execution sleeps until the service reports every item's job finished, and runs nothing meanwhile. Needs n8n's WEBHOOK_URL reachable by the service.",
+		},
+	],
+	default: 'poll',
+	description:
+		'How to wait for the job. With Service Event, a job that fails makes its item an error item, and after Maximum Wait Time n8n resumes the execution with the input items unchanged.',
+	displayOptions: { show: { waitForCompletion: [true] } },
+};
+
 /** How long and how often to wait for a job; shown when waiting is on. */
 export const waitOptionsField: INodeProperties = {
 	displayName: 'Options',

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { findJob, isRecord, readJob, readResource, type Contract, type EndpointName, type Headers, type JobView } from '../../shared/contract';
@@ -14,9 +14,14 @@ const MIN_POLL_TIMEOUT_MS = 1000;
 const FIRST_POLL_MS = 1000;
 const WAITED_FRACTION = 0.1;
 
+/** How Wait for Completion waits: polling from the running node, or sleeping until the service's event. */
+export type WaitMethod = 'poll' | 'event';
+
 export interface WaitOptions {
 	pollIntervalSeconds: number;
 	maxWaitSeconds: number;
+	/** Absent in waits planned before the choice existed: they poll. */
+	method?: WaitMethod;
 }
 
 /** An operation's answer that is a job still to be waited for, once every item has started its own. */
@@ -34,7 +39,7 @@ export class JobToAwait {
 	) {}
 }
 
-function failedJobError(context: IExecuteFunctions, job: IDataObject, view: JobView, itemIndex: number) {
+export function failedJobError(context: { getNode(): INode }, job: IDataObject, view: JobView, itemIndex: number): NodeApiError {
 	const message = view.error?.message ?? `The job ended with status "${view.status}"`;
 	const error = new NodeApiError(context.getNode(), job as JsonObject, {
 		message: `Job ${view.id} failed: ${message}`,
@@ -80,16 +85,7 @@ export async function waitForJob(
 
 	while (true) {
 		const remaining = deadline - Date.now();
-		if (remaining <= 0) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`Job ${jobId} did not finish within ${maxWaitSeconds} seconds (last status: ${lastStatus})`,
-				{
-					itemIndex,
-					description: `The job goes on in the service. To pick up its result later, use the Job resource's "Wait for Completion" operation with Job ID ${jobId}, or raise "Maximum Wait Time".`,
-				},
-			);
-		}
+		if (remaining <= 0) throw jobTimeoutError(this, jobId, maxWaitSeconds, lastStatus, itemIndex);
 		if (!(await sleepUnlessCancelled(Math.min(interval, remaining), signal))) throw cancelled();
 
 		let job: IDataObject;
@@ -119,6 +115,14 @@ export async function waitForJob(
 	}
 }
 
+/** A wait that ended before its job did: the job goes on in the service. */
+export function jobTimeoutError(context: { getNode(): INode }, jobId: string, maxWaitSeconds: number, lastStatus: string, itemIndex: number): NodeOperationError {
+	return new NodeOperationError(context.getNode(), `Job ${jobId} did not finish within ${maxWaitSeconds} seconds (last status: ${lastStatus})`, {
+		itemIndex,
+		description: `The job goes on in the service. To pick up its result later, use the Job resource's "Wait for Completion" operation with Job ID ${jobId}, or raise "Maximum Wait Time".`,
+	});
+}
+
 /** The job an answer of an endpoint started or is. */
 export function jobIn(contract: Contract, endpoint: EndpointName, body: unknown, headers: Headers): ReturnType<typeof findJob> {
 	return findJob(contract.jobs, contract.endpoints[endpoint].answer.jobs, body, headers);
@@ -145,7 +149,8 @@ export function resultOrJobToAwait(
 	const output =
 		found?.job ?? (found !== undefined && (found.via === 'location' || !isRecord(resource)) ? { [idName]: found.id } : requireObject(this, resource, itemIndex));
 	if (wait === undefined || found === undefined) return output;
-	if (found.job !== undefined) {
+	// A wait for the service's event reads every job once after registering, whatever its first answer said.
+	if (found.job !== undefined && wait.method !== 'event') {
 		const view = readJob(contract.jobs, found.job);
 		if (view.state === 'succeeded' || view.state === 'scheduled') return found.job;
 		if (view.state === 'failed') throw failedJobError(this, found.job, view, itemIndex);
@@ -161,6 +166,10 @@ export function readJobWait(this: IExecuteFunctions, itemIndex: number): WaitOpt
 
 export function readWaitOptions(this: IExecuteFunctions, itemIndex: number): WaitOptions {
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const method = this.getNodeParameter('waitMethod', itemIndex, 'poll');
+	if (method !== 'poll' && method !== 'event') {
+		throw new NodeOperationError(this.getNode(), `"Wait Method" of item ${itemIndex} must be "poll" or "event"`, { itemIndex });
+	}
 	const pollIntervalSeconds = Number(options.pollInterval ?? 5);
 	const maxWaitSeconds = Number(options.maxWaitTime ?? 600);
 	for (const [name, value] of [
@@ -173,5 +182,5 @@ export function readWaitOptions(this: IExecuteFunctions, itemIndex: number): Wai
 			});
 		}
 	}
-	return { pollIntervalSeconds, maxWaitSeconds };
+	return { pollIntervalSeconds, maxWaitSeconds, method };
 }

@@ -2,7 +2,7 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } 
 import { NodeOperationError } from 'n8n-workflow';
 
 import { mediaAddresses, readJob, type JobReading } from '../../shared/contract';
-import { downloadFile, type DownloadLimits, type MediaAnswer } from '../../shared/transport/download';
+import { downloadFile, type DownloadLimits, type MediaAnswer, type MediaContext } from '../../shared/transport/download';
 import { readHostRules, type HostRule } from '../../shared/transport/hosts';
 import { readRequestTimeout } from './fields';
 
@@ -191,7 +191,7 @@ export function mediaTypeOf(served: string | undefined, fileName: string | undef
  * binary storage within the item's bounds; any file that fails fails the item, whose binary then
  * holds nothing.
  */
-export async function downloadMedia(this: IExecuteFunctions, job: IDataObject, jobs: JobReading, options: MediaOptions, itemIndex: number): Promise<IBinaryKeyData> {
+export async function downloadMedia(this: MediaContext, job: IDataObject, jobs: JobReading, options: MediaOptions, itemIndex: number): Promise<IBinaryKeyData> {
 	const { result, kind } = readJob(jobs, job);
 	const urls = mediaAddresses(jobs, result ?? job, MAX_FILES_PER_ITEM + 1);
 	if (urls.length === 0) {

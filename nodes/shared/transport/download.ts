@@ -1,9 +1,12 @@
-import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { headerValue, type Headers } from '../contract';
 import { readCredentials, redact } from './credentials';
 import { isListedHost, nonPublicReason, type HostRule } from './hosts';
+
+/** Where media are downloaded: an execution, or the webhook that resumes a waiting one. */
+export type MediaContext = IExecuteFunctions | IWebhookFunctions;
 
 /** What n8n's prepareBinaryData takes: a buffer or, here, a stream. */
 export type BinarySource = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
@@ -88,7 +91,7 @@ function destroy(body: unknown): void {
  *   fails and no half file becomes the item's binary.
  */
 export async function downloadFile(
-	this: IExecuteFunctions,
+	this: MediaContext,
 	address: string,
 	itemIndex: number,
 	limits: DownloadLimits,
@@ -102,7 +105,8 @@ export async function downloadFile(
 	} catch {
 		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: the media address "${address.slice(0, 200)}" is not a URL`, { itemIndex });
 	}
-	const cancel = this.getExecutionCancelSignal();
+	// A webhook resuming a waiting execution has no cancel of its own.
+	const cancel = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
 	const idle = idleWatch(limits.idleMs);
 	const signal = AbortSignal.any([limits.deadline, idle.signal, ...(cancel ? [cancel] : [])]);
 	let tooLarge = false;
@@ -226,7 +230,7 @@ function bounded(body: unknown, maxBytes: number, signal: AbortSignal, touch: ()
 	);
 }
 
-function notStored(context: IExecuteFunctions, url: URL, error: unknown, apiKey: string, itemIndex: number): NodeApiError {
+function notStored(context: MediaContext, url: URL, error: unknown, apiKey: string, itemIndex: number): NodeApiError {
 	const reason = redact(String((error as Error).message ?? error), apiKey);
 	return new NodeApiError(context.getNode(), { message: reason }, {
 		message: `The media at ${shown(url)} was downloaded, but n8n could not store it`,
@@ -235,7 +239,7 @@ function notStored(context: IExecuteFunctions, url: URL, error: unknown, apiKey:
 	});
 }
 
-function sizeError(context: IExecuteFunctions, url: URL, limits: DownloadLimits, itemIndex: number): NodeOperationError {
+function sizeError(context: MediaContext, url: URL, limits: DownloadLimits, itemIndex: number): NodeOperationError {
 	return new NodeOperationError(context.getNode(), `The media at ${shown(url)} is larger than "Max Media Size" (${limits.maxBytes / 1048576} MB)`, {
 		itemIndex,
 		description: 'The download was stopped. Raise "Max Media Size" under Media Options if the file is expected to be this large.',
@@ -255,7 +259,7 @@ function redirectTarget(headers: Headers, from: URL): URL | undefined {
  * Refuses an address outside the Base URL's origin, the listed hosts and public hosts, before
  * anything is sent to it, naming the host and the option that allows it.
  */
-function refuseUnlessAllowed(context: IExecuteFunctions, url: URL, baseOrigin: string, allowed: HostRule[], itemIndex: number, redirected: boolean): void {
+function refuseUnlessAllowed(context: MediaContext, url: URL, baseOrigin: string, allowed: HostRule[], itemIndex: number, redirected: boolean): void {
 	const how = redirected ? 'redirected to' : 'names';
 	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
 		throw new NodeOperationError(context.getNode(), `The media address of item ${itemIndex} ${how} a ${url.protocol} address, which the node does not download from`, { itemIndex });

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { extraBodyField, extraQueryField, waitForCompletionField, waitOptionsField } from '../../descriptions/common';
+import { extraBodyField, extraQueryField, waitForCompletionField, waitMethodField, waitOptionsField } from '../../descriptions/common';
 import { languageField, toneField } from './shared';
 import { pageIdField } from '../../descriptions/locators';
 import { ENDPOINTS } from '../../../shared/contract';
@@ -45,6 +45,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { transcriptSource: ['binary'] } },
 	},
 	waitForCompletionField,
+	waitMethodField,
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',

@@ -6,7 +6,7 @@ import { pickFields, readCollection, readExtraFields } from '../../helpers/field
 import { readJobWait } from '../../helpers/jobs';
 import { mediaFields, readMediaOptions } from '../../helpers/media';
 import type { RequestPlan } from '../types';
-import { extraBodyField, extraQueryField, waitForCompletionField, waitOptionsField } from '../../descriptions/common';
+import { extraBodyField, extraQueryField, waitForCompletionField, waitMethodField, waitOptionsField } from '../../descriptions/common';
 import { pageIdField, sourcePostField } from '../../descriptions/locators';
 
 export const languageField: INodeProperties = {
@@ -44,6 +44,7 @@ export function promptGenerationProperties(kindFields: INodeProperties[], { medi
 				'What to write about. May be left empty when "Source Text" or "Source Post ID" is given.',
 		},
 		waitForCompletionField,
+		waitMethodField,
 		...(media ? mediaFields.map((field) => ({ ...field, displayOptions: { show: { waitForCompletion: [true], ...field.displayOptions?.show } } })) : []),
 		{
 			displayName: 'Additional Fields',

@@ -1,15 +1,16 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { waitOptionsField } from '../../descriptions/common';
+import { waitMethodField, waitOptionsField } from '../../descriptions/common';
 import { requireId } from '../../helpers/fields';
 import { JobToAwait, readWaitOptions } from '../../helpers/jobs';
 import { mediaFields, readMediaOptions } from '../../helpers/media';
 import { jobIdField } from './shared';
 
-// The wait options without their "Wait for Completion" switch: waiting is this operation's purpose.
+// The wait's fields without their "Wait for Completion" switch: waiting is this operation's purpose.
 const properties: INodeProperties[] = [
 	jobIdField,
+	{ ...waitMethodField, displayOptions: undefined },
 	...mediaFields,
 	{ ...waitOptionsField, displayOptions: undefined },
 ];

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { extraBodyField, extraQueryField, waitForCompletionField, waitOptionsField } from '../../descriptions/common';
+import { extraBodyField, extraQueryField, waitForCompletionField, waitMethodField, waitOptionsField } from '../../descriptions/common';
 import { pageIdField, postLocator } from '../../descriptions/locators';
 import { readDateTime, timeZoneField } from '../../helpers/dates';
 import { pickFields, readCollection, readExtraFields, requireLocator, requireString } from '../../helpers/fields';
@@ -32,6 +32,7 @@ export function publishProperties(platform: string): INodeProperties[] {
 			displayOptions: { show: { source: ['text'] } },
 		},
 		waitForCompletionField,
+		waitMethodField,
 		{
 			displayName: 'Additional Fields',
 			name: 'additionalFields',

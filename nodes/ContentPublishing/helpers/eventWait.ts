@@ -1,0 +1,653 @@
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'crypto';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	IWebhookDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { findJob, isRecord, own, ownAt, readDelivery, readJob, readResource, verifyDelivery, type Contract } from '../../shared/contract';
+import { registrationId, secretFor, usableSecret } from '../../shared/secrets';
+import { asNodeError, callEndpoint, isTransient, loadContract, readCredentials, readJobById, serviceEvents, type RequestContext } from '../../shared/transport';
+import { readAllItems } from '../../shared/transport/paging';
+import { failedJobError, jobTimeoutError, type JobToAwait } from './jobs';
+import { downloadMedia, type MediaOptions } from './media';
+import { errorJson, withoutErrorKey } from './outputs';
+
+/**
+ * Wait for Completion by the service's event: the execution sleeps in n8n's waiting state (as n8n's
+ * Wait node and its "send and wait" operations do) and runs nothing until the service reports a
+ * job finished, in regular and in queue mode alike.
+ *
+ * - The node starts every item's job, registers ONE webhook on the service for this execution (its
+ *   job-finished and job-failed events), whose address is the execution's resume URL, reads the
+ *   jobs once, and puts the execution to wait until Maximum Wait Time.
+ * - n8n then calls `resumeOnEvent` for every request to that address. A request is only ever a
+ *   prompt: the node reads the jobs' states from the service with its own key, keeps waiting while
+ *   one is pending, and resumes the execution once all have finished, one output item per input
+ *   item. Nothing in a request is believed.
+ *
+ * The resume URL carries what the wait needs later (the items' job ids, their outputs decided
+ * before the wait, the deadline), sealed (AES-256-GCM) with a key derived from the credential's API
+ * key: n8n keeps nothing of a waiting node's own output for its webhook (waiting-webhooks.ts pops
+ * it), and static data is the workflow's, not the execution's. Only the deadline is in clear, for
+ * the node's next registration to see whether the wait is over.
+ */
+
+/**
+ * The resume address n8n serves while the execution waits: `$execution.resumeUrl` + `/<node id>`.
+ * A restart webhook has no lifecycle for n8n to call (n8n never registers it), so this is a named
+ * constant as in n8n's own nodes (`sendAndWaitWebhooksDescription`): the community rule
+ * `webhook-lifecycle-complete` asks lifecycle methods of webhooks that n8n registers.
+ */
+export const EVENT_WAIT_WEBHOOKS: IWebhookDescription[] = [
+	{
+		name: 'default',
+		httpMethod: 'POST',
+		responseMode: 'onReceived',
+		responseData: '',
+		path: '={{ $nodeId }}',
+		restartWebhook: true,
+		isFullPath: true,
+	},
+];
+
+// Query parameters of the registered address, beside n8n's own `signature` (from n8n 2.14).
+const STATE_PARAM = 'cp_wait';
+const UNTIL_PARAM = 'cp_until';
+const RUN_MAC_PARAM = 'cp_run';
+const SECRET_PARAM = 'cp_key';
+const PROBE_PARAM = 'cp_probe';
+// Marks the node's own calls of a resume address, for n8n's logs (and the tests); nothing is believed from it.
+export const CHECK_HEADER = 'x-content-publishing-wait';
+
+// A service that states no limit for a webhook's address is taken to accept this much; n8n itself
+// refuses request lines near Node.js's 16 kB header limit.
+const DEFAULT_MAX_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = 8000;
+const READ_TIMEOUT_MS = 10_000;
+// A registration of this node past its deadline by this much belongs to an execution n8n resumed
+// already (n8n checks waiting executions once a minute).
+const LEFTOVER_GRACE_MS = 120_000;
+const MAX_PROBES = 20;
+const PROBE_TIMEOUT_MS = 5_000;
+// After the node returns, n8n saves the execution as waiting (within milliseconds); a delivery
+// before that gets 409. One call of the node's own this much later reads the jobs for an event a
+// service sent in that moment and did not send again.
+export const NUDGE_DELAY_MS = 2_000;
+// Waits this process resumed, remembered so a call that comes in while n8n starts the execution does not resume it twice.
+const RESUMED_MEMORY_MS = 10 * 60_000;
+const MAX_REMEMBERED = 10_000;
+
+interface WaitState {
+	v: 1;
+	/** Random per registration: tells this node's registrations apart, and seeds the signing secret. */
+	n: string;
+	/** When the wait ends, in Unix seconds: n8n resumes the execution itself then. */
+	d: number;
+	/** The Maximum Wait Time, in seconds, for the timeout's message. */
+	w: number;
+	/** Each item's job id, or null where the item's output was decided before the wait (in `o`). */
+	j: Array<string | null>;
+	/** Outputs decided before the wait, by item index: an error item, or an answer without a job. */
+	o?: Record<string, IDataObject>;
+	/** Download Media's field and bounds of each item (null: none), or one for every item. */
+	m?: MediaOptions | Array<MediaOptions | null>;
+	/** 1 where the node chose the signing secret: derived from the key, written nowhere. */
+	k?: 1;
+}
+
+export interface EventWaitSetup {
+	/** This execution's resume address for this node, with n8n's token where it has one. */
+	resume: URL;
+	/** The service's events for a finished and a failed job. */
+	events: string[];
+}
+
+export interface AwaitedJob {
+	itemIndex: number;
+	job: JobToAwait;
+}
+
+export type EventWaitOutcome =
+	| { waiting: true }
+	/** Every job had finished when it was read: the node outputs them now. */
+	| { waiting: false; finished: Map<number, IDataObject | Error> }
+	/** Waiting by event was not possible after the jobs had started: why, and the node polls instead. */
+	| { waiting: false; poll: string };
+
+type JobOutcome =
+	| { state: 'finished'; job: IDataObject }
+	| { state: 'failed'; error: NodeApiError | NodeOperationError }
+	| { state: 'pending'; status: string };
+
+// ------------------------------------------------------------------------------------------------
+// Keys, signed state and the registered address
+
+/** The key the wait's state is sealed with: derived from the API key, so only this credential's node can write a state it believes. */
+async function waitKey(context: RequestContext): Promise<Buffer> {
+	const { apiKey } = await readCredentials.call(context);
+	return createHmac('sha256', apiKey).update('n8n-nodes-content-publishing event wait v1').digest();
+}
+
+function mac(key: Buffer, ...parts: string[]): string {
+	return createHmac('sha256', key).update(parts.join('\n')).digest('base64url');
+}
+
+function sameText(a: string, b: string): boolean {
+	const left = Buffer.from(a);
+	const right = Buffer.from(b);
+	return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** The secret the node registers: derived from the key and this wait, so it is never stored. */
+function derivedSecret(contract: Contract, key: Buffer, executionId: string, nodeId: string, nonce: string): string {
+	const bytes = createHmac('sha256', key).update(`secret\n${executionId}\n${nodeId}\n${nonce}`).digest();
+	return secretFor(contract.webhooks.signature, bytes);
+}
+
+/** Text sealed with the key (AES-256-GCM), bound to `aad`: only this credential opens it, and nothing in it can be changed. */
+function seal(key: Buffer, aad: string, text: string): string {
+	const iv = randomBytes(12);
+	const cipher = createCipheriv('aes-256-gcm', createHmac('sha256', key).update('seal').digest(), iv);
+	cipher.setAAD(Buffer.from(aad));
+	const sealed = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
+	return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
+}
+
+function unseal(key: Buffer, aad: string, text: string): string | undefined {
+	if (text === '') return undefined;
+	try {
+		const bytes = Buffer.from(text, 'base64url');
+		const decipher = createDecipheriv('aes-256-gcm', createHmac('sha256', key).update('seal').digest(), bytes.subarray(0, 12));
+		decipher.setAAD(Buffer.from(aad));
+		decipher.setAuthTag(bytes.subarray(12, 28));
+		return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
+	} catch {
+		// Sealed with another key, or changed.
+		return undefined;
+	}
+}
+
+/**
+ * Which run of the node this wait is: the node that handed it its items, and that node's output
+ * and run. n8n serves one resume address per execution and node, so without this a later run of
+ * the node in a loop could be resumed with an earlier run's state. (Not the number of items:
+ * with Execute Once the node sees one, its webhook all of them.)
+ */
+function runOf(context: IExecuteFunctions | IWebhookFunctions): string {
+	return String(context.evaluateExpression('{{ JSON.stringify([$prevNode.name, $prevNode.outputIndex, $prevNode.runIndex]) }}', 0));
+}
+
+function isState(value: unknown): value is WaitState {
+	if (!isRecord(value) || value.v !== 1 || typeof value.n !== 'string' || typeof value.d !== 'number' || typeof value.w !== 'number') return false;
+	return Array.isArray(value.j) && value.j.every((id) => id === null || typeof id === 'string');
+}
+
+/** What a sealed secret is bound to: this wait's registration. */
+function secretScope(executionId: string, nodeId: string, nonce: string): string {
+	return `secret\n${executionId}\n${nodeId}\n${nonce}`;
+}
+
+function sealState(key: Buffer, executionId: string, nodeId: string, state: WaitState): string {
+	return seal(key, `state\n${executionId}\n${nodeId}`, JSON.stringify(state));
+}
+
+/** The wait's state from its address, where this credential sealed it for this execution and node. */
+function openState(key: Buffer, executionId: string, nodeId: string, sealed: string): WaitState | undefined {
+	const opened = unseal(key, `state\n${executionId}\n${nodeId}`, sealed);
+	if (opened === undefined) return undefined;
+	try {
+		const value: unknown = JSON.parse(opened);
+		return isState(value) ? value : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+function text(value: unknown): string | undefined {
+	return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** A registration of the service read back as a wait of this node: its execution, deadline (ms) and sealed state. */
+function registeredWait(address: unknown, resume: URL, nodeId: string): { executionId: string; until: number; sealed: string; url: URL } | undefined {
+	if (typeof address !== 'string') return undefined;
+	let url: URL;
+	try {
+		url = new URL(address);
+	} catch {
+		return undefined;
+	}
+	const segments = url.pathname.split('/');
+	const ours = resume.pathname.split('/');
+	// The same n8n (origin and waiting-webhook path), the same node; any execution.
+	const samePlace = url.origin === resume.origin && segments.length === ours.length && segments.slice(0, -2).join('/') === ours.slice(0, -2).join('/');
+	const sealed = url.searchParams.get(STATE_PARAM);
+	const until = Number(url.searchParams.get(UNTIL_PARAM));
+	if (!samePlace || segments[segments.length - 1] !== encodeURIComponent(nodeId) || sealed === null || !Number.isFinite(until)) return undefined;
+	return { executionId: decodeURIComponent(segments[segments.length - 2]), until: until * 1000, sealed, url };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Reading the jobs
+
+async function readOutcome(context: RequestContext, contract: Contract, jobId: string, itemIndex: number): Promise<JobOutcome> {
+	let job: IDataObject;
+	try {
+		job = await readJobById.call(context, jobId, { itemIndex, retryReads: false, timeoutMs: READ_TIMEOUT_MS });
+	} catch (error) {
+		// A job the service no longer knows will never finish: its item fails. Any other failure is read again later.
+		if (error instanceof NodeApiError && error.httpCode === '404') return { state: 'failed', error };
+		throw asNodeError(context, error, itemIndex);
+	}
+	const view = readJob(contract.jobs, job);
+	if (view.state === 'succeeded' || view.state === 'scheduled') return { state: 'finished', job };
+	if (view.state === 'failed') return { state: 'failed', error: failedJobError(context, job, view, itemIndex) };
+	return { state: 'pending', status: view.status || 'unknown' };
+}
+
+/**
+ * Reads the jobs up to the first one still pending (or all of them, `toTheEnd`), so a call that
+ * changes nothing costs one read. Reading starts after the item whose job a signed event named
+ * (that job has just finished; jobs tend to finish in the order they started, so the next one is
+ * the likeliest to be pending) and comes round to it last.
+ */
+async function readJobs(
+	context: RequestContext,
+	contract: Contract,
+	jobs: Array<{ itemIndex: number; jobId: string }>,
+	{ toTheEnd = false, after }: { toTheEnd?: boolean; after?: number } = {},
+): Promise<{ outcomes: Map<number, JobOutcome>; pending: boolean }> {
+	const start = after === undefined ? 0 : jobs.findIndex(({ itemIndex }) => itemIndex === after) + 1;
+	const order = [...jobs.slice(start), ...jobs.slice(0, start)];
+	const outcomes = new Map<number, JobOutcome>();
+	let pending = false;
+	for (const { itemIndex, jobId } of order) {
+		const outcome = await readOutcome(context, contract, jobId, itemIndex);
+		outcomes.set(itemIndex, outcome);
+		if (outcome.state === 'pending') {
+			pending = true;
+			if (!toTheEnd) break;
+		}
+	}
+	return { outcomes, pending };
+}
+
+function jobsOf(state: WaitState): Array<{ itemIndex: number; jobId: string }> {
+	return state.j.flatMap((jobId, itemIndex) => (jobId === null ? [] : [{ itemIndex, jobId }]));
+}
+
+// ------------------------------------------------------------------------------------------------
+// Registrations on the service
+
+async function deleteRegistration(context: RequestContext, id: string): Promise<void> {
+	await callEndpoint.call(context, 'deleteWebhook', { id }).catch((error: unknown) => {
+		// Gone already is what deleting wants.
+		if (!(error instanceof NodeApiError && error.httpCode === '404')) throw error;
+	});
+}
+
+/** The registrations on the service that are this node's waits, as `registeredWait` reads them. */
+async function waitRegistrations(context: RequestContext, contract: Contract, resume: URL, nodeId: string) {
+	const listed = await readAllItems.call(context, 'listWebhooks', {});
+	const { itemId } = contract.endpoints.listWebhooks.answer;
+	return listed.flatMap((webhook) => {
+		const wait = registeredWait(own(webhook, contract.webhooks.fields.url), resume, nodeId);
+		const id = own(webhook, itemId);
+		return wait === undefined || (typeof id !== 'string' && typeof id !== 'number') ? [] : [{ ...wait, id: String(id) }];
+	});
+}
+
+/**
+ * Whether the execution behind a registration still waits: the node's own answer to a probe says
+ * so; n8n answers 404 or 409 for an execution that ended (finished, cancelled, failed, deleted).
+ */
+async function stillWaiting(context: IExecuteFunctions, url: URL): Promise<boolean> {
+	const probe = new URL(url.toString());
+	probe.searchParams.set(PROBE_PARAM, '1');
+	try {
+		const answer = (await context.helpers.httpRequest({
+			method: 'POST',
+			url: probe.toString(),
+			body: {},
+			json: true,
+			headers: { [CHECK_HEADER]: 'probe' },
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: PROBE_TIMEOUT_MS,
+		})) as { statusCode: number; body: unknown };
+		return !(answer.statusCode === 404 || answer.statusCode === 409);
+	} catch (error) {
+		// n8n not reachable from itself: the registration is kept until its deadline has passed.
+		context.logger.debug(`Content Publishing: could not probe a waiting registration: ${(error as Error).message}`);
+		return true;
+	}
+}
+
+/**
+ * Removes this node's registrations whose wait is over: an earlier run of the node in this
+ * execution, a wait past its deadline, or one whose execution n8n says has ended (cancelled,
+ * failed). Registrations of other nodes, other n8n instances or waits that go on are left alone.
+ */
+async function removeLeftovers(context: IExecuteFunctions, contract: Contract, resume: URL): Promise<void> {
+	const executionId = context.getExecutionId();
+	let probes = 0;
+	for (const wait of await waitRegistrations(context, contract, resume, context.getNode().id)) {
+		const over =
+			wait.executionId === executionId ||
+			wait.until + LEFTOVER_GRACE_MS < Date.now() ||
+			(probes++ < MAX_PROBES && !(await stillWaiting(context, wait.url)));
+		if (over) await deleteRegistration(context, wait.id);
+	}
+}
+
+function maxUrlLength(contract: Contract): number {
+	const property = contract.endpoints.createWebhook.request?.properties.get(contract.webhooks.fields.url);
+	const stated = own(property, 'maxLength');
+	return typeof stated === 'number' && stated > 0 ? Math.min(stated, MAX_URL_LENGTH) : DEFAULT_MAX_URL_LENGTH;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Before and when the execution sleeps
+
+function cannotWait(context: IExecuteFunctions, message: string, why: string): NodeOperationError {
+	return new NodeOperationError(context.getNode(), message, {
+		description: `${why} Set "Wait Method" to "Poll" to wait for the jobs from the running node instead.`,
+	});
+}
+
+/** `$execution.resumeUrl` with this node's id: where n8n serves the node's webhook while the execution waits. */
+function resumeAddress(context: IExecuteFunctions | IWebhookFunctions): URL | undefined {
+	const executionId = context.getExecutionId();
+	let resume: URL;
+	try {
+		resume = new URL(String(context.evaluateExpression('{{ $execution.resumeUrl }}', 0)));
+	} catch {
+		return undefined;
+	}
+	if (!executionId || !resume.pathname.endsWith(`/${executionId}`)) return undefined;
+	// From n8n 2.14 the address carries its token as a query parameter: the node's id goes in the path.
+	resume.pathname = `${resume.pathname}/${encodeURIComponent(context.getNode().id)}`;
+	return resume;
+}
+
+function isLoopback(hostname: string): boolean {
+	return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/**
+ * Whether waiting for the service's event can work in this execution, checked before anything is
+ * sent: where it cannot, the node fails at once, saying why, and nothing has started.
+ */
+export async function prepareEventWait(this: IExecuteFunctions, contract: Contract): Promise<EventWaitSetup> {
+	if (typeof this.isToolExecution === 'function' && this.isToolExecution()) {
+		throw cannotWait(this, 'An AI agent cannot wait for the service\'s event', 'An agent\'s tool call cannot sleep until a job finishes.');
+	}
+	// n8n 2.41's opt-in engine v2 refuses to resume waiting executions.
+	if (own(this.getWorkflowSettings(), 'engineType') === 'v2') {
+		throw cannotWait(this, 'This workflow\'s execution engine cannot resume a waiting execution', 'The workflow runs on n8n\'s engine v2, which cannot resume executions that wait (yet).');
+	}
+	const resume = resumeAddress(this);
+	if (resume === undefined) {
+		throw cannotWait(this, 'This n8n has no resume address for the execution', 'n8n gives the execution no $execution.resumeUrl that names it.');
+	}
+	const { baseUrl } = await readCredentials.call(this);
+	if (isLoopback(resume.hostname) && !isLoopback(new URL(baseUrl).hostname)) {
+		throw cannotWait(
+			this,
+			`The service cannot reach n8n at ${resume.origin}`,
+			"n8n's address for webhooks is on this machine only. Set n8n's WEBHOOK_URL to the address where the service reaches n8n.",
+		);
+	}
+	const { meanings, events } = contract.webhooks;
+	if (events !== undefined && meanings['job.completed'].length === 0) {
+		throw cannotWait(this, 'The service offers no event for a finished job', `Its OpenAPI document lists: ${events.join(', ')}.`);
+	}
+	const chosen = events === undefined || meanings['job.failed'].length > 0 ? ['job.completed', 'job.failed'] : ['job.completed'];
+	return { resume, events: serviceEvents.call(this, contract.webhooks, chosen) };
+}
+
+/**
+ * One call of the node's own to its resume address once n8n has saved the wait: it reads the jobs
+ * for an event that came while n8n saved. It holds no execution: the execution has returned.
+ */
+function nudgeWhenWaiting(context: IExecuteFunctions, url: string): void {
+	const nudge = async () => {
+		await sleep(NUDGE_DELAY_MS);
+		await context.helpers.httpRequest({ method: 'POST', url, body: {}, json: true, headers: { [CHECK_HEADER]: 'after-wait' }, ignoreHttpStatusErrors: true, timeout: READ_TIMEOUT_MS });
+	};
+	nudge().catch((error: unknown) => context.logger.debug(`Content Publishing: the call to the resume address failed: ${(error as Error).message}`));
+}
+
+/**
+ * After every item's job has started: registers the webhook, reads the jobs once, and puts the
+ * execution to wait, unless every job has finished already. Where the registration fails or the
+ * wait does not fit the address the service takes, the node polls instead and says why.
+ */
+export async function awaitByEvent(
+	this: IExecuteFunctions,
+	contract: Contract,
+	setup: EventWaitSetup,
+	jobs: AwaitedJob[],
+	decided: Array<INodeExecutionData[] | undefined>,
+): Promise<EventWaitOutcome> {
+	const executionId = this.getExecutionId();
+	const nodeId = this.getNode().id;
+	const maxWaitSeconds = Math.max(...jobs.map(({ job }) => job.waitOptions.maxWaitSeconds));
+	const deadline = Date.now() + maxWaitSeconds * 1000;
+
+	const state: WaitState = { v: 1, n: randomBytes(9).toString('base64url'), d: Math.ceil(deadline / 1000), w: maxWaitSeconds, j: decided.map(() => null) };
+	for (const { itemIndex, job } of jobs) state.j[itemIndex] = job.jobId;
+	const outputs: Record<string, IDataObject> = {};
+	for (const [itemIndex, output] of decided.entries()) {
+		if (state.j[itemIndex] !== null) continue;
+		// A file cannot travel in an address: such a batch is polled.
+		if (output?.length !== 1 || output[0].binary !== undefined) return { waiting: false, poll: 'An item\'s output holds binary data, which cannot wait for the service\'s event, so the node polled the jobs.' };
+		outputs[itemIndex] = output[0].json;
+	}
+	if (Object.keys(outputs).length > 0) state.o = outputs;
+	const media = state.j.map((jobId, itemIndex) => jobs.find((entry) => entry.itemIndex === itemIndex)?.job.media ?? null);
+	const same = (a: MediaOptions | null, b: MediaOptions | null) => JSON.stringify(a) === JSON.stringify(b);
+	if (media.some((options) => options !== null)) state.m = media.every((options) => same(options, media[0])) ? (media[0] as MediaOptions) : media;
+	if (contract.webhooks.secret.sent !== undefined) state.k = 1;
+
+	const key = await waitKey(this);
+	const sealed = sealState(key, executionId, nodeId, state);
+	const address = new URL(setup.resume.toString());
+	address.searchParams.set(STATE_PARAM, sealed);
+	address.searchParams.set(UNTIL_PARAM, String(state.d));
+	address.searchParams.set(RUN_MAC_PARAM, mac(key, executionId, nodeId, state.n, runOf(this)));
+	const limit = maxUrlLength(contract);
+	if (address.toString().length > limit) {
+		return {
+			waiting: false,
+			poll: `The ${jobs.length} items' jobs make the address the wait registers longer than the service takes (${limit} characters), so the node polled them. Split the items into smaller batches (Loop Over Items) to wait for the service's event.`,
+		};
+	}
+
+	let id: string;
+	try {
+		await removeLeftovers(this, contract, setup.resume);
+		const secret = state.k === 1 ? derivedSecret(contract, key, executionId, nodeId, state.n) : undefined;
+		const answer = await callEndpoint.call(this, 'createWebhook', {
+			fields: {
+				body: { url: address.toString(), events: setup.events, ...(secret === undefined ? {} : { secret }) },
+				optional: { description: `n8n execution ${executionId}: waiting for ${jobs.length} jobs` },
+			},
+			itemKey: randomBytes(16).toString('hex'),
+		});
+		const created = readResource(contract.endpoints.createWebhook, answer.body);
+		const createdId = registrationId(contract, created);
+		if (createdId === undefined) {
+			for (const wait of await waitRegistrations(this, contract, setup.resume, nodeId)) if (wait.sealed === sealed) await deleteRegistration(this, wait.id);
+			return { waiting: false, poll: 'The service registered the webhook but answered without its id, so the node removed it again and polled the jobs.' };
+		}
+		id = createdId;
+		const { answered } = contract.webhooks.secret;
+		const servicesSecret = answered === undefined ? undefined : ownAt(created, answered.path);
+		if (state.k === undefined && answered !== undefined && usableSecret(servicesSecret, answered.pattern)) {
+			// The service chose the secret: the address carries it, sealed, so the node can check deliveries.
+			const withSecret = new URL(address.toString());
+			withSecret.searchParams.set(SECRET_PARAM, seal(key, secretScope(executionId, nodeId, state.n), servicesSecret));
+			await callEndpoint.call(this, 'updateWebhook', { id, fields: { body: { url: withSecret.toString() } } }).then(
+				() => address.searchParams.set(SECRET_PARAM, withSecret.searchParams.get(SECRET_PARAM) as string),
+				(error: unknown) => this.logger.warn(`Content Publishing: deliveries of this wait are read unsigned: ${(error as Error).message}`),
+			);
+		}
+	} catch (error) {
+		return { waiting: false, poll: `The service did not register the webhook the wait needs (${(error as Error).message}), so the node polled the jobs.` };
+	}
+
+	try {
+		const { outcomes, pending } = await readJobs(this, contract, jobsOf(state));
+		if (!pending) {
+			await deleteRegistration(this, id);
+			const finished = new Map<number, IDataObject | Error>();
+			for (const [itemIndex, outcome] of outcomes) finished.set(itemIndex, outcome.state === 'finished' ? outcome.job : (outcome as { error: Error }).error);
+			return { waiting: false, finished };
+		}
+	} catch (error) {
+		// Waiting goes on after a rate limit or a gateway error: the events, or the node's own call, read again.
+		if (!isTransient(error)) {
+			await deleteRegistration(this, id).catch(() => undefined);
+			throw asNodeError(this, error);
+		}
+	}
+	await this.putExecutionToWait(new Date(deadline));
+	nudgeWhenWaiting(this, address.toString());
+	return { waiting: true };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Each call of the resume address
+
+const running = new Map<string, Promise<unknown>>();
+const resumed = new Map<string, number>();
+
+/** Calls for one wait run one after another in this process: two that both see every job finished resume once. */
+async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
+	const before = running.get(key) ?? Promise.resolve();
+	const mine = before.catch(() => undefined).then(work);
+	running.set(key, mine);
+	try {
+		return await mine;
+	} finally {
+		if (running.get(key) === mine) running.delete(key);
+	}
+}
+
+function rememberResumed(key: string): void {
+	const now = Date.now();
+	for (const [entry, until] of resumed) if (until < now || resumed.size >= MAX_REMEMBERED) resumed.delete(entry);
+	resumed.set(key, now + RESUMED_MEMORY_MS);
+}
+
+function answer(context: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
+	const response = context.getResponseObject();
+	if (!response.headersSent) response.status(status).json(body);
+	return { noWebhookResponse: true };
+}
+
+/** The items the execution resumes with: one per input item, paired, in order. */
+async function resumedItems(context: IWebhookFunctions, contract: Contract, state: WaitState, outcomes: Map<number, JobOutcome>): Promise<INodeExecutionData[]> {
+	const items: INodeExecutionData[] = [];
+	for (const [itemIndex, jobId] of state.j.entries()) {
+		const pairedItem = { item: itemIndex };
+		if (jobId === null) {
+			items.push({ json: state.o?.[itemIndex] ?? {}, pairedItem });
+			continue;
+		}
+		const outcome = outcomes.get(itemIndex) ?? { state: 'pending', status: 'unknown' };
+		if (outcome.state === 'failed') {
+			items.push({ json: errorJson(outcome.error), pairedItem });
+		} else if (outcome.state === 'pending') {
+			items.push({ json: errorJson(jobTimeoutError(context, jobId, state.w, outcome.status, itemIndex)), pairedItem });
+		} else {
+			const media = Array.isArray(state.m) ? state.m[itemIndex] : state.m;
+			const json = withoutErrorKey(outcome.job);
+			try {
+				items.push({ json, pairedItem, ...(media ? { binary: await downloadMedia.call(context, json, contract.jobs, media, itemIndex) } : {}) });
+			} catch (error) {
+				items.push({ json: errorJson(error as Error), pairedItem });
+			}
+		}
+	}
+	return items;
+}
+
+/**
+ * A call of the resume address: answers at once where the address is not this wait's, reads the
+ * jobs, and resumes the execution once every job has finished (or the deadline has passed, with
+ * the unfinished ones as timed-out items). It never throws: n8n resumes a waiting execution whose
+ * webhook throws, with its data replaced by the error.
+ */
+export async function resumeOnEvent(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	try {
+		return await handleCall(this);
+	} catch (error) {
+		this.logger.warn(`Content Publishing: a call of the resume address failed: ${(error as Error).message}`);
+		return answer(this, 503, { error: 'The jobs could not be read; the execution goes on waiting. Send again.' });
+	}
+}
+
+async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const query = context.getQueryData() as IDataObject;
+	const sealed = text(query[STATE_PARAM]) ?? '';
+	const executionId = context.getExecutionId();
+	const nodeId = context.getNode().id;
+	const key = await waitKey(context);
+	const state = openState(key, executionId, nodeId, sealed);
+	const ours = state !== undefined && sameText(text(query[RUN_MAC_PARAM]) ?? '', mac(key, executionId, nodeId, state.n, runOf(context)));
+	if (!ours) return answer(context, 401, { error: 'This address is not the one this wait registered.' });
+	if (query[PROBE_PARAM] === '1') return answer(context, 200, { waiting: true });
+
+	const wait = `${executionId}:${nodeId}:${state.n}`;
+	return await oneAtATime(wait, async () => {
+		if (resumed.has(wait)) return answer(context, 200, { received: true, resumed: true });
+		const contract = await loadContract.call(context);
+
+		// A delivery the node can check, about a job not of this wait, needs no read; one about a job of
+		// this wait says where reading starts.
+		let named: number | undefined;
+		const secret = state.k === 1 ? derivedSecret(contract, key, executionId, nodeId, state.n) : unseal(key, secretScope(executionId, nodeId, state.n), text(query[SECRET_PARAM]) ?? '');
+		if (secret !== undefined) {
+			const request = context.getRequestObject();
+			const headers = context.getHeaderData() as Record<string, string | string[] | undefined>;
+			const rawBody = Buffer.isBuffer(request.rawBody) ? request.rawBody : Buffer.from(JSON.stringify(context.getBodyData()));
+			if (verifyDelivery(headers, rawBody, secret, contract.webhooks.signature).valid) {
+				const delivery = readDelivery(contract.webhooks.delivery, context.getBodyData(), headers);
+				const job = findJob(contract.jobs, contract.webhooks.delivery.jobs, delivery.data);
+				if (job !== undefined && !state.j.includes(job.id)) return answer(context, 200, { received: true, ignored: 'not a job of this wait' });
+				named = job === undefined ? undefined : state.j.indexOf(job.id);
+			}
+		}
+
+		const late = Date.now() >= state.d * 1000;
+		let read: Awaited<ReturnType<typeof readJobs>>;
+		try {
+			read = await readJobs(context, contract, jobsOf(state), { toTheEnd: late, after: named });
+		} catch (error) {
+			context.logger.debug(`Content Publishing: a job of the wait could not be read: ${(error as Error).message}`);
+			return answer(context, 503, { error: 'The jobs could not be read; the execution goes on waiting. Send again.' });
+		}
+		if (read.pending && !late) return answer(context, 200, { received: true, waiting: true });
+
+		// The caller has its answer before media are downloaded: a service waits only seconds for one.
+		answer(context, 200, { received: true, resumed: true });
+		const items = await resumedItems(context, contract, state, read.outcomes);
+		try {
+			const resume = resumeAddress(context);
+			for (const registration of resume === undefined ? [] : await waitRegistrations(context, contract, resume, nodeId)) {
+				if (registration.sealed === sealed) await deleteRegistration(context, registration.id);
+			}
+		} catch (error) {
+			// The node's next registration removes it.
+			context.logger.warn(`Content Publishing: the wait's webhook could not be removed: ${(error as Error).message}`);
+		}
+		rememberResumed(wait);
+		return { noWebhookResponse: true, workflowData: [items] };
+	});
+}
