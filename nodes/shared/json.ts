@@ -14,6 +14,11 @@ export interface JsonLimits {
 	maxDepth: number;
 	/** Most values (objects, arrays, strings, numbers, literals) in the whole text. */
 	maxValues: number;
+	/**
+	 * Most members of one object, where given. Whoever reads the object lists its keys in one
+	 * synchronous call: an OpenAPI document of 600,000 paths held n8n's event loop for over a second.
+	 */
+	maxMembers?: number;
 }
 
 export class JsonLimitError extends Error {}
@@ -28,21 +33,24 @@ const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const WHITESPACE = /[ \t\n\r]*/y;
 
 type Container =
-	| { kind: 'object'; value: Record<string, unknown>; key?: string; filled: boolean }
+	| { kind: 'object'; value: Record<string, unknown>; key?: string; filled: boolean; members: number }
 	| { kind: 'array'; value: unknown[] };
 
-function depthOf(value: unknown, maxDepth: number): number {
-	// Only for short texts parsed directly: their nesting is checked after the fact, cheaply.
-	let deepest = 0;
+function tooManyMembers(maxMembers: number): JsonLimitError {
+	return new JsonLimitError(`it has an object of more than ${maxMembers.toLocaleString('en-US')} members`);
+}
+
+/** Checks the nesting and the objects' sizes of a short text parsed directly, after the fact, cheaply. */
+function checkShape(value: unknown, { maxDepth, maxMembers = Infinity }: JsonLimits): void {
 	const stack: Array<[unknown, number]> = [[value, 1]];
 	while (stack.length > 0) {
 		const [current, depth] = stack.pop() as [unknown, number];
 		if (current === null || typeof current !== 'object') continue;
-		deepest = Math.max(deepest, depth);
-		if (deepest > maxDepth) return deepest;
-		for (const child of Object.values(current)) stack.push([child, depth + 1]);
+		if (depth > maxDepth) throw new JsonLimitError(`it nests deeper than ${maxDepth} levels`);
+		const children = Object.values(current);
+		if (!Array.isArray(current) && children.length > maxMembers) throw tooManyMembers(maxMembers);
+		for (const child of children) stack.push([child, depth + 1]);
 	}
-	return deepest;
 }
 
 export async function parseJson(text: string, limits: JsonLimits): Promise<unknown> {
@@ -51,13 +59,13 @@ export async function parseJson(text: string, limits: JsonLimits): Promise<unkno
 	}
 	if (text.length <= DIRECT_PARSE_LENGTH) {
 		const value = JSON.parse(text) as unknown;
-		if (depthOf(value, limits.maxDepth) > limits.maxDepth) throw new JsonLimitError(`it nests deeper than ${limits.maxDepth} levels`);
+		checkShape(value, limits);
 		return value;
 	}
 	return await parseInSlices(text, limits);
 }
 
-async function parseInSlices(text: string, { maxDepth, maxValues }: JsonLimits): Promise<unknown> {
+async function parseInSlices(text: string, { maxDepth, maxValues, maxMembers = Infinity }: JsonLimits): Promise<unknown> {
 	const stack: Container[] = [];
 	let index = 0;
 	let values = 0;
@@ -115,7 +123,7 @@ async function parseInSlices(text: string, { maxDepth, maxValues }: JsonLimits):
 		if (char === '{' || char === '[') {
 			if (stack.length >= maxDepth) throw new JsonLimitError(`it nests deeper than ${maxDepth} levels`);
 			index++;
-			stack.push(char === '{' ? { kind: 'object', value: {}, filled: false } : { kind: 'array', value: [] });
+			stack.push(char === '{' ? { kind: 'object', value: {}, filled: false, members: 0 } : { kind: 'array', value: [] });
 			return;
 		}
 		if (char === '"') return attach(readString());
@@ -150,6 +158,7 @@ async function parseInSlices(text: string, { maxDepth, maxValues }: JsonLimits):
 				skipWhitespace();
 			}
 			if (text[index] !== '"') fail('Expected a key');
+			if (++top.members > maxMembers) throw tooManyMembers(maxMembers);
 			top.key = readString();
 			top.filled = true;
 			skipWhitespace();

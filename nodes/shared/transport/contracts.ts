@@ -23,7 +23,9 @@ const DOCUMENT_ATTEMPTS = 3;
 const DOCUMENT_RETRY_MS = 500;
 // Bounds on the document itself: well above any real API's description, far below harm.
 const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
-const DOCUMENT_LIMITS = { maxLength: MAX_DOCUMENT_BYTES, maxDepth: 256, maxValues: 4_000_000 };
+// No object of a real document comes near 10,000 members (paths, schemas, properties); a larger
+// one costs every reader of it a stall (see JsonLimits.maxMembers).
+const DOCUMENT_LIMITS = { maxLength: MAX_DOCUMENT_BYTES, maxDepth: 256, maxValues: 4_000_000, maxMembers: 10_000 };
 // A 404 or 405 on a route the document named suggests the document changed, unless it was just read.
 const MIN_CONTRACT_AGE_FOR_REFRESH_MS = 1_000;
 
