@@ -27,7 +27,10 @@ export class JsonLimitError extends Error {}
 const DIRECT_PARSE_LENGTH = 64 * 1024;
 // How long one slice may run before it yields to other work.
 const SLICE_MS = 4;
+// The clock is read every so many values, or every so many characters: values of a megabyte each
+// (descriptions, enum values) made 2,048 of them take 160 ms between two checks.
 const CHECK_EVERY_VALUES = 2048;
+const CHECK_EVERY_CHARACTERS = 256 * 1024;
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const WHITESPACE = /[ \t\n\r]*/y;
@@ -71,7 +74,10 @@ async function parseInSlices(text: string, { maxDepth, maxValues, maxMembers = I
 	let values = 0;
 	let root: unknown;
 	let done = false;
+	// The text was just read (or made): parsing starts in a turn of its own.
+	await sleep(0);
 	let sliceStart = Date.now();
+	let checkedAt = 0;
 
 	const fail = (what: string): never => {
 		throw new SyntaxError(`${what} at position ${index}`);
@@ -82,21 +88,24 @@ async function parseInSlices(text: string, { maxDepth, maxValues, maxMembers = I
 		index = WHITESPACE.lastIndex;
 	};
 	const readString = (): string => {
-		// The closing quote is the first one not escaped; JSON.parse decodes the escapes.
-		let end = index + 1;
-		let escaped = false;
-		for (;;) {
-			end = text.indexOf('"', end);
-			if (end === -1) fail('Unterminated string');
-			let backslashes = 0;
-			for (let at = end - 1; text.charCodeAt(at) === 92; at--) backslashes++;
-			if (backslashes % 2 === 0) break;
-			escaped = true;
-			end++;
+		// The closing quote is the first one, unless a backslash comes before it; then it is found in
+		// one pass that steps over every escape (going from quote to quote, 5 million `\"` held n8n's
+		// event loop for 70 ms). JSON.parse decodes the escapes.
+		let end = text.indexOf('"', index + 1);
+		if (end === -1) fail('Unterminated string');
+		const escaped = text.slice(index + 1, end).includes('\\');
+		if (escaped) {
+			for (end = index + 1; end < text.length; end++) {
+				const code = text.charCodeAt(end);
+				if (code === 34) break;
+				if (code === 92) end++;
+			}
+			if (end >= text.length) fail('Unterminated string');
 		}
 		const raw = text.slice(index, end + 1);
 		index = end + 1;
-		if (!escaped && raw.indexOf('\\') === -1) {
+		// A long string goes to JSON.parse too, which checks it in half the time of the loop (15 MB: 19 ms, not 35).
+		if (!escaped && raw.length <= DIRECT_PARSE_LENGTH) {
 			// JSON forbids raw control characters in strings; JSON.parse below would refuse them too.
 			for (let at = 1; at < raw.length - 1; at++) if (raw.charCodeAt(at) < 0x20) fail('Control character in string');
 			return raw.slice(1, -1);
@@ -174,9 +183,10 @@ async function parseInSlices(text: string, { maxDepth, maxValues, maxMembers = I
 			}
 			readValue();
 		}
-		if (values % CHECK_EVERY_VALUES === 0 && Date.now() - sliceStart >= SLICE_MS) {
+		if ((values % CHECK_EVERY_VALUES === 0 || index - checkedAt > CHECK_EVERY_CHARACTERS) && Date.now() - sliceStart >= SLICE_MS) {
 			await sleep(0);
 			sliceStart = Date.now();
+			checkedAt = index;
 		}
 	}
 	skipWhitespace();
