@@ -35,8 +35,11 @@ function basePath(document: OpenApiDocument): string {
 	const url = own(ownArray(document, 'servers')[0], 'url');
 	if (typeof url !== 'string') return '';
 	try {
-		// Server variables (`{region}`) stand for parts of the host, which the node does not use.
-		return new URL(url.replace(/\{[^}]*\}/g, 'x'), 'http://service.invalid').pathname.replace(/\/+$/, '');
+		// Server variables (`{region}`) stand for parts of the host, which the node does not use. Both
+		// expressions stop where a backtracking one would start over at every character: `\/+$` on a
+		// run of slashes that does not end the path, `\{[^}]*\}` on braces that do not close, took
+		// n8n's event loop for seconds (quadratic in their length).
+		return new URL(url.replace(/\{[^{}]*\}/g, 'x'), 'http://service.invalid').pathname.replace(/(?<!\/)\/+$/, '');
 	} catch {
 		return '';
 	}
@@ -49,8 +52,9 @@ export function operationsOf(document: OpenApiDocument): Operation[] {
 		if (!isRecord(pathItem)) continue;
 		for (const method of HTTP_METHODS) {
 			const operation = own(pathItem, method);
-			// Whatever its path parameter is called: `{id}`, `{post_id}`, `{postId}`.
-			if (isRecord(operation)) found.push({ path: `${base}${path}`.replace(/\{[^}]+\}/g, '{id}'), method, pathItem, operation });
+			// Whatever its path parameter is called: `{id}`, `{post_id}`, `{postId}`; `[^{}]`, so that
+			// braces that never close are passed once, not once for every brace before them.
+			if (isRecord(operation)) found.push({ path: `${base}${path}`.replace(/\{[^{}]+\}/g, '{id}'), method, pathItem, operation });
 		}
 	}
 	return found;
