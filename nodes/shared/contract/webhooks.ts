@@ -67,6 +67,19 @@ const SECRET_NAMES = new Set(['secret', 'signingsecret', 'webhooksecret', 'secre
 const NOT_THE_SECRET = /last|hint|mask|prefix|suffix|preview|hash|digest|redact|partial|length|expire|rotat/;
 
 /**
+ * A secret's pattern, where the node can test a value against it without backtracking without end:
+ * anchored at the start, no groups or alternatives, at most one quantifier (character classes and
+ * escapes aside), as `^whsec_[A-Za-z0-9+/=]{32,}$`. Testing `^(a+)+$` against 40 `a`s and a `!`
+ * held n8n's event loop for over two minutes. A pattern beyond this is not followed; the other
+ * checks of the value still are. Classes are read without `[` inside, so that the reading is linear.
+ */
+function checkablePattern(pattern: string): string | undefined {
+	const bare = pattern.slice(0, 200).replace(/\\.|\[(?:\\.|[^\][\\])*\]/g, 'x');
+	const quantifiers = bare.match(/[*+?{]/g)?.length ?? 0;
+	return bare.startsWith('^') && !/[(|]/.test(bare) && quantifiers <= 1 ? pattern.slice(0, 200) : undefined;
+}
+
+/**
  * Who chooses the signing secret: the node, where the registration takes one; the service, only
  * where the document says its answer carries the secret (a property named as the secret, or whose
  * description says it signs or verifies deliveries); never a property that only hints at it.
@@ -80,8 +93,7 @@ function secretPolicy(reader: DocumentReader, create: ResolvedEndpoint, answer: 
 		if (NOT_THE_SECRET.test(normalized) || !reader.types(property).includes('string')) continue;
 		const said = firstSentence(property);
 		if (SECRET_NAMES.has(normalized) || (/\bsecret\b/.test(said) && /\b(sign|verif|hmac)/.test(said) && !NOT_THE_SECRET.test(said))) {
-			const pattern = ownText(property, 'pattern');
-			return { answered: { path: [name], pattern: pattern || undefined } };
+			return { answered: { path: [name], pattern: checkablePattern(ownText(property, 'pattern')) } };
 		}
 	}
 	return {};
