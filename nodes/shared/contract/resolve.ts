@@ -488,13 +488,21 @@ async function readDocument(document: OpenApiDocument, fallback: Contract | unde
 		}
 		const spec: EndpointSpec = ENDPOINTS[name];
 		const documented = entry as Operation;
-		endpoints[name] = await step(`${spec.method} ${spec.path}`, () => resolveEndpoint(reader, documented, name, context), builtInEndpoint);
-		if (spec.resource !== undefined && spec.answer === 'object' && spec.method === 'GET' && !context.resources.has(spec.resource)) {
-			const success = successes(reader, documented.operation)[0];
-			let schema = success?.schema;
-			for (const key of endpoints[name].answer.resource[0] ?? []) schema = reader.shape(schema)?.properties.get(key);
-			if (schema !== undefined) context.resources.set(spec.resource, schema);
-		}
+		// The resource's schema is noted within the step: noted after it, past the budget, it threw out
+		// of the whole reading, and a document that spent the budget failed every request.
+		endpoints[name] = await step(
+			`${spec.method} ${spec.path}`,
+			() => {
+				const endpoint = resolveEndpoint(reader, documented, name, context);
+				if (spec.resource !== undefined && spec.answer === 'object' && spec.method === 'GET' && !context.resources.has(spec.resource)) {
+					let schema = successes(reader, documented.operation)[0]?.schema;
+					for (const key of endpoint.answer.resource[0] ?? []) schema = reader.shape(schema)?.properties.get(key);
+					if (schema !== undefined) context.resources.set(spec.resource, schema);
+				}
+				return endpoint;
+			},
+			builtInEndpoint,
+		);
 	}
 	const jobs = await step('its jobs', () => resolveJobs(reader, jobSchemaOf(), fallback?.jobs), () => fallback?.jobs as JobReading);
 	const errors = await step('its error answers', () => resolveErrors(reader, operations, fallback?.errors), () => fallback?.errors as ErrorReading);
