@@ -52,6 +52,8 @@ import { resolveWebhooks } from './webhooks';
 
 // Steps (schema expansions, properties copied, references followed) one document may take to read.
 const READ_BUDGET = 200_000;
+// Steps one part of the reading (an endpoint, the envelopes, the errors) may take between two breaks for n8n.
+const STEP_BUDGET = 20_000;
 // How long reading one document may take in all; what is left then is read from the built-in one.
 const READ_DEADLINE_MS = 3_000;
 // How long the reading runs before it lets n8n run.
@@ -440,6 +442,7 @@ async function readDocument(document: OpenApiDocument, fallback: Contract | unde
 			return otherwise();
 		}
 		try {
+			reader.beginStep(STEP_BUDGET);
 			return read();
 		} catch (error) {
 			// A part the node cannot read (beyond the budget, or built in a way nothing foresaw) is a part it does not follow.
@@ -462,18 +465,14 @@ async function readDocument(document: OpenApiDocument, fallback: Contract | unde
 		resources: new Map<string, Schema>(),
 		builtInJobs: (name) => fallback?.endpoints[name].answer.jobs ?? [],
 	};
-	const context: ReadingContext = await step(
-		'its answers\' envelopes',
-		() => {
-			const jobSchema = jobSchemaOf();
-			return {
-				...noContext,
-				envelopes: envelopesOf(reader, operations),
-				isJob: (schema: Schema | undefined) => jobSchema !== undefined && reader.variants(schema).includes(jobSchema),
-			};
-		},
-		() => noContext,
-	);
+	// The job's schema is a step of its own: envelopes beyond a step's budget must not also lose how
+	// answers that start a job are recognised (the node would no longer wait for jobs).
+	const jobSchema = await step('its jobs', jobSchemaOf, () => undefined);
+	const context: ReadingContext = {
+		...noContext,
+		envelopes: await step("its answers' envelopes", () => envelopesOf(reader, operations), () => noContext.envelopes),
+		isJob: (schema: Schema | undefined) => jobSchema !== undefined && reader.variants(schema).includes(jobSchema),
+	};
 
 	const endpoints = {} as Record<EndpointName, ResolvedEndpoint>;
 	// Single resources first: a list's items are recognised as the resource its own endpoint answers with.
@@ -504,7 +503,7 @@ async function readDocument(document: OpenApiDocument, fallback: Contract | unde
 			builtInEndpoint,
 		);
 	}
-	const jobs = await step('its jobs', () => resolveJobs(reader, jobSchemaOf(), fallback?.jobs), () => fallback?.jobs as JobReading);
+	const jobs = await step('its jobs', () => resolveJobs(reader, jobSchema, fallback?.jobs), () => fallback?.jobs as JobReading);
 	const errors = await step('its error answers', () => resolveErrors(reader, operations, fallback?.errors), () => fallback?.errors as ErrorReading);
 	const webhooks = await step(
 		'its webhooks',
