@@ -146,7 +146,8 @@ export function findPaths(reader: DocumentReader, schema: Schema | undefined, te
 
 /** The state a status's explanation (or the status word itself) describes, if it says clearly. */
 export function stateFromText(text: string): JobState | undefined {
-	const lower = text.toLowerCase().replace(/[_-]+/g, ' ');
+	// Its first words say it; an enum value of a megabyte, read for every value, would hold n8n.
+	const lower = text.slice(0, 500).toLowerCase().replace(/[_-]+/g, ' ');
 	if (/\b(fail|error|broke|cancel|abort|expire|reject|denied|timed? ?out)/.test(lower)) return 'failed';
 	if (/\b(scheduled|will (run|start|publish)|deferred|later)\b/.test(lower)) return 'scheduled';
 	if (/\b(not (yet )?(started|finished|done|complete)|in progress|pending|queued|waiting|running|processing|started|accepted|rendering|new|busy|working|active)\b/.test(lower)) {
