@@ -73,12 +73,16 @@ export function findField(
 	const wanted = field in FIELDS ? builtInName(field as FieldName) : field;
 	const exact = candidates.find(([name]) => name === field || name === wanted);
 	if (exact) return exact[0];
-	const normalized = candidates.find(([name]) => normalizeName(name) === normalizeName(field));
-	if (normalized) return normalized[0];
+	// Each name and first sentence is read once here, not once for every entry of words: this runs
+	// for every field of every item, over every property a request has (up to 200).
+	const names = candidates.map(([name]) => normalizeName(name));
+	const normalized = names.indexOf(normalizeName(field));
+	if (normalized !== -1) return candidates[normalized][0];
 	for (const inName of [true, false]) {
+		const texts = inName ? names : candidates.map(([, schema]) => firstSentence(schema));
 		for (const words of wordsOf(field)) {
-			const match = candidates.find(([name, schema]) => holdsWords(inName ? normalizeName(name) : firstSentence(schema), words, inName));
-			if (match) return match[0];
+			const match = texts.findIndex((text) => holdsWords(text, words, inName));
+			if (match !== -1) return candidates[match][0];
 		}
 	}
 	// A field of known values (a post's status) is the property whose values include one of them.

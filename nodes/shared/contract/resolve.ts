@@ -54,6 +54,9 @@ import { resolveWebhooks } from './webhooks';
 const READ_BUDGET = 200_000;
 // Steps one part of the reading (an endpoint, the envelopes, the errors) may take between two breaks for n8n.
 const STEP_BUDGET = 20_000;
+// Most properties (or query parameters) a request may have for the node to follow it: real APIs
+// have tens, and every field of every item is looked for among them (see resolveEndpoint).
+const MAX_REQUEST_FIELDS = 200;
 // How long reading one document may take in all; what is left then is read from the built-in one.
 const READ_DEADLINE_MS = 3_000;
 // How long the reading runs before it lets n8n run.
@@ -346,6 +349,12 @@ function resolveEndpoint(reader: DocumentReader, entry: Operation, name: Endpoin
 	const answers = successes(reader, entry.operation);
 	const success = answers.find((answer) => answer.schema !== undefined) ?? answers[0];
 	const query = parametersOf(reader, entry, 'query');
+	// Each of the node's fields is looked for among a request's properties, by name and description,
+	// for every item: a body of 6,000 described properties held n8n's event loop for 200 ms an item,
+	// one of 500 for up to 50 ms.
+	if ((request?.shape?.properties.size ?? 0) > MAX_REQUEST_FIELDS || query.size > MAX_REQUEST_FIELDS) {
+		throw new SchemaBudgetError(`its request has more than ${MAX_REQUEST_FIELDS.toLocaleString('en-US')} fields`);
+	}
 	const headers = parametersOf(reader, entry, 'header');
 	const resourceSchema = spec.resource ? context.resources.get(spec.resource) : undefined;
 	const variants = reader.variants(success?.schema);
