@@ -1,0 +1,603 @@
+/**
+ * The hostile-document corpus: OpenAPI documents written as an attacker would write them, each made
+ * by a small generator when its case runs, and a loopback service that serves one of them at
+ * /v1/openapi.json and answers the node's requests in the built-in conventions, or the way the
+ * case says where the document describes (or lies about) something else.
+ */
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { DEFAULT_DOCUMENT } from '../../nodes/shared/contract/defaultDocument';
+
+type Doc = { [key: string]: unknown };
+
+export interface Request {
+	/** The resource id in the path, as in `/v1/posts/{id}`. */
+	id?: string;
+	query: URLSearchParams;
+	body: unknown;
+}
+
+export interface Reply {
+	status?: number;
+	headers?: Record<string, string>;
+	/** Text is sent as it is (a body with a `__proto__` key, say); anything else as JSON. */
+	body?: unknown;
+}
+
+/** The answer to a request; none leaves the request waiting until the service closes. */
+export type Route = (request: Request, service: HostileService) => Reply | undefined;
+
+/** Serves the document itself, for documents that come slowly or never end. */
+export type Serve = (response: ServerResponse) => void;
+
+/** What the node did against one hostile service, step by step: an output, or the error's message. */
+export interface Outcome {
+	/** The hint in the output panel: why (part of) the document was not followed. */
+	notice: string | undefined;
+	account: unknown;
+	posts: unknown;
+	created: unknown;
+	updated: unknown;
+	job: unknown;
+	webhook: unknown;
+	trigger: string;
+	/** Registrations left on the service for the trigger's URL after activating it. */
+	registrations: number;
+}
+
+export interface HostileCase {
+	name: string;
+	document: () => string | Serve;
+	/** Answers that differ from the built-in conventions, by `METHOD /route`. */
+	answers?: Record<string, Route>;
+	/** Where the outcome differs from every step working; a pattern for a text. */
+	expected?: { [Key in keyof Outcome]?: Outcome[Key] | RegExp };
+}
+
+export interface HostileService {
+	url: string;
+	registrations: Map<string, Doc>;
+	/** The secret, or the hint at one, that the service last handed out with a registration. */
+	secretGiven?: string;
+	close(): Promise<void>;
+}
+
+// ------------------------------------------------------------------------------------------------
+// The service
+
+export const ACCOUNT = { id: 'acct_1', name: 'Hostile Inc' };
+const POSTS = ['p1', 'p2', 'p3'].map((id) => ({ id, content: `Post ${id}`, title: `Title ${id}`, status: 'draft' }));
+export const RESULT = { video_url: 'https://cdn.example.com/video.mp4' };
+const JOB = { id: 'job_1', type: 'generate.video', status: 'succeeded', result: RESULT, error: null };
+
+/** Registers a webhook and answers with it and `extra`: a secret, or a hint at one, of the service's making. */
+const registered =
+	(extra: Doc = {}): Route =>
+	({ body }, service) => {
+		const id = `wh_${service.registrations.size + 1}`;
+		// The node's secret is kept by the service, not shown again.
+		const webhook: Doc = { ...(body as Doc), id, active: true, secret: undefined };
+		service.registrations.set(id, webhook);
+		service.secretGiven = Object.values(extra).find((value): value is string => typeof value === 'string');
+		return { status: 201, body: { ...webhook, ...extra } };
+	};
+
+const BUILT_IN: Record<string, Route> = {
+	'GET /v1/me': () => ({ body: ACCOUNT }),
+	// Pages of two, cursor style, whatever limit is asked for.
+	'GET /v1/posts': ({ query }) => ({ body: query.get('cursor') === 'c2' ? { data: POSTS.slice(2), next_cursor: null } : { data: POSTS.slice(0, 2), next_cursor: 'c2' } }),
+	'POST /v1/posts': ({ body }) => ({ status: 201, body: { id: 'p4', ...(body as Doc) } }),
+	'GET /v1/posts/{id}': ({ id }) => ({ body: POSTS.find((post) => post.id === id) }),
+	'PATCH /v1/posts/{id}': ({ id, body }) => ({ body: { ...POSTS.find((post) => post.id === id), ...(body as Doc) } }),
+	'POST /v1/generate/video': () => ({ status: 201, body: { ...JOB, status: 'queued', result: null } }),
+	'GET /v1/jobs/{id}': () => ({ body: JOB }),
+	'POST /v1/webhooks': registered(),
+	'GET /v1/webhooks': (_request, service) => ({ body: { data: [...service.registrations.values()], next_cursor: null } }),
+	'GET /v1/webhooks/{id}': ({ id }, service) => ({ body: service.registrations.get(id ?? '') }),
+	'DELETE /v1/webhooks/{id}': ({ id }, service) => (service.registrations.delete(id ?? '') ? { status: 204 } : { status: 404, body: { error: { code: 'not_found', message: 'No such webhook' } } }),
+};
+
+/** Starts the service; the document is made first, so that making it is not measured as the node's work. */
+export async function startHostileService(hostile: HostileCase): Promise<HostileService> {
+	const made = hostile.document();
+	const document = typeof made === 'string' ? Buffer.from(made) : made;
+	const answers = { ...BUILT_IN, ...hostile.answers };
+	const server = createServer((request, response) => {
+		const chunks: Buffer[] = [];
+		request.on('data', (chunk: Buffer) => chunks.push(chunk));
+		request.on('end', () => {
+			const url = new URL(request.url ?? '/', 'http://service.invalid');
+			if (url.pathname === '/v1/openapi.json') {
+				if (Buffer.isBuffer(document)) response.writeHead(200, { 'Content-Type': 'application/json' }).end(document);
+				else document(response);
+				return;
+			}
+			const [, route, id] = /^(\/v1\/(?:posts|jobs|webhooks))\/([^/]+)$/.exec(url.pathname) ?? [undefined, url.pathname];
+			const text = Buffer.concat(chunks).toString('utf8');
+			const answer = answers[`${request.method} ${id === undefined ? route : `${route}/{id}`}`];
+			const reply = answer
+				? answer({ id, query: url.searchParams, body: text ? (JSON.parse(text) as unknown) : undefined }, service)
+				: { status: 404, body: { error: { code: 'not_found', message: 'No such route' } } };
+			if (reply === undefined) return;
+			const body = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+			response.writeHead(reply.status ?? 200, { ...(body ? { 'Content-Type': 'application/json' } : {}), ...reply.headers }).end(body);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const service: HostileService = {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		registrations: new Map(),
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+	return service;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Building documents
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: unknown, more: Doc = {}) => ({ description: 'OK', content: { 'application/json': { schema } }, ...more });
+const object = (properties: Doc, more: Doc = {}) => ({ type: 'object', properties, ...more });
+const ID = { type: 'string' };
+const listParameters = [
+	{ name: 'limit', in: 'query', schema: { type: 'integer', maximum: 100 } },
+	{ name: 'cursor', in: 'query', schema: { type: 'string' } },
+];
+const list = (items: unknown, more: Doc = {}) => ({ parameters: listParameters, responses: { '200': json(object({ data: { type: 'array', items }, next_cursor: { type: ['string', 'null'] } })) }, ...more });
+
+/** A document of the given paths and schemas. */
+function openApi(paths: Doc, schemas: Doc = {}, extra: Doc = {}): Doc {
+	return { openapi: '3.1.0', info: { title: 'Hostile', version: '1' }, paths, components: { schemas }, ...extra };
+}
+
+/** The built-in document, to change in one place. */
+function builtIn(): Doc {
+	return structuredClone(DEFAULT_DOCUMENT) as unknown as Doc;
+}
+
+/** The value at a path of keys inside a document. */
+function at(value: Doc, ...keys: string[]): Doc {
+	return keys.reduce((current, key) => current[key] as Doc, value);
+}
+
+const text = (document: Doc) => JSON.stringify(document);
+
+/** The built-in document with the webhook registration taking no secret and answering with these properties. */
+function serviceMadeSecret(properties: Doc): Doc {
+	const document = builtIn();
+	const create = at(document, 'paths', '/v1/webhooks', 'post');
+	delete at(create, 'requestBody', 'content', 'application/json', 'schema', 'properties').secret;
+	at(create, 'responses')['201'] = json(object({ ...(at(document, 'components', 'schemas', 'Webhook', 'properties') as Doc), ...properties }));
+	delete at(create, 'responses')['200'];
+	return document;
+}
+
+/** Schemas `s0` … `s<depth>`, each composing the next twice with `keyword`, the last one the account. */
+function fanOutChain(keyword: 'allOf' | 'oneOf' | 'anyOf', depth: number): Doc {
+	const schemas: Doc = { [`s${depth}`]: object({ id: ID, name: { type: 'string' } }) };
+	// Two distinct parts per level, each naming the next level: 2^depth expansions without memoizing.
+	for (let level = 0; level < depth; level++) {
+		schemas[`s${level}`] = { [keyword]: [{ allOf: [ref(`s${level + 1}`)] }, object({ [`p${level}`]: { type: 'string' } }, { allOf: [ref(`s${level + 1}`)] })] };
+	}
+	return openApi({ '/v1/me': { get: { responses: { '200': json(ref('s0')) } } }, '/v1/posts': { get: list(ref('s0')) }, '/v1/posts/{id}': { patch: { requestBody: json(ref('s0')) } } }, schemas);
+}
+
+/** Bodies of Post → Create and Update: this many properties, described at length and none of them the node's. */
+function describedBody(count: number): string {
+	const document = builtIn();
+	at(document, 'components', 'schemas').Described = object(Object.fromEntries(Array.from({ length: count }, (_, index) => [`f${index}`, { type: 'string', description: `${'x '.repeat(999)}x` }])));
+	for (const [path, method] of [['/v1/posts', 'post'], ['/v1/posts/{id}', 'patch']]) at(document, 'paths', path, method, 'requestBody', 'content', 'application/json').schema = ref('Described');
+	return text(document);
+}
+
+/** Text that never ends, in chunks as fast as the socket takes them. */
+const endless: Serve = (response) => {
+	const chunk = Buffer.alloc(64 * 1024, ' ');
+	response.writeHead(200, { 'Content-Type': 'application/json' });
+	response.write('{"openapi": "3.1.0", "paths": {}, "x": "');
+	const more = () => {
+		while (!response.destroyed && response.write(chunk));
+		if (!response.destroyed) response.once('drain', more);
+	};
+	more();
+};
+
+/** A byte every 100 ms, for ever. */
+const trickle: Serve = (response) => {
+	response.writeHead(200, { 'Content-Type': 'application/json' });
+	response.write('{');
+	const timer = setInterval(() => response.write(' '), 100);
+	response.on('close', () => clearInterval(timer));
+};
+
+const MB = 1024 * 1024;
+const webhookRegistration = (secret: string) => ({ 'POST /v1/webhooks': registered({ secret }) });
+const MASKED = { trigger: /^The service registered the webhook but answered with a masked or partial signing secret, 0 of 2 deliveries started$/, registrations: 0 };
+/** The document not answered, the hint saying why. */
+const notAnswered = (why: string) => ({ notice: new RegExp(`^The service's OpenAPI document could not be read \\(${why}\\), so the node used its built-in conventions\\.$`) });
+/** The whole document read by the built-in conventions, the hint saying why. */
+const notRead = (why: string) => ({ notice: new RegExp(`^The node could not read http://127\\.0\\.0\\.1:\\d+/v1/openapi\\.json: ${why}, so it used its built-in conventions\\.$`) });
+/** Parts of the document read by the built-in conventions, the hint naming them. */
+const partsNotFollowed = (parts: string) => ({ notice: new RegExp(`^The node could not follow these parts of the service's OpenAPI document and used its built-in conventions for them: ${parts}`) });
+
+export const HOSTILE_CASES: HostileCase[] = [
+	{
+		// Before the contract rewrite this held n8n's event loop for 87 s: every reading of a schema
+		// expanded each `allOf` part again, 5 ways at every level, through the cycle back to `a`.
+		name: 'self-referencing allOf, fan-out 5 (the 400-byte bomb)',
+		document: () => {
+			const parts = (self: string, next: string) => ({ allOf: [{ $ref: `#/${self}` }, ...Array.from({ length: 4 }, () => ({ $ref: `#/${next}` }))] });
+			return text({
+				openapi: '3.1.0',
+				paths: { '/v1/me': { get: { responses: { 200: { content: { 'application/json': { schema: { $ref: '#/a' } } } } } } } },
+				a: parts('a', 'b'),
+				b: parts('b', 'c'),
+				c: parts('c', 'a'),
+			});
+		},
+	},
+	{ name: 'allOf fan-out chain 30 deep', document: () => text(fanOutChain('allOf', 30)) },
+	{ name: 'oneOf fan-out chain 30 deep', document: () => text(fanOutChain('oneOf', 30)) },
+	{ name: 'anyOf fan-out chain 30 deep', document: () => text(fanOutChain('anyOf', 30)) },
+	{
+		name: '$ref cycles',
+		document: () =>
+			text(
+				openApi(
+					{
+						'/v1/me': { get: { responses: { '200': json(ref('A')) } } },
+						'/v1/posts': { get: list(ref('Tree')) },
+						'/v1/posts/{id}': { patch: { requestBody: json(ref('B')) } },
+						'/v1/jobs/{id}': { get: { responses: { '200': json({ $ref: '#/components/responses/Loop' }) } } },
+					},
+					{},
+					{
+						components: {
+							schemas: { A: ref('B'), B: ref('A'), Tree: object({ id: ID, child: ref('Tree'), children: { type: 'array', items: ref('Tree') } }) },
+							responses: { Loop: { $ref: '#/components/responses/Loop' } },
+						},
+					},
+				),
+			),
+	},
+	{
+		name: '$ref chains of 1,000 hops and a pointer of 100,000 segments',
+		expected: partsNotFollowed('GET /v1/posts \\(its schemas take more than 20,000 steps to read at once\\)\\.$'),
+		document: () => {
+			const schemas: Doc = { r1000: object({ id: ID }) };
+			for (let hop = 0; hop < 1000; hop++) schemas[`r${hop}`] = ref(`r${hop + 1}`);
+			const deep = { $ref: `#/${'x/'.repeat(100_000)}x` };
+			return text(openApi({ '/v1/me': { get: { responses: { '200': json(ref('r0')) } } }, '/v1/posts': { get: list(deep) } }, schemas));
+		},
+	},
+	{
+		// Large but followable: 8,000 schemas of about 1.7 KB, chained to one another, and padding.
+		name: 'a 15 MB document',
+		document: () => {
+			const document = builtIn();
+			const schemas = at(document, 'components', 'schemas');
+			const description = 'A field of a very large API, described at length. '.repeat(30);
+			for (let index = 0; index < 8000; index++) {
+				schemas[`Large${index}`] = object({ id: ID, next: ref(`Large${(index + 1) % 8000}`), notes: { type: 'string', description } });
+			}
+			const filled = text(document);
+			return `${filled.slice(0, -1)}, "x-padding": "${'.'.repeat(15 * MB - filled.length - 20)}"}`;
+		},
+	},
+	// One value as large as the limit allows: each is read in one piece.
+	{ name: 'a string of 15 MB', document: () => `{"openapi": "3.1.0", "paths": {}, "x": "${'a'.repeat(15 * MB)}"}` },
+	{ name: 'a string of 5 million escaped quotes', document: () => `{"openapi": "3.1.0", "paths": {}, "x": "${'\\"'.repeat(5_000_000)}"}` },
+	{ name: '15 MB of whitespace', document: () => `{"openapi": "3.1.0", "paths": {},${' \n\t\r'.repeat((15 * MB) / 4)}"x": 1}` },
+	{ name: 'a number of 15 million digits', document: () => `{"openapi": "3.1.0", "paths": {}, "x": 1${'0'.repeat(15 * MB)}}` },
+	{
+		name: 'a 20 MB document, beyond the 16 MB limit',
+		expected: notAnswered('The service answered with more than 16 MB'),
+		document: () => `${text(builtIn()).slice(0, -1)}, "x-padding": "${' '.repeat(20 * MB)}"}`,
+	},
+	{ name: 'a document that never ends', expected: notAnswered('The service answered with more than 16 MB'), document: () => endless },
+	{
+		name: 'a document served a byte every 100 ms, never ending',
+		expected: notAnswered('The service at http://127\\.0\\.0\\.1:\\d+ did not answer within 15 seconds'),
+		document: () => trickle,
+	},
+	{
+		name: 'nesting 10,000 deep',
+		expected: notRead('it is too large to follow: it nests deeper than 256 levels'),
+		document: () => `{"openapi": "3.1.0", "paths": {}, "x": ${'['.repeat(10_000)}${']'.repeat(10_000)}}`,
+	},
+	{
+		// Past 64 KB the text is parsed in slices, by the node's own parser.
+		name: 'nesting 10,000 deep after 100 KB',
+		expected: notRead('it is too large to follow: it nests deeper than 256 levels'),
+		document: () => `{"openapi": "3.1.0", "paths": {}, "pad": "${' '.repeat(100_000)}", "x": ${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`,
+	},
+	{ name: '2 million tiny values', document: () => `${text(builtIn()).slice(0, -1)}, "x-values": [${'0,'.repeat(2_000_000 - 1)}0]}` },
+	{
+		name: 'more than 4 million values',
+		expected: notRead('it is too large to follow: it holds more than 4,000,000 values'),
+		document: () => `${text(builtIn()).slice(0, -1)}, "x-values": [${'0,'.repeat(4_000_000)}0]}`,
+	},
+	{
+		name: 'a 600,000-path document',
+		expected: notRead('it is too large to follow: it has an object of more than 10,000 members'),
+		document: () => {
+			const document = builtIn();
+			const paths = at(document, 'paths');
+			for (let index = 0; index < 600_000; index++) paths[`/p${index}`] = { get: {} };
+			return text(document);
+		},
+	},
+	{
+		// 20 parts of 10,000 properties: no object is large, their union is.
+		name: 'a request body of 200,000 properties',
+		expected: partsNotFollowed('PATCH /v1/posts/\\{id\\} \\(its schemas take more than 20,000 steps to read at once\\)\\.$'),
+		document: () => {
+			const document = builtIn();
+			const parts = Array.from({ length: 20 }, (_, part) => object(Object.fromEntries(Array.from({ length: 10_000 }, (_, index) => [`f${part}_${index}`, { type: 'string', description: 'A field.' }]))));
+			at(document, 'paths', '/v1/posts/{id}', 'patch', 'requestBody', 'content', 'application/json').schema = { allOf: parts };
+			return text(document);
+		},
+	},
+	// Every field of the node is looked for among the properties' names and descriptions, for every item.
+	{ name: 'request bodies of 200 properties with descriptions of 2,000 characters', document: () => describedBody(200) },
+	{
+		name: 'request bodies of 6,000 properties with descriptions of 2,000 characters',
+		expected: partsNotFollowed('POST /v1/posts \\(its request has more than 200 fields\\); PATCH /v1/posts/\\{id\\} \\(its request has more than 200 fields\\)\\.$'),
+		document: () => describedBody(6_000),
+	},
+	{
+		// Its first answer is beyond a step's budget, its writes' bodies each just within one and all
+		// together beyond the whole budget, and its reads answer with schemas no earlier step read:
+		// what is left must be read by the built-in conventions, not fail every request.
+		name: 'a document that spends the whole budget',
+		expected: partsNotFollowed(
+			"its answers' envelopes \\(its schemas take more than 20,000 steps to read at once\\); .*\\(its schemas take more than 200,000 steps to read\\)",
+		),
+		document: () => {
+			const document = builtIn();
+			const fields = (prefix: string, count: number) => object(Object.fromEntries(Array.from({ length: count }, (_, index) => [`${prefix}${index}`, {}])));
+			document.paths = { '/v0/heavy': { get: { responses: { '200': json({ allOf: [fields('a', 9_000), fields('b', 9_000), fields('c', 9_000)] }) } } }, ...(document.paths as Doc) };
+			for (const [path, item] of Object.entries(at(document, 'paths'))) {
+				for (const operation of Object.values(item as Doc)) {
+					const body = ((operation as Doc).requestBody as Doc | undefined)?.content as Doc | undefined;
+					if (body !== undefined) body['application/json'] = { schema: { allOf: [at(body, 'application/json').schema, fields(`${path}a`, 4_500), fields(`${path}b`, 4_500)] } };
+				}
+			}
+			const schemas = at(document, 'components', 'schemas');
+			for (const name of ['Account', 'Post', 'Webhook']) schemas[`${name}Read`] = structuredClone(schemas[name]);
+			for (const [path, name] of [['/v1/me', 'Account'], ['/v1/posts/{id}', 'Post'], ['/v1/webhooks/{id}', 'Webhook']]) {
+				at(document, 'paths', path, 'get', 'responses')['200'] = json(ref(`${name}Read`));
+			}
+			return text(document);
+		},
+	},
+	{
+		name: 'megabyte-long descriptions, names and enum values',
+		document: () => {
+			const document = builtIn();
+			const long = (word: string) => `${word} `.repeat(Math.ceil(MB / (word.length + 1)));
+			document.info = { title: 'Hostile', version: '1', description: long('Hello.') };
+			at(document, 'paths', '/v1/me', 'get').description = long('failed');
+			const post = at(document, 'components', 'schemas', 'Post', 'properties');
+			at(post, 'content').description = long('text:');
+			at(post, 'status').description = long('draft: published');
+			post[long('x').replace(/ /g, '_')] = { type: 'string', description: long('The id of the job') };
+			const status = at(document, 'components', 'schemas', 'Job', 'properties', 'status');
+			// Every status value is read for what it means: 8 of them of a megabyte each.
+			for (const word of ['not started', 'failed', 'done', 'running', 'w', 'x', 'y', 'z']) (status.enum as string[]).push(long(word).replace(/ /g, '-'));
+			return text(document);
+		},
+	},
+	{
+		// `/\/+$/` and `/\{[^}]*\}/` backtrack quadratically on these.
+		name: 'ReDoS: a server URL of 100,000 slashes and braces',
+		document: () => text({ ...builtIn(), servers: [{ url: `https://api.example.com${'/'.repeat(100_000)}{${'{'.repeat(100_000)}x` }] }),
+	},
+	{
+		name: 'ReDoS: path templates of 100,000 braces',
+		document: () => {
+			const document = builtIn();
+			at(document, 'paths')[`/v1/${'{'.repeat(100_000)}`] = { get: { responses: {} } };
+			at(document, 'paths')[`/v1/${'{x'.repeat(50_000)}`] = { get: { responses: {} } };
+			return text(document);
+		},
+	},
+	{
+		// Against every regular expression the contract runs on a document's text: descriptions of
+		// 2,000 characters (as far as they are read) built to make each backtrack, and names and
+		// values without a length limit.
+		name: 'ReDoS: descriptions, names and enum values built against each expression',
+		document: () => {
+			const document = builtIn();
+			const texts = [
+				`a${' '.repeat(1999)}`,
+				`${'a'.repeat(41)}${' '.repeat(1959)}`,
+				`a:${' '.repeat(1998)}`,
+				`${'a='.repeat(1000)}`,
+				`${'`a`-'.repeat(500)}`,
+				`${'. '.repeat(1000)}`,
+				`${'not '.repeat(500)}`,
+				`secret ${'sign '.repeat(398)}`,
+				`sha256=${'v1='.repeat(664)}`,
+				`${'unix '.repeat(400)}`,
+			];
+			const headers = texts.map((description, index) => ({ name: `X-${'a'.repeat(200_000)}-${index}-Delivery`, in: 'header', description, schema: { type: 'string', pattern: description } }));
+			const event = at(document, 'components', 'schemas', 'Event');
+			at(document, 'webhooks')[`${'a.'.repeat(200_000)}failed`] = { post: { parameters: headers, requestBody: json(event) } };
+			const job = at(document, 'components', 'schemas', 'Job', 'properties');
+			job.status = { type: 'string', enum: texts.map((description) => description.replace(/ /g, '_')), description: texts.join('\n') };
+			for (const [index, description] of texts.entries()) job[`${'_'.repeat(100_000)}${index}`] = { type: 'string', format: description, description };
+			return text(document);
+		},
+	},
+	{
+		// A Link header the document promises, answered with what backtracks: `<` without end, and `rel=` followed by spaces.
+		name: 'ReDoS: Link headers built against the next-link expressions',
+		document: () => {
+			const document = builtIn();
+			const listing = at(document, 'paths', '/v1/posts', 'get');
+			listing.parameters = [{ name: 'limit', in: 'query', schema: { type: 'integer' } }];
+			listing.responses = { '200': json(object({ data: { type: 'array', items: ref('Post') } }), { headers: { Link: { schema: { type: 'string' } } } }) };
+			return text(document);
+		},
+		answers: {
+			'GET /v1/posts': ({ query }) =>
+				query.get('page') === '2'
+					? { headers: { Link: '<'.repeat(8192) }, body: { data: POSTS.slice(2) } }
+					: { headers: { Link: `<x>;rel=${' '.repeat(7900)}, </v1/posts?page=2>; rel="next"` }, body: { data: POSTS.slice(0, 2) } },
+		},
+	},
+	{
+		// `^(a+)+$` against `aaaa…!` takes 2^n steps in a backtracking engine.
+		name: 'ReDoS: a secret pattern that backtracks without end',
+		document: () => text(serviceMadeSecret({ secret: { type: 'string', pattern: '^(a+)+$', description: 'The secret that signs deliveries.' } })),
+		answers: webhookRegistration(`${'a'.repeat(40)}!`),
+	},
+	{
+		name: '__proto__, constructor and prototype as property, envelope and path names',
+		document: () =>
+			text(
+				openApi(
+					{
+						'/v1/me': { get: { responses: { '200': json(object({ ['__proto__']: ref('__proto__') })) } } },
+						'/v1/posts': { get: { ...list(ref('Post')), responses: { '200': json(object({ constructor: { type: 'array', items: ref('Post') }, next_cursor: { type: ['string', 'null'] } })) } } },
+						'/v1/jobs/{id}': { get: { responses: { '200': json(ref('Job')) } } },
+						['__proto__']: { get: { responses: { '200': json({ $ref: '#/constructor/prototype' }) } } },
+						constructor: { get: {} },
+						prototype: { post: {} },
+					},
+					{
+						['__proto__']: object({ id: ID, name: { type: 'string' }, constructor: { type: 'string' } }),
+						Post: object({ id: ID, content: { type: 'string' }, prototype: { type: 'string' } }),
+						Job: object({ id: ID, prototype: { type: 'string', enum: ['queued', 'succeeded'], description: 'Status of the job.' }, result: object({ video_url: { type: 'string', format: 'uri' } }) }),
+					},
+				),
+			),
+		answers: {
+			'GET /v1/me': () => ({ body: `{"__proto__": ${JSON.stringify(ACCOUNT)}}` }),
+			'GET /v1/posts': () => ({ body: `{"constructor": ${JSON.stringify(POSTS)}, "next_cursor": null}` }),
+			'POST /v1/generate/video': () => ({ status: 201, body: '{"id": "job_1", "prototype": "queued"}' }),
+			'GET /v1/jobs/{id}': () => ({ body: `{"id": "job_1", "prototype": "succeeded", "result": ${JSON.stringify(RESULT)}}` }),
+		},
+	},
+	{
+		// The answers do not have the envelopes: nothing may come out of Object.prototype instead.
+		name: '__proto__ and constructor envelopes the answers do not have',
+		expected: { posts: [] },
+		document: () =>
+			text(
+				openApi({
+					'/v1/me': { get: { responses: { '200': json(object({ ['__proto__']: object({ id: ID }) })) } } },
+					'/v1/posts': { get: { ...list({}), responses: { '200': json(object({ constructor: { type: 'array', items: object({ id: ID }) }, next_cursor: { type: 'string' } })) } } },
+				}),
+			),
+	},
+	{
+		name: 'a masked secret (••••dcfe)',
+		expected: MASKED,
+		document: () => text(serviceMadeSecret({ secret: { type: 'string', description: 'The signing secret, masked.' } })),
+		answers: webhookRegistration('••••dcfe'),
+	},
+	{
+		name: 'a masked secret (****)',
+		expected: MASKED,
+		document: () => text(serviceMadeSecret({ signing_secret: { type: 'string' } })),
+		answers: { 'POST /v1/webhooks': registered({ signing_secret: '****************' }) },
+	},
+	{
+		name: 'a secret_last4 hint and no secret',
+		expected: { trigger: /^The service registered the webhook but neither took nor gave a signing secret, 0 of 2 deliveries started$/, registrations: 0 },
+		document: () => text(serviceMadeSecret({ secret_last4: { type: 'string', description: 'The last four characters of the secret that signs deliveries.' } })),
+		answers: { 'POST /v1/webhooks': registered({ secret_last4: 'dcfe' }) },
+	},
+	{
+		name: 'a secret shorter than 16 characters',
+		expected: MASKED,
+		document: () => text(serviceMadeSecret({ secret: { type: 'string' } })),
+		answers: webhookRegistration('whsec_1a2b3c4d'),
+	},
+	{
+		// The pattern says anything goes; the value is a masked copy all the same.
+		name: 'a secret pattern that lies',
+		expected: MASKED,
+		document: () => text(serviceMadeSecret({ secret: { type: 'string', pattern: '^.{4,}$', description: 'The secret that signs deliveries.' } })),
+		answers: webhookRegistration('sk_live_0123456789…dcfe'),
+	},
+	{
+		// The attempt number repeats across different deliveries: taken for an id it would drop them.
+		name: 'a delivery header named X-Delivery-Attempt',
+		document: () => {
+			const document = builtIn();
+			const event = structuredClone(at(document, 'components', 'schemas', 'Event'));
+			delete at(event, 'properties').id;
+			const delivery = at(document, 'webhooks', 'job.completed', 'post');
+			delivery.requestBody = json(event);
+			(delivery.parameters as Doc[]).splice(2, 1, { name: 'X-Delivery-Attempt', in: 'header', description: 'The unique id of this delivery attempt.', schema: { type: 'string', format: 'uuid' } });
+			return text(document);
+		},
+	},
+	{
+		name: 'an envelope the answers do not have',
+		document: () => {
+			const document = builtIn();
+			for (const [path, method, schema] of [
+				['/v1/me', 'get', 'Account'],
+				['/v1/posts/{id}', 'patch', 'Post'],
+				['/v1/webhooks', 'post', 'Webhook'],
+			]) {
+				at(document, 'paths', path, method, 'responses')['200'] = json(object({ data: ref(schema), meta: object({ request_id: ID }) }));
+			}
+			return text(document);
+		},
+	},
+	{
+		name: 'a list whose items path holds an object',
+		expected: { posts: [] },
+		document: () => text(builtIn()),
+		answers: { 'GET /v1/posts': () => ({ body: { data: POSTS[0], next_cursor: null } }) },
+	},
+	{
+		name: 'a list total of 10^12',
+		document: () => {
+			const document = builtIn();
+			const listing = at(document, 'paths', '/v1/posts', 'get');
+			listing.parameters = [
+				{ name: 'page', in: 'query', schema: { type: 'integer', minimum: 1 } },
+				{ name: 'per_page', in: 'query', schema: { type: 'integer', maximum: 2 } },
+			];
+			listing.responses = { '200': json(object({ data: { type: 'array', items: ref('Post') }, total: { type: 'integer' } })) };
+			return text(document);
+		},
+		answers: {
+			'GET /v1/posts': ({ query }) => {
+				const page = Number(query.get('page') ?? 1);
+				return { body: { data: POSTS.slice((page - 1) * 2, page * 2), total: 1e12 } };
+			},
+		},
+	},
+	{
+		// The Location names another origin; only its path may be taken, on the credential's origin.
+		name: 'a Location header pointing elsewhere',
+		document: () => {
+			const document = builtIn();
+			at(document, 'paths', '/v1/generate/video', 'post').responses = { '202': { description: 'Accepted.', headers: { Location: { schema: { type: 'string' } } } } };
+			return text(document);
+		},
+		answers: { 'POST /v1/generate/video': () => ({ status: 202, headers: { Location: 'https://attacker.example/v1/jobs/job_1' } }) },
+	},
+	{ name: 'a document that is not JSON', expected: notRead('it is not JSON'), document: () => `<!doctype html><html><body>${'<p>Log in</p>'.repeat(1000)}</body></html>` },
+	{ name: 'a Swagger 2.0 document', expected: { notice: /^http:\/\/127\.0\.0\.1:\d+\/v1\/openapi\.json is not an OpenAPI 3\.0 or 3\.1 document, so the node used its built-in conventions\.$/ }, document: () => text({ swagger: '2.0', info: { title: 'Old', version: '1' }, paths: { '/v1/me': { get: { responses: { '200': { schema: { type: 'object' } } } } } } }) },
+	{ name: 'JSON with a byte order mark', expected: notRead('it is not JSON'), document: () => `\uFEFF${text(builtIn())}` },
+	{
+		name: 'numbers like 1e999',
+		document: () =>
+			text(builtIn())
+				.replace('"maximum":100', '"maximum":1e999')
+				.replace('"minimum":1', '"minimum":-1e999')
+				.replace(/}$/, `, "x-huge": [1e999, -1e999, 1${'0'.repeat(400)}, 1e-999]}`),
+	},
+];
