@@ -23,6 +23,7 @@ import { createContractValidator, formatProblem, type ContractDocument, type Con
 import { colourOf, demoVideo, freeBox, slidePng } from './media';
 import { ALTERNATE } from './alternate';
 import { ENVELOPE } from './envelope';
+import { creationOrder, readState, setAside, StateFileError, writeState, type SavedState } from './state-file';
 
 // ---------------------------------------------------------------------------------------------
 // Public types
@@ -155,6 +156,12 @@ export interface FakeServiceOptions {
 	profile?: Profile;
 	/** Whether GET /v1/openapi.json serves the document; false answers 404. Default true. */
 	openApiDocument?: boolean;
+	/**
+	 * A file that keeps the service's data between runs (state-file.ts): loaded at start when it
+	 * exists, written a moment after each change and when the service closes. Without it, the data
+	 * lives as long as the service.
+	 */
+	stateFile?: string;
 	/**
 	 * A token bucket in front of every route, in every profile: `perSecond` requests at once, refilled
 	 * at `perSecond` a second; past it, 429 with Retry-After. `headers` adds X-RateLimit-Limit,
@@ -612,6 +619,11 @@ const isoNow = () => new Date().toISOString();
 
 let idSequence = 0;
 
+/** Makes new ids come after one of this place in creation order (a restored state's newest). */
+function continueIdsAfter(sequence: number): void {
+	idSequence = Math.max(idSequence, sequence);
+}
+
 // Ids sort in creation order, so a cursor can name the last id seen and stays valid when that item is deleted.
 function newId(prefix: string): string {
 	idSequence += 1;
@@ -808,6 +820,8 @@ export class TokenBucket {
 // A profile that states its limit (envelope) enforces it without the rateLimit option too, generously.
 const PROFILE_LIMIT = { quota: 10_000, windowSeconds: 10 };
 const REPEATABILITY_WINDOW_MS = 5 * 60_000;
+/** How long after a change the state file is written, so that a burst of changes makes one write. */
+const STATE_SAVE_DELAY_MS = 250;
 const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
 const PROFILES: Partial<Record<Profile, ProfileAdapter>> = { alternate: ALTERNATE, envelope: ENVELOPE };
@@ -823,7 +837,7 @@ function sharedContractValidator(profile: Profile): ContractValidator {
 export class FakeService {
 	readonly apiKey: string;
 	readonly maxPageSize: number;
-	readonly account: Account;
+	account: Account;
 	readonly requests: RecordedRequest[] = [];
 	readonly deliveries: Delivery[] = [];
 	readonly pages = new Map<string, Page>();
@@ -853,6 +867,7 @@ export class FakeService {
 	profile: Profile;
 	readonly servesDocument: boolean;
 	private readonly server = http.createServer((request, response) => void this.handle(request, response));
+	private saveTimer: NodeJS.Timeout | undefined;
 
 	static async start(options: FakeServiceOptions = {}): Promise<FakeService> {
 		const service = new FakeService(options);
@@ -875,6 +890,7 @@ export class FakeService {
 			created_at: new Date(Date.now() - 90 * 86_400_000).toISOString(),
 		};
 		this.reset();
+		if (options.stateFile) this.restore(options.stateFile);
 	}
 
 	private get adapter(): ProfileAdapter | undefined {
@@ -958,6 +974,73 @@ export class FakeService {
 		});
 		this.currentJobMode = this.options.jobMode ?? 'poll';
 		this.jobPlan = DEFAULT_JOB_PLAN;
+		this.changed();
+	}
+
+	// --- State kept in a file -------------------------------------------------------------------
+
+	/** Takes the data of a state file, if there is one; a file that is not one is set aside. */
+	private restore(file: string): void {
+		let saved: SavedState | undefined;
+		try {
+			saved = readState(file);
+		} catch (error) {
+			if (!(error instanceof StateFileError)) throw error;
+			console.warn(`The fake service's state file ${file} was not used, because ${error.message}; it is now ${setAside(file)}, and the service starts from its seed data.`);
+			return;
+		}
+		if (!saved) return;
+		this.account = saved.account;
+		for (const [collection, records] of [
+			[this.pages, saved.pages],
+			[this.posts, saved.posts],
+			[this.webhooks, saved.webhooks],
+		] as const) {
+			collection.clear();
+			for (const record of records) (collection as Map<string, typeof record>).set(record.id, record);
+		}
+		for (const { job, pending } of saved.jobs) {
+			this.jobs.set(job.id, job);
+			if (!pending) continue;
+			this.jobRuntimes.set(job.id, { ...pending, polls: 0, timers: [] });
+			if (this.jobMode === 'timed') this.scheduleTimedProgress(job.id);
+		}
+		// New ids go on after the kept ones, so that they sort after them as before.
+		const ids = [saved.account.id, ...this.pages.keys(), ...this.posts.keys(), ...this.jobs.keys(), ...this.webhooks.keys()];
+		continueIdsAfter(Math.max(...ids.map(creationOrder)));
+	}
+
+	/** The data as the state file keeps it. */
+	private snapshot(): SavedState {
+		return {
+			version: 1,
+			account: this.account,
+			pages: [...this.pages.values()],
+			posts: [...this.posts.values()],
+			jobs: [...this.jobs.values()].map((job) => {
+				const runtime = this.jobRuntimes.get(job.id);
+				return runtime ? { job, pending: { input: runtime.input, sourceText: runtime.sourceText, plan: runtime.plan } } : { job };
+			}),
+			webhooks: [...this.webhooks.values()],
+		};
+	}
+
+	/** Writes the state file a moment after a change, once for all the changes of that moment. */
+	private changed(): void {
+		if (!this.options.stateFile || this.saveTimer || this.shutdown.signal.aborted) return;
+		this.saveTimer = setTimeout(() => this.save(), STATE_SAVE_DELAY_MS);
+	}
+
+	private save(): void {
+		clearTimeout(this.saveTimer);
+		this.saveTimer = undefined;
+		if (!this.options.stateFile) return;
+		try {
+			writeState(this.options.stateFile, this.snapshot());
+		} catch (error) {
+			// A full disk must not stop the service; its data then lives as long as it does.
+			console.error(`The fake service could not write ${this.options.stateFile}: ${(error as Error).message}`);
+		}
 	}
 
 	requestsTo(operationId: string): RecordedRequest[] {
@@ -973,6 +1056,8 @@ export class FakeService {
 		if (this.shutdown.signal.aborted) return;
 		this.shutdown.abort();
 		for (const runtime of this.jobRuntimes.values()) this.clearTimers(runtime);
+		// Unfinished jobs are saved as such, and finish after the next start.
+		this.save();
 		await this.waitForDeliveries();
 		await new Promise<void>((resolve) => {
 			this.server.close(() => resolve());
@@ -1006,6 +1091,7 @@ export class FakeService {
 		this.jobRuntimes.set(job.id, runtime);
 		if (this.jobMode === 'timed') this.scheduleTimedProgress(job.id);
 		else this.applyPolls(job, runtime);
+		this.changed();
 		return job;
 	}
 
@@ -1093,6 +1179,8 @@ export class FakeService {
 		reply.headers = { ...reply.headers, ...this.rateLimitFields() };
 		record.status = reply.status;
 		this.concurrentRequests -= 1;
+		// A request may change the data (a poll moves a job along too); several of them make one write.
+		this.changed();
 		// The answer to every request that kept to the document is checked against it too, unless a fault made it.
 		if (operationId !== undefined && problems.length === 0 && body.isJson && !reply.faulted && reply.html === undefined && reply.text === undefined) {
 			const answer = sharedContractValidator(this.profile).validateResponse({ operationId, status: reply.status, body: reply.json, contentType: contentTypeOf(reply), headers: reply.headers ?? {} });
@@ -1296,6 +1384,7 @@ export class FakeService {
 			setTimeout(() => {
 				const job = this.jobs.get(jobId);
 				if (job?.status === 'queued') markRunning(job);
+				this.changed();
 			}, this.timedJobDelaysMs.running),
 			setTimeout(() => void this.completeJob(jobId, runtime.plan.outcome), this.timedJobDelaysMs.done),
 		);
@@ -1332,6 +1421,7 @@ export class FakeService {
 			events.push(newEvent('job.completed', { job }));
 			if (product.publishedPost) events.push(newEvent('post.published', { post: product.publishedPost }));
 		}
+		this.changed();
 		return this.emit(events);
 	}
 
