@@ -5,13 +5,13 @@
  * preview an operation's fields before a run, play a generated video and see its carousel's slides in
  * n8n's binary preview, and fire the trigger example's event as its note says.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, selectors, type BrowserContext, type Page } from 'playwright-core';
 
 import { freePort, N8nRestClient } from '../../scripts/n8n-instance';
-import { CREDENTIAL, OWNER_EMAIL, start, type Started } from '../../scripts/start';
+import { CREDENTIAL, fakeServiceStateFile, OWNER_EMAIL, start, type Started } from '../../scripts/start';
 import { startFakeService } from '../fake-service';
 import { CHROMIUM, ensureDebianPackages } from './debian';
 
@@ -78,6 +78,15 @@ async function shot(name: string): Promise<void> {
 	await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
 }
 
+/** n8n's REST API as the owner. */
+async function ownerRest(): Promise<N8nRestClient> {
+	const rest = new N8nRestClient(started.n8n.url);
+	await rest.login(OWNER_EMAIL, started.state.ownerPassword);
+	return rest;
+}
+
+const canvasNode = (name: string) => page.getByTestId('canvas-node').filter({ hasText: name });
+
 it('logs in, runs the first example green and shows the node\'s resources and operations', async () => {
 	await page.goto(`${started.n8n.url}/signin`);
 	await page.getByTestId('emailOrLdapLoginId').locator('input').fill(OWNER_EMAIL);
@@ -117,6 +126,31 @@ it('logs in, runs the first example green and shows the node\'s resources and op
 	]);
 	await shot('4-node');
 });
+
+/** Saves a workflow of a manual trigger and then the given nodes, one after another; Content Publishing nodes get the local credential. */
+async function saveChain(name: string, steps: Array<{ name: string; parameters: Record<string, unknown>; type?: string }>) {
+	const rest = await ownerRest();
+	const credentials = { contentPublishingApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } };
+	const nodes = [{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} }, ...steps].map((step, index) => ({
+		id: `n${index}`,
+		name: step.name,
+		type: step.type ?? 'n8n-nodes-content-publishing.contentPublishing',
+		typeVersion: 1,
+		position: [index * 220, 0],
+		parameters: step.parameters,
+		...(step.type === undefined && { credentials }),
+	}));
+	const connections = Object.fromEntries(nodes.slice(1).map((node, index) => [nodes[index].name, { main: [[{ node: node.name, type: 'main', index: 0 }]] }]));
+	const id = String((await rest.call('POST', '/workflows', { name, active: false, settings: { executionOrder: 'v1' }, nodes, connections })).id);
+	await page.goto(`${started.n8n.url}/workflow/${id}`);
+	return {
+		id,
+		remove: async () => {
+			await rest.call('POST', `/workflows/${id}/archive`);
+			await rest.call('DELETE', `/workflows/${id}`);
+		},
+	};
+}
 
 /** Opens a parameter's dropdown in the node panel and reads its option names. */
 async function dropdownOptions(parameter: string): Promise<string[]> {
@@ -164,31 +198,6 @@ describe('the first minutes in the editor', () => {
 		await shot('6-panel-actions');
 		await page.keyboard.press('Escape');
 	});
-
-	/** Saves a workflow of a manual trigger and then the given nodes, one after another; Content Publishing nodes get the local credential. */
-	async function saveChain(name: string, steps: Array<{ name: string; parameters: Record<string, unknown>; type?: string }>) {
-		const rest = new N8nRestClient(started.n8n.url);
-		await rest.login(OWNER_EMAIL, started.state.ownerPassword);
-		const credentials = { contentPublishingApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } };
-		const nodes = [{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} }, ...steps].map((step, index) => ({
-			id: `n${index}`,
-			name: step.name,
-			type: step.type ?? 'n8n-nodes-content-publishing.contentPublishing',
-			typeVersion: 1,
-			position: [index * 220, 0],
-			parameters: step.parameters,
-			...(step.type === undefined && { credentials }),
-		}));
-		const connections = Object.fromEntries(nodes.slice(1).map((node, index) => [nodes[index].name, { main: [[{ node: node.name, type: 'main', index: 0 }]] }]));
-		const id = String((await rest.call('POST', '/workflows', { name, active: false, settings: { executionOrder: 'v1' }, nodes, connections })).id);
-		await page.goto(`${started.n8n.url}/workflow/${id}`);
-		return {
-			remove: async () => {
-				await rest.call('POST', `/workflows/${id}/archive`);
-				await rest.call('DELETE', `/workflows/${id}`);
-			},
-		};
-	}
 
 	it('previews an operation\'s output fields before it has run, without publishing anything', async () => {
 		const published = started.fake!.requestsTo('publishLinkedin').length;
@@ -278,8 +287,7 @@ describe('the first minutes in the editor', () => {
 });
 
 it('runs the video example when the fake service finishes a video', async () => {
-	const rest = new N8nRestClient(started.n8n.url);
-	await rest.login(OWNER_EMAIL, started.state.ownerPassword);
+	const rest = await ownerRest();
 	const { versionId } = await rest.call('GET', '/workflows/cpExVideoReady');
 	await rest.call('POST', '/workflows/cpExVideoReady/activate', { versionId });
 	const fake = started.fake!;
@@ -294,7 +302,69 @@ it('runs the video example when the fake service finishes a video', async () => 
 	expect(fake.webhooks.size).toBe(0);
 });
 
+/** Waits until the fake service has had one more publication to LinkedIn than before. */
+async function nextLinkedinPublication(before: number): Promise<void> {
+	while (started.fake!.requestsTo('publishLinkedin').length === before) await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
 describe('a second npm start', () => {
+	it('keeps what the user did: an edited example, a published trigger with its webhook on the service, a page picked before', async () => {
+		const edited = 'Edited before the restart. It must still be here after it.';
+		let rest = await ownerRest();
+		// The user edits example 1's transcript and saves...
+		const example = await rest.call('GET', '/workflows/cpExTranscript');
+		const nodes = (example.nodes as Array<{ name: string; parameters: Record<string, unknown> }>).map((node) =>
+			node.name === 'Generate blog post' ? { ...node, parameters: { ...node.parameters, transcript: edited } } : node,
+		);
+		await rest.call('PATCH', '/workflows/cpExTranscript', { ...example, nodes });
+		// ...publishes the trigger example...
+		const { versionId } = await rest.call('GET', '/workflows/cpExVideoReady');
+		await rest.call('POST', '/workflows/cpExVideoReady/activate', { versionId });
+		expect(started.fake!.webhooks.size).toBe(1);
+		const [registered] = [...started.fake!.webhooks.values()];
+		expect(registered).toEqual(expect.objectContaining({ url: expect.stringContaining('/webhook/') }));
+		// ...and picks a page from the list in a workflow of their own.
+		const picked = [...started.fake!.pages.values()][2];
+		const workflow = await saveChain('A page picked before the restart', [
+			{ name: 'Get the page', parameters: { resource: 'page', operation: 'get', pageId: { __rl: true, mode: 'list', value: picked.id, cachedResultName: picked.name } } },
+		]);
+
+		// Ctrl+C, then npm start again.
+		await started.stop();
+		const restartedAt = Date.now();
+		started = await start({ stateFolder, n8nPort: started.n8n.port, fakePort: Number(new URL(started.fake!.url).port), realService: undefined });
+		console.log(`The second start took ${((Date.now() - restartedAt) / 1000).toFixed(1)} s`);
+		expect(readFileSync(fakeServiceStateFile(stateFolder), 'utf8')).toContain(picked.id);
+
+		rest = await ownerRest();
+		const kept = await rest.call('GET', '/workflows/cpExTranscript');
+		const blog = (kept.nodes as Array<{ name: string; parameters: { transcript?: string } }>).find((node) => node.name === 'Generate blog post');
+		expect(blog?.parameters.transcript).toBe(edited);
+		expect((await rest.call('GET', '/workflows/cpExVideoReady')).active).toBe(true);
+		// The same registration, with the same secret, on the restarted service: n8n checked it and kept it.
+		expect([...started.fake!.webhooks.values()]).toEqual([registered]);
+		const fake = started.fake!;
+		const published = fake.requestsTo('publishLinkedin').length;
+		const video = fake.startJob('generate.video', { prompt: 'After the restart' });
+		await nextLinkedinPublication(published);
+		const postId = (fake.requestsTo('publishLinkedin').at(-1)!.body as { post_id: string }).post_id;
+		expect(fake.posts.get(postId)?.content).toBe(`Our new video is out: ${fake.url}/media/${video.id}.mp4`);
+
+		await page.goto(`${started.n8n.url}/workflow/cpExVideoReady`);
+		await page.getByRole('heading', { name: 'When a video is ready, publish it' }).waitFor();
+		await shot('14-trigger-still-published');
+		await page.goto(`${started.n8n.url}/workflow/${workflow.id}`);
+		await page.getByTestId('execute-workflow-button').first().click();
+		await page.getByTestId('canvas-node-status-success').nth(1).waitFor({ timeout: 60_000 });
+		await canvasNode('Get the page').dblclick();
+		await page.getByTestId('output-panel').getByText(picked.name).first().waitFor();
+		await shot('15-page-picked-before-restart');
+		await page.keyboard.press('Escape');
+
+		await rest.call('POST', '/workflows/cpExVideoReady/deactivate', {});
+		await workflow.remove();
+	});
+
 	it('reuses the folder without duplicates, and can point the credential at another service', async () => {
 		const other = await startFakeService({ apiKey: 'another-service-key-0123' });
 		try {
