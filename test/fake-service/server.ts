@@ -127,6 +127,8 @@ export interface JobInput {
 	aspect_ratio?: (typeof VIDEO_ASPECT_RATIOS)[number];
 	post_id?: string;
 	content?: string;
+	/** Publish to Twitter only: the tweets of a thread. */
+	thread?: string[];
 	scheduled_at?: string;
 }
 
@@ -488,6 +490,9 @@ function publishingRoute(platform: 'linkedin' | 'twitter', operationId: string):
 			const input = body as JobInput;
 			requireReference(service.posts, 'post_id', 'post', input.post_id);
 			requireReference(service.pages, 'page_id', 'page', input.page_id);
+			if (input.thread !== undefined && (input.content !== undefined || input.post_id !== undefined)) {
+				throw invalidField('thread', 'takes the place of content and post_id: send one of the three');
+			}
 			return { status: 202, body: service.startJob(`publish.${platform}`, input) };
 		},
 	};
@@ -1457,7 +1462,7 @@ export class FakeService {
 			const message = `Post "${input.post_id}" was deleted before it could be published`;
 			return { error: { code: 'post_not_found', message } };
 		}
-		const original = existing ?? buildPost({ content: input.content ?? '' }, now);
+		const original = existing ?? buildPost({ content: input.thread?.join('\n\n') ?? input.content ?? '' }, now);
 		const post: Post = {
 			...original,
 			page_id: input.page_id ?? original.page_id,
@@ -1467,8 +1472,11 @@ export class FakeService {
 			updated_at: now,
 		};
 		this.posts.set(post.id, post);
+		const url = `https://${platform}.example/posts/${post.id}`;
+		// A thread is one tweet per part, each with its own address; the first is the post's.
+		const thread = input.thread?.map((_, index) => (index === 0 ? url : `${url}/${index + 1}`));
 		return {
-			result: { platform, post_id: post.id, url: `https://${platform}.example/posts/${post.id}`, published_at: now },
+			result: { platform, post_id: post.id, url, published_at: now, ...(thread && { thread_urls: thread }) },
 			publishedPost: post,
 		};
 	}
