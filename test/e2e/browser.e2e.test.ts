@@ -258,6 +258,37 @@ describe('the first minutes in the editor', () => {
 		await workflow.remove();
 	});
 
+	it('shows the AI agent example\'s tool fields as the model\'s to fill, with no parameter issues once the chat has input', async () => {
+		// A copy of the example with a chat message pinned, so that the editor resolves the fields' expressions.
+		const example = JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', 'examples', '4-ai-agent-tool.json'), 'utf8')) as Record<string, unknown>;
+		const rest = await ownerRest();
+		const { id } = await rest.call('POST', '/workflows', { name: 'AI agent example, with a chat message', nodes: example.nodes, connections: example.connections, settings: example.settings });
+		const saved = await rest.call('GET', `/workflows/${String(id)}`);
+		const chat = [{ json: { sessionId: 'browser-test', action: 'sendMessage', chatInput: 'Draft a post about our launch' } }];
+		await rest.call('PATCH', `/workflows/${String(id)}`, { ...saved, pinData: { 'When chat message received': chat } });
+		await page.goto(`${started.n8n.url}/workflow/${String(id)}`);
+		await canvasNode('Publish to LinkedIn').waitFor();
+		await shot('12-agent-example');
+
+		for (const [index, [tool, fields]] of ([['Create draft post', 2], ['Publish to LinkedIn', 1]] as const).entries()) {
+			// No warning sign on the canvas, and in the panel each field the model fills says so instead of failing to resolve.
+			expect({ tool, issues: await canvasNode(tool).getByTestId('node-issues').count() }).toEqual({ tool, issues: 0 });
+			await canvasNode(tool).dblclick();
+			const panel = page.getByTestId('ndv');
+			await panel.getByText('Defined automatically by the model').first().waitFor();
+			expect({
+				tool,
+				byModel: await panel.getByText('Defined automatically by the model').count(),
+				failing: await panel.locator('.cm-invalid-resolvable').count(),
+				issues: await panel.getByTestId('parameter-issues').count(),
+			}).toEqual({ tool, byModel: fields, failing: 0, issues: 0 });
+			await shot(`13-agent-tool-${index + 1}`);
+			await page.keyboard.press('Escape');
+		}
+		await rest.call('POST', `/workflows/${String(id)}/archive`);
+		await rest.call('DELETE', `/workflows/${String(id)}`);
+	});
+
 	it('says in the trigger example how to fire an event, and doing so in another tab runs it', async () => {
 		await page.goto(`${started.n8n.url}/workflow/cpExVideoReady`);
 		// The sticky note names the workflow to run; its heading and instructions are on the canvas.
