@@ -1,5 +1,5 @@
 const path = require('node:path');
-const { parallel, src, dest, task } = require('gulp');
+const { parallel, series, src, dest, task } = require('gulp');
 
 // tsc only emits JavaScript; the icons the nodes and credentials reference must sit beside it.
 function copyIcons() {
@@ -17,4 +17,10 @@ async function writeOutputSchemas() {
 	);
 }
 
-task('build:assets', parallel(copyIcons, writeOutputSchemas));
+// Last: what this build was made from, so that `npm start` builds again only when a source changed.
+async function writeBuildStamp() {
+	require('ts-node').register({ transpileOnly: true });
+	require('./scripts/build-inputs').writeBuildStamp();
+}
+
+task('build:assets', series(parallel(copyIcons, writeOutputSchemas), writeBuildStamp));

@@ -1,15 +1,18 @@
 /**
  * `npm start`: the package in a real n8n on 127.0.0.1, with the bundled fake service as the API
  * (or a real service with --base-url and --api-key), an owner account, a credential and the
- * example workflows ready. Ctrl+C stops everything; the next start reuses the same folder.
+ * example workflows ready. Ctrl+C stops everything; the next start reuses the same folder and
+ * keeps what the user did there: edited examples, published workflows, the fake service's data.
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { startFakeService, type FakeService } from '../test/fake-service';
+import { isBuilt } from './build-inputs';
 import { createN8n, ensureN8nInstalled, N8nRestClient, pinnedN8n, type N8nInstance, type PinnedN8n } from './n8n-instance';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -31,6 +34,7 @@ function readOptions() {
 			'api-key': { type: 'string' },
 			port: { type: 'string' },
 			'fake-port': { type: 'string' },
+			reset: { type: 'boolean', default: false },
 		},
 	});
 	const baseUrl = values['base-url'] ?? process.env.CONTENT_PUBLISHING_BASE_URL;
@@ -48,6 +52,8 @@ function readOptions() {
 		realService: baseUrl && apiKey ? { baseUrl, apiKey } : undefined,
 		n8nPort: port(values.port ?? process.env.N8N_PORT, 5678, '--port'),
 		fakePort: port(values['fake-port'] ?? process.env.FAKE_SERVICE_PORT, 5690, '--fake-port'),
+		/** The examples as shipped and the fake service's seed data again; the owner, the credential and other workflows stay. */
+		reset: values.reset === true,
 	};
 }
 
@@ -83,62 +89,118 @@ async function installN8n(): Promise<PinnedN8n> {
 	}
 }
 
-/** Imports the credential and the examples; the same ids each time, so nothing is duplicated. */
-async function prepare(n8n: N8nInstance, service: { baseUrl: string; apiKey: string }, stateFolder: string): Promise<string[]> {
-	const credentialsFile = path.join(stateFolder, 'credentials.json');
-	writeFileSync(credentialsFile, JSON.stringify([{ ...CREDENTIAL, type: 'contentPublishingApi', data: service }]));
-	await n8n.cli(['import:credentials', `--input=${credentialsFile}`]);
-	const examples = readdirSync(path.join(ROOT, 'examples')).filter((file) => file.endsWith('.json')).sort();
-	for (const file of examples) await n8n.cli(['import:workflow', `--input=${path.join(ROOT, 'examples', file)}`]);
-	return examples.map((file) => (JSON.parse(readFileSync(path.join(ROOT, 'examples', file), 'utf8')) as { name: string }).name);
+interface Example {
+	id: string;
+	name: string;
 }
 
-async function ensureOwner(n8n: N8nInstance, password: string): Promise<void> {
+function readExamples(): Example[] {
+	return readdirSync(path.join(ROOT, 'examples'))
+		.filter((file) => file.endsWith('.json'))
+		.sort()
+		.map((file) => JSON.parse(readFileSync(path.join(ROOT, 'examples', file), 'utf8')) as Example);
+}
+
+/** Imports these examples as shipped, in one n8n command; the same ids each time, so nothing is duplicated. */
+async function importExamples(n8n: N8nInstance, examples: Example[], stateFolder: string): Promise<void> {
+	if (examples.length === 0) return;
+	const file = path.join(stateFolder, 'examples.json');
+	writeFileSync(file, JSON.stringify(examples));
+	await n8n.cli(['import:workflow', `--input=${file}`]);
+}
+
+/**
+ * Writes the credential's file for this service; true when it differs from the one imported last
+ * time (another service, port or key), so that it must be imported again.
+ */
+function writeCredential(service: { baseUrl: string; apiKey: string }, stateFolder: string): { file: string; changed: boolean } {
+	const file = path.join(stateFolder, 'credentials.json');
+	const text = JSON.stringify([{ ...CREDENTIAL, type: 'contentPublishingApi', data: service }]);
+	const changed = !existsSync(file) || readFileSync(file, 'utf8') !== text;
+	writeFileSync(file, text);
+	return { file, changed };
+}
+
+/** Logs in as the owner, setting the owner up on a new instance. */
+async function ownerSession(n8n: N8nInstance, password: string): Promise<N8nRestClient> {
 	const rest = new N8nRestClient(n8n.url);
 	if (await rest.needsOwner()) await rest.setUpOwner(OWNER_EMAIL, password);
+	else await rest.login(OWNER_EMAIL, password);
+	return rest;
+}
+
+/**
+ * Puts back what is missing in a running n8n (an example or the credential deleted in the editor);
+ * what is there stays as the user left it, edits and publishing included.
+ */
+async function restoreMissing(n8n: N8nInstance, rest: N8nRestClient, examples: Example[], credentialFile: string, stateFolder: string): Promise<void> {
+	const ids = async (route: string) => new Set(((await rest.call('GET', route)) as unknown as Array<{ id: string }>).map(({ id }) => id));
+	if (!(await ids('/credentials')).has(CREDENTIAL.id)) await n8n.cli(['import:credentials', `--input=${credentialFile}`]);
+	const workflows = await ids('/workflows');
+	await importExamples(n8n, examples.filter(({ id }) => !workflows.has(id)), stateFolder);
 }
 
 export interface Started {
 	n8n: N8nInstance;
 	fake?: FakeService;
 	state: State;
+	/** The examples' names. */
 	examples: string[];
 	stop(): Promise<void>;
 }
 
-export type StartOptions = ReturnType<typeof readOptions>;
+/** Where the fake service keeps its data between starts. */
+export function fakeServiceStateFile(stateFolder: string): string {
+	return path.join(stateFolder, 'fake-service.json');
+}
+
+export type StartOptions = Omit<ReturnType<typeof readOptions>, 'reset'> & { reset?: boolean };
 
 export async function start(options: StartOptions): Promise<Started> {
 	await requireFreePort(options.n8nPort, 'n8n', '--port');
 	if (!options.realService) await requireFreePort(options.fakePort, 'the fake service', '--fake-port');
 	const pinned = await installN8n();
 	const state = loadState(options.stateFolder);
+	const stateFile = fakeServiceStateFile(options.stateFolder);
+	if (options.reset) rmSync(stateFile, { force: true });
 	const fake = options.realService
 		? undefined
-		: await startFakeService({ apiKey: state.apiKey, port: options.fakePort, jobMode: 'timed' });
+		: await startFakeService({ apiKey: state.apiKey, port: options.fakePort, jobMode: 'timed', stateFile });
 	const service = options.realService ?? { baseUrl: fake!.url, apiKey: state.apiKey };
-	const n8n = await createN8n(pinned, {
-		userFolder: path.join(options.stateFolder, 'n8n'),
-		port: options.n8nPort,
-		logFile: path.join(options.stateFolder, 'n8n.log'),
-	});
+	const userFolder = path.join(options.stateFolder, 'n8n');
+	// No database yet: n8n has never run in this folder, and everything is imported before it starts.
+	const firstStart = !existsSync(path.join(userFolder, '.n8n', 'database.sqlite'));
+	const n8n = await createN8n(pinned, { userFolder, port: options.n8nPort, logFile: path.join(options.stateFolder, 'n8n.log') });
 	const stop = async () => {
 		await n8n.stop();
 		await fake?.close();
 	};
 	try {
-		const examples = await prepare(n8n, service, options.stateFolder);
+		const examples = readExamples();
+		const credential = writeCredential(service, options.stateFolder);
+		// Each n8n command takes seconds, so only what is new or changed is imported.
+		if (firstStart || credential.changed) await n8n.cli(['import:credentials', `--input=${credential.file}`]);
+		if (firstStart || options.reset) await importExamples(n8n, examples, options.stateFolder);
 		await n8n.start();
-		await ensureOwner(n8n, state.ownerPassword);
-		return { n8n, fake, state, examples, stop };
+		const rest = await ownerSession(n8n, state.ownerPassword);
+		if (!firstStart) await restoreMissing(n8n, rest, examples, credential.file, options.stateFolder);
+		return { n8n, fake, state, examples: examples.map(({ name }) => name), stop };
 	} catch (error) {
 		await stop();
 		throw error;
 	}
 }
 
+/** Builds the package unless dist/ holds a build of the sources as they are. */
+function buildIfChanged(): void {
+	if (isBuilt()) return;
+	console.log('Building the package...');
+	execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+}
+
 async function main() {
 	const options = readOptions();
+	buildIfChanged();
 	const started = await start(options);
 	const service = options.realService
 		? `Service        ${options.realService.baseUrl} (your API key)`
@@ -154,6 +216,7 @@ async function main() {
 			`  Examples       ${started.examples.length} workflows, e.g. "${started.examples[0]}"`,
 			'  Trigger event  with a trigger example listening, run "Example: fire a test event (generate a video)"',
 			`  n8n's log      ${path.relative(ROOT, path.join(options.stateFolder, 'n8n.log'))}`,
+			'  Kept           edited examples, published workflows, the fake service\'s data (npm start -- --reset: examples as shipped, the service\'s seed data)',
 			'',
 			'Press Ctrl+C to stop n8n and the fake service.',
 			'',

@@ -3,6 +3,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
+import { FROM_AI_AUTO_GENERATED_MARKER, traverseNodeParameters, type FromAIArgument, type INode } from 'n8n-workflow';
+
 import { N8N_PINS, pinnedN8n } from '../scripts/n8n-instance';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -99,5 +101,22 @@ describe('the examples', () => {
 			.map((file) => (JSON.parse(readFileSync(path.join(folder, file), 'utf8')) as { id: string }).id);
 		expect(ids.length).toBeGreaterThan(0);
 		for (const id of ids) expect(id.length).toBeLessThanOrEqual(16);
+	});
+
+	it('fill the AI agent\'s tool fields the way n8n\'s editor writes them, which it shows as "Defined automatically by the model", not as failing expressions', () => {
+		const { nodes } = JSON.parse(readFileSync(path.resolve(__dirname, '..', 'examples', '4-ai-agent-tool.json'), 'utf8')) as { nodes: INode[] };
+		const tools = nodes.filter((node) => node.type === 'n8n-nodes-content-publishing.contentPublishingTool');
+		const fields = (value: unknown): string[] =>
+			typeof value === 'string' ? (value.includes('$fromAI') ? [value] : []) : value !== null && typeof value === 'object' ? Object.values(value).flatMap(fields) : [];
+		const asked = tools.map((tool) => {
+			for (const field of fields(tool.parameters)) expect(field.startsWith(`={{ ${FROM_AI_AUTO_GENERATED_MARKER} $fromAI(`)).toBe(true);
+			const found: FromAIArgument[] = [];
+			traverseNodeParameters(tool.parameters, found);
+			return [tool.name, found.map(({ key, type }) => `${key}: ${type}`)];
+		});
+		expect(asked).toEqual([
+			['Create draft post', ['Content: string', 'Title: string']],
+			['Publish to LinkedIn', ['Post: string']],
+		]);
 	});
 });

@@ -60,6 +60,12 @@ const promptFields: Record<string, JsonSchema> = {
 	...commonGeneration,
 };
 const promptSources = oneOfRequired(['instructions', 'sourceText', 'sourcePostId']);
+const publishFields: Record<string, JsonSchema> = {
+	postId: described(text, 'An existing post to publish.'),
+	text: described({ type: 'string', minLength: 1 }, 'Text to publish as a new post.'),
+	pageId: commonGeneration.pageId,
+	publishAt: described(dateTime, 'When the post goes out.'),
+};
 const webhookFields: Record<string, JsonSchema> = {
 	callbackUrl: described({ type: 'string', format: 'uri' }, 'Where deliveries are sent (loopback hosts only, in this fake).'),
 	topics: described({ type: 'array', minItems: 1, uniqueItems: true, items: oneOfValues(EVENT_NAMES) }, 'Events to deliver.'),
@@ -114,7 +120,16 @@ const schemas: Record<string, JsonSchema> = {
 	ThreadOutput: everyProperty({ tweets: { type: 'array', minItems: 1, items: { type: 'string', maxLength: 280 } } }),
 	CarouselOutput: everyProperty({ slides: { type: 'array', items: everyProperty({ heading: text, body: text, imageUrl: { type: 'string', format: 'uri', description: 'The slide as a PNG image.' } }) } }),
 	VideoOutput: everyProperty({ videoUrl: { type: 'string', format: 'uri', description: 'The video as an MP4 file (H.264), as long as `durationSeconds`.' }, durationSeconds: { type: 'integer' }, aspectRatio: oneOfValues(VIDEO_ASPECT_RATIOS) }),
-	PublishOutput: everyProperty({ network: oneOfValues(['linkedin', 'twitter']), postId: text, link: { type: 'string', format: 'uri' }, publishedAt: dateTime }),
+	PublishOutput: closed(
+		{
+			network: oneOfValues(['linkedin', 'twitter']),
+			postId: text,
+			link: { type: 'string', format: 'uri' },
+			publishedAt: dateTime,
+			partLinks: described({ type: 'array', items: { type: 'string', format: 'uri' } }, 'Only for a thread: the link of each part, in order.'),
+		},
+		['network', 'postId', 'link', 'publishedAt'],
+	),
 	Job: everyProperty({
 		jobId: text,
 		kind: oneOfValues(JOB_KINDS),
@@ -154,15 +169,17 @@ const schemas: Record<string, JsonSchema> = {
 		[],
 		promptSources,
 	),
-	PublishRequest: closed(
+	PublishRequest: closed(publishFields, [], oneOfRequired(['postId', 'text'])),
+	TwitterPublishRequest: closed(
 		{
-			postId: described(text, 'An existing post to publish.'),
-			text: described({ type: 'string', minLength: 1 }, 'Text to publish as a new post.'),
-			pageId: commonGeneration.pageId,
-			publishAt: described(dateTime, 'When the post goes out.'),
+			...publishFields,
+			parts: described(
+				{ type: 'array', minItems: 1, maxItems: 25, items: { type: 'string', minLength: 1, maxLength: 280 } },
+				'Tweets to post as a thread, in order, instead of text or postId.',
+			),
 		},
 		[],
-		oneOfRequired(['postId', 'text']),
+		oneOfRequired(['postId', 'text', 'parts']),
 	),
 	Webhook: everyProperty(webhookAnswerFields),
 	NewWebhook: everyProperty({
@@ -272,7 +289,7 @@ const paths: Record<string, OpenApiPathItem> = {
 	'/v1/generate/carousel': job('content.carousel', 'CarouselRequest'),
 	'/v1/generate/video': job('content.video', 'VideoRequest'),
 	'/v1/publish/linkedin': job('publishing.linkedin', 'PublishRequest'),
-	'/v1/publish/twitter': job('publishing.twitter', 'PublishRequest'),
+	'/v1/publish/twitter': job('publishing.twitter', 'TwitterPublishRequest'),
 	'/v1/jobs/{jobId}': { get: operation('jobs.get', ['200', 'The job.', data('Job')], { parameters: [pathParameter('jobId')] }) },
 	'/v1/webhooks': {
 		post: operation('hooks.create', ['201', 'The webhook, with its signing secret.', data('NewWebhook')], { body: 'WebhookInput' }),

@@ -26,7 +26,7 @@ const OPERATION_IDS: Record<string, string> = {
 const INCOMING: Record<string, string> = {
 	text: 'content', headline: 'title', pageId: 'page_id', state: 'status', publishAt: 'scheduled_at', labels: 'tags', mediaUrls: 'media_urls',
 	transcriptText: 'transcript', voice: 'tone', locale: 'language', instructions: 'prompt', sourceText: 'source_text', sourcePostId: 'source_post_id',
-	tweetCount: 'thread_length', slideCount: 'slide_count', durationSeconds: 'duration_seconds', aspectRatio: 'aspect_ratio', postId: 'post_id',
+	tweetCount: 'thread_length', slideCount: 'slide_count', durationSeconds: 'duration_seconds', aspectRatio: 'aspect_ratio', postId: 'post_id', parts: 'thread',
 	callbackUrl: 'url', topics: 'events', label: 'description', enabled: 'active',
 };
 
@@ -59,7 +59,7 @@ const RESULTS: Record<string, Record<string, string>> = {
 	'generate.linkedin': { content: 'text' },
 	'generate.video': { video_url: 'videoUrl', duration_seconds: 'durationSeconds', aspect_ratio: 'aspectRatio' },
 	'publish.linkedin': { platform: 'network', post_id: 'postId', url: 'link', published_at: 'publishedAt' },
-	'publish.twitter': { platform: 'network', post_id: 'postId', url: 'link', published_at: 'publishedAt' },
+	'publish.twitter': { platform: 'network', post_id: 'postId', url: 'link', published_at: 'publishedAt', thread_urls: 'partLinks' },
 };
 
 /** The fields under their names in `names` (else their own), each value as `convert` makes it. */

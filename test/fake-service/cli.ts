@@ -2,22 +2,24 @@ import { randomBytes } from 'node:crypto';
 
 import { startFakeService, type Profile } from './server';
 
-const usage = `Usage: ts-node --transpile-only test/fake-service/cli.ts [--port N] [--api-key KEY] [--profile P] [--no-openapi]
+const usage = `Usage: ts-node --transpile-only test/fake-service/cli.ts [--port N] [--api-key KEY] [--profile P] [--no-openapi] [--state-file FILE]
   --port N        port on 127.0.0.1 (default: FAKE_SERVICE_PORT, else a random free port)
   --api-key KEY   API key to accept (default: FAKE_SERVICE_API_KEY, else a random key)
   --profile P     convention profile: primary, alternate or envelope (default: FAKE_SERVICE_PROFILE, else primary)
-  --no-openapi    answer 404 for /v1/openapi.json (default: FAKE_SERVICE_OPENAPI=off)`;
+  --no-openapi    answer 404 for /v1/openapi.json (default: FAKE_SERVICE_OPENAPI=off)
+  --state-file F  keep pages, posts, jobs and webhooks in this JSON file between runs (default: FAKE_SERVICE_STATE_FILE, else none)`;
 
 function fail(message: string): never {
 	process.stderr.write(`${message}\n\n${usage}\n`);
 	process.exit(2);
 }
 
-function readArguments(argv: string[]): { port: number; apiKey: string; profile: Profile; openApiDocument: boolean } {
+function readArguments(argv: string[]): { port: number; apiKey: string; profile: Profile; openApiDocument: boolean; stateFile?: string } {
 	let port = process.env.FAKE_SERVICE_PORT;
 	let apiKey = process.env.FAKE_SERVICE_API_KEY;
 	let profile = process.env.FAKE_SERVICE_PROFILE ?? 'primary';
 	let openApiDocument = process.env.FAKE_SERVICE_OPENAPI !== 'off';
+	let stateFile = process.env.FAKE_SERVICE_STATE_FILE || undefined;
 	for (let index = 0; index < argv.length; index += 1) {
 		const [flag, inlineValue] = argv[index].split(/=(.*)/s, 2);
 		const value = () => inlineValue ?? argv[++index] ?? fail(`${flag} needs a value`);
@@ -25,6 +27,7 @@ function readArguments(argv: string[]): { port: number; apiKey: string; profile:
 		else if (flag === '--api-key') apiKey = value();
 		else if (flag === '--profile') profile = value();
 		else if (flag === '--no-openapi') openApiDocument = false;
+		else if (flag === '--state-file') stateFile = value();
 		else if (flag === '--help' || flag === '-h') {
 			process.stdout.write(`${usage}\n`);
 			process.exit(0);
@@ -34,12 +37,12 @@ function readArguments(argv: string[]): { port: number; apiKey: string; profile:
 	if (!Number.isInteger(portNumber) || portNumber < 0 || portNumber > 65535) fail(`Invalid port: ${port}`);
 	if (apiKey === '') fail('The API key must not be empty');
 	if (profile !== 'primary' && profile !== 'alternate' && profile !== 'envelope') fail(`Unknown profile: ${profile}`);
-	return { port: portNumber, apiKey: apiKey ?? `cp_test_${randomBytes(16).toString('hex')}`, profile, openApiDocument };
+	return { port: portNumber, apiKey: apiKey ?? `cp_test_${randomBytes(16).toString('hex')}`, profile, openApiDocument, stateFile };
 }
 
 async function main(): Promise<void> {
-	const { port, apiKey, profile, openApiDocument } = readArguments(process.argv.slice(2));
-	const service = await startFakeService({ port, apiKey, jobMode: 'timed', profile, openApiDocument });
+	const { port, apiKey, profile, openApiDocument, stateFile } = readArguments(process.argv.slice(2));
+	const service = await startFakeService({ port, apiKey, jobMode: 'timed', profile, openApiDocument, stateFile });
 	process.stdout.write(
 		[
 			`Fake Content Publishing service: ${service.url}`,
@@ -47,6 +50,7 @@ async function main(): Promise<void> {
 			...(profile === 'envelope' ? [`Unapproved API key (403): ${service.unapprovedApiKey}`] : []),
 			`Profile: ${profile}`,
 			openApiDocument ? `OpenAPI document: ${service.url}/v1/openapi.json` : 'OpenAPI document: none (404)',
+			`Data: ${stateFile ? `kept in ${stateFile}` : 'in memory only'}`,
 			'Jobs finish on timers (jobMode "timed"). Press Ctrl+C to stop.',
 			'',
 		].join('\n'),

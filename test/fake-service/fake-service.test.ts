@@ -529,6 +529,21 @@ describe('jobs', () => {
 		expect(unknown.status).toBe(422);
 		expect((await call(service, 'GET', '/v1/jobs/job_unknown')).status).toBe(404);
 	});
+
+	it('publishes a thread to Twitter, one tweet per part, and only to Twitter', async () => {
+		service.setJobPlan({ outcome: 'succeeded', pollsUntilDone: 1 });
+		const job = await call<Job>(service, 'POST', '/v1/publish/twitter', { body: { thread: ['First.', 'Second.', 'Third.'] } });
+		const { result } = (await call<Job>(service, 'GET', `/v1/jobs/${job.body.id}`)).body;
+		const { post_id: postId, url, thread_urls: urls } = result as { post_id: string; url: string; thread_urls: string[] };
+		expect(urls).toEqual([url, `${url}/2`, `${url}/3`]);
+		expect(service.posts.get(postId)).toMatchObject({ content: 'First.\n\nSecond.\n\nThird.', status: 'published' });
+
+		const both = await call(service, 'POST', '/v1/publish/twitter', { body: { thread: ['One.'], content: 'Two' } });
+		expect(both.status).toBe(422);
+		expect(both.body.error.details).toEqual([{ field: 'thread', message: 'takes the place of content and post_id: send one of the three' }]);
+		expect((await call(service, 'POST', '/v1/publish/linkedin', { body: { thread: ['One.'] } })).status).toBe(422);
+		expect((await call(service, 'POST', '/v1/publish/twitter', { body: { thread: ['x'.repeat(281)] } })).status).toBe(422);
+	});
 });
 
 describe('fault injection', () => {

@@ -138,6 +138,13 @@ const generationSourceFields: Record<string, JsonSchema> = {
 };
 const generationSources = atLeastOneOf(['prompt', 'source_text', 'source_post_id']);
 
+const publishFields: Record<string, JsonSchema> = {
+	post_id: { ...idOf('post'), description: 'Must name an existing post (422 otherwise).' },
+	content: { ...nonEmptyText, description: 'Publishes a new post with this content.' },
+	page_id: generationSourceFields.page_id,
+	scheduled_at: { ...dateTime, description: 'Recorded on the post; the post is published when the job succeeds.' },
+};
+
 const webhookFields: Record<string, JsonSchema> = {
 	url: {
 		type: 'string',
@@ -295,6 +302,11 @@ const schemas: Record<string, JsonSchema> = {
 			post_id: idOf('post'),
 			url: { type: 'string', format: 'uri' },
 			published_at: dateTime,
+			thread_urls: {
+				type: 'array',
+				items: { type: 'string', format: 'uri' },
+				description: 'Only for a thread: the address of each of its tweets, in order (`url` is the first).',
+			},
 		},
 		['platform', 'post_id', 'url', 'published_at'],
 	),
@@ -349,15 +361,21 @@ const schemas: Record<string, JsonSchema> = {
 		[],
 		generationSources,
 	),
-	PublishRequest: closedObject(
+	PublishRequest: closedObject(publishFields, [], atLeastOneOf(['post_id', 'content'])),
+	PublishTwitterRequest: closedObject(
 		{
-			post_id: { ...idOf('post'), description: 'Must name an existing post (422 otherwise).' },
-			content: { ...nonEmptyText, description: 'Publishes a new post with this content.' },
-			page_id: generationSourceFields.page_id,
-			scheduled_at: { ...dateTime, description: 'Recorded on the post; the post is published when the job succeeds.' },
+			...publishFields,
+			thread: {
+				type: 'array',
+				minItems: 1,
+				maxItems: 25,
+				items: { type: 'string', minLength: 1, maxLength: 280 },
+				description:
+					'Publishes a thread: one tweet per text, in order, each a reply to the one before. Takes the place of `content` and `post_id` (422 with either); the new post holds the texts, a blank line between them.',
+			},
 		},
 		[],
-		atLeastOneOf(['post_id', 'content']),
+		atLeastOneOf(['post_id', 'content', 'thread']),
 	),
 	Webhook: closedObject(webhookResponseFields, Object.keys(webhookResponseFields)),
 	WebhookWithSecret: closedObject(
@@ -504,13 +522,13 @@ function generateOperation(kind: string, operationId: string, requestBody: strin
 	});
 }
 
-function publishOperation(platform: string, operationId: string): OpenApiOperation {
+function publishOperation(platform: 'linkedin' | 'twitter', operationId: string): OpenApiOperation {
 	return operation({
 		operationId,
 		summary: `Publish a post on ${platform === 'linkedin' ? 'LinkedIn' : 'Twitter'}`,
 		tag: 'Publishing',
 		description: `Starts a \`publish.${platform}\` job. When it succeeds the post (the given one, or a new one made from \`content\`) has status "published" and a \`post.published\` event is sent.`,
-		requestBody: 'PublishRequest',
+		requestBody: platform === 'twitter' ? 'PublishTwitterRequest' : 'PublishRequest',
 		success: { status: '202', description: 'The queued job.', schema: schemaRef('Job') },
 	});
 }

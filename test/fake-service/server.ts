@@ -23,6 +23,7 @@ import { createContractValidator, formatProblem, type ContractDocument, type Con
 import { colourOf, demoVideo, freeBox, slidePng } from './media';
 import { ALTERNATE } from './alternate';
 import { ENVELOPE } from './envelope';
+import { creationOrder, readState, setAside, StateFileError, writeState, type SavedState } from './state-file';
 
 // ---------------------------------------------------------------------------------------------
 // Public types
@@ -126,6 +127,8 @@ export interface JobInput {
 	aspect_ratio?: (typeof VIDEO_ASPECT_RATIOS)[number];
 	post_id?: string;
 	content?: string;
+	/** Publish to Twitter only: the tweets of a thread. */
+	thread?: string[];
 	scheduled_at?: string;
 }
 
@@ -155,6 +158,12 @@ export interface FakeServiceOptions {
 	profile?: Profile;
 	/** Whether GET /v1/openapi.json serves the document; false answers 404. Default true. */
 	openApiDocument?: boolean;
+	/**
+	 * A file that keeps the service's data between runs (state-file.ts): loaded at start when it
+	 * exists, written a moment after each change and when the service closes. Without it, the data
+	 * lives as long as the service.
+	 */
+	stateFile?: string;
 	/**
 	 * A token bucket in front of every route, in every profile: `perSecond` requests at once, refilled
 	 * at `perSecond` a second; past it, 429 with Retry-After. `headers` adds X-RateLimit-Limit,
@@ -481,6 +490,9 @@ function publishingRoute(platform: 'linkedin' | 'twitter', operationId: string):
 			const input = body as JobInput;
 			requireReference(service.posts, 'post_id', 'post', input.post_id);
 			requireReference(service.pages, 'page_id', 'page', input.page_id);
+			if (input.thread !== undefined && (input.content !== undefined || input.post_id !== undefined)) {
+				throw invalidField('thread', 'takes the place of content and post_id: send one of the three');
+			}
 			return { status: 202, body: service.startJob(`publish.${platform}`, input) };
 		},
 	};
@@ -611,6 +623,11 @@ function decodeCursor(cursor: string, parameter = 'query.cursor'): string {
 const isoNow = () => new Date().toISOString();
 
 let idSequence = 0;
+
+/** Makes new ids come after one of this place in creation order (a restored state's newest). */
+function continueIdsAfter(sequence: number): void {
+	idSequence = Math.max(idSequence, sequence);
+}
 
 // Ids sort in creation order, so a cursor can name the last id seen and stays valid when that item is deleted.
 function newId(prefix: string): string {
@@ -808,6 +825,8 @@ export class TokenBucket {
 // A profile that states its limit (envelope) enforces it without the rateLimit option too, generously.
 const PROFILE_LIMIT = { quota: 10_000, windowSeconds: 10 };
 const REPEATABILITY_WINDOW_MS = 5 * 60_000;
+/** How long after a change the state file is written, so that a burst of changes makes one write. */
+const STATE_SAVE_DELAY_MS = 250;
 const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
 const PROFILES: Partial<Record<Profile, ProfileAdapter>> = { alternate: ALTERNATE, envelope: ENVELOPE };
@@ -823,7 +842,7 @@ function sharedContractValidator(profile: Profile): ContractValidator {
 export class FakeService {
 	readonly apiKey: string;
 	readonly maxPageSize: number;
-	readonly account: Account;
+	account: Account;
 	readonly requests: RecordedRequest[] = [];
 	readonly deliveries: Delivery[] = [];
 	readonly pages = new Map<string, Page>();
@@ -853,6 +872,7 @@ export class FakeService {
 	profile: Profile;
 	readonly servesDocument: boolean;
 	private readonly server = http.createServer((request, response) => void this.handle(request, response));
+	private saveTimer: NodeJS.Timeout | undefined;
 
 	static async start(options: FakeServiceOptions = {}): Promise<FakeService> {
 		const service = new FakeService(options);
@@ -875,6 +895,7 @@ export class FakeService {
 			created_at: new Date(Date.now() - 90 * 86_400_000).toISOString(),
 		};
 		this.reset();
+		if (options.stateFile) this.restore(options.stateFile);
 	}
 
 	private get adapter(): ProfileAdapter | undefined {
@@ -958,6 +979,73 @@ export class FakeService {
 		});
 		this.currentJobMode = this.options.jobMode ?? 'poll';
 		this.jobPlan = DEFAULT_JOB_PLAN;
+		this.changed();
+	}
+
+	// --- State kept in a file -------------------------------------------------------------------
+
+	/** Takes the data of a state file, if there is one; a file that is not one is set aside. */
+	private restore(file: string): void {
+		let saved: SavedState | undefined;
+		try {
+			saved = readState(file);
+		} catch (error) {
+			if (!(error instanceof StateFileError)) throw error;
+			console.warn(`The fake service's state file ${file} was not used, because ${error.message}; it is now ${setAside(file)}, and the service starts from its seed data.`);
+			return;
+		}
+		if (!saved) return;
+		this.account = saved.account;
+		for (const [collection, records] of [
+			[this.pages, saved.pages],
+			[this.posts, saved.posts],
+			[this.webhooks, saved.webhooks],
+		] as const) {
+			collection.clear();
+			for (const record of records) (collection as Map<string, typeof record>).set(record.id, record);
+		}
+		for (const { job, pending } of saved.jobs) {
+			this.jobs.set(job.id, job);
+			if (!pending) continue;
+			this.jobRuntimes.set(job.id, { ...pending, polls: 0, timers: [] });
+			if (this.jobMode === 'timed') this.scheduleTimedProgress(job.id);
+		}
+		// New ids go on after the kept ones, so that they sort after them as before.
+		const ids = [saved.account.id, ...this.pages.keys(), ...this.posts.keys(), ...this.jobs.keys(), ...this.webhooks.keys()];
+		continueIdsAfter(Math.max(...ids.map(creationOrder)));
+	}
+
+	/** The data as the state file keeps it. */
+	private snapshot(): SavedState {
+		return {
+			version: 1,
+			account: this.account,
+			pages: [...this.pages.values()],
+			posts: [...this.posts.values()],
+			jobs: [...this.jobs.values()].map((job) => {
+				const runtime = this.jobRuntimes.get(job.id);
+				return runtime ? { job, pending: { input: runtime.input, sourceText: runtime.sourceText, plan: runtime.plan } } : { job };
+			}),
+			webhooks: [...this.webhooks.values()],
+		};
+	}
+
+	/** Writes the state file a moment after a change, once for all the changes of that moment. */
+	private changed(): void {
+		if (!this.options.stateFile || this.saveTimer || this.shutdown.signal.aborted) return;
+		this.saveTimer = setTimeout(() => this.save(), STATE_SAVE_DELAY_MS);
+	}
+
+	private save(): void {
+		clearTimeout(this.saveTimer);
+		this.saveTimer = undefined;
+		if (!this.options.stateFile) return;
+		try {
+			writeState(this.options.stateFile, this.snapshot());
+		} catch (error) {
+			// A full disk must not stop the service; its data then lives as long as it does.
+			console.error(`The fake service could not write ${this.options.stateFile}: ${(error as Error).message}`);
+		}
 	}
 
 	requestsTo(operationId: string): RecordedRequest[] {
@@ -973,6 +1061,8 @@ export class FakeService {
 		if (this.shutdown.signal.aborted) return;
 		this.shutdown.abort();
 		for (const runtime of this.jobRuntimes.values()) this.clearTimers(runtime);
+		// Unfinished jobs are saved as such, and finish after the next start.
+		this.save();
 		await this.waitForDeliveries();
 		await new Promise<void>((resolve) => {
 			this.server.close(() => resolve());
@@ -1006,6 +1096,7 @@ export class FakeService {
 		this.jobRuntimes.set(job.id, runtime);
 		if (this.jobMode === 'timed') this.scheduleTimedProgress(job.id);
 		else this.applyPolls(job, runtime);
+		this.changed();
 		return job;
 	}
 
@@ -1093,6 +1184,8 @@ export class FakeService {
 		reply.headers = { ...reply.headers, ...this.rateLimitFields() };
 		record.status = reply.status;
 		this.concurrentRequests -= 1;
+		// A request may change the data (a poll moves a job along too); several of them make one write.
+		this.changed();
 		// The answer to every request that kept to the document is checked against it too, unless a fault made it.
 		if (operationId !== undefined && problems.length === 0 && body.isJson && !reply.faulted && reply.html === undefined && reply.text === undefined) {
 			const answer = sharedContractValidator(this.profile).validateResponse({ operationId, status: reply.status, body: reply.json, contentType: contentTypeOf(reply), headers: reply.headers ?? {} });
@@ -1296,6 +1389,7 @@ export class FakeService {
 			setTimeout(() => {
 				const job = this.jobs.get(jobId);
 				if (job?.status === 'queued') markRunning(job);
+				this.changed();
 			}, this.timedJobDelaysMs.running),
 			setTimeout(() => void this.completeJob(jobId, runtime.plan.outcome), this.timedJobDelaysMs.done),
 		);
@@ -1332,6 +1426,7 @@ export class FakeService {
 			events.push(newEvent('job.completed', { job }));
 			if (product.publishedPost) events.push(newEvent('post.published', { post: product.publishedPost }));
 		}
+		this.changed();
 		return this.emit(events);
 	}
 
@@ -1367,7 +1462,7 @@ export class FakeService {
 			const message = `Post "${input.post_id}" was deleted before it could be published`;
 			return { error: { code: 'post_not_found', message } };
 		}
-		const original = existing ?? buildPost({ content: input.content ?? '' }, now);
+		const original = existing ?? buildPost({ content: input.thread?.join('\n\n') ?? input.content ?? '' }, now);
 		const post: Post = {
 			...original,
 			page_id: input.page_id ?? original.page_id,
@@ -1377,8 +1472,11 @@ export class FakeService {
 			updated_at: now,
 		};
 		this.posts.set(post.id, post);
+		const url = `https://${platform}.example/posts/${post.id}`;
+		// A thread is one tweet per part, each with its own address; the first is the post's.
+		const thread = input.thread?.map((_, index) => (index === 0 ? url : `${url}/${index + 1}`));
 		return {
-			result: { platform, post_id: post.id, url: `https://${platform}.example/posts/${post.id}`, published_at: now },
+			result: { platform, post_id: post.id, url, published_at: now, ...(thread && { thread_urls: thread }) },
 			publishedPost: post,
 		};
 	}

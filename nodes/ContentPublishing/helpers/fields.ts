@@ -35,6 +35,20 @@ export function pickFields(values: IDataObject, fields: readonly FieldName[]): I
 	return picked;
 }
 
+/** A JSON parameter's value: what its expression gave, or its text parsed; naming the parameter and the item when it is no JSON. */
+function parseJsonValue(this: IExecuteFunctions, value: unknown, displayName: string, itemIndex: number): unknown {
+	if (typeof value !== 'string') return value;
+	try {
+		return JSON.parse(value);
+	} catch (error) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`"${displayName}" of item ${itemIndex} is not valid JSON`,
+			{ itemIndex, description: (error as Error).message },
+		);
+	}
+}
+
 /** Reads a JSON-object parameter, naming the parameter and the item when it is not one. */
 export function parseJsonObject(
 	this: IExecuteFunctions,
@@ -43,18 +57,7 @@ export function parseJsonObject(
 	itemIndex: number,
 ): IDataObject {
 	if (isEmptyValue(value)) return {};
-	let parsed: unknown = value;
-	if (typeof value === 'string') {
-		try {
-			parsed = JSON.parse(value);
-		} catch (error) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`"${displayName}" of item ${itemIndex} is not valid JSON`,
-				{ itemIndex, description: (error as Error).message },
-			);
-		}
-	}
+	const parsed = parseJsonValue.call(this, value, displayName, itemIndex);
 	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -63,6 +66,35 @@ export function parseJsonObject(
 		);
 	}
 	return parsed as IDataObject;
+}
+
+/**
+ * Reads a list of texts, none of them empty: a JSON array typed into the parameter, or one an
+ * expression gives (such as the tweets of a generated thread). Each text is sent exactly as given.
+ */
+export function requireTextList(
+	this: IExecuteFunctions,
+	parameterName: string,
+	displayName: string,
+	itemIndex: number,
+): string[] {
+	const value = this.getNodeParameter(parameterName, itemIndex, '');
+	const parsed = isEmptyValue(value) ? [] : parseJsonValue.call(this, value, displayName, itemIndex);
+	if (Array.isArray(parsed) && parsed.length === 0) {
+		throw new NodeOperationError(this.getNode(), `"${displayName}" of item ${itemIndex} is empty`, { itemIndex });
+	}
+	if (!Array.isArray(parsed) || parsed.some((entry) => typeof entry !== 'string')) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`"${displayName}" of item ${itemIndex} must be a list of texts, like ["First part", "Second part"]`,
+			{ itemIndex, description: 'Type a JSON array of texts, or give one with an expression, such as {{ $json.result.tweets }} after Generate Twitter Thread.' },
+		);
+	}
+	const empty = parsed.findIndex((entry: string) => entry.trim() === '');
+	if (empty !== -1) {
+		throw new NodeOperationError(this.getNode(), `"${displayName}" of item ${itemIndex} has an empty part: number ${empty + 1}`, { itemIndex });
+	}
+	return parsed as string[];
 }
 
 /** The escape hatches: raw body and query fields, merged last so they can override anything. */

@@ -38,7 +38,8 @@ export const mediaFields: INodeProperties[] = [
 		name: 'mediaField',
 		type: 'string',
 		default: 'data',
-		hint: 'One file goes to this binary field; several go to <field>_0, <field>_1, …',
+		// The editor renders a hint as HTML, so a placeholder in angle brackets would vanish.
+		hint: 'One file goes to this binary field; several go to this name followed by _0, _1, … (data_0, data_1, … for "data")',
 		displayOptions: { show: { downloadMedia: [true] } },
 	},
 	{

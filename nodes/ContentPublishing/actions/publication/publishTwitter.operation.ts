@@ -6,7 +6,11 @@ import { executePublish, publishProperties } from './shared';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['publication'], operation: ['publishTwitter'] } },
-	publishProperties('Twitter'),
+	publishProperties('Twitter', {
+		name: 'Thread',
+		description: 'Publish several tweets as a thread, each a reply to the one before',
+		placeholder: '["First tweet", "Second tweet"]',
+	}),
 );
 
 export async function execute(

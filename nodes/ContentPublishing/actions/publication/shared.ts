@@ -3,12 +3,19 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { extraBodyField, extraQueryField, waitForCompletionField, waitMethodField, waitOptionsField } from '../../descriptions/common';
 import { pageIdField, postLocator } from '../../descriptions/locators';
 import { readDateTime, timeZoneField } from '../../helpers/dates';
-import { pickFields, readCollection, readExtraFields, requireLocator, requireString } from '../../helpers/fields';
+import { pickFields, readCollection, readExtraFields, requireLocator, requireString, requireTextList } from '../../helpers/fields';
 import { readJobWait } from '../../helpers/jobs';
 import type { RequestPlan } from '../types';
 import { ENDPOINTS } from '../../../shared/contract';
 
-export function publishProperties(platform: string): INodeProperties[] {
+/** A platform that takes several parts as one publication: Twitter, as a thread. */
+interface Parts {
+	name: string;
+	description: string;
+	placeholder: string;
+}
+
+export function publishProperties(platform: string, parts?: Parts): INodeProperties[] {
 	return [
 		{
 			displayName: 'Source',
@@ -17,6 +24,7 @@ export function publishProperties(platform: string): INodeProperties[] {
 			options: [
 				{ name: 'Existing Post', value: 'post', description: 'Publish a post saved in the service' },
 				{ name: 'Text', value: 'text', description: 'Publish the text given here' },
+				...(parts ? [{ name: parts.name, value: 'thread', description: parts.description }] : []),
 			],
 			default: 'post',
 			description: `What to publish to ${platform}`,
@@ -31,6 +39,21 @@ export function publishProperties(platform: string): INodeProperties[] {
 			default: '',
 			displayOptions: { show: { source: ['text'] } },
 		},
+		...(parts
+			? [
+					{
+						displayName: 'Parts',
+						name: 'parts',
+						type: 'json',
+						required: true,
+						default: '',
+						placeholder: parts.placeholder,
+						description:
+							'The parts in order: a JSON array of texts, or an expression that gives one, such as the tweets (result.tweets) of a Generate Twitter Thread before this node',
+						displayOptions: { show: { source: ['thread'] } },
+					} satisfies INodeProperties,
+				]
+			: []),
 		waitForCompletionField,
 		waitMethodField,
 		{
@@ -66,7 +89,9 @@ export async function executePublish(
 	const what =
 		source === 'post'
 			? { postId: requireLocator.call(this, 'postId', 'Post', itemIndex) }
-			: { content: requireString.call(this, 'text', 'Text', itemIndex) };
+			: source === 'thread'
+				? { thread: requireTextList.call(this, 'parts', 'Parts', itemIndex) }
+				: { content: requireString.call(this, 'text', 'Text', itemIndex) };
 	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, [pageIdField]);
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
 	const scheduledAt = readDateTime.call(this, additionalFields.scheduledAt, 'Scheduled At', itemIndex, additionalFields.timeZone);
