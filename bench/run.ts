@@ -2,7 +2,7 @@
  * Benchmarks, reported as ratios against a baseline measured in the same run, so that the
  * numbers mean the same on any machine. Run with `npm run bench` (after `npm run build`).
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
@@ -225,9 +225,18 @@ async function startFakeServiceProcess(): Promise<Service & { stop: () => void }
 	return await serverProcess([require.resolve('ts-node/dist/bin.js'), '--transpile-only', cli], { FAKE_SERVICE_PORT: '0' });
 }
 
+// Servers still running when the bench ends, by a failure too: they share its stderr, so one left
+// running kept the smoke test's execFile waiting for that stream to close until its timeout.
+const serverProcesses = new Set<ChildProcess>();
+process.on('exit', () => {
+	for (const child of serverProcesses) child.kill('SIGTERM');
+});
+
 async function serverProcess(args: string[], env: NodeJS.ProcessEnv): Promise<Service & { stop: () => void }> {
 	const apiKey = 'bench-key-0123456789';
 	const child = spawn(process.execPath, args, { env: { ...process.env, ...env, FAKE_SERVICE_API_KEY: apiKey }, stdio: ['ignore', 'pipe', 'inherit'] });
+	serverProcesses.add(child);
+	child.once('exit', () => serverProcesses.delete(child));
 	const url = await new Promise<string>((resolve, reject) => {
 		let output = '';
 		child.stdout.setEncoding('utf8').on('data', (chunk: string) => {

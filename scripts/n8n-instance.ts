@@ -229,8 +229,11 @@ export async function createN8n(pinned: PinnedN8n, options: N8nOptions = {}): Pr
 				onSpawn?.(running.child);
 				return (await running).stdout;
 			} catch (error) {
-				const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-				throw new Error(`n8n ${args.join(' ')} failed:\n${String(stdout).slice(-3000)}\n${String(stderr).slice(-3000)}`);
+				const { stdout, stderr, code, signal } = error as { stdout?: string; stderr?: string; code?: number | string; signal?: string };
+				throw new N8nCliError(
+					`n8n ${args.join(' ')} failed (exit ${code ?? '?'}${signal ? `, ${signal}` : ''}):\n${String(stderr).slice(-3000)}\n${String(stdout).slice(-3000)}`,
+					String(stdout ?? ''),
+				);
 			}
 		},
 		async start() {
@@ -271,6 +274,16 @@ export async function createN8n(pinned: PinnedN8n, options: N8nOptions = {}): Pr
 }
 
 /** n8n's REST API as its editor uses it, with the session cookie of the user it logged in. */
+/** A failed n8n command, with what it printed (a command can print a whole run and still fail). */
+export class N8nCliError extends Error {
+	constructor(
+		message: string,
+		readonly stdout: string,
+	) {
+		super(message);
+	}
+}
+
 export class N8nRestClient {
 	private cookie = '';
 
