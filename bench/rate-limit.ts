@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { startFakeService, type FakeService } from '../test/fake-service';
-import { createN8n, pinnedN8n, type N8nPinName } from '../scripts/n8n-instance';
+import { createN8n, N8nCliError, pinnedN8n, type N8nPinName } from '../scripts/n8n-instance';
 import { firstJsonObject, workflow, type RunData } from './n8n-throughput';
 
 export interface RateLimitRun {
@@ -66,7 +66,7 @@ export async function rateLimitInN8n(pin: N8nPinName, perSecond: number, items: 
 			await n8n.cli(['import:workflow', `--input=${file}`]);
 			// A full bucket for every way, and the record of this way's requests alone.
 			way.service.reset();
-			const output = await n8n.cli(['execute', `--id=${id}`, '--rawOutput']).catch((error: Error) => error.message);
+			const output = await n8n.cli(['execute', `--id=${id}`, '--rawOutput']).catch((error: unknown) => (error instanceof N8nCliError ? error.stdout : String(error)));
 			const requests = way.service.requests.filter((request) => request.path === '/v1/me');
 			const refused = requests.filter((request) => request.status === 429).length;
 			let run: RunData | undefined;
