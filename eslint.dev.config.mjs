@@ -6,7 +6,15 @@ import tseslint from 'typescript-eslint';
 
 export default [
 	{
-		ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-output/**', 'nodes/**', 'credentials/**', '**/*.js'],
+		ignores: [
+			'dist/**',
+			'node_modules/**',
+			'coverage/**',
+			'test-output/**',
+			'nodes/**',
+			'credentials/**',
+			'**/*.js',
+		],
 	},
 	{
 		files: ['**/*.ts', '**/*.mjs'],
@@ -17,8 +25,9 @@ export default [
 		plugins: { '@typescript-eslint': tseslint.plugin },
 		linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'error' },
 		rules: {
-			...tseslint.configs.recommended.find((config) => config.name === 'typescript-eslint/recommended')
-				.rules,
+			...tseslint.configs.recommended.find(
+				(config) => config.name === 'typescript-eslint/recommended',
+			).rules,
 			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
 		},
 	},

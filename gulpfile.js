@@ -3,9 +3,10 @@ const { parallel, series, src, dest, task } = require('gulp');
 
 // tsc only emits JavaScript; the icons the nodes and credentials reference must sit beside it.
 function copyIcons() {
-	return src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'], { base: '.', encoding: false }).pipe(
-		dest(path.resolve('dist')),
-	);
+	return src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'], {
+		base: '.',
+		encoding: false,
+	}).pipe(dest(path.resolve('dist')));
 }
 
 // The output schemas the editor previews before a run, made from the fake service's document.

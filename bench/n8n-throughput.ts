@@ -11,13 +11,27 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { createN8n, N8nCliError, pinnedN8n, type N8nInstance, type N8nPinName } from '../scripts/n8n-instance';
+import {
+	createN8n,
+	N8nCliError,
+	pinnedN8n,
+	type N8nInstance,
+	type N8nPinName,
+} from '../scripts/n8n-instance';
 
 export interface RunData {
 	data: {
 		resultData: {
 			error?: unknown;
-			runData: Record<string, Array<{ startTime: number; executionTime: number; error?: unknown; data: { main: unknown[][] } }>>;
+			runData: Record<
+				string,
+				Array<{
+					startTime: number;
+					executionTime: number;
+					error?: unknown;
+					data: { main: unknown[][] };
+				}>
+			>;
 		};
 	};
 }
@@ -48,14 +62,23 @@ export function workflow(id: string, items: number, measured: Record<string, unk
 		active: false,
 		settings: { executionOrder: 'v1' },
 		nodes: [
-			{ id: 'b1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'b1',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			{
 				id: 'b2',
 				name: 'Items',
 				type: 'n8n-nodes-base.code',
 				typeVersion: 2,
 				position: [200, 0],
-				parameters: { jsCode: `return Array.from({ length: ${items} }, (_, index) => ({ json: { index } }));` },
+				parameters: {
+					jsCode: `return Array.from({ length: ${items} }, (_, index) => ({ json: { index } }));`,
+				},
 			},
 			{ id: 'b3', name: 'Measured', position: [400, 0], ...measured },
 		],
@@ -96,14 +119,19 @@ function mainThreadCpuMs(pid: number): number | undefined {
 }
 
 /** Samples a process's main-thread CPU time while it runs, to read it back for any span of time. */
-function sampleMainThread(child: ChildProcess): { stop: () => void; cpuMsBetween: (from: number, to: number) => number | undefined } {
+function sampleMainThread(child: ChildProcess): {
+	stop: () => void;
+	cpuMsBetween: (from: number, to: number) => number | undefined;
+} {
 	const samples: Array<[at: number, cpuMs: number]> = [];
 	const timer = setInterval(() => {
 		const cpuMs = child.pid === undefined ? undefined : mainThreadCpuMs(child.pid);
 		if (cpuMs !== undefined) samples.push([Date.now(), cpuMs]);
 	}, 5);
 	const at = (time: number, side: 'before' | 'after') =>
-		side === 'before' ? samples.filter(([when]) => when <= time).pop() : samples.find(([when]) => when >= time);
+		side === 'before'
+			? samples.filter(([when]) => when <= time).pop()
+			: samples.find(([when]) => when >= time);
 	return {
 		stop: () => clearInterval(timer),
 		cpuMsBetween: (from, to) => {
@@ -123,7 +151,13 @@ function succeeded(output: string): boolean {
 }
 
 /** One execution of a way's workflow: the measured node's time per item and main-thread CPU share. */
-async function measure(n8n: N8nInstance, id: string, name: string, items: number, service: Service): Promise<NodeCost> {
+async function measure(
+	n8n: N8nInstance,
+	id: string,
+	name: string,
+	items: number,
+	service: Service,
+): Promise<NodeCost> {
 	const connectionsBefore = await service.connections?.();
 	let sampler: ReturnType<typeof sampleMainThread> | undefined;
 	const output = await n8n
@@ -140,15 +174,24 @@ async function measure(n8n: N8nInstance, id: string, name: string, items: number
 		.finally(() => sampler?.stop());
 	const run = JSON.parse(firstJsonObject(output)) as RunData;
 	const [task] = run.data.resultData.runData.Measured;
-	if (run.data.resultData.error !== undefined || task.error !== undefined || task.data.main[0].length !== items) {
-		throw new Error(`${name} did not output ${items} items: ${JSON.stringify(run.data.resultData.error ?? task.error)}`);
+	if (
+		run.data.resultData.error !== undefined ||
+		task.error !== undefined ||
+		task.data.main[0].length !== items
+	) {
+		throw new Error(
+			`${name} did not output ${items} items: ${JSON.stringify(run.data.resultData.error ?? task.error)}`,
+		);
 	}
 	const cpuMs = sampler?.cpuMsBetween(task.startTime, task.startTime + task.executionTime);
 	const connectionsAfter = await service.connections?.();
 	return {
 		msPerItem: task.executionTime / items,
 		mainThreadBusy: cpuMs === undefined ? undefined : Math.min(1, cpuMs / task.executionTime),
-		connectionsPerItem: connectionsBefore === undefined || connectionsAfter === undefined ? undefined : (connectionsAfter - connectionsBefore) / items,
+		connectionsPerItem:
+			connectionsBefore === undefined || connectionsAfter === undefined
+				? undefined
+				: (connectionsAfter - connectionsBefore) / items,
 	};
 }
 
@@ -172,8 +215,16 @@ export async function n8nThroughput(
 		writeFileSync(
 			credentials,
 			JSON.stringify([
-				{ ...CONTENT_CREDENTIAL, type: 'contentPublishingApi', data: { baseUrl: loopback.url, apiKey: loopback.apiKey } },
-				{ ...DISTANT_CREDENTIAL, type: 'contentPublishingApi', data: { baseUrl: distant.url, apiKey: distant.apiKey } },
+				{
+					...CONTENT_CREDENTIAL,
+					type: 'contentPublishingApi',
+					data: { baseUrl: loopback.url, apiKey: loopback.apiKey },
+				},
+				{
+					...DISTANT_CREDENTIAL,
+					type: 'contentPublishingApi',
+					data: { baseUrl: distant.url, apiKey: distant.apiKey },
+				},
 				{ ...BEARER_CREDENTIAL, type: 'httpBearerAuth', data: { token: loopback.apiKey } },
 			]),
 		);
@@ -185,34 +236,58 @@ export async function n8nThroughput(
 			parameters: { resource: 'account', operation: 'get', requestOptions: { parallel } },
 			credentials: { contentPublishingApi: credential },
 		});
-		const ways: Record<string, { items: number; service: Service; node: Record<string, unknown> }> = {
-			'HTTP Request, key as a header': {
-				items,
-				service: loopback,
-				node: {
-					...http,
-					parameters: {
-						url: `${loopback.url}/v1/me`,
-						sendHeaders: true,
-						headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${loopback.apiKey}` }] },
-						options: {},
+		const ways: Record<string, { items: number; service: Service; node: Record<string, unknown> }> =
+			{
+				'HTTP Request, key as a header': {
+					items,
+					service: loopback,
+					node: {
+						...http,
+						parameters: {
+							url: `${loopback.url}/v1/me`,
+							sendHeaders: true,
+							headerParameters: {
+								parameters: [{ name: 'Authorization', value: `Bearer ${loopback.apiKey}` }],
+							},
+							options: {},
+						},
 					},
 				},
-			},
-			'HTTP Request, Bearer Auth credential': {
-				items,
-				service: loopback,
-				node: {
-					...http,
-					parameters: { url: `${loopback.url}/v1/me`, authentication: 'genericCredentialType', genericAuthType: 'httpBearerAuth', options: {} },
-					credentials: { httpBearerAuth: BEARER_CREDENTIAL },
+				'HTTP Request, Bearer Auth credential': {
+					items,
+					service: loopback,
+					node: {
+						...http,
+						parameters: {
+							url: `${loopback.url}/v1/me`,
+							authentication: 'genericCredentialType',
+							genericAuthType: 'httpBearerAuth',
+							options: {},
+						},
+						credentials: { httpBearerAuth: BEARER_CREDENTIAL },
+					},
 				},
-			},
-			'this node, 1 at a time': { items, service: loopback, node: thisNode(1, CONTENT_CREDENTIAL) },
-			'this node, 8 at a time': { items, service: loopback, node: thisNode(8, CONTENT_CREDENTIAL) },
-			'this node, 1 at a time, 20 ms away': { items: distantItems, service: distant, node: thisNode(1, DISTANT_CREDENTIAL) },
-			'this node, 8 at a time, 20 ms away': { items: distantItems, service: distant, node: thisNode(8, DISTANT_CREDENTIAL) },
-		};
+				'this node, 1 at a time': {
+					items,
+					service: loopback,
+					node: thisNode(1, CONTENT_CREDENTIAL),
+				},
+				'this node, 8 at a time': {
+					items,
+					service: loopback,
+					node: thisNode(8, CONTENT_CREDENTIAL),
+				},
+				'this node, 1 at a time, 20 ms away': {
+					items: distantItems,
+					service: distant,
+					node: thisNode(1, DISTANT_CREDENTIAL),
+				},
+				'this node, 8 at a time, 20 ms away': {
+					items: distantItems,
+					service: distant,
+					node: thisNode(8, DISTANT_CREDENTIAL),
+				},
+			};
 		let index = 0;
 		const ids: Record<string, string> = {};
 		for (const [name, way] of Object.entries(ways)) {
@@ -231,7 +306,9 @@ export async function n8nThroughput(
 		}
 		const costs: Record<string, NodeCost> = {};
 		for (const [name, measured] of Object.entries(samples)) {
-			costs[name] = measured.sort((a, b) => a.msPerItem - b.msPerItem)[Math.floor(measured.length / 2)];
+			costs[name] = measured.sort((a, b) => a.msPerItem - b.msPerItem)[
+				Math.floor(measured.length / 2)
+			];
 		}
 		return { version: pinned.version, costs };
 	} finally {

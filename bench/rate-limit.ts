@@ -20,16 +20,37 @@ export interface RateLimitRun {
 	failed?: string;
 }
 
-export async function rateLimitInN8n(pin: N8nPinName, perSecond: number, items: number): Promise<{ version: string; runs: Record<string, RateLimitRun> } | undefined> {
+export async function rateLimitInN8n(
+	pin: N8nPinName,
+	perSecond: number,
+	items: number,
+): Promise<{ version: string; runs: Record<string, RateLimitRun> } | undefined> {
 	const pinned = pinnedN8n(pin);
 	if (!pinned.installed) return undefined;
-	const quiet = await startFakeService({ apiKey: 'bench-rate-key-0123456789', rateLimit: { perSecond } });
-	const stating = await startFakeService({ apiKey: 'bench-rate-key-0123456789', rateLimit: { perSecond, headers: true } });
+	const quiet = await startFakeService({
+		apiKey: 'bench-rate-key-0123456789',
+		rateLimit: { perSecond },
+	});
+	const stating = await startFakeService({
+		apiKey: 'bench-rate-key-0123456789',
+		rateLimit: { perSecond, headers: true },
+	});
 	const n8n = await createN8n(pinned);
 	try {
 		const credentials = path.join(n8n.userFolder, 'bench-rate-credentials.json');
-		const credential = (service: FakeService, id: string) => ({ id, name: id, type: 'contentPublishingApi', data: { baseUrl: service.url, apiKey: service.apiKey } });
-		writeFileSync(credentials, JSON.stringify([credential(quiet, 'benchRateQuiet'), credential(stating, 'benchRateStating')]));
+		const credential = (service: FakeService, id: string) => ({
+			id,
+			name: id,
+			type: 'contentPublishingApi',
+			data: { baseUrl: service.url, apiKey: service.apiKey },
+		});
+		writeFileSync(
+			credentials,
+			JSON.stringify([
+				credential(quiet, 'benchRateQuiet'),
+				credential(stating, 'benchRateStating'),
+			]),
+		);
 		await n8n.cli(['import:credentials', `--input=${credentials}`]);
 		const thisNode = (id: string) => ({
 			type: 'n8n-nodes-content-publishing.contentPublishing',
@@ -51,7 +72,9 @@ export async function rateLimitInN8n(pin: N8nPinName, perSecond: number, items: 
 					parameters: {
 						url: `${quiet.url}/v1/me`,
 						sendHeaders: true,
-						headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${quiet.apiKey}` }] },
+						headerParameters: {
+							parameters: [{ name: 'Authorization', value: `Bearer ${quiet.apiKey}` }],
+						},
 						options: {},
 					},
 				},
@@ -66,7 +89,9 @@ export async function rateLimitInN8n(pin: N8nPinName, perSecond: number, items: 
 			await n8n.cli(['import:workflow', `--input=${file}`]);
 			// A full bucket for every way, and the record of this way's requests alone.
 			way.service.reset();
-			const output = await n8n.cli(['execute', `--id=${id}`, '--rawOutput']).catch((error: unknown) => (error instanceof N8nCliError ? error.stdout : String(error)));
+			const output = await n8n
+				.cli(['execute', `--id=${id}`, '--rawOutput'])
+				.catch((error: unknown) => (error instanceof N8nCliError ? error.stdout : String(error)));
 			const requests = way.service.requests.filter((request) => request.path === '/v1/me');
 			const refused = requests.filter((request) => request.status === 429).length;
 			let run: RunData | undefined;
@@ -76,14 +101,18 @@ export async function rateLimitInN8n(pin: N8nPinName, perSecond: number, items: 
 				run = undefined;
 			}
 			const task = run?.data?.resultData?.runData?.Measured?.at(-1);
-			if (task === undefined) console.log(`(${name}: n8n printed ${output.slice(0, 300).replace(/\s+/g, " ")})`);
+			if (task === undefined)
+				console.log(`(${name}: n8n printed ${output.slice(0, 300).replace(/\s+/g, ' ')})`);
 			const came = task?.data?.main?.[0]?.length ?? 0;
 			const seconds = (task?.executionTime ?? 0) / 1000;
 			runs[name] = {
 				goodput: task?.error === undefined && seconds > 0 ? came / seconds / perSecond : 0,
 				refusalsPer1000: requests.length === 0 ? 0 : (refused * 1000) / requests.length,
 				items,
-				failed: task?.error === undefined && run !== undefined ? undefined : `failed after ${requests.length} requests`,
+				failed:
+					task?.error === undefined && run !== undefined
+						? undefined
+						: `failed after ${requests.length} requests`,
 			};
 		}
 		return { version: pinned.version, runs };

@@ -10,7 +10,12 @@ import { startFakeService } from '../test/fake-service';
 import { N8N_PINS } from '../scripts/n8n-instance';
 import { n8nThroughput, type NodeCost, type Service } from './n8n-throughput';
 import { rateLimitInN8n } from './rate-limit';
-import { contentPublishingNode, runNode, shutDownEngine, useBinaryDataMode } from '../test/support/n8n-engine';
+import {
+	contentPublishingNode,
+	runNode,
+	shutDownEngine,
+	useBinaryDataMode,
+} from '../test/support/n8n-engine';
 import { WaitingN8n } from '../test/support/waiting-n8n';
 import type { FakeService } from '../test/fake-service';
 import { subtitlesToText } from '../nodes/ContentPublishing/helpers/transcript';
@@ -42,7 +47,11 @@ function report(name: string, ratio: number, meaning: string) {
  */
 async function jobWaits() {
 	for (const [label, jobs, counts] of [
-		['jobs of 1.5 s', { jobMode: 'timed', timedJobDelaysMs: { running: 100, done: SMOKE ? 300 : 1500 } }, [8, 64]],
+		[
+			'jobs of 1.5 s',
+			{ jobMode: 'timed', timedJobDelaysMs: { running: 100, done: SMOKE ? 300 : 1500 } },
+			[8, 64],
+		],
 		['jobs done on their 2nd poll', { jobMode: 'poll' }, [8]],
 	] as const) {
 		const service = await startFakeService({ apiKey: 'bench-key', ...jobs });
@@ -75,11 +84,22 @@ async function jobNotice() {
 	const finishTimes = SMOKE ? [0.3] : [1.5, 4, 12];
 	const measured = await Promise.all(
 		finishTimes.map(async (seconds) => {
-			const service = await startFakeService({ apiKey: 'bench-key', jobMode: 'timed', timedJobDelaysMs: { running: 100, done: seconds * 1000 } });
-			const started = performance.now();
-			await runNode(contentPublishingNode({ resource: 'content', operation: 'generateLinkedin', prompt: 'Benchmark' }), {
-				credentials: { baseUrl: service.url, apiKey: service.apiKey },
+			const service = await startFakeService({
+				apiKey: 'bench-key',
+				jobMode: 'timed',
+				timedJobDelaysMs: { running: 100, done: seconds * 1000 },
 			});
+			const started = performance.now();
+			await runNode(
+				contentPublishingNode({
+					resource: 'content',
+					operation: 'generateLinkedin',
+					prompt: 'Benchmark',
+				}),
+				{
+					credentials: { baseUrl: service.url, apiKey: service.apiKey },
+				},
+			);
 			const noticedAfter = (performance.now() - started) / 1000;
 			const polls = service.requestsTo('getJob').length;
 			await service.close();
@@ -87,7 +107,11 @@ async function jobNotice() {
 		}),
 	);
 	for (const { seconds, ratio, polls } of measured) {
-		report(`job done at ${seconds} s: noticed / max(t+1 s, 1.1t)`, ratio, `at most 1 meets the goal; ${polls} polls (default Poll Interval)`);
+		report(
+			`job done at ${seconds} s: noticed / max(t+1 s, 1.1t)`,
+			ratio,
+			`at most 1 meets the goal; ${polls} polls (default Poll Interval)`,
+		);
 	}
 }
 
@@ -122,7 +146,11 @@ const DISTANT_SERVICE_DELAY_MS = 20;
 async function rawFetchLoop(service: Service, items: number): Promise<number> {
 	return await time(async () => {
 		for (let index = 0; index < items; index++) {
-			await (await fetch(`${service.url}/v1/me`, { headers: { authorization: `Bearer ${service.apiKey}` } })).json();
+			await (
+				await fetch(`${service.url}/v1/me`, {
+					headers: { authorization: `Bearer ${service.apiKey}` },
+				})
+			).json();
 		}
 	}, 1);
 }
@@ -135,11 +163,23 @@ async function throughputInN8n(loopback: Service, distant: Service) {
 	const items = SMOKE ? 40 : 2000;
 	const connectionsBefore = await loopback.connections?.();
 	const raw = await rawFetchLoop(loopback, items);
-	const rawConnections = connectionsBefore === undefined ? undefined : (await loopback.connections!()) - connectionsBefore;
-	if (rawConnections !== undefined) console.log(`(the raw fetch loop opened ${rawConnections} new connections for ${items} requests)`);
+	const rawConnections =
+		connectionsBefore === undefined
+			? undefined
+			: (await loopback.connections!()) - connectionsBefore;
+	if (rawConnections !== undefined)
+		console.log(
+			`(the raw fetch loop opened ${rawConnections} new connections for ${items} requests)`,
+		);
 	const rawPerItem = raw / items;
 	for (const pin of N8N_PINS) {
-		const measured = await n8nThroughput(pin, { loopback, distant }, items, SMOKE ? 16 : 500, SMOKE ? 1 : 3);
+		const measured = await n8nThroughput(
+			pin,
+			{ loopback, distant },
+			items,
+			SMOKE ? 16 : 500,
+			SMOKE ? 1 : 3,
+		);
 		if (measured === undefined) {
 			console.log(`in n8n (${pin} pin): skipped, not installed (npm run test:e2e installs it)`);
 			continue;
@@ -151,22 +191,50 @@ async function throughputInN8n(loopback: Service, distant: Service) {
 function reportN8n(where: string, costs: Record<string, NodeCost>, rawPerItem: number) {
 	const busy = ({ mainThreadBusy, connectionsPerItem }: NodeCost) =>
 		[
-			mainThreadBusy === undefined ? '' : `; n8n's main thread busy ${(mainThreadBusy * 100).toFixed(0)}%`,
-			connectionsPerItem === undefined ? '' : `; ${connectionsPerItem.toFixed(2)} new connections per item`,
+			mainThreadBusy === undefined
+				? ''
+				: `; n8n's main thread busy ${(mainThreadBusy * 100).toFixed(0)}%`,
+			connectionsPerItem === undefined
+				? ''
+				: `; ${connectionsPerItem.toFixed(2)} new connections per item`,
 		].join('');
 	for (const [name, cost] of Object.entries(costs)) {
 		if (name.endsWith('away')) continue;
-		report(`${where}: ${name} / raw loop`, cost.msPerItem / rawPerItem, `${(cost.msPerItem * 1000).toFixed(0)} µs per item (raw fetch loop ${(rawPerItem * 1000).toFixed(0)} µs)${busy(cost)}`);
+		report(
+			`${where}: ${name} / raw loop`,
+			cost.msPerItem / rawPerItem,
+			`${(cost.msPerItem * 1000).toFixed(0)} µs per item (raw fetch loop ${(rawPerItem * 1000).toFixed(0)} µs)${busy(cost)}`,
+		);
 	}
 	// HTTP Request sends every item's request at once (unless its Batching option is set), so
 	// the fair match is this node with requests in parallel too; 1 at a time is shown beside it.
 	const one = costs['this node, 1 at a time'];
 	const eight = costs['this node, 8 at a time'];
-	report(`${where}: HTTP Request + credential / this node (8)`, costs['HTTP Request, Bearer Auth credential'].msPerItem / eight.msPerItem, 'above 1: this node is cheaper per item');
-	report(`${where}: HTTP Request, header / this node (8)`, costs['HTTP Request, key as a header'].msPerItem / eight.msPerItem, 'above 1: cheaper than the credential-less HTTP Request');
-	report(`${where}: HTTP Request + credential / this node (1)`, costs['HTTP Request, Bearer Auth credential'].msPerItem / one.msPerItem, 'the same, this node sending one request at a time');
-	report(`${where}: HTTP Request, header / this node (1)`, costs['HTTP Request, key as a header'].msPerItem / one.msPerItem, 'the same, this node sending one request at a time');
-	report(`${where}: this node, 1 at a time / 8 at a time`, one.msPerItem / eight.msPerItem, 'how much faster Requests in Parallel = 8 is');
+	report(
+		`${where}: HTTP Request + credential / this node (8)`,
+		costs['HTTP Request, Bearer Auth credential'].msPerItem / eight.msPerItem,
+		'above 1: this node is cheaper per item',
+	);
+	report(
+		`${where}: HTTP Request, header / this node (8)`,
+		costs['HTTP Request, key as a header'].msPerItem / eight.msPerItem,
+		'above 1: cheaper than the credential-less HTTP Request',
+	);
+	report(
+		`${where}: HTTP Request + credential / this node (1)`,
+		costs['HTTP Request, Bearer Auth credential'].msPerItem / one.msPerItem,
+		'the same, this node sending one request at a time',
+	);
+	report(
+		`${where}: HTTP Request, header / this node (1)`,
+		costs['HTTP Request, key as a header'].msPerItem / one.msPerItem,
+		'the same, this node sending one request at a time',
+	);
+	report(
+		`${where}: this node, 1 at a time / 8 at a time`,
+		one.msPerItem / eight.msPerItem,
+		'how much faster Requests in Parallel = 8 is',
+	);
 	if (eight.mainThreadBusy !== undefined) {
 		// The main thread runs every request's JavaScript one after another: no parallelism can make
 		// an item take less than the CPU time it spends on it.
@@ -190,14 +258,27 @@ async function throughputAgainst(name: string, service: { url: string; apiKey: s
 	const items = SMOKE ? 40 : 2000;
 	const credentials = { baseUrl: service.url, apiKey: service.apiKey };
 	const input = Array.from({ length: items }, () => ({ json: {} }));
-	const node = (parallel: number) => contentPublishingNode({ resource: 'account', operation: 'get', requestOptions: { parallel } });
+	const node = (parallel: number) =>
+		contentPublishingNode({ resource: 'account', operation: 'get', requestOptions: { parallel } });
 	await runNode(node(1), { credentials, input: input.slice(0, 50) });
 	const raw = await rawFetchLoop(service, items);
 	const one = await time(() => runNode(node(1), { credentials, input }), 1);
 	const eight = await time(() => runNode(node(8), { credentials, input }), 1);
-	report(`${name}: ${items} items, 1 at a time / raw loop`, one / raw, `${((one / items) * 1000).toFixed(0)} µs per item; raw fetch loop ${((raw / items) * 1000).toFixed(0)} µs`);
-	report(`${name}: 1 at a time / 8 at a time`, one / eight, 'how much faster Requests in Parallel = 8 is');
-	report(`${name}: 8 at a time / raw loop`, eight / raw, 'below 1: faster than one connection at a time');
+	report(
+		`${name}: ${items} items, 1 at a time / raw loop`,
+		one / raw,
+		`${((one / items) * 1000).toFixed(0)} µs per item; raw fetch loop ${((raw / items) * 1000).toFixed(0)} µs`,
+	);
+	report(
+		`${name}: 1 at a time / 8 at a time`,
+		one / eight,
+		'how much faster Requests in Parallel = 8 is',
+	);
+	report(
+		`${name}: 8 at a time / raw loop`,
+		eight / raw,
+		'below 1: faster than one connection at a time',
+	);
 }
 
 /**
@@ -215,14 +296,19 @@ async function startMinimalServerProcess(delayMs = 0): Promise<Service & { stop:
 		};
 		if (${delayMs} > 0) setTimeout(answer, ${delayMs}); else answer();
 	}).on('connection', () => connections++).listen(0, '127.0.0.1', function () { console.log('service: http://127.0.0.1:' + this.address().port); });`;
-	const server = await serverProcess([ '-e', script ], {});
-	return { ...server, connections: async () => Number(await (await fetch(`${server.url}/bench/connections`)).text()) };
+	const server = await serverProcess(['-e', script], {});
+	return {
+		...server,
+		connections: async () => Number(await (await fetch(`${server.url}/bench/connections`)).text()),
+	};
 }
 
 /** The fake service's command line, in a child process; resolves once it prints its address. */
 async function startFakeServiceProcess(): Promise<Service & { stop: () => void }> {
 	const cli = path.join(__dirname, '..', 'test', 'fake-service', 'cli.ts');
-	return await serverProcess([require.resolve('ts-node/dist/bin.js'), '--transpile-only', cli], { FAKE_SERVICE_PORT: '0' });
+	return await serverProcess([require.resolve('ts-node/dist/bin.js'), '--transpile-only', cli], {
+		FAKE_SERVICE_PORT: '0',
+	});
 }
 
 // Servers still running when the bench ends, by a failure too: they share its stderr, so one left
@@ -232,9 +318,15 @@ process.on('exit', () => {
 	for (const child of serverProcesses) child.kill('SIGTERM');
 });
 
-async function serverProcess(args: string[], env: NodeJS.ProcessEnv): Promise<Service & { stop: () => void }> {
+async function serverProcess(
+	args: string[],
+	env: NodeJS.ProcessEnv,
+): Promise<Service & { stop: () => void }> {
 	const apiKey = 'bench-key-0123456789';
-	const child = spawn(process.execPath, args, { env: { ...process.env, ...env, FAKE_SERVICE_API_KEY: apiKey }, stdio: ['ignore', 'pipe', 'inherit'] });
+	const child = spawn(process.execPath, args, {
+		env: { ...process.env, ...env, FAKE_SERVICE_API_KEY: apiKey },
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
 	serverProcesses.add(child);
 	child.once('exit', () => serverProcesses.delete(child));
 	const url = await new Promise<string>((resolve, reject) => {
@@ -260,14 +352,24 @@ async function mediaDownload() {
 	const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
 	const started = performance.now();
 	const result = await runNode(
-		contentPublishingNode({ resource: 'content', operation: 'generateVideo', prompt: 'A long video', options: { pollInterval: 0.05 }, downloadMedia: true }),
+		contentPublishingNode({
+			resource: 'content',
+			operation: 'generateVideo',
+			prompt: 'A long video',
+			options: { pollInterval: 0.05 },
+			downloadMedia: true,
+		}),
 		{ credentials: { baseUrl: service.url, apiKey: service.apiKey } },
 	);
 	const seconds = (performance.now() - started) / 1000;
 	clearInterval(sampler);
 	if (result.error) throw result.error;
 	const growthMb = (peak - before) / 2 ** 20;
-	report(`${bytes / 2 ** 20} MiB video to binary data: peak RSS growth / 64 MB`, growthMb / 64, `${growthMb.toFixed(0)} MB more at the peak; ${(bytes / 2 ** 20 / seconds).toFixed(0)} MiB/s (file ${result.items[0].binary?.data.fileSize})`);
+	report(
+		`${bytes / 2 ** 20} MiB video to binary data: peak RSS growth / 64 MB`,
+		growthMb / 64,
+		`${growthMb.toFixed(0)} MB more at the peak; ${(bytes / 2 ** 20 / seconds).toFixed(0)} MiB/s (file ${result.items[0].binary?.data.fileSize})`,
+	);
 	await service.close();
 	await useBinaryDataMode('default');
 }
@@ -284,16 +386,21 @@ async function listMemory() {
 	}
 	global.gc?.();
 	const heapBefore = process.memoryUsage().heapUsed;
-	const result = await runNode(contentPublishingNode({ resource: 'post', operation: 'getMany', returnAll: true }), {
-		credentials,
-	});
+	const result = await runNode(
+		contentPublishingNode({ resource: 'post', operation: 'getMany', returnAll: true }),
+		{
+			credentials,
+		},
+	);
 	global.gc?.();
 	const heapAfter = process.memoryUsage().heapUsed;
 	const outputBytes = Buffer.byteLength(JSON.stringify(result.items.map((item) => item.json)));
 	report(
 		`heap kept by Get Many of ${result.items.length} posts / their JSON`,
 		(heapAfter - heapBefore) / outputBytes,
-		global.gc ? 'memory the run holds per byte of output' : 'run with --expose-gc for a stable figure',
+		global.gc
+			? 'memory the run holds per byte of output'
+			: 'run with --expose-gc for a stable figure',
 	);
 	await service.close();
 }
@@ -301,12 +408,24 @@ async function listMemory() {
 async function subtitles() {
 	const cues = Array.from(
 		{ length: SMOKE ? 200 : 20_000 },
-		(_, index) => `${index + 1}\n00:00:${String(index % 60).padStart(2, '0')}.000 --> 00:00:${String(index % 60).padStart(2, '0')}.900\nLine number ${index} of the talk\n`,
+		(_, index) =>
+			`${index + 1}\n00:00:${String(index % 60).padStart(2, '0')}.000 --> 00:00:${String(index % 60).padStart(2, '0')}.900\nLine number ${index} of the talk\n`,
 	).join('\n');
 	const vtt = `WEBVTT\n\n${cues}`;
-	const baseline = await time(() => vtt.split('\n').filter((line) => line.trim() !== '').join('\n'), 5);
+	const baseline = await time(
+		() =>
+			vtt
+				.split('\n')
+				.filter((line) => line.trim() !== '')
+				.join('\n'),
+		5,
+	);
 	const parsed = await time(() => subtitlesToText(vtt, 'vtt'), 5);
-	report(`subtitles to text (${(vtt.length / 2 ** 20).toFixed(1)} MiB) / split+join`, parsed / baseline, 'cost over the cheapest pass over the lines');
+	report(
+		`subtitles to text (${(vtt.length / 2 ** 20).toFixed(1)} MiB) / split+join`,
+		parsed / baseline,
+		'cost over the cheapest pass over the lines',
+	);
 }
 
 /**
@@ -332,10 +451,13 @@ async function contractReads() {
 			cold.push(await time(run, 1));
 			warm.push(await time(run, 5));
 			executions += 6;
-			documentReads += service.requests.filter((request) => request.path === '/v1/openapi.json').length;
+			documentReads += service.requests.filter(
+				(request) => request.path === '/v1/openapi.json',
+			).length;
 			await service.close();
 		}
-		const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+		const median = (values: number[]) =>
+			values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
 		report(
 			`${profile}: first execution / warm (100 items)`,
 			median(cold) / median(warm),
@@ -354,7 +476,9 @@ async function rateLimit() {
 	const items = SMOKE ? 40 : 1000;
 	const measured = await rateLimitInN8n(N8N_PINS[0], perSecond, items);
 	if (measured === undefined) {
-		console.log(`rate limit in n8n (${N8N_PINS[0]} pin): skipped, not installed (npm run test:e2e installs it)`);
+		console.log(
+			`rate limit in n8n (${N8N_PINS[0]} pin): skipped, not installed (npm run test:e2e installs it)`,
+		);
 		return;
 	}
 	for (const [name, run] of Object.entries(measured.runs)) {
@@ -362,7 +486,9 @@ async function rateLimit() {
 		report(
 			`in n8n ${measured.version}, ${perSecond}/s limit: ${name}`,
 			run.goodput,
-			run.failed === undefined ? `goodput as a fraction of the limit, ${items} items; ${refusals}` : `${run.failed}; ${refusals}`,
+			run.failed === undefined
+				? `goodput as a fraction of the limit, ${items} items; ${refusals}`
+				: `${run.failed}; ${refusals}`,
 		);
 	}
 }
@@ -376,7 +502,9 @@ function finishOneByOne(service: FakeService, stepMs: number): () => void {
 		for (const job of service.jobs.values()) {
 			if (seen.has(job.id)) continue;
 			seen.add(job.id);
-			timers.push(setTimeout(() => void service.finishJob(job.id, 'succeeded'), ++started * stepMs));
+			timers.push(
+				setTimeout(() => void service.finishJob(job.id, 'succeeded'), ++started * stepMs),
+			);
 		}
 	}, 5);
 	return () => {
@@ -398,7 +526,13 @@ async function waitHolds() {
 	const credentials = { baseUrl: service.url, apiKey: service.apiKey };
 	const input = Array.from({ length: 8 }, (_, index) => ({ json: { prompt: `Video ${index}` } }));
 	const node = (waitMethod: string) =>
-		contentPublishingNode({ resource: 'content', operation: 'generateVideo', prompt: '={{ $json.prompt }}', waitMethod, options: { maxWaitTime: 600 } });
+		contentPublishingNode({
+			resource: 'content',
+			operation: 'generateVideo',
+			prompt: '={{ $json.prompt }}',
+			waitMethod,
+			options: { maxWaitTime: 600 },
+		});
 
 	let stop = finishOneByOne(service, stepMs);
 	const started = performance.now();
@@ -413,7 +547,8 @@ async function waitHolds() {
 	const waiting = await n8n.run(node('event'), credentials, input);
 	const resumed = await waiting.ended;
 	stop();
-	if (resumed.error || resumed.items.length !== 8) throw resumed.error ?? new Error('The event wait did not output 8 items');
+	if (resumed.error || resumed.items.length !== 8)
+		throw resumed.error ?? new Error('The event wait did not output 8 items');
 	const eventHeld = n8n.heldMs(waiting.executionId) / 1000;
 	const eventReads = service.requestsTo('getJob').length - pollReads;
 	await n8n.close();

@@ -67,7 +67,7 @@ export class ContentPublishingApi implements ICredentialType {
 					key: 'constructor.name',
 					value: 'String',
 					message:
-						'The Base URL answered with a web page or text instead of JSON. Use the API\'s address (the one that serves /v1/me), without /v1.',
+						"The Base URL answered with a web page or text instead of JSON. Use the API's address (the one that serves /v1/me), without /v1.",
 				},
 			},
 		],

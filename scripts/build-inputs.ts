@@ -11,10 +11,25 @@ import path from 'node:path';
 const ROOT = path.resolve(__dirname, '..');
 
 /** Beside other tools' caches: git-ignored, and outside dist/, so never packed. */
-export const BUILD_STAMP = path.join(ROOT, 'node_modules', '.cache', 'n8n-nodes-content-publishing', 'build-inputs');
+export const BUILD_STAMP = path.join(
+	ROOT,
+	'node_modules',
+	'.cache',
+	'n8n-nodes-content-publishing',
+	'build-inputs',
+);
 
 /** What the build reads: the package's sources and settings, and the fake service's document the output schemas come from. */
-const INPUTS = ['nodes', 'credentials', 'package.json', 'tsconfig.json', 'tsconfig.build.json', 'gulpfile.js', 'scripts/output-schemas.ts', 'test/fake-service'];
+const INPUTS = [
+	'nodes',
+	'credentials',
+	'package.json',
+	'tsconfig.json',
+	'tsconfig.build.json',
+	'gulpfile.js',
+	'scripts/output-schemas.ts',
+	'test/fake-service',
+];
 
 function filesUnder(entry: string): string[] {
 	const absolute = path.join(ROOT, entry);
@@ -28,7 +43,11 @@ function filesUnder(entry: string): string[] {
 
 export function buildInputsFingerprint(): string {
 	const hash = createHash('sha256');
-	for (const file of INPUTS.flatMap(filesUnder)) hash.update(`${file}\0`).update(readFileSync(path.join(ROOT, file))).update('\0');
+	for (const file of INPUTS.flatMap(filesUnder))
+		hash
+			.update(`${file}\0`)
+			.update(readFileSync(path.join(ROOT, file)))
+			.update('\0');
 	return hash.digest('hex');
 }
 
@@ -40,7 +59,15 @@ export function writeBuildStamp(): void {
 
 /** Whether dist/ holds a build of the sources as they are. */
 export function isBuilt(): boolean {
-	const { n8n } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
-	const built = [...n8n.nodes, ...n8n.credentials].every((file) => existsSync(path.join(ROOT, file)));
-	return built && existsSync(BUILD_STAMP) && readFileSync(BUILD_STAMP, 'utf8') === buildInputsFingerprint();
+	const { n8n } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+		n8n: { nodes: string[]; credentials: string[] };
+	};
+	const built = [...n8n.nodes, ...n8n.credentials].every((file) =>
+		existsSync(path.join(ROOT, file)),
+	);
+	return (
+		built &&
+		existsSync(BUILD_STAMP) &&
+		readFileSync(BUILD_STAMP, 'utf8') === buildInputsFingerprint()
+	);
 }

@@ -6,7 +6,16 @@
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	cpSync,
+	createWriteStream,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -46,14 +55,20 @@ export function majorVersion(pinned: PinnedN8n): number {
 }
 
 function run(command: string, args: string[], cwd: string): string {
-	return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 2 ** 20 });
+	return execFileSync(command, args, {
+		cwd,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'pipe'],
+		maxBuffer: 64 * 2 ** 20,
+	});
 }
 
 /** Where a pinned n8n lives, which Node.js runs it, and whether it is installed already. */
 export function pinnedN8n(name: N8nPinName = 'oldest'): PinnedN8n {
 	const pinning = path.join(ROOT, 'test', 'e2e', 'n8n', name);
 	const hash = createHash('sha256');
-	for (const file of ['package.json', 'package-lock.json']) hash.update(readFileSync(path.join(pinning, file)));
+	for (const file of ['package.json', 'package-lock.json'])
+		hash.update(readFileSync(path.join(pinning, file)));
 	const { dependencies } = JSON.parse(readFileSync(path.join(pinning, 'package.json'), 'utf8')) as {
 		dependencies: Record<string, string>;
 	};
@@ -85,7 +100,11 @@ export async function ensureN8nInstalled(name: N8nPinName = 'oldest'): Promise<P
 		cpSync(path.join(ROOT, 'test', 'e2e', 'n8n', name, file), path.join(folder, file));
 	}
 	const npm = async (args: string[], env: NodeJS.ProcessEnv = process.env) =>
-		await execFileAsync('npm', [...args, '--no-audit', '--no-fund'], { cwd: folder, env, maxBuffer: 64 * 2 ** 20 });
+		await execFileAsync('npm', [...args, '--no-audit', '--no-fund'], {
+			cwd: folder,
+			env,
+			maxBuffer: 64 * 2 ** 20,
+		});
 	// `npm install` rather than `npm ci`: n8n's lockfiles lack some optional platform binaries the
 	// registry does not have, which `npm ci` refuses; `npm install` still installs the locked versions.
 	// Install scripts fetch prebuilt binaries this network cannot reach; only sqlite3 is needed,
@@ -100,7 +119,11 @@ export async function ensureN8nInstalled(name: N8nPinName = 'oldest'): Promise<P
 		['rebuild', 'sqlite3', '--ignore-scripts=false'],
 		pinned.node === process.execPath
 			? process.env
-			: { ...process.env, PATH: `${path.dirname(pinned.node)}${path.delimiter}${process.env.PATH}`, npm_config_nodedir: nodeDir },
+			: {
+					...process.env,
+					PATH: `${path.dirname(pinned.node)}${path.delimiter}${process.env.PATH}`,
+					npm_config_nodedir: nodeDir,
+				},
 	);
 	writeFileSync(path.join(folder, '.installed'), new Date().toISOString());
 	return { ...pinned, installed: true };
@@ -125,14 +148,25 @@ export function installedPackageFolder(userFolder: string): string {
 /** Packs this package and installs the tarball into the user folder's community nodes. */
 function installPackage(userFolder: string): void {
 	const packDir = mkdtempSync(path.join(tmpdir(), 'cp-pack-'));
-	const tarball = run('npm', ['pack', '--ignore-scripts', '--pack-destination', packDir], ROOT).trim().split('\n').pop()!;
+	const tarball = run('npm', ['pack', '--ignore-scripts', '--pack-destination', packDir], ROOT)
+		.trim()
+		.split('\n')
+		.pop()!;
 	const target = installedPackageFolder(userFolder);
 	const nodesFolder = path.dirname(path.dirname(target));
 	rmSync(target, { recursive: true, force: true });
 	mkdirSync(target, { recursive: true });
 	run('tar', ['-xzf', path.join(packDir, tarball), '-C', target, '--strip-components=1'], ROOT);
-	const version = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version as string;
-	writeFileSync(path.join(nodesFolder, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: version } }));
+	const version = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
+		.version as string;
+	writeFileSync(
+		path.join(nodesFolder, 'package.json'),
+		JSON.stringify({
+			name: 'installed-nodes',
+			private: true,
+			dependencies: { [PACKAGE_NAME]: version },
+		}),
+	);
 	rmSync(packDir, { recursive: true, force: true });
 }
 
@@ -172,7 +206,11 @@ export interface N8nOptions {
 }
 
 /** The line each kind of n8n process prints once it serves. */
-const READY_LINES = { start: 'Editor is now accessible', webhook: 'Webhook listener waiting for requests', worker: 'n8n worker is now ready' };
+const READY_LINES = {
+	start: 'Editor is now accessible',
+	webhook: 'Webhook listener waiting for requests',
+	worker: 'n8n worker is now ready',
+};
 
 export async function createN8n(pinned: PinnedN8n, options: N8nOptions = {}): Promise<N8nInstance> {
 	const userFolder = options.userFolder ?? mkdtempSync(path.join(tmpdir(), 'cp-n8n-'));
@@ -216,7 +254,9 @@ export async function createN8n(pinned: PinnedN8n, options: N8nOptions = {}): Pr
 			// n8n 2 activates what is published (`update:workflow` is deprecated there); n8n 1 has no
 			// publishing and sets the workflow's active flag.
 			await instance.cli(
-				majorVersion(pinned) >= 2 ? ['publish:workflow', `--id=${workflowId}`] : ['update:workflow', `--id=${workflowId}`, '--active=true'],
+				majorVersion(pinned) >= 2
+					? ['publish:workflow', `--id=${workflowId}`]
+					: ['update:workflow', `--id=${workflowId}`, '--active=true'],
 			);
 		},
 		async cli(args, onSpawn) {
@@ -229,7 +269,12 @@ export async function createN8n(pinned: PinnedN8n, options: N8nOptions = {}): Pr
 				onSpawn?.(running.child);
 				return (await running).stdout;
 			} catch (error) {
-				const { stdout, stderr, code, signal } = error as { stdout?: string; stderr?: string; code?: number | string; signal?: string };
+				const { stdout, stderr, code, signal } = error as {
+					stdout?: string;
+					stderr?: string;
+					code?: number | string;
+					signal?: string;
+				};
 				throw new N8nCliError(
 					`n8n ${args.join(' ')} failed (exit ${code ?? '?'}${signal ? `, ${signal}` : ''}):\n${String(stderr).slice(-3000)}\n${String(stdout).slice(-3000)}`,
 					String(stdout ?? ''),
@@ -237,8 +282,13 @@ export async function createN8n(pinned: PinnedN8n, options: N8nOptions = {}): Pr
 			}
 		},
 		async start() {
-			child = spawn(pinned.node, [pinned.binary, command], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-			const logFile = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : undefined;
+			child = spawn(pinned.node, [pinned.binary, command], {
+				env,
+				stdio: ['ignore', 'pipe', 'pipe'],
+			});
+			const logFile = options.logFile
+				? createWriteStream(options.logFile, { flags: 'a' })
+				: undefined;
 			// This process's own output: after a restart, the ready line of the one before does not count.
 			let sinceStart = '';
 			const record = (chunk: Buffer) => {
@@ -291,7 +341,12 @@ export class N8nRestClient {
 
 	/** Creates the instance owner and logs in as them; only possible on a new instance. */
 	async setUpOwner(email: string, password: string): Promise<void> {
-		await this.authenticate('/owner/setup', { email, firstName: 'Local', lastName: 'Owner', password });
+		await this.authenticate('/owner/setup', {
+			email,
+			firstName: 'Local',
+			lastName: 'Owner',
+			password,
+		});
 	}
 
 	async login(email: string, password: string): Promise<void> {
@@ -300,18 +355,25 @@ export class N8nRestClient {
 
 	/** Whether the instance still waits for its owner to be set up. */
 	async needsOwner(): Promise<boolean> {
-		const settings = (await this.call('GET', '/settings')) as { userManagement: { showSetupOnFirstLoad: boolean } };
+		const settings = (await this.call('GET', '/settings')) as {
+			userManagement: { showSetupOnFirstLoad: boolean };
+		};
 		return settings.userManagement.showSetupOnFirstLoad;
 	}
 
 	async call(method: string, route: string, body?: unknown): Promise<Record<string, unknown>> {
 		const response = await fetch(`${this.baseUrl}/rest${route}`, {
 			method,
-			headers: { 'content-type': 'application/json', 'browser-id': 'n8n-nodes-content-publishing', cookie: this.cookie },
+			headers: {
+				'content-type': 'application/json',
+				'browser-id': 'n8n-nodes-content-publishing',
+				cookie: this.cookie,
+			},
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await response.text();
-		if (!response.ok) throw new Error(`${method} /rest${route} answered ${response.status}: ${text.slice(0, 500)}`);
+		if (!response.ok)
+			throw new Error(`${method} /rest${route} answered ${response.status}: ${text.slice(0, 500)}`);
 		return (JSON.parse(text) as { data: Record<string, unknown> }).data;
 	}
 
@@ -322,7 +384,10 @@ export class N8nRestClient {
 			headers: { 'content-type': 'application/json', 'browser-id': 'n8n-nodes-content-publishing' },
 			body: JSON.stringify(body),
 		});
-		if (!response.ok) throw new Error(`POST /rest${route} answered ${response.status}: ${(await response.text()).slice(0, 500)}`);
+		if (!response.ok)
+			throw new Error(
+				`POST /rest${route} answered ${response.status}: ${(await response.text()).slice(0, 500)}`,
+			);
 		this.cookie = (response.headers.get('set-cookie') ?? '').split(';')[0];
 	}
 }

@@ -7,16 +7,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { buildOpenApiDocument, type JsonSchema, type OpenApiDocument } from '../test/fake-service/openapi';
+import {
+	buildOpenApiDocument,
+	type JsonSchema,
+	type OpenApiDocument,
+} from '../test/fake-service/openapi';
 
 /** n8n pads the node's version to three parts in the schema path. */
 export const SCHEMA_VERSION = 'v1.0.0';
 
-type Output =
-	| { endpoint: string }
-	| { list: string }
-	| { job: string | 'any' }
-	| { deleted: true };
+type Output = { endpoint: string } | { list: string } | { job: string | 'any' } | { deleted: true };
 
 /** What each operation outputs per item, in terms of the document's operations and schemas. */
 export const OPERATION_OUTPUTS: Record<string, Record<string, Output>> = {
@@ -37,7 +37,10 @@ export const OPERATION_OUTPUTS: Record<string, Record<string, Output>> = {
 		generateCarousel: { job: 'CarouselResult' },
 		generateVideo: { job: 'VideoResult' },
 	},
-	publication: { publishLinkedin: { job: 'PublishResult' }, publishTwitter: { job: 'PublishResult' } },
+	publication: {
+		publishLinkedin: { job: 'PublishResult' },
+		publishTwitter: { job: 'PublishResult' },
+	},
 	job: { get: { job: 'any' }, wait: { job: 'any' } },
 	webhook: {
 		create: { endpoint: 'createWebhook' },
@@ -54,13 +57,16 @@ function isRecord(value: unknown): value is JsonSchema {
 
 /** A schema with every `$ref` replaced by what it names: the editor reads no references. */
 function inline(document: OpenApiDocument, schema: unknown): JsonSchema {
-	if (Array.isArray(schema)) return schema.map((entry) => inline(document, entry)) as unknown as JsonSchema;
+	if (Array.isArray(schema))
+		return schema.map((entry) => inline(document, entry)) as unknown as JsonSchema;
 	if (!isRecord(schema)) return schema as JsonSchema;
 	if (typeof schema.$ref === 'string') {
 		const name = schema.$ref.replace('#/components/schemas/', '');
 		return inline(document, (document.components?.schemas as Record<string, JsonSchema>)[name]);
 	}
-	return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, inline(document, value)]));
+	return Object.fromEntries(
+		Object.entries(schema).map(([key, value]) => [key, inline(document, value)]),
+	);
 }
 
 function component(document: OpenApiDocument, name: string): JsonSchema {
@@ -71,8 +77,10 @@ function successSchema(document: OpenApiDocument, operationId: string): JsonSche
 	for (const pathItem of Object.values(document.paths)) {
 		for (const operation of Object.values(pathItem ?? {})) {
 			if (operation?.operationId !== operationId) continue;
-			const [, response] = Object.entries(operation.responses).find(([status]) => status.startsWith('2')) ?? [];
-			const schema = (response as { content?: Record<string, { schema?: JsonSchema }> } | undefined)?.content?.['application/json']?.schema;
+			const [, response] =
+				Object.entries(operation.responses).find(([status]) => status.startsWith('2')) ?? [];
+			const schema = (response as { content?: Record<string, { schema?: JsonSchema }> } | undefined)
+				?.content?.['application/json']?.schema;
 			if (schema) return inline(document, schema);
 		}
 	}
@@ -88,7 +96,10 @@ function jobSchema(document: OpenApiDocument, result: string): JsonSchema {
 	const { error, ...properties } = job.properties as Record<string, JsonSchema>;
 	const resultSchema =
 		result === 'any'
-			? { type: ['object', 'null'], description: 'The job\'s result once it succeeded; its shape depends on the job type.' }
+			? {
+					type: ['object', 'null'],
+					description: "The job's result once it succeeded; its shape depends on the job type.",
+				}
 			: component(document, result);
 	return {
 		...job,
@@ -111,7 +122,9 @@ export function outputSchema(document: OpenApiDocument, output: Output): JsonSch
 		};
 	}
 	if ('job' in output) return jobSchema(document, output.job);
-	if ('list' in output) return (successSchema(document, output.list).properties as Record<string, JsonSchema>).data.items as JsonSchema;
+	if ('list' in output)
+		return (successSchema(document, output.list).properties as Record<string, JsonSchema>).data
+			.items as JsonSchema;
 	return successSchema(document, output.endpoint);
 }
 
@@ -123,20 +136,36 @@ export function triggerSchema(document: OpenApiDocument): JsonSchema {
 	const job = component(document, 'Job');
 	const jobProperties = job.properties as Record<string, JsonSchema>;
 	const jobError = (jobProperties.error.oneOf as JsonSchema[])[0];
-	const anyResult = { type: ['object', 'null'], description: 'The job\'s result once it succeeded; its shape depends on the job type.' };
+	const anyResult = {
+		type: ['object', 'null'],
+		description: "The job's result once it succeeded; its shape depends on the job type.",
+	};
 	return {
 		type: 'object',
 		additionalProperties: false,
 		required: ['event', 'eventId', 'createdAt'],
 		properties: {
-			event: { type: 'string', description: 'The event\'s type, such as job.completed.' },
+			event: { type: 'string', description: "The event's type, such as job.completed." },
 			eventId: { type: 'string' },
 			createdAt: { type: 'string', format: 'date-time' },
-			job: { ...job, properties: { ...jobProperties, result: anyResult, error: { ...jobError, type: ['object', 'null'] } } },
+			job: {
+				...job,
+				properties: {
+					...jobProperties,
+					result: anyResult,
+					error: { ...jobError, type: ['object', 'null'] },
+				},
+			},
 			result: anyResult,
 			post: component(document, 'Post'),
-			data: { type: 'object', description: 'The event\'s data, when it holds neither a job nor a post.' },
-			headers: { type: 'object', description: 'The delivery\'s HTTP headers (Options → Include Headers).' },
+			data: {
+				type: 'object',
+				description: "The event's data, when it holds neither a job nor a post.",
+			},
+			headers: {
+				type: 'object',
+				description: "The delivery's HTTP headers (Options → Include Headers).",
+			},
 		},
 	};
 }
@@ -148,13 +177,19 @@ export function triggerSchema(document: OpenApiDocument): JsonSchema {
 export function writeOutputSchemas(nodeFolder: string, triggerFolder: string): number {
 	const document = buildOpenApiDocument();
 	mkdirSync(path.join(triggerFolder, '__schema__'), { recursive: true });
-	writeFileSync(path.join(triggerFolder, '__schema__', `${SCHEMA_VERSION}.json`), `${JSON.stringify(triggerSchema(document), null, 2)}\n`);
+	writeFileSync(
+		path.join(triggerFolder, '__schema__', `${SCHEMA_VERSION}.json`),
+		`${JSON.stringify(triggerSchema(document), null, 2)}\n`,
+	);
 	let written = 1;
 	for (const [resource, operations] of Object.entries(OPERATION_OUTPUTS)) {
 		for (const [operation, output] of Object.entries(operations)) {
 			const folder = path.join(nodeFolder, '__schema__', SCHEMA_VERSION, resource);
 			mkdirSync(folder, { recursive: true });
-			writeFileSync(path.join(folder, `${operation}.json`), `${JSON.stringify(outputSchema(document, output), null, 2)}\n`);
+			writeFileSync(
+				path.join(folder, `${operation}.json`),
+				`${JSON.stringify(outputSchema(document, output), null, 2)}\n`,
+			);
 			written++;
 		}
 	}

@@ -13,11 +13,21 @@ import { parseArgs } from 'node:util';
 
 import { startFakeService, type FakeService } from '../test/fake-service';
 import { isBuilt } from './build-inputs';
-import { createN8n, ensureN8nInstalled, N8nRestClient, pinnedN8n, type N8nInstance, type PinnedN8n } from './n8n-instance';
+import {
+	createN8n,
+	ensureN8nInstalled,
+	N8nRestClient,
+	pinnedN8n,
+	type N8nInstance,
+	type PinnedN8n,
+} from './n8n-instance';
 
 const ROOT = path.resolve(__dirname, '..');
 const DEFAULT_STATE_FOLDER = path.join(ROOT, '.n8n-local');
-export const CREDENTIAL = { id: 'cpLocalFakeService', name: 'Content Publishing (local fake service)' };
+export const CREDENTIAL = {
+	id: 'cpLocalFakeService',
+	name: 'Content Publishing (local fake service)',
+};
 export const OWNER_EMAIL = 'owner@example.com';
 
 interface State {
@@ -40,11 +50,14 @@ function readOptions() {
 	const baseUrl = values['base-url'] ?? process.env.CONTENT_PUBLISHING_BASE_URL;
 	const apiKey = values['api-key'] ?? process.env.CONTENT_PUBLISHING_API_KEY;
 	if ((baseUrl === undefined) !== (apiKey === undefined)) {
-		throw new StartError('Give both --base-url and --api-key (or CONTENT_PUBLISHING_BASE_URL and CONTENT_PUBLISHING_API_KEY) to use a real service.');
+		throw new StartError(
+			'Give both --base-url and --api-key (or CONTENT_PUBLISHING_BASE_URL and CONTENT_PUBLISHING_API_KEY) to use a real service.',
+		);
 	}
 	const port = (value: string | undefined, fallback: number, flag: string) => {
 		const number = Number(value ?? fallback);
-		if (!Number.isInteger(number) || number < 1 || number > 65535) throw new StartError(`${flag} must be a port number, not "${value}".`);
+		if (!Number.isInteger(number) || number < 1 || number > 65535)
+			throw new StartError(`${flag} must be a port number, not "${value}".`);
 		return number;
 	};
 	return {
@@ -61,7 +74,11 @@ async function requireFreePort(port: number, what: string, flag: string): Promis
 	await new Promise<void>((resolve, reject) => {
 		const probe = createServer();
 		probe.once('error', () =>
-			reject(new StartError(`Port ${port} on 127.0.0.1 is already in use, so ${what} cannot start there. Stop what uses it, or choose another port: npm start -- ${flag} <port>`)),
+			reject(
+				new StartError(
+					`Port ${port} on 127.0.0.1 is already in use, so ${what} cannot start there. Stop what uses it, or choose another port: npm start -- ${flag} <port>`,
+				),
+			),
 		);
 		probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
 	});
@@ -71,7 +88,10 @@ function loadState(stateFolder: string): State {
 	const stateFile = path.join(stateFolder, 'start.json');
 	mkdirSync(stateFolder, { recursive: true });
 	if (existsSync(stateFile)) return JSON.parse(readFileSync(stateFile, 'utf8')) as State;
-	const state = { apiKey: `cp_local_${randomBytes(12).toString('hex')}`, ownerPassword: `Local-${randomBytes(6).toString('hex')}1` };
+	const state = {
+		apiKey: `cp_local_${randomBytes(12).toString('hex')}`,
+		ownerPassword: `Local-${randomBytes(6).toString('hex')}1`,
+	};
 	writeFileSync(stateFile, JSON.stringify(state, null, 2));
 	return state;
 }
@@ -80,12 +100,20 @@ async function installN8n(): Promise<PinnedN8n> {
 	// The oldest pin is the n8n that runs on the Node.js of this machine (Node 20 or newer).
 	const pinned = pinnedN8n('oldest');
 	if (pinned.installed) return pinned;
-	console.log(`n8n ${pinned.version} is not installed yet: installing it once, outside this folder (about 5 minutes)...`);
+	console.log(
+		`n8n ${pinned.version} is not installed yet: installing it once, outside this folder (about 5 minutes)...`,
+	);
 	try {
 		return await ensureN8nInstalled('oldest');
 	} catch (error) {
-		const detail = String((error as { stderr?: string }).stderr ?? (error as Error).message).trim().split('\n').slice(-3).join('\n');
-		throw new StartError(`Could not install n8n:\n${detail}\nCheck that the npm registry is reachable, then run npm start again.`);
+		const detail = String((error as { stderr?: string }).stderr ?? (error as Error).message)
+			.trim()
+			.split('\n')
+			.slice(-3)
+			.join('\n');
+		throw new StartError(
+			`Could not install n8n:\n${detail}\nCheck that the npm registry is reachable, then run npm start again.`,
+		);
 	}
 }
 
@@ -102,7 +130,11 @@ function readExamples(): Example[] {
 }
 
 /** Imports these examples as shipped, in one n8n command; the same ids each time, so nothing is duplicated. */
-async function importExamples(n8n: N8nInstance, examples: Example[], stateFolder: string): Promise<void> {
+async function importExamples(
+	n8n: N8nInstance,
+	examples: Example[],
+	stateFolder: string,
+): Promise<void> {
 	if (examples.length === 0) return;
 	const file = path.join(stateFolder, 'examples.json');
 	writeFileSync(file, JSON.stringify(examples));
@@ -113,7 +145,10 @@ async function importExamples(n8n: N8nInstance, examples: Example[], stateFolder
  * Writes the credential's file for this service; true when it differs from the one imported last
  * time (another service, port or key), so that it must be imported again.
  */
-function writeCredential(service: { baseUrl: string; apiKey: string }, stateFolder: string): { file: string; changed: boolean } {
+function writeCredential(
+	service: { baseUrl: string; apiKey: string },
+	stateFolder: string,
+): { file: string; changed: boolean } {
 	const file = path.join(stateFolder, 'credentials.json');
 	const text = JSON.stringify([{ ...CREDENTIAL, type: 'contentPublishingApi', data: service }]);
 	const changed = !existsSync(file) || readFileSync(file, 'utf8') !== text;
@@ -133,11 +168,25 @@ async function ownerSession(n8n: N8nInstance, password: string): Promise<N8nRest
  * Puts back what is missing in a running n8n (an example or the credential deleted in the editor);
  * what is there stays as the user left it, edits and publishing included.
  */
-async function restoreMissing(n8n: N8nInstance, rest: N8nRestClient, examples: Example[], credentialFile: string, stateFolder: string): Promise<void> {
-	const ids = async (route: string) => new Set(((await rest.call('GET', route)) as unknown as Array<{ id: string }>).map(({ id }) => id));
-	if (!(await ids('/credentials')).has(CREDENTIAL.id)) await n8n.cli(['import:credentials', `--input=${credentialFile}`]);
+async function restoreMissing(
+	n8n: N8nInstance,
+	rest: N8nRestClient,
+	examples: Example[],
+	credentialFile: string,
+	stateFolder: string,
+): Promise<void> {
+	const ids = async (route: string) =>
+		new Set(
+			((await rest.call('GET', route)) as unknown as Array<{ id: string }>).map(({ id }) => id),
+		);
+	if (!(await ids('/credentials')).has(CREDENTIAL.id))
+		await n8n.cli(['import:credentials', `--input=${credentialFile}`]);
 	const workflows = await ids('/workflows');
-	await importExamples(n8n, examples.filter(({ id }) => !workflows.has(id)), stateFolder);
+	await importExamples(
+		n8n,
+		examples.filter(({ id }) => !workflows.has(id)),
+		stateFolder,
+	);
 }
 
 export interface Started {
@@ -158,19 +207,29 @@ export type StartOptions = Omit<ReturnType<typeof readOptions>, 'reset'> & { res
 
 export async function start(options: StartOptions): Promise<Started> {
 	await requireFreePort(options.n8nPort, 'n8n', '--port');
-	if (!options.realService) await requireFreePort(options.fakePort, 'the fake service', '--fake-port');
+	if (!options.realService)
+		await requireFreePort(options.fakePort, 'the fake service', '--fake-port');
 	const pinned = await installN8n();
 	const state = loadState(options.stateFolder);
 	const stateFile = fakeServiceStateFile(options.stateFolder);
 	if (options.reset) rmSync(stateFile, { force: true });
 	const fake = options.realService
 		? undefined
-		: await startFakeService({ apiKey: state.apiKey, port: options.fakePort, jobMode: 'timed', stateFile });
+		: await startFakeService({
+				apiKey: state.apiKey,
+				port: options.fakePort,
+				jobMode: 'timed',
+				stateFile,
+			});
 	const service = options.realService ?? { baseUrl: fake!.url, apiKey: state.apiKey };
 	const userFolder = path.join(options.stateFolder, 'n8n');
 	// No database yet: n8n has never run in this folder, and everything is imported before it starts.
 	const firstStart = !existsSync(path.join(userFolder, '.n8n', 'database.sqlite'));
-	const n8n = await createN8n(pinned, { userFolder, port: options.n8nPort, logFile: path.join(options.stateFolder, 'n8n.log') });
+	const n8n = await createN8n(pinned, {
+		userFolder,
+		port: options.n8nPort,
+		logFile: path.join(options.stateFolder, 'n8n.log'),
+	});
 	const stop = async () => {
 		await n8n.stop();
 		await fake?.close();
@@ -179,11 +238,13 @@ export async function start(options: StartOptions): Promise<Started> {
 		const examples = readExamples();
 		const credential = writeCredential(service, options.stateFolder);
 		// Each n8n command takes seconds, so only what is new or changed is imported.
-		if (firstStart || credential.changed) await n8n.cli(['import:credentials', `--input=${credential.file}`]);
+		if (firstStart || credential.changed)
+			await n8n.cli(['import:credentials', `--input=${credential.file}`]);
 		if (firstStart || options.reset) await importExamples(n8n, examples, options.stateFolder);
 		await n8n.start();
 		const rest = await ownerSession(n8n, state.ownerPassword);
-		if (!firstStart) await restoreMissing(n8n, rest, examples, credential.file, options.stateFolder);
+		if (!firstStart)
+			await restoreMissing(n8n, rest, examples, credential.file, options.stateFolder);
 		return { n8n, fake, state, examples: examples.map(({ name }) => name), stop };
 	} catch (error) {
 		await stop();
@@ -216,7 +277,7 @@ async function main() {
 			`  Examples       ${started.examples.length} workflows, e.g. "${started.examples[0]}"`,
 			'  Trigger event  with a trigger example listening, run "Example: fire a test event (generate a video)"',
 			`  n8n's log      ${path.relative(ROOT, path.join(options.stateFolder, 'n8n.log'))}`,
-			'  Kept           edited examples, published workflows, the fake service\'s data (npm start -- --reset: examples as shipped, the service\'s seed data)',
+			"  Kept           edited examples, published workflows, the fake service's data (npm start -- --reset: examples as shipped, the service's seed data)",
 			'',
 			'Press Ctrl+C to stop n8n and the fake service.',
 			'',
@@ -236,7 +297,9 @@ async function main() {
 
 if (require.main === module) {
 	main().catch((error: unknown) => {
-		console.error(error instanceof StartError ? error.message : `npm start failed: ${(error as Error).message}`);
+		console.error(
+			error instanceof StartError ? error.message : `npm start failed: ${(error as Error).message}`,
+		);
 		process.exit(1);
 	});
 }

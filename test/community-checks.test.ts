@@ -35,11 +35,15 @@ describe("n8n's package scanner", () => {
 		// Jest sets NODE_ENV=test, under which eslint-plugin-n8n-nodes-base reads file names as its
 		// own tests need; n8n's verification does not set it.
 		delete env.NODE_ENV;
-		const { stdout } = await promisify(execFile)(process.execPath, [path.join(__dirname, 'support', 'scan-package.mjs'), folder, leg], {
-			cwd: ROOT,
-			env,
-			maxBuffer: 16 * 2 ** 20,
-		});
+		const { stdout } = await promisify(execFile)(
+			process.execPath,
+			[path.join(__dirname, 'support', 'scan-package.mjs'), folder, leg],
+			{
+				cwd: ROOT,
+				env,
+				maxBuffer: 16 * 2 ** 20,
+			},
+		);
 		return JSON.parse(stdout) as ScanResult;
 	}
 
@@ -48,42 +52,78 @@ describe("n8n's package scanner", () => {
 	/** The folders' scans, started together (each takes seconds); settled with the result or the error. */
 	function startScans(folders: Record<string, [string, 'source' | 'tarball']>) {
 		for (const [name, [folder, leg]] of Object.entries(folders)) {
-			scans[name] = scan(folder, leg).catch((error: Error) => ({ passed: false, message: error.message, errors: {} }));
+			scans[name] = scan(folder, leg).catch((error: Error) => ({
+				passed: false,
+				message: error.message,
+				errors: {},
+			}));
 		}
 	}
 
 	beforeAll(() => {
 		const [pack] = JSON.parse(
-			execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' }),
+			execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
+				cwd: ROOT,
+				encoding: 'utf8',
+			}),
 		) as Array<{ filename: string }>;
 		execFileSync('tar', ['-xzf', path.join(work, pack.filename), '-C', work]);
 		const tarball = path.join(work, 'package');
 
 		// The source as n8n fetches it holds what the scanner lints: package.json, nodes/, credentials/.
 		const plantedSource = path.join(work, 'source-planted');
-		for (const entry of ['package.json', 'nodes', 'credentials']) cpSync(path.join(ROOT, entry), path.join(plantedSource, entry), { recursive: true });
-		const publication = path.join(plantedSource, 'nodes', 'ContentPublishing', 'actions', 'publication', 'index.ts');
+		for (const entry of ['package.json', 'nodes', 'credentials'])
+			cpSync(path.join(ROOT, entry), path.join(plantedSource, entry), { recursive: true });
+		const publication = path.join(
+			plantedSource,
+			'nodes',
+			'ContentPublishing',
+			'actions',
+			'publication',
+			'index.ts',
+		);
 		const action = "action: 'Publish to a professional network',";
 		const source = readFileSync(publication, 'utf8');
 		expect(source).toContain(action);
 		// The former action, under a disable comment the scanner must ignore.
 		writeFileSync(
 			publication,
-			source.replace(action, "// eslint-disable-next-line n8n-nodes-base/node-param-operation-option-action-miscased\n\t\t\t\taction: 'Publish to LinkedIn',"),
+			source.replace(
+				action,
+				"// eslint-disable-next-line n8n-nodes-base/node-param-operation-option-action-miscased\n\t\t\t\taction: 'Publish to LinkedIn',",
+			),
 		);
-		appendFileSync(path.join(plantedSource, 'credentials', 'ContentPublishingApi.credentials.ts'), "\nconsole.log('planted');\n");
+		appendFileSync(
+			path.join(plantedSource, 'credentials', 'ContentPublishingApi.credentials.ts'),
+			"\nconsole.log('planted');\n",
+		);
 
 		const plantedTarball = path.join(work, 'package-planted');
 		cpSync(tarball, plantedTarball, { recursive: true });
-		const manifest = JSON.parse(readFileSync(path.join(plantedTarball, 'package.json'), 'utf8')) as Record<string, unknown>;
-		writeFileSync(path.join(plantedTarball, 'package.json'), JSON.stringify({ ...manifest, overrides: { xlsx: '0.18.5' } }, null, 2));
-		appendFileSync(path.join(plantedTarball, 'dist', 'nodes', 'shared', 'sleep.js'), '\nsetTimeout(() => undefined, 1);\n');
+		const manifest = JSON.parse(
+			readFileSync(path.join(plantedTarball, 'package.json'), 'utf8'),
+		) as Record<string, unknown>;
+		writeFileSync(
+			path.join(plantedTarball, 'package.json'),
+			JSON.stringify({ ...manifest, overrides: { xlsx: '0.18.5' } }, null, 2),
+		);
+		appendFileSync(
+			path.join(plantedTarball, 'dist', 'nodes', 'shared', 'sleep.js'),
+			'\nsetTimeout(() => undefined, 1);\n',
+		);
 
-		startScans({ source: [ROOT, 'source'], tarball: [tarball, 'tarball'], plantedSource: [plantedSource, 'source'], plantedTarball: [plantedTarball, 'tarball'] });
+		startScans({
+			source: [ROOT, 'source'],
+			tarball: [tarball, 'tarball'],
+			plantedSource: [plantedSource, 'source'],
+			plantedTarball: [plantedTarball, 'tarball'],
+		});
 	});
 
 	it('is the pinned version, run as n8n runs it: its own config, no inline comments, the source and the tarball', () => {
-		expect(JSON.parse(readFileSync(path.join(SCANNER, 'package.json'), 'utf8')).version).toBe('0.32.0');
+		expect(JSON.parse(readFileSync(path.join(SCANNER, 'package.json'), 'utf8')).version).toBe(
+			'0.32.0',
+		);
 		const scanner = readFileSync(path.join(SCANNER, 'scanner', 'scanner.mjs'), 'utf8');
 		for (const wiring of [
 			'allowInlineConfig: false',
@@ -110,7 +150,9 @@ describe("n8n's package scanner", () => {
 			passed: false,
 			message: 'ESLint violations found',
 			errors: {
-				'nodes/ContentPublishing/actions/publication/index.ts': ['n8n-nodes-base/node-param-operation-option-action-miscased'],
+				'nodes/ContentPublishing/actions/publication/index.ts': [
+					'n8n-nodes-base/node-param-operation-option-action-miscased',
+				],
 				'credentials/ContentPublishingApi.credentials.ts': ['no-console'],
 			},
 		});
@@ -131,12 +173,16 @@ describe("n8n's package scanner", () => {
 describe('n8n-node cloud-support', () => {
 	/** The status line of `n8n-node cloud-support` run in a folder. */
 	function cloudSupportStatus(folder: string): string {
-		const output = execFileSync(path.join(ROOT, 'node_modules', '.bin', 'n8n-node'), ['cloud-support'], {
-			cwd: folder,
-			encoding: 'utf8',
-			env: { ...process.env, NO_COLOR: '1' },
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
+		const output = execFileSync(
+			path.join(ROOT, 'node_modules', '.bin', 'n8n-node'),
+			['cloud-support'],
+			{
+				cwd: folder,
+				encoding: 'utf8',
+				env: { ...process.env, NO_COLOR: '1' },
+				stdio: ['ignore', 'pipe', 'pipe'],
+			},
+		);
 		return /Status: (.*?) for n8n Cloud verification/.exec(output)?.[1] ?? output;
 	}
 
@@ -149,13 +195,21 @@ describe('n8n-node cloud-support', () => {
 		cpSync(path.join(ROOT, 'package.json'), path.join(configured, 'package.json'));
 		cpSync(path.join(ROOT, 'eslint.config.mjs'), path.join(configured, 'eslint.config.mjs'));
 		expect(cloudSupportStatus(configured)).toBe('eligible');
-		appendFileSync(path.join(configured, 'eslint.config.mjs'), "export const ignores = ['test/**'];\n");
+		appendFileSync(
+			path.join(configured, 'eslint.config.mjs'),
+			"export const ignores = ['test/**'];\n",
+		);
 		expect(cloudSupportStatus(configured)).toBe('NOT eligible');
 
 		const lax = path.join(work, 'not-strict');
 		cpSync(path.join(ROOT, 'eslint.config.mjs'), path.join(lax, 'eslint.config.mjs'));
-		const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { n8n: Record<string, unknown> };
-		writeFileSync(path.join(lax, 'package.json'), JSON.stringify({ ...manifest, n8n: { ...manifest.n8n, strict: false } }));
+		const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+			n8n: Record<string, unknown>;
+		};
+		writeFileSync(
+			path.join(lax, 'package.json'),
+			JSON.stringify({ ...manifest, n8n: { ...manifest.n8n, strict: false } }),
+		);
 		expect(cloudSupportStatus(lax)).toBe('NOT eligible');
 	});
 });

@@ -3,7 +3,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-import { FROM_AI_AUTO_GENERATED_MARKER, traverseNodeParameters, type FromAIArgument, type INode } from 'n8n-workflow';
+import {
+	FROM_AI_AUTO_GENERATED_MARKER,
+	traverseNodeParameters,
+	type FromAIArgument,
+	type INode,
+} from 'n8n-workflow';
 
 import { N8N_PINS, pinnedN8n } from '../scripts/n8n-instance';
 
@@ -15,7 +20,10 @@ describe('published package', () => {
 		expect(packageJson.dependencies).toBeUndefined();
 		expect(packageJson.peerDependencies).toEqual({ 'n8n-workflow': '*' });
 		expect(packageJson.keywords).toContain('n8n-community-node-package');
-		expect(packageJson.author).toEqual({ name: expect.any(String), email: expect.stringContaining('@') });
+		expect(packageJson.author).toEqual({
+			name: expect.any(String),
+			email: expect.stringContaining('@'),
+		});
 	});
 
 	it('declares built files that exist', () => {
@@ -29,21 +37,41 @@ describe('published package', () => {
 
 	it('packs only dist, README, LICENSE and package.json', () => {
 		const [pack] = JSON.parse(
-			execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' }),
+			execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+				cwd: ROOT,
+				encoding: 'utf8',
+			}),
 		) as Array<{ files: Array<{ path: string }> }>;
 		const files = pack.files.map((file) => file.path);
-		expect(files.filter((file) => !file.startsWith('dist/')).sort()).toEqual(['LICENSE', 'README.md', 'package.json']);
-		for (const icon of ['dist/nodes/ContentPublishing/contentPublishing.svg', 'dist/nodes/ContentPublishing/contentPublishing.dark.svg', 'dist/credentials/contentPublishing.svg', 'dist/credentials/contentPublishing.dark.svg', 'dist/nodes/ContentPublishing/ContentPublishing.node.json']) {
+		expect(files.filter((file) => !file.startsWith('dist/')).sort()).toEqual([
+			'LICENSE',
+			'README.md',
+			'package.json',
+		]);
+		for (const icon of [
+			'dist/nodes/ContentPublishing/contentPublishing.svg',
+			'dist/nodes/ContentPublishing/contentPublishing.dark.svg',
+			'dist/credentials/contentPublishing.svg',
+			'dist/credentials/contentPublishing.dark.svg',
+			'dist/nodes/ContentPublishing/ContentPublishing.node.json',
+		]) {
 			expect(files).toContain(icon);
 		}
-		expect(files.some((file) => file.includes('test/') || file.endsWith('.ts') && !file.endsWith('.d.ts'))).toBe(false);
+		expect(
+			files.some(
+				(file) => file.includes('test/') || (file.endsWith('.ts') && !file.endsWith('.d.ts')),
+			),
+		).toBe(false);
 	});
 });
 
 /** A GitHub Actions workflow's text and the commands of its `run:` steps, in order. */
 function readWorkflow(file: string): { workflow: string; steps: string[] } {
 	const workflow = readFileSync(path.join(ROOT, '.github', 'workflows', file), 'utf8');
-	const steps = workflow.split('\n').filter((line) => /^\s+run: /.test(line)).map((line) => line.trim().slice('run: '.length));
+	const steps = workflow
+		.split('\n')
+		.filter((line) => /^\s+run: /.test(line))
+		.map((line) => line.trim().slice('run: '.length));
 	return { workflow, steps };
 }
 
@@ -57,7 +85,13 @@ describe('the release workflow', () => {
 	});
 
 	it('installs from the lockfile, lints, builds and runs the unit tests before publishing', () => {
-		const order = ['npm ci', 'npm run lint', 'npm run build', 'npm run test:unit', 'npm publish --provenance --access public'];
+		const order = [
+			'npm ci',
+			'npm run lint',
+			'npm run build',
+			'npm run test:unit',
+			'npm publish --provenance --access public',
+		];
 		expect(steps.filter((step) => order.includes(step))).toEqual(order);
 		expect(packageJson.scripts['test:unit']).toMatch(/--selectProjects unit/);
 	});
@@ -78,17 +112,22 @@ describe('the CI workflow', () => {
 
 describe('benchmarks', () => {
 	it('all run, at a small size (their figures come from npm run bench, not from here)', async () => {
-		const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '-r', 'ts-node/register/transpile-only', 'bench/run.ts'], {
-			cwd: path.resolve(__dirname, '..'),
-			env: { ...process.env, BENCH_SMOKE: '1' },
-			maxBuffer: 16 * 2 ** 20,
-		});
+		const { stdout } = await promisify(execFile)(
+			process.execPath,
+			['--expose-gc', '-r', 'ts-node/register/transpile-only', 'bench/run.ts'],
+			{
+				cwd: path.resolve(__dirname, '..'),
+				env: { ...process.env, BENCH_SMOKE: '1' },
+				maxBuffer: 16 * 2 ** 20,
+			},
+		);
 		const lines = stdout.split('\n').filter((line) => /\d\.\d\dx/.test(line));
 		expect(lines.length).toBeGreaterThanOrEqual(10);
 		// The comparison inside n8n runs in every pinned n8n that is installed (npm test installs both).
 		for (const pin of N8N_PINS) {
 			const pinned = pinnedN8n(pin);
-			if (pinned.installed) expect(stdout).toContain(`in n8n ${pinned.version}, service 20 ms away`);
+			if (pinned.installed)
+				expect(stdout).toContain(`in n8n ${pinned.version}, service 20 ms away`);
 		}
 	}, 900_000);
 });
@@ -98,18 +137,31 @@ describe('the examples', () => {
 		const folder = path.resolve(__dirname, '..', 'examples');
 		const ids = readdirSync(folder)
 			.filter((file) => file.endsWith('.json'))
-			.map((file) => (JSON.parse(readFileSync(path.join(folder, file), 'utf8')) as { id: string }).id);
+			.map(
+				(file) => (JSON.parse(readFileSync(path.join(folder, file), 'utf8')) as { id: string }).id,
+			);
 		expect(ids.length).toBeGreaterThan(0);
 		for (const id of ids) expect(id.length).toBeLessThanOrEqual(16);
 	});
 
 	it('fill the AI agent\'s tool fields the way n8n\'s editor writes them, which it shows as "Defined automatically by the model", not as failing expressions', () => {
-		const { nodes } = JSON.parse(readFileSync(path.resolve(__dirname, '..', 'examples', '4-ai-agent-tool.json'), 'utf8')) as { nodes: INode[] };
-		const tools = nodes.filter((node) => node.type === 'n8n-nodes-content-publishing.contentPublishingTool');
+		const { nodes } = JSON.parse(
+			readFileSync(path.resolve(__dirname, '..', 'examples', '4-ai-agent-tool.json'), 'utf8'),
+		) as { nodes: INode[] };
+		const tools = nodes.filter(
+			(node) => node.type === 'n8n-nodes-content-publishing.contentPublishingTool',
+		);
 		const fields = (value: unknown): string[] =>
-			typeof value === 'string' ? (value.includes('$fromAI') ? [value] : []) : value !== null && typeof value === 'object' ? Object.values(value).flatMap(fields) : [];
+			typeof value === 'string'
+				? value.includes('$fromAI')
+					? [value]
+					: []
+				: value !== null && typeof value === 'object'
+					? Object.values(value).flatMap(fields)
+					: [];
 		const asked = tools.map((tool) => {
-			for (const field of fields(tool.parameters)) expect(field.startsWith(`={{ ${FROM_AI_AUTO_GENERATED_MARKER} $fromAI(`)).toBe(true);
+			for (const field of fields(tool.parameters))
+				expect(field.startsWith(`={{ ${FROM_AI_AUTO_GENERATED_MARKER} $fromAI(`)).toBe(true);
 			const found: FromAIArgument[] = [];
 			traverseNodeParameters(tool.parameters, found);
 			return [tool.name, found.map(({ key, type }) => `${key}: ${type}`)];

@@ -26,7 +26,13 @@ import {
 	type JobReading,
 	type SignatureScheme,
 } from '../shared/contract';
-import { callEndpoint, loadContract, readJobById, requireObject, serviceEvents } from '../shared/transport';
+import {
+	callEndpoint,
+	loadContract,
+	readJobById,
+	requireObject,
+	serviceEvents,
+} from '../shared/transport';
 import { readAllItems } from '../shared/transport/paging';
 import { registrationId, secretFor, usableSecret } from '../shared/secrets';
 import { markStarted, startedBefore } from './deliveries';
@@ -68,10 +74,16 @@ function sameEvents(a: unknown, b: string[]): boolean {
 }
 
 /** Removes every registration on the service that delivers to this URL. */
-async function deleteWebhooksFor(this: IHookFunctions, contract: Contract, webhookUrl: string): Promise<void> {
+async function deleteWebhooksFor(
+	this: IHookFunctions,
+	contract: Contract,
+	webhookUrl: string,
+): Promise<void> {
 	const existing = await readAllItems.call(this, 'listWebhooks', {});
 	const { itemId } = contract.endpoints.listWebhooks.answer;
-	for (const webhook of existing.filter((candidate) => own(candidate, contract.webhooks.fields.url) === webhookUrl)) {
+	for (const webhook of existing.filter(
+		(candidate) => own(candidate, contract.webhooks.fields.url) === webhookUrl,
+	)) {
 		await callEndpoint.call(this, 'deleteWebhook', { id: String(own(webhook, itemId)) });
 	}
 }
@@ -97,7 +109,9 @@ export class ContentPublishingTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'contentPublishingApi', required: true }],
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		webhooks: [
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+		],
 		properties: [
 			eventsField({
 				required: true,
@@ -125,7 +139,7 @@ export class ContentPublishingTrigger implements INodeType {
 						name: 'includeHeaders',
 						type: 'boolean',
 						default: false,
-						description: 'Whether to add the delivery\'s HTTP headers to the output',
+						description: "Whether to add the delivery's HTTP headers to the output",
 					},
 				],
 			},
@@ -142,7 +156,11 @@ export class ContentPublishingTrigger implements INodeType {
 				const stored = subscriptions[webhookUrl];
 				if (stored === undefined) return false;
 				const contract = await loadContract.call(this);
-				const events = serviceEvents.call(this, contract.webhooks, this.getNodeParameter('events') as string[]);
+				const events = serviceEvents.call(
+					this,
+					contract.webhooks,
+					this.getNodeParameter('events') as string[],
+				);
 				const { fields } = contract.webhooks;
 
 				let current: IDataObject;
@@ -155,13 +173,19 @@ export class ContentPublishingTrigger implements INodeType {
 					delete subscriptions[webhookUrl];
 					return false;
 				}
-				if (own(current, fields.url) === webhookUrl && sameEvents(own(current, fields.events), events) && own(current, fields.active) !== false) {
+				if (
+					own(current, fields.url) === webhookUrl &&
+					sameEvents(own(current, fields.events), events) &&
+					own(current, fields.active) !== false
+				) {
 					return true;
 				}
 				// It no longer matches the node: replace it rather than keep a second one.
-				await callEndpoint.call(this, 'deleteWebhook', { id: stored.id }).catch((error: unknown) => {
-					if (!isNotFound(error)) throw new NodeApiError(this.getNode(), error as JsonObject);
-				});
+				await callEndpoint
+					.call(this, 'deleteWebhook', { id: stored.id })
+					.catch((error: unknown) => {
+						if (!isNotFound(error)) throw new NodeApiError(this.getNode(), error as JsonObject);
+					});
 				delete subscriptions[webhookUrl];
 				return false;
 			},
@@ -169,7 +193,11 @@ export class ContentPublishingTrigger implements INodeType {
 			async create(this: IHookFunctions): Promise<boolean> {
 				const webhookUrl = this.getNodeWebhookUrl('default') as string;
 				const contract = await loadContract.call(this);
-				const events = serviceEvents.call(this, contract.webhooks, this.getNodeParameter('events') as string[]);
+				const events = serviceEvents.call(
+					this,
+					contract.webhooks,
+					this.getNodeParameter('events') as string[],
+				);
 				const subscriptions = subscriptionsOf(this.getWorkflowStaticData('node'));
 				const { webhooks } = contract;
 
@@ -179,17 +207,29 @@ export class ContentPublishingTrigger implements INodeType {
 
 				// The secret is the node's own wherever the registration takes one; the service's only
 				// where its document says the service makes it, and only if it is one, not a hint at it.
-				const ownSecret = webhooks.secret.sent === undefined ? undefined : secretFor(webhooks.signature);
+				const ownSecret =
+					webhooks.secret.sent === undefined ? undefined : secretFor(webhooks.signature);
 				const optional = { description: `n8n workflow ${this.getWorkflow().id ?? ''}`.trim() };
 				const answer = await callEndpoint.call(this, 'createWebhook', {
-					fields: { body: { url: webhookUrl, events, ...(ownSecret === undefined ? {} : { secret: ownSecret }) }, optional },
+					fields: {
+						body: {
+							url: webhookUrl,
+							events,
+							...(ownSecret === undefined ? {} : { secret: ownSecret }),
+						},
+						optional,
+					},
 					itemKey: randomBytes(16).toString('hex'),
 				});
 				const created = readResource(contract.endpoints.createWebhook, answer.body);
 				const id = registrationId(contract, created);
 				const { answered } = webhooks.secret;
 				const servicesSecret = answered === undefined ? undefined : ownAt(created, answered.path);
-				const secret = ownSecret ?? (answered !== undefined && usableSecret(servicesSecret, answered.pattern) ? servicesSecret : undefined);
+				const secret =
+					ownSecret ??
+					(answered !== undefined && usableSecret(servicesSecret, answered.pattern)
+						? servicesSecret
+						: undefined);
 				const problem =
 					id === undefined
 						? 'The service registered the webhook but answered without its id'
@@ -203,7 +243,8 @@ export class ContentPublishingTrigger implements INodeType {
 					await deleteWebhooksFor.call(this, contract, webhookUrl);
 					throw new NodeApiError(this.getNode(), { problem } as JsonObject, {
 						message: problem,
-						description: 'The registration was removed again, so no delivery arrives that n8n could not remove later or check. Check that the Base URL points at the API.',
+						description:
+							'The registration was removed again, so no delivery arrives that n8n could not remove later or check. Check that the Base URL points at the API.',
 					});
 				}
 				subscriptions[webhookUrl] = {
@@ -237,12 +278,20 @@ export class ContentPublishingTrigger implements INodeType {
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject();
 		const headers = this.getHeaderData() as Record<string, string | string[] | undefined>;
-		const rawBody = Buffer.isBuffer(request.rawBody) ? request.rawBody : Buffer.from(JSON.stringify(this.getBodyData()));
+		const rawBody = Buffer.isBuffer(request.rawBody)
+			? request.rawBody
+			: Buffer.from(JSON.stringify(this.getBodyData()));
 		const builtIn = await builtInContract();
 		// Test and production URLs each have their own subscription; a delivery signed by either is ours.
 		const subscriptions = Object.values(subscriptionsOf(this.getWorkflowStaticData('node')));
 		const subscription = subscriptions.find(
-			(candidate) => verifyDelivery(headers, rawBody, candidate.secret, candidate.signature ?? builtIn.webhooks.signature).valid,
+			(candidate) =>
+				verifyDelivery(
+					headers,
+					rawBody,
+					candidate.secret,
+					candidate.signature ?? builtIn.webhooks.signature,
+				).valid,
 		);
 		if (subscription === undefined) {
 			this.getResponseObject().status(401).json({ error: 'invalid signature' });
@@ -260,14 +309,26 @@ export class ContentPublishingTrigger implements INodeType {
 			return { webhookResponse: { received: true, ignored: 'event not selected' } };
 		}
 
-		const options = this.getNodeParameter('options', {}) as { contentKinds?: string[]; includeHeaders?: boolean };
-		const output: IDataObject = { event: delivery.type, eventId: delivery.id ?? null, createdAt: (delivery.time as IDataObject[string]) ?? null };
+		const options = this.getNodeParameter('options', {}) as {
+			contentKinds?: string[];
+			includeHeaders?: boolean;
+		};
+		const output: IDataObject = {
+			event: delivery.type,
+			eventId: delivery.id ?? null,
+			createdAt: (delivery.time as IDataObject[string]) ?? null,
+		};
 		const reference = findJob(jobs, reading.jobs, delivery.data);
 		if (reference !== undefined) {
 			// A delivery that names the job without its state is completed from the service, quickly:
 			// the service waits for this answer and sends the delivery again if it comes late. A lookup
 			// that fails fails the delivery, which is then not remembered, so the service's retry runs.
-			const job = reference.job ?? (await readJobById.call(this, reference.id, { timeoutMs: JOB_LOOKUP_TIMEOUT_MS, retryReads: false }));
+			const job =
+				reference.job ??
+				(await readJobById.call(this, reference.id, {
+					timeoutMs: JOB_LOOKUP_TIMEOUT_MS,
+					retryReads: false,
+				}));
 			const view = readJob(jobs, job);
 			const kinds = options.contentKinds ?? [];
 			if (kinds.length > 0 && !kinds.includes(view.kind ?? '')) {

@@ -13,7 +13,9 @@ const MASKED = /[•*…·●]|x{4,}|\.{3}/i;
 
 /** A secret of the kind the service's signatures use: `whsec_` + base64 for Standard Webhooks, else hex. */
 export function secretFor(scheme: SignatureScheme, bytes: Buffer = randomBytes(32)): string {
-	return scheme.secretEncoding === 'whsec' ? `whsec_${bytes.toString('base64')}` : bytes.toString('hex');
+	return scheme.secretEncoding === 'whsec'
+		? `whsec_${bytes.toString('base64')}`
+		: bytes.toString('hex');
 }
 
 /** Whether the service's answer holds its secret itself, not a hint at it (its last digits, a masked copy). */

@@ -11,7 +11,13 @@ import path from 'node:path';
 import { chromium, selectors, type BrowserContext, type Page } from 'playwright-core';
 
 import { freePort, N8nRestClient } from '../../scripts/n8n-instance';
-import { CREDENTIAL, fakeServiceStateFile, OWNER_EMAIL, start, type Started } from '../../scripts/start';
+import {
+	CREDENTIAL,
+	fakeServiceStateFile,
+	OWNER_EMAIL,
+	start,
+	type Started,
+} from '../../scripts/start';
 import { startFakeService } from '../fake-service';
 import { CHROMIUM, ensureDebianPackages } from './debian';
 
@@ -29,23 +35,31 @@ beforeAll(async () => {
 	ensureDebianPackages();
 	selectors.setTestIdAttribute('data-test-id');
 	stateFolder = mkdtempSync(path.join(tmpdir(), 'cp-start-'));
-	started = await start({ stateFolder, n8nPort: await freePort(), fakePort: await freePort(), realService: undefined });
-	// A fresh profile each run; Playwright passes it as --user-data-dir.
-	browser = await chromium.launchPersistentContext(mkdtempSync(path.join(tmpdir(), 'cp-chromium-')), {
-		executablePath: CHROMIUM,
-		headless: true,
-		viewport: { width: 1440, height: 900 },
-		args: [
-			'--headless',
-			'--no-sandbox',
-			'--disable-gpu',
-			'--disable-quic',
-			'--no-first-run',
-			'--disable-background-networking',
-			'--disable-component-update',
-			'--disable-sync',
-		],
+	started = await start({
+		stateFolder,
+		n8nPort: await freePort(),
+		fakePort: await freePort(),
+		realService: undefined,
 	});
+	// A fresh profile each run; Playwright passes it as --user-data-dir.
+	browser = await chromium.launchPersistentContext(
+		mkdtempSync(path.join(tmpdir(), 'cp-chromium-')),
+		{
+			executablePath: CHROMIUM,
+			headless: true,
+			viewport: { width: 1440, height: 900 },
+			args: [
+				'--headless',
+				'--no-sandbox',
+				'--disable-gpu',
+				'--disable-quic',
+				'--no-first-run',
+				'--disable-background-networking',
+				'--disable-component-update',
+				'--disable-sync',
+			],
+		},
+	);
 	page = browser.pages()[0] ?? (await browser.newPage());
 	mkdirSync(SCREENSHOTS, { recursive: true });
 }, 900_000);
@@ -95,7 +109,7 @@ async function ownerRest(): Promise<N8nRestClient> {
 
 const canvasNode = (name: string) => page.getByTestId('canvas-node').filter({ hasText: name });
 
-it('logs in, runs the first example green and shows the node\'s resources and operations', async () => {
+it("logs in, runs the first example green and shows the node's resources and operations", async () => {
 	await page.goto(`${started.n8n.url}/signin`);
 	await page.getByTestId('emailOrLdapLoginId').locator('input').fill(OWNER_EMAIL);
 	await page.getByTestId('password').locator('input').fill(started.state.ownerPassword);
@@ -136,10 +150,16 @@ it('logs in, runs the first example green and shows the node\'s resources and op
 });
 
 /** Saves a workflow of a manual trigger and then the given nodes, one after another; Content Publishing nodes get the local credential. */
-async function saveChain(name: string, steps: Array<{ name: string; parameters: Record<string, unknown>; type?: string }>) {
+async function saveChain(
+	name: string,
+	steps: Array<{ name: string; parameters: Record<string, unknown>; type?: string }>,
+) {
 	const rest = await ownerRest();
 	const credentials = { contentPublishingApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } };
-	const nodes = [{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} }, ...steps].map((step, index) => ({
+	const nodes = [
+		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
+		...steps,
+	].map((step, index) => ({
 		id: `n${index}`,
 		name: step.name,
 		type: step.type ?? 'n8n-nodes-content-publishing.contentPublishing',
@@ -148,8 +168,25 @@ async function saveChain(name: string, steps: Array<{ name: string; parameters: 
 		parameters: step.parameters,
 		...(step.type === undefined && { credentials }),
 	}));
-	const connections = Object.fromEntries(nodes.slice(1).map((node, index) => [nodes[index].name, { main: [[{ node: node.name, type: 'main', index: 0 }]] }]));
-	const id = String((await rest.call('POST', '/workflows', { name, active: false, settings: { executionOrder: 'v1' }, nodes, connections })).id);
+	const connections = Object.fromEntries(
+		nodes
+			.slice(1)
+			.map((node, index) => [
+				nodes[index].name,
+				{ main: [[{ node: node.name, type: 'main', index: 0 }]] },
+			]),
+	);
+	const id = String(
+		(
+			await rest.call('POST', '/workflows', {
+				name,
+				active: false,
+				settings: { executionOrder: 'v1' },
+				nodes,
+				connections,
+			})
+		).id,
+	);
 	await page.goto(`${started.n8n.url}/workflow/${id}`);
 	return {
 		id,
@@ -187,12 +224,23 @@ describe('the first minutes in the editor', () => {
 		const search = page.getByTestId('node-creator-search-bar');
 		for (const alias of ['carousel', 'social media', 'transcript', 'linkedin']) {
 			await search.fill(alias);
-			await page.getByTestId('node-creator-item-name').filter({ hasText: 'Content Publishing' }).first().waitFor();
-			expect({ alias, found: await panelItems() }).toEqual({ alias, found: expect.arrayContaining(['Content Publishing']) });
+			await page
+				.getByTestId('node-creator-item-name')
+				.filter({ hasText: 'Content Publishing' })
+				.first()
+				.waitFor();
+			expect({ alias, found: await panelItems() }).toEqual({
+				alias,
+				found: expect.arrayContaining(['Content Publishing']),
+			});
 		}
 		await shot('5-panel-search');
 
-		await page.getByTestId('node-creator-item-name').filter({ hasText: 'Content Publishing' }).first().click();
+		await page
+			.getByTestId('node-creator-item-name')
+			.filter({ hasText: 'Content Publishing' })
+			.first()
+			.click();
 		// n8n shows the trigger's description for the node and trigger together (see the trigger's source).
 		const details = page.getByText(/^Generate blog posts, social posts, carousels and videos/);
 		await details.waitFor();
@@ -200,39 +248,80 @@ describe('the first minutes in the editor', () => {
 		// The actions view slides in over the search's results, which stay in the page a moment (n8n's
 		// own LinkedIn node among them). n8n marks node entries, never actions, with these test ids
 		// (its NodeItem.vue), so once none is left only the actions are listed.
-		const nodeEntries = page.getByTestId('node-creator-node-item').or(page.getByTestId('node-creator-action-item'));
+		const nodeEntries = page
+			.getByTestId('node-creator-node-item')
+			.or(page.getByTestId('node-creator-action-item'));
 		await nodeEntries.first().waitFor({ state: 'detached', timeout: 10_000 });
 		const actions = await panelItems();
 		// n8n's scanner allows no brand inside an action (see test/node/description.test.ts).
 		expect(actions).toEqual(
-			expect.arrayContaining(['Generate a post for a professional network', 'Generate tweets or a thread', 'Publish to a professional network', 'Publish as tweets']),
+			expect.arrayContaining([
+				'Generate a post for a professional network',
+				'Generate tweets or a thread',
+				'Publish to a professional network',
+				'Publish as tweets',
+			]),
 		);
 		expect(actions.filter((action) => /linkedin|twitter/i.test(action))).toEqual([]);
 		await shot('6-panel-actions');
 		await page.keyboard.press('Escape');
 	});
 
-	it('previews an operation\'s output fields before it has run, without publishing anything', async () => {
+	it("previews an operation's output fields before it has run, without publishing anything", async () => {
 		const published = started.fake!.requestsTo('publishLinkedin').length;
 		const workflow = await saveChain('Preview before a run', [
-			{ name: 'Publish to LinkedIn', parameters: { resource: 'publication', operation: 'publishLinkedin', source: 'text', text: 'Not sent' } },
+			{
+				name: 'Publish to LinkedIn',
+				parameters: {
+					resource: 'publication',
+					operation: 'publishLinkedin',
+					source: 'text',
+					text: 'Not sent',
+				},
+			},
 			{ name: 'Next step', type: 'n8n-nodes-base.noOp', parameters: {} },
 		]);
 		await page.getByTestId('canvas-node').filter({ hasText: 'Next step' }).dblclick();
 		await page.getByTestId('schema-preview-warning').waitFor();
-		const fields = (await page.getByTestId('run-data-schema-item').allInnerTexts()).map((text) => text.split('\n')[0].trim());
-		expect(fields).toEqual(expect.arrayContaining(['id', 'status', 'result', 'platform', 'post_id', 'url', 'published_at']));
+		const fields = (await page.getByTestId('run-data-schema-item').allInnerTexts()).map((text) =>
+			text.split('\n')[0].trim(),
+		);
+		expect(fields).toEqual(
+			expect.arrayContaining([
+				'id',
+				'status',
+				'result',
+				'platform',
+				'post_id',
+				'url',
+				'published_at',
+			]),
+		);
 		await shot('7-output-preview');
 		await page.keyboard.press('Escape');
 		expect(started.fake!.requestsTo('publishLinkedin')).toHaveLength(published);
 		await workflow.remove();
 	});
 
-	it('plays a generated video and shows carousel slides in the output\'s binary preview', async () => {
+	it("plays a generated video and shows carousel slides in the output's binary preview", async () => {
 		const media = { resource: 'content', prompt: 'Our launch', downloadMedia: true };
 		const workflow = await saveChain('Media preview', [
-			{ name: 'Generate video', parameters: { ...media, operation: 'generateVideo', additionalFields: { durationSeconds: 5 } } },
-			{ name: 'Generate carousel', parameters: { ...media, operation: 'generateCarousel', additionalFields: { slideCount: 3 } } },
+			{
+				name: 'Generate video',
+				parameters: {
+					...media,
+					operation: 'generateVideo',
+					additionalFields: { durationSeconds: 5 },
+				},
+			},
+			{
+				name: 'Generate carousel',
+				parameters: {
+					...media,
+					operation: 'generateCarousel',
+					additionalFields: { slideCount: 3 },
+				},
+			},
 		]);
 		await page.getByTestId('execute-workflow-button').first().click();
 		await page.getByTestId('canvas-node-status-success').nth(2).waitFor({ timeout: 60_000 });
@@ -243,7 +332,11 @@ describe('the first minutes in the editor', () => {
 		const played = await output.locator('video').evaluate(async (video: VideoElement) => {
 			video.muted = true; // a page may play sound only after a click; muted, it may play at once
 			await video.play();
-			for (const deadline = Date.now() + 15_000; video.currentTime < 1.5 && !video.error && Date.now() < deadline; ) {
+			for (
+				const deadline = Date.now() + 15_000;
+				video.currentTime < 1.5 && !video.error && Date.now() < deadline;
+
+			) {
 				await new Promise((resolve) => setTimeout(resolve, 50));
 			}
 			return {
@@ -254,7 +347,13 @@ describe('the first minutes in the editor', () => {
 				error: video.error?.message ?? null,
 			};
 		});
-		expect(played).toEqual({ duration: 5, size: [320, 180], advanced: true, decodedFrames: true, error: null });
+		expect(played).toEqual({
+			duration: 5,
+			size: [320, 180],
+			advanced: true,
+			decodedFrames: true,
+			error: null,
+		});
 		await shot('10-video-preview');
 		await page.keyboard.press('Escape');
 
@@ -271,21 +370,47 @@ describe('the first minutes in the editor', () => {
 		await workflow.remove();
 	});
 
-	it('shows the AI agent example\'s tool fields as the model\'s to fill, with no parameter issues once the chat has input', async () => {
+	it("shows the AI agent example's tool fields as the model's to fill, with no parameter issues once the chat has input", async () => {
 		// A copy of the example with a chat message pinned, so that the editor resolves the fields' expressions.
-		const example = JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', 'examples', '4-ai-agent-tool.json'), 'utf8')) as Record<string, unknown>;
+		const example = JSON.parse(
+			readFileSync(path.resolve(__dirname, '..', '..', 'examples', '4-ai-agent-tool.json'), 'utf8'),
+		) as Record<string, unknown>;
 		const rest = await ownerRest();
-		const { id } = await rest.call('POST', '/workflows', { name: 'AI agent example, with a chat message', nodes: example.nodes, connections: example.connections, settings: example.settings });
+		const { id } = await rest.call('POST', '/workflows', {
+			name: 'AI agent example, with a chat message',
+			nodes: example.nodes,
+			connections: example.connections,
+			settings: example.settings,
+		});
 		const saved = await rest.call('GET', `/workflows/${String(id)}`);
-		const chat = [{ json: { sessionId: 'browser-test', action: 'sendMessage', chatInput: 'Draft a post about our launch' } }];
-		await rest.call('PATCH', `/workflows/${String(id)}`, { ...saved, pinData: { 'When chat message received': chat } });
+		const chat = [
+			{
+				json: {
+					sessionId: 'browser-test',
+					action: 'sendMessage',
+					chatInput: 'Draft a post about our launch',
+				},
+			},
+		];
+		await rest.call('PATCH', `/workflows/${String(id)}`, {
+			...saved,
+			pinData: { 'When chat message received': chat },
+		});
 		await page.goto(`${started.n8n.url}/workflow/${String(id)}`);
 		await canvasNode('Publish to LinkedIn').waitFor();
 		await shot('12-agent-example');
 
-		for (const [index, [tool, fields]] of ([['Create draft post', 2], ['Publish to LinkedIn', 1]] as const).entries()) {
+		for (const [index, [tool, fields]] of (
+			[
+				['Create draft post', 2],
+				['Publish to LinkedIn', 1],
+			] as const
+		).entries()) {
 			// No warning sign on the canvas, and in the panel each field the model fills says so instead of failing to resolve.
-			expect({ tool, issues: await canvasNode(tool).getByTestId('node-issues').count() }).toEqual({ tool, issues: 0 });
+			expect({ tool, issues: await canvasNode(tool).getByTestId('node-issues').count() }).toEqual({
+				tool,
+				issues: 0,
+			});
 			await canvasNode(tool).dblclick();
 			const panel = page.getByTestId('ndv');
 			await panel.getByText('Defined automatically by the model').first().waitFor();
@@ -306,10 +431,15 @@ describe('the first minutes in the editor', () => {
 		await page.goto(`${started.n8n.url}/workflow/cpExVideoReady`);
 		// The sticky note names the workflow to run; its heading and instructions are on the canvas.
 		await page.getByRole('heading', { name: 'When a video is ready, publish it' }).waitFor();
-		await page.getByText('Example: fire a test event (generate a video)').filter({ visible: true }).first().waitFor();
+		await page
+			.getByText('Example: fire a test event (generate a video)')
+			.filter({ visible: true })
+			.first()
+			.waitFor();
 		await shot('8-trigger-example');
 		const fake = started.fake!;
-		const listening = () => [...fake.webhooks.values()].some((webhook) => webhook.url.includes('/webhook-test/'));
+		const listening = () =>
+			[...fake.webhooks.values()].some((webhook) => webhook.url.includes('/webhook-test/'));
 		await page.getByTestId('execute-workflow-button').first().click();
 		while (!listening()) await page.waitForTimeout(100);
 
@@ -338,17 +468,21 @@ it('runs the video example when the fake service finishes a video', async () => 
 	const published = fake.requestsTo('publishLinkedin').length;
 
 	const video = fake.startJob('generate.video', { prompt: 'Launch video' });
-	while (fake.requestsTo('publishLinkedin').length === published) await new Promise((resolve) => setTimeout(resolve, 100));
+	while (fake.requestsTo('publishLinkedin').length === published)
+		await new Promise((resolve) => setTimeout(resolve, 100));
 
 	const postId = (fake.requestsTo('publishLinkedin').at(-1)!.body as { post_id: string }).post_id;
-	expect(fake.posts.get(postId)?.content).toBe(`Our new video is out: ${fake.url}/media/${video.id}.mp4`);
+	expect(fake.posts.get(postId)?.content).toBe(
+		`Our new video is out: ${fake.url}/media/${video.id}.mp4`,
+	);
 	await rest.call('POST', '/workflows/cpExVideoReady/deactivate', {});
 	expect(fake.webhooks.size).toBe(0);
 });
 
 /** Waits until the fake service has had one more publication to LinkedIn than before. */
 async function nextLinkedinPublication(before: number): Promise<void> {
-	while (started.fake!.requestsTo('publishLinkedin').length === before) await new Promise((resolve) => setTimeout(resolve, 100));
+	while (started.fake!.requestsTo('publishLinkedin').length === before)
+		await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
 describe('a second npm start', () => {
@@ -357,8 +491,12 @@ describe('a second npm start', () => {
 		let rest = await ownerRest();
 		// The user edits example 1's transcript and saves...
 		const example = await rest.call('GET', '/workflows/cpExTranscript');
-		const nodes = (example.nodes as Array<{ name: string; parameters: Record<string, unknown> }>).map((node) =>
-			node.name === 'Generate blog post' ? { ...node, parameters: { ...node.parameters, transcript: edited } } : node,
+		const nodes = (
+			example.nodes as Array<{ name: string; parameters: Record<string, unknown> }>
+		).map((node) =>
+			node.name === 'Generate blog post'
+				? { ...node, parameters: { ...node.parameters, transcript: edited } }
+				: node,
 		);
 		await rest.call('PATCH', '/workflows/cpExTranscript', { ...example, nodes });
 		// ...publishes the trigger example...
@@ -366,23 +504,39 @@ describe('a second npm start', () => {
 		await rest.call('POST', '/workflows/cpExVideoReady/activate', { versionId });
 		expect(started.fake!.webhooks.size).toBe(1);
 		const [registered] = [...started.fake!.webhooks.values()];
-		expect(registered).toEqual(expect.objectContaining({ url: expect.stringContaining('/webhook/') }));
+		expect(registered).toEqual(
+			expect.objectContaining({ url: expect.stringContaining('/webhook/') }),
+		);
 		// ...and picks a page from the list in a workflow of their own.
 		const picked = [...started.fake!.pages.values()][2];
 		const workflow = await saveChain('A page picked before the restart', [
-			{ name: 'Get the page', parameters: { resource: 'page', operation: 'get', pageId: { __rl: true, mode: 'list', value: picked.id, cachedResultName: picked.name } } },
+			{
+				name: 'Get the page',
+				parameters: {
+					resource: 'page',
+					operation: 'get',
+					pageId: { __rl: true, mode: 'list', value: picked.id, cachedResultName: picked.name },
+				},
+			},
 		]);
 
 		// Ctrl+C, then npm start again.
 		await started.stop();
 		const restartedAt = Date.now();
-		started = await start({ stateFolder, n8nPort: started.n8n.port, fakePort: Number(new URL(started.fake!.url).port), realService: undefined });
+		started = await start({
+			stateFolder,
+			n8nPort: started.n8n.port,
+			fakePort: Number(new URL(started.fake!.url).port),
+			realService: undefined,
+		});
 		console.log(`The second start took ${((Date.now() - restartedAt) / 1000).toFixed(1)} s`);
 		expect(readFileSync(fakeServiceStateFile(stateFolder), 'utf8')).toContain(picked.id);
 
 		rest = await ownerRest();
 		const kept = await rest.call('GET', '/workflows/cpExTranscript');
-		const blog = (kept.nodes as Array<{ name: string; parameters: { transcript?: string } }>).find((node) => node.name === 'Generate blog post');
+		const blog = (kept.nodes as Array<{ name: string; parameters: { transcript?: string } }>).find(
+			(node) => node.name === 'Generate blog post',
+		);
 		expect(blog?.parameters.transcript).toBe(edited);
 		expect((await rest.call('GET', '/workflows/cpExVideoReady')).active).toBe(true);
 		// The same registration, with the same secret, on the restarted service: n8n checked it and kept it.
@@ -392,7 +546,9 @@ describe('a second npm start', () => {
 		const video = fake.startJob('generate.video', { prompt: 'After the restart' });
 		await nextLinkedinPublication(published);
 		const postId = (fake.requestsTo('publishLinkedin').at(-1)!.body as { post_id: string }).post_id;
-		expect(fake.posts.get(postId)?.content).toBe(`Our new video is out: ${fake.url}/media/${video.id}.mp4`);
+		expect(fake.posts.get(postId)?.content).toBe(
+			`Our new video is out: ${fake.url}/media/${video.id}.mp4`,
+		);
 
 		await page.goto(`${started.n8n.url}/workflow/cpExVideoReady`);
 		await page.getByRole('heading', { name: 'When a video is ready, publish it' }).waitFor();
@@ -414,19 +570,28 @@ describe('a second npm start', () => {
 		try {
 			const ports = { n8nPort: started.n8n.port, fakePort: await freePort() };
 			await started.stop();
-			started = await start({ stateFolder, ...ports, realService: { baseUrl: other.url, apiKey: other.apiKey } });
+			started = await start({
+				stateFolder,
+				...ports,
+				realService: { baseUrl: other.url, apiKey: other.apiKey },
+			});
 			expect(started.fake).toBeUndefined();
 
 			const rest = await ownerRest();
 			const workflows = (await rest.call('GET', '/workflows')) as unknown as Array<{ id: string }>;
-			const credentials = (await rest.call('GET', '/credentials')) as unknown as Array<{ id: string; name: string }>;
+			const credentials = (await rest.call('GET', '/credentials')) as unknown as Array<{
+				id: string;
+				name: string;
+			}>;
 			expect(workflows.map((workflow) => workflow.id).sort()).toEqual(
 				['cpExAgent', 'cpExFireEvent', 'cpExThread', 'cpExTranscript', 'cpExVideoReady'].sort(),
 			);
 			expect(credentials.map((credential) => credential.id)).toEqual([CREDENTIAL.id]);
 
 			// The stored credential now names the other service.
-			const stored = (await rest.call('GET', `/credentials/${CREDENTIAL.id}?includeData=true`)) as { data: { baseUrl: string } };
+			const stored = (await rest.call('GET', `/credentials/${CREDENTIAL.id}?includeData=true`)) as {
+				data: { baseUrl: string };
+			};
 			expect(stored.data.baseUrl).toBe(other.url);
 		} finally {
 			await other.close();
@@ -435,7 +600,14 @@ describe('a second npm start', () => {
 
 	it('says which port is taken instead of failing with a stack trace', async () => {
 		await expect(
-			start({ stateFolder, n8nPort: started.n8n.port, fakePort: await freePort(), realService: undefined }),
-		).rejects.toThrow(`Port ${started.n8n.port} on 127.0.0.1 is already in use, so n8n cannot start there.`);
+			start({
+				stateFolder,
+				n8nPort: started.n8n.port,
+				fakePort: await freePort(),
+				realService: undefined,
+			}),
+		).rejects.toThrow(
+			`Port ${started.n8n.port} on 127.0.0.1 is already in use, so n8n cannot start there.`,
+		);
 	});
 });

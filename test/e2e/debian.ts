@@ -13,8 +13,12 @@ export const REDIS_SERVER = '/usr/bin/redis-server';
 
 export function postgresBin(): string | undefined {
 	const root = '/usr/lib/postgresql';
-	const version = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a))[0] : undefined;
-	return version && existsSync(path.join(root, version, 'bin', 'initdb')) ? path.join(root, version, 'bin') : undefined;
+	const version = existsSync(root)
+		? readdirSync(root).sort((a, b) => Number(b) - Number(a))[0]
+		: undefined;
+	return version && existsSync(path.join(root, version, 'bin', 'initdb'))
+		? path.join(root, version, 'bin')
+		: undefined;
 }
 
 /** Installs whichever of the packages are missing, waiting for another apt-get's lock rather than failing on it. */
@@ -27,7 +31,8 @@ export function ensureDebianPackages(): void {
 		.filter(([found]) => found === undefined || !existsSync(found))
 		.map(([, debianPackage]) => debianPackage as string);
 	if (missing.length === 0) return;
-	const apt = (args: string[]) => execFileSync('apt-get', ['-o', 'DPkg::Lock::Timeout=600', ...args], { stdio: 'pipe' });
+	const apt = (args: string[]) =>
+		execFileSync('apt-get', ['-o', 'DPkg::Lock::Timeout=600', ...args], { stdio: 'pipe' });
 	apt(['update']);
 	apt(['install', '-y', '--no-install-recommends', ...missing]);
 }

@@ -6,8 +6,12 @@ export default async function globalSetup(): Promise<void> {
 	ensureDebianPackages();
 	const missing = N8N_PINS.filter((name) => !pinnedN8n(name).installed);
 	if (missing.length > 0) {
-		const versions = new Intl.ListFormat('en').format(missing.map((name) => `n8n ${pinnedN8n(name).version}`));
-		console.log(`\nInstalling ${versions} for the end-to-end tests (once per pin, about 5 minutes)...`);
+		const versions = new Intl.ListFormat('en').format(
+			missing.map((name) => `n8n ${pinnedN8n(name).version}`),
+		);
+		console.log(
+			`\nInstalling ${versions} for the end-to-end tests (once per pin, about 5 minutes)...`,
+		);
 	}
 	await Promise.all(missing.map(async (name) => await ensureN8nInstalled(name)));
 }

@@ -11,10 +11,25 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 import { startFakeService, signWebhookPayload, type FakeService } from '../fake-service';
-import { createN8n, ensureN8nInstalled, installedPackageFolder, N8nRestClient, pinnedN8n, type N8nInstance, type N8nPinName } from '../../scripts/n8n-instance';
+import {
+	createN8n,
+	ensureN8nInstalled,
+	installedPackageFolder,
+	N8nRestClient,
+	pinnedN8n,
+	type N8nInstance,
+	type N8nPinName,
+} from '../../scripts/n8n-instance';
 import { OPERATION_OUTPUTS, SCHEMA_VERSION } from '../../scripts/output-schemas';
 import { CREDENTIAL as EXAMPLES_CREDENTIAL } from '../../scripts/start';
-import { chain, eventWaitBatch, eventWaitWorkflow, node, until as waitUntil, workflowFile } from './workflows';
+import {
+	chain,
+	eventWaitBatch,
+	eventWaitWorkflow,
+	node,
+	until as waitUntil,
+	workflowFile,
+} from './workflows';
 
 const CREDENTIAL = { id: 'cpFakeService01', name: 'Content Publishing (fake service)' };
 /** Services that follow the spec with other conventions: their own document, or none. */
@@ -61,7 +76,11 @@ export function describeInN8n(pin: N8nPinName): void {
  * One workflow that runs every operation once, each node on the first item of the one before,
  * against the service the credential names; the node names say what each checks.
  */
-function everyOperationWorkflow(id: string, credential: { id: string; name: string }, completedEvent: string): IDataObject {
+function everyOperationWorkflow(
+	id: string,
+	credential: { id: string; name: string },
+	completedEvent: string,
+): IDataObject {
 	const using = { credentials: { contentPublishingApi: credential }, executeOnce: true };
 	const wait = { options: FAST_WAIT };
 	const first = (name: string) => `$('${name}').first().json`;
@@ -69,26 +88,173 @@ function everyOperationWorkflow(id: string, credential: { id: string; name: stri
 		['Account', { resource: 'account', operation: 'get' }],
 		['All pages', { resource: 'page', operation: 'getMany', returnAll: true }],
 		['Three pages', { resource: 'page', operation: 'getMany', returnAll: false, limit: 3 }],
-		['One page', { resource: 'page', operation: 'get', pageId: { __rl: true, mode: 'id', value: `={{ ${first('All pages')}.id }}` } }],
-		['Create post', { resource: 'post', operation: 'create', content: 'Hello from n8n', status: 'draft', additionalFields: { title: 'Launch', tags: 'a, b' } }],
-		['Get post', { resource: 'post', operation: 'get', postId: { __rl: true, mode: 'id', value: `={{ ${first('Create post')}.id }}` } }],
-		['Update post', { resource: 'post', operation: 'update', postId: { __rl: true, mode: 'id', value: `={{ ${first('Create post')}.id }}` }, updateFields: { title: 'Launch day' } }],
-		['All drafts', { resource: 'post', operation: 'getMany', returnAll: true, filters: { status: 'draft' } }],
-		['Generate blog', { resource: 'content', operation: 'generateBlog', transcript: 'We shipped the editor. It is fast.', additionalFields: { length: 'short' }, ...wait }],
-		['Generate LinkedIn', { resource: 'content', operation: 'generateLinkedin', prompt: 'Announce the editor.', ...wait }],
-		['Generate thread', { resource: 'content', operation: 'generateTwitter', prompt: 'Announce the editor.', additionalFields: { threadLength: 4 }, ...wait }],
-		['Generate carousel', { resource: 'content', operation: 'generateCarousel', prompt: 'Announce the editor.', additionalFields: { slideCount: 3 }, ...wait }],
-		['Generate video', { resource: 'content', operation: 'generateVideo', prompt: 'Announce the editor.', waitForCompletion: false }],
-		['Get job', { resource: 'job', operation: 'get', jobId: `={{ ${first('Generate video')}.id ?? ${first('Generate video')}.jobId }}` }],
-		['Wait for job', { resource: 'job', operation: 'wait', jobId: `={{ ${first('Generate video')}.id ?? ${first('Generate video')}.jobId }}`, ...wait }],
-		['Publish post', { resource: 'publication', operation: 'publishLinkedin', source: 'post', postId: { __rl: true, mode: 'id', value: `={{ ${first('Create post')}.id }}` }, ...wait }],
-		['Publish text', { resource: 'publication', operation: 'publishTwitter', source: 'text', text: 'Straight out', ...wait }],
-		['Create webhook', { resource: 'webhook', operation: 'create', url: 'http://127.0.0.1:9/hook', events: [completedEvent] }],
-		['Get webhook', { resource: 'webhook', operation: 'get', webhookId: { __rl: true, mode: 'id', value: `={{ ${first('Create webhook')}.id }}` } }],
-		['Update webhook', { resource: 'webhook', operation: 'update', webhookId: { __rl: true, mode: 'id', value: `={{ ${first('Create webhook')}.id }}` }, updateFields: { active: false } }],
+		[
+			'One page',
+			{
+				resource: 'page',
+				operation: 'get',
+				pageId: { __rl: true, mode: 'id', value: `={{ ${first('All pages')}.id }}` },
+			},
+		],
+		[
+			'Create post',
+			{
+				resource: 'post',
+				operation: 'create',
+				content: 'Hello from n8n',
+				status: 'draft',
+				additionalFields: { title: 'Launch', tags: 'a, b' },
+			},
+		],
+		[
+			'Get post',
+			{
+				resource: 'post',
+				operation: 'get',
+				postId: { __rl: true, mode: 'id', value: `={{ ${first('Create post')}.id }}` },
+			},
+		],
+		[
+			'Update post',
+			{
+				resource: 'post',
+				operation: 'update',
+				postId: { __rl: true, mode: 'id', value: `={{ ${first('Create post')}.id }}` },
+				updateFields: { title: 'Launch day' },
+			},
+		],
+		[
+			'All drafts',
+			{ resource: 'post', operation: 'getMany', returnAll: true, filters: { status: 'draft' } },
+		],
+		[
+			'Generate blog',
+			{
+				resource: 'content',
+				operation: 'generateBlog',
+				transcript: 'We shipped the editor. It is fast.',
+				additionalFields: { length: 'short' },
+				...wait,
+			},
+		],
+		[
+			'Generate LinkedIn',
+			{
+				resource: 'content',
+				operation: 'generateLinkedin',
+				prompt: 'Announce the editor.',
+				...wait,
+			},
+		],
+		[
+			'Generate thread',
+			{
+				resource: 'content',
+				operation: 'generateTwitter',
+				prompt: 'Announce the editor.',
+				additionalFields: { threadLength: 4 },
+				...wait,
+			},
+		],
+		[
+			'Generate carousel',
+			{
+				resource: 'content',
+				operation: 'generateCarousel',
+				prompt: 'Announce the editor.',
+				additionalFields: { slideCount: 3 },
+				...wait,
+			},
+		],
+		[
+			'Generate video',
+			{
+				resource: 'content',
+				operation: 'generateVideo',
+				prompt: 'Announce the editor.',
+				waitForCompletion: false,
+			},
+		],
+		[
+			'Get job',
+			{
+				resource: 'job',
+				operation: 'get',
+				jobId: `={{ ${first('Generate video')}.id ?? ${first('Generate video')}.jobId }}`,
+			},
+		],
+		[
+			'Wait for job',
+			{
+				resource: 'job',
+				operation: 'wait',
+				jobId: `={{ ${first('Generate video')}.id ?? ${first('Generate video')}.jobId }}`,
+				...wait,
+			},
+		],
+		[
+			'Publish post',
+			{
+				resource: 'publication',
+				operation: 'publishLinkedin',
+				source: 'post',
+				postId: { __rl: true, mode: 'id', value: `={{ ${first('Create post')}.id }}` },
+				...wait,
+			},
+		],
+		[
+			'Publish text',
+			{
+				resource: 'publication',
+				operation: 'publishTwitter',
+				source: 'text',
+				text: 'Straight out',
+				...wait,
+			},
+		],
+		[
+			'Create webhook',
+			{
+				resource: 'webhook',
+				operation: 'create',
+				url: 'http://127.0.0.1:9/hook',
+				events: [completedEvent],
+			},
+		],
+		[
+			'Get webhook',
+			{
+				resource: 'webhook',
+				operation: 'get',
+				webhookId: { __rl: true, mode: 'id', value: `={{ ${first('Create webhook')}.id }}` },
+			},
+		],
+		[
+			'Update webhook',
+			{
+				resource: 'webhook',
+				operation: 'update',
+				webhookId: { __rl: true, mode: 'id', value: `={{ ${first('Create webhook')}.id }}` },
+				updateFields: { active: false },
+			},
+		],
 		['All webhooks', { resource: 'webhook', operation: 'getMany', returnAll: true }],
-		['Delete webhook', { resource: 'webhook', operation: 'delete', webhookId: { __rl: true, mode: 'id', value: `={{ ${first('Create webhook')}.id }}` } }],
-		['Delete post', { resource: 'post', operation: 'delete', postId: { __rl: true, mode: 'id', value: `={{ ${first('Create post')}.id }}` } }],
+		[
+			'Delete webhook',
+			{
+				resource: 'webhook',
+				operation: 'delete',
+				webhookId: { __rl: true, mode: 'id', value: `={{ ${first('Create webhook')}.id }}` },
+			},
+		],
+		[
+			'Delete post',
+			{
+				resource: 'post',
+				operation: 'delete',
+				postId: { __rl: true, mode: 'id', value: `={{ ${first('Create post')}.id }}` },
+			},
+		],
 	];
 	return {
 		id,
@@ -96,7 +262,13 @@ function everyOperationWorkflow(id: string, credential: { id: string; name: stri
 		nodes: [
 			node('Start', 'n8n-nodes-base.manualTrigger', {}, [0, 0]),
 			...steps.map(([name, parameters], index) =>
-				node(name, 'n8n-nodes-content-publishing.contentPublishing', parameters, [220 * (index + 1), 0], using),
+				node(
+					name,
+					'n8n-nodes-content-publishing.contentPublishing',
+					parameters,
+					[220 * (index + 1), 0],
+					using,
+				),
 			),
 		],
 		connections: chain('Start', ...steps.map(([name]) => name)),
@@ -104,7 +276,15 @@ function everyOperationWorkflow(id: string, credential: { id: string; name: stri
 }
 
 type RunOutput = {
-	data: { resultData: { error?: unknown; runData: Record<string, Array<{ error?: unknown; data: { main: Array<Array<{ json: IDataObject }>> } }>> } };
+	data: {
+		resultData: {
+			error?: unknown;
+			runData: Record<
+				string,
+				Array<{ error?: unknown; data: { main: Array<Array<{ json: IDataObject }>> } }>
+			>;
+		};
+	};
 };
 
 function suite(pin: N8nPinName): void {
@@ -124,10 +304,15 @@ function suite(pin: N8nPinName): void {
 
 	const until = <T>(probe: () => T | undefined | false, what: string, timeoutMs?: number) =>
 		waitUntil(probe, what, () => n8n.log().slice(-4000), timeoutMs);
-	const waitUntilAsync = async (probe: () => Promise<boolean>, what: string, timeoutMs = 60_000) => {
+	const waitUntilAsync = async (
+		probe: () => Promise<boolean>,
+		what: string,
+		timeoutMs = 60_000,
+	) => {
 		const deadline = Date.now() + timeoutMs;
 		while (!(await probe())) {
-			if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}\n${n8n.log().slice(-4000)}`);
+			if (Date.now() > deadline)
+				throw new Error(`Timed out waiting for ${what}\n${n8n.log().slice(-4000)}`);
 			await new Promise((resolve) => setTimeout(resolve, 200));
 		}
 	};
@@ -136,9 +321,18 @@ function suite(pin: N8nPinName): void {
 		const pinned = await ensureN8nInstalled(pin);
 		service = await startFakeService({ apiKey: 'e2e-key-0123456789abcdef' });
 		others = {
-			alternate: await startFakeService({ apiKey: 'e2e-key-alternate-0123456789', profile: 'alternate' }),
-			envelope: await startFakeService({ apiKey: 'e2e-key-envelope-01234567890', profile: 'envelope' }),
-			undocumented: await startFakeService({ apiKey: 'e2e-key-undocumented-012345', openApiDocument: false }),
+			alternate: await startFakeService({
+				apiKey: 'e2e-key-alternate-0123456789',
+				profile: 'alternate',
+			}),
+			envelope: await startFakeService({
+				apiKey: 'e2e-key-envelope-01234567890',
+				profile: 'envelope',
+			}),
+			undocumented: await startFakeService({
+				apiKey: 'e2e-key-undocumented-012345',
+				openApiDocument: false,
+			}),
 		};
 		n8n = await createN8n(pinned);
 		const file = path.join(n8n.userFolder, 'credentials.json');
@@ -165,7 +359,7 @@ function suite(pin: N8nPinName): void {
 		n8n?.remove();
 	});
 
-	describe('the package against this n8n\'s own n8n-workflow', () => {
+	describe("the package against this n8n's own n8n-workflow", () => {
 		it('finds every value the package imports from n8n-workflow, and loads every node and credential', async () => {
 			const { pinned } = n8n;
 			const { stdout } = await execFileAsync(
@@ -173,24 +367,68 @@ function suite(pin: N8nPinName): void {
 				[path.join(__dirname, 'n8n-workflow-imports.js'), installedPackageFolder(n8n.userFolder)],
 				{ env: { ...process.env, NODE_PATH: path.join(pinned.folder, 'node_modules') } },
 			);
-			const report = JSON.parse(stdout) as { version: string; names: string[]; missing: string[]; unrecognised: string[]; loaded: string[] };
-			const n8nWorkflow = JSON.parse(readFileSync(path.join(pinned.folder, 'node_modules', 'n8n-workflow', 'package.json'), 'utf8')) as { version: string };
+			const report = JSON.parse(stdout) as {
+				version: string;
+				names: string[];
+				missing: string[];
+				unrecognised: string[];
+				loaded: string[];
+			};
+			const n8nWorkflow = JSON.parse(
+				readFileSync(
+					path.join(pinned.folder, 'node_modules', 'n8n-workflow', 'package.json'),
+					'utf8',
+				),
+			) as { version: string };
 			expect(report.version).toBe(n8nWorkflow.version);
-			expect(report.names).toEqual(expect.arrayContaining(['NodeApiError', 'NodeOperationError', 'sleep']));
-			expect({ missing: report.missing, unrecognised: report.unrecognised }).toEqual({ missing: [], unrecognised: [] });
-			expect(report.loaded).toEqual(['contentPublishing', 'contentPublishingTrigger', 'contentPublishingApi']);
+			expect(report.names).toEqual(
+				expect.arrayContaining(['NodeApiError', 'NodeOperationError', 'sleep']),
+			);
+			expect({ missing: report.missing, unrecognised: report.unrecognised }).toEqual({
+				missing: [],
+				unrecognised: [],
+			});
+			expect(report.loaded).toEqual([
+				'contentPublishing',
+				'contentPublishingTrigger',
+				'contentPublishingApi',
+			]);
 		});
 
-		it('files both nodes under categories this n8n\'s own nodes use', () => {
-			const builtIn = path.join(n8n.pinned.folder, 'node_modules', 'n8n-nodes-base', 'dist', 'nodes');
+		it("files both nodes under categories this n8n's own nodes use", () => {
+			const builtIn = path.join(
+				n8n.pinned.folder,
+				'node_modules',
+				'n8n-nodes-base',
+				'dist',
+				'nodes',
+			);
 			const categories = new Set(
 				readdirSync(builtIn, { recursive: true, encoding: 'utf8' })
 					.filter((file) => file.endsWith('.node.json'))
-					.flatMap((file) => (JSON.parse(readFileSync(path.join(builtIn, file), 'utf8')) as { categories?: string[] }).categories ?? []),
+					.flatMap(
+						(file) =>
+							(
+								JSON.parse(readFileSync(path.join(builtIn, file), 'utf8')) as {
+									categories?: string[];
+								}
+							).categories ?? [],
+					),
 			);
-			for (const codex of ['ContentPublishing/ContentPublishing.node.json', 'ContentPublishingTrigger/ContentPublishingTrigger.node.json']) {
-				const { categories: ours } = JSON.parse(readFileSync(path.join(installedPackageFolder(n8n.userFolder), 'dist', 'nodes', codex), 'utf8')) as { categories: string[] };
-				expect({ codex, unknown: ours.filter((category) => !categories.has(category)) }).toEqual({ codex, unknown: [] });
+			for (const codex of [
+				'ContentPublishing/ContentPublishing.node.json',
+				'ContentPublishingTrigger/ContentPublishingTrigger.node.json',
+			]) {
+				const { categories: ours } = JSON.parse(
+					readFileSync(
+						path.join(installedPackageFolder(n8n.userFolder), 'dist', 'nodes', codex),
+						'utf8',
+					),
+				) as { categories: string[] };
+				expect({ codex, unknown: ours.filter((category) => !categories.has(category)) }).toEqual({
+					codex,
+					unknown: [],
+				});
 			}
 		});
 	});
@@ -205,7 +443,12 @@ function suite(pin: N8nPinName): void {
 					node(
 						'Generate blog post',
 						'n8n-nodes-content-publishing.contentPublishing',
-						{ resource: 'content', operation: 'generateBlog', transcript: 'We shipped the new editor today. It is faster.', options: FAST_WAIT },
+						{
+							resource: 'content',
+							operation: 'generateBlog',
+							transcript: 'We shipped the new editor today. It is faster.',
+							options: FAST_WAIT,
+						},
 						[220, 0],
 						{ credentials },
 					),
@@ -239,18 +482,29 @@ function suite(pin: N8nPinName): void {
 			});
 
 			const run = await executeWorkflow('cpTranscriptPost');
-			const outputOf = (name: string) => run.data.resultData.runData[name][0].data.main[0].map((item) => item.json);
+			const outputOf = (name: string) =>
+				run.data.resultData.runData[name][0].data.main[0].map((item) => item.json);
 
 			const [blogJob] = outputOf('Generate blog post');
-			expect(blogJob).toEqual(expect.objectContaining({ type: 'generate.blog', status: 'succeeded' }));
+			expect(blogJob).toEqual(
+				expect.objectContaining({ type: 'generate.blog', status: 'succeeded' }),
+			);
 			const [draft] = outputOf('Save draft');
 			expect(draft).toEqual(
-				expect.objectContaining({ status: 'draft', content: (blogJob.result as IDataObject).content, title: (blogJob.result as IDataObject).title }),
+				expect.objectContaining({
+					status: 'draft',
+					content: (blogJob.result as IDataObject).content,
+					title: (blogJob.result as IDataObject).title,
+				}),
 			);
 			const [publication] = outputOf('Publish to LinkedIn');
-			expect(publication).toEqual(expect.objectContaining({ type: 'publish.linkedin', status: 'succeeded' }));
+			expect(publication).toEqual(
+				expect.objectContaining({ type: 'publish.linkedin', status: 'succeeded' }),
+			);
 
-			expect(service.requestsTo('generateBlog')[0].body).toEqual({ transcript: 'We shipped the new editor today. It is faster.' });
+			expect(service.requestsTo('generateBlog')[0].body).toEqual({
+				transcript: 'We shipped the new editor today. It is faster.',
+			});
 			expect(service.requestsTo('publishLinkedin')[0].body).toEqual({ post_id: draft.id });
 			expect(service.posts.get(draft.id as string)?.status).toBe('published');
 			expect(service.requests.filter((request) => request.contractErrors.length > 0)).toEqual([]);
@@ -262,7 +516,11 @@ function suite(pin: N8nPinName): void {
 			[
 				[service, CREDENTIAL, 'job.completed'],
 				[others.alternate, OTHER_SERVICES.alternate.credential, OTHER_SERVICES.alternate.completed],
-				[others.undocumented, OTHER_SERVICES.undocumented.credential, OTHER_SERVICES.undocumented.completed],
+				[
+					others.undocumented,
+					OTHER_SERVICES.undocumented.credential,
+					OTHER_SERVICES.undocumented.completed,
+				],
 				[others.envelope, OTHER_SERVICES.envelope.credential, OTHER_SERVICES.envelope.completed],
 			] as const;
 
@@ -275,28 +533,52 @@ function suite(pin: N8nPinName): void {
 			const [target, credential, completed] = cases()[index];
 			const id = `cpEveryOp${index}`;
 			await importWorkflow(everyOperationWorkflow(id, credential, completed));
-			const before = { posts: target.posts.size, webhooks: target.webhooks.size, jobs: new Set(target.jobs.keys()) };
+			const before = {
+				posts: target.posts.size,
+				webhooks: target.webhooks.size,
+				jobs: new Set(target.jobs.keys()),
+			};
 
 			const run = await executeWorkflow(id);
 			expect(run.data.resultData.error).toBeUndefined();
-			const outputOf = (name: string) => run.data.resultData.runData[name][0].data.main[0].map((item) => item.json);
+			const outputOf = (name: string) =>
+				run.data.resultData.runData[name][0].data.main[0].map((item) => item.json);
 			for (const [name, tasks] of Object.entries(run.data.resultData.runData)) {
 				expect({ name, error: tasks[0].error }).toEqual({ name, error: undefined });
 			}
 			expect(outputOf('All pages')).toHaveLength(target.pages.size);
-			expect(outputOf('Three pages').map((page) => page.id)).toEqual([...target.pages.keys()].slice(0, 3));
+			expect(outputOf('Three pages').map((page) => page.id)).toEqual(
+				[...target.pages.keys()].slice(0, 3),
+			);
 			const [created] = outputOf('Create post');
 			expect(outputOf('All drafts').map((post) => post.id)).toContain(created.id);
-			expect(outputOf('Delete post')).toEqual([expect.objectContaining({ id: created.id, deleted: true })]);
+			expect(outputOf('Delete post')).toEqual([
+				expect.objectContaining({ id: created.id, deleted: true }),
+			]);
 			const jobs = [...target.jobs.values()].filter((job) => !before.jobs.has(job.id));
 			expect(jobs.map((job) => `${job.type} ${job.status}`).sort()).toEqual(
-				['generate.blog', 'generate.carousel', 'generate.linkedin', 'generate.twitter', 'generate.video', 'publish.linkedin', 'publish.twitter']
+				[
+					'generate.blog',
+					'generate.carousel',
+					'generate.linkedin',
+					'generate.twitter',
+					'generate.video',
+					'publish.linkedin',
+					'publish.twitter',
+				]
 					.map((type) => `${type} succeeded`)
 					.sort(),
 			);
-			expect(jobs.find((job) => job.type === 'generate.twitter')?.result).toEqual({ tweets: expect.any(Array) });
-			expect((jobs.find((job) => job.type === 'generate.twitter')?.result?.tweets as unknown[]).length).toBe(4);
-			expect({ posts: target.posts.size - before.posts, webhooks: target.webhooks.size - before.webhooks }).toEqual({ posts: 1, webhooks: 0 });
+			expect(jobs.find((job) => job.type === 'generate.twitter')?.result).toEqual({
+				tweets: expect.any(Array),
+			});
+			expect(
+				(jobs.find((job) => job.type === 'generate.twitter')?.result?.tweets as unknown[]).length,
+			).toBe(4);
+			expect({
+				posts: target.posts.size - before.posts,
+				webhooks: target.webhooks.size - before.webhooks,
+			}).toEqual({ posts: 1, webhooks: 0 });
 			expect(target.requests.filter((request) => request.contractErrors.length > 0)).toEqual([]);
 		});
 	});
@@ -311,15 +593,25 @@ function suite(pin: N8nPinName): void {
 					node(
 						'Publish',
 						'n8n-nodes-content-publishing.contentPublishing',
-						{ resource: 'publication', operation: 'publishLinkedin', source: 'text', text: 'Exactly once', options: FAST_WAIT },
+						{
+							resource: 'publication',
+							operation: 'publishLinkedin',
+							source: 'text',
+							text: 'Exactly once',
+							options: FAST_WAIT,
+						},
 						[220, 0],
 						{ credentials, retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
 					),
 				],
 				connections: chain('Start', 'Publish'),
 			});
-			const publishJobs = () => [...service.jobs.values()].filter((job) => job.type === 'publish.linkedin').length;
-			const before = { requests: service.requestsTo('publishLinkedin').length, jobs: publishJobs() };
+			const publishJobs = () =>
+				[...service.jobs.values()].filter((job) => job.type === 'publish.linkedin').length;
+			const before = {
+				requests: service.requestsTo('publishLinkedin').length,
+				jobs: publishJobs(),
+			};
 
 			// Nothing fails: before, the job answer's "error": null made n8n run the node three times.
 			await n8n.cli(['execute', '--id=cpRetryOnFail', '--rawOutput']);
@@ -327,7 +619,11 @@ function suite(pin: N8nPinName): void {
 			expect(publishJobs() - before.jobs).toBe(1);
 
 			// The answer is lost after the service published: n8n's retry sends the same key.
-			service.injectFault({ match: { method: 'POST', path: '/v1/publish/linkedin' }, status: 502, afterHandling: true });
+			service.injectFault({
+				match: { method: 'POST', path: '/v1/publish/linkedin' },
+				status: 502,
+				afterHandling: true,
+			});
 			const output = await n8n.cli(['execute', '--id=cpRetryOnFail', '--rawOutput']);
 			const sent = service.requestsTo('publishLinkedin').slice(before.requests + 1);
 			expect(sent.map((request) => request.status)).toEqual([502, 202]);
@@ -340,11 +636,15 @@ function suite(pin: N8nPinName): void {
 	describe('the example workflows', () => {
 		it('all import into n8n', async () => {
 			for (const file of readdirSync(EXAMPLES)) {
-				await expect(n8n.cli(['import:workflow', `--input=${path.join(EXAMPLES, file)}`])).resolves.toEqual(expect.any(String));
+				await expect(
+					n8n.cli(['import:workflow', `--input=${path.join(EXAMPLES, file)}`]),
+				).resolves.toEqual(expect.any(String));
 			}
 			const listed = await n8n.cli(['list:workflow']);
 			for (const file of readdirSync(EXAMPLES)) {
-				const { id } = JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')) as { id: string };
+				const { id } = JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')) as {
+					id: string;
+				};
 				expect(listed).toContain(id);
 			}
 		});
@@ -367,7 +667,10 @@ function suite(pin: N8nPinName): void {
 	describe('the trigger in a running n8n', () => {
 		let rest: N8nRestClient;
 		const productionUrl = () => `${n8n.url}/webhook/${TRIGGER_WEBHOOK_ID}/webhook`;
-		const recorded = () => service.requestsTo('createPost').map((request) => (request.body as IDataObject).content as string);
+		const recorded = () =>
+			service
+				.requestsTo('createPost')
+				.map((request) => (request.body as IDataObject).content as string);
 
 		beforeAll(async () => {
 			await importWorkflow({
@@ -387,7 +690,8 @@ function suite(pin: N8nPinName): void {
 						{
 							resource: 'post',
 							operation: 'create',
-							content: "={{ 'event ' + $json.event + ' for ' + $json.job.id + ' kind ' + $json.job.type }}",
+							content:
+								"={{ 'event ' + $json.event + ' for ' + $json.job.id + ' kind ' + $json.job.type }}",
 						},
 						[220, 0],
 						{ credentials },
@@ -403,14 +707,25 @@ function suite(pin: N8nPinName): void {
 					id: flow,
 					name: `When a job completes (${credential.name})`,
 					nodes: [
-						node('Content Publishing Trigger', 'n8n-nodes-content-publishing.contentPublishingTrigger', { events: [completed] }, [0, 0], {
-							...using,
-							webhookId: OTHER_TRIGGER_WEBHOOK_IDS[name],
-						}),
+						node(
+							'Content Publishing Trigger',
+							'n8n-nodes-content-publishing.contentPublishingTrigger',
+							{ events: [completed] },
+							[0, 0],
+							{
+								...using,
+								webhookId: OTHER_TRIGGER_WEBHOOK_IDS[name],
+							},
+						),
 						node(
 							'Record the event',
 							'n8n-nodes-content-publishing.contentPublishing',
-							{ resource: 'post', operation: 'create', content: "={{ 'event ' + $json.event + ' for ' + ($json.job.id ?? $json.job.jobId) }}" },
+							{
+								resource: 'post',
+								operation: 'create',
+								content:
+									"={{ 'event ' + $json.event + ' for ' + ($json.job.id ?? $json.job.jobId) }}",
+							},
 							[220, 0],
 							using,
 						),
@@ -428,27 +743,44 @@ function suite(pin: N8nPinName): void {
 		}, 240_000);
 
 		it('registers exactly one webhook, with the production URL, on activation', async () => {
-			const [webhook] = await until(() => service.webhooks.size > 0 && [...service.webhooks.values()], 'the webhook registration');
+			const [webhook] = await until(
+				() => service.webhooks.size > 0 && [...service.webhooks.values()],
+				'the webhook registration',
+			);
 			// Give n8n time to register a second one, if it ever did.
 			await new Promise((resolve) => setTimeout(resolve, 1000));
 			expect(service.webhooks.size).toBe(1);
 			expect(service.requestsTo('createWebhook')).toHaveLength(1);
-			expect(webhook).toEqual(expect.objectContaining({ url: productionUrl(), events: ['job.completed'], active: true }));
+			expect(webhook).toEqual(
+				expect.objectContaining({ url: productionUrl(), events: ['job.completed'], active: true }),
+			);
 		});
 
 		it('runs the workflow with the event when a job finishes', async () => {
 			const job = service.startJob('generate.video', { prompt: 'Launch video' });
 			await service.finishJob(job.id, 'succeeded');
 			expect(service.deliveries.filter((delivery) => delivery.delivered)).toHaveLength(1);
-			const [content] = await until(() => recorded().length > 0 && recorded(), 'the workflow execution');
+			const [content] = await until(
+				() => recorded().length > 0 && recorded(),
+				'the workflow execution',
+			);
 			expect(content).toBe(`event job.completed for ${job.id} kind generate.video`);
 		});
 
 		it('answers 401 to a forged delivery and starts nothing', async () => {
 			const before = recorded().length;
-			const body = JSON.stringify({ id: 'evt_forged', type: 'job.completed', created_at: new Date().toISOString(), data: { job: { id: 'job_forged', status: 'succeeded', type: 'generate.blog' } } });
+			const body = JSON.stringify({
+				id: 'evt_forged',
+				type: 'job.completed',
+				created_at: new Date().toISOString(),
+				data: { job: { id: 'job_forged', status: 'succeeded', type: 'generate.blog' } },
+			});
 			const timestamp = String(Math.floor(Date.now() / 1000));
-			for (const signature of [signWebhookPayload('not-the-secret-at-all', timestamp, body), '', 'sha256=00']) {
+			for (const signature of [
+				signWebhookPayload('not-the-secret-at-all', timestamp, body),
+				'',
+				'sha256=00',
+			]) {
 				const response = await fetch(productionUrl(), {
 					method: 'POST',
 					headers: {
@@ -464,7 +796,9 @@ function suite(pin: N8nPinName): void {
 			const job = service.startJob('generate.blog', { transcript: 'x' });
 			await service.finishJob(job.id, 'succeeded');
 			await until(() => recorded().length === before + 1, 'the genuine delivery');
-			expect(recorded().slice(before)).toEqual([`event job.completed for ${job.id} kind generate.blog`]);
+			expect(recorded().slice(before)).toEqual([
+				`event job.completed for ${job.id} kind generate.blog`,
+			]);
 		});
 
 		it.each(Object.keys(OTHER_SERVICES) as OtherService[])(
@@ -472,21 +806,44 @@ function suite(pin: N8nPinName): void {
 			async (name) => {
 				const other = others[name];
 				const url = `${n8n.url}/webhook/${OTHER_TRIGGER_WEBHOOK_IDS[name]}/webhook`;
-				const [webhook] = await until(() => other.webhooks.size > 0 && [...other.webhooks.values()], 'the webhook registration');
-				expect(webhook).toEqual(expect.objectContaining({ url, events: ['job.completed'], active: true }));
+				const [webhook] = await until(
+					() => other.webhooks.size > 0 && [...other.webhooks.values()],
+					'the webhook registration',
+				);
+				expect(webhook).toEqual(
+					expect.objectContaining({ url, events: ['job.completed'], active: true }),
+				);
 
-				const recordedHere = () => [...other.posts.values()].map((post) => post.content).filter((content) => content.startsWith('event '));
+				const recordedHere = () =>
+					[...other.posts.values()]
+						.map((post) => post.content)
+						.filter((content) => content.startsWith('event '));
 				const job = other.startJob('generate.video', { prompt: 'Launch video' });
 				await other.finishJob(job.id, 'succeeded');
-				const [content] = await until(() => recordedHere().length > 0 && recordedHere(), 'the workflow execution');
+				const [content] = await until(
+					() => recordedHere().length > 0 && recordedHere(),
+					'the workflow execution',
+				);
 				expect(content).toBe(`event ${OTHER_SERVICES[name].delivered} for ${job.id}`);
 
 				const [genuine] = other.deliveries;
 				expect(genuine.delivered).toBe(true);
-				const forged = await fetch(url, { method: 'POST', headers: genuine.headers, body: genuine.body.replace(job.id, 'job_forged') });
+				const forged = await fetch(url, {
+					method: 'POST',
+					headers: genuine.headers,
+					body: genuine.body.replace(job.id, 'job_forged'),
+				});
 				expect(forged.status).toBe(401);
 				const wrongSecret = other.signDelivery('not-the-secret-at-all', genuine.body);
-				expect((await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...wrongSecret }, body: genuine.body })).status).toBe(401);
+				expect(
+					(
+						await fetch(url, {
+							method: 'POST',
+							headers: { 'content-type': 'application/json', ...wrongSecret },
+							body: genuine.body,
+						})
+					).status,
+				).toBe(401);
 			},
 		);
 
@@ -499,39 +856,87 @@ function suite(pin: N8nPinName): void {
 		it('leaves no webhook behind after ten activate/deactivate cycles', async () => {
 			for (let cycle = 0; cycle < 10; cycle++) {
 				const workflow = await rest.call('GET', '/workflows/cpTriggerFlow');
-				await rest.call('POST', '/workflows/cpTriggerFlow/activate', { versionId: workflow.versionId });
+				await rest.call('POST', '/workflows/cpTriggerFlow/activate', {
+					versionId: workflow.versionId,
+				});
 				// Newer n8n versions answer before the trigger has registered; either way there is one.
-				await until(() => service.webhooks.size === 1, `the webhook of activation ${cycle + 1}`, 20_000);
+				await until(
+					() => service.webhooks.size === 1,
+					`the webhook of activation ${cycle + 1}`,
+					20_000,
+				);
 				await rest.call('POST', '/workflows/cpTriggerFlow/deactivate', {});
-				await until(() => service.webhooks.size === 0, `the webhook deletion of deactivation ${cycle + 1}`, 20_000);
+				await until(
+					() => service.webhooks.size === 0,
+					`the webhook deletion of deactivation ${cycle + 1}`,
+					20_000,
+				);
 			}
 			expect(service.requestsTo('createWebhook')).toHaveLength(11);
 			expect(service.requestsTo('deleteWebhook')).toHaveLength(11);
 		});
 
 		it('serves the output schemas the editor previews before a run, for every operation and the trigger', async () => {
-			const schemas = path.resolve(__dirname, '..', '..', 'dist', 'nodes', 'ContentPublishing', '__schema__', SCHEMA_VERSION);
+			const schemas = path.resolve(
+				__dirname,
+				'..',
+				'..',
+				'dist',
+				'nodes',
+				'ContentPublishing',
+				'__schema__',
+				SCHEMA_VERSION,
+			);
 			for (const [resource, operations] of Object.entries(OPERATION_OUTPUTS)) {
 				for (const operation of Object.keys(operations)) {
 					// The editor's address: the node type, its version padded to three parts, resource, operation.
-					const response = await fetch(`${n8n.url}/schemas/n8n-nodes-content-publishing.contentPublishing/1.0.0/${resource}/${operation}.json`);
-					expect({ resource, operation, status: response.status }).toEqual({ resource, operation, status: 200 });
-					expect(await response.json()).toEqual(JSON.parse(readFileSync(path.join(schemas, resource, `${operation}.json`), 'utf8')));
+					const response = await fetch(
+						`${n8n.url}/schemas/n8n-nodes-content-publishing.contentPublishing/1.0.0/${resource}/${operation}.json`,
+					);
+					expect({ resource, operation, status: response.status }).toEqual({
+						resource,
+						operation,
+						status: 200,
+					});
+					expect(await response.json()).toEqual(
+						JSON.parse(readFileSync(path.join(schemas, resource, `${operation}.json`), 'utf8')),
+					);
 				}
 			}
-			const trigger = await fetch(`${n8n.url}/schemas/n8n-nodes-content-publishing.contentPublishingTrigger/1.0.0.json`);
+			const trigger = await fetch(
+				`${n8n.url}/schemas/n8n-nodes-content-publishing.contentPublishingTrigger/1.0.0.json`,
+			);
 			expect(trigger.status).toBe(200);
 			expect(await trigger.json()).toEqual(
-				JSON.parse(readFileSync(path.resolve(schemas, '..', '..', '..', 'ContentPublishingTrigger', '__schema__', `${SCHEMA_VERSION}.json`), 'utf8')),
+				JSON.parse(
+					readFileSync(
+						path.resolve(
+							schemas,
+							'..',
+							'..',
+							'..',
+							'ContentPublishingTrigger',
+							'__schema__',
+							`${SCHEMA_VERSION}.json`,
+						),
+						'utf8',
+					),
+				),
 			);
 		});
 
 		it("tests the credential through n8n's own endpoint", async () => {
 			const test = async (data: IDataObject) =>
-				await rest.call('POST', '/credentials/test', { credentials: { ...CREDENTIAL, type: 'contentPublishingApi', data } });
+				await rest.call('POST', '/credentials/test', {
+					credentials: { ...CREDENTIAL, type: 'contentPublishingApi', data },
+				});
 
-			await expect(test({ baseUrl: service.url, apiKey: service.apiKey })).resolves.toEqual(expect.objectContaining({ status: 'OK' }));
-			await expect(test({ baseUrl: service.url, apiKey: 'wrong-key' })).resolves.toEqual(expect.objectContaining({ status: 'Error' }));
+			await expect(test({ baseUrl: service.url, apiKey: service.apiKey })).resolves.toEqual(
+				expect.objectContaining({ status: 'OK' }),
+			);
+			await expect(test({ baseUrl: service.url, apiKey: 'wrong-key' })).resolves.toEqual(
+				expect.objectContaining({ status: 'Error' }),
+			);
 			service.injectFault({ nonJsonBody: true });
 			await expect(test({ baseUrl: service.url, apiKey: service.apiKey })).resolves.toEqual({
 				status: 'Error',
@@ -546,34 +951,54 @@ function suite(pin: N8nPinName): void {
 		let lateExecution = '';
 
 		const start = async (body: IDataObject) => {
-			const response = await fetch(`${n8n.url}/webhook/event-wait`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+			const response = await fetch(`${n8n.url}/webhook/event-wait`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(body),
+			});
 			expect(response.status).toBe(200);
 		};
 		const recorded = (batch: string) =>
-			[...service.posts.values()].map((post) => post.content).filter((content) => content.startsWith(`${batch} item `)).sort();
-		const registrations = () => [...service.webhooks.values()].filter((webhook) => webhook.url.includes('/webhook-waiting/'));
+			[...service.posts.values()]
+				.map((post) => post.content)
+				.filter((content) => content.startsWith(`${batch} item `))
+				.sort();
+		const registrations = () =>
+			[...service.webhooks.values()].filter((webhook) => webhook.url.includes('/webhook-waiting/'));
 		const executionOf = (url: string) => new URL(url).pathname.split('/').at(-2) as string;
 		/** Starts a batch; resolves with its registration and its jobs, once all have started. */
 		const startBatch = async (batch: string, count: number, maxWait?: number) => {
-			const [registered, started] = [new Set(service.webhooks.keys()), new Set(service.jobs.keys())];
+			const [registered, started] = [
+				new Set(service.webhooks.keys()),
+				new Set(service.jobs.keys()),
+			];
 			await start(eventWaitBatch(batch, count, maxWait));
-			const registration = await until(() => registrations().find((webhook) => !registered.has(webhook.id)), `the registration of ${batch}`);
+			const registration = await until(
+				() => registrations().find((webhook) => !registered.has(webhook.id)),
+				`the registration of ${batch}`,
+			);
 			const jobs = await until(() => {
 				const since = [...service.jobs.values()].filter((job) => !started.has(job.id));
 				return since.length === count && since;
 			}, `the jobs of ${batch}`);
 			return { registration, jobs, executionId: executionOf(registration.url) };
 		};
-		const statusOf = async (executionId: string) => (await rest.call('GET', `/executions/${executionId}`)).status;
+		const statusOf = async (executionId: string) =>
+			(await rest.call('GET', `/executions/${executionId}`)).status;
 		const running = async () => {
-			const page = await rest.call('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ status: ['running'] }))}`);
+			const page = await rest.call(
+				'GET',
+				`/executions?filter=${encodeURIComponent(JSON.stringify({ status: ['running'] }))}`,
+			);
 			return (page.results as unknown[]).length;
 		};
 
 		beforeAll(async () => {
 			// Restarted with the workflow active, so that its Webhook node listens.
 			await n8n.stop();
-			await importWorkflow(eventWaitWorkflow('cpEventWait', 'event-wait', WAIT_WEBHOOK_ID, { credentials }));
+			await importWorkflow(
+				eventWaitWorkflow('cpEventWait', 'event-wait', WAIT_WEBHOOK_ID, { credentials }),
+			);
 			await n8n.cli(['publish:workflow', '--id=cpEventWait']);
 			service.jobMode = 'manual';
 			await n8n.start();
@@ -581,21 +1006,39 @@ function suite(pin: N8nPinName): void {
 			if (await rest.needsOwner()) await rest.setUpOwner('owner@example.com', 'Password123!');
 			else await rest.login('owner@example.com', 'Password123!');
 			// Newer versions activate after the ready line: the Webhook node answers once they have.
-			await waitUntilAsync(async () => (await fetch(`${n8n.url}/webhook/event-wait`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status !== 404, 'the Webhook node');
+			await waitUntilAsync(
+				async () =>
+					(
+						await fetch(`${n8n.url}/webhook/event-wait`, {
+							method: 'POST',
+							body: '{}',
+							headers: { 'content-type': 'application/json' },
+						})
+					).status !== 404,
+				'the Webhook node',
+			);
 		}, 240_000);
 
 		it('sleeps while 8 video jobs run, with nothing running, and resumes every item with its own job', async () => {
 			// Started first: its Maximum Wait Time of 3 s ends meanwhile; the last test checks what n8n did.
 			const late = await startBatch('late', 2, 3);
 			lateExecution = late.executionId;
-			const lateReads = () => service.requests.filter((request) => late.jobs.some((job) => request.path === `/v1/jobs/${job.id}`)).length;
+			const lateReads = () =>
+				service.requests.filter((request) =>
+					late.jobs.some((job) => request.path === `/v1/jobs/${job.id}`),
+				).length;
 
 			const { registration, jobs, executionId } = await startBatch('eight', 8);
-			expect(registration.url.startsWith(`${n8n.url}/webhook-waiting/${executionId}/generate-video`)).toBe(true);
+			expect(
+				registration.url.startsWith(`${n8n.url}/webhook-waiting/${executionId}/generate-video`),
+			).toBe(true);
 			expect(registration.events).toEqual(['job.completed', 'job.failed']);
 			// From n8n 2.14 the resume address carries the execution's token, and n8n refuses a call without it.
 			expect(new URL(registration.url).searchParams.has('signature')).toBe(pin === 'newest');
-			await waitUntilAsync(async () => (await statusOf(executionId)) === 'waiting', 'the waiting state');
+			await waitUntilAsync(
+				async () => (await statusOf(executionId)) === 'waiting',
+				'the waiting state',
+			);
 			expect(await running()).toBe(0);
 
 			// Forged calls: a made-up event reads the jobs once and resumes nothing; an address without
@@ -603,16 +1046,32 @@ function suite(pin: N8nPinName): void {
 			const forged = await fetch(registration.url, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({ id: 'evt_forged', type: 'job.completed', data: { job: { id: jobs[0].id, status: 'succeeded' } } }),
+				body: JSON.stringify({
+					id: 'evt_forged',
+					type: 'job.completed',
+					data: { job: { id: jobs[0].id, status: 'succeeded' } },
+				}),
 			});
 			expect(forged.status).toBe(200);
 			expect(await forged.json()).toEqual({ received: true, waiting: true });
 			const address = new URL(registration.url);
 			expect(jobs.filter((job) => registration.url.includes(job.id))).toEqual([]);
 			const moved = new URL(address.toString());
-			for (const param of ['cp_wait', 'cp_until', 'cp_run']) moved.searchParams.set(param, new URL(late.registration.url).searchParams.get(param) as string);
+			for (const param of ['cp_wait', 'cp_until', 'cp_run'])
+				moved.searchParams.set(
+					param,
+					new URL(late.registration.url).searchParams.get(param) as string,
+				);
 			for (const url of [`${address.origin}${address.pathname}`, moved.toString()]) {
-				expect((await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
+				expect(
+					(
+						await fetch(url, {
+							method: 'POST',
+							headers: { 'content-type': 'application/json' },
+							body: '{}',
+						})
+					).status,
+				).toBe(401);
 			}
 			expect(await statusOf(executionId)).toBe('waiting');
 
@@ -624,7 +1083,11 @@ function suite(pin: N8nPinName): void {
 				await service.finishJob(jobs[index].id, 'succeeded');
 				if (step < order.length - 1) expect(await statusOf(executionId)).toBe('waiting');
 			}
-			expect(service.deliveries.filter((delivery) => delivery.url.includes(`/webhook-waiting/${lateExecution}/`)).map((delivery) => delivery.lastStatus)).toEqual(Array(8).fill(200));
+			expect(
+				service.deliveries
+					.filter((delivery) => delivery.url.includes(`/webhook-waiting/${lateExecution}/`))
+					.map((delivery) => delivery.lastStatus),
+			).toEqual(Array(8).fill(200));
 			expect(lateReads()).toBe(lateReadsBefore);
 			await until(() => recorded('eight').length === 8, 'the resumed execution');
 			expect(recorded('eight')).toEqual(
@@ -643,19 +1106,32 @@ function suite(pin: N8nPinName): void {
 			const {
 				jobs: [broken, fine],
 			} = await startBatch('fails', 2);
-			await service.finishJob(broken.id, 'failed', { code: 'render_failed', message: 'The renderer ran out of frames' });
+			await service.finishJob(broken.id, 'failed', {
+				code: 'render_failed',
+				message: 'The renderer ran out of frames',
+			});
 			await service.finishJob(fine.id, 'succeeded');
 			await until(() => recorded('fails').length === 2, 'the resumed execution');
 			const seconds = (fine.result as { duration_seconds: number }).duration_seconds;
 			expect(recorded('fails')).toEqual(
-				[`fails item ${seconds - 10}: video ${fine.id} ${seconds}`, `fails item ${11 - seconds}: error Job ${broken.id} failed: The renderer ran out of frames`].sort(),
+				[
+					`fails item ${seconds - 10}: video ${fine.id} ${seconds}`,
+					`fails item ${11 - seconds}: error Job ${broken.id} failed: The renderer ran out of frames`,
+				].sort(),
 			);
 		});
 
 		it('at Maximum Wait Time lets n8n resume with the input items, and the next wait of the node removes what it left', async () => {
 			// n8n looks for waits past their time once a minute.
-			await until(() => recorded('late').length === 2, 'n8n to resume the timed-out execution', 150_000);
-			expect(recorded('late')).toEqual(['late item 0: passed through late video 0', 'late item 1: passed through late video 1']);
+			await until(
+				() => recorded('late').length === 2,
+				'n8n to resume the timed-out execution',
+				150_000,
+			);
+			expect(recorded('late')).toEqual([
+				'late item 0: passed through late video 0',
+				'late item 1: passed through late video 1',
+			]);
 			expect(registrations().map((webhook) => executionOf(webhook.url))).toEqual([lateExecution]);
 
 			const {

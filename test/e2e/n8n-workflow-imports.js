@@ -18,9 +18,11 @@ for (const file of files) {
 	// tsc compiles `import { X } from 'n8n-workflow'` to `const n8n_workflow_1 = require("n8n-workflow")`
 	// and every use to `n8n_workflow_1.X`; any other form could hide a name from this check.
 	for (const line of source.split('\n').filter((text) => text.includes('n8n-workflow'))) {
-		if (!/^const n8n_workflow_\d+ = require\("n8n-workflow"\);$/.test(line.trim())) unrecognised.push(`${file}: ${line.trim()}`);
+		if (!/^const n8n_workflow_\d+ = require\("n8n-workflow"\);$/.test(line.trim()))
+			unrecognised.push(`${file}: ${line.trim()}`);
 	}
-	for (const match of source.matchAll(/\bn8n_workflow_\d+\.([A-Za-z_$][\w$]*)/g)) names.add(match[1]);
+	for (const match of source.matchAll(/\bn8n_workflow_\d+\.([A-Za-z_$][\w$]*)/g))
+		names.add(match[1]);
 }
 
 const resolved = require.resolve('n8n-workflow', { paths: [packageDir] });
@@ -29,10 +31,12 @@ let root = path.dirname(resolved);
 while (path.basename(root) !== 'n8n-workflow') root = path.dirname(root);
 const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 const { n8n } = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
-const loaded = [...n8n.nodes, ...n8n.credentials].map((file) => {
-	const exported = require(path.join(packageDir, file));
-	return Object.values(exported).map((Type) => new Type().description?.name ?? new Type().name);
-}).flat();
+const loaded = [...n8n.nodes, ...n8n.credentials]
+	.map((file) => {
+		const exported = require(path.join(packageDir, file));
+		return Object.values(exported).map((Type) => new Type().description?.name ?? new Type().name);
+	})
+	.flat();
 
 process.stdout.write(
 	JSON.stringify({

@@ -7,9 +7,24 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { startFakeService, type FakeService } from '../fake-service';
-import { createN8n, ensureN8nInstalled, freePort, N8N_PINS, pinnedN8n, type N8nInstance, type N8nPinName } from '../../scripts/n8n-instance';
+import {
+	createN8n,
+	ensureN8nInstalled,
+	freePort,
+	N8N_PINS,
+	pinnedN8n,
+	type N8nInstance,
+	type N8nPinName,
+} from '../../scripts/n8n-instance';
 import { startPostgres, startRedis, type Service } from './queue-services';
-import { chain, eventWaitBatch, eventWaitWorkflow, node, until as waitUntil, workflowFile } from './workflows';
+import {
+	chain,
+	eventWaitBatch,
+	eventWaitWorkflow,
+	node,
+	until as waitUntil,
+	workflowFile,
+} from './workflows';
 
 jest.setTimeout(300_000);
 
@@ -30,17 +45,30 @@ function queueSuite(pin: N8nPinName): void {
 	let webhookUrl: string;
 
 	const until = <T>(probe: () => T | undefined | false, what: string) =>
-		waitUntil(probe, what, () => processes.map((process) => process.log().slice(-2000)).join('\n---\n'));
+		waitUntil(probe, what, () =>
+			processes.map((process) => process.log().slice(-2000)).join('\n---\n'),
+		);
 
 	const workers = () => processes.slice(2);
-	const finishedOnWorkers = () => workers().map((worker) => (worker.log().match(/Worker finished execution/g) ?? []).length);
+	const finishedOnWorkers = () =>
+		workers().map((worker) => (worker.log().match(/Worker finished execution/g) ?? []).length);
 	/** How often the workers started and finished an execution, by their logs. */
 	const workerRuns = (executionId: string) =>
-		workers().map((worker) => ['started', 'finished'].map((what) => (worker.log().match(new RegExp(`Worker ${what} execution ${executionId} `, 'g')) ?? []).length));
+		workers().map((worker) =>
+			['started', 'finished'].map(
+				(what) =>
+					(worker.log().match(new RegExp(`Worker ${what} execution ${executionId} `, 'g')) ?? [])
+						.length,
+			),
+		);
 
 	beforeAll(async () => {
 		const pinned = await ensureN8nInstalled(pin);
-		[postgres, redis, service] = await Promise.all([startPostgres(), startRedis(), startFakeService({ apiKey: 'queue-key-0123456789', jobMode: 'manual' })]);
+		[postgres, redis, service] = await Promise.all([
+			startPostgres(),
+			startRedis(),
+			startFakeService({ apiKey: 'queue-key-0123456789', jobMode: 'manual' }),
+		]);
 		const webhookPort = await freePort();
 		webhookUrl = `http://127.0.0.1:${webhookPort}/`;
 		const env = {
@@ -71,17 +99,36 @@ function queueSuite(pin: N8nPinName): void {
 			writeFileSync(target, JSON.stringify(content));
 			return target;
 		};
-		await main.cli(['import:credentials', `--input=${file('credentials.json', [{ ...CREDENTIAL, type: 'contentPublishingApi', data: { baseUrl: service.url, apiKey: service.apiKey } }])}`]);
+		await main.cli([
+			'import:credentials',
+			`--input=${file('credentials.json', [{ ...CREDENTIAL, type: 'contentPublishingApi', data: { baseUrl: service.url, apiKey: service.apiKey } }])}`,
+		]);
 		const workflows = [
 			{
 				id: 'cpQueueTrigger',
 				name: 'When a job completes (queue mode)',
 				nodes: [
-					node('Content Publishing Trigger', 'n8n-nodes-content-publishing.contentPublishingTrigger', { events: ['job.completed'] }, [0, 0], {
-						...using,
-						webhookId: TRIGGER_WEBHOOK_ID,
-					}),
-					node('Record the event', 'n8n-nodes-content-publishing.contentPublishing', { resource: 'post', operation: 'create', content: "={{ 'event for ' + $json.job.id }}" }, [220, 0], using),
+					node(
+						'Content Publishing Trigger',
+						'n8n-nodes-content-publishing.contentPublishingTrigger',
+						{ events: ['job.completed'] },
+						[0, 0],
+						{
+							...using,
+							webhookId: TRIGGER_WEBHOOK_ID,
+						},
+					),
+					node(
+						'Record the event',
+						'n8n-nodes-content-publishing.contentPublishing',
+						{
+							resource: 'post',
+							operation: 'create',
+							content: "={{ 'event for ' + $json.job.id }}",
+						},
+						[220, 0],
+						using,
+					),
 				],
 				connections: chain('Content Publishing Trigger', 'Record the event'),
 			},
@@ -89,21 +136,37 @@ function queueSuite(pin: N8nPinName): void {
 				id: 'cpQueueGenerate',
 				name: 'Generate and wait (queue mode)',
 				nodes: [
-					node('Webhook', 'n8n-nodes-base.webhook', { httpMethod: 'POST', path: 'generate', responseMode: 'lastNode', options: {} }, [0, 0], {
-						typeVersion: 2,
-						webhookId: 'b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e',
-					}),
+					node(
+						'Webhook',
+						'n8n-nodes-base.webhook',
+						{ httpMethod: 'POST', path: 'generate', responseMode: 'lastNode', options: {} },
+						[0, 0],
+						{
+							typeVersion: 2,
+							webhookId: 'b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e',
+						},
+					),
 					node(
 						'Generate LinkedIn post',
 						'n8n-nodes-content-publishing.contentPublishing',
-						{ resource: 'content', operation: 'generateLinkedin', prompt: '={{ $json.body.prompt }}', options: { pollInterval: 0.2, maxWaitTime: 60 } },
+						{
+							resource: 'content',
+							operation: 'generateLinkedin',
+							prompt: '={{ $json.body.prompt }}',
+							options: { pollInterval: 0.2, maxWaitTime: 60 },
+						},
 						[220, 0],
 						using,
 					),
 				],
 				connections: chain('Webhook', 'Generate LinkedIn post'),
 			},
-			eventWaitWorkflow('cpQueueEventWait', 'event-wait', 'c7d8e9f0-a1b2-4c3d-9e4f-5a6b7c8d9e0f', using),
+			eventWaitWorkflow(
+				'cpQueueEventWait',
+				'event-wait',
+				'c7d8e9f0-a1b2-4c3d-9e4f-5a6b7c8d9e0f',
+				using,
+			),
 		];
 		for (const workflow of workflows) {
 			await main.cli(['import:workflow', `--input=${workflowFile(main.userFolder, workflow)}`]);
@@ -118,19 +181,27 @@ function queueSuite(pin: N8nPinName): void {
 		await Promise.all([service?.close(), redis?.stop(), postgres?.stop()]);
 	});
 
-	it('registers the trigger once, with the webhook processor\'s address', async () => {
-		const [webhook] = await until(() => service.webhooks.size > 0 && [...service.webhooks.values()], 'the registration');
+	it("registers the trigger once, with the webhook processor's address", async () => {
+		const [webhook] = await until(
+			() => service.webhooks.size > 0 && [...service.webhooks.values()],
+			'the registration',
+		);
 		expect(webhook.url).toBe(`${webhookUrl}webhook/${TRIGGER_WEBHOOK_ID}/webhook`);
 		await new Promise((resolve) => setTimeout(resolve, 1000));
 		expect(service.webhooks.size).toBe(1);
 	});
 
 	it('runs the workflow exactly once per delivery, on the workers', async () => {
-		const jobs = Array.from({ length: 4 }, (_, index) => service.startJob('generate.video', { prompt: `Video ${index}` }));
+		const jobs = Array.from({ length: 4 }, (_, index) =>
+			service.startJob('generate.video', { prompt: `Video ${index}` }),
+		);
 		await Promise.all(jobs.map((job) => service.finishJob(job.id, 'succeeded')));
 		expect(service.deliveries.filter((delivery) => delivery.delivered)).toHaveLength(4);
 
-		const recorded = () => [...service.posts.values()].map((post) => post.content).filter((content) => content.startsWith('event for '));
+		const recorded = () =>
+			[...service.posts.values()]
+				.map((post) => post.content)
+				.filter((content) => content.startsWith('event for '));
 		await until(() => recorded().length >= 4, 'four executions');
 		await new Promise((resolve) => setTimeout(resolve, 1000));
 		expect(recorded().sort()).toEqual(jobs.map((job) => `event for ${job.id}`).sort());
@@ -147,18 +218,30 @@ function queueSuite(pin: N8nPinName): void {
 			body: JSON.stringify({ prompt: 'Queue mode works' }),
 		});
 		expect(response.status).toBe(200);
-		expect(await response.json()).toEqual(expect.objectContaining({ type: 'generate.linkedin', status: 'succeeded' }));
+		expect(await response.json()).toEqual(
+			expect.objectContaining({ type: 'generate.linkedin', status: 'succeeded' }),
+		);
 		// The generation's own execution, and the trigger's for the job.completed its job sent.
-		await until(() => finishedOnWorkers().reduce((sum, count) => sum + count, 0) === before + 2, 'the workers to finish');
+		await until(
+			() => finishedOnWorkers().reduce((sum, count) => sum + count, 0) === before + 2,
+			'the workers to finish',
+		);
 		expect(main.log()).not.toMatch(/Worker finished execution/);
 	});
 
 	it("sleeps on no worker while it waits for the service's event, and resumes on a worker when the jobs have finished", async () => {
 		service.jobMode = 'manual';
 		const [registered, started] = [new Set(service.webhooks.keys()), new Set(service.jobs.keys())];
-		const response = await fetch(`${webhookUrl}webhook/event-wait`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(eventWaitBatch('queued', 8)) });
+		const response = await fetch(`${webhookUrl}webhook/event-wait`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(eventWaitBatch('queued', 8)),
+		});
 		expect(response.status).toBe(200);
-		const registration = await until(() => [...service.webhooks.values()].find((webhook) => !registered.has(webhook.id)), 'the registration');
+		const registration = await until(
+			() => [...service.webhooks.values()].find((webhook) => !registered.has(webhook.id)),
+			'the registration',
+		);
 		// The resume address is the webhook processor's, which serves waiting executions.
 		expect(registration.url.startsWith(`${webhookUrl}webhook-waiting/`)).toBe(true);
 		const executionId = new URL(registration.url).pathname.split('/').at(-2) as string;
@@ -169,23 +252,41 @@ function queueSuite(pin: N8nPinName): void {
 		// The worker that started the execution finished it when it began to wait: no worker holds it.
 		const ran = await until(() => {
 			const runs = workerRuns(executionId);
-			return runs.some(([startedRuns, finishedRuns]) => startedRuns === 1 && finishedRuns === 1) && runs;
+			return (
+				runs.some(([startedRuns, finishedRuns]) => startedRuns === 1 && finishedRuns === 1) && runs
+			);
 		}, 'the worker to let go of the execution');
 		expect(ran.flat().reduce((sum, count) => sum + count, 0)).toBe(2);
-		const busy = () => workers().map((worker) => (worker.log().match(/Worker started execution/g) ?? []).length - (worker.log().match(/Worker finished execution/g) ?? []).length);
+		const busy = () =>
+			workers().map(
+				(worker) =>
+					(worker.log().match(/Worker started execution/g) ?? []).length -
+					(worker.log().match(/Worker finished execution/g) ?? []).length,
+			);
 		expect(busy()).toEqual([0, 0]);
 
 		for (const job of [...jobs].reverse()) await service.finishJob(job.id, 'succeeded');
-		const recorded = () => [...service.posts.values()].map((post) => post.content).filter((content) => content.startsWith('queued item '));
+		const recorded = () =>
+			[...service.posts.values()]
+				.map((post) => post.content)
+				.filter((content) => content.startsWith('queued item '));
 		await until(() => recorded().length === 8, 'the resumed execution');
 		expect(recorded().sort()).toEqual(
-			jobs.map((job) => {
-				const seconds = (job.result as { duration_seconds: number }).duration_seconds;
-				return `queued item ${seconds - 10}: video ${job.id} ${seconds}`;
-			}).sort(),
+			jobs
+				.map((job) => {
+					const seconds = (job.result as { duration_seconds: number }).duration_seconds;
+					return `queued item ${seconds - 10}: video ${job.id} ${seconds}`;
+				})
+				.sort(),
 		);
 		// Resumed on a worker: twice started and finished in all, never on the main process.
-		await until(() => workerRuns(executionId).flat().reduce((sum, count) => sum + count, 0) === 4, 'the workers to finish');
+		await until(
+			() =>
+				workerRuns(executionId)
+					.flat()
+					.reduce((sum, count) => sum + count, 0) === 4,
+			'the workers to finish',
+		);
 		expect(main.log()).not.toMatch(/Worker finished execution/);
 		expect(service.webhooks.has(registration.id)).toBe(false);
 	});

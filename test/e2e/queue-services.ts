@@ -49,17 +49,39 @@ function stopper(child: ChildProcess, cleanUp: () => void): () => Promise<void> 
 export async function startPostgres(): Promise<Service> {
 	if (postgresBin() === undefined) ensureDebianPackages();
 	const bin = postgresBin();
-	if (bin === undefined) throw new Error('PostgreSQL is not installed, and apt-get did not install it');
+	if (bin === undefined)
+		throw new Error('PostgreSQL is not installed, and apt-get did not install it');
 	// PostgreSQL refuses to run as root; Debian's package made the user `postgres` for it.
 	const uid = Number(execFileSync('id', ['-u', 'postgres']).toString());
 	const gid = Number(execFileSync('id', ['-g', 'postgres']).toString());
 	const data = mkdtempSync(path.join(tmpdir(), 'cp-postgres-'));
 	chownSync(data, uid, gid);
-	execFileSync('runuser', ['-u', 'postgres', '--', path.join(bin, 'initdb'), '-D', data, '-U', 'n8n', '-A', 'trust'], { stdio: 'pipe' });
+	execFileSync(
+		'runuser',
+		['-u', 'postgres', '--', path.join(bin, 'initdb'), '-D', data, '-U', 'n8n', '-A', 'trust'],
+		{ stdio: 'pipe' },
+	);
 	const port = await freePort();
-	const child = spawn('runuser', ['-u', 'postgres', '--', path.join(bin, 'postgres'), '-D', data, '-p', String(port), '-k', data, '-c', 'listen_addresses=127.0.0.1'], {
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
+	const child = spawn(
+		'runuser',
+		[
+			'-u',
+			'postgres',
+			'--',
+			path.join(bin, 'postgres'),
+			'-D',
+			data,
+			'-p',
+			String(port),
+			'-k',
+			data,
+			'-c',
+			'listen_addresses=127.0.0.1',
+		],
+		{
+			stdio: ['ignore', 'pipe', 'pipe'],
+		},
+	);
 	await started(child, 'ready to accept connections', 'PostgreSQL');
 	return { port, stop: stopper(child, () => rmSync(data, { recursive: true, force: true })) };
 }
@@ -68,7 +90,11 @@ export async function startRedis(): Promise<Service> {
 	const binary = REDIS_SERVER;
 	if (!existsSync(binary)) ensureDebianPackages();
 	const port = await freePort();
-	const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = spawn(
+		binary,
+		['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+		{ stdio: ['ignore', 'pipe', 'pipe'] },
+	);
 	await started(child, 'Ready to accept connections', 'Redis');
 	return { port, stop: stopper(child, () => undefined) };
 }

@@ -15,7 +15,9 @@ export const MAX_WORKFLOW_ID_LENGTH = 16;
 export function workflowFile(folder: string, workflow: IDataObject): string {
 	const id = String(workflow.id);
 	if (id.length > MAX_WORKFLOW_ID_LENGTH) {
-		throw new Error(`Workflow id "${id}" is longer than ${MAX_WORKFLOW_ID_LENGTH} characters: n8n 1.x would not save its static data`);
+		throw new Error(
+			`Workflow id "${id}" is longer than ${MAX_WORKFLOW_ID_LENGTH} characters: n8n 1.x would not save its static data`,
+		);
 	}
 	const file = path.join(folder, `${id}.json`);
 	writeFileSync(file, JSON.stringify({ settings: {}, active: false, ...workflow }));
@@ -23,8 +25,22 @@ export function workflowFile(folder: string, workflow: IDataObject): string {
 }
 
 /** A workflow node with an id derived from its name. */
-export function node(name: string, type: string, parameters: IDataObject, position: [number, number], extra: IDataObject = {}) {
-	return { id: name.toLowerCase().replace(/\W+/g, '-'), name, type, typeVersion: 1, position, parameters, ...extra };
+export function node(
+	name: string,
+	type: string,
+	parameters: IDataObject,
+	position: [number, number],
+	extra: IDataObject = {},
+) {
+	return {
+		id: name.toLowerCase().replace(/\W+/g, '-'),
+		name,
+		type,
+		typeVersion: 1,
+		position,
+		parameters,
+		...extra,
+	};
 }
 
 /** Connections that run the named nodes one after another. */
@@ -37,7 +53,12 @@ export function chain(...names: string[]) {
 }
 
 /** Waits until the probe answers; a timeout explains itself with what `explain` returns (n8n's output). */
-export async function until<T>(probe: () => T | undefined | false, what: string, explain: () => string, timeoutMs = 60_000): Promise<T> {
+export async function until<T>(
+	probe: () => T | undefined | false,
+	what: string,
+	explain: () => string,
+	timeoutMs = 60_000,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		const value = probe();
@@ -53,7 +74,12 @@ export async function until<T>(probe: () => T | undefined | false, what: string,
  * an item that starts a video job; once the execution resumes, each item records a post saying what
  * its paired input item got (the job's result, an error, or nothing: the input passed through).
  */
-export function eventWaitWorkflow(id: string, path: string, webhookId: string, using: IDataObject): IDataObject {
+export function eventWaitWorkflow(
+	id: string,
+	path: string,
+	webhookId: string,
+	using: IDataObject,
+): IDataObject {
 	const record =
 		"={{ $('Webhook').first().json.body.batch + ' item ' + $('Split Out').item.json.index + ': ' + " +
 		"($json.error ? 'error ' + $json.error : $json.result ? 'video ' + $json.id + ' ' + $json.result.duration_seconds : 'passed through ' + $json.prompt) }}";
@@ -61,8 +87,19 @@ export function eventWaitWorkflow(id: string, path: string, webhookId: string, u
 		id,
 		name: `Wait for the service's event (${id})`,
 		nodes: [
-			node('Webhook', 'n8n-nodes-base.webhook', { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} }, [0, 0], { typeVersion: 2, webhookId }),
-			node('Split Out', 'n8n-nodes-base.splitOut', { fieldToSplitOut: 'body.videos', include: 'noOtherFields' }, [220, 0]),
+			node(
+				'Webhook',
+				'n8n-nodes-base.webhook',
+				{ httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+				[0, 0],
+				{ typeVersion: 2, webhookId },
+			),
+			node(
+				'Split Out',
+				'n8n-nodes-base.splitOut',
+				{ fieldToSplitOut: 'body.videos', include: 'noOtherFields' },
+				[220, 0],
+			),
 			node(
 				'Generate video',
 				'n8n-nodes-content-publishing.contentPublishing',
@@ -77,7 +114,13 @@ export function eventWaitWorkflow(id: string, path: string, webhookId: string, u
 				[440, 0],
 				using,
 			),
-			node('Record', 'n8n-nodes-content-publishing.contentPublishing', { resource: 'post', operation: 'create', content: record }, [660, 0], using),
+			node(
+				'Record',
+				'n8n-nodes-content-publishing.contentPublishing',
+				{ resource: 'post', operation: 'create', content: record },
+				[660, 0],
+				using,
+			),
 		],
 		connections: chain('Webhook', 'Split Out', 'Generate video', 'Record'),
 	};
@@ -85,5 +128,13 @@ export function eventWaitWorkflow(id: string, path: string, webhookId: string, u
 
 /** The body that starts `eventWaitWorkflow` for `count` videos. */
 export function eventWaitBatch(batch: string, count: number, maxWait = 300): IDataObject {
-	return { batch, maxWait, videos: Array.from({ length: count }, (_, index) => ({ index, prompt: `${batch} video ${index}`, seconds: 10 + index })) };
+	return {
+		batch,
+		maxWait,
+		videos: Array.from({ length: count }, (_, index) => ({
+			index,
+			prompt: `${batch} video ${index}`,
+			seconds: 10 + index,
+		})),
+	};
 }

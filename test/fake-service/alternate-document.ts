@@ -21,18 +21,36 @@ import {
  * every point the spec leaves open (see alternate.ts). It is the only description of them.
  */
 
-export const ALTERNATE_EVENTS = { 'job.completed': 'JOB_READY', 'job.failed': 'JOB_BROKEN', 'post.published': 'POST_LIVE' } as const;
-export const ALTERNATE_PHASES = { queued: 'WAITING', running: 'RENDERING', succeeded: 'READY', failed: 'BROKEN' } as const;
+export const ALTERNATE_EVENTS = {
+	'job.completed': 'JOB_READY',
+	'job.failed': 'JOB_BROKEN',
+	'post.published': 'POST_LIVE',
+} as const;
+export const ALTERNATE_PHASES = {
+	queued: 'WAITING',
+	running: 'RENDERING',
+	succeeded: 'READY',
+	failed: 'BROKEN',
+} as const;
 export const ALTERNATE_SIGNATURE_HEADER = 'Webhook-Signature';
 export const ALTERNATE_DELIVERY_HEADER = 'Webhook-Id';
 export const PROBLEM_TYPE_BASE = 'https://problems.content-publishing.example/';
 
-export const described = (schema: JsonSchema, description: string): JsonSchema => ({ ...schema, description });
-const nullable = (type: string, extra: JsonSchema = {}): JsonSchema => ({ type: [type, 'null'], ...extra });
-export const everyProperty = (properties: Record<string, JsonSchema>) => closed(properties, Object.keys(properties));
+export const described = (schema: JsonSchema, description: string): JsonSchema => ({
+	...schema,
+	description,
+});
+const nullable = (type: string, extra: JsonSchema = {}): JsonSchema => ({
+	type: [type, 'null'],
+	...extra,
+});
+export const everyProperty = (properties: Record<string, JsonSchema>) =>
+	closed(properties, Object.keys(properties));
 
 const POST_STATES = ['DRAFT', 'SCHEDULED', 'PUBLISHED'];
-const JOB_KINDS = ['blog', 'linkedin', 'twitter', 'carousel', 'video'].map((kind) => `generate/${kind}`).concat('publish/linkedin', 'publish/twitter');
+const JOB_KINDS = ['blog', 'linkedin', 'twitter', 'carousel', 'video']
+	.map((kind) => `generate/${kind}`)
+	.concat('publish/linkedin', 'publish/twitter');
 const EVENT_NAMES = Object.values(ALTERNATE_EVENTS);
 
 const postWriteFields: Record<string, JsonSchema> = {
@@ -40,9 +58,15 @@ const postWriteFields: Record<string, JsonSchema> = {
 	headline: described(text, 'Title of the post.'),
 	pageId: described(text, 'Page the post belongs to.'),
 	state: described(oneOfValues(POST_STATES), 'Lifecycle state of the post.'),
-	publishAt: described(dateTime, 'When a scheduled post goes out (required when state is SCHEDULED).'),
+	publishAt: described(
+		dateTime,
+		'When a scheduled post goes out (required when state is SCHEDULED).',
+	),
 	labels: described({ type: 'array', items: text }, 'Tags shown with the post.'),
-	mediaUrls: described({ type: 'array', items: { type: 'string', format: 'uri' } }, 'Images or videos attached to the post.'),
+	mediaUrls: described(
+		{ type: 'array', items: { type: 'string', format: 'uri' } },
+		'Images or videos attached to the post.',
+	),
 };
 const scheduledNeedsTime: JsonSchema = {
 	if: { required: ['state'], properties: { state: { const: 'SCHEDULED' } } },
@@ -67,8 +91,14 @@ const publishFields: Record<string, JsonSchema> = {
 	publishAt: described(dateTime, 'When the post goes out.'),
 };
 const webhookFields: Record<string, JsonSchema> = {
-	callbackUrl: described({ type: 'string', format: 'uri' }, 'Where deliveries are sent (loopback hosts only, in this fake).'),
-	topics: described({ type: 'array', minItems: 1, uniqueItems: true, items: oneOfValues(EVENT_NAMES) }, 'Events to deliver.'),
+	callbackUrl: described(
+		{ type: 'string', format: 'uri' },
+		'Where deliveries are sent (loopback hosts only, in this fake).',
+	),
+	topics: described(
+		{ type: 'array', minItems: 1, uniqueItems: true, items: oneOfValues(EVENT_NAMES) },
+		'Events to deliver.',
+	),
 	label: described(text, 'Description shown in lists.'),
 	enabled: described({ type: 'boolean' }, 'Whether deliveries are sent.'),
 };
@@ -81,12 +111,22 @@ const webhookAnswerFields: Record<string, JsonSchema> = {
 	createdAt: dateTime,
 	updatedAt: dateTime,
 };
-const OUTPUTS = ['BlogOutput', 'TextOutput', 'ThreadOutput', 'CarouselOutput', 'VideoOutput', 'PublishOutput'];
+const OUTPUTS = [
+	'BlogOutput',
+	'TextOutput',
+	'ThreadOutput',
+	'CarouselOutput',
+	'VideoOutput',
+	'PublishOutput',
+];
 
 const schemas: Record<string, JsonSchema> = {
 	Problem: closed(
 		{
-			type: described({ type: 'string', format: 'uri' }, `Kind of problem: ${PROBLEM_TYPE_BASE}<slug>.`),
+			type: described(
+				{ type: 'string', format: 'uri' },
+				`Kind of problem: ${PROBLEM_TYPE_BASE}<slug>.`,
+			),
 			title: described(text, 'The HTTP status, in words.'),
 			status: described({ type: 'integer' }, 'The HTTP status code.'),
 			detail: described(text, 'What went wrong with this request.'),
@@ -97,8 +137,20 @@ const schemas: Record<string, JsonSchema> = {
 		},
 		['type', 'title', 'status', 'detail'],
 	),
-	Account: everyProperty({ id: text, displayName: text, email: { type: 'string', format: 'email' }, plan: text, createdAt: dateTime }),
-	Page: everyProperty({ id: text, title: text, network: oneOfValues(PAGE_PLATFORMS), link: { type: 'string', format: 'uri' }, createdAt: dateTime }),
+	Account: everyProperty({
+		id: text,
+		displayName: text,
+		email: { type: 'string', format: 'email' },
+		plan: text,
+		createdAt: dateTime,
+	}),
+	Page: everyProperty({
+		id: text,
+		title: text,
+		network: oneOfValues(PAGE_PLATFORMS),
+		link: { type: 'string', format: 'uri' },
+		createdAt: dateTime,
+	}),
 	Post: everyProperty({
 		...postWriteFields,
 		id: text,
@@ -106,27 +158,60 @@ const schemas: Record<string, JsonSchema> = {
 		headline: { ...postWriteFields.headline, type: ['string', 'null'] },
 		text: described(text, 'Text of the post.'),
 		publishAt: { ...postWriteFields.publishAt, type: ['string', 'null'] },
-		publishedAt: nullable('string', { format: 'date-time', description: 'When the post went live.' }),
+		publishedAt: nullable('string', {
+			format: 'date-time',
+			description: 'When the post went live.',
+		}),
 		createdAt: dateTime,
 		updatedAt: dateTime,
 	}),
-	NewPost: closed({ ...postWriteFields, state: { ...postWriteFields.state, default: 'DRAFT' } }, ['text'], scheduledNeedsTime),
+	NewPost: closed(
+		{ ...postWriteFields, state: { ...postWriteFields.state, default: 'DRAFT' } },
+		['text'],
+		scheduledNeedsTime,
+	),
 	PostReplacement: closed(postWriteFields, ['text', 'state'], {
 		...scheduledNeedsTime,
 		description: 'Replaces the post: fields left out are emptied.',
 	}),
-	BlogOutput: everyProperty({ headline: text, body: { type: 'string', contentMediaType: 'text/markdown' }, summary: text }),
+	BlogOutput: everyProperty({
+		headline: text,
+		body: { type: 'string', contentMediaType: 'text/markdown' },
+		summary: text,
+	}),
 	TextOutput: everyProperty({ text }),
-	ThreadOutput: everyProperty({ tweets: { type: 'array', minItems: 1, items: { type: 'string', maxLength: 280 } } }),
-	CarouselOutput: everyProperty({ slides: { type: 'array', items: everyProperty({ heading: text, body: text, imageUrl: { type: 'string', format: 'uri', description: 'The slide as a PNG image.' } }) } }),
-	VideoOutput: everyProperty({ videoUrl: { type: 'string', format: 'uri', description: 'The video as an MP4 file (H.264), as long as `durationSeconds`.' }, durationSeconds: { type: 'integer' }, aspectRatio: oneOfValues(VIDEO_ASPECT_RATIOS) }),
+	ThreadOutput: everyProperty({
+		tweets: { type: 'array', minItems: 1, items: { type: 'string', maxLength: 280 } },
+	}),
+	CarouselOutput: everyProperty({
+		slides: {
+			type: 'array',
+			items: everyProperty({
+				heading: text,
+				body: text,
+				imageUrl: { type: 'string', format: 'uri', description: 'The slide as a PNG image.' },
+			}),
+		},
+	}),
+	VideoOutput: everyProperty({
+		videoUrl: {
+			type: 'string',
+			format: 'uri',
+			description: 'The video as an MP4 file (H.264), as long as `durationSeconds`.',
+		},
+		durationSeconds: { type: 'integer' },
+		aspectRatio: oneOfValues(VIDEO_ASPECT_RATIOS),
+	}),
 	PublishOutput: closed(
 		{
 			network: oneOfValues(['linkedin', 'twitter']),
 			postId: text,
 			link: { type: 'string', format: 'uri' },
 			publishedAt: dateTime,
-			partLinks: described({ type: 'array', items: { type: 'string', format: 'uri' } }, 'Only for a thread: the link of each part, in order.'),
+			partLinks: described(
+				{ type: 'array', items: { type: 'string', format: 'uri' } },
+				'Only for a thread: the link of each part, in order.',
+			),
 		},
 		['network', 'postId', 'link', 'publishedAt'],
 	),
@@ -138,33 +223,64 @@ const schemas: Record<string, JsonSchema> = {
 			'`WAITING`: accepted, not started yet. `RENDERING`: in progress. `READY`: finished successfully; `output` holds the result. `BROKEN`: failed; `failure` says why.',
 		),
 		percent: between(0, 100),
-		output: { description: 'Result of a READY job.', oneOf: [...OUTPUTS.map(ref), { type: 'null' }] },
-		failure: { description: 'Why a BROKEN job failed.', oneOf: [everyProperty({ code: text, reason: text }), { type: 'null' }] },
+		output: {
+			description: 'Result of a READY job.',
+			oneOf: [...OUTPUTS.map(ref), { type: 'null' }],
+		},
+		failure: {
+			description: 'Why a BROKEN job failed.',
+			oneOf: [everyProperty({ code: text, reason: text }), { type: 'null' }],
+		},
 		createdAt: dateTime,
 		updatedAt: dateTime,
 		finishedAt: nullable('string', { format: 'date-time' }),
 	}),
 	BlogRequest: closed(
 		{
-			transcriptText: described({ type: 'string', minLength: 1 }, 'Transcript to turn into a blog post.'),
+			transcriptText: described(
+				{ type: 'string', minLength: 1 },
+				'Transcript to turn into a blog post.',
+			),
 			headline: described(text, 'Title to use instead of a generated one.'),
-			length: described(oneOfValues(BLOG_LENGTHS.map((length) => length.toUpperCase())), 'Length of the blog post.'),
+			length: described(
+				oneOfValues(BLOG_LENGTHS.map((length) => length.toUpperCase())),
+				'Length of the blog post.',
+			),
 			...commonGeneration,
 		},
 		['transcriptText'],
 	),
 	LinkedinRequest: closed(promptFields, [], promptSources),
 	TwitterRequest: closed(
-		{ ...promptFields, tweetCount: described({ ...between(1, 25), default: 3 }, 'Number of tweets in the thread (thread length).') },
+		{
+			...promptFields,
+			tweetCount: described(
+				{ ...between(1, 25), default: 3 },
+				'Number of tweets in the thread (thread length).',
+			),
+		},
 		[],
 		promptSources,
 	),
-	CarouselRequest: closed({ ...promptFields, slideCount: described({ ...between(2, 20), default: 5 }, 'Number of slides.') }, [], promptSources),
+	CarouselRequest: closed(
+		{
+			...promptFields,
+			slideCount: described({ ...between(2, 20), default: 5 }, 'Number of slides.'),
+		},
+		[],
+		promptSources,
+	),
 	VideoRequest: closed(
 		{
 			...promptFields,
-			durationSeconds: described({ ...between(5, 600), default: 30 }, 'Length of the video, in seconds.'),
-			aspectRatio: described({ ...oneOfValues(VIDEO_ASPECT_RATIOS), default: '16:9' }, 'Shape of the video.'),
+			durationSeconds: described(
+				{ ...between(5, 600), default: 30 },
+				'Length of the video, in seconds.',
+			),
+			aspectRatio: described(
+				{ ...oneOfValues(VIDEO_ASPECT_RATIOS), default: '16:9' },
+				'Shape of the video.',
+			),
 		},
 		[],
 		promptSources,
@@ -174,7 +290,12 @@ const schemas: Record<string, JsonSchema> = {
 		{
 			...publishFields,
 			parts: described(
-				{ type: 'array', minItems: 1, maxItems: 25, items: { type: 'string', minLength: 1, maxLength: 280 } },
+				{
+					type: 'array',
+					minItems: 1,
+					maxItems: 25,
+					items: { type: 'string', minLength: 1, maxLength: 280 },
+				},
 				'Tweets to post as a thread, in order, instead of text or postId.',
 			),
 		},
@@ -184,7 +305,11 @@ const schemas: Record<string, JsonSchema> = {
 	Webhook: everyProperty(webhookAnswerFields),
 	NewWebhook: everyProperty({
 		...webhookAnswerFields,
-		signingSecret: { type: 'string', readOnly: true, description: 'Signing secret for deliveries; only returned on creation.' },
+		signingSecret: {
+			type: 'string',
+			readOnly: true,
+			description: 'Signing secret for deliveries; only returned on creation.',
+		},
 	}),
 	WebhookInput: closed(webhookFields, ['callbackUrl', 'topics']),
 	Deleted: everyProperty({ id: text, deleted: { const: true } }),
@@ -203,21 +328,47 @@ const schemas: Record<string, JsonSchema> = {
 	WebhookList: everyProperty({
 		results: described({ type: 'array', items: ref('Webhook') }, 'The webhooks on this page.'),
 		links: described(
-			everyProperty({ next: nullable('string', { format: 'uri', description: 'Absolute URL of the next page, query included; null on the last one.' }) }),
+			everyProperty({
+				next: nullable('string', {
+					format: 'uri',
+					description: 'Absolute URL of the next page, query included; null on the last one.',
+				}),
+			}),
 			'Links to other pages.',
 		),
 	}),
-	JobEvent: everyProperty({ eventId: text, eventType: oneOfValues(['JOB_READY', 'JOB_BROKEN']), occurredAt: dateTime, payload: ref('Job') }),
-	PostEvent: everyProperty({ eventId: text, eventType: { type: 'string', const: 'POST_LIVE' }, occurredAt: dateTime, payload: ref('Post') }),
+	JobEvent: everyProperty({
+		eventId: text,
+		eventType: oneOfValues(['JOB_READY', 'JOB_BROKEN']),
+		occurredAt: dateTime,
+		payload: ref('Job'),
+	}),
+	PostEvent: everyProperty({
+		eventId: text,
+		eventType: { type: 'string', const: 'POST_LIVE' },
+		occurredAt: dateTime,
+		payload: ref('Post'),
+	}),
 };
 
 const pathParameter = (name: string) => ({ name, in: 'path', required: true, schema: text });
-const query = (name: string, schema: JsonSchema, description: string) => ({ name, in: 'query', description, schema });
-const size = (name: string) => query(name, { ...between(1, MAX_PAGE_SIZE), default: DEFAULT_PAGE_SIZE }, 'Page size.');
+const query = (name: string, schema: JsonSchema, description: string) => ({
+	name,
+	in: 'query',
+	description,
+	schema,
+});
+const size = (name: string) =>
+	query(name, { ...between(1, MAX_PAGE_SIZE), default: DEFAULT_PAGE_SIZE }, 'Page size.');
 
 const problemHeaders: Record<string, Record<string, unknown>> = {
 	'405': { Allow: { description: 'The methods this path takes.', schema: text } },
-	'429': { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } } },
+	'429': {
+		'Retry-After': {
+			description: 'Seconds to wait before trying again.',
+			schema: { type: 'integer' },
+		},
+	},
 };
 const problems: Record<string, string> = {
 	'400': 'The body is not JSON.',
@@ -232,7 +383,11 @@ const problems: Record<string, string> = {
 function operation(
 	operationId: string,
 	success: [string, string, JsonSchema?],
-	{ parameters = [], body, anonymous = false }: { parameters?: JsonSchema[]; body?: string; anonymous?: boolean } = {},
+	{
+		parameters = [],
+		body,
+		anonymous = false,
+	}: { parameters?: JsonSchema[]; body?: string; anonymous?: boolean } = {},
 ): OpenApiOperation {
 	const [status, description, schema] = success;
 	return {
@@ -248,7 +403,11 @@ function operation(
 					.filter(([code]) => !(anonymous && code === '401'))
 					.map(([code, text]) => [
 						code,
-						{ description: text, ...(problemHeaders[code] ? { headers: problemHeaders[code] } : {}), content: { 'application/problem+json': { schema: ref('Problem') } } },
+						{
+							description: text,
+							...(problemHeaders[code] ? { headers: problemHeaders[code] } : {}),
+							content: { 'application/problem+json': { schema: ref('Problem') } },
+						},
 					]),
 			),
 		},
@@ -256,17 +415,30 @@ function operation(
 }
 
 const data = (name: string): JsonSchema => everyProperty({ data: ref(name) });
-const job = (operationId: string, body: string) => ({ post: operation(operationId, ['202', 'The started job.', data('Job')], { body }) });
+const job = (operationId: string, body: string) => ({
+	post: operation(operationId, ['202', 'The started job.', data('Job')], { body }),
+});
 
 const paths: Record<string, OpenApiPathItem> = {
-	'/v1/openapi.json': { get: operation('meta.openapi', ['200', 'This document.', { type: 'object' }], { anonymous: true }) },
+	'/v1/openapi.json': {
+		get: operation('meta.openapi', ['200', 'This document.', { type: 'object' }], {
+			anonymous: true,
+		}),
+	},
 	'/v1/me': { get: operation('account.get', ['200', 'The account.', data('Account')]) },
 	'/v1/pages': {
 		get: operation('pages.list', ['200', 'One page of pages.', ref('PageList')], {
-			parameters: [query('page', { type: 'integer', minimum: 1, default: 1 }, 'Page number, from 1.'), size('per_page')],
+			parameters: [
+				query('page', { type: 'integer', minimum: 1, default: 1 }, 'Page number, from 1.'),
+				size('per_page'),
+			],
 		}),
 	},
-	'/v1/pages/{pageId}': { get: operation('pages.get', ['200', 'The page.', data('Page')], { parameters: [pathParameter('pageId')] }) },
+	'/v1/pages/{pageId}': {
+		get: operation('pages.get', ['200', 'The page.', data('Page')], {
+			parameters: [pathParameter('pageId')],
+		}),
+	},
 	'/v1/posts': {
 		post: operation('posts.create', ['201', 'The post.', data('Post')], { body: 'NewPost' }),
 		get: operation('posts.list', ['200', 'Posts from an offset.', ref('PostList')], {
@@ -279,9 +451,16 @@ const paths: Record<string, OpenApiPathItem> = {
 		}),
 	},
 	'/v1/posts/{postId}': {
-		get: operation('posts.get', ['200', 'The post.', data('Post')], { parameters: [pathParameter('postId')] }),
-		put: operation('posts.replace', ['200', 'The replaced post.', data('Post')], { parameters: [pathParameter('postId')], body: 'PostReplacement' }),
-		delete: operation('posts.remove', ['200', 'Deleted.', data('Deleted')], { parameters: [pathParameter('postId')] }),
+		get: operation('posts.get', ['200', 'The post.', data('Post')], {
+			parameters: [pathParameter('postId')],
+		}),
+		put: operation('posts.replace', ['200', 'The replaced post.', data('Post')], {
+			parameters: [pathParameter('postId')],
+			body: 'PostReplacement',
+		}),
+		delete: operation('posts.remove', ['200', 'Deleted.', data('Deleted')], {
+			parameters: [pathParameter('postId')],
+		}),
 	},
 	'/v1/generate/blog': job('content.blog', 'BlogRequest'),
 	'/v1/generate/linkedin': job('content.linkedin', 'LinkedinRequest'),
@@ -290,17 +469,35 @@ const paths: Record<string, OpenApiPathItem> = {
 	'/v1/generate/video': job('content.video', 'VideoRequest'),
 	'/v1/publish/linkedin': job('publishing.linkedin', 'PublishRequest'),
 	'/v1/publish/twitter': job('publishing.twitter', 'TwitterPublishRequest'),
-	'/v1/jobs/{jobId}': { get: operation('jobs.get', ['200', 'The job.', data('Job')], { parameters: [pathParameter('jobId')] }) },
+	'/v1/jobs/{jobId}': {
+		get: operation('jobs.get', ['200', 'The job.', data('Job')], {
+			parameters: [pathParameter('jobId')],
+		}),
+	},
 	'/v1/webhooks': {
-		post: operation('hooks.create', ['201', 'The webhook, with its signing secret.', data('NewWebhook')], { body: 'WebhookInput' }),
+		post: operation(
+			'hooks.create',
+			['201', 'The webhook, with its signing secret.', data('NewWebhook')],
+			{ body: 'WebhookInput' },
+		),
 		get: operation('hooks.list', ['200', 'One page of webhooks.', ref('WebhookList')], {
-			parameters: [size('limit'), query('after', text, 'Opaque position; follow links.next instead of building it.')],
+			parameters: [
+				size('limit'),
+				query('after', text, 'Opaque position; follow links.next instead of building it.'),
+			],
 		}),
 	},
 	'/v1/webhooks/{webhookId}': {
-		get: operation('hooks.get', ['200', 'The webhook.', data('Webhook')], { parameters: [pathParameter('webhookId')] }),
-		put: operation('hooks.replace', ['200', 'The replaced webhook.', data('Webhook')], { parameters: [pathParameter('webhookId')], body: 'WebhookInput' }),
-		delete: operation('hooks.remove', ['200', 'Deleted.', data('Deleted')], { parameters: [pathParameter('webhookId')] }),
+		get: operation('hooks.get', ['200', 'The webhook.', data('Webhook')], {
+			parameters: [pathParameter('webhookId')],
+		}),
+		put: operation('hooks.replace', ['200', 'The replaced webhook.', data('Webhook')], {
+			parameters: [pathParameter('webhookId')],
+			body: 'WebhookInput',
+		}),
+		delete: operation('hooks.remove', ['200', 'Deleted.', data('Deleted')], {
+			parameters: [pathParameter('webhookId')],
+		}),
 	},
 };
 
@@ -311,12 +508,19 @@ function delivery(summary: string, schema: string): OpenApiPathItem {
 			description: `Sent as a POST; any 2xx acknowledges it, anything else is retried (${WEBHOOK_MAX_ATTEMPTS} attempts in all).`,
 			security: [],
 			parameters: [
-				{ name: ALTERNATE_DELIVERY_HEADER, in: 'header', required: true, description: 'The event id; the same for every retry.', schema: text },
+				{
+					name: ALTERNATE_DELIVERY_HEADER,
+					in: 'header',
+					required: true,
+					description: 'The event id; the same for every retry.',
+					schema: text,
+				},
 				{
 					name: ALTERNATE_SIGNATURE_HEADER,
 					in: 'header',
 					required: true,
-					description: '`t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>", keyed with the signingSecret>`.',
+					description:
+						'`t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>", keyed with the signingSecret>`.',
 					schema: { type: 'string', pattern: '^t=[0-9]+,v1=[0-9a-f]{64}$' },
 				},
 			],
@@ -332,7 +536,8 @@ export function buildAlternateDocument(serverUrl?: string): OpenApiDocument {
 		info: {
 			title: 'Content Publishing API (fake, alternate conventions)',
 			version: '2.0.0',
-			description: 'Single objects come as `{"data": …}`, lists as `{"results": …}` with per-list paging, errors as application/problem+json.',
+			description:
+				'Single objects come as `{"data": …}`, lists as `{"results": …}` with per-list paging, errors as application/problem+json.',
 		},
 		jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
 		servers: [{ url: serverUrl ?? 'http://127.0.0.1' }],
@@ -344,6 +549,11 @@ export function buildAlternateDocument(serverUrl?: string): OpenApiDocument {
 			JOB_BROKEN: delivery('A job is BROKEN', 'JobEvent'),
 			POST_LIVE: delivery('A post went live', 'PostEvent'),
 		},
-		components: structuredClone({ securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } }, parameters: {}, responses: {}, schemas }),
+		components: structuredClone({
+			securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+			parameters: {},
+			responses: {},
+			schemas,
+		}),
 	} as unknown as OpenApiDocument;
 }

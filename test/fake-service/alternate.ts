@@ -1,7 +1,14 @@
 import { createHmac } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 
-import { ALTERNATE_DELIVERY_HEADER, ALTERNATE_EVENTS, ALTERNATE_PHASES, ALTERNATE_SIGNATURE_HEADER, buildAlternateDocument, PROBLEM_TYPE_BASE } from './alternate-document';
+import {
+	ALTERNATE_DELIVERY_HEADER,
+	ALTERNATE_EVENTS,
+	ALTERNATE_PHASES,
+	ALTERNATE_SIGNATURE_HEADER,
+	buildAlternateDocument,
+	PROBLEM_TYPE_BASE,
+} from './alternate-document';
 import { DEFAULT_PAGE_SIZE } from './openapi';
 import type { Paging, ProfileAdapter, Query } from './server';
 
@@ -15,26 +22,67 @@ type Json = Record<string, unknown>;
 
 /** The alternate operation ids, by the primary's. */
 const OPERATION_IDS: Record<string, string> = {
-	getOpenApiDocument: 'meta.openapi', getAccount: 'account.get', listPages: 'pages.list', getPage: 'pages.get',
-	createPost: 'posts.create', listPosts: 'posts.list', getPost: 'posts.get', updatePost: 'posts.replace', deletePost: 'posts.remove',
-	...Object.fromEntries(['blog', 'linkedin', 'twitter', 'carousel', 'video'].map((kind) => [`generate${kind[0].toUpperCase()}${kind.slice(1)}`, `content.${kind}`])),
-	publishLinkedin: 'publishing.linkedin', publishTwitter: 'publishing.twitter', getJob: 'jobs.get',
-	createWebhook: 'hooks.create', listWebhooks: 'hooks.list', getWebhook: 'hooks.get', updateWebhook: 'hooks.replace', deleteWebhook: 'hooks.remove',
+	getOpenApiDocument: 'meta.openapi',
+	getAccount: 'account.get',
+	listPages: 'pages.list',
+	getPage: 'pages.get',
+	createPost: 'posts.create',
+	listPosts: 'posts.list',
+	getPost: 'posts.get',
+	updatePost: 'posts.replace',
+	deletePost: 'posts.remove',
+	...Object.fromEntries(
+		['blog', 'linkedin', 'twitter', 'carousel', 'video'].map((kind) => [
+			`generate${kind[0].toUpperCase()}${kind.slice(1)}`,
+			`content.${kind}`,
+		]),
+	),
+	publishLinkedin: 'publishing.linkedin',
+	publishTwitter: 'publishing.twitter',
+	getJob: 'jobs.get',
+	createWebhook: 'hooks.create',
+	listWebhooks: 'hooks.list',
+	getWebhook: 'hooks.get',
+	updateWebhook: 'hooks.replace',
+	deleteWebhook: 'hooks.remove',
 };
 
 /** Alternate field → primary field; values of `state`, `length` and `topics` are translated too. */
 const INCOMING: Record<string, string> = {
-	text: 'content', headline: 'title', pageId: 'page_id', state: 'status', publishAt: 'scheduled_at', labels: 'tags', mediaUrls: 'media_urls',
-	transcriptText: 'transcript', voice: 'tone', locale: 'language', instructions: 'prompt', sourceText: 'source_text', sourcePostId: 'source_post_id',
-	tweetCount: 'thread_length', slideCount: 'slide_count', durationSeconds: 'duration_seconds', aspectRatio: 'aspect_ratio', postId: 'post_id', parts: 'thread',
-	callbackUrl: 'url', topics: 'events', label: 'description', enabled: 'active',
+	text: 'content',
+	headline: 'title',
+	pageId: 'page_id',
+	state: 'status',
+	publishAt: 'scheduled_at',
+	labels: 'tags',
+	mediaUrls: 'media_urls',
+	transcriptText: 'transcript',
+	voice: 'tone',
+	locale: 'language',
+	instructions: 'prompt',
+	sourceText: 'source_text',
+	sourcePostId: 'source_post_id',
+	tweetCount: 'thread_length',
+	slideCount: 'slide_count',
+	durationSeconds: 'duration_seconds',
+	aspectRatio: 'aspect_ratio',
+	postId: 'post_id',
+	parts: 'thread',
+	callbackUrl: 'url',
+	topics: 'events',
+	label: 'description',
+	enabled: 'active',
 };
 
 /** Primary field → alternate field, for the errors a handler reports in primary terms. */
-const OUTGOING: Record<string, string> = Object.fromEntries(Object.entries(INCOMING).map(([alternate, primary]) => [primary, alternate]));
+const OUTGOING: Record<string, string> = Object.fromEntries(
+	Object.entries(INCOMING).map(([alternate, primary]) => [primary, alternate]),
+);
 
-const primaryEvent = (event: string) => Object.entries(ALTERNATE_EVENTS).find(([, name]) => name === event)?.[0] ?? event;
-const alternateEvent = (event: string) => ALTERNATE_EVENTS[event as keyof typeof ALTERNATE_EVENTS] ?? event;
+const primaryEvent = (event: string) =>
+	Object.entries(ALTERNATE_EVENTS).find(([, name]) => name === event)?.[0] ?? event;
+const alternateEvent = (event: string) =>
+	ALTERNATE_EVENTS[event as keyof typeof ALTERNATE_EVENTS] ?? event;
 
 // A PUT replaces: what it leaves out is emptied, as the document says.
 const EMPTIED: Record<string, Json> = {
@@ -43,28 +91,66 @@ const EMPTIED: Record<string, Json> = {
 };
 
 /** A request's body and query in the primary's terms. */
-function incoming(primaryOperation: string, body: unknown, query: Record<string, string | string[]>) {
+function incoming(
+	primaryOperation: string,
+	body: unknown,
+	query: Record<string, string | string[]>,
+) {
 	const translate = (fields: Json): Json =>
 		renamed(fields, INCOMING, (primary, value) => {
 			if (primary === 'status' || primary === 'length') return String(value).toLowerCase();
 			return primary === 'events' ? (value as string[]).map(primaryEvent) : value;
 		});
-	const translatedBody = body !== null && typeof body === 'object' ? { ...EMPTIED[primaryOperation], ...translate(body as Json) } : body;
-	const filters = translate(Object.fromEntries(Object.entries(query).filter(([name]) => name === 'state' || name === 'pageId')));
-	return { body: translatedBody, query: { ...query, ...filters } as Record<string, string | string[]> };
+	const translatedBody =
+		body !== null && typeof body === 'object'
+			? { ...EMPTIED[primaryOperation], ...translate(body as Json) }
+			: body;
+	const filters = translate(
+		Object.fromEntries(
+			Object.entries(query).filter(([name]) => name === 'state' || name === 'pageId'),
+		),
+	);
+	return {
+		body: translatedBody,
+		query: { ...query, ...filters } as Record<string, string | string[]>,
+	};
 }
 
 const RESULTS: Record<string, Record<string, string>> = {
 	'generate.blog': { title: 'headline', content: 'body', summary: 'summary' },
 	'generate.linkedin': { content: 'text' },
-	'generate.video': { video_url: 'videoUrl', duration_seconds: 'durationSeconds', aspect_ratio: 'aspectRatio' },
-	'publish.linkedin': { platform: 'network', post_id: 'postId', url: 'link', published_at: 'publishedAt' },
-	'publish.twitter': { platform: 'network', post_id: 'postId', url: 'link', published_at: 'publishedAt', thread_urls: 'partLinks' },
+	'generate.video': {
+		video_url: 'videoUrl',
+		duration_seconds: 'durationSeconds',
+		aspect_ratio: 'aspectRatio',
+	},
+	'publish.linkedin': {
+		platform: 'network',
+		post_id: 'postId',
+		url: 'link',
+		published_at: 'publishedAt',
+	},
+	'publish.twitter': {
+		platform: 'network',
+		post_id: 'postId',
+		url: 'link',
+		published_at: 'publishedAt',
+		thread_urls: 'partLinks',
+	},
 };
 
 /** The fields under their names in `names` (else their own), each value as `convert` makes it. */
-export function renamed(fields: Json, names: Record<string, string>, convert = (_name: string, value: unknown) => value): Json {
-	return Object.fromEntries(Object.entries(fields).map(([name, value]) => [names[name] ?? name, convert(names[name] ?? name, value)]));
+export function renamed(
+	fields: Json,
+	names: Record<string, string>,
+	convert = (_name: string, value: unknown) => value,
+): Json {
+	return Object.fromEntries(
+		Object.entries(fields).map(([name, value]) => [
+			names[name] ?? name,
+			convert(names[name] ?? name, value),
+		]),
+	);
 }
 
 export function alternateJob(job: Json): Json {
@@ -74,7 +160,13 @@ export function alternateJob(job: Json): Json {
 		result === null
 			? null
 			: type === 'generate.carousel'
-				? { slides: (result.slides as Json[]).map(({ title, body, image_url }) => ({ heading: title, body, imageUrl: image_url })) }
+				? {
+						slides: (result.slides as Json[]).map(({ title, body, image_url }) => ({
+							heading: title,
+							body,
+							imageUrl: image_url,
+						})),
+					}
 				: renamed(result, RESULTS[type] ?? {});
 	const error = job.error as { code: string; message: string } | null;
 	return {
@@ -107,8 +199,20 @@ export function alternatePost(post: Json): Json {
 }
 
 const RESOURCES: Record<string, (value: Json) => Json> = {
-	Account: (account) => ({ id: account.id, displayName: account.name, email: account.email, plan: account.plan, createdAt: account.created_at }),
-	Page: (page) => ({ id: page.id, title: page.name, network: page.platform, link: page.url, createdAt: page.created_at }),
+	Account: (account) => ({
+		id: account.id,
+		displayName: account.name,
+		email: account.email,
+		plan: account.plan,
+		createdAt: account.created_at,
+	}),
+	Page: (page) => ({
+		id: page.id,
+		title: page.name,
+		network: page.platform,
+		link: page.url,
+		createdAt: page.created_at,
+	}),
 	Post: alternatePost,
 	Job: alternateJob,
 	Webhook: ({ secret, ...webhook }) => ({
@@ -124,71 +228,126 @@ const RESOURCES: Record<string, (value: Json) => Json> = {
 };
 
 /** Which resource a primary operation answers with. */
-export function resourceOf<T>(primaryOperation: string, resources: Record<'Account' | 'Page' | 'Post' | 'Job' | 'Webhook', T>): T {
+export function resourceOf<T>(
+	primaryOperation: string,
+	resources: Record<'Account' | 'Page' | 'Post' | 'Job' | 'Webhook', T>,
+): T {
 	if (/Account/.test(primaryOperation)) return resources.Account;
 	if (/Page/.test(primaryOperation)) return resources.Page;
 	if (/Webhook/.test(primaryOperation)) return resources.Webhook;
-	return /Post|Posts/.test(primaryOperation) && !/^publish/.test(primaryOperation) ? resources.Post : resources.Job;
+	return /Post|Posts/.test(primaryOperation) && !/^publish/.test(primaryOperation)
+		? resources.Post
+		: resources.Job;
 }
 
 /** A primary answer in the alternate's terms: enveloped objects, `results` lists, deletes with a body. */
-function outgoing(primaryOperation: string, status: number, body: unknown, deletedId: string | undefined): { status: number; body: unknown } {
+function outgoing(
+	primaryOperation: string,
+	status: number,
+	body: unknown,
+	deletedId: string | undefined,
+): { status: number; body: unknown } {
 	if (primaryOperation === 'getOpenApiDocument') return { status, body };
 	if (status === 204) return { status: 200, body: { data: { id: deletedId, deleted: true } } };
 	const resource = resourceOf(primaryOperation, RESOURCES);
 	const answer = body as Json;
-	if (Array.isArray(answer.results)) return { status, body: { ...answer, results: (answer.results as Json[]).map(resource) } };
+	if (Array.isArray(answer.results))
+		return { status, body: { ...answer, results: (answer.results as Json[]).map(resource) } };
 	return { status, body: { data: resource(answer) } };
 }
 
-const PAGING_OF: Record<string, 'page' | 'offset' | 'link'> = { listPages: 'page', listPosts: 'offset', listWebhooks: 'link' };
+const PAGING_OF: Record<string, 'page' | 'offset' | 'link'> = {
+	listPages: 'page',
+	listPosts: 'offset',
+	listWebhooks: 'link',
+};
 
 /**
  * One page of a list, in the list's own paging style: page and per_page with a total, offset and
  * limit with a total, or a limit with a next link.
  */
-function alternatePage(list: string, items: Array<{ id: string }>, query: Query, { maxPageSize, baseUrl, cursorAfter, cursorOf }: Paging): Json {
+function alternatePage(
+	list: string,
+	items: Array<{ id: string }>,
+	query: Query,
+	{ maxPageSize, baseUrl, cursorAfter, cursorOf }: Paging,
+): Json {
 	const single = (name: string) => {
 		const value = query[name];
 		return Array.isArray(value) ? value[0] : value;
 	};
 	const style = PAGING_OF[list];
-	const size = Math.min(Number(single(style === 'page' ? 'per_page' : 'limit') ?? DEFAULT_PAGE_SIZE), maxPageSize);
+	const size = Math.min(
+		Number(single(style === 'page' ? 'per_page' : 'limit') ?? DEFAULT_PAGE_SIZE),
+		maxPageSize,
+	);
 	if (style === 'page') {
 		const page = Number(single('page') ?? 1);
-		return { results: items.slice((page - 1) * size, page * size), page, per_page: size, total: items.length };
+		return {
+			results: items.slice((page - 1) * size, page * size),
+			page,
+			per_page: size,
+			total: items.length,
+		};
 	}
 	if (style === 'offset') {
 		const offset = Number(single('offset') ?? 0);
-		return { results: items.slice(offset, offset + size), offset, limit: size, total: items.length };
+		return {
+			results: items.slice(offset, offset + size),
+			offset,
+			limit: size,
+			total: items.length,
+		};
 	}
 	const after = single('after');
 	const afterId = after === undefined ? undefined : cursorAfter(after, 'query.after');
 	const remaining = afterId === undefined ? items : items.filter((item) => item.id > afterId);
 	const results = remaining.slice(0, size);
-	const next = remaining.length > size ? `${baseUrl}/v1/webhooks?limit=${size}&after=${cursorOf(results[results.length - 1].id)}` : null;
+	const next =
+		remaining.length > size
+			? `${baseUrl}/v1/webhooks?limit=${size}&after=${cursorOf(results[results.length - 1].id)}`
+			: null;
 	return { results, links: { next } };
 }
 
 const PROBLEM_SLUGS: Record<number, string> = {
-	400: 'bad-request', 401: 'unauthorized', 404: 'not-found', 405: 'method-not-allowed', 422: 'validation-failed', 429: 'rate-limited',
+	400: 'bad-request',
+	401: 'unauthorized',
+	404: 'not-found',
+	405: 'method-not-allowed',
+	422: 'validation-failed',
+	429: 'rate-limited',
 };
 
 /** `labels[0]` → `/labels/0`, `query.limit` → `/query/limit`, the whole body → ``; `names` renames each part. */
 export const pointer = (field: string, names: Record<string, string> = {}) =>
-	field === 'body' ? '' : `/${field.replace(/\[(\d+)\]/g, '.$1').split('.').map((part) => names[part] ?? part).join('/')}`;
+	field === 'body'
+		? ''
+		: `/${field
+				.replace(/\[(\d+)\]/g, '.$1')
+				.split('.')
+				.map((part) => names[part] ?? part)
+				.join('/')}`;
 
 /**
  * The names an error's fields need: a handler's own error reads `<primary field> <message>`, so its
  * field gets the profile's name; errors against the profile's document already use the profile's names.
  */
-export function namesFor(message: string, details: Array<{ field: string; message: string }> | undefined, outgoing: Record<string, string>) {
+export function namesFor(
+	message: string,
+	details: Array<{ field: string; message: string }> | undefined,
+	outgoing: Record<string, string>,
+) {
 	const [single] = details ?? [];
 	return details?.length === 1 && message === `${single.field} ${single.message}` ? outgoing : {};
 }
 
 /** An error as application/problem+json (RFC 9457). */
-function problem(status: number, detail: string, details?: Array<{ field: string; message: string }>): Json {
+function problem(
+	status: number,
+	detail: string,
+	details?: Array<{ field: string; message: string }>,
+): Json {
 	const [single] = details ?? [];
 	const names = namesFor(detail, details, OUTGOING);
 	const fromHandler = names === OUTGOING;
@@ -196,13 +355,27 @@ function problem(status: number, detail: string, details?: Array<{ field: string
 		type: `${PROBLEM_TYPE_BASE}${PROBLEM_SLUGS[status] ?? (status >= 500 ? 'internal-error' : 'bad-request')}`,
 		title: STATUS_CODES[status] ?? 'Error',
 		status,
-		detail: fromHandler ? `${pointer(single.field, names).slice(1).replace(/\//g, '.')} ${single.message}` : detail,
-		...(details ? { errors: details.map(({ field, message }) => ({ pointer: pointer(field, names), detail: message })) } : {}),
+		detail: fromHandler
+			? `${pointer(single.field, names).slice(1).replace(/\//g, '.')} ${single.message}`
+			: detail,
+		...(details
+			? {
+					errors: details.map(({ field, message }) => ({
+						pointer: pointer(field, names),
+						detail: message,
+					})),
+				}
+			: {}),
 	};
 }
 
 /** A delivery's body in the alternate's terms. */
-function alternateEventBody(event: { id: string; type: string; created_at: string; data: Json }): Json {
+function alternateEventBody(event: {
+	id: string;
+	type: string;
+	created_at: string;
+	data: Json;
+}): Json {
 	const { job, post } = event.data as { job?: Json; post?: Json };
 	return {
 		eventId: event.id,
@@ -213,7 +386,12 @@ function alternateEventBody(event: { id: string; type: string; created_at: strin
 }
 
 /** `Webhook-Signature: t=<seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. */
-function alternateSignature(secret: string, rawBody: string, eventId: string | undefined, timestamp: number): Record<string, string> {
+function alternateSignature(
+	secret: string,
+	rawBody: string,
+	eventId: string | undefined,
+	timestamp: number,
+): Record<string, string> {
 	const digest = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
 	return {
 		...(eventId === undefined ? {} : { [ALTERNATE_DELIVERY_HEADER]: eventId }),
@@ -229,7 +407,15 @@ export const ALTERNATE: ProfileAdapter = {
 	incoming,
 	outgoing: (operation, { status, body }, { id }) => outgoing(operation, status, body, id),
 	page: alternatePage,
-	error: ({ status, message, details }) => ({ status, body: problem(status, message, details), contentType: 'application/problem+json' }),
-	event: (event) => ({ type: alternateEvent(event.type), body: alternateEventBody(event as unknown as Parameters<typeof alternateEventBody>[0]) }),
-	sign: (secret, rawBody, { eventId, timestamp }) => alternateSignature(secret, rawBody, eventId, timestamp),
+	error: ({ status, message, details }) => ({
+		status,
+		body: problem(status, message, details),
+		contentType: 'application/problem+json',
+	}),
+	event: (event) => ({
+		type: alternateEvent(event.type),
+		body: alternateEventBody(event as unknown as Parameters<typeof alternateEventBody>[0]),
+	}),
+	sign: (secret, rawBody, { eventId, timestamp }) =>
+		alternateSignature(secret, rawBody, eventId, timestamp),
 };

@@ -14,7 +14,13 @@ function fail(message: string): never {
 	process.exit(2);
 }
 
-function readArguments(argv: string[]): { port: number; apiKey: string; profile: Profile; openApiDocument: boolean; stateFile?: string } {
+function readArguments(argv: string[]): {
+	port: number;
+	apiKey: string;
+	profile: Profile;
+	openApiDocument: boolean;
+	stateFile?: string;
+} {
 	let port = process.env.FAKE_SERVICE_PORT;
 	let apiKey = process.env.FAKE_SERVICE_API_KEY;
 	let profile = process.env.FAKE_SERVICE_PROFILE ?? 'primary';
@@ -34,22 +40,41 @@ function readArguments(argv: string[]): { port: number; apiKey: string; profile:
 		} else fail(`Unknown argument: ${argv[index]}`);
 	}
 	const portNumber = Number(port ?? 0);
-	if (!Number.isInteger(portNumber) || portNumber < 0 || portNumber > 65535) fail(`Invalid port: ${port}`);
+	if (!Number.isInteger(portNumber) || portNumber < 0 || portNumber > 65535)
+		fail(`Invalid port: ${port}`);
 	if (apiKey === '') fail('The API key must not be empty');
-	if (profile !== 'primary' && profile !== 'alternate' && profile !== 'envelope') fail(`Unknown profile: ${profile}`);
-	return { port: portNumber, apiKey: apiKey ?? `cp_test_${randomBytes(16).toString('hex')}`, profile, openApiDocument, stateFile };
+	if (profile !== 'primary' && profile !== 'alternate' && profile !== 'envelope')
+		fail(`Unknown profile: ${profile}`);
+	return {
+		port: portNumber,
+		apiKey: apiKey ?? `cp_test_${randomBytes(16).toString('hex')}`,
+		profile,
+		openApiDocument,
+		stateFile,
+	};
 }
 
 async function main(): Promise<void> {
-	const { port, apiKey, profile, openApiDocument, stateFile } = readArguments(process.argv.slice(2));
-	const service = await startFakeService({ port, apiKey, jobMode: 'timed', profile, openApiDocument, stateFile });
+	const { port, apiKey, profile, openApiDocument, stateFile } = readArguments(
+		process.argv.slice(2),
+	);
+	const service = await startFakeService({
+		port,
+		apiKey,
+		jobMode: 'timed',
+		profile,
+		openApiDocument,
+		stateFile,
+	});
 	process.stdout.write(
 		[
 			`Fake Content Publishing service: ${service.url}`,
 			`API key: ${service.apiKey}`,
 			...(profile === 'envelope' ? [`Unapproved API key (403): ${service.unapprovedApiKey}`] : []),
 			`Profile: ${profile}`,
-			openApiDocument ? `OpenAPI document: ${service.url}/v1/openapi.json` : 'OpenAPI document: none (404)',
+			openApiDocument
+				? `OpenAPI document: ${service.url}/v1/openapi.json`
+				: 'OpenAPI document: none (404)',
 			`Data: ${stateFile ? `kept in ${stateFile}` : 'in memory only'}`,
 			'Jobs finish on timers (jobMode "timed"). Press Ctrl+C to stop.',
 			'',
@@ -60,7 +85,9 @@ async function main(): Promise<void> {
 	const stop = (signal: NodeJS.Signals) => {
 		if (stopping) return;
 		stopping = true;
-		process.stdout.write(`${signal} received, stopping after ${service.requests.length} requests.\n`);
+		process.stdout.write(
+			`${signal} received, stopping after ${service.requests.length} requests.\n`,
+		);
 		service.close().then(
 			() => process.exit(0),
 			(error: unknown) => {

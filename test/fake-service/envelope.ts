@@ -1,8 +1,23 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 
 import { namesFor, pointer, renamed, resourceOf } from './alternate';
-import { buildEnvelopeDocument, ENVELOPE_EVENTS, JOB_ERROR_CODES, MASKED_SECRET, PUBLICATIONS, STATES } from './envelope-document';
-import type { ApiError, FakeService, Paging, ProfileAdapter, Query, RouteResult, WebhookEvent } from './server';
+import {
+	buildEnvelopeDocument,
+	ENVELOPE_EVENTS,
+	JOB_ERROR_CODES,
+	MASKED_SECRET,
+	PUBLICATIONS,
+	STATES,
+} from './envelope-document';
+import type {
+	ApiError,
+	FakeService,
+	Paging,
+	ProfileAdapter,
+	Query,
+	RouteResult,
+	WebhookEvent,
+} from './server';
 
 /**
  * The envelope profile: the same service and state, every open point decided after a real API
@@ -13,40 +28,94 @@ import type { ApiError, FakeService, Paging, ProfileAdapter, Query, RouteResult,
 type Json = Record<string, unknown>;
 
 const OPERATION_IDS: Record<string, string> = {
-	getOpenApiDocument: 'meta/openapi', getAccount: 'account/get', listPages: 'pages/list', getPage: 'pages/get',
-	createPost: 'posts/create', listPosts: 'posts/list', getPost: 'posts/get', updatePost: 'posts/update', deletePost: 'posts/delete',
-	...Object.fromEntries(['blog', 'linkedin', 'twitter', 'carousel', 'video'].map((kind) => [`generate${kind[0].toUpperCase()}${kind.slice(1)}`, `generation/create-${kind}`])),
-	publishLinkedin: 'publishing/create-linkedin', publishTwitter: 'publishing/create-twitter', getJob: 'jobs/get',
-	createWebhook: 'webhooks/create', listWebhooks: 'webhooks/list', getWebhook: 'webhooks/get', updateWebhook: 'webhooks/update', deleteWebhook: 'webhooks/delete',
+	getOpenApiDocument: 'meta/openapi',
+	getAccount: 'account/get',
+	listPages: 'pages/list',
+	getPage: 'pages/get',
+	createPost: 'posts/create',
+	listPosts: 'posts/list',
+	getPost: 'posts/get',
+	updatePost: 'posts/update',
+	deletePost: 'posts/delete',
+	...Object.fromEntries(
+		['blog', 'linkedin', 'twitter', 'carousel', 'video'].map((kind) => [
+			`generate${kind[0].toUpperCase()}${kind.slice(1)}`,
+			`generation/create-${kind}`,
+		]),
+	),
+	publishLinkedin: 'publishing/create-linkedin',
+	publishTwitter: 'publishing/create-twitter',
+	getJob: 'jobs/get',
+	createWebhook: 'webhooks/create',
+	listWebhooks: 'webhooks/list',
+	getWebhook: 'webhooks/get',
+	updateWebhook: 'webhooks/update',
+	deleteWebhook: 'webhooks/delete',
 };
 
 /** Envelope field (body or filter) → primary field. */
 const INCOMING: Record<string, string> = {
-	body: 'content', subject: 'title', page: 'page_id', publication: 'status', publish_on: 'scheduled_at', categories: 'tags', asset_urls: 'media_urls',
-	recording_text: 'transcript', brief: 'prompt', source_copy: 'source_text', based_on: 'source_post_id', style: 'tone', language_code: 'language',
-	size: 'length', post_count: 'thread_length', card_count: 'slide_count', length_seconds: 'duration_seconds', format: 'aspect_ratio', post: 'post_id',
-	address: 'url', triggers: 'events', name: 'description', disabled: 'active', search: 'q', 'page.id': 'page_id',
+	body: 'content',
+	subject: 'title',
+	page: 'page_id',
+	publication: 'status',
+	publish_on: 'scheduled_at',
+	categories: 'tags',
+	asset_urls: 'media_urls',
+	recording_text: 'transcript',
+	brief: 'prompt',
+	source_copy: 'source_text',
+	based_on: 'source_post_id',
+	style: 'tone',
+	language_code: 'language',
+	size: 'length',
+	post_count: 'thread_length',
+	card_count: 'slide_count',
+	length_seconds: 'duration_seconds',
+	format: 'aspect_ratio',
+	post: 'post_id',
+	address: 'url',
+	triggers: 'events',
+	name: 'description',
+	disabled: 'active',
+	search: 'q',
+	'page.id': 'page_id',
 };
-const OUTGOING: Record<string, string> = { ...Object.fromEntries(Object.entries(INCOMING).map(([envelope, primary]) => [primary, envelope])), page_id: 'page' };
+const OUTGOING: Record<string, string> = {
+	...Object.fromEntries(Object.entries(INCOMING).map(([envelope, primary]) => [primary, envelope])),
+	page_id: 'page',
+};
 const FILTERS = ['publication', 'page.id', 'search'];
 const ALL_EVENTS = Object.keys(ENVELOPE_EVENTS);
-const primaryOf = <T extends string>(names: Record<string, T>, value: unknown) => Object.keys(names).find((name) => names[name] === value) ?? value;
+const primaryOf = <T extends string>(names: Record<string, T>, value: unknown) =>
+	Object.keys(names).find((name) => names[name] === value) ?? value;
 const envelopeEvent = (event: string) => ENVELOPE_EVENTS[event as keyof typeof ENVELOPE_EVENTS];
 // Merge patch (RFC 7396): null removes a member, which leaves the primary's empty value.
 const REMOVED: Json = { tags: [], media_urls: [], events: ALL_EVENTS };
 
-function incoming(primaryOperation: string, body: unknown, query: Query): { body: unknown; query: Query } {
+function incoming(
+	primaryOperation: string,
+	body: unknown,
+	query: Query,
+): { body: unknown; query: Query } {
 	const translate = (fields: Json) =>
 		renamed(fields, INCOMING, (primary, value) => {
 			if (value === null) return REMOVED[primary] ?? null;
 			if (primary === 'status') return primaryOf(PUBLICATIONS, value);
-			if (primary === 'events') return (value as string[]).map((name) => primaryOf(ENVELOPE_EVENTS, name));
+			if (primary === 'events')
+				return (value as string[]).map((name) => primaryOf(ENVELOPE_EVENTS, name));
 			return primary === 'active' ? !value : value;
 		});
 	// Standard Webhooks: the service makes the secret, whsec_ + base64 of 24 random bytes.
-	const made = primaryOperation === 'createWebhook' ? { events: ALL_EVENTS, secret: `whsec_${randomBytes(24).toString('base64')}` } : {};
-	const translated = body !== null && typeof body === 'object' ? { ...made, ...translate(body as Json) } : body;
-	const filters = translate(Object.fromEntries(Object.entries(query).filter(([name]) => FILTERS.includes(name))));
+	const made =
+		primaryOperation === 'createWebhook'
+			? { events: ALL_EVENTS, secret: `whsec_${randomBytes(24).toString('base64')}` }
+			: {};
+	const translated =
+		body !== null && typeof body === 'object' ? { ...made, ...translate(body as Json) } : body;
+	const filters = translate(
+		Object.fromEntries(Object.entries(query).filter(([name]) => FILTERS.includes(name))),
+	);
 	return { body: translated, query: { ...query, ...filters } as Query };
 }
 
@@ -54,13 +123,23 @@ const OUTPUTS: Record<string, Record<string, string>> = {
 	'generate.blog': { title: 'subject', content: 'markdown', summary: 'abstract' },
 	'generate.linkedin': { content: 'body' },
 	'generate.twitter': { tweets: 'posts' },
-	'generate.video': { video_url: 'mp4_url', duration_seconds: 'length_seconds', aspect_ratio: 'format' },
+	'generate.video': {
+		video_url: 'mp4_url',
+		duration_seconds: 'length_seconds',
+		aspect_ratio: 'format',
+	},
 	publish: { platform: 'channel', post_id: 'post', url: 'permalink', published_at: 'published_on' },
 };
 
 function output(type: string, result: Json): Json {
 	if (type !== 'generate.carousel') return renamed(result, OUTPUTS[type] ?? OUTPUTS.publish);
-	return { cards: (result.slides as Json[]).map(({ title, body, image_url }) => ({ caption: title, text: body, png_url: image_url })) };
+	return {
+		cards: (result.slides as Json[]).map(({ title, body, image_url }) => ({
+			caption: title,
+			text: body,
+			png_url: image_url,
+		})),
+	};
 }
 
 function envelopeJob(job: Json, scheduled: boolean): Json {
@@ -69,7 +148,10 @@ function envelopeJob(job: Json, scheduled: boolean): Json {
 	return {
 		id: job.id,
 		task: `${kind}.${verb}`,
-		state: scheduled && job.status === 'queued' ? 'scheduled' : STATES[job.status as keyof typeof STATES],
+		state:
+			scheduled && job.status === 'queued'
+				? 'scheduled'
+				: STATES[job.status as keyof typeof STATES],
 		percent_complete: job.progress,
 		response: job.result === null ? null : output(String(job.type), job.result as Json),
 		error_code: error === null ? null : (JOB_ERROR_CODES[error.code] ?? 2000),
@@ -95,15 +177,29 @@ const envelopePost = (post: Json): Json => ({
 });
 
 const resources = (service: FakeService) => ({
-	Account: (account: Json) => ({ id: account.id, email: account.email, full_name: account.name, tier: account.plan, created_on: account.created_at }),
-	Page: (page: Json) => ({ id: page.id, display_name: page.name, channel: page.platform, permalink: page.url, created_on: page.created_at }),
+	Account: (account: Json) => ({
+		id: account.id,
+		email: account.email,
+		full_name: account.name,
+		tier: account.plan,
+		created_on: account.created_at,
+	}),
+	Page: (page: Json) => ({
+		id: page.id,
+		display_name: page.name,
+		channel: page.platform,
+		permalink: page.url,
+		created_on: page.created_at,
+	}),
 	Post: envelopePost,
 	Job: (job: Json) => envelopeJob(job, service.heldJobs.has(String(job.id))),
 	Webhook: (webhook: Json) => ({
 		id: webhook.id,
 		address: webhook.url,
 		// The primary's wildcard is every event here.
-		triggers: (webhook.events as string[]).includes('*') ? Object.values(ENVELOPE_EVENTS) : (webhook.events as string[]).map(envelopeEvent),
+		triggers: (webhook.events as string[]).includes('*')
+			? Object.values(ENVELOPE_EVENTS)
+			: (webhook.events as string[]).map(envelopeEvent),
 		name: webhook.description,
 		disabled: !webhook.active,
 		secret: webhook.secret ?? MASKED_SECRET,
@@ -112,11 +208,22 @@ const resources = (service: FakeService) => ({
 	}),
 });
 
-const succeeded = (result: unknown, extra: Json = {}) => ({ success: true, errors: [], messages: [], result, ...extra });
+const succeeded = (result: unknown, extra: Json = {}) => ({
+	success: true,
+	errors: [],
+	messages: [],
+	result,
+	...extra,
+});
 const failed = (errors: Json[]) => ({ success: false, errors, messages: [], result: null });
 const SYNCHRONOUS = ['generateLinkedin', 'generateTwitter'];
 
-function outgoing(primaryOperation: string, { status, body }: RouteResult, request: { id?: string; body: unknown }, service: FakeService): RouteResult {
+function outgoing(
+	primaryOperation: string,
+	{ status, body }: RouteResult,
+	request: { id?: string; body: unknown },
+	service: FakeService,
+): RouteResult {
 	if (primaryOperation === 'getOpenApiDocument') return { status, body };
 	// Cloudflare's api-response-single-id.
 	if (status === 204) return { status: 200, body: succeeded({ id: request.id }) };
@@ -124,10 +231,15 @@ function outgoing(primaryOperation: string, { status, body }: RouteResult, reque
 	const resource = resourceOf(primaryOperation, resources(service));
 	if (Array.isArray(answer.results)) {
 		const { results, link, ...info } = answer as { results: Json[]; link?: string };
-		return { status, body: succeeded(results.map(resource), info), headers: link === undefined ? {} : { Link: link } };
+		return {
+			status,
+			body: succeeded(results.map(resource), info),
+			headers: link === undefined ? {} : { Link: link },
+		};
 	}
 	if (status !== 202) {
-		const retry: Record<string, string> = primaryOperation === 'getJob' && answer.finished_at === null ? { 'Retry-After': '1' } : {};
+		const retry: Record<string, string> =
+			primaryOperation === 'getJob' && answer.finished_at === null ? { 'Retry-After': '1' } : {};
 		return { status: 200, body: succeeded(resource(answer)), headers: retry };
 	}
 	const jobId = String(answer.id);
@@ -135,24 +247,42 @@ function outgoing(primaryOperation: string, { status, body }: RouteResult, reque
 		// The job object is the service's own, so it is finished once finishJob has been called.
 		if (answer.finished_at === null) void service.finishJob(jobId);
 		const error = answer.error as { message: string } | null;
-		if (error) return { status: 400, body: failed([{ code: 1004, message: `Generation failed: ${error.message}` }]) };
+		if (error)
+			return {
+				status: 400,
+				body: failed([{ code: 1004, message: `Generation failed: ${error.message}` }]),
+			};
 		return { status: 200, body: succeeded(output(String(answer.type), answer.result as Json)) };
 	}
 	const publishOn = (request.body as { scheduled_at?: string }).scheduled_at;
 	if (publishOn !== undefined && Date.parse(publishOn) > Date.now()) service.holdJob(jobId);
 	return {
 		status,
-		body: succeeded(null, { messages: [{ code: 1202, message: 'Accepted; the job is at Location.' }] }),
+		body: succeeded(null, {
+			messages: [{ code: 1202, message: 'Accepted; the job is at Location.' }],
+		}),
 		headers: { Location: `${service.url}/v1/jobs/${jobId}`, 'Retry-After': '1' },
 	};
 }
 
-const ENVELOPE_PAGE_SIZES: Record<string, number> = { listPages: 20, listPosts: 30, listWebhooks: 10 };
+const ENVELOPE_PAGE_SIZES: Record<string, number> = {
+	listPages: 20,
+	listPosts: 30,
+	listWebhooks: 10,
+};
 
 /** One page in the list's own style: result_info totals (pages), a Link header (posts), has_more after an id (webhooks). */
-function envelopePage(list: string, items: Array<{ id: string }>, query: Query, { maxPageSize, baseUrl }: Paging): Json {
+function envelopePage(
+	list: string,
+	items: Array<{ id: string }>,
+	query: Query,
+	{ maxPageSize, baseUrl }: Paging,
+): Json {
 	const single = (name: string) => [query[name]].flat()[0];
-	const size = Math.min(Number(single(list === 'listWebhooks' ? 'limit' : 'per_page') ?? ENVELOPE_PAGE_SIZES[list]), maxPageSize);
+	const size = Math.min(
+		Number(single(list === 'listWebhooks' ? 'limit' : 'per_page') ?? ENVELOPE_PAGE_SIZES[list]),
+		maxPageSize,
+	);
 	if (list === 'listWebhooks') {
 		const after = single('starting_after');
 		const rest = after === undefined ? items : items.filter((item) => item.id > after);
@@ -161,26 +291,54 @@ function envelopePage(list: string, items: Array<{ id: string }>, query: Query, 
 	const page = Number(single('page') ?? 1);
 	const results = items.slice((page - 1) * size, page * size);
 	const last = Math.max(1, Math.ceil(items.length / size));
-	if (list === 'listPages') return { results, result_info: { page, per_page: size, count: results.length, total_count: items.length, total_pages: last } };
+	if (list === 'listPages')
+		return {
+			results,
+			result_info: {
+				page,
+				per_page: size,
+				count: results.length,
+				total_count: items.length,
+				total_pages: last,
+			},
+		};
 	const link = (number: number, rel: string) => {
-		const kept = FILTERS.flatMap((name): Array<[string, string]> => (single(name) === undefined ? [] : [[name, String(single(name))]]));
+		const kept = FILTERS.flatMap(
+			(name): Array<[string, string]> =>
+				single(name) === undefined ? [] : [[name, String(single(name))]],
+		);
 		return `<${baseUrl}/v1/posts?${new URLSearchParams([...kept, ['page', String(number)], ['per_page', String(size)]])}>; rel="${rel}"`;
 	};
-	return { results, link: [...(page < last ? [link(page + 1, 'next')] : []), link(last, 'last')].join(', ') };
+	return {
+		results,
+		link: [...(page < last ? [link(page + 1, 'next')] : []), link(last, 'last')].join(', '),
+	};
 }
 
-const MESSAGES: Record<string, string> = { 'is required when status is "scheduled"': 'is required when publication is "future"' };
+const MESSAGES: Record<string, string> = {
+	'is required when status is "scheduled"': 'is required when publication is "future"',
+};
 
 /** Cloudflare's failure envelope; codes 1000 + the status, except 1001 (not JSON), 1002 (per field), 1003 (unknown reference), 1500. */
 function error({ status, message, details }: ApiError): { status: number; body: unknown } {
-	if (details?.some(({ field }) => field === 'header.content-type')) return { status: 415, body: failed([{ code: 1415, message }]) };
+	if (details?.some(({ field }) => field === 'header.content-type'))
+		return { status: 415, body: failed([{ code: 1415, message }]) };
 	if (details === undefined || (status !== 400 && status !== 422)) {
-		return { status, body: failed([{ code: status === 400 ? 1001 : status >= 500 ? 1500 : 1000 + status, message }]) };
+		return {
+			status,
+			body: failed([
+				{ code: status === 400 ? 1001 : status >= 500 ? 1500 : 1000 + status, message },
+			]),
+		};
 	}
 	const names = namesFor(message, details, OUTGOING);
 	const entries = details.map(({ field, message: detail, pointer: at }) => {
 		const text = MESSAGES[detail] ?? detail;
-		return { code: detail.startsWith('does not name an existing') ? 1003 : 1002, message: `${names[field] ?? field} ${text}`, source: { pointer: at ?? pointer(field, names) } };
+		return {
+			code: detail.startsWith('does not name an existing') ? 1003 : 1002,
+			message: `${names[field] ?? field} ${text}`,
+			source: { pointer: at ?? pointer(field, names) },
+		};
 	});
 	return { status: status === 422 ? 400 : status, body: failed(entries) };
 }
@@ -192,13 +350,26 @@ function error({ status, message, details }: ApiError): { status: number; body: 
  * the receiver but the same every time), then the real one; every second delivery also has a
  * `v1a` (asymmetric) entry, which a receiver without its public key must skip.
  */
-function sign(secret: string, rawBody: string, { eventId = `evt_${randomBytes(12).toString('hex')}`, timestamp, nth }: { eventId?: string; timestamp: number; nth: number }) {
+function sign(
+	secret: string,
+	rawBody: string,
+	{
+		eventId = `evt_${randomBytes(12).toString('hex')}`,
+		timestamp,
+		nth,
+	}: { eventId?: string; timestamp: number; nth: number },
+) {
 	const content = `${eventId}.${timestamp}.${rawBody}`;
 	const oldKey = createHash('sha256').update(`rotated out: ${secret}`).digest();
 	const entry = (key: Buffer) => `v1,${createHmac('sha256', key).update(content).digest('base64')}`;
 	const entries = [entry(oldKey), entry(Buffer.from(secret.replace(/^whsec_/, ''), 'base64'))];
-	if (nth % 2 === 1) entries.splice(1, 0, `v1a,${createHmac('sha512', oldKey).update(content).digest('base64')}`);
-	return { 'webhook-id': eventId, 'webhook-timestamp': String(timestamp), 'webhook-signature': entries.join(' ') };
+	if (nth % 2 === 1)
+		entries.splice(1, 0, `v1a,${createHmac('sha512', oldKey).update(content).digest('base64')}`);
+	return {
+		'webhook-id': eventId,
+		'webhook-timestamp': String(timestamp),
+		'webhook-signature': entries.join(' '),
+	};
 }
 
 export const ENVELOPE: ProfileAdapter = {
@@ -214,7 +385,14 @@ export const ENVELOPE: ProfileAdapter = {
 	event: (event: WebhookEvent) => {
 		const { job, post } = event.data as unknown as { job?: Json; post?: Json };
 		const type = envelopeEvent(event.type);
-		return { type, body: { type, timestamp: event.created_at, data: job ? envelopeJob(job, false) : envelopePost(post as Json) } };
+		return {
+			type,
+			body: {
+				type,
+				timestamp: event.created_at,
+				data: job ? envelopeJob(job, false) : envelopePost(post as Json),
+			},
+		};
 	},
 	sign,
 	repeatability: true,

@@ -16,7 +16,14 @@ import {
 	type Webhook,
 	type WebhookEvent,
 } from './index';
-import { startReceiver, validateOpenApiDocument, waitFor, withCli, type ReceivedDelivery, type Receiver } from './test-helpers';
+import {
+	startReceiver,
+	validateOpenApiDocument,
+	waitFor,
+	withCli,
+	type ReceivedDelivery,
+	type Receiver,
+} from './test-helpers';
 
 interface ErrorBody {
 	error: { code: string; message: string; details?: Array<{ field: string; message: string }> };
@@ -93,7 +100,12 @@ function rawRequest(
 	const headers = {
 		Authorization: `Bearer ${service.apiKey}`,
 		// Node frames a GET body only when told its length.
-		...(jsonBody ? { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(jsonBody)) } : {}),
+		...(jsonBody
+			? {
+					'Content-Type': 'application/json',
+					'Content-Length': String(Buffer.byteLength(jsonBody)),
+				}
+			: {}),
 	};
 	return new Promise((resolve, reject) => {
 		const request = http.request(
@@ -140,7 +152,9 @@ afterAll(async () => {
 
 describe('OpenAPI document', () => {
 	it('is a valid OpenAPI 3.1 document, also as served with the server URL', async () => {
-		const served = await call<Record<string, unknown>>(service, 'GET', '/v1/openapi.json', { apiKey: null });
+		const served = await call<Record<string, unknown>>(service, 'GET', '/v1/openapi.json', {
+			apiKey: null,
+		});
 		expect(served.status).toBe(200);
 		expect(served.body.servers).toEqual([expect.objectContaining({ url: service.url })]);
 		expect(await validateOpenApiDocument(served.body)).toEqual({ valid: true });
@@ -156,21 +170,31 @@ describe('OpenAPI document', () => {
 				),
 			)
 			.sort();
-		const served = routes.map((route) => `${route.method} ${route.path} ${route.operationId}`).sort();
+		const served = routes
+			.map((route) => `${route.method} ${route.path} ${route.operationId}`)
+			.sort();
 		expect(served).toEqual(documented);
 
 		for (const route of routes) {
 			const operation = document.paths[route.path][route.method.toLowerCase() as 'get'];
 			const expectedSecurity = route.anonymous ? [] : undefined;
-			expect({ [route.operationId]: operation?.security }).toEqual({ [route.operationId]: expectedSecurity });
+			expect({ [route.operationId]: operation?.security }).toEqual({
+				[route.operationId]: expectedSecurity,
+			});
 		}
 	});
 
 	it('describes the webhook events and their signature', () => {
 		const document = buildOpenApiDocument();
-		expect(Object.keys(document.webhooks).sort()).toEqual(['job.completed', 'job.failed', 'post.published']);
+		expect(Object.keys(document.webhooks).sort()).toEqual([
+			'job.completed',
+			'job.failed',
+			'post.published',
+		]);
 		expect(document.info.description).toContain('HMAC-SHA256');
-		expect(document['x-webhook-signature']).toMatchObject({ signedPayload: '<timestamp>.<raw body>' });
+		expect(document['x-webhook-signature']).toMatchObject({
+			signedPayload: '<timestamp>.<raw body>',
+		});
 	});
 });
 
@@ -220,7 +244,11 @@ describe('pages and pagination', () => {
 		let pageCount = 0;
 		do {
 			const query: string = cursor ? `?limit=2&cursor=${encodeURIComponent(cursor)}` : '?limit=2';
-			const response: ApiResponse<ListBody<Page>> = await call<ListBody<Page>>(service, 'GET', `/v1/pages${query}`);
+			const response: ApiResponse<ListBody<Page>> = await call<ListBody<Page>>(
+				service,
+				'GET',
+				`/v1/pages${query}`,
+			);
 			expect(response.body.data.length).toBeLessThanOrEqual(2);
 			seen.push(...response.body.data.map((page) => page.name));
 			cursor = response.body.next_cursor;
@@ -233,12 +261,18 @@ describe('pages and pagination', () => {
 
 	it('filters by name, gets one page and 404s an unknown one', async () => {
 		const search = await call<ListBody<Page>>(service, 'GET', '/v1/pages?q=ACME%20on');
-		expect(search.body.data.map((page) => page.name)).toEqual(['Acme on LinkedIn', 'Acme on Twitter']);
+		expect(search.body.data.map((page) => page.name)).toEqual([
+			'Acme on LinkedIn',
+			'Acme on Twitter',
+		]);
 		const [first] = service.pages.values();
 		expect((await call<Page>(service, 'GET', `/v1/pages/${first.id}`)).body).toEqual(first);
 		const missing = await call(service, 'GET', '/v1/pages/page_missing');
 		expect(missing.status).toBe(404);
-		expect(missing.body.error).toMatchObject({ code: 'not_found', message: expect.stringContaining('page_missing') });
+		expect(missing.body.error).toMatchObject({
+			code: 'not_found',
+			message: expect.stringContaining('page_missing'),
+		});
 	});
 
 	it('caps the page size at maxPageSize', async () => {
@@ -249,10 +283,15 @@ describe('pages and pagination', () => {
 	});
 
 	it('keeps a cursor valid when the last item it saw is deleted', async () => {
-		for (const content of ['one', 'two', 'three', 'four']) await call(service, 'POST', '/v1/posts', { body: { content } });
+		for (const content of ['one', 'two', 'three', 'four'])
+			await call(service, 'POST', '/v1/posts', { body: { content } });
 		const first = await call<ListBody<Post>>(service, 'GET', '/v1/posts?limit=2');
 		await call(service, 'DELETE', `/v1/posts/${first.body.data[1].id}`);
-		const second = await call<ListBody<Post>>(service, 'GET', `/v1/posts?limit=2&cursor=${first.body.next_cursor}`);
+		const second = await call<ListBody<Post>>(
+			service,
+			'GET',
+			`/v1/posts?limit=2&cursor=${first.body.next_cursor}`,
+		);
 		expect(second.body.data.map((post) => post.content)).toEqual(['three', 'four']);
 		expect(second.body.next_cursor).toBeNull();
 	});
@@ -294,39 +333,61 @@ describe('posts', () => {
 		expect(id).toMatch(/^post_/);
 
 		expect((await call<Post>(service, 'GET', `/v1/posts/${id}`)).body).toEqual(created.body);
-		await call(service, 'POST', '/v1/posts', { body: { content: 'Elsewhere', status: 'published' } });
-		const drafts = await call<ListBody<Post>>(service, 'GET', `/v1/posts?status=draft&page_id=${page.id}`);
+		await call(service, 'POST', '/v1/posts', {
+			body: { content: 'Elsewhere', status: 'published' },
+		});
+		const drafts = await call<ListBody<Post>>(
+			service,
+			'GET',
+			`/v1/posts?status=draft&page_id=${page.id}`,
+		);
 		expect(drafts.body.data.map((post) => post.id)).toEqual([id]);
 
 		const scheduled = await call<Post>(service, 'PATCH', `/v1/posts/${id}`, {
 			body: { status: 'scheduled', scheduled_at: '2030-01-01T09:00:00Z' },
 		});
-		expect(scheduled.body).toMatchObject({ status: 'scheduled', scheduled_at: '2030-01-01T09:00:00Z', content: 'Hello' });
-		const published = await call<Post>(service, 'PATCH', `/v1/posts/${id}`, { body: { status: 'published' } });
+		expect(scheduled.body).toMatchObject({
+			status: 'scheduled',
+			scheduled_at: '2030-01-01T09:00:00Z',
+			content: 'Hello',
+		});
+		const published = await call<Post>(service, 'PATCH', `/v1/posts/${id}`, {
+			body: { status: 'published' },
+		});
 		expect(published.body.published_at).toEqual(expect.any(String));
 
 		const deleted = await call(service, 'DELETE', `/v1/posts/${id}`);
 		expect(deleted.status).toBe(204);
 		expect(deleted.text).toBe('');
 		expect((await call(service, 'GET', `/v1/posts/${id}`)).status).toBe(404);
-		expect((await call(service, 'PATCH', `/v1/posts/${id}`, { body: { title: 'x' } })).status).toBe(404);
+		expect((await call(service, 'PATCH', `/v1/posts/${id}`, { body: { title: 'x' } })).status).toBe(
+			404,
+		);
 		expect((await call(service, 'DELETE', `/v1/posts/${id}`)).status).toBe(404);
 	});
 
 	it('answers 422 for references to unknown pages and for scheduling without a time', async () => {
-		const unknownPage = await call(service, 'POST', '/v1/posts', { body: { content: 'x', page_id: 'page_nope' } });
+		const unknownPage = await call(service, 'POST', '/v1/posts', {
+			body: { content: 'x', page_id: 'page_nope' },
+		});
 		expect(unknownPage.status).toBe(422);
-		expect(unknownPage.body.error.details).toEqual([{ field: 'page_id', message: expect.stringContaining('page_nope') }]);
+		expect(unknownPage.body.error.details).toEqual([
+			{ field: 'page_id', message: expect.stringContaining('page_nope') },
+		]);
 		expect(service.requestsTo('createPost')[0].contractErrors).toEqual([]);
 
-		const unscheduled = await call(service, 'POST', '/v1/posts', { body: { content: 'x', status: 'scheduled' } });
+		const unscheduled = await call(service, 'POST', '/v1/posts', {
+			body: { content: 'x', status: 'scheduled' },
+		});
 		expect(unscheduled.status).toBe(422);
 		expect(unscheduled.body.error.details).toEqual([
 			{ field: 'scheduled_at', message: 'is required when status is "scheduled"' },
 		]);
 
 		const draft = await call<Post>(service, 'POST', '/v1/posts', { body: { content: 'x' } });
-		const patched = await call(service, 'PATCH', `/v1/posts/${draft.body.id}`, { body: { status: 'scheduled' } });
+		const patched = await call(service, 'PATCH', `/v1/posts/${draft.body.id}`, {
+			body: { status: 'scheduled' },
+		});
 		expect(patched.status).toBe(422);
 		expect(patched.body.error.details?.[0].field).toBe('scheduled_at');
 	});
@@ -342,14 +403,22 @@ describe('contract enforcement', () => {
 		const fields = response.body.error.details?.map((detail) => detail.field).sort();
 		expect(fields).toEqual(['colour', 'content', 'media_urls[0]', 'status']);
 		expect(service.requestsTo('createPost')[0].contractErrors).toEqual(
-			expect.arrayContaining(['colour: is not a known property', 'status: must be one of: draft, scheduled, published']),
+			expect.arrayContaining([
+				'colour: is not a known property',
+				'status: must be one of: draft, scheduled, published',
+			]),
 		);
 	});
 
 	it('requires one of the generation sources and the body where one is expected', async () => {
-		const noSource = await call(service, 'POST', '/v1/generate/linkedin', { body: { tone: 'witty' } });
+		const noSource = await call(service, 'POST', '/v1/generate/linkedin', {
+			body: { tone: 'witty' },
+		});
 		expect(noSource.body.error.details).toEqual([
-			{ field: 'body', message: 'must include at least one of: prompt, source_text, source_post_id' },
+			{
+				field: 'body',
+				message: 'must include at least one of: prompt, source_text, source_post_id',
+			},
 		]);
 		const noBody = await call(service, 'POST', '/v1/webhooks');
 		expect(noBody.status).toBe(422);
@@ -370,7 +439,9 @@ describe('contract enforcement', () => {
 
 		const getWithBody = await rawRequest(service, 'GET', '/v1/me', '{}');
 		expect(getWithBody.status).toBe(422);
-		expect(service.requests.at(-1)?.contractErrors).toEqual(['body: must be empty: this operation takes no request body']);
+		expect(service.requests.at(-1)?.contractErrors).toEqual([
+			'body: must be empty: this operation takes no request body',
+		]);
 	});
 
 	it('answers 400 for a body that is not JSON', async () => {
@@ -385,7 +456,12 @@ describe('contract enforcement', () => {
 	});
 
 	it('answers 404 for unknown routes and methods', async () => {
-		const unknownRoutes = [['GET', '/v1/nothing'], ['PUT', '/v1/posts'], ['GET', '/v1/pages/'], ['GET', '/elsewhere']];
+		const unknownRoutes = [
+			['GET', '/v1/nothing'],
+			['PUT', '/v1/posts'],
+			['GET', '/v1/pages/'],
+			['GET', '/elsewhere'],
+		];
 		for (const [method, target] of unknownRoutes) {
 			const response = await call(service, method, target);
 			const outcome = { target, status: response.status, code: response.body.error.code };
@@ -394,13 +470,22 @@ describe('contract enforcement', () => {
 	});
 
 	it('treats encoded slashes and dots as part of the id, never as routing', async () => {
-		await call(service, 'POST', '/v1/webhooks', { body: { url: 'http://127.0.0.1:9/x', events: ['*'] } });
+		await call(service, 'POST', '/v1/webhooks', {
+			body: { url: 'http://127.0.0.1:9/x', events: ['*'] },
+		});
 		const escaped = await rawRequest(service, 'GET', '/v1/webhooks/..%2Fwebhooks');
 		expect(escaped.status).toBe(404);
 		expect(escaped.body.error.message).toContain('"../webhooks"');
-		expect(service.requests.at(-1)).toMatchObject({ path: '/v1/webhooks/..%2Fwebhooks', operationId: 'getWebhook' });
+		expect(service.requests.at(-1)).toMatchObject({
+			path: '/v1/webhooks/..%2Fwebhooks',
+			operationId: 'getWebhook',
+		});
 
-		for (const rawPath of ['/v1/posts/%2e%2e', '/v1/pages/..%2F..%2Fv1%2Fme', '/v1/jobs/%2Fv1%2Fme']) {
+		for (const rawPath of [
+			'/v1/posts/%2e%2e',
+			'/v1/pages/..%2F..%2Fv1%2Fme',
+			'/v1/jobs/%2Fv1%2Fme',
+		]) {
 			const response = await rawRequest(service, 'GET', rawPath);
 			expect({ rawPath, status: response.status }).toEqual({ rawPath, status: 404 });
 		}
@@ -413,7 +498,10 @@ describe('contract enforcement', () => {
 describe('jobs', () => {
 	it("advances one step per poll in 'poll' mode and returns the result", async () => {
 		const created = await call<Job>(service, 'POST', '/v1/generate/blog', {
-			body: { transcript: 'We rebuilt the pipeline. It is twice as fast now! Deploys take minutes.', length: 'short' },
+			body: {
+				transcript: 'We rebuilt the pipeline. It is twice as fast now! Deploys take minutes.',
+				length: 'short',
+			},
 		});
 		expect(created.status).toBe(202);
 		expect(created.body).toMatchObject({
@@ -427,7 +515,12 @@ describe('jobs', () => {
 		const first = await call<Job>(service, 'GET', `/v1/jobs/${created.body.id}`);
 		expect(first.body.status).toBe('running');
 		const second = await call<Job>(service, 'GET', `/v1/jobs/${created.body.id}`);
-		expect(second.body).toMatchObject({ status: 'succeeded', progress: 100, error: null, finished_at: expect.any(String) });
+		expect(second.body).toMatchObject({
+			status: 'succeeded',
+			progress: 100,
+			error: null,
+			finished_at: expect.any(String),
+		});
 		expect(second.body.result).toMatchObject({
 			title: 'We rebuilt the pipeline',
 			content: expect.stringContaining('# We rebuilt the pipeline'),
@@ -458,36 +551,60 @@ describe('jobs', () => {
 			body: { content: 'Our new editor ships today. It is fast.' },
 		});
 		const cases: Array<[string, unknown, unknown]> = [
-			['twitter', { prompt: 'One. Two. Three.', thread_length: 2 }, { tweets: ['1/2 One.', '2/2 Two.'] }],
+			[
+				'twitter',
+				{ prompt: 'One. Two. Three.', thread_length: 2 },
+				{ tweets: ['1/2 One.', '2/2 Two.'] },
+			],
 			[
 				'carousel',
 				{ source_post_id: source.body.id, slide_count: 3 },
 				{
-					slides: [expect.objectContaining({ body: 'Our new editor ships today.' }), expect.anything(), expect.anything()],
+					slides: [
+						expect.objectContaining({ body: 'Our new editor ships today.' }),
+						expect.anything(),
+						expect.anything(),
+					],
 				},
 			],
 			[
 				'video',
 				{ source_text: 'Clip', aspect_ratio: '9:16' },
-				{ video_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/media\/job_\w+\.mp4$/), duration_seconds: 30, aspect_ratio: '9:16' },
+				{
+					video_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/media\/job_\w+\.mp4$/),
+					duration_seconds: 30,
+					aspect_ratio: '9:16',
+				},
 			],
 			['linkedin', { source_text: 'We hired!' }, { content: expect.stringContaining('We hired!') }],
 		];
 		for (const [kind, body, result] of cases) {
 			const job = await call<Job>(service, 'POST', `/v1/generate/${kind}`, { body });
-			expect({ kind, status: job.body.status, result: job.body.result }).toEqual({ kind, status: 'succeeded', result });
+			expect({ kind, status: job.body.status, result: job.body.result }).toEqual({
+				kind,
+				status: 'succeeded',
+				result,
+			});
 		}
-		const unknownSource = await call(service, 'POST', '/v1/generate/linkedin', { body: { source_post_id: 'post_gone' } });
+		const unknownSource = await call(service, 'POST', '/v1/generate/linkedin', {
+			body: { source_post_id: 'post_gone' },
+		});
 		expect(unknownSource.body.error.details?.[0].field).toBe('source_post_id');
 	});
 
 	it("keeps jobs unfinished in 'manual' mode until finishJob", async () => {
 		service.jobMode = 'manual';
-		const created = await call<Job>(service, 'POST', '/v1/generate/carousel', { body: { prompt: 'Tips' } });
-		for (let poll = 0; poll < 5; poll += 1) await call(service, 'GET', `/v1/jobs/${created.body.id}`);
+		const created = await call<Job>(service, 'POST', '/v1/generate/carousel', {
+			body: { prompt: 'Tips' },
+		});
+		for (let poll = 0; poll < 5; poll += 1)
+			await call(service, 'GET', `/v1/jobs/${created.body.id}`);
 		expect(service.jobs.get(created.body.id)?.status).toBe('running');
 
-		await service.finishJob(created.body.id, 'failed', { code: 'quota_exceeded', message: 'No credits left' });
+		await service.finishJob(created.body.id, 'failed', {
+			code: 'quota_exceeded',
+			message: 'No credits left',
+		});
 		const finished = await call<Job>(service, 'GET', `/v1/jobs/${created.body.id}`);
 		expect(finished.body).toMatchObject({
 			status: 'failed',
@@ -511,44 +628,78 @@ describe('jobs', () => {
 	it('publishes an existing post or new content', async () => {
 		const draft = await call<Post>(service, 'POST', '/v1/posts', { body: { content: 'Ship it' } });
 		service.setJobPlan({ outcome: 'succeeded', pollsUntilDone: 1 });
-		const job = await call<Job>(service, 'POST', '/v1/publish/linkedin', { body: { post_id: draft.body.id } });
+		const job = await call<Job>(service, 'POST', '/v1/publish/linkedin', {
+			body: { post_id: draft.body.id },
+		});
 		const done = await call<Job>(service, 'GET', `/v1/jobs/${job.body.id}`);
 		expect(done.body.result).toMatchObject({
 			platform: 'linkedin',
 			post_id: draft.body.id,
 			url: expect.stringMatching(/^https:/),
 		});
-		expect(service.posts.get(draft.body.id)).toMatchObject({ status: 'published', published_at: expect.any(String) });
+		expect(service.posts.get(draft.body.id)).toMatchObject({
+			status: 'published',
+			published_at: expect.any(String),
+		});
 
-		const fresh = await call<Job>(service, 'POST', '/v1/publish/twitter', { body: { content: 'Brand new' } });
+		const fresh = await call<Job>(service, 'POST', '/v1/publish/twitter', {
+			body: { content: 'Brand new' },
+		});
 		const freshDone = await call<Job>(service, 'GET', `/v1/jobs/${fresh.body.id}`);
 		const newPostId = (freshDone.body.result as { post_id: string }).post_id;
-		expect(service.posts.get(newPostId)).toMatchObject({ content: 'Brand new', status: 'published' });
+		expect(service.posts.get(newPostId)).toMatchObject({
+			content: 'Brand new',
+			status: 'published',
+		});
 
-		const unknown = await call(service, 'POST', '/v1/publish/twitter', { body: { post_id: 'post_unknown' } });
+		const unknown = await call(service, 'POST', '/v1/publish/twitter', {
+			body: { post_id: 'post_unknown' },
+		});
 		expect(unknown.status).toBe(422);
 		expect((await call(service, 'GET', '/v1/jobs/job_unknown')).status).toBe(404);
 	});
 
 	it('publishes a thread to Twitter, one tweet per part, and only to Twitter', async () => {
 		service.setJobPlan({ outcome: 'succeeded', pollsUntilDone: 1 });
-		const job = await call<Job>(service, 'POST', '/v1/publish/twitter', { body: { thread: ['First.', 'Second.', 'Third.'] } });
+		const job = await call<Job>(service, 'POST', '/v1/publish/twitter', {
+			body: { thread: ['First.', 'Second.', 'Third.'] },
+		});
 		const { result } = (await call<Job>(service, 'GET', `/v1/jobs/${job.body.id}`)).body;
-		const { post_id: postId, url, thread_urls: urls } = result as { post_id: string; url: string; thread_urls: string[] };
+		const {
+			post_id: postId,
+			url,
+			thread_urls: urls,
+		} = result as { post_id: string; url: string; thread_urls: string[] };
 		expect(urls).toEqual([url, `${url}/2`, `${url}/3`]);
-		expect(service.posts.get(postId)).toMatchObject({ content: 'First.\n\nSecond.\n\nThird.', status: 'published' });
+		expect(service.posts.get(postId)).toMatchObject({
+			content: 'First.\n\nSecond.\n\nThird.',
+			status: 'published',
+		});
 
-		const both = await call(service, 'POST', '/v1/publish/twitter', { body: { thread: ['One.'], content: 'Two' } });
+		const both = await call(service, 'POST', '/v1/publish/twitter', {
+			body: { thread: ['One.'], content: 'Two' },
+		});
 		expect(both.status).toBe(422);
-		expect(both.body.error.details).toEqual([{ field: 'thread', message: 'takes the place of content and post_id: send one of the three' }]);
-		expect((await call(service, 'POST', '/v1/publish/linkedin', { body: { thread: ['One.'] } })).status).toBe(422);
-		expect((await call(service, 'POST', '/v1/publish/twitter', { body: { thread: ['x'.repeat(281)] } })).status).toBe(422);
+		expect(both.body.error.details).toEqual([
+			{ field: 'thread', message: 'takes the place of content and post_id: send one of the three' },
+		]);
+		expect(
+			(await call(service, 'POST', '/v1/publish/linkedin', { body: { thread: ['One.'] } })).status,
+		).toBe(422);
+		expect(
+			(await call(service, 'POST', '/v1/publish/twitter', { body: { thread: ['x'.repeat(281)] } }))
+				.status,
+		).toBe(422);
 	});
 });
 
 describe('fault injection', () => {
 	it('answers 429 with Retry-After, also before authentication', async () => {
-		service.injectFault({ match: { method: 'GET', path: '/v1/me' }, status: 429, retryAfterSeconds: 7 });
+		service.injectFault({
+			match: { method: 'GET', path: '/v1/me' },
+			status: 429,
+			retryAfterSeconds: 7,
+		});
 		const limited = await call(service, 'GET', '/v1/me', { apiKey: null });
 		expect(limited.status).toBe(429);
 		expect(limited.headers.get('retry-after')).toBe('7');
@@ -561,11 +712,18 @@ describe('fault injection', () => {
 		const answers = [];
 		for (let index = 0; index < 4; index += 1) answers.push(await call(limited, 'GET', '/v1/me'));
 		expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 429]);
-		expect(answers.map((answer) => answer.headers.get('x-ratelimit-remaining'))).toEqual(['2', '1', '0', '0']);
+		expect(answers.map((answer) => answer.headers.get('x-ratelimit-remaining'))).toEqual([
+			'2',
+			'1',
+			'0',
+			'0',
+		]);
 		expect(answers[3].headers.get('retry-after')).toBe('1');
 		expect(answers[3].body.error.code).toBe('rate_limited');
 		expect(answers[0].headers.get('x-ratelimit-limit')).toBe('3');
-		expect(Number(answers[0].headers.get('x-ratelimit-reset')) - Date.now() / 1000).toBeGreaterThan(0);
+		expect(Number(answers[0].headers.get('x-ratelimit-reset')) - Date.now() / 1000).toBeGreaterThan(
+			0,
+		);
 		await new Promise((resolve) => setTimeout(resolve, 400));
 		expect((await call(limited, 'GET', '/v1/me')).status).toBe(200);
 		limited.reset();
@@ -576,7 +734,8 @@ describe('fault injection', () => {
 	it('answers 500 the given number of times, matched by RegExp', async () => {
 		service.injectFault({ match: { path: /^\/v1\/pages/ }, status: 500, times: 2 });
 		const statuses = [];
-		for (let attempt = 0; attempt < 3; attempt += 1) statuses.push((await call(service, 'GET', '/v1/pages')).status);
+		for (let attempt = 0; attempt < 3; attempt += 1)
+			statuses.push((await call(service, 'GET', '/v1/pages')).status);
 		expect(statuses).toEqual([500, 500, 200]);
 		expect((await call(service, 'GET', '/v1/me')).status).toBe(200);
 	});
@@ -613,8 +772,12 @@ describe('webhooks', () => {
 		await receiver?.close();
 	});
 
-	async function subscribe(body: Record<string, unknown>): Promise<ApiResponse<Webhook & { secret: string }>> {
-		const response = await call<Webhook & { secret: string }>(service, 'POST', '/v1/webhooks', { body });
+	async function subscribe(
+		body: Record<string, unknown>,
+	): Promise<ApiResponse<Webhook & { secret: string }>> {
+		const response = await call<Webhook & { secret: string }>(service, 'POST', '/v1/webhooks', {
+			body,
+		});
 		expect(response.status).toBe(201);
 		return response;
 	}
@@ -647,14 +810,19 @@ describe('webhooks', () => {
 		const webhook = await subscribe({ url: receiver.url, events: ['job.completed'], secret });
 		await subscribe({ url: receiver.url, events: ['job.failed'] });
 		await subscribe({ url: receiver.url, events: ['*'], active: false });
-		const job = await call<Job>(service, 'POST', '/v1/generate/linkedin', { body: { prompt: 'Hiring' } });
+		const job = await call<Job>(service, 'POST', '/v1/generate/linkedin', {
+			body: { prompt: 'Hiring' },
+		});
 
 		await service.finishJob(job.body.id);
 		expect(receiver.received).toHaveLength(1);
 		const [delivery] = receiver.received;
 		const event = JSON.parse(delivery.body) as WebhookEvent;
 		expect(contract.validateWebhookEvent(event.type, event)).toEqual([]);
-		expect(event).toMatchObject({ type: 'job.completed', data: { job: { id: job.body.id, status: 'succeeded' } } });
+		expect(event).toMatchObject({
+			type: 'job.completed',
+			data: { job: { id: job.body.id, status: 'succeeded' } },
+		});
 		expect(delivery.headers).toMatchObject({
 			'content-type': 'application/json',
 			'x-content-publishing-event': 'job.completed',
@@ -676,7 +844,9 @@ describe('webhooks', () => {
 	it('sends post.published for publish jobs and delivers jobs finished by polling', async () => {
 		receiver = await startReceiver();
 		await subscribe({ url: receiver.url, events: ['*'], secret });
-		const job = await call<Job>(service, 'POST', '/v1/publish/linkedin', { body: { content: 'We are live' } });
+		const job = await call<Job>(service, 'POST', '/v1/publish/linkedin', {
+			body: { content: 'We are live' },
+		});
 		await call(service, 'GET', `/v1/jobs/${job.body.id}`);
 		await call(service, 'GET', `/v1/jobs/${job.body.id}`);
 		await service.waitForDeliveries();
@@ -691,13 +861,20 @@ describe('webhooks', () => {
 	it('sends post.published once when a post is created or updated as published', async () => {
 		receiver = await startReceiver();
 		await subscribe({ url: receiver.url, events: ['post.published'], secret });
-		const direct = await call<Post>(service, 'POST', '/v1/posts', { body: { content: 'Live now', status: 'published' } });
+		const direct = await call<Post>(service, 'POST', '/v1/posts', {
+			body: { content: 'Live now', status: 'published' },
+		});
 		const draft = await call<Post>(service, 'POST', '/v1/posts', { body: { content: 'Later' } });
 		await call(service, 'PATCH', `/v1/posts/${draft.body.id}`, { body: { status: 'published' } });
-		await call(service, 'PATCH', `/v1/posts/${draft.body.id}`, { body: { title: 'Still published' } });
+		await call(service, 'PATCH', `/v1/posts/${draft.body.id}`, {
+			body: { title: 'Still published' },
+		});
 		await service.waitForDeliveries();
 		const events = receiver.received.map((delivery) => JSON.parse(delivery.body) as WebhookEvent);
-		expect(events.map((event) => (event.data as { post: Post }).post.id)).toEqual([direct.body.id, draft.body.id]);
+		expect(events.map((event) => (event.data as { post: Post }).post.id)).toEqual([
+			direct.body.id,
+			draft.body.id,
+		]);
 		for (const [index, event] of events.entries()) {
 			expect(contract.validateWebhookEvent(event.type, event)).toEqual([]);
 			expectValidSignature(secret, receiver.received[index]);
@@ -708,7 +885,9 @@ describe('webhooks', () => {
 		receiver = await startReceiver([500, 503]);
 		service.jobMode = 'manual';
 		await subscribe({ url: receiver.url, events: ['job.failed'], secret });
-		const job = await call<Job>(service, 'POST', '/v1/generate/blog', { body: { transcript: 'Hi.' } });
+		const job = await call<Job>(service, 'POST', '/v1/generate/blog', {
+			body: { transcript: 'Hi.' },
+		});
 		const startedAt = Date.now();
 		await service.finishJob(job.body.id, 'failed');
 		expect(Date.now() - startedAt).toBeGreaterThanOrEqual(180);
@@ -724,24 +903,43 @@ describe('webhooks', () => {
 		service.jobMode = 'manual';
 		await subscribe({ url: receiver.url, events: ['job.completed'] });
 		await subscribe({ url: closedPort.url, events: ['job.completed'] });
-		const job = await call<Job>(service, 'POST', '/v1/generate/blog', { body: { transcript: 'Hi.' } });
+		const job = await call<Job>(service, 'POST', '/v1/generate/blog', {
+			body: { transcript: 'Hi.' },
+		});
 		await service.finishJob(job.body.id);
 		expect(receiver.received).toHaveLength(3);
 		expect(service.deliveries).toEqual([
-			expect.objectContaining({ url: receiver.url, attempts: 3, lastStatus: 500, delivered: false }),
-			expect.objectContaining({ url: closedPort.url, attempts: 3, lastStatus: undefined, delivered: false }),
+			expect.objectContaining({
+				url: receiver.url,
+				attempts: 3,
+				lastStatus: 500,
+				delivered: false,
+			}),
+			expect.objectContaining({
+				url: closedPort.url,
+				attempts: 3,
+				lastStatus: undefined,
+				delivered: false,
+			}),
 		]);
 	});
 
 	it('never sends to hosts outside the loopback range', async () => {
 		service.jobMode = 'manual';
-		for (const url of ['https://hooks.example.com/in', 'http://10.0.0.1/in', 'http://localhost.example/in']) {
+		for (const url of [
+			'https://hooks.example.com/in',
+			'http://10.0.0.1/in',
+			'http://localhost.example/in',
+		]) {
 			await subscribe({ url, events: ['*'] });
 		}
-		const job = await call<Job>(service, 'POST', '/v1/generate/blog', { body: { transcript: 'Hi.' } });
+		const job = await call<Job>(service, 'POST', '/v1/generate/blog', {
+			body: { transcript: 'Hi.' },
+		});
 		await service.finishJob(job.body.id);
 		expect(service.deliveries).toHaveLength(3);
-		for (const delivery of service.deliveries) expect(delivery).toMatchObject({ attempts: 0, delivered: false });
+		for (const delivery of service.deliveries)
+			expect(delivery).toMatchObject({ attempts: 0, delivered: false });
 	});
 });
 
@@ -755,17 +953,28 @@ describe('reset', () => {
 		service.injectFault({ status: 500 });
 		service.reset();
 		expect(service.requests).toEqual([]);
-		expect([service.posts.size, service.jobs.size, service.webhooks.size, service.deliveries.length]).toEqual([0, 0, 0, 0]);
+		expect([
+			service.posts.size,
+			service.jobs.size,
+			service.webhooks.size,
+			service.deliveries.length,
+		]).toEqual([0, 0, 0, 0]);
 		expect(service.pages.size).toBe(5);
 		expect([...service.pages.keys()]).not.toEqual(oldPageIds);
 		expect(service.jobMode).toBe('poll');
-		const job = await call<Job>(service, 'POST', '/v1/generate/blog', { body: { transcript: 'Hi.' } });
+		const job = await call<Job>(service, 'POST', '/v1/generate/blog', {
+			body: { transcript: 'Hi.' },
+		});
 		expect(job.status).toBe(202);
 		await call(service, 'GET', `/v1/jobs/${job.body.id}`);
-		expect((await call<Job>(service, 'GET', `/v1/jobs/${job.body.id}`)).body.status).toBe('succeeded');
+		expect((await call<Job>(service, 'GET', `/v1/jobs/${job.body.id}`)).body.status).toBe(
+			'succeeded',
+		);
 
 		async function subscribe() {
-			await call(service, 'POST', '/v1/webhooks', { body: { url: 'http://127.0.0.1:9/x', events: ['*'] } });
+			await call(service, 'POST', '/v1/webhooks', {
+				body: { url: 'http://127.0.0.1:9/x', events: ['*'] },
+			});
 		}
 	});
 });
@@ -774,7 +983,9 @@ describe('cli', () => {
 	it('prints the URL and API key, serves requests and stops on SIGTERM', async () => {
 		await withCli([], 'cli-test-key-0123456789', async (output, url) => {
 			expect(output).toMatch(/^API key: cli-test-key-0123456789$/m);
-			const response = await fetch(`${url}/v1/me`, { headers: { Authorization: 'Bearer cli-test-key-0123456789' } });
+			const response = await fetch(`${url}/v1/me`, {
+				headers: { Authorization: 'Bearer cli-test-key-0123456789' },
+			});
 			expect(response.status).toBe(200);
 		});
 	});

@@ -24,7 +24,11 @@ function boxes(data: Buffer): Box[] {
 		const header = large ? 16 : 8;
 		expect(size).toBeGreaterThanOrEqual(header);
 		expect(at + size).toBeLessThanOrEqual(data.length);
-		found.push({ type: data.toString('latin1', at + 4, at + 8), start: at + header, body: data.subarray(at + header, at + size) });
+		found.push({
+			type: data.toString('latin1', at + 4, at + 8),
+			start: at + header,
+			body: data.subarray(at + header, at + size),
+		});
 		at += size;
 	}
 	return found;
@@ -37,7 +41,9 @@ const OWN_FIELDS: Record<string, number> = { stsd: 8, avc1: 78 };
 function boxAt(data: Buffer, path: string): Buffer {
 	let box: Box = { type: '', start: 0, body: data };
 	for (const type of path.split('/')) {
-		const found = boxes(box.body.subarray(OWN_FIELDS[box.type] ?? 0)).find((inner) => inner.type === type);
+		const found = boxes(box.body.subarray(OWN_FIELDS[box.type] ?? 0)).find(
+			(inner) => inner.type === type,
+		);
 		if (!found) throw new Error(`No ${type} box in ${path}`);
 		box = found;
 	}
@@ -49,7 +55,8 @@ function pictureSize(sps: Buffer): { width: number; height: number } {
 	let bit = 32; // after the NAL header, profile, constraints and level
 	const u = (count: number) => {
 		let value = 0;
-		for (let index = 0; index < count; index++, bit++) value = value * 2 + ((sps[bit >> 3] >> (7 - (bit & 7))) & 1);
+		for (let index = 0; index < count; index++, bit++)
+			value = value * 2 + ((sps[bit >> 3] >> (7 - (bit & 7))) & 1);
 		return value;
 	};
 	const ue = () => {
@@ -67,7 +74,12 @@ function pictureSize(sps: Buffer): { width: number; height: number } {
 }
 
 /** Checks that every part of an MP4 video agrees with the others; gives its picture size, length and frame count. */
-function readVideo(file: Buffer): { width: number; height: number; seconds: number; frames: number } {
+function readVideo(file: Buffer): {
+	width: number;
+	height: number;
+	seconds: number;
+	frames: number;
+} {
 	const top = boxes(file);
 	expect(top.slice(0, 3).map((box) => box.type)).toEqual(['ftyp', 'moov', 'mdat']);
 	const [ftyp, moov, mdat] = top;
@@ -85,7 +97,11 @@ function readVideo(file: Buffer): { width: number; height: number; seconds: numb
 
 	// Sample table: every frame has a time, a size, a place in the one chunk, and the first is a sync sample.
 	const stts = boxAt(stbl, 'stts');
-	expect([stts.readUInt32BE(4), stts.readUInt32BE(8), stts.readUInt32BE(12)]).toEqual([1, frames, 1]);
+	expect([stts.readUInt32BE(4), stts.readUInt32BE(8), stts.readUInt32BE(12)]).toEqual([
+		1,
+		frames,
+		1,
+	]);
 	expect([...boxAt(stbl, 'stss').subarray(4, 12)]).toEqual([0, 0, 0, 1, 0, 0, 0, 1]);
 	const stsc = boxAt(stbl, 'stsc');
 	expect([1, 2, 3, 4].map((index) => stsc.readUInt32BE(index * 4))).toEqual([1, 1, frames, 1]);
@@ -105,7 +121,10 @@ function readVideo(file: Buffer): { width: number; height: number; seconds: numb
 	expect(avcC[8 + sps.length] & 31).toBe(1); // one PPS
 	expect(avcC[8 + sps.length + 3] & 31).toBe(8);
 	const size = pictureSize(sps);
-	expect([tkhd.readUInt32BE(76) / 0x10000, tkhd.readUInt32BE(80) / 0x10000]).toEqual([size.width, size.height]);
+	expect([tkhd.readUInt32BE(76) / 0x10000, tkhd.readUInt32BE(80) / 0x10000]).toEqual([
+		size.width,
+		size.height,
+	]);
 	expect([avc1.readUInt16BE(24), avc1.readUInt16BE(26)]).toEqual([size.width, size.height]);
 
 	// Each sample is one length-prefixed NAL unit: an IDR picture first, then non-IDR pictures, none with 00 00 0x inside.
@@ -121,7 +140,11 @@ function readVideo(file: Buffer): { width: number; height: number; seconds: numb
 }
 
 /** Checks a PNG's signature, chunks and checksums; gives its size and its pixels as RGB rows. */
-function readPng(file: Buffer): { width: number; height: number; pixel: (x: number, y: number) => number[] } {
+function readPng(file: Buffer): {
+	width: number;
+	height: number;
+	pixel: (x: number, y: number) => number[];
+} {
 	expect([...file.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 	const chunks: Array<{ type: string; data: Buffer }> = [];
 	for (let at = 8; at < file.length; ) {
@@ -131,7 +154,9 @@ function readPng(file: Buffer): { width: number; height: number; pixel: (x: numb
 		chunks.push({ type: typed.toString('latin1', 0, 4), data: typed.subarray(4) });
 		at += 12 + length;
 	}
-	expect(chunks.map((chunk) => [chunk.type, chunk.type === 'IEND' ? chunk.data.length : 'data'])).toEqual([
+	expect(
+		chunks.map((chunk) => [chunk.type, chunk.type === 'IEND' ? chunk.data.length : 'data']),
+	).toEqual([
 		['IHDR', 'data'],
 		['IDAT', 'data'],
 		['IEND', 0],
@@ -142,7 +167,9 @@ function readPng(file: Buffer): { width: number; height: number; pixel: (x: numb
 	const rows = inflateSync(chunks[1].data);
 	expect(rows.length).toBe(height * (1 + width * 3));
 	for (let y = 0; y < height; y++) expect(rows[y * (1 + width * 3)]).toBe(0); // filter type None
-	const pixel = (x: number, y: number) => [...rows.subarray(y * (1 + width * 3) + 1 + x * 3, y * (1 + width * 3) + 4 + x * 3)];
+	const pixel = (x: number, y: number) => [
+		...rows.subarray(y * (1 + width * 3) + 1 + x * 3, y * (1 + width * 3) + 4 + x * 3),
+	];
 	return { width, height, pixel };
 }
 
@@ -150,15 +177,27 @@ let service: FakeService;
 beforeAll(async () => (service = await startFakeService()));
 afterAll(async () => await service.close());
 
-async function finishedJob(type: JobType, input: JobInput, on = service): Promise<Record<string, unknown>> {
+async function finishedJob(
+	type: JobType,
+	input: JobInput,
+	on = service,
+): Promise<Record<string, unknown>> {
 	const job = on.startJob(type, input);
 	await on.finishJob(job.id, 'succeeded');
 	return on.jobs.get(job.id)?.result ?? {};
 }
 
-async function download(url: string, headers: Record<string, string> = {}): Promise<{ status: number; type: string | null; body: Buffer; headers: Headers }> {
+async function download(
+	url: string,
+	headers: Record<string, string> = {},
+): Promise<{ status: number; type: string | null; body: Buffer; headers: Headers }> {
 	const response = await fetch(url, { headers });
-	return { status: response.status, type: response.headers.get('content-type'), body: Buffer.from(await response.arrayBuffer()), headers: response.headers };
+	return {
+		status: response.status,
+		type: response.headers.get('content-type'),
+		body: Buffer.from(await response.arrayBuffer()),
+		headers: response.headers,
+	};
 }
 
 it('serves each carousel slide as a PNG with its number, and no slide past the last', async () => {
@@ -185,12 +224,24 @@ it.each([
 	['16:9', 5, 320, 180],
 	['9:16', 12, 180, 320],
 	['1:1', 7, 240, 240],
-] as const)('serves a %s video of the length its job says, as an H.264 MP4', async (aspectRatio, durationSeconds, width, height) => {
-	const result = await finishedJob('generate.video', { prompt: 'A clip', aspect_ratio: aspectRatio, duration_seconds: durationSeconds });
-	const { status, type, body } = await download(String(result.video_url));
-	expect({ status, type }).toEqual({ status: 200, type: 'video/mp4' });
-	expect(readVideo(body)).toEqual({ width, height, seconds: durationSeconds, frames: durationSeconds * 10 });
-});
+] as const)(
+	'serves a %s video of the length its job says, as an H.264 MP4',
+	async (aspectRatio, durationSeconds, width, height) => {
+		const result = await finishedJob('generate.video', {
+			prompt: 'A clip',
+			aspect_ratio: aspectRatio,
+			duration_seconds: durationSeconds,
+		});
+		const { status, type, body } = await download(String(result.video_url));
+		expect({ status, type }).toEqual({ status: 200, type: 'video/mp4' });
+		expect(readVideo(body)).toEqual({
+			width,
+			height,
+			seconds: durationSeconds,
+			frames: durationSeconds * 10,
+		});
+	},
+);
 
 it('answers byte ranges of a video, so a player can seek', async () => {
 	const result = await finishedJob('generate.video', { prompt: 'A clip' });
@@ -198,7 +249,10 @@ it('answers byte ranges of a video, so a player can seek', async () => {
 	const whole = (await download(url)).body;
 	expect(readVideo(whole).seconds).toBe(30);
 	const part = await download(url, { range: 'bytes=100-199' });
-	expect({ status: part.status, range: part.headers.get('content-range') }).toEqual({ status: 206, range: `bytes 100-199/${whole.length}` });
+	expect({ status: part.status, range: part.headers.get('content-range') }).toEqual({
+		status: 206,
+		range: `bytes 100-199/${whole.length}`,
+	});
 	expect(part.body).toEqual(whole.subarray(100, 200));
 	const rest = await download(url, { range: `bytes=${whole.length - 10}-` });
 	expect(rest.body).toEqual(whole.subarray(whole.length - 10));
@@ -215,7 +269,11 @@ it('serves no media for a job without any', async () => {
 it('pads a video to the size asked with a free box, so a large one is still a playable MP4', async () => {
 	const large = await startFakeService({ videoBytes: 5 * 2 ** 20 });
 	try {
-		const result = await finishedJob('generate.video', { prompt: 'A long clip', duration_seconds: 5 }, large);
+		const result = await finishedJob(
+			'generate.video',
+			{ prompt: 'A long clip', duration_seconds: 5 },
+			large,
+		);
 		const { body } = await download(String(result.video_url));
 		expect(body.length).toBe(5 * 2 ** 20);
 		const top = boxes(body);

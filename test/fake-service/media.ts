@@ -29,7 +29,18 @@ const WHITE: Rgb = [255, 255, 255];
 export const colourOf = (id: string): Rgb => PALETTE[crc32(id) % PALETTE.length];
 
 /** Digits 0–9 in a 3×5 block font, row by row. */
-const DIGITS = ['111101101101111', '010110010010111', '111001111100111', '111001111001111', '101101111001001', '111100111001111', '111100111101111', '111001001001001', '111101111101111', '111101111001111'];
+const DIGITS = [
+	'111101101101111',
+	'010110010010111',
+	'111001111100111',
+	'111001111001111',
+	'101101111001001',
+	'111100111001111',
+	'111100111101111',
+	'111001001001001',
+	'111101111101111',
+	'111101111001111',
+];
 
 /** An RGB picture that rectangles and digits are drawn on. */
 class Canvas {
@@ -45,8 +56,11 @@ class Canvas {
 	fill(x: number, y: number, width: number, height: number, colour: Rgb): void {
 		const pattern = Buffer.from(colour);
 		// Full lines are one run of bytes: one call fills them all.
-		if (width === this.width) this.pixels.fill(pattern, y * this.width * 3, (y + height) * this.width * 3);
-		else for (let row = y; row < y + height; row++) this.pixels.fill(pattern, (row * this.width + x) * 3, (row * this.width + x + width) * 3);
+		if (width === this.width)
+			this.pixels.fill(pattern, y * this.width * 3, (y + height) * this.width * 3);
+		else
+			for (let row = y; row < y + height; row++)
+				this.pixels.fill(pattern, (row * this.width + x) * 3, (row * this.width + x + width) * 3);
 	}
 
 	/** `text` (digits) centred on (x, y), `scale` pixels a block, with a block between digits. */
@@ -55,7 +69,14 @@ class Canvas {
 		const top = y - Math.round((5 * scale) / 2);
 		[...text].forEach((digit, index) => {
 			[...DIGITS[Number(digit)]].forEach((bit, cell) => {
-				if (bit === '1') this.fill(left + (index * 4 + (cell % 3)) * scale, top + Math.floor(cell / 3) * scale, scale, scale, colour);
+				if (bit === '1')
+					this.fill(
+						left + (index * 4 + (cell % 3)) * scale,
+						top + Math.floor(cell / 3) * scale,
+						scale,
+						scale,
+						colour,
+					);
 			});
 		});
 	}
@@ -85,7 +106,8 @@ function pngChunk(type: string, data: Buffer): Buffer {
 function png(canvas: Canvas): Buffer {
 	const rowBytes = canvas.width * 3;
 	const rows = Buffer.alloc((rowBytes + 1) * canvas.height);
-	for (let y = 0; y < canvas.height; y++) canvas.pixels.copy(rows, y * (rowBytes + 1) + 1, y * rowBytes, (y + 1) * rowBytes);
+	for (let y = 0; y < canvas.height; y++)
+		canvas.pixels.copy(rows, y * (rowBytes + 1) + 1, y * rowBytes, (y + 1) * rowBytes);
 	const header = Buffer.concat([u32(canvas.width, canvas.height), Buffer.from([8, 2, 0, 0, 0])]);
 	return Buffer.concat([
 		Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
@@ -101,7 +123,11 @@ export function slidePng(colour: Rgb, number: number, count: number): Buffer {
 		const canvas = new Canvas(SLIDE_SIZE, SLIDE_SIZE);
 		for (let y = 0; y < SLIDE_SIZE; y++) {
 			const shade = 1 - (0.5 * y) / SLIDE_SIZE;
-			canvas.fill(0, y, SLIDE_SIZE, 1, [Math.round(colour[0] * shade), Math.round(colour[1] * shade), Math.round(colour[2] * shade)]);
+			canvas.fill(0, y, SLIDE_SIZE, 1, [
+				Math.round(colour[0] * shade),
+				Math.round(colour[1] * shade),
+				Math.round(colour[2] * shade),
+			]);
 		}
 		canvas.digits(String(number), SLIDE_SIZE / 2, SLIDE_SIZE / 2 - 20, 40, WHITE);
 		const dots = Math.min(count, 20);
@@ -233,7 +259,8 @@ function slice(frame: number, macroblocks: Array<Buffer | undefined>): Buffer {
 		.ue(idr ? 7 : 5) // slice_type: I or P, as every slice of the picture
 		.ue(0) // pic_parameter_set_id
 		.u(FRAME_NUM_BITS, frame % 2 ** FRAME_NUM_BITS);
-	if (idr) bits.ue(0).u(1, 0).u(1, 0); // idr_pic_id; no_output_of_prior_pics_flag, long_term_reference_flag
+	if (idr)
+		bits.ue(0).u(1, 0).u(1, 0); // idr_pic_id; no_output_of_prior_pics_flag, long_term_reference_flag
 	else bits.u(1, 0).u(1, 0).u(1, 0); // num_ref_idx_active_override_flag, ref_pic_list_modification_flag_l0, adaptive_ref_pic_marking_mode_flag
 	bits.ue(0).ue(1); // slice_qp_delta 0 (se), disable_deblocking_filter_idc 1: raw samples are shown as they are
 	let skipped = 0;
@@ -244,7 +271,10 @@ function slice(frame: number, macroblocks: Array<Buffer | undefined>): Buffer {
 		}
 		if (!idr) bits.ue(skipped); // mb_skip_run
 		skipped = 0;
-		bits.ue(idr ? I_PCM_IN_I_SLICE : I_PCM_IN_P_SLICE).align().raw(samples);
+		bits
+			.ue(idr ? I_PCM_IN_I_SLICE : I_PCM_IN_P_SLICE)
+			.align()
+			.raw(samples);
 	}
 	if (skipped > 0) bits.ue(skipped);
 	return nal(idr ? 5 : 1, bits.end());
@@ -256,10 +286,17 @@ function macroblock({ pixels, width }: Canvas, column: number, row: number): Buf
 	for (let y = 0; y < 16; y++) {
 		for (let x = 0; x < 16; x++) {
 			const p = ((row * 16 + y) * width + column * 16 + x) * 3;
-			samples[y * 16 + x] = Math.round(16 + (65.738 * pixels[p] + 129.057 * pixels[p + 1] + 25.064 * pixels[p + 2]) / 256);
+			samples[y * 16 + x] = Math.round(
+				16 + (65.738 * pixels[p] + 129.057 * pixels[p + 1] + 25.064 * pixels[p + 2]) / 256,
+			);
 			if (x % 2 === 1 && y % 2 === 1) {
 				// The 2×2 block this pixel ends: the pixels before it, above it, and above and before.
-				const average = (c: number) => (pixels[p + c] + pixels[p + c - 3] + pixels[p + c - width * 3] + pixels[p + c - width * 3 - 3]) / 4;
+				const average = (c: number) =>
+					(pixels[p + c] +
+						pixels[p + c - 3] +
+						pixels[p + c - width * 3] +
+						pixels[p + c - width * 3 - 3]) /
+					4;
 				const [r, g, b] = [average(0), average(1), average(2)];
 				const chroma = 256 + ((y - 1) / 2) * 8 + (x - 1) / 2;
 				samples[chroma] = Math.round(128 + (-37.945 * r - 74.494 * g + 112.439 * b) / 256);
@@ -274,13 +311,20 @@ function macroblock({ pixels, width }: Canvas, column: number, row: number): Buf
  * Encodes the frames `draw` paints (on a canvas padded to whole macroblocks) as H.264 samples in
  * MP4's length-prefixed form. `draw` answers false when it left the frame before as it was.
  */
-function encodeH264(width: number, height: number, frames: number, draw: (canvas: Canvas, frame: number) => boolean): Buffer[] {
+function encodeH264(
+	width: number,
+	height: number,
+	frames: number,
+	draw: (canvas: Canvas, frame: number) => boolean,
+): Buffer[] {
 	const canvas = new Canvas(Math.ceil(width / 16) * 16, Math.ceil(height / 16) * 16);
 	const before = Buffer.alloc(canvas.pixels.length);
 	const line = canvas.width * 3;
-	const same = (start: number, end: number) => canvas.pixels.compare(before, start, end, start, end) === 0;
+	const same = (start: number, end: number) =>
+		canvas.pixels.compare(before, start, end, start, end) === 0;
 	const sameMacroblock = (column: number, row: number) => {
-		for (let y = row * 16; y < row * 16 + 16; y++) if (!same(y * line + column * 48, y * line + column * 48 + 48)) return false;
+		for (let y = row * 16; y < row * 16 + 16; y++)
+			if (!same(y * line + column * 48, y * line + column * 48 + 48)) return false;
 		return true;
 	};
 	const samples: Buffer[] = [];
@@ -317,7 +361,9 @@ function u16(...values: number[]): Buffer {
 }
 
 function box(type: string, ...content: Array<Buffer | string>): Buffer {
-	const body = Buffer.concat(content.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : part)));
+	const body = Buffer.concat(
+		content.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : part)),
+	);
 	return Buffer.concat([u32(body.length + 8), Buffer.from(type, 'latin1'), body]);
 }
 
@@ -335,14 +381,36 @@ function mp4(width: number, height: number, samples: Buffer[]): Buffer {
 	const frames = samples.length;
 	const milliseconds = (frames * 1000) / FPS;
 	const sps = sequenceParameterSet(width, height);
-	const avcC = box('avcC', Buffer.from([1, PROFILE, CONSTRAINTS, LEVEL, 0xff, 0xe1]), u16(sps.length), sps, Buffer.from([1]), u16(PICTURE_PARAMETER_SET.length), PICTURE_PARAMETER_SET);
+	const avcC = box(
+		'avcC',
+		Buffer.from([1, PROFILE, CONSTRAINTS, LEVEL, 0xff, 0xe1]),
+		u16(sps.length),
+		sps,
+		Buffer.from([1]),
+		u16(PICTURE_PARAMETER_SET.length),
+		PICTURE_PARAMETER_SET,
+	);
 	const moov = (mediaOffset: number) =>
 		box(
 			'moov',
-			box('mvhd', u32(0, 0, 0, 1000, milliseconds, 0x10000), u16(0x100), zeros(10), IDENTITY, zeros(24), u32(2)),
+			box(
+				'mvhd',
+				u32(0, 0, 0, 1000, milliseconds, 0x10000),
+				u16(0x100),
+				zeros(10),
+				IDENTITY,
+				zeros(24),
+				u32(2),
+			),
 			box(
 				'trak',
-				box('tkhd', u32(3, 0, 0, 1, 0, milliseconds), zeros(16), IDENTITY, u32(width * 0x10000, height * 0x10000)), // flags: enabled, in movie
+				box(
+					'tkhd',
+					u32(3, 0, 0, 1, 0, milliseconds),
+					zeros(16),
+					IDENTITY,
+					u32(width * 0x10000, height * 0x10000),
+				), // flags: enabled, in movie
 				box(
 					'mdia',
 					box('mdhd', u32(0, 0, 0, FPS, frames), u16(0x55c4, 0)), // timescale: one tick a frame; language "und"
@@ -353,7 +421,22 @@ function mp4(width: number, height: number, samples: Buffer[]): Buffer {
 						box('dinf', box('dref', u32(0, 1), box('url ', u32(1)))), // the media are in this file
 						box(
 							'stbl',
-							box('stsd', u32(0, 1), box('avc1', zeros(6), u16(1), zeros(16), u16(width, height), u32(0x480000, 0x480000, 0), u16(1), zeros(32), u16(0x18, 0xffff), avcC)),
+							box(
+								'stsd',
+								u32(0, 1),
+								box(
+									'avc1',
+									zeros(6),
+									u16(1),
+									zeros(16),
+									u16(width, height),
+									u32(0x480000, 0x480000, 0),
+									u16(1),
+									zeros(32),
+									u16(0x18, 0xffff),
+									avcC,
+								),
+							),
 							box('stts', u32(0, 1, frames, 1)), // every frame lasts one tick
 							box('stss', u32(0, 1, 1)),
 							box('stsc', u32(0, 1, 1, frames, 1)),
@@ -379,13 +462,21 @@ export function freeBox(bytes: number): Buffer {
 	return header;
 }
 
-const VIDEO_SIZES: Record<(typeof VIDEO_ASPECT_RATIOS)[number], [number, number]> = { '16:9': [320, 180], '9:16': [180, 320], '1:1': [240, 240] };
+const VIDEO_SIZES: Record<(typeof VIDEO_ASPECT_RATIOS)[number], [number, number]> = {
+	'16:9': [320, 180],
+	'9:16': [180, 320],
+	'1:1': [240, 240],
+};
 
 /**
  * A video of `seconds` at 10 frames a second, in the job's colour: the elapsed seconds counting
  * in the middle and a bar filling along the bottom, so a person sees it play and where it is.
  */
-export function demoVideo(colour: Rgb, seconds: number, aspectRatio: (typeof VIDEO_ASPECT_RATIOS)[number]): Buffer {
+export function demoVideo(
+	colour: Rgb,
+	seconds: number,
+	aspectRatio: (typeof VIDEO_ASPECT_RATIOS)[number],
+): Buffer {
 	const [width, height] = VIDEO_SIZES[aspectRatio];
 	return once(`video ${colour.join()} ${seconds} ${aspectRatio}`, () => {
 		const frames = seconds * FPS;

@@ -84,10 +84,21 @@ export const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
 const nullableDateTime: JsonSchema = { type: ['string', 'null'], format: 'date-time' };
 const nullableText: JsonSchema = { type: ['string', 'null'] };
 const idOf = (prefix: string): JsonSchema => ({ type: 'string', pattern: `^${prefix}_` });
-export const oneOfValues = (values: readonly string[]): JsonSchema => ({ type: 'string', enum: [...values] });
-export const integerBetween = (minimum: number, maximum: number): JsonSchema => ({ type: 'integer', minimum, maximum });
+export const oneOfValues = (values: readonly string[]): JsonSchema => ({
+	type: 'string',
+	enum: [...values],
+});
+export const integerBetween = (minimum: number, maximum: number): JsonSchema => ({
+	type: 'integer',
+	minimum,
+	maximum,
+});
 
-export function closedObject(properties: Record<string, JsonSchema>, required: string[] = [], extra: JsonSchema = {}): JsonSchema {
+export function closedObject(
+	properties: Record<string, JsonSchema>,
+	required: string[] = [],
+	extra: JsonSchema = {},
+): JsonSchema {
 	return {
 		type: 'object',
 		additionalProperties: false,
@@ -142,16 +153,25 @@ const publishFields: Record<string, JsonSchema> = {
 	post_id: { ...idOf('post'), description: 'Must name an existing post (422 otherwise).' },
 	content: { ...nonEmptyText, description: 'Publishes a new post with this content.' },
 	page_id: generationSourceFields.page_id,
-	scheduled_at: { ...dateTime, description: 'Recorded on the post; the post is published when the job succeeds.' },
+	scheduled_at: {
+		...dateTime,
+		description: 'Recorded on the post; the post is published when the job succeeds.',
+	},
 };
 
 const webhookFields: Record<string, JsonSchema> = {
 	url: {
 		type: 'string',
 		format: 'uri',
-		description: 'Events are only ever sent to loopback hosts (127.0.0.0/8, localhost, [::1]) by this service.',
+		description:
+			'Events are only ever sent to loopback hosts (127.0.0.0/8, localhost, [::1]) by this service.',
 	},
-	events: { type: 'array', minItems: 1, uniqueItems: true, items: oneOfValues(WEBHOOK_SUBSCRIPTIONS) },
+	events: {
+		type: 'array',
+		minItems: 1,
+		uniqueItems: true,
+		items: oneOfValues(WEBHOOK_SUBSCRIPTIONS),
+	},
 	description: text,
 	active: { type: 'boolean', default: true },
 	secret: { type: 'string', minLength: 16 },
@@ -179,7 +199,14 @@ function eventSchema(type: string, dataProperty: string, dataSchemaName: string)
 	);
 }
 
-const JOB_RESULT_SCHEMAS = ['BlogResult', 'LinkedinResult', 'TwitterResult', 'CarouselResult', 'VideoResult', 'PublishResult'];
+const JOB_RESULT_SCHEMAS = [
+	'BlogResult',
+	'LinkedinResult',
+	'TwitterResult',
+	'CarouselResult',
+	'VideoResult',
+	'PublishResult',
+];
 
 const schemas: Record<string, JsonSchema> = {
 	Error: closedObject(
@@ -262,7 +289,8 @@ const schemas: Record<string, JsonSchema> = {
 	}),
 	UpdatePostRequest: closedObject(postFields, [], {
 		minProperties: 1,
-		description: 'Only the given fields change. A post whose resulting status is "scheduled" must have scheduled_at (422 otherwise).',
+		description:
+			'Only the given fields change. A post whose resulting status is "scheduled" must have scheduled_at (422 otherwise).',
 	}),
 	JobError: closedObject({ code: text, message: text }, ['code', 'message']),
 	BlogResult: closedObject(
@@ -271,7 +299,14 @@ const schemas: Record<string, JsonSchema> = {
 	),
 	LinkedinResult: closedObject({ content: text }, ['content']),
 	TwitterResult: closedObject(
-		{ tweets: { type: 'array', minItems: 1, maxItems: 25, items: { type: 'string', maxLength: 280 } } },
+		{
+			tweets: {
+				type: 'array',
+				minItems: 1,
+				maxItems: 25,
+				items: { type: 'string', maxLength: 280 },
+			},
+		},
 		['tweets'],
 	),
 	CarouselResult: closedObject(
@@ -281,7 +316,11 @@ const schemas: Record<string, JsonSchema> = {
 				minItems: 2,
 				maxItems: 20,
 				items: closedObject(
-					{ title: text, body: text, image_url: { type: 'string', format: 'uri', description: 'The slide as a PNG image.' } },
+					{
+						title: text,
+						body: text,
+						image_url: { type: 'string', format: 'uri', description: 'The slide as a PNG image.' },
+					},
 					['title', 'body', 'image_url'],
 				),
 			},
@@ -290,7 +329,11 @@ const schemas: Record<string, JsonSchema> = {
 	),
 	VideoResult: closedObject(
 		{
-			video_url: { type: 'string', format: 'uri', description: 'The video as an MP4 file (H.264), as long as `duration_seconds`.' },
+			video_url: {
+				type: 'string',
+				format: 'uri',
+				description: 'The video as an MP4 file (H.264), as long as `duration_seconds`.',
+			},
 			duration_seconds: integerBetween(5, 600),
 			aspect_ratio: oneOfValues(VIDEO_ASPECT_RATIOS),
 		},
@@ -305,7 +348,8 @@ const schemas: Record<string, JsonSchema> = {
 			thread_urls: {
 				type: 'array',
 				items: { type: 'string', format: 'uri' },
-				description: 'Only for a thread: the address of each of its tweets, in order (`url` is the first).',
+				description:
+					'Only for a thread: the address of each of its tweets, in order (`url` is the first).',
 			},
 		},
 		['platform', 'post_id', 'url', 'published_at'],
@@ -318,17 +362,27 @@ const schemas: Record<string, JsonSchema> = {
 			progress: integerBetween(0, 100),
 			result: {
 				description: 'Set when status is "succeeded"; its shape depends on the job type.',
-				oneOf: [
-					...JOB_RESULT_SCHEMAS.map(schemaRef),
-					{ type: 'null' },
-				],
+				oneOf: [...JOB_RESULT_SCHEMAS.map(schemaRef), { type: 'null' }],
 			},
-			error: { description: 'Set when status is "failed".', oneOf: [schemaRef('JobError'), { type: 'null' }] },
+			error: {
+				description: 'Set when status is "failed".',
+				oneOf: [schemaRef('JobError'), { type: 'null' }],
+			},
 			created_at: dateTime,
 			updated_at: dateTime,
 			finished_at: nullableDateTime,
 		},
-		['id', 'type', 'status', 'progress', 'result', 'error', 'created_at', 'updated_at', 'finished_at'],
+		[
+			'id',
+			'type',
+			'status',
+			'progress',
+			'result',
+			'error',
+			'created_at',
+			'updated_at',
+			'finished_at',
+		],
 	),
 	GenerateBlogRequest: closedObject(
 		{
@@ -379,7 +433,10 @@ const schemas: Record<string, JsonSchema> = {
 	),
 	Webhook: closedObject(webhookResponseFields, Object.keys(webhookResponseFields)),
 	WebhookWithSecret: closedObject(
-		{ ...webhookResponseFields, secret: { type: 'string', minLength: 16, description: 'Only ever returned here.' } },
+		{
+			...webhookResponseFields,
+			secret: { type: 'string', minLength: 16, description: 'Only ever returned here.' },
+		},
 		[...Object.keys(webhookResponseFields), 'secret'],
 	),
 	WebhookList: listOf('Webhook'),
@@ -429,15 +486,32 @@ const parameters: Record<string, JsonSchema> = {
 			'Any string up to 255 characters. A create repeated on the same path with the same key is not carried out again: it gets the answer of the first one.',
 		schema: { type: 'string', minLength: 1, maxLength: 255 },
 	},
-	PageSearch: { name: 'q', in: 'query', description: 'Case-insensitive substring of the page name.', schema: text },
+	PageSearch: {
+		name: 'q',
+		in: 'query',
+		description: 'Case-insensitive substring of the page name.',
+		schema: text,
+	},
 	PostStatusFilter: { name: 'status', in: 'query', schema: oneOfValues(POST_STATUSES) },
 	PostPageFilter: { name: 'page_id', in: 'query', schema: text },
-	EventTypeHeader: deliveryHeader(WEBHOOK_HEADERS.event, 'The event type.', oneOfValues(WEBHOOK_EVENT_TYPES)),
-	DeliveryIdHeader: deliveryHeader(WEBHOOK_HEADERS.delivery, 'The event id (same as `id` in the body).', idOf('evt')),
-	TimestampHeader: deliveryHeader(WEBHOOK_HEADERS.timestamp, 'Unix time in seconds when the event was signed.', {
-		type: 'string',
-		pattern: '^[0-9]+$',
-	}),
+	EventTypeHeader: deliveryHeader(
+		WEBHOOK_HEADERS.event,
+		'The event type.',
+		oneOfValues(WEBHOOK_EVENT_TYPES),
+	),
+	DeliveryIdHeader: deliveryHeader(
+		WEBHOOK_HEADERS.delivery,
+		'The event id (same as `id` in the body).',
+		idOf('evt'),
+	),
+	TimestampHeader: deliveryHeader(
+		WEBHOOK_HEADERS.timestamp,
+		'Unix time in seconds when the event was signed.',
+		{
+			type: 'string',
+			pattern: '^[0-9]+$',
+		},
+	),
 	SignatureHeader: deliveryHeader(
 		WEBHOOK_HEADERS.signature,
 		'`sha256=` + lowercase hex HMAC-SHA256, keyed with the webhook secret, of `<timestamp>.<raw body>`.',
@@ -455,7 +529,10 @@ const responses: Record<string, JsonSchema> = {
 		'The request does not match this document, or names a page or post that does not exist (`validation_error`, with `details`).',
 	),
 	RateLimited: errorResponse('Too many requests (`rate_limited`).', {
-		'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'string', pattern: '^[0-9]+$' } },
+		'Retry-After': {
+			description: 'Seconds to wait before retrying.',
+			schema: { type: 'string', pattern: '^[0-9]+$' },
+		},
 	}),
 	InternalError: errorResponse('Unexpected failure (`internal_error`); safe to retry.'),
 };
@@ -503,7 +580,9 @@ function operation(spec: OperationSpec): OpenApiOperation {
 				...(spec.success.schema ? { content: jsonContent(spec.success.schema) } : {}),
 			},
 			...Object.fromEntries(
-				errorResponses.filter(([, , applies]) => applies).map(([status, name]) => [status, responseRef(name)]),
+				errorResponses
+					.filter(([, , applies]) => applies)
+					.map(([status, name]) => [status, responseRef(name)]),
 			),
 		},
 	};
@@ -511,7 +590,12 @@ function operation(spec: OperationSpec): OpenApiOperation {
 
 const listQuery = ['Limit', 'Cursor'];
 
-function generateOperation(kind: string, operationId: string, requestBody: string, summary: string): OpenApiOperation {
+function generateOperation(
+	kind: string,
+	operationId: string,
+	requestBody: string,
+	summary: string,
+): OpenApiOperation {
 	return operation({
 		operationId,
 		summary,
@@ -575,7 +659,11 @@ const paths: Record<string, OpenApiPathItem> = {
 			summary: 'List posts',
 			tag: 'Posts',
 			query: [...listQuery, 'PostStatusFilter', 'PostPageFilter'],
-			success: { status: '200', description: 'A page of posts, oldest first.', schema: schemaRef('PostList') },
+			success: {
+				status: '200',
+				description: 'A page of posts, oldest first.',
+				schema: schemaRef('PostList'),
+			},
 		}),
 		post: operation({
 			operationId: 'createPost',
@@ -610,19 +698,44 @@ const paths: Record<string, OpenApiPathItem> = {
 		}),
 	},
 	'/v1/generate/blog': {
-		post: generateOperation('blog', 'generateBlog', 'GenerateBlogRequest', 'Write a blog post from a transcript'),
+		post: generateOperation(
+			'blog',
+			'generateBlog',
+			'GenerateBlogRequest',
+			'Write a blog post from a transcript',
+		),
 	},
 	'/v1/generate/linkedin': {
-		post: generateOperation('linkedin', 'generateLinkedin', 'GenerateLinkedinRequest', 'Write a LinkedIn post'),
+		post: generateOperation(
+			'linkedin',
+			'generateLinkedin',
+			'GenerateLinkedinRequest',
+			'Write a LinkedIn post',
+		),
 	},
 	'/v1/generate/twitter': {
-		post: generateOperation('twitter', 'generateTwitter', 'GenerateTwitterRequest', 'Write a Twitter thread'),
+		post: generateOperation(
+			'twitter',
+			'generateTwitter',
+			'GenerateTwitterRequest',
+			'Write a Twitter thread',
+		),
 	},
 	'/v1/generate/carousel': {
-		post: generateOperation('carousel', 'generateCarousel', 'GenerateCarouselRequest', 'Write carousel slides'),
+		post: generateOperation(
+			'carousel',
+			'generateCarousel',
+			'GenerateCarouselRequest',
+			'Write carousel slides',
+		),
 	},
 	'/v1/generate/video': {
-		post: generateOperation('video', 'generateVideo', 'GenerateVideoRequest', 'Render a short video'),
+		post: generateOperation(
+			'video',
+			'generateVideo',
+			'GenerateVideoRequest',
+			'Render a short video',
+		),
 	},
 	'/v1/publish/linkedin': { post: publishOperation('linkedin', 'publishLinkedin') },
 	'/v1/publish/twitter': { post: publishOperation('twitter', 'publishTwitter') },
@@ -641,7 +754,11 @@ const paths: Record<string, OpenApiPathItem> = {
 			summary: 'List webhooks',
 			tag: 'Webhooks',
 			query: listQuery,
-			success: { status: '200', description: 'A page of webhooks (without secrets).', schema: schemaRef('WebhookList') },
+			success: {
+				status: '200',
+				description: 'A page of webhooks (without secrets).',
+				schema: schemaRef('WebhookList'),
+			},
 		}),
 		post: operation({
 			operationId: 'createWebhook',
@@ -650,7 +767,8 @@ const paths: Record<string, OpenApiPathItem> = {
 			requestBody: 'CreateWebhookRequest',
 			success: {
 				status: '201',
-				description: 'The new webhook, including its signing secret (generated when none was given).',
+				description:
+					'The new webhook, including its signing secret (generated when none was given).',
 				schema: schemaRef('WebhookWithSecret'),
 			},
 		}),
@@ -661,7 +779,11 @@ const paths: Record<string, OpenApiPathItem> = {
 			summary: 'Get a webhook',
 			tag: 'Webhooks',
 			pathId: 'WebhookId',
-			success: { status: '200', description: 'The webhook (without secret).', schema: schemaRef('Webhook') },
+			success: {
+				status: '200',
+				description: 'The webhook (without secret).',
+				schema: schemaRef('Webhook'),
+			},
 		}),
 		patch: operation({
 			operationId: 'updateWebhook',
@@ -669,7 +791,11 @@ const paths: Record<string, OpenApiPathItem> = {
 			tag: 'Webhooks',
 			pathId: 'WebhookId',
 			requestBody: 'UpdateWebhookRequest',
-			success: { status: '200', description: 'The updated webhook (without secret).', schema: schemaRef('Webhook') },
+			success: {
+				status: '200',
+				description: 'The updated webhook (without secret).',
+				schema: schemaRef('Webhook'),
+			},
 		}),
 		delete: operation({
 			operationId: 'deleteWebhook',
@@ -695,7 +821,9 @@ function webhookEvent(summary: string, eventSchemaName: string): OpenApiPathItem
 			description: signatureScheme,
 			tags: ['Webhooks'],
 			security: [],
-			parameters: ['EventTypeHeader', 'DeliveryIdHeader', 'TimestampHeader', 'SignatureHeader'].map(parameterRef),
+			parameters: ['EventTypeHeader', 'DeliveryIdHeader', 'TimestampHeader', 'SignatureHeader'].map(
+				parameterRef,
+			),
 			requestBody: { required: true, content: jsonContent(schemaRef(eventSchemaName)) },
 			responses: {
 				'2XX': { description: 'Acknowledged.' },
@@ -727,7 +855,12 @@ export function buildOpenApiDocument(serverUrl?: string): OpenApiDocument {
 		openapi: '3.1.0',
 		info: { title: 'Content Publishing API (fake)', version: '1.0.0', description: apiDescription },
 		jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
-		servers: [{ url: serverUrl ?? 'http://127.0.0.1', description: 'Fake service on the loopback interface' }],
+		servers: [
+			{
+				url: serverUrl ?? 'http://127.0.0.1',
+				description: 'Fake service on the loopback interface',
+			},
+		],
 		security: [{ bearerAuth: [] }],
 		tags: [
 			{ name: 'Meta', description: 'The API description.' },
@@ -746,7 +879,9 @@ export function buildOpenApiDocument(serverUrl?: string): OpenApiDocument {
 			'post.published': webhookEvent('A publish job published a post', 'PostPublishedEvent'),
 		},
 		components: structuredClone({
-			securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'The API key.' } },
+			securitySchemes: {
+				bearerAuth: { type: 'http', scheme: 'bearer', description: 'The API key.' },
+			},
 			parameters,
 			responses,
 			schemas,

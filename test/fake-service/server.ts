@@ -1,5 +1,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import http, {
+	type IncomingHttpHeaders,
+	type IncomingMessage,
+	type ServerResponse,
+} from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -19,11 +23,24 @@ import {
 	VIDEO_ASPECT_RATIOS,
 	type WEBHOOK_EVENT_TYPES,
 } from './openapi';
-import { createContractValidator, formatProblem, type ContractDocument, type ContractProblem, type ContractValidator } from './request-validator';
+import {
+	createContractValidator,
+	formatProblem,
+	type ContractDocument,
+	type ContractProblem,
+	type ContractValidator,
+} from './request-validator';
 import { colourOf, demoVideo, freeBox, slidePng } from './media';
 import { ALTERNATE } from './alternate';
 import { ENVELOPE } from './envelope';
-import { creationOrder, readState, setAside, StateFileError, writeState, type SavedState } from './state-file';
+import {
+	creationOrder,
+	readState,
+	setAside,
+	StateFileError,
+	writeState,
+	type SavedState,
+} from './state-file';
 
 // ---------------------------------------------------------------------------------------------
 // Public types
@@ -253,14 +270,23 @@ export interface ProfileAdapter {
 	document(serverUrl?: string): ContractDocument;
 	incoming(primaryOperation: string, body: unknown, query: Query): { body: unknown; query: Query };
 	/** A primary handler's answer in the profile's terms; `request` is the path's id and the request's body in primary terms. */
-	outgoing(primaryOperation: string, answer: RouteResult, request: { id?: string; body: unknown }, service: FakeService): RouteResult;
+	outgoing(
+		primaryOperation: string,
+		answer: RouteResult,
+		request: { id?: string; body: unknown },
+		service: FakeService,
+	): RouteResult;
 	/** One page of a list (items in primary terms; `outgoing` translates them). */
 	page(list: string, items: Array<{ id: string }>, query: Query, paging: Paging): object;
 	error(error: ApiError): { status: number; body: unknown; contentType?: string };
 	/** A delivery's event name and body. */
 	event(event: WebhookEvent): { type: string; body: unknown };
 	/** A delivery's signature headers; `nth` counts the deliveries since the last reset. */
-	sign(secret: string, rawBody: string, delivery: { eventId?: string; timestamp: number; nth: number }): Record<string, string>;
+	sign(
+		secret: string,
+		rawBody: string,
+		delivery: { eventId?: string; timestamp: number; nth: number },
+	): Record<string, string>;
 	/** Creates carried out once per Repeatability-Request-ID (see `once`); without it, no idempotency at all. */
 	repeatability?: boolean;
 	/** 403 for the service's unapproved key; without it, that key is just a wrong one (401). */
@@ -323,9 +349,15 @@ export const routes: readonly Route[] = [
 		path: '/v1/openapi.json',
 		operationId: 'getOpenApiDocument',
 		anonymous: true,
-		handler: (service) => ok(PROFILES[service.profile]?.document(service.url) ?? buildOpenApiDocument(service.url)),
+		handler: (service) =>
+			ok(PROFILES[service.profile]?.document(service.url) ?? buildOpenApiDocument(service.url)),
 	},
-	{ method: 'GET', path: '/v1/me', operationId: 'getAccount', handler: (service) => ok(service.account) },
+	{
+		method: 'GET',
+		path: '/v1/me',
+		operationId: 'getAccount',
+		handler: (service) => ok(service.account),
+	},
 	{
 		method: 'GET',
 		path: '/v1/pages',
@@ -353,7 +385,9 @@ export const routes: readonly Route[] = [
 			const status = singleValue(query.status);
 			const pageId = singleValue(query.page_id);
 			const posts = [...service.posts.values()].filter(
-				(post) => (status === undefined || post.status === status) && (pageId === undefined || post.page_id === pageId),
+				(post) =>
+					(status === undefined || post.status === status) &&
+					(pageId === undefined || post.page_id === pageId),
 			);
 			return ok(service.page('listPosts', posts, query));
 		},
@@ -404,7 +438,8 @@ export const routes: readonly Route[] = [
 		method: 'GET',
 		path: '/v1/webhooks/{id}',
 		operationId: 'getWebhook',
-		handler: (service, { params }) => ok(withoutSecret(findOr404(service.webhooks, 'Webhook', params.id))),
+		handler: (service, { params }) =>
+			ok(withoutSecret(findOr404(service.webhooks, 'Webhook', params.id))),
 	},
 	{
 		method: 'PATCH',
@@ -412,7 +447,11 @@ export const routes: readonly Route[] = [
 		operationId: 'updateWebhook',
 		handler: (service, { params, body }) => {
 			const webhook = findOr404(service.webhooks, 'Webhook', params.id);
-			const updated: StoredWebhook = { ...webhook, ...(body as Partial<CreateWebhookInput>), updated_at: isoNow() };
+			const updated: StoredWebhook = {
+				...webhook,
+				...(body as Partial<CreateWebhookInput>),
+				updated_at: isoNow(),
+			};
 			service.webhooks.set(webhook.id, updated);
 			return ok(withoutSecret(updated));
 		},
@@ -446,7 +485,8 @@ function updatePost(service: FakeService, { params, body }: RouteRequest): Route
 	const updated = requireScheduleTime({ ...post, ...input, updated_at: now });
 	updated.published_at = updated.status === 'published' ? (post.published_at ?? now) : null;
 	service.posts.set(post.id, updated);
-	if (updated.status === 'published' && post.status !== 'published') void service.announcePostPublished(updated);
+	if (updated.status === 'published' && post.status !== 'published')
+		void service.announcePostPublished(updated);
 	return ok(updated);
 }
 
@@ -467,7 +507,10 @@ function createWebhook(service: FakeService, { body }: RouteRequest): RouteResul
 	return { status: 201, body: webhook };
 }
 
-function generationRoute(kind: 'blog' | 'linkedin' | 'twitter' | 'carousel' | 'video', operationId: string): Route {
+function generationRoute(
+	kind: 'blog' | 'linkedin' | 'twitter' | 'carousel' | 'video',
+	operationId: string,
+): Route {
 	return {
 		method: 'POST',
 		path: `/v1/generate/${kind}`,
@@ -490,8 +533,14 @@ function publishingRoute(platform: 'linkedin' | 'twitter', operationId: string):
 			const input = body as JobInput;
 			requireReference(service.posts, 'post_id', 'post', input.post_id);
 			requireReference(service.pages, 'page_id', 'page', input.page_id);
-			if (input.thread !== undefined && (input.content !== undefined || input.post_id !== undefined)) {
-				throw invalidField('thread', 'takes the place of content and post_id: send one of the three');
+			if (
+				input.thread !== undefined &&
+				(input.content !== undefined || input.post_id !== undefined)
+			) {
+				throw invalidField(
+					'thread',
+					'takes the place of content and post_id: send one of the three',
+				);
 			}
 			return { status: 202, body: service.startJob(`publish.${platform}`, input) };
 		},
@@ -507,7 +556,10 @@ export function profileRoutes(adapter: ProfileAdapter | undefined): ProfileRoute
 		profileRouteTables.get(adapter) ??
 		routes.map((route) => ({
 			method: route.method === 'PATCH' ? adapter.updateMethod : route.method,
-			path: route.path.replace(/\/(\w+)s\/\{id\}$/, (_, resource: string) => `/${resource}s/{${adapter.pathParameter(resource)}}`),
+			path: route.path.replace(
+				/\/(\w+)s\/\{id\}$/,
+				(_, resource: string) => `/${resource}s/{${adapter.pathParameter(resource)}}`,
+			),
 			operationId: adapter.operationIds[route.operationId],
 			primary: route.operationId,
 		}));
@@ -515,7 +567,10 @@ export function profileRoutes(adapter: ProfileAdapter | undefined): ProfileRoute
 	return table;
 }
 
-export function matchRoute(method: string, rawPath: string): { route: Route; params: Record<string, string> } | undefined {
+export function matchRoute(
+	method: string,
+	rawPath: string,
+): { route: Route; params: Record<string, string> } | undefined {
 	const segments = rawPath.split('/');
 	for (const route of routes) {
 		if (route.method !== method) continue;
@@ -563,7 +618,8 @@ export class ApiError extends Error {
 
 const ok = (body: unknown): RouteResult => ({ status: 200, body });
 
-const notFound = (resource: string, id: string) => new ApiError(404, 'not_found', `${resource} "${id}" was not found`);
+const notFound = (resource: string, id: string) =>
+	new ApiError(404, 'not_found', `${resource} "${id}" was not found`);
 
 const invalidField = (field: string, message: string) =>
 	new ApiError(422, 'validation_error', `${field} ${message}`, [{ field, message }]);
@@ -574,13 +630,20 @@ function findOr404<T>(collection: Map<string, T>, resource: string, id: string):
 	return item;
 }
 
-function requireReference(collection: Map<string, unknown>, field: string, resource: string, id: string | undefined): void {
-	if (id !== undefined && id !== null && !collection.has(id)) throw invalidField(field, `does not name an existing ${resource} ("${id}")`);
+function requireReference(
+	collection: Map<string, unknown>,
+	field: string,
+	resource: string,
+	id: string | undefined,
+): void {
+	if (id !== undefined && id !== null && !collection.has(id))
+		throw invalidField(field, `does not name an existing ${resource} ("${id}")`);
 }
 
 // The primary document states this rule too; a profile whose document cannot (3.0 has no if/then) relies on this.
 function requireScheduleTime(post: Post): Post {
-	if (post.status === 'scheduled' && post.scheduled_at === null) throw invalidField('scheduled_at', 'is required when status is "scheduled"');
+	if (post.status === 'scheduled' && post.scheduled_at === null)
+		throw invalidField('scheduled_at', 'is required when status is "scheduled"');
 	return post;
 }
 
@@ -602,7 +665,10 @@ function paginate<T extends { id: string }>(
 	const afterId = cursor === undefined ? undefined : decodeCursor(cursor);
 	const remaining = afterId === undefined ? items : items.filter((item) => item.id > afterId);
 	const data = remaining.slice(0, limit);
-	return { data, next_cursor: remaining.length > limit ? encodeCursor(data[data.length - 1].id) : null };
+	return {
+		data,
+		next_cursor: remaining.length > limit ? encodeCursor(data[data.length - 1].id) : null,
+	};
 }
 
 function encodeCursor(lastId: string): string {
@@ -669,7 +735,8 @@ function writeBlogPost(input: JobInput): JobResult {
 	const sentences = sentencesOf(input.transcript ?? '');
 	const title = input.title ?? truncate(sentences[0].replace(/[.!?]+$/, ''), 70);
 	const paragraphs: string[] = [];
-	for (let index = 0; index < sentences.length; index += 3) paragraphs.push(sentences.slice(index, index + 3).join(' '));
+	for (let index = 0; index < sentences.length; index += 3)
+		paragraphs.push(sentences.slice(index, index + 3).join(' '));
 	const takeaways = sentences.slice(0, 3).map((sentence) => `- ${sentence}`);
 	return {
 		title,
@@ -686,7 +753,11 @@ function writeThread(sourceText: string, tweetCount: number): string[] {
 	});
 }
 
-function writeSlides(sourceText: string, slideCount: number, mediaUrl: string): Array<{ title: string; body: string; image_url: string }> {
+function writeSlides(
+	sourceText: string,
+	slideCount: number,
+	mediaUrl: string,
+): Array<{ title: string; body: string; image_url: string }> {
 	const sentences = sentencesOf(sourceText);
 	return Array.from({ length: slideCount }, (_, index) => ({
 		title: index === 0 ? truncate(sentences[0], 60) : `Point ${index}`,
@@ -699,11 +770,18 @@ function writeSlides(sourceText: string, slideCount: number, mediaUrl: string): 
 const ZEROS = Buffer.alloc(64 * 1024);
 
 /** Answers a byte range when asked for one (`bytes=start-` or `bytes=start-end`), as a player needs to seek. */
-function sendMedia(request: IncomingMessage, response: ServerResponse, type: string, file: Buffer, size = file.length): void {
+function sendMedia(
+	request: IncomingMessage,
+	response: ServerResponse,
+	type: string,
+	file: Buffer,
+	size = file.length,
+): void {
 	const range = /^bytes=(\d+)-(\d*)$/.exec(request.headers.range ?? '');
 	const start = Number(range?.[1] ?? 0);
 	const end = range?.[2] ? Math.min(Number(range[2]) + 1, size) : size;
-	if (start >= end) return void response.writeHead(416, { 'Content-Range': `bytes */${size}` }).end();
+	if (start >= end)
+		return void response.writeHead(416, { 'Content-Range': `bytes */${size}` }).end();
 	response.writeHead(range ? 206 : 200, {
 		'Content-Type': type,
 		'Content-Length': String(end - start),
@@ -713,7 +791,10 @@ function sendMedia(request: IncomingMessage, response: ServerResponse, type: str
 	let sent = start;
 	const write = () => {
 		while (sent < end) {
-			const chunk = sent < file.length ? file.subarray(sent, end) : ZEROS.subarray(0, Math.min(ZEROS.length, end - sent));
+			const chunk =
+				sent < file.length
+					? file.subarray(sent, end)
+					: ZEROS.subarray(0, Math.min(ZEROS.length, end - sent));
 			sent += chunk.length;
 			if (!response.write(chunk)) return void response.once('drain', write);
 		}
@@ -768,7 +849,10 @@ const DEFAULT_JOB_PLAN: Required<JobPlan> = {
 	outcome: 'succeeded',
 	pollsUntilRunning: 1,
 	pollsUntilDone: 2,
-	error: { code: 'generation_failed', message: 'The model could not produce content for this input' },
+	error: {
+		code: 'generation_failed',
+		message: 'The model could not produce content for this input',
+	},
 };
 
 const SEED_PAGES: Array<Pick<Page, 'name' | 'platform' | 'url'>> = [
@@ -776,7 +860,11 @@ const SEED_PAGES: Array<Pick<Page, 'name' | 'platform' | 'url'>> = [
 	{ name: 'Acme on LinkedIn', platform: 'linkedin', url: 'https://linkedin.example/company/acme' },
 	{ name: 'Acme on Twitter', platform: 'twitter', url: 'https://twitter.example/acme' },
 	{ name: 'Founder Notes', platform: 'blog', url: 'https://blog.acme.example/founder-notes' },
-	{ name: 'Product Updates', platform: 'linkedin', url: 'https://linkedin.example/showcase/acme-product' },
+	{
+		name: 'Product Updates',
+		platform: 'linkedin',
+		url: 'https://linkedin.example/showcase/acme-product',
+	},
 ];
 
 const LOGIN_PAGE =
@@ -811,7 +899,10 @@ export class TokenBucket {
 
 	get remaining(): number {
 		const now = Date.now();
-		this.tokens = Math.min(this.quota, this.tokens + ((now - this.at) / 1000) * (this.quota / this.windowSeconds));
+		this.tokens = Math.min(
+			this.quota,
+			this.tokens + ((now - this.at) / 1000) * (this.quota / this.windowSeconds),
+		);
 		this.at = now;
 		return Math.floor(this.tokens);
 	}
@@ -827,15 +918,21 @@ const PROFILE_LIMIT = { quota: 10_000, windowSeconds: 10 };
 const REPEATABILITY_WINDOW_MS = 5 * 60_000;
 /** How long after a change the state file is written, so that a burst of changes makes one write. */
 const STATE_SAVE_DELAY_MS = 250;
-const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+const IMF_FIXDATE =
+	/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
-const PROFILES: Partial<Record<Profile, ProfileAdapter>> = { alternate: ALTERNATE, envelope: ENVELOPE };
+const PROFILES: Partial<Record<Profile, ProfileAdapter>> = {
+	alternate: ALTERNATE,
+	envelope: ENVELOPE,
+};
 
 const compiledContracts: Partial<Record<Profile, ContractValidator>> = {};
 
 // Compiling every schema takes a while; one compiled copy per profile serves every instance.
 function sharedContractValidator(profile: Profile): ContractValidator {
-	compiledContracts[profile] ??= createContractValidator(PROFILES[profile]?.document() ?? buildOpenApiDocument());
+	compiledContracts[profile] ??= createContractValidator(
+		PROFILES[profile]?.document() ?? buildOpenApiDocument(),
+	);
 	return compiledContracts[profile];
 }
 
@@ -858,7 +955,10 @@ export class FakeService {
 	private jobPlan: Required<JobPlan> = DEFAULT_JOB_PLAN;
 	private readonly faults: Array<{ fault: Fault; remaining: number; passes: number }> = [];
 	/** First answers of creates, by path and Idempotency-Key, or by Repeatability-Request-ID. */
-	private readonly idempotentAnswers = new Map<string, { fingerprint: string; answer: RouteResult }>();
+	private readonly idempotentAnswers = new Map<
+		string,
+		{ fingerprint: string; answer: RouteResult }
+	>();
 	/** Jobs that stay where they are until finishJob, whatever the job mode (see holdJob). */
 	readonly heldJobs = new Set<string>();
 	/** A key the service knows but whose account is not approved for API access (403 where a profile says so). */
@@ -871,7 +971,9 @@ export class FakeService {
 	/** Can change while the service runs, as a real service's conventions may between releases. */
 	profile: Profile;
 	readonly servesDocument: boolean;
-	private readonly server = http.createServer((request, response) => void this.handle(request, response));
+	private readonly server = http.createServer(
+		(request, response) => void this.handle(request, response),
+	);
 	private saveTimer: NodeJS.Timeout | undefined;
 
 	static async start(options: FakeServiceOptions = {}): Promise<FakeService> {
@@ -932,7 +1034,10 @@ export class FakeService {
 	/** Resolves once the webhook deliveries for the job were attempted (retries included). */
 	async finishJob(id: string, outcome?: JobOutcome, error?: JobError): Promise<void> {
 		const runtime = this.jobRuntimes.get(id);
-		if (!runtime) throw new Error(this.jobs.has(id) ? `Job ${id} has already finished` : `There is no job ${id}`);
+		if (!runtime)
+			throw new Error(
+				this.jobs.has(id) ? `Job ${id} has already finished` : `There is no job ${id}`,
+			);
 		await this.completeJob(id, outcome ?? runtime.plan.outcome, error);
 	}
 
@@ -945,7 +1050,11 @@ export class FakeService {
 	}
 
 	injectFault(fault: Fault): void {
-		this.faults.push({ fault: { ...fault }, remaining: fault.times ?? 1, passes: fault.after ?? 0 });
+		this.faults.push({
+			fault: { ...fault },
+			remaining: fault.times ?? 1,
+			passes: fault.after ?? 0,
+		});
 	}
 
 	clearFaults(): void {
@@ -963,7 +1072,9 @@ export class FakeService {
 		this.idempotentAnswers.clear();
 		this.heldJobs.clear();
 		const { rateLimit } = this.options;
-		this.bucket = rateLimit ? new TokenBucket(rateLimit.perSecond, 1) : new TokenBucket(PROFILE_LIMIT.quota, PROFILE_LIMIT.windowSeconds);
+		this.bucket = rateLimit
+			? new TokenBucket(rateLimit.perSecond, 1)
+			: new TokenBucket(PROFILE_LIMIT.quota, PROFILE_LIMIT.windowSeconds);
 		this.posts.clear();
 		this.jobs.clear();
 		this.webhooks.clear();
@@ -991,7 +1102,9 @@ export class FakeService {
 			saved = readState(file);
 		} catch (error) {
 			if (!(error instanceof StateFileError)) throw error;
-			console.warn(`The fake service's state file ${file} was not used, because ${error.message}; it is now ${setAside(file)}, and the service starts from its seed data.`);
+			console.warn(
+				`The fake service's state file ${file} was not used, because ${error.message}; it is now ${setAside(file)}, and the service starts from its seed data.`,
+			);
 			return;
 		}
 		if (!saved) return;
@@ -1002,7 +1115,8 @@ export class FakeService {
 			[this.webhooks, saved.webhooks],
 		] as const) {
 			collection.clear();
-			for (const record of records) (collection as Map<string, typeof record>).set(record.id, record);
+			for (const record of records)
+				(collection as Map<string, typeof record>).set(record.id, record);
 		}
 		for (const { job, pending } of saved.jobs) {
 			this.jobs.set(job.id, job);
@@ -1011,7 +1125,13 @@ export class FakeService {
 			if (this.jobMode === 'timed') this.scheduleTimedProgress(job.id);
 		}
 		// New ids go on after the kept ones, so that they sort after them as before.
-		const ids = [saved.account.id, ...this.pages.keys(), ...this.posts.keys(), ...this.jobs.keys(), ...this.webhooks.keys()];
+		const ids = [
+			saved.account.id,
+			...this.pages.keys(),
+			...this.posts.keys(),
+			...this.jobs.keys(),
+			...this.webhooks.keys(),
+		];
 		continueIdsAfter(Math.max(...ids.map(creationOrder)));
 	}
 
@@ -1024,7 +1144,12 @@ export class FakeService {
 			posts: [...this.posts.values()],
 			jobs: [...this.jobs.values()].map((job) => {
 				const runtime = this.jobRuntimes.get(job.id);
-				return runtime ? { job, pending: { input: runtime.input, sourceText: runtime.sourceText, plan: runtime.plan } } : { job };
+				return runtime
+					? {
+							job,
+							pending: { input: runtime.input, sourceText: runtime.sourceText, plan: runtime.plan },
+						}
+					: { job };
 			}),
 			webhooks: [...this.webhooks.values()],
 		};
@@ -1044,7 +1169,9 @@ export class FakeService {
 			writeState(this.options.stateFile, this.snapshot());
 		} catch (error) {
 			// A full disk must not stop the service; its data then lives as long as it does.
-			console.error(`The fake service could not write ${this.options.stateFile}: ${(error as Error).message}`);
+			console.error(
+				`The fake service could not write ${this.options.stateFile}: ${(error as Error).message}`,
+			);
 		}
 	}
 
@@ -1085,7 +1212,8 @@ export class FakeService {
 			finished_at: null,
 		};
 		this.jobs.set(job.id, job);
-		const sourcePost = input.source_post_id === undefined ? undefined : this.posts.get(input.source_post_id);
+		const sourcePost =
+			input.source_post_id === undefined ? undefined : this.posts.get(input.source_post_id);
 		const runtime: JobRuntime = {
 			plan: this.jobPlan,
 			polls: 0,
@@ -1126,19 +1254,43 @@ export class FakeService {
 
 	/** A finished job's files: /media/<job>.mp4 (its video) and /media/<job>-slide-<n>.png (its slides), in the job's colour. */
 	private serveMedia(request: IncomingMessage, response: ServerResponse): boolean {
-		const [, jobId = '', slide, extension] = /^\/media\/(job_\w+)(?:-slide-(\d+))?\.(mp4|png)$/.exec(request.url ?? '') ?? [];
+		const [, jobId = '', slide, extension] =
+			/^\/media\/(job_\w+)(?:-slide-(\d+))?\.(mp4|png)$/.exec(request.url ?? '') ?? [];
 		const result = this.jobs.get(jobId)?.result;
 		if (!result) return false;
-		if (extension === 'png' && Array.isArray(result.slides) && Number(slide) >= 1 && Number(slide) <= result.slides.length) {
-			sendMedia(request, response, 'image/png', slidePng(colourOf(jobId), Number(slide), result.slides.length));
+		if (
+			extension === 'png' &&
+			Array.isArray(result.slides) &&
+			Number(slide) >= 1 &&
+			Number(slide) <= result.slides.length
+		) {
+			sendMedia(
+				request,
+				response,
+				'image/png',
+				slidePng(colourOf(jobId), Number(slide), result.slides.length),
+			);
 			return true;
 		}
-		if (extension !== 'mp4' || slide !== undefined || typeof result.video_url !== 'string') return false;
-		const aspectRatio = VIDEO_ASPECT_RATIOS.find((ratio) => ratio === result.aspect_ratio) ?? '16:9';
+		if (extension !== 'mp4' || slide !== undefined || typeof result.video_url !== 'string')
+			return false;
+		const aspectRatio =
+			VIDEO_ASPECT_RATIOS.find((ratio) => ratio === result.aspect_ratio) ?? '16:9';
 		const seconds = Number(result.duration_seconds);
-		const video = demoVideo(colourOf(jobId), Number.isInteger(seconds) && seconds > 0 && seconds <= 600 ? seconds : 30, aspectRatio);
+		const video = demoVideo(
+			colourOf(jobId),
+			Number.isInteger(seconds) && seconds > 0 && seconds <= 600 ? seconds : 30,
+			aspectRatio,
+		);
 		const padding = (this.options.videoBytes ?? 0) - video.length;
-		if (padding >= 16) sendMedia(request, response, 'video/mp4', Buffer.concat([video, freeBox(padding)]), video.length + padding);
+		if (padding >= 16)
+			sendMedia(
+				request,
+				response,
+				'video/mp4',
+				Buffer.concat([video, freeBox(padding)]),
+				video.length + padding,
+			);
 		else sendMedia(request, response, 'video/mp4', video);
 		return true;
 	}
@@ -1158,7 +1310,12 @@ export class FakeService {
 		const method = request.method ?? 'GET';
 		const body = parseBody(rawBody);
 		const { match, operationId, allowed } = this.matchRequest(method, path);
-		const problems = this.contractProblems(operationId, query, body, request.headers['content-type']);
+		const problems = this.contractProblems(
+			operationId,
+			query,
+			body,
+			request.headers['content-type'],
+		);
 		const record: RecordedRequest = {
 			method,
 			path,
@@ -1176,9 +1333,20 @@ export class FakeService {
 
 		let reply: Reply;
 		try {
-			reply = await this.reply({ method, path, query, body, rawBody, match, allowed, problems, headers: request.headers });
+			reply = await this.reply({
+				method,
+				path,
+				query,
+				body,
+				rawBody,
+				match,
+				allowed,
+				problems,
+				headers: request.headers,
+			});
 		} catch (error) {
-			if (!(error instanceof ApiError)) console.error('Fake content publishing service: unexpected error', error);
+			if (!(error instanceof ApiError))
+				console.error('Fake content publishing service: unexpected error', error);
 			reply = errorReply(error, this.adapter);
 		}
 		reply.headers = { ...reply.headers, ...this.rateLimitFields() };
@@ -1187,15 +1355,31 @@ export class FakeService {
 		// A request may change the data (a poll moves a job along too); several of them make one write.
 		this.changed();
 		// The answer to every request that kept to the document is checked against it too, unless a fault made it.
-		if (operationId !== undefined && problems.length === 0 && body.isJson && !reply.faulted && reply.html === undefined && reply.text === undefined) {
-			const answer = sharedContractValidator(this.profile).validateResponse({ operationId, status: reply.status, body: reply.json, contentType: contentTypeOf(reply), headers: reply.headers ?? {} });
+		if (
+			operationId !== undefined &&
+			problems.length === 0 &&
+			body.isJson &&
+			!reply.faulted &&
+			reply.html === undefined &&
+			reply.text === undefined
+		) {
+			const answer = sharedContractValidator(this.profile).validateResponse({
+				operationId,
+				status: reply.status,
+				body: reply.json,
+				contentType: contentTypeOf(reply),
+				headers: reply.headers ?? {},
+			});
 			record.contractErrors.push(...answer.map((problem) => `answer ${formatProblem(problem)}`));
 		}
 		send(response, reply);
 	}
 
 	/** The route a request takes: the primary's own, or the alternate one that a primary handler serves. */
-	private matchRequest(method: string, path: string): { match: ReturnType<typeof matchRoute>; operationId?: string; allowed?: string[] } {
+	private matchRequest(
+		method: string,
+		path: string,
+	): { match: ReturnType<typeof matchRoute>; operationId?: string; allowed?: string[] } {
 		// A service without a document has no such route at all.
 		if (!this.servesDocument && path === '/v1/openapi.json') return { match: undefined };
 		if (this.profile === 'primary') {
@@ -1203,20 +1387,38 @@ export class FakeService {
 			return { match, operationId: match?.route.operationId };
 		}
 		const segments = path.split('/');
-		const atPath = profileRoutes(this.adapter).map((route) => ({ route, params: matchSegments(route.path.split('/'), segments) })).filter(
-			(candidate) => candidate.params !== undefined,
-		);
+		const atPath = profileRoutes(this.adapter)
+			.map((route) => ({ route, params: matchSegments(route.path.split('/'), segments) }))
+			.filter((candidate) => candidate.params !== undefined);
 		const found = atPath.find(({ route }) => route.method === method);
-		if (found === undefined) return { match: undefined, allowed: atPath.length > 0 ? atPath.map(({ route }) => route.method) : undefined };
+		if (found === undefined)
+			return {
+				match: undefined,
+				allowed: atPath.length > 0 ? atPath.map(({ route }) => route.method) : undefined,
+			};
 		const primary = routes.find((route) => route.operationId === found.route.primary) as Route;
 		const [id] = Object.values(found.params ?? {});
-		return { match: { route: primary, params: id === undefined ? {} : { id } }, operationId: found.route.operationId };
+		return {
+			match: { route: primary, params: id === undefined ? {} : { id } },
+			operationId: found.route.operationId,
+		};
 	}
 
 	/** One page of a list, in the profile's paging style. */
-	page<T extends { id: string }>(list: string, items: T[], query: Record<string, string | string[]>): object {
-		const paging = { maxPageSize: this.maxPageSize, baseUrl: this.baseUrl, cursorAfter: decodeCursor, cursorOf: encodeCursor };
-		return this.adapter?.page(list, items, query, paging) ?? paginate(items, query, this.maxPageSize);
+	page<T extends { id: string }>(
+		list: string,
+		items: T[],
+		query: Record<string, string | string[]>,
+	): object {
+		const paging = {
+			maxPageSize: this.maxPageSize,
+			baseUrl: this.baseUrl,
+			cursorAfter: decodeCursor,
+			cursorOf: encodeCursor,
+		};
+		return (
+			this.adapter?.page(list, items, query, paging) ?? paginate(items, query, this.maxPageSize)
+		);
 	}
 
 	/** The signature headers a delivery of this body carries, for tests that sign deliveries themselves. */
@@ -1226,7 +1428,12 @@ export class FakeService {
 		timestamp = Math.floor(Date.now() / 1000),
 		delivery: { eventId?: string; nth?: number } = {},
 	): Record<string, string> {
-		if (this.adapter) return this.adapter.sign(secret, rawBody, { eventId: delivery.eventId, timestamp, nth: delivery.nth ?? 0 });
+		if (this.adapter)
+			return this.adapter.sign(secret, rawBody, {
+				eventId: delivery.eventId,
+				timestamp,
+				nth: delivery.nth ?? 0,
+			});
 		return {
 			[WEBHOOK_HEADERS.timestamp]: String(timestamp),
 			[WEBHOOK_HEADERS.signature]: signWebhookPayload(secret, String(timestamp), rawBody),
@@ -1241,7 +1448,12 @@ export class FakeService {
 	): ContractProblem[] {
 		if (operationId === undefined) return [];
 		if (!body.isJson) return [{ field: 'body', message: 'is not valid JSON' }];
-		return sharedContractValidator(this.profile).validateRequest({ operationId, query, body: body.value, contentType });
+		return sharedContractValidator(this.profile).validateRequest({
+			operationId,
+			query,
+			body: body.value,
+			contentType,
+		});
 	}
 
 	private async reply(request: {
@@ -1258,19 +1470,35 @@ export class FakeService {
 		const { method, path, query, body, match, problems } = request;
 		if ((this.options.rateLimit || this.adapter?.rateLimitFields) && !this.bucket.take()) {
 			const seconds = Math.max(1, this.bucket.secondsUntil(1));
-			throw new ApiError(429, 'rate_limited', `Rate limit exceeded; retry after ${seconds} s`, undefined, { 'Retry-After': String(seconds) });
+			throw new ApiError(
+				429,
+				'rate_limited',
+				`Rate limit exceeded; retry after ${seconds} s`,
+				undefined,
+				{ 'Retry-After': String(seconds) },
+			);
 		}
 		const fault = this.takeFault(method, path);
 		if (fault?.delayMs) await this.pause(fault.delayMs);
 		if (fault?.nonJsonBody) return { status: 200, html: LOGIN_PAGE, faulted: true };
-		if (fault?.redirectTo !== undefined) return { status: fault.status ?? 307, headers: { Location: fault.redirectTo }, faulted: true };
-		if (fault?.status !== undefined && !fault.afterHandling) return faultReply(fault, fault.status, this.adapter);
+		if (fault?.redirectTo !== undefined)
+			return {
+				status: fault.status ?? 307,
+				headers: { Location: fault.redirectTo },
+				faulted: true,
+			};
+		if (fault?.status !== undefined && !fault.afterHandling)
+			return faultReply(fault, fault.status, this.adapter);
 
 		// A service without a document answers 404 for it, with a key or without.
-		const anonymous = match?.route.anonymous ?? (!this.servesDocument && path === '/v1/openapi.json');
-		if (path.startsWith('/v1/') && !anonymous) this.authenticate(singleValue(request.headers.authorization));
+		const anonymous =
+			match?.route.anonymous ?? (!this.servesDocument && path === '/v1/openapi.json');
+		if (path.startsWith('/v1/') && !anonymous)
+			this.authenticate(singleValue(request.headers.authorization));
 		if (!match && request.allowed) {
-			throw new ApiError(405, 'bad_request', `${method} is not allowed on ${path}`, undefined, { Allow: request.allowed.join(', ') });
+			throw new ApiError(405, 'bad_request', `${method} is not allowed on ${path}`, undefined, {
+				Allow: request.allowed.join(', '),
+			});
 		}
 		if (!match) throw new ApiError(404, 'not_found', `No route for ${method} ${path}`);
 		if (!body.isJson) throw new ApiError(400, 'bad_request', 'The request body is not valid JSON');
@@ -1283,22 +1511,44 @@ export class FakeService {
 			);
 		}
 		const { adapter } = this;
-		const input = adapter ? adapter.incoming(match.route.operationId, body.value, query) : { body: body.value, query };
+		const input = adapter
+			? adapter.incoming(match.route.operationId, body.value, query)
+			: { body: body.value, query };
 		const handled = this.once(method, path, request.headers, request.rawBody, () =>
 			match.route.handler(this, { params: match.params, query: input.query, body: input.body }),
 		);
-		if (fault?.afterHandling && fault.status !== undefined) return faultReply(fault, fault.status, adapter);
-		const result = adapter ? adapter.outgoing(match.route.operationId, handled, { id: match.params.id, body: input.body }, this) : handled;
-		if (fault?.rewriteAnswer) return { status: result.status, json: fault.rewriteAnswer(result.body), faulted: true };
-		return { status: result.status, json: result.body, headers: { ...handled.headers, ...result.headers } };
+		if (fault?.afterHandling && fault.status !== undefined)
+			return faultReply(fault, fault.status, adapter);
+		const result = adapter
+			? adapter.outgoing(
+					match.route.operationId,
+					handled,
+					{ id: match.params.id, body: input.body },
+					this,
+				)
+			: handled;
+		if (fault?.rewriteAnswer)
+			return { status: result.status, json: fault.rewriteAnswer(result.body), faulted: true };
+		return {
+			status: result.status,
+			json: result.body,
+			headers: { ...handled.headers, ...result.headers },
+		};
 	}
 
 	private authenticate(authorization: string | undefined): void {
 		const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
 		if (token === this.unapprovedApiKey && this.adapter?.approval) {
-			throw new ApiError(403, 'unauthorized', 'Authenticated, but this account is not approved for API access');
+			throw new ApiError(
+				403,
+				'unauthorized',
+				'Authenticated, but this account is not approved for API access',
+			);
 		}
-		if (token !== this.apiKey) throw new ApiError(401, 'unauthorized', 'Missing or invalid API key', undefined, { 'WWW-Authenticate': 'Bearer' });
+		if (token !== this.apiKey)
+			throw new ApiError(401, 'unauthorized', 'Missing or invalid API key', undefined, {
+				'WWW-Authenticate': 'Bearer',
+			});
 	}
 
 	private rateLimitFields(): Record<string, string> {
@@ -1306,7 +1556,11 @@ export class FakeService {
 		if (!this.options.rateLimit?.headers) return {};
 		const { quota, remaining } = this.bucket;
 		const reset = Math.ceil(Date.now() / 1000) + this.bucket.secondsUntil(quota);
-		return { 'X-RateLimit-Limit': String(quota), 'X-RateLimit-Remaining': String(remaining), 'X-RateLimit-Reset': String(reset) };
+		return {
+			'X-RateLimit-Limit': String(quota),
+			'X-RateLimit-Remaining': String(remaining),
+			'X-RateLimit-Reset': String(reset),
+		};
 	}
 
 	/**
@@ -1327,23 +1581,54 @@ export class FakeService {
 	 * Only successful answers are remembered (errors are thrown), so a failed request is carried out
 	 * again when repeated, as §5 allows. GET is never repeatable; every POST here creates.
 	 */
-	private once(method: string, path: string, headers: IncomingHttpHeaders, rawBody: string, run: () => RouteResult): RouteResult {
+	private once(
+		method: string,
+		path: string,
+		headers: IncomingHttpHeaders,
+		rawBody: string,
+		run: () => RouteResult,
+	): RouteResult {
 		const header = (name: string) => singleValue(headers[name]);
 		if (method !== 'POST' || (this.adapter && !this.adapter.repeatability)) return run();
 		let key = header('idempotency-key');
 		let fingerprint = '';
 		if (this.adapter) {
-			const [id, firstSent] = [header('repeatability-request-id'), header('repeatability-first-sent')];
+			const [id, firstSent] = [
+				header('repeatability-request-id'),
+				header('repeatability-first-sent'),
+			];
 			if (id === undefined && firstSent === undefined) return run();
 			const rejected = (status: number, field: string, message: string) =>
-				new ApiError(status, 'bad_request', `${field} ${message}`, [{ field: `header.${field}`, message }], { 'Repeatability-Result': 'rejected' });
-			if (id === undefined) throw rejected(400, 'Repeatability-Request-ID', 'is required with Repeatability-First-Sent');
+				new ApiError(
+					status,
+					'bad_request',
+					`${field} ${message}`,
+					[{ field: `header.${field}`, message }],
+					{ 'Repeatability-Result': 'rejected' },
+				);
+			if (id === undefined)
+				throw rejected(
+					400,
+					'Repeatability-Request-ID',
+					'is required with Repeatability-First-Sent',
+				);
 			const sentAt = IMF_FIXDATE.test(firstSent ?? '') ? Date.parse(firstSent ?? '') : NaN;
-			if (Number.isNaN(sentAt)) throw rejected(400, 'Repeatability-First-Sent', 'must be an IMF-fixdate such as "Sun, 06 Nov 1994 08:49:37 GMT"');
-			if (sentAt < Date.now() - REPEATABILITY_WINDOW_MS) throw rejected(412, 'Repeatability-First-Sent', 'is older than the 5 minutes this service remembers');
+			if (Number.isNaN(sentAt))
+				throw rejected(
+					400,
+					'Repeatability-First-Sent',
+					'must be an IMF-fixdate such as "Sun, 06 Nov 1994 08:49:37 GMT"',
+				);
+			if (sentAt < Date.now() - REPEATABILITY_WINDOW_MS)
+				throw rejected(
+					412,
+					'Repeatability-First-Sent',
+					'is older than the 5 minutes this service remembers',
+				);
 			fingerprint = `${method} ${path} ${firstSent} ${rawBody}`;
 			const seen = this.idempotentAnswers.get(`repeatability ${id}`);
-			if (seen && seen.fingerprint !== fingerprint) throw rejected(400, 'Repeatability-Request-ID', 'was sent before with another request');
+			if (seen && seen.fingerprint !== fingerprint)
+				throw rejected(400, 'Repeatability-Request-ID', 'was sent before with another request');
 			key = `repeatability ${id}`;
 		} else if (key !== undefined) {
 			key = `${path} ${key}`;
@@ -1351,7 +1636,9 @@ export class FakeService {
 		if (key === undefined) return run();
 		const answer = this.idempotentAnswers.get(key)?.answer ?? run();
 		this.idempotentAnswers.set(key, { fingerprint, answer });
-		return this.adapter ? { ...answer, headers: { ...answer.headers, 'Repeatability-Result': 'accepted' } } : answer;
+		return this.adapter
+			? { ...answer, headers: { ...answer.headers, 'Repeatability-Result': 'accepted' } }
+			: answer;
 	}
 
 	private takeFault(method: string, path: string): Fault | undefined {
@@ -1391,7 +1678,10 @@ export class FakeService {
 				if (job?.status === 'queued') markRunning(job);
 				this.changed();
 			}, this.timedJobDelaysMs.running),
-			setTimeout(() => void this.completeJob(jobId, runtime.plan.outcome), this.timedJobDelaysMs.done),
+			setTimeout(
+				() => void this.completeJob(jobId, runtime.plan.outcome),
+				this.timedJobDelaysMs.done,
+			),
 		);
 	}
 
@@ -1424,7 +1714,8 @@ export class FakeService {
 			job.progress = 100;
 			job.result = product.result;
 			events.push(newEvent('job.completed', { job }));
-			if (product.publishedPost) events.push(newEvent('post.published', { post: product.publishedPost }));
+			if (product.publishedPost)
+				events.push(newEvent('post.published', { post: product.publishedPost }));
 		}
 		this.changed();
 		return this.emit(events);
@@ -1439,7 +1730,15 @@ export class FakeService {
 			case 'generate.twitter':
 				return { result: { tweets: writeThread(sourceText, input.thread_length ?? 3) } };
 			case 'generate.carousel':
-				return { result: { slides: writeSlides(sourceText, input.slide_count ?? 5, `${this.url}/media/${job.id}-slide`) } };
+				return {
+					result: {
+						slides: writeSlides(
+							sourceText,
+							input.slide_count ?? 5,
+							`${this.url}/media/${job.id}-slide`,
+						),
+					},
+				};
 			case 'generate.video':
 				return {
 					result: {
@@ -1462,7 +1761,8 @@ export class FakeService {
 			const message = `Post "${input.post_id}" was deleted before it could be published`;
 			return { error: { code: 'post_not_found', message } };
 		}
-		const original = existing ?? buildPost({ content: input.thread?.join('\n\n') ?? input.content ?? '' }, now);
+		const original =
+			existing ?? buildPost({ content: input.thread?.join('\n\n') ?? input.content ?? '' }, now);
 		const post: Post = {
 			...original,
 			page_id: input.page_id ?? original.page_id,
@@ -1476,7 +1776,13 @@ export class FakeService {
 		// A thread is one tweet per part, each with its own address; the first is the post's.
 		const thread = input.thread?.map((_, index) => (index === 0 ? url : `${url}/${index + 1}`));
 		return {
-			result: { platform, post_id: post.id, url, published_at: now, ...(thread && { thread_urls: thread }) },
+			result: {
+				platform,
+				post_id: post.id,
+				url,
+				published_at: now,
+				...(thread && { thread_urls: thread }),
+			},
 			publishedPost: post,
 		};
 	}
@@ -1491,7 +1797,10 @@ export class FakeService {
 	private emit(events: WebhookEvent[]): Promise<void> {
 		const attempts = events.flatMap((event) =>
 			[...this.webhooks.values()]
-				.filter((webhook) => webhook.active && (webhook.events.includes(event.type) || webhook.events.includes('*')))
+				.filter(
+					(webhook) =>
+						webhook.active && (webhook.events.includes(event.type) || webhook.events.includes('*')),
+				)
 				.map((webhook) => this.deliver(webhook, event)),
 		);
 		const settled = Promise.all(attempts).then(() => undefined);
@@ -1508,7 +1817,11 @@ export class FakeService {
 			'Content-Type': 'application/json',
 			'User-Agent': 'content-publishing-fake-webhooks/1.0',
 			...(this.adapter
-				? this.adapter.sign(webhook.secret, body, { eventId: event.id, timestamp, nth: this.deliveries.length })
+				? this.adapter.sign(webhook.secret, body, {
+						eventId: event.id,
+						timestamp,
+						nth: this.deliveries.length,
+					})
 				: {
 						[WEBHOOK_HEADERS.event]: event.type,
 						[WEBHOOK_HEADERS.delivery]: event.id,
@@ -1533,8 +1846,14 @@ export class FakeService {
 			if (attempt > 1) await this.pause(WEBHOOK_RETRY_DELAY_MS);
 			if (this.shutdown.signal.aborted) return;
 			delivery.attempts = attempt;
-			delivery.lastStatus = await postOnce(target, headers, body, this.shutdown.signal).catch(() => undefined);
-			if (delivery.lastStatus !== undefined && delivery.lastStatus >= 200 && delivery.lastStatus < 300) {
+			delivery.lastStatus = await postOnce(target, headers, body, this.shutdown.signal).catch(
+				() => undefined,
+			);
+			if (
+				delivery.lastStatus !== undefined &&
+				delivery.lastStatus >= 200 &&
+				delivery.lastStatus < 300
+			) {
 				delivery.delivered = true;
 				return;
 			}
@@ -1542,10 +1861,18 @@ export class FakeService {
 	}
 
 	/** Sends a recorded delivery once more, with these headers or body instead (a test's altered copy); resolves to the receiver's status. */
-	redeliver(delivery: Delivery, instead: { headers?: Record<string, string>; body?: string } = {}): Promise<number> {
+	redeliver(
+		delivery: Delivery,
+		instead: { headers?: Record<string, string>; body?: string } = {},
+	): Promise<number> {
 		const target = loopbackTarget(delivery.url);
 		if (!target) return Promise.reject(new Error(`${delivery.url} is not on a loopback address`));
-		return postOnce(target, instead.headers ?? delivery.headers, instead.body ?? delivery.body, this.shutdown.signal);
+		return postOnce(
+			target,
+			instead.headers ?? delivery.headers,
+			instead.body ?? delivery.body,
+			this.shutdown.signal,
+		);
 	}
 }
 
@@ -1568,10 +1895,13 @@ function newEvent(type: WebhookEventType, data: WebhookEvent['data']): WebhookEv
 
 function faultMatches(fault: Fault, method: string, path: string): boolean {
 	const { method: expectedMethod, path: expectedPath } = fault.match ?? {};
-	if (expectedMethod !== undefined && expectedMethod.toUpperCase() !== method.toUpperCase()) return false;
+	if (expectedMethod !== undefined && expectedMethod.toUpperCase() !== method.toUpperCase())
+		return false;
 	if (expectedPath === undefined) return true;
 	// search() ignores lastIndex, so a /g regexp matches the same way every time.
-	return typeof expectedPath === 'string' ? expectedPath === path : path.search(expectedPath) !== -1;
+	return typeof expectedPath === 'string'
+		? expectedPath === path
+		: path.search(expectedPath) !== -1;
 }
 
 function faultReply(fault: Fault, status: number, adapter: ProfileAdapter | undefined): Reply {
@@ -1580,19 +1910,30 @@ function faultReply(fault: Fault, status: number, adapter: ProfileAdapter | unde
 	if (body !== undefined) return { status, json: body, faulted: true };
 	const code = FAULT_ERROR_CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');
 	const retryAfterSeconds = fault.retryAfterSeconds ?? (status === 429 ? 1 : undefined);
-	const headers: Record<string, string> = retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) };
+	const headers: Record<string, string> =
+		retryAfterSeconds === undefined ? {} : { 'Retry-After': String(retryAfterSeconds) };
 	const message =
-		status === 429 ? `Rate limit exceeded; retry after ${retryAfterSeconds} s` : `Injected fault (HTTP ${status})`;
-	return { ...errorReply(new ApiError(status, code, message, undefined, headers), adapter), faulted: true };
+		status === 429
+			? `Rate limit exceeded; retry after ${retryAfterSeconds} s`
+			: `Injected fault (HTTP ${status})`;
+	return {
+		...errorReply(new ApiError(status, code, message, undefined, headers), adapter),
+		faulted: true,
+	};
 }
 
 function errorReply(error: unknown, adapter: ProfileAdapter | undefined): Reply {
-	const apiError = error instanceof ApiError ? error : new ApiError(500, 'internal_error', 'Internal server error');
+	const apiError =
+		error instanceof ApiError
+			? error
+			: new ApiError(500, 'internal_error', 'Internal server error');
 	if (adapter) {
 		const { status, body, contentType } = adapter.error(apiError);
 		return { status, headers: apiError.headers, json: body, contentType };
 	}
-	const details = apiError.details ? { details: apiError.details.map(({ field, message }) => ({ field, message })) } : {};
+	const details = apiError.details
+		? { details: apiError.details.map(({ field, message }) => ({ field, message })) }
+		: {};
 	return {
 		status: apiError.status,
 		headers: apiError.headers,
@@ -1645,7 +1986,10 @@ function parseQuery(search: string): Record<string, string | string[]> {
 	const query: Record<string, string | string[]> = {};
 	for (const [name, value] of new URLSearchParams(search)) {
 		const previous = query[name];
-		query[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+		query[name] =
+			previous === undefined
+				? value
+				: [...(Array.isArray(previous) ? previous : [previous]), value];
 	}
 	return query;
 }
@@ -1678,7 +2022,12 @@ function loopbackTarget(rawUrl: string): DeliveryTarget | undefined {
 	};
 }
 
-function postOnce(target: DeliveryTarget, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<number> {
+function postOnce(
+	target: DeliveryTarget,
+	headers: Record<string, string>,
+	body: string,
+	signal: AbortSignal,
+): Promise<number> {
 	const transport = target.protocol === 'https:' ? https : http;
 	return new Promise((resolve, reject) => {
 		const request = transport.request(
@@ -1690,14 +2039,20 @@ function postOnce(target: DeliveryTarget, headers: Record<string, string>, body:
 				agent: false,
 				signal,
 				timeout: WEBHOOK_TIMEOUT_MS,
-				headers: { ...headers, Host: target.hostHeader, 'Content-Length': String(Buffer.byteLength(body)) },
+				headers: {
+					...headers,
+					Host: target.hostHeader,
+					'Content-Length': String(Buffer.byteLength(body)),
+				},
 			},
 			(response) => {
 				response.resume();
 				resolve(response.statusCode ?? 0);
 			},
 		);
-		request.on('timeout', () => request.destroy(new Error(`No answer within ${WEBHOOK_TIMEOUT_MS} ms`)));
+		request.on('timeout', () =>
+			request.destroy(new Error(`No answer within ${WEBHOOK_TIMEOUT_MS} ms`)),
+		);
 		request.on('error', reject);
 		request.end(body);
 	});

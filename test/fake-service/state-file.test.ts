@@ -2,7 +2,16 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { buildOpenApiDocument, createContractValidator, startFakeService, type FakeService, type FakeServiceOptions, type Job, type Post, type Webhook } from './index';
+import {
+	buildOpenApiDocument,
+	createContractValidator,
+	startFakeService,
+	type FakeService,
+	type FakeServiceOptions,
+	type Job,
+	type Post,
+	type Webhook,
+} from './index';
 import { boundedState, MAX_STATE_BYTES, readState, type SavedState } from './state-file';
 import { checkedCall, startReceiver, waitFor, withCli } from './test-helpers';
 
@@ -24,15 +33,23 @@ afterEach(async () => {
 });
 
 async function start(options: FakeServiceOptions = {}): Promise<FakeService> {
-	const service = await startFakeService({ apiKey: 'state-file-test-key', stateFile: file, ...options });
+	const service = await startFakeService({
+		apiKey: 'state-file-test-key',
+		stateFile: file,
+		...options,
+	});
 	open.push(service);
 	return service;
 }
 
-const call = <T>(service: FakeService, method: string, url: string, body?: unknown) => checkedCall<T>(contract, service, method, url, { body });
+const call = <T>(service: FakeService, method: string, url: string, body?: unknown) =>
+	checkedCall<T>(contract, service, method, url, { body });
 
 /** Closes the service and starts it again from a fresh copy of its module, as a new process would (ids counted from 0). */
-async function restart(service: FakeService, options: FakeServiceOptions = {}): Promise<FakeService> {
+async function restart(
+	service: FakeService,
+	options: FakeServiceOptions = {},
+): Promise<FakeService> {
 	await service.close();
 	let fresh: typeof startFakeService = startFakeService;
 	await jest.isolateModulesAsync(async () => {
@@ -47,9 +64,18 @@ it('keeps pages, posts, webhooks with their secrets and the account across a res
 	const first = await start();
 	const pageIds = [...first.pages.keys()];
 	// Enough ids that a count started again from 0 would make ones that sort before them.
-	for (let index = 0; index < 10; index += 1) await call(first, 'POST', '/v1/posts', { content: `Earlier ${index}` });
-	const post = (await call<Post>(first, 'POST', '/v1/posts', { content: 'Kept', page_id: pageIds[1] })).body;
-	const webhook = (await call<Webhook & { secret: string }>(first, 'POST', '/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['*'], secret: 'kept-secret-0123456789' })).body;
+	for (let index = 0; index < 10; index += 1)
+		await call(first, 'POST', '/v1/posts', { content: `Earlier ${index}` });
+	const post = (
+		await call<Post>(first, 'POST', '/v1/posts', { content: 'Kept', page_id: pageIds[1] })
+	).body;
+	const webhook = (
+		await call<Webhook & { secret: string }>(first, 'POST', '/v1/webhooks', {
+			url: 'http://127.0.0.1:9/hook',
+			events: ['*'],
+			secret: 'kept-secret-0123456789',
+		})
+	).body;
 	const account = first.account;
 
 	const second = await restart(first);
@@ -61,9 +87,17 @@ it('keeps pages, posts, webhooks with their secrets and the account across a res
 
 	const next = (await call<Post>(second, 'POST', '/v1/posts', { content: 'After' })).body;
 	// Cursors name the last id seen; a new post whose id sorted before the kept ones would be skipped.
-	const firstPage = (await call<{ data: Post[]; next_cursor: string }>(second, 'GET', '/v1/posts?limit=11')).body;
+	const firstPage = (
+		await call<{ data: Post[]; next_cursor: string }>(second, 'GET', '/v1/posts?limit=11')
+	).body;
 	expect(firstPage.data.at(-1)?.id).toBe(post.id);
-	const secondPage = (await call<{ data: Post[] }>(second, 'GET', `/v1/posts?limit=11&cursor=${firstPage.next_cursor}`)).body;
+	const secondPage = (
+		await call<{ data: Post[] }>(
+			second,
+			'GET',
+			`/v1/posts?limit=11&cursor=${firstPage.next_cursor}`,
+		)
+	).body;
 	expect(secondPage.data.map((item) => item.id)).toEqual([next.id]);
 });
 
@@ -79,17 +113,33 @@ it('finishes a job that was running when the service stopped, and delivers its e
 	const receiver = await startReceiver();
 	try {
 		const first = await start({ jobMode: 'manual' });
-		await call(first, 'POST', '/v1/webhooks', { url: receiver.url, events: ['job.completed'], secret: 'delivery-secret-0123456789' });
-		const job = (await call<Job>(first, 'POST', '/v1/generate/twitter', { prompt: 'One. Two. Three.', thread_length: 2 })).body;
+		await call(first, 'POST', '/v1/webhooks', {
+			url: receiver.url,
+			events: ['job.completed'],
+			secret: 'delivery-secret-0123456789',
+		});
+		const job = (
+			await call<Job>(first, 'POST', '/v1/generate/twitter', {
+				prompt: 'One. Two. Three.',
+				thread_length: 2,
+			})
+		).body;
 
-		const second = await restart(first, { jobMode: 'timed', timedJobDelaysMs: { running: 10, done: 50 } });
+		const second = await restart(first, {
+			jobMode: 'timed',
+			timedJobDelaysMs: { running: 10, done: 50 },
+		});
 		await waitFor(() => second.jobs.get(job.id)?.status === 'succeeded', 5000);
 		expect(second.jobs.get(job.id)?.result).toEqual({ tweets: ['1/2 One.', '2/2 Two.'] });
 		await second.waitForDeliveries();
 		expect(receiver.received).toHaveLength(1);
 		const { headers, body } = receiver.received[0];
 		const timestamp = Number(headers['x-content-publishing-timestamp']);
-		expect(headers['x-content-publishing-signature']).toBe(second.signDelivery('delivery-secret-0123456789', body, timestamp)['X-Content-Publishing-Signature']);
+		expect(headers['x-content-publishing-signature']).toBe(
+			second.signDelivery('delivery-secret-0123456789', body, timestamp)[
+				'X-Content-Publishing-Signature'
+			],
+		);
 	} finally {
 		await receiver.close();
 	}
@@ -99,7 +149,10 @@ it('stays within its bound: the oldest posts give way, the pages and the newest 
 	const service = await start();
 	const big = 'x'.repeat(2 ** 20);
 	const posts: string[] = [];
-	for (let index = 0; index < 10; index += 1) posts.push((await call<Post>(service, 'POST', '/v1/posts', { content: `${index} ${big}` })).body.id);
+	for (let index = 0; index < 10; index += 1)
+		posts.push(
+			(await call<Post>(service, 'POST', '/v1/posts', { content: `${index} ${big}` })).body.id,
+		);
 	await service.close();
 	expect(statSync(file).size).toBeLessThanOrEqual(MAX_STATE_BYTES);
 	const saved = readState(file)!;
@@ -111,9 +164,24 @@ it('stays within its bound: the oldest posts give way, the pages and the newest 
 });
 
 it('bounds by bytes, newest first across posts, jobs and webhooks', () => {
-	const service = { version: 1, account: { id: 'acc_000001000000000000' }, pages: [], posts: [], jobs: [], webhooks: [] } as unknown as SavedState;
-	const post = (sequence: number) => ({ id: `post_${sequence.toString(36).padStart(6, '0')}000000000000`, content: 'y'.repeat(100) }) as Post;
-	const state = { ...service, posts: [post(2), post(3), post(5)], webhooks: [{ id: 'wh_000004000000000000', url: 'u', secret: 's' }] } as SavedState;
+	const service = {
+		version: 1,
+		account: { id: 'acc_000001000000000000' },
+		pages: [],
+		posts: [],
+		jobs: [],
+		webhooks: [],
+	} as unknown as SavedState;
+	const post = (sequence: number) =>
+		({
+			id: `post_${sequence.toString(36).padStart(6, '0')}000000000000`,
+			content: 'y'.repeat(100),
+		}) as Post;
+	const state = {
+		...service,
+		posts: [post(2), post(3), post(5)],
+		webhooks: [{ id: 'wh_000004000000000000', url: 'u', secret: 's' }],
+	} as SavedState;
 	const fixed = Buffer.byteLength(JSON.stringify({ ...state, posts: [], webhooks: [] }));
 	const roomForTwo = fixed + 2 * (JSON.stringify(post(5)).length + 1);
 	const kept = boundedState(state, roomForTwo);
@@ -151,7 +219,10 @@ it('is what the command line keeps with --state-file', async () => {
 		expect(output).toContain(`Data: kept in ${file}`);
 		const response = await fetch(`${url}/v1/posts`, {
 			method: 'POST',
-			headers: { Authorization: 'Bearer cli-state-key-0123456789', 'Content-Type': 'application/json' },
+			headers: {
+				Authorization: 'Bearer cli-state-key-0123456789',
+				'Content-Type': 'application/json',
+			},
 			body: JSON.stringify({ content: 'From the command line' }),
 		});
 		expect(response.status).toBe(201);

@@ -1,4 +1,14 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import {
+	closeSync,
+	existsSync,
+	fsyncSync,
+	mkdirSync,
+	openSync,
+	readFileSync,
+	renameSync,
+	statSync,
+	writeSync,
+} from 'node:fs';
 import path from 'node:path';
 
 import { JOB_STATUSES } from './openapi';
@@ -44,34 +54,47 @@ export function creationOrder(id: string): number {
 	return match ? parseInt(match[2], 36) : -1;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
 
 function hasId(value: unknown, prefix: string): boolean {
 	return isRecord(value) && typeof value.id === 'string' && ID.exec(value.id)?.[1] === prefix;
 }
 
 /** The records of a list that look like the kind they should be; the others are dropped. */
-function recordsOf<T>(value: unknown, prefix: string, fits: (record: Record<string, unknown>) => boolean = () => true): T[] {
+function recordsOf<T>(
+	value: unknown,
+	prefix: string,
+	fits: (record: Record<string, unknown>) => boolean = () => true,
+): T[] {
 	if (!Array.isArray(value)) throw new StateFileError(`its ${prefix} list is not a list`);
-	return value.filter((record) => hasId(record, prefix) && fits(record as Record<string, unknown>)) as T[];
+	return value.filter(
+		(record) => hasId(record, prefix) && fits(record as Record<string, unknown>),
+	) as T[];
 }
 
 /** Reads a state file; undefined when there is none, StateFileError when it is not one. */
 export function readState(file: string): SavedState | undefined {
 	if (!existsSync(file)) return undefined;
 	const size = statSync(file).size;
-	if (size > MAX_STATE_BYTES) throw new StateFileError(`it has ${size} bytes, more than the ${MAX_STATE_BYTES} a state file may have`);
+	if (size > MAX_STATE_BYTES)
+		throw new StateFileError(
+			`it has ${size} bytes, more than the ${MAX_STATE_BYTES} a state file may have`,
+		);
 	let parsed: unknown;
 	try {
 		parsed = JSON.parse(readFileSync(file, 'utf8'));
 	} catch (error) {
 		throw new StateFileError(`it is not JSON (${(error as Error).message})`);
 	}
-	if (!isRecord(parsed) || parsed.version !== VERSION) throw new StateFileError(`it is not version ${VERSION} of the fake service's state`);
+	if (!isRecord(parsed) || parsed.version !== VERSION)
+		throw new StateFileError(`it is not version ${VERSION} of the fake service's state`);
 	if (!hasId(parsed.account, 'acc')) throw new StateFileError('it has no account');
 	const jobs = (Array.isArray(parsed.jobs) ? parsed.jobs : []).filter(
 		(entry): entry is { job: Job; pending?: PendingJob } =>
-			isRecord(entry) && hasId(entry.job, 'job') && (JOB_STATUSES as readonly unknown[]).includes((entry.job as Job).status),
+			isRecord(entry) &&
+			hasId(entry.job, 'job') &&
+			(JOB_STATUSES as readonly unknown[]).includes((entry.job as Job).status),
 	);
 	return {
 		version: VERSION,
@@ -81,11 +104,25 @@ export function readState(file: string): SavedState | undefined {
 		jobs: jobs.map(({ job, pending }) => ({
 			job,
 			// Only a job that has not finished goes on, and only with everything it needs.
-			...(job.status !== 'succeeded' && job.status !== 'failed' && isRecord(pending) && isRecord(pending.input) && isRecord(pending.plan)
-				? { pending: { input: pending.input, sourceText: String(pending.sourceText ?? ''), plan: pending.plan as Required<JobPlan> } }
+			...(job.status !== 'succeeded' &&
+			job.status !== 'failed' &&
+			isRecord(pending) &&
+			isRecord(pending.input) &&
+			isRecord(pending.plan)
+				? {
+						pending: {
+							input: pending.input,
+							sourceText: String(pending.sourceText ?? ''),
+							plan: pending.plan as Required<JobPlan>,
+						},
+					}
 				: {}),
 		})),
-		webhooks: recordsOf<StoredWebhook>(parsed.webhooks, 'wh', (webhook) => typeof webhook.url === 'string' && typeof webhook.secret === 'string'),
+		webhooks: recordsOf<StoredWebhook>(
+			parsed.webhooks,
+			'wh',
+			(webhook) => typeof webhook.url === 'string' && typeof webhook.secret === 'string',
+		),
 	};
 }
 
@@ -97,9 +134,21 @@ export function boundedState(state: SavedState, maxBytes = MAX_STATE_BYTES): Sav
 	const kept: SavedState = { ...state, posts: [], jobs: [], webhooks: [] };
 	let room = maxBytes - Buffer.byteLength(JSON.stringify(kept));
 	const records = [
-		...state.posts.map((post) => ({ id: post.id, add: () => kept.posts.push(post), size: JSON.stringify(post) })),
-		...state.jobs.map((entry) => ({ id: entry.job.id, add: () => kept.jobs.push(entry), size: JSON.stringify(entry) })),
-		...state.webhooks.map((webhook) => ({ id: webhook.id, add: () => kept.webhooks.push(webhook), size: JSON.stringify(webhook) })),
+		...state.posts.map((post) => ({
+			id: post.id,
+			add: () => kept.posts.push(post),
+			size: JSON.stringify(post),
+		})),
+		...state.jobs.map((entry) => ({
+			id: entry.job.id,
+			add: () => kept.jobs.push(entry),
+			size: JSON.stringify(entry),
+		})),
+		...state.webhooks.map((webhook) => ({
+			id: webhook.id,
+			add: () => kept.webhooks.push(webhook),
+			size: JSON.stringify(webhook),
+		})),
 	].sort((a, b) => creationOrder(b.id) - creationOrder(a.id));
 	for (const record of records) {
 		// One comma between records, besides the record itself.

@@ -4,7 +4,12 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
 import type { ContractValidator } from './request-validator';
-import { startFakeService, type FakeService, type FakeServiceOptions, type Profile } from './server';
+import {
+	startFakeService,
+	type FakeService,
+	type FakeServiceOptions,
+	type Profile,
+} from './server';
 
 /** What the fake service's own tests share: a webhook receiver, waiting, and the OpenAPI validator. */
 const projectRoot = path.resolve(__dirname, '../..');
@@ -49,7 +54,9 @@ export async function waitFor(condition: () => boolean, timeoutMs = 3000): Promi
 }
 
 // The validator package is ESM-only and Jest runs this suite as CommonJS, so it runs in a child process.
-export function validateOpenApiDocument(document: unknown): Promise<{ valid: boolean; errors?: unknown }> {
+export function validateOpenApiDocument(
+	document: unknown,
+): Promise<{ valid: boolean; errors?: unknown }> {
 	const script = `
 		import { Validator } from '@seriousme/openapi-schema-validator';
 		let input = '';
@@ -60,14 +67,17 @@ export function validateOpenApiDocument(document: unknown): Promise<{ valid: boo
 			process.execPath,
 			['--input-type=module', '--eval', script],
 			{ cwd: projectRoot },
-			(error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout) as { valid: boolean; errors?: unknown })),
+			(error, stdout) =>
+				error ? reject(error) : resolve(JSON.parse(stdout) as { valid: boolean; errors?: unknown }),
 		);
 		child.stdin?.end(JSON.stringify(document));
 	});
 }
 
 /** Starts services of one profile for a test file, and closes them all after it. */
-export function serviceStarter(profile: Profile): (options?: FakeServiceOptions) => Promise<FakeService> {
+export function serviceStarter(
+	profile: Profile,
+): (options?: FakeServiceOptions) => Promise<FakeService> {
 	const started: FakeService[] = [];
 	afterAll(() => Promise.all(started.map((service) => service.close())));
 	return async (options = {}) => {
@@ -92,37 +102,61 @@ export async function checkedCall<T>(
 	url: string,
 	options: { body?: unknown; apiKey?: string | null; headers?: Record<string, string> } = {},
 ): Promise<CheckedAnswer<T>> {
-	const headers: Record<string, string> = { ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...options.headers };
+	const headers: Record<string, string> = {
+		...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+		...options.headers,
+	};
 	const apiKey = options.apiKey === undefined ? service.apiKey : options.apiKey;
 	if (apiKey !== null) headers.Authorization = `Bearer ${apiKey}`;
 	const absolute = url.startsWith('http') ? url : `${service.url}${url}`;
-	const response = await fetch(absolute, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+	const response = await fetch(absolute, {
+		method,
+		headers,
+		body: options.body === undefined ? undefined : JSON.stringify(options.body),
+	});
 	const text = await response.text();
 	const body = (text === '' ? undefined : JSON.parse(text)) as T;
 	const { operationId } = service.requests[service.requests.length - 1];
 	if (operationId !== undefined) {
 		const label = `${method} ${url} → ${response.status}`;
 		const sent = Object.fromEntries(response.headers);
-		const problems = contract.validateResponse({ operationId, status: response.status, body, contentType: sent['content-type'], headers: sent });
+		const problems = contract.validateResponse({
+			operationId,
+			status: response.status,
+			body,
+			contentType: sent['content-type'],
+			headers: sent,
+		});
 		expect({ [label]: problems }).toEqual({ [label]: [] });
 	}
 	return { status: response.status, headers: response.headers, body, operationId };
 }
 
 /** Runs the fake service's command line with these arguments and API key until `use` is done, then expects SIGTERM to stop it cleanly. */
-export async function withCli(args: string[], apiKey: string, use: (output: string, url: string) => Promise<void>): Promise<void> {
+export async function withCli(
+	args: string[],
+	apiKey: string,
+	use: (output: string, url: string) => Promise<void>,
+): Promise<void> {
 	const tsNode = path.join(projectRoot, 'node_modules/ts-node/dist/bin.js');
-	const child = spawn(process.execPath, [tsNode, '--transpile-only', 'test/fake-service/cli.ts', '--port', '0', ...args], {
-		cwd: projectRoot,
-		env: { ...process.env, FAKE_SERVICE_API_KEY: apiKey },
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
+	const child = spawn(
+		process.execPath,
+		[tsNode, '--transpile-only', 'test/fake-service/cli.ts', '--port', '0', ...args],
+		{
+			cwd: projectRoot,
+			env: { ...process.env, FAKE_SERVICE_API_KEY: apiKey },
+			stdio: ['ignore', 'pipe', 'pipe'],
+		},
+	);
 	let output = '';
 	child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
 	const exitCode = new Promise<number | null>((resolve) => child.once('exit', resolve));
 	try {
 		await waitFor(() => output.includes('Press Ctrl+C'), 20_000);
-		await use(output, /^Fake Content Publishing service: (http:\/\/127\.0\.0\.1:\d+)$/m.exec(output)?.[1] ?? '');
+		await use(
+			output,
+			/^Fake Content Publishing service: (http:\/\/127\.0\.0\.1:\d+)$/m.exec(output)?.[1] ?? '',
+		);
 		child.kill('SIGTERM');
 		expect(await exitCode).toBe(0);
 	} finally {

@@ -39,11 +39,17 @@ describe('page → get', () => {
 		});
 
 		expect(jsonOf(result)).toEqual([page]);
-		expect(harness.sent('getPage').map((request) => request.path)).toEqual([`/v1/pages/${page.id}`]);
+		expect(harness.sent('getPage').map((request) => request.path)).toEqual([
+			`/v1/pages/${page.id}`,
+		]);
 	});
 
 	it('fails with a 404 hint for an unknown page', async () => {
-		const result = await harness.run({ resource: 'page', operation: 'get', pageId: byId('id', 'page_missing') });
+		const result = await harness.run({
+			resource: 'page',
+			operation: 'get',
+			pageId: byId('id', 'page_missing'),
+		});
 		expect(result.error?.httpCode).toBe('404');
 		expect(result.error?.message).toMatch(/page_missing/);
 		expect(result.error?.description).toMatch(/Check the ID/);
@@ -68,11 +74,18 @@ describe('page → getMany', () => {
 		expect(jsonOf(result)).toEqual([...harness.service.pages.values()]);
 		// Five pages, two per page of results.
 		expect(harness.sent('listPages')).toHaveLength(3);
-		expect(result.items.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
+		expect(result.items.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(
+			true,
+		);
 	});
 
 	it('stops at the limit', async () => {
-		const result = await harness.run({ resource: 'page', operation: 'getMany', returnAll: false, limit: 3 });
+		const result = await harness.run({
+			resource: 'page',
+			operation: 'getMany',
+			returnAll: false,
+			limit: 3,
+		});
 
 		expect(jsonOf(result).map((page) => page.id)).toEqual(
 			[...harness.service.pages.keys()].slice(0, 3),
@@ -87,7 +100,10 @@ describe('page → getMany', () => {
 			returnAll: true,
 			options: { extraQuery: '{"q": "acme on"}' },
 		});
-		expect(jsonOf(result).map((page) => page.name)).toEqual(['Acme on LinkedIn', 'Acme on Twitter']);
+		expect(jsonOf(result).map((page) => page.name)).toEqual([
+			'Acme on LinkedIn',
+			'Acme on Twitter',
+		]);
 		expect(harness.sent('listPages')[0].query.q).toBe('acme on');
 	});
 
@@ -98,7 +114,9 @@ describe('page → getMany', () => {
 			returnAll: true,
 			options: { extraQuery: '{q: nope' },
 		});
-		expect(result.error?.message).toBe('"Extra Query Parameters (JSON)" of item 0 is not valid JSON');
+		expect(result.error?.message).toBe(
+			'"Extra Query Parameters (JSON)" of item 0 is not valid JSON',
+		);
 		expect(harness.service.requests).toHaveLength(0);
 	});
 });
@@ -108,13 +126,28 @@ describe('list search', () => {
 
 	it('lists pages page by page and filters them by name', async () => {
 		const first = await listSearch(node, 'searchPages', harness.credentials);
-		expect(first.results.map((entry) => entry.name)).toEqual(['Acme Engineering Blog', 'Acme on LinkedIn']);
+		expect(first.results.map((entry) => entry.name)).toEqual([
+			'Acme Engineering Blog',
+			'Acme on LinkedIn',
+		]);
 		expect(first.paginationToken).toEqual(expect.any(String));
 
-		const second = await listSearch(node, 'searchPages', harness.credentials, undefined, first.paginationToken as string);
+		const second = await listSearch(
+			node,
+			'searchPages',
+			harness.credentials,
+			undefined,
+			first.paginationToken as string,
+		);
 		expect(second.results.map((entry) => entry.name)).toEqual(['Acme on Twitter', 'Founder Notes']);
 
-		const filtered = await listSearch(node, 'searchPages', harness.credentials, 'twitter', first.paginationToken as string);
+		const filtered = await listSearch(
+			node,
+			'searchPages',
+			harness.credentials,
+			'twitter',
+			first.paginationToken as string,
+		);
 		expect(filtered.results).toEqual([
 			expect.objectContaining({ name: 'Acme on Twitter', value: expect.stringMatching(/^page_/) }),
 		]);

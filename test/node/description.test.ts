@@ -4,7 +4,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { eventOptions } from '../../nodes/ContentPublishing/descriptions/events';
-import { loadPackage, NODE_TYPE, TRIGGER_TYPE, triggerNode, triggerWorkflow } from '../support/n8n-engine';
+import {
+	loadPackage,
+	NODE_TYPE,
+	TRIGGER_TYPE,
+	triggerNode,
+	triggerWorkflow,
+} from '../support/n8n-engine';
 
 const nodeType = loadPackage().nodeTypes.get(NODE_TYPE)!;
 const { properties } = nodeType.description;
@@ -14,14 +20,22 @@ const OPERATIONS: Record<string, string[]> = {
 	account: ['get'],
 	page: ['get', 'getMany'],
 	post: ['create', 'get', 'getMany', 'update', 'delete'],
-	content: ['generateBlog', 'generateLinkedin', 'generateTwitter', 'generateCarousel', 'generateVideo'],
+	content: [
+		'generateBlog',
+		'generateLinkedin',
+		'generateTwitter',
+		'generateCarousel',
+		'generateVideo',
+	],
 	publication: ['publishLinkedin', 'publishTwitter'],
 	job: ['get', 'wait'],
 	webhook: ['create', 'get', 'getMany', 'update', 'delete'],
 };
 
 function optionValues(property: INodeProperties | undefined): string[] {
-	return ((property?.options ?? []) as INodePropertyOptions[]).map((option) => String(option.value));
+	return ((property?.options ?? []) as INodePropertyOptions[]).map((option) =>
+		String(option.value),
+	);
 }
 
 function propertiesOf(resource: string, operation: string): INodeProperties[] {
@@ -38,7 +52,8 @@ describe('node description (the saved-workflow API)', () => {
 		expect(optionValues(resource).sort()).toEqual(Object.keys(OPERATIONS).sort());
 		for (const [name, operations] of Object.entries(OPERATIONS)) {
 			const operation = properties.find(
-				(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(name),
+				(property) =>
+					property.name === 'operation' && property.displayOptions?.show?.resource?.includes(name),
 			);
 			expect(optionValues(operation).sort()).toEqual([...operations].sort());
 		}
@@ -57,39 +72,66 @@ describe('node description (the saved-workflow API)', () => {
 		['webhook', 'get', 'webhookId'],
 		['webhook', 'update', 'webhookId'],
 		['webhook', 'delete', 'webhookId'],
-	])('%s → %s names its resource with the locator %s (list, ID and URL modes)', (resource, operation, name) => {
-		const locator = propertiesOf(resource, operation).find((property) => property.name === name);
-		expect(locator?.type).toBe('resourceLocator');
-		expect(locator?.modes?.map((mode) => mode.name)).toEqual(['list', 'id', 'url']);
-	});
+	])(
+		'%s → %s names its resource with the locator %s (list, ID and URL modes)',
+		(resource, operation, name) => {
+			const locator = propertiesOf(resource, operation).find((property) => property.name === name);
+			expect(locator?.type).toBe('resourceLocator');
+			expect(locator?.modes?.map((mode) => mode.name)).toEqual(['list', 'id', 'url']);
+		},
+	);
 
 	it('asks for every page and post with a picker (list search, ID, URL), in Additional Fields and Filters too', () => {
 		const all = (list: INodeProperties[]): INodeProperties[] =>
-			list.flatMap((property) => [property, ...all(((property.options ?? []) as INodeProperties[]).filter((option) => 'type' in option))]);
-		const idFields = all(properties).filter((property) => /^(pageId|postId|sourcePostId)$/.test(property.name));
+			list.flatMap((property) => [
+				property,
+				...all(
+					((property.options ?? []) as INodeProperties[]).filter((option) => 'type' in option),
+				),
+			]);
+		const idFields = all(properties).filter((property) =>
+			/^(pageId|postId|sourcePostId)$/.test(property.name),
+		);
 		expect(idFields.length).toBeGreaterThanOrEqual(12);
 		for (const field of idFields) {
-			expect({ name: field.name, type: field.type, modes: field.modes?.map((mode) => mode.name) }).toEqual({
+			expect({
+				name: field.name,
+				type: field.type,
+				modes: field.modes?.map((mode) => mode.name),
+			}).toEqual({
 				name: field.name,
 				type: 'resourceLocator',
 				modes: ['list', 'id', 'url'],
 			});
 			const list = field.modes?.find((mode) => mode.name === 'list');
-			expect(list?.typeOptions?.searchListMethod).toBe(field.name === 'pageId' ? 'searchPages' : 'searchPosts');
+			expect(list?.typeOptions?.searchListMethod).toBe(
+				field.name === 'pageId' ? 'searchPages' : 'searchPosts',
+			);
 		}
 	});
 
 	it('has a Wait for Completion switch, on by default, on every operation that can start a job', () => {
 		for (const operation of [...OPERATIONS.content, ...OPERATIONS.publication]) {
 			const resource = OPERATIONS.content.includes(operation) ? 'content' : 'publication';
-			const wait = propertiesOf(resource, operation).find((property) => property.name === 'waitForCompletion');
-			expect({ operation, type: wait?.type, default: wait?.default }).toEqual({ operation, type: 'boolean', default: true });
+			const wait = propertiesOf(resource, operation).find(
+				(property) => property.name === 'waitForCompletion',
+			);
+			expect({ operation, type: wait?.type, default: wait?.default }).toEqual({
+				operation,
+				type: 'boolean',
+				default: true,
+			});
 		}
 	});
 
 	it('keeps jobId a string and transcript the transcript text', () => {
-		expect(propertiesOf('job', 'wait').find((property) => property.name === 'jobId')?.type).toBe('string');
-		expect(propertiesOf('content', 'generateBlog').find((property) => property.name === 'transcript')?.type).toBe('string');
+		expect(propertiesOf('job', 'wait').find((property) => property.name === 'jobId')?.type).toBe(
+			'string',
+		);
+		expect(
+			propertiesOf('content', 'generateBlog').find((property) => property.name === 'transcript')
+				?.type,
+		).toBe('string');
 	});
 
 	it('has an escape hatch for unlisted body fields on every operation that sends a body', () => {
@@ -102,9 +144,18 @@ describe('node description (the saved-workflow API)', () => {
 			...OPERATIONS.publication.map((name) => ['publication', name]),
 		]) {
 			// The body's collection: not the wait's options, nor Download Media's options.
-			const collection = propertiesOf(resource, operation).find((property) => property.type === 'collection' && !['options', 'mediaOptions'].includes(property.name));
-			const names = (collection?.options as INodeProperties[] | undefined)?.map((option) => option.name);
-			expect({ resource, operation, hasExtraBody: names?.includes('extraBody') }).toEqual({ resource, operation, hasExtraBody: true });
+			const collection = propertiesOf(resource, operation).find(
+				(property) =>
+					property.type === 'collection' && !['options', 'mediaOptions'].includes(property.name),
+			);
+			const names = (collection?.options as INodeProperties[] | undefined)?.map(
+				(option) => option.name,
+			);
+			expect({ resource, operation, hasExtraBody: names?.includes('extraBody') }).toEqual({
+				resource,
+				operation,
+				hasExtraBody: true,
+			});
 		}
 	});
 });
@@ -114,41 +165,76 @@ describe('how the editor shows the nodes', () => {
 		.filter((property) => property.name === 'operation')
 		.flatMap((property) => property.options as INodePropertyOptions[]);
 
-	it('writes every action in sentence case as n8n\'s scanner reads it, so no brand is in an action', () => {
+	it("writes every action in sentence case as n8n's scanner reads it, so no brand is in an action", () => {
 		// n8n's rule (node-param-operation-option-action-miscased) drops punctuation and lowercases
 		// every word but an all-capitals one: "LinkedIn" would have to read "linked in". So actions
 		// say what they do in plain words, and the operation names carry the brands.
 		const actions = operationOptions.map((option) => String(option.action));
-		expect(actions.filter((action) => !/^[A-Z][a-z0-9]*( ([a-z0-9]+|[A-Z0-9]+))*$/.test(action))).toEqual([]);
+		expect(
+			actions.filter((action) => !/^[A-Z][a-z0-9]*( ([a-z0-9]+|[A-Z0-9]+))*$/.test(action)),
+		).toEqual([]);
 		expect(actions).toEqual(
-			expect.arrayContaining(['Generate a post for a professional network', 'Generate tweets or a thread', 'Publish to a professional network', 'Publish as tweets']),
+			expect.arrayContaining([
+				'Generate a post for a professional network',
+				'Generate tweets or a thread',
+				'Publish to a professional network',
+				'Publish as tweets',
+			]),
 		);
 	});
 
 	it('names the brands in operation names and descriptions as the brands write them', () => {
 		const byValue = (value: string) => operationOptions.find((option) => option.value === value)!;
-		for (const [value, brand] of [['generateLinkedin', 'LinkedIn'], ['publishLinkedin', 'LinkedIn'], ['generateTwitter', 'Twitter'], ['publishTwitter', 'Twitter']]) {
+		for (const [value, brand] of [
+			['generateLinkedin', 'LinkedIn'],
+			['publishLinkedin', 'LinkedIn'],
+			['generateTwitter', 'Twitter'],
+			['publishTwitter', 'Twitter'],
+		]) {
 			const { name, description } = byValue(value);
-			expect({ value, name, description }).toEqual({ value, name: expect.stringContaining(brand), description: expect.stringContaining(brand) });
+			expect({ value, name, description }).toEqual({
+				value,
+				name: expect.stringContaining(brand),
+				description: expect.stringContaining(brand),
+			});
 		}
 		const texts = operationOptions.flatMap((option) => [option.name, option.description ?? '']);
-		const miswritten = texts.filter((text) => (text.match(/linkedin|twitter/gi) ?? []).some((brand) => brand !== 'LinkedIn' && brand !== 'Twitter'));
+		const miswritten = texts.filter((text) =>
+			(text.match(/linkedin|twitter/gi) ?? []).some(
+				(brand) => brand !== 'LinkedIn' && brand !== 'Twitter',
+			),
+		);
 		expect(miswritten).toEqual([]);
 	});
 
-	it('describes the app truly in the nodes panel, where n8n shows the trigger\'s text for both nodes', () => {
+	it("describes the app truly in the nodes panel, where n8n shows the trigger's text for both nodes", () => {
 		const trigger = loadPackage().nodeTypes.get(TRIGGER_TYPE)!.description;
 		// The editor merges `<name>Trigger` into `<name>` and keeps the trigger's description.
 		expect(trigger.name.replace('Trigger', '')).toBe(nodeType.description.name);
-		expect(trigger.description).toMatch(/^Generate blog posts, social posts, carousels and videos, publish to LinkedIn and Twitter, and start workflows when/);
+		expect(trigger.description).toMatch(
+			/^Generate blog posts, social posts, carousels and videos, publish to LinkedIn and Twitter, and start workflows when/,
+		);
 	});
 
 	it('is found by what it does: codex aliases for both nodes', () => {
-		for (const file of ['ContentPublishing/ContentPublishing.node.json', 'ContentPublishingTrigger/ContentPublishingTrigger.node.json']) {
-			const codex = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'nodes', file), 'utf8')) as { alias?: string[] };
+		for (const file of [
+			'ContentPublishing/ContentPublishing.node.json',
+			'ContentPublishingTrigger/ContentPublishingTrigger.node.json',
+		]) {
+			const codex = JSON.parse(
+				readFileSync(path.join(__dirname, '..', '..', 'nodes', file), 'utf8'),
+			) as { alias?: string[] };
 			expect({ file, alias: codex.alias }).toEqual({
 				file,
-				alias: expect.arrayContaining(['Blog Post', 'LinkedIn', 'Transcript', 'Video', 'Carousel', 'Social Media', 'Twitter']),
+				alias: expect.arrayContaining([
+					'Blog Post',
+					'LinkedIn',
+					'Transcript',
+					'Video',
+					'Carousel',
+					'Social Media',
+					'Twitter',
+				]),
 			});
 		}
 	});
@@ -158,10 +244,16 @@ describe('trigger description (the saved-workflow API)', () => {
 	const trigger = loadPackage().nodeTypes.get(TRIGGER_TYPE)!;
 	const events = trigger.description.properties.find((property) => property.name === 'events');
 
-	it('offers the service\'s events, the agreed ones where it lists none, and defaults to job completion', () => {
+	it("offers the service's events, the agreed ones where it lists none, and defaults to job completion", () => {
 		expect(events?.typeOptions?.loadOptionsMethod).toBe('getEvents');
-		expect(eventOptions(undefined).map((option) => option.value).sort()).toEqual(['*', 'job.completed', 'job.failed', 'post.published']);
-		expect(eventOptions(['JOB_READY', 'POST_LIVE']).map((option) => [option.name, option.value])).toEqual([
+		expect(
+			eventOptions(undefined)
+				.map((option) => option.value)
+				.sort(),
+		).toEqual(['*', 'job.completed', 'job.failed', 'post.published']);
+		expect(
+			eventOptions(['JOB_READY', 'POST_LIVE']).map((option) => [option.name, option.value]),
+		).toEqual([
 			['All Events', '*'],
 			['Job Ready', 'JOB_READY'],
 			['Post Live', 'POST_LIVE'],
@@ -176,9 +268,16 @@ describe('trigger description (the saved-workflow API)', () => {
 		[['JOB_READY', 'post-live'], 'Job Ready, Post Live'],
 	])('shows %j on the canvas as "%s", the names of the events list', (chosen, shown) => {
 		const node = triggerNode({ events: chosen });
-		const subtitle = triggerWorkflow(node).expression.getSimpleParameterValue(node, trigger.description.subtitle!, 'internal', {});
+		const subtitle = triggerWorkflow(node).expression.getSimpleParameterValue(
+			node,
+			trigger.description.subtitle!,
+			'internal',
+			{},
+		);
 		expect(subtitle).toBe(shown);
-		const listed = eventOptions(chosen.filter((event) => event !== '*')).filter((option) => chosen.includes(String(option.value)));
+		const listed = eventOptions(chosen.filter((event) => event !== '*')).filter((option) =>
+			chosen.includes(String(option.value)),
+		);
 		expect(listed.map((option) => option.name).join(', ')).toBe(shown);
 	});
 
@@ -187,7 +286,9 @@ describe('trigger description (the saved-workflow API)', () => {
 		expect(trigger.description.usableAsTool).toBeUndefined();
 		expect(trigger.description.subtitle).toEqual(expect.stringContaining('events'));
 		expect(trigger.description.inputs).toEqual([]);
-		expect(trigger.description.webhooks).toEqual([expect.objectContaining({ name: 'default', httpMethod: 'POST' })]);
+		expect(trigger.description.webhooks).toEqual([
+			expect.objectContaining({ name: 'default', httpMethod: 'POST' }),
+		]);
 	});
 });
 
@@ -195,7 +296,9 @@ describe('Request Options', () => {
 	it('are offered for every operation, with a 60-second timeout by default', () => {
 		const requestOptions = properties.find((property) => property.name === 'requestOptions');
 		expect(requestOptions?.displayOptions).toBeUndefined();
-		const timeout = (requestOptions?.options as INodeProperties[]).find((option) => option.name === 'timeout');
+		const timeout = (requestOptions?.options as INodeProperties[]).find(
+			(option) => option.name === 'timeout',
+		);
 		expect(timeout).toEqual(expect.objectContaining({ type: 'number', default: 60 }));
 	});
 });

@@ -18,7 +18,9 @@ const NODE_ID = 'content-publishing-node';
 
 /** The reads the node's own call 2 s into a wait made (one while the execution still waited): a slow run may see it. */
 function ownReads(n8n: WaitingN8n, executionId: string): number {
-	return n8n.calls.filter((call) => call.executionId === executionId && call.own && call.status === 200).length;
+	return n8n.calls.filter(
+		(call) => call.executionId === executionId && call.own && call.status === 200,
+	).length;
 }
 
 function videoNode(parameters: IDataObject = {}, options: IDataObject = {}) {
@@ -34,7 +36,9 @@ function videoNode(parameters: IDataObject = {}, options: IDataObject = {}) {
 }
 
 function inputs(count: number): INodeExecutionData[] {
-	return Array.from({ length: count }, (_, index) => ({ json: { prompt: `Video ${index}`, seconds: 10 + index } }));
+	return Array.from({ length: count }, (_, index) => ({
+		json: { prompt: `Video ${index}`, seconds: 10 + index },
+	}));
 }
 
 interface ProfileCase {
@@ -48,7 +52,13 @@ interface ProfileCase {
 
 const primary: ProfileCase = {
 	options: { profile: 'primary' },
-	names: { id: 'id', status: 'status', result: 'result', duration: 'duration_seconds', events: 'events' },
+	names: {
+		id: 'id',
+		status: 'status',
+		result: 'result',
+		duration: 'duration_seconds',
+		events: 'events',
+	},
 	succeeded: 'succeeded',
 	events: ['job.completed', 'job.failed'],
 };
@@ -59,7 +69,13 @@ const profiles: Array<[string, ProfileCase]> = [
 		'alternate profile (the service chooses the secret)',
 		{
 			options: { profile: 'alternate' },
-			names: { id: 'jobId', status: 'phase', result: 'output', duration: 'durationSeconds', events: 'topics' },
+			names: {
+				id: 'jobId',
+				status: 'phase',
+				result: 'output',
+				duration: 'durationSeconds',
+				events: 'topics',
+			},
 			succeeded: 'READY',
 			events: ['JOB_READY', 'JOB_BROKEN'],
 		},
@@ -91,124 +107,185 @@ function useServiceAndN8n(options: Pick<FakeServiceOptions, 'profile' | 'openApi
 		expect(n8n.thrown).toEqual([]);
 		expect(n8n.refusedResumes).toBe(0);
 	});
-	return { harness, run: (node: INode, input: INodeExecutionData[]) => n8n.run(node, harness.credentials, input) };
+	return {
+		harness,
+		run: (node: INode, input: INodeExecutionData[]) => n8n.run(node, harness.credentials, input),
+	};
 }
 
-describe.each(profiles)('Wait Method "Service Event" on the %s', (_name, { options, names, succeeded, events }) => {
-	const { harness, run } = useServiceAndN8n(options);
+describe.each(profiles)(
+	'Wait Method "Service Event" on the %s',
+	(_name, { options, names, succeeded, events }) => {
+		const { harness, run } = useServiceAndN8n(options);
 
-	const reads = () => harness.service.requests.filter((request) => request.method === 'GET' && request.path.startsWith('/v1/jobs/')).length;
+		const reads = () =>
+			harness.service.requests.filter(
+				(request) => request.method === 'GET' && request.path.startsWith('/v1/jobs/'),
+			).length;
 
-	it('sleeps while 8 jobs run, and resumes every item with its own job once all have finished', async () => {
-		const { executionId, first, ended } = await run(videoNode(), inputs(8));
-		expect(first.error).toBeUndefined();
-		expect(n8n.status(executionId)).toBe('waiting');
-		expect(first.run.waitTill?.getTime()).toBeGreaterThan(Date.now() + 50_000);
-		// While it waits, the node's output is its input, as n8n's Wait node's is.
-		expect(first.items.map((item) => item.json)).toEqual(inputs(8).map((item) => item.json));
+		it('sleeps while 8 jobs run, and resumes every item with its own job once all have finished', async () => {
+			const { executionId, first, ended } = await run(videoNode(), inputs(8));
+			expect(first.error).toBeUndefined();
+			expect(n8n.status(executionId)).toBe('waiting');
+			expect(first.run.waitTill?.getTime()).toBeGreaterThan(Date.now() + 50_000);
+			// While it waits, the node's output is its input, as n8n's Wait node's is.
+			expect(first.items.map((item) => item.json)).toEqual(inputs(8).map((item) => item.json));
 
-		// One registration, on the job events, with this execution's resume address for the node.
-		const webhooks = [...harness.service.webhooks.values()];
-		expect(webhooks).toHaveLength(1);
-		expect(webhooks[0].url.startsWith(`${n8n.resumeUrl(executionId)}/${NODE_ID}?`)).toBe(true);
-		expect((harness.service.requests.find((request) => request.method === 'POST' && request.path === '/v1/webhooks')?.body as IDataObject)[names.events]).toEqual(events);
+			// One registration, on the job events, with this execution's resume address for the node.
+			const webhooks = [...harness.service.webhooks.values()];
+			expect(webhooks).toHaveLength(1);
+			expect(webhooks[0].url.startsWith(`${n8n.resumeUrl(executionId)}/${NODE_ID}?`)).toBe(true);
+			expect(
+				(
+					harness.service.requests.find(
+						(request) => request.method === 'POST' && request.path === '/v1/webhooks',
+					)?.body as IDataObject
+				)[names.events],
+			).toEqual(events);
 
-		const jobs = [...harness.service.jobs.values()];
-		expect(jobs).toHaveLength(8);
-		const readsBefore = reads();
-		const order = [3, 0, 7, 5, 1, 6, 2, 4];
-		for (const [step, index] of order.entries()) {
-			await harness.service.finishJob(jobs[index].id, 'succeeded');
-			if (step < order.length - 1) expect(n8n.status(executionId)).toBe('waiting');
-		}
-		const result = await ended;
-		expect(result.error).toBeUndefined();
-		expect(result.items).toHaveLength(8);
-		result.items.forEach((item, index) => {
-			expect(item.pairedItem).toEqual({ item: index });
-			expect(item.json).toEqual(expect.objectContaining({ [names.status]: succeeded, [names.result]: expect.objectContaining({ [names.duration]: 10 + index }) }));
-			expect(item.json).not.toHaveProperty('error');
+			const jobs = [...harness.service.jobs.values()];
+			expect(jobs).toHaveLength(8);
+			const readsBefore = reads();
+			const order = [3, 0, 7, 5, 1, 6, 2, 4];
+			for (const [step, index] of order.entries()) {
+				await harness.service.finishJob(jobs[index].id, 'succeeded');
+				if (step < order.length - 1) expect(n8n.status(executionId)).toBe('waiting');
+			}
+			const result = await ended;
+			expect(result.error).toBeUndefined();
+			expect(result.items).toHaveLength(8);
+			result.items.forEach((item, index) => {
+				expect(item.pairedItem).toEqual({ item: index });
+				expect(item.json).toEqual(
+					expect.objectContaining({
+						[names.status]: succeeded,
+						[names.result]: expect.objectContaining({ [names.duration]: 10 + index }),
+					}),
+				);
+				expect(item.json).not.toHaveProperty('error');
+			});
+			expect(new Set(result.items.map((item) => item.json[names.id])).size).toBe(8);
+			// Each event reads from the item after its job on, round to it, up to the first job still
+			// running: 20 reads here, where reading every job for each event would take 64.
+			let expected = 0;
+			const done = new Set<number>();
+			for (const index of order) {
+				done.add(index);
+				const round = [...Array(8).keys()].map((offset) => (index + 1 + offset) % 8);
+				const firstPending = round.findIndex((item) => !done.has(item));
+				expected += firstPending === -1 ? 8 : firstPending + 1;
+			}
+			expect(expected).toBe(20);
+			expect(reads() - readsBefore).toBe(expected + ownReads(n8n, executionId));
+			expect(harness.service.webhooks.size).toBe(0);
+			expect(
+				harness.service.requests.filter(
+					(request) => request.method === 'DELETE' && request.path.startsWith('/v1/webhooks/'),
+				),
+			).toHaveLength(1);
 		});
-		expect(new Set(result.items.map((item) => item.json[names.id])).size).toBe(8);
-		// Each event reads from the item after its job on, round to it, up to the first job still
-		// running: 20 reads here, where reading every job for each event would take 64.
-		let expected = 0;
-		const done = new Set<number>();
-		for (const index of order) {
-			done.add(index);
-			const round = [...Array(8).keys()].map((offset) => (index + 1 + offset) % 8);
-			const firstPending = round.findIndex((item) => !done.has(item));
-			expected += firstPending === -1 ? 8 : firstPending + 1;
-		}
-		expect(expected).toBe(20);
-		expect(reads() - readsBefore).toBe(expected + ownReads(n8n, executionId));
-		expect(harness.service.webhooks.size).toBe(0);
-		expect(harness.service.requests.filter((request) => request.method === 'DELETE' && request.path.startsWith('/v1/webhooks/'))).toHaveLength(1);
-	});
 
-	it('makes a failed job an error item, the others resume with their results', async () => {
-		const { executionId, ended } = await run(videoNode(), inputs(3));
-		const jobs = [...harness.service.jobs.values()];
-		await harness.service.finishJob(jobs[1].id, 'failed', { code: 'render_failed', message: 'The renderer ran out of frames' });
-		expect(n8n.status(executionId)).toBe('waiting');
-		await harness.service.finishJob(jobs[0].id, 'succeeded');
-		await harness.service.finishJob(jobs[2].id, 'succeeded');
-		const { items } = await ended;
-		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(items[1].json).toEqual({ error: expect.stringMatching(/^Job .+ failed: The renderer ran out of frames$/), description: 'Error code: render_failed' });
-		expect(items[0].json[names.status]).toBe(succeeded);
-		expect(items[2].json[names.status]).toBe(succeeded);
-		expect(harness.service.webhooks.size).toBe(0);
-	});
+		it('makes a failed job an error item, the others resume with their results', async () => {
+			const { executionId, ended } = await run(videoNode(), inputs(3));
+			const jobs = [...harness.service.jobs.values()];
+			await harness.service.finishJob(jobs[1].id, 'failed', {
+				code: 'render_failed',
+				message: 'The renderer ran out of frames',
+			});
+			expect(n8n.status(executionId)).toBe('waiting');
+			await harness.service.finishJob(jobs[0].id, 'succeeded');
+			await harness.service.finishJob(jobs[2].id, 'succeeded');
+			const { items } = await ended;
+			expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+			expect(items[1].json).toEqual({
+				error: expect.stringMatching(/^Job .+ failed: The renderer ran out of frames$/),
+				description: 'Error code: render_failed',
+			});
+			expect(items[0].json[names.status]).toBe(succeeded);
+			expect(items[2].json[names.status]).toBe(succeeded);
+			expect(harness.service.webhooks.size).toBe(0);
+		});
 
-	it('reads nothing for a signed event about another job, and nothing at all for a forged address', async () => {
-		const { executionId, ended } = await run(videoNode(), inputs(2));
-		const [registration] = [...harness.service.webhooks.values()];
-		const mine = [...harness.service.jobs.values()];
-		// The reads calls made, leaving out those of the node's own call 2 s into the wait.
-		const callReads = () => reads() - ownReads(n8n, executionId);
-		const readsBefore = callReads();
+		it('reads nothing for a signed event about another job, and nothing at all for a forged address', async () => {
+			const { executionId, ended } = await run(videoNode(), inputs(2));
+			const [registration] = [...harness.service.webhooks.values()];
+			const mine = [...harness.service.jobs.values()];
+			// The reads calls made, leaving out those of the node's own call 2 s into the wait.
+			const callReads = () => reads() - ownReads(n8n, executionId);
+			const readsBefore = callReads();
 
-		// Another job of the account finishes: its event reaches every registration, this one too.
-		const other = harness.service.startJob('generate.blog', { transcript: 'x' });
-		await harness.service.finishJob(other.id, 'succeeded');
-		expect(n8n.calls.filter((call) => call.executionId === executionId).at(-1)).toEqual(expect.objectContaining({ status: 200, body: { received: true, ignored: 'not a job of this wait' } }));
-		expect(callReads()).toBe(readsBefore);
+			// Another job of the account finishes: its event reaches every registration, this one too.
+			const other = harness.service.startJob('generate.blog', { transcript: 'x' });
+			await harness.service.finishJob(other.id, 'succeeded');
+			expect(n8n.calls.filter((call) => call.executionId === executionId).at(-1)).toEqual(
+				expect.objectContaining({
+					status: 200,
+					body: { received: true, ignored: 'not a job of this wait' },
+				}),
+			);
+			expect(callReads()).toBe(readsBefore);
 
-		// The address without the wait's sealed state, with the state changed, or with another
-		// execution's state in it, reads nothing. Nothing in it names a job.
-		const address = new URL(registration.url);
-		expect([...harness.service.jobs.keys()].filter((id) => registration.url.includes(id))).toEqual([]);
-		const otherWait = await run(videoNode(), inputs(1));
-		const otherAddress = new URL([...harness.service.webhooks.values()].find((webhook) => webhook.url.includes(`/${otherWait.executionId}/`))!.url);
-		const readsNow = callReads();
-		const changed = new URL(address.toString());
-		const sealed = address.searchParams.get('cp_wait') as string;
-		changed.searchParams.set('cp_wait', `${sealed.slice(0, 20)}${sealed[20] === 'A' ? 'B' : 'A'}${sealed.slice(21)}`);
-		const moved = new URL(address.toString());
-		for (const param of ['cp_wait', 'cp_until', 'cp_run']) moved.searchParams.set(param, otherAddress.searchParams.get(param) as string);
-		for (const url of [`${address.origin}${address.pathname}`, changed.toString(), moved.toString()]) {
-			const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-			expect(response.status).toBe(401);
-		}
-		expect(callReads()).toBe(readsNow);
-		await harness.service.finishJob([...harness.service.jobs.values()].at(-1)!.id, 'succeeded');
-		await otherWait.ended;
-		const readsBeforeForged = callReads();
+			// The address without the wait's sealed state, with the state changed, or with another
+			// execution's state in it, reads nothing. Nothing in it names a job.
+			const address = new URL(registration.url);
+			expect(
+				[...harness.service.jobs.keys()].filter((id) => registration.url.includes(id)),
+			).toEqual([]);
+			const otherWait = await run(videoNode(), inputs(1));
+			const otherAddress = new URL(
+				[...harness.service.webhooks.values()].find((webhook) =>
+					webhook.url.includes(`/${otherWait.executionId}/`),
+				)!.url,
+			);
+			const readsNow = callReads();
+			const changed = new URL(address.toString());
+			const sealed = address.searchParams.get('cp_wait') as string;
+			changed.searchParams.set(
+				'cp_wait',
+				`${sealed.slice(0, 20)}${sealed[20] === 'A' ? 'B' : 'A'}${sealed.slice(21)}`,
+			);
+			const moved = new URL(address.toString());
+			for (const param of ['cp_wait', 'cp_until', 'cp_run'])
+				moved.searchParams.set(param, otherAddress.searchParams.get(param) as string);
+			for (const url of [
+				`${address.origin}${address.pathname}`,
+				changed.toString(),
+				moved.toString(),
+			]) {
+				const response = await fetch(url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: '{}',
+				});
+				expect(response.status).toBe(401);
+			}
+			expect(callReads()).toBe(readsNow);
+			await harness.service.finishJob([...harness.service.jobs.values()].at(-1)!.id, 'succeeded');
+			await otherWait.ended;
+			const readsBeforeForged = callReads();
 
-		// The registered address with a made-up event: one read, and the execution goes on waiting.
-		const forged = JSON.stringify({ id: 'evt_forged', type: 'job.completed', data: { job: { id: 'job_forged', status: 'succeeded' } } });
-		const response = await fetch(registration.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: forged });
-		expect(response.status).toBe(200);
-		expect(await response.json()).toEqual({ received: true, waiting: true });
-		expect(callReads()).toBe(readsBeforeForged + 1);
-		expect(n8n.status(executionId)).toBe('waiting');
-		expect(n8n.runsOf(executionId)).toHaveLength(1);
+			// The registered address with a made-up event: one read, and the execution goes on waiting.
+			const forged = JSON.stringify({
+				id: 'evt_forged',
+				type: 'job.completed',
+				data: { job: { id: 'job_forged', status: 'succeeded' } },
+			});
+			const response = await fetch(registration.url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: forged,
+			});
+			expect(response.status).toBe(200);
+			expect(await response.json()).toEqual({ received: true, waiting: true });
+			expect(callReads()).toBe(readsBeforeForged + 1);
+			expect(n8n.status(executionId)).toBe('waiting');
+			expect(n8n.runsOf(executionId)).toHaveLength(1);
 
-		for (const job of mine) await harness.service.finishJob(job.id, 'succeeded');
-		expect((await ended).items).toHaveLength(2);
-	});
-});
+			for (const job of mine) await harness.service.finishJob(job.id, 'succeeded');
+			expect((await ended).items).toHaveLength(2);
+		});
+	},
+);
 
 describe('Wait Method "Service Event" in n8n\'s engine', () => {
 	const { harness, run } = useServiceAndN8n();
@@ -216,12 +293,23 @@ describe('Wait Method "Service Event" in n8n\'s engine', () => {
 	it('resumes once when two events come at the same moment', async () => {
 		const { executionId, ended } = await run(videoNode(), inputs(2));
 		// Slow reads, so that both calls are reading at once.
-		harness.service.injectFault({ match: { method: 'GET', path: /^\/v1\/jobs\// }, delayMs: 150, times: 4 });
-		await Promise.all([...harness.service.jobs.values()].map((job) => harness.service.finishJob(job.id, 'succeeded')));
+		harness.service.injectFault({
+			match: { method: 'GET', path: /^\/v1\/jobs\// },
+			delayMs: 150,
+			times: 4,
+		});
+		await Promise.all(
+			[...harness.service.jobs.values()].map((job) =>
+				harness.service.finishJob(job.id, 'succeeded'),
+			),
+		);
 		expect((await ended).items).toHaveLength(2);
 		await n8n.settled();
 		const calls = n8n.calls.filter((call) => call.executionId === executionId && !call.own);
-		expect(calls.map((call) => call.body)).toEqual([{ received: true, resumed: true }, { received: true, resumed: true }]);
+		expect(calls.map((call) => call.body)).toEqual([
+			{ received: true, resumed: true },
+			{ received: true, resumed: true },
+		]);
 		expect(calls.filter((call) => call.resumed)).toHaveLength(1);
 	});
 
@@ -230,10 +318,17 @@ describe('Wait Method "Service Event" in n8n\'s engine', () => {
 		n8n.saveDelayMs = 600;
 		try {
 			const started = run(videoNode(), inputs(1));
-			while (!harness.service.requests.some((request) => request.method === 'GET' && request.path.startsWith('/v1/jobs/'))) await sleep(10);
+			while (
+				!harness.service.requests.some(
+					(request) => request.method === 'GET' && request.path.startsWith('/v1/jobs/'),
+				)
+			)
+				await sleep(10);
 			const [job] = [...harness.service.jobs.values()];
 			await harness.service.finishJob(job.id, 'succeeded');
-			expect(harness.service.deliveries.map((delivery) => [delivery.attempts, delivery.lastStatus])).toEqual([[3, 409]]);
+			expect(
+				harness.service.deliveries.map((delivery) => [delivery.attempts, delivery.lastStatus]),
+			).toEqual([[3, 409]]);
 			const { executionId, ended } = await started;
 			expect(n8n.status(executionId)).toBe('waiting');
 			expect((await ended).items[0].json.status).toBe('succeeded');
@@ -247,18 +342,35 @@ describe('Wait Method "Service Event" in n8n\'s engine', () => {
 		const [registration] = [...harness.service.webhooks.values()];
 		const other = new URL(registration.url);
 		other.searchParams.set('cp_run', 'A'.repeat(43));
-		expect((await fetch(other, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
-		expect(harness.service.requests.filter((request) => request.path.startsWith('/v1/jobs/'))).toHaveLength(1 + ownReads(n8n, executionId));
+		expect(
+			(
+				await fetch(other, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: '{}',
+				})
+			).status,
+		).toBe(401);
+		expect(
+			harness.service.requests.filter((request) => request.path.startsWith('/v1/jobs/')),
+		).toHaveLength(1 + ownReads(n8n, executionId));
 		expect(n8n.status(executionId)).toBe('waiting');
 		await harness.service.finishJob([...harness.service.jobs.values()][0].id, 'succeeded');
 		await ended;
 	});
 
 	it('does not wait when every job has finished by the time it is read, and leaves no registration', async () => {
-		const jobs = [0, 1].map((index) => harness.service.startJob('generate.video', { prompt: `Done ${index}` }));
+		const jobs = [0, 1].map((index) =>
+			harness.service.startJob('generate.video', { prompt: `Done ${index}` }),
+		);
 		for (const job of jobs) await harness.service.finishJob(job.id, 'succeeded');
 		const { executionId, first } = await run(
-			contentPublishingNode({ resource: 'job', operation: 'wait', jobId: '={{ $json.id }}', waitMethod: 'event' }),
+			contentPublishingNode({
+				resource: 'job',
+				operation: 'wait',
+				jobId: '={{ $json.id }}',
+				waitMethod: 'event',
+			}),
 			jobs.map((job) => ({ json: { id: job.id } })),
 		);
 		expect(n8n.status(executionId)).toBe('success');
@@ -280,9 +392,17 @@ describe('Wait Method "Service Event" in n8n\'s engine', () => {
 		for (const job of jobs) await harness.service.finishJob(job.id, 'succeeded');
 		const { items } = await ended;
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(items[1].json).toEqual({ error: '"Prompt" of item 1 is empty', description: expect.any(String) });
+		expect(items[1].json).toEqual({
+			error: '"Prompt" of item 1 is empty',
+			description: expect.any(String),
+		});
 		for (const index of [0, 2]) {
-			expect(items[index].binary?.video).toEqual(expect.objectContaining({ mimeType: 'video/mp4', fileName: expect.stringMatching(/\.mp4$/) }));
+			expect(items[index].binary?.video).toEqual(
+				expect.objectContaining({
+					mimeType: 'video/mp4',
+					fileName: expect.stringMatching(/\.mp4$/),
+				}),
+			);
 		}
 	});
 
@@ -313,7 +433,9 @@ describe('Wait Method "Service Event" in n8n\'s engine', () => {
 		expect(n8n.status(executionId)).toBe('success');
 		expect(items[0].json.status).toBe('succeeded');
 		expect(items[1].json).toEqual({
-			error: expect.stringMatching(/^Job .+ did not finish within 1 seconds \(last status: running\)$/),
+			error: expect.stringMatching(
+				/^Job .+ did not finish within 1 seconds \(last status: running\)$/,
+			),
 			description: expect.stringContaining('The job goes on in the service'),
 		});
 	});
@@ -324,9 +446,17 @@ describe('Wait Method "Service Event" in n8n\'s engine', () => {
 			{ json: { prompt: 'a', seconds: 10, method: 'event' } },
 			{ json: { prompt: 'b', seconds: 11, method: 'poll' } },
 		]);
-		expect(mixed.first.error?.message).toBe('The items ask for both Wait Methods, "Poll" and "Service Event"');
-		const engineV2 = await runNode(videoNode(), { credentials: harness.credentials, input: inputs(1), settings: { engineType: 'v2' } });
-		expect(engineV2.error?.message).toBe("This workflow's execution engine cannot resume a waiting execution");
+		expect(mixed.first.error?.message).toBe(
+			'The items ask for both Wait Methods, "Poll" and "Service Event"',
+		);
+		const engineV2 = await runNode(videoNode(), {
+			credentials: harness.credentials,
+			input: inputs(1),
+			settings: { engineType: 'v2' },
+		});
+		expect(engineV2.error?.message).toBe(
+			"This workflow's execution engine cannot resume a waiting execution",
+		);
 		expect(engineV2.error?.description).toContain('Set "Wait Method" to "Poll"');
 		expect(harness.service.requests).toEqual([]);
 	});
@@ -336,21 +466,32 @@ describe('Wait Method "Service Event" in n8n\'s engine', () => {
 		const fits = await run(videoNode(), inputs(50));
 		expect(n8n.status(fits.executionId)).toBe('waiting');
 		expect(harness.sent('createWebhook')).toHaveLength(1);
-		for (const job of harness.service.jobs.values()) await harness.service.finishJob(job.id, 'succeeded');
+		for (const job of harness.service.jobs.values())
+			await harness.service.finishJob(job.id, 'succeeded');
 		expect((await fits.ended).items).toHaveLength(50);
 		harness.service.jobMode = 'poll';
-		const polled = await runNode(videoNode({}, { pollInterval: 0.05 }), { credentials: harness.credentials, input: inputs(70) });
+		const polled = await runNode(videoNode({}, { pollInterval: 0.05 }), {
+			credentials: harness.credentials,
+			input: inputs(70),
+		});
 		expect(polled.error).toBeUndefined();
 		expect(polled.items.map((item) => item.json.status)).toEqual(Array(70).fill('succeeded'));
 		expect(harness.sent('createWebhook')).toHaveLength(1);
 		expect(polled.run.data.resultData.runData['Content Publishing'][0].hints).toEqual([
-			expect.objectContaining({ message: expect.stringMatching(/^The 70 items' jobs make the address the wait registers longer than the service takes \(2048 characters\), so the node polled them/) }),
+			expect.objectContaining({
+				message: expect.stringMatching(
+					/^The 70 items' jobs make the address the wait registers longer than the service takes \(2048 characters\), so the node polled them/,
+				),
+			}),
 		]);
 	});
 
 	it('polls as before when Wait Method is left at its default', async () => {
 		harness.service.jobMode = 'poll';
-		const result = await runNode(videoNode({ waitMethod: undefined }, { pollInterval: 0.05 }), { credentials: harness.credentials, input: inputs(1) });
+		const result = await runNode(videoNode({ waitMethod: undefined }, { pollInterval: 0.05 }), {
+			credentials: harness.credentials,
+			input: inputs(1),
+		});
 		expect(result.items[0].json.status).toBe('succeeded');
 		expect(harness.sent('createWebhook')).toHaveLength(0);
 	});

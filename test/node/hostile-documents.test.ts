@@ -18,8 +18,26 @@ import { builtInContract, signingKey, type SignatureScheme } from '../../nodes/s
 import { DEFAULT_DOCUMENT } from '../../nodes/shared/contract/defaultDocument';
 import { byId, FAST_WAIT } from '../support/fixtures';
 import { useLoopbackGuard } from '../support/loopback-guard';
-import { ACCOUNT, HOSTILE_CASES, RESULT, startHostileService, type HostileCase, type HostileService, type Outcome } from '../support/hostile-documents';
-import { contentPublishingNode, deliver, runNode, runWebhookMethod, shutDownEngine, triggerNode, triggerWorkflow, webhookUrl, type RunResult } from '../support/n8n-engine';
+import {
+	ACCOUNT,
+	HOSTILE_CASES,
+	RESULT,
+	startHostileService,
+	type HostileCase,
+	type HostileService,
+	type Outcome,
+} from '../support/hostile-documents';
+import {
+	contentPublishingNode,
+	deliver,
+	runNode,
+	runWebhookMethod,
+	shutDownEngine,
+	triggerNode,
+	triggerWorkflow,
+	webhookUrl,
+	type RunResult,
+} from '../support/n8n-engine';
 
 const API_KEY = 'hostile-key-0123456789';
 // Every connection stays on this machine, and one the node tries elsewhere is recorded.
@@ -48,23 +66,47 @@ function output(result: RunResult, read: (json: Record<string, unknown>) => unkn
 
 /** A delivery signed by the scheme the trigger stored, with the attempt header a hostile document may call an id. */
 function signedDelivery(scheme: SignatureScheme, secret: string, id: string) {
-	const rawBody = JSON.stringify({ id, type: 'job.completed', created_at: new Date().toISOString(), data: { id: 'job_1', status: 'succeeded', result: RESULT } });
+	const rawBody = JSON.stringify({
+		id,
+		type: 'job.completed',
+		created_at: new Date().toISOString(),
+		data: { id: 'job_1', status: 'succeeded', result: RESULT },
+	});
 	const timestamp = String(Math.floor(Date.now() / 1000));
-	const parts = scheme.signed.map((part) => (part === 'body' ? rawBody : part === 'timestamp' ? timestamp : part === 'id' ? id : part.text));
-	const digest = createHmac(scheme.algorithm, signingKey(secret, scheme)).update(parts.join(scheme.separator)).digest(scheme.encoding);
-	const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Delivery-Attempt': '1', [scheme.header]: `${scheme.prefix ?? ''}${digest}` };
+	const parts = scheme.signed.map((part) =>
+		part === 'body' ? rawBody : part === 'timestamp' ? timestamp : part === 'id' ? id : part.text,
+	);
+	const digest = createHmac(scheme.algorithm, signingKey(secret, scheme))
+		.update(parts.join(scheme.separator))
+		.digest(scheme.encoding);
+	const headers: Record<string, string> = {
+		'Content-Type': 'application/json',
+		'X-Delivery-Attempt': '1',
+		[scheme.header]: `${scheme.prefix ?? ''}${digest}`,
+	};
 	if (scheme.timestampHeader !== undefined) headers[scheme.timestampHeader] = timestamp;
 	if (scheme.idHeader !== undefined) headers[scheme.idHeader] = id;
 	return { headers, rawBody };
 }
 
-async function triggerOutcome(service: HostileService, credentials: { baseUrl: string; apiKey: string }): Promise<Pick<Outcome, 'trigger' | 'registrations'>> {
+async function triggerOutcome(
+	service: HostileService,
+	credentials: { baseUrl: string; apiKey: string },
+): Promise<Pick<Outcome, 'trigger' | 'registrations'>> {
 	const node = triggerNode({ events: ['job.completed'] });
 	const workflow = triggerWorkflow(node);
 	let activation = 'activated';
-	await runWebhookMethod(workflow, node, credentials, 'create').catch((error: Error) => (activation = error.message));
-	const registrations = [...service.registrations.values()].filter((webhook) => webhook.url === webhookUrl(node)).length;
-	const subscriptions = (workflow.getStaticData('node', node) as { subscriptions?: Record<string, { secret: string; signature?: SignatureScheme }> }).subscriptions;
+	await runWebhookMethod(workflow, node, credentials, 'create').catch(
+		(error: Error) => (activation = error.message),
+	);
+	const registrations = [...service.registrations.values()].filter(
+		(webhook) => webhook.url === webhookUrl(node),
+	).length;
+	const subscriptions = (
+		workflow.getStaticData('node', node) as {
+			subscriptions?: Record<string, { secret: string; signature?: SignatureScheme }>;
+		}
+	).subscriptions;
 	const stored = subscriptions?.[webhookUrl(node)];
 	// Where the activation failed, the deliveries are signed with what the service handed out: a hint must verify nothing.
 	const secret = stored?.secret ?? service.secretGiven ?? 'no secret';
@@ -72,7 +114,12 @@ async function triggerOutcome(service: HostileService, credentials: { baseUrl: s
 	let started = 0;
 	// Two different events; their ids are new to this n8n process, which remembers delivered ones.
 	for (const id of [randomUUID(), randomUUID()]) {
-		const delivered = await deliver(workflow, node, credentials, signedDelivery(scheme, secret, id));
+		const delivered = await deliver(
+			workflow,
+			node,
+			credentials,
+			signedDelivery(scheme, secret, id),
+		);
 		if (delivered.response.workflowData !== undefined) started++;
 	}
 	return { trigger: `${activation}, ${started} of 2 deliveries started`, registrations };
@@ -80,14 +127,36 @@ async function triggerOutcome(service: HostileService, credentials: { baseUrl: s
 
 async function outcomeOf(service: HostileService): Promise<Outcome> {
 	const credentials = { baseUrl: service.url, apiKey: API_KEY };
-	const run = async (parameters: Record<string, unknown>) => await runNode(contentPublishingNode(parameters as never), { credentials });
+	const run = async (parameters: Record<string, unknown>) =>
+		await runNode(contentPublishingNode(parameters as never), { credentials });
 	const account = await run({ resource: 'account', operation: 'get' });
 	const hints = Object.values(account.run.data.resultData.runData)[0]?.[0]?.hints ?? [];
 	const posts = await run({ resource: 'post', operation: 'getMany', returnAll: true });
-	const created = await run({ resource: 'post', operation: 'create', content: 'Hello', status: 'draft', additionalFields: { title: 'Launch', tags: 'a, b' } });
-	const updated = await run({ resource: 'post', operation: 'update', postId: byId('id', 'p1'), updateFields: { title: 'Updated', content: 'New text', tags: 'a, b' } });
-	const job = await run({ resource: 'content', operation: 'generateVideo', prompt: 'A video', options: FAST_WAIT });
-	const webhook = await run({ resource: 'webhook', operation: 'create', url: HOOK_URL, events: ['job.completed'] });
+	const created = await run({
+		resource: 'post',
+		operation: 'create',
+		content: 'Hello',
+		status: 'draft',
+		additionalFields: { title: 'Launch', tags: 'a, b' },
+	});
+	const updated = await run({
+		resource: 'post',
+		operation: 'update',
+		postId: byId('id', 'p1'),
+		updateFields: { title: 'Updated', content: 'New text', tags: 'a, b' },
+	});
+	const job = await run({
+		resource: 'content',
+		operation: 'generateVideo',
+		prompt: 'A video',
+		options: FAST_WAIT,
+	});
+	const webhook = await run({
+		resource: 'webhook',
+		operation: 'create',
+		url: HOOK_URL,
+		events: ['job.completed'],
+	});
 	return {
 		notice: hints.map((hint) => hint.message).join(' ') || undefined,
 		account: output(account, (json) => json),
@@ -131,7 +200,8 @@ const threadCpu = existsSync(SCHEDSTAT)
 async function measured<T>(work: () => Promise<T>): Promise<{ value: T; cost: Cost }> {
 	const pauses: Array<[number, number]> = [];
 	const observer = new PerformanceObserver((list) => {
-		for (const entry of list.getEntries()) pauses.push([entry.startTime, entry.startTime + entry.duration]);
+		for (const entry of list.getEntries())
+			pauses.push([entry.startTime, entry.startTime + entry.duration]);
 	});
 	observer.observe({ entryTypes: ['gc'] });
 	collectGarbage();
@@ -156,7 +226,11 @@ async function measured<T>(work: () => Promise<T>): Promise<{ value: T; cost: Co
 		heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
 		// The observer hands over the last pauses in a turn of its own.
 		await new Promise((resolve) => setImmediate(resolve));
-		const collecting = (start: number, end: number) => pauses.reduce((sum, [from, to]) => sum + Math.max(0, Math.min(end, to) - Math.max(start, from)), 0);
+		const collecting = (start: number, end: number) =>
+			pauses.reduce(
+				(sum, [from, to]) => sum + Math.max(0, Math.min(end, to) - Math.max(start, from)),
+				0,
+			);
 		const most = (of: (turn: (typeof turns)[number]) => number) => Math.max(...turns.map(of));
 		return {
 			value,
@@ -179,10 +253,14 @@ afterAll(() => {
 	shutDownEngine();
 	if (costs.size === 0) return;
 	const worst = (key: keyof Cost) => {
-		const [name, cost] = [...costs.entries()].reduce((most, entry) => (entry[1][key] > most[1][key] ? entry : most));
+		const [name, cost] = [...costs.entries()].reduce((most, entry) =>
+			entry[1][key] > most[1][key] ? entry : most,
+		);
 		return `${Math.round(cost[key])} ${key === 'heap' ? 'MB' : 'ms'}${key === 'work' ? " of n8n's own work" : key === 'cpu' ? ' with GC pauses' : key === 'stall' ? ' of wall time on this busy machine' : ''} (${name})`;
 	};
-	console.log(`hostile documents: ${costs.size}, max event-loop stall ${worst('work')}, ${worst('cpu')}, ${worst('stall')}; max heap growth ${worst('heap')}`);
+	console.log(
+		`hostile documents: ${costs.size}, max event-loop stall ${worst('work')}, ${worst('cpu')}, ${worst('stall')}; max heap growth ${worst('heap')}`,
+	);
 });
 
 const prototypeBefore = Object.getOwnPropertyNames(Object.prototype);
@@ -191,28 +269,42 @@ const prototypeBefore = Object.getOwnPropertyNames(Object.prototype);
 // first request that is cancelled has its error's stack mapped by source-map-support (which n8n
 // installs as jest does), parsing axios's source map once per process: 80 ms.
 beforeAll(async () => {
-	const service = await startHostileService({ name: 'the built-in document', document: () => JSON.stringify(DEFAULT_DOCUMENT), answers: { 'GET /v1/pages': () => undefined } });
-	await outcomeOf(service);
-	await runNode(contentPublishingNode({ resource: 'page', operation: 'getMany', returnAll: true }), {
-		credentials: { baseUrl: service.url, apiKey: API_KEY },
-		onStarted: (cancel) => setTimeout(cancel, 200),
+	const service = await startHostileService({
+		name: 'the built-in document',
+		document: () => JSON.stringify(DEFAULT_DOCUMENT),
+		answers: { 'GET /v1/pages': () => undefined },
 	});
+	await outcomeOf(service);
+	await runNode(
+		contentPublishingNode({ resource: 'page', operation: 'getMany', returnAll: true }),
+		{
+			credentials: { baseUrl: service.url, apiKey: API_KEY },
+			onStarted: (cancel) => setTimeout(cancel, 200),
+		},
+	);
 	await service.close();
 });
 
-it.each(HOSTILE_CASES.map((hostile): [string, HostileCase] => [hostile.name, hostile]))('%s', async (name, hostile) => {
-	const service = await startHostileService(hostile);
-	try {
-		const { value: outcome, cost } = await measured(async () => await outcomeOf(service));
-		costs.set(name, cost);
-		const wanted = Object.fromEntries(
-			Object.entries({ ...WORKING, ...hostile.expected }).map(([key, value]) => [key, value instanceof RegExp ? expect.stringMatching(value) : value]),
-		);
-		expect(outcome).toEqual(wanted);
-		expect(Object.getOwnPropertyNames(Object.prototype)).toEqual(prototypeBefore);
-		expect(guard.blocked).toEqual([]);
-		expect(cost.work).toBeLessThan(50);
-	} finally {
-		await service.close();
-	}
-}, 60_000);
+it.each(HOSTILE_CASES.map((hostile): [string, HostileCase] => [hostile.name, hostile]))(
+	'%s',
+	async (name, hostile) => {
+		const service = await startHostileService(hostile);
+		try {
+			const { value: outcome, cost } = await measured(async () => await outcomeOf(service));
+			costs.set(name, cost);
+			const wanted = Object.fromEntries(
+				Object.entries({ ...WORKING, ...hostile.expected }).map(([key, value]) => [
+					key,
+					value instanceof RegExp ? expect.stringMatching(value) : value,
+				]),
+			);
+			expect(outcome).toEqual(wanted);
+			expect(Object.getOwnPropertyNames(Object.prototype)).toEqual(prototypeBefore);
+			expect(guard.blocked).toEqual([]);
+			expect(cost.work).toBeLessThan(50);
+		} finally {
+			await service.close();
+		}
+	},
+	60_000,
+);

@@ -13,11 +13,22 @@ describe.each(['default', 'filesystem'] as const)('with n8n binary mode %s', (mo
 	afterAll(async () => await useBinaryDataMode('default'));
 
 	it('puts a finished video into the binary field, with its name and type', async () => {
-		const result = await harness.run({ resource: 'content', operation: 'generateVideo', prompt: 'A launch video', ...wait });
+		const result = await harness.run({
+			resource: 'content',
+			operation: 'generateVideo',
+			prompt: 'A launch video',
+			...wait,
+		});
 		const [item] = result.items;
 		const jobId = String(jsonOf(result)[0].id);
-		expect(item.binary?.data).toMatchObject({ fileName: `${jobId}.mp4`, mimeType: 'video/mp4', fileExtension: 'mp4' });
-		const served = Buffer.from(await (await fetch(`${harness.service.url}/media/${jobId}.mp4`)).arrayBuffer());
+		expect(item.binary?.data).toMatchObject({
+			fileName: `${jobId}.mp4`,
+			mimeType: 'video/mp4',
+			fileExtension: 'mp4',
+		});
+		const served = Buffer.from(
+			await (await fetch(`${harness.service.url}/media/${jobId}.mp4`)).arrayBuffer(),
+		);
 		expect(await binaryContent(item.binary!.data)).toEqual(served);
 	});
 
@@ -32,7 +43,11 @@ describe.each(['default', 'filesystem'] as const)('with n8n binary mode %s', (mo
 		});
 		const binary = result.items[0].binary ?? {};
 		expect(Object.keys(binary)).toEqual(['slide_0', 'slide_1', 'slide_2']);
-		expect(Object.values(binary).map((file) => file.mimeType)).toEqual(['image/png', 'image/png', 'image/png']);
+		expect(Object.values(binary).map((file) => file.mimeType)).toEqual([
+			'image/png',
+			'image/png',
+			'image/png',
+		]);
 	});
 });
 
@@ -48,14 +63,24 @@ describe('a service with other conventions', () => {
 			...wait,
 		});
 		expect(Object.keys(result.items[0].binary ?? {})).toEqual(['data_0', 'data_1']);
-		const video = await alternate.run({ resource: 'content', operation: 'generateVideo', prompt: 'A video', ...wait });
+		const video = await alternate.run({
+			resource: 'content',
+			operation: 'generateVideo',
+			prompt: 'A video',
+			...wait,
+		});
 		expect(video.items[0].binary?.data.mimeType).toBe('video/mp4');
 	});
 });
 
 it('downloads the media of a job it waits for, and fails clearly on a job without media', async () => {
 	const video = harness.service.startJob('generate.video', { prompt: 'Later' });
-	const waited = await harness.run({ resource: 'job', operation: 'wait', jobId: video.id, ...wait });
+	const waited = await harness.run({
+		resource: 'job',
+		operation: 'wait',
+		jobId: video.id,
+		...wait,
+	});
 	expect(waited.items[0].binary?.data.mimeType).toBe('video/mp4');
 
 	const post = harness.service.startJob('generate.linkedin', { prompt: 'Text only' });
@@ -76,7 +101,10 @@ it('sends the API key only to the service, not to media on another host', async 
 		harness.service.injectFault({
 			match: { method: 'GET', path: /^\/v1\/jobs\// },
 			times: 10,
-			rewriteAnswer: (job) => ({ ...(job as object), result: { video_url: elsewhere, duration_seconds: 5, aspect_ratio: '16:9' } }),
+			rewriteAnswer: (job) => ({
+				...(job as object),
+				result: { video_url: elsewhere, duration_seconds: 5, aspect_ratio: '16:9' },
+			}),
 		});
 		const result = await harness.run({
 			resource: 'content',
@@ -86,7 +114,10 @@ it('sends the API key only to the service, not to media on another host', async 
 			// A CDN on this machine is not public: it downloads only when listed.
 			mediaOptions: { allowedMediaHosts: `localhost:${(cdn.address() as AddressInfo).port}` },
 		});
-		expect(result.items[0].binary?.data).toMatchObject({ fileName: 'launch.mp4', mimeType: 'video/mp4' });
+		expect(result.items[0].binary?.data).toMatchObject({
+			fileName: 'launch.mp4',
+			mimeType: 'video/mp4',
+		});
 		expect(seen).toEqual([undefined]);
 	} finally {
 		cdn.close();

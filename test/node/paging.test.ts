@@ -12,7 +12,9 @@ import { contentPublishingNode, runNode, shutDownEngine } from '../support/n8n-e
  */
 const requestCounts: number[] = [];
 afterAll(() => {
-	console.log(`paging: ${requestCounts.length} hostile services, max requests ${Math.max(...requestCounts)}`);
+	console.log(
+		`paging: ${requestCounts.length} hostile services, max requests ${Math.max(...requestCounts)}`,
+	);
 	shutDownEngine();
 });
 
@@ -31,11 +33,15 @@ async function hostile(
 			return;
 		}
 		if (url.pathname !== '/v1/posts') {
-			response.writeHead(404, { 'content-type': 'application/json' }).end('{"error": {"message": "No route"}}');
+			response
+				.writeHead(404, { 'content-type': 'application/json' })
+				.end('{"error": {"message": "No route"}}');
 			return;
 		}
 		count++;
-		response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer(url.searchParams, count)));
+		response
+			.writeHead(200, { 'content-type': 'application/json' })
+			.end(JSON.stringify(answer(url.searchParams, count)));
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return {
@@ -46,12 +52,18 @@ async function hostile(
 }
 
 async function readAll(url: string, parameters: object = { returnAll: true }) {
-	return await runNode(contentPublishingNode({ resource: 'post', operation: 'getMany', ...parameters }), { credentials: { baseUrl: url, apiKey: KEY } });
+	return await runNode(
+		contentPublishingNode({ resource: 'post', operation: 'getMany', ...parameters }),
+		{ credentials: { baseUrl: url, apiKey: KEY } },
+	);
 }
 
 describe('services that page with cursors', () => {
 	it('stops when a page brings nothing new, however new its cursor looks', async () => {
-		const service = await hostile((_, count) => ({ data: [{ id: 'p1' }, { id: 'p2' }], next_cursor: `fresh-${count}` }));
+		const service = await hostile((_, count) => ({
+			data: [{ id: 'p1' }, { id: 'p2' }],
+			next_cursor: `fresh-${count}`,
+		}));
 		try {
 			const result = await readAll(service.url);
 			expect(jsonOf(result).map((post) => post.id)).toEqual(['p1', 'p2']);
@@ -63,7 +75,10 @@ describe('services that page with cursors', () => {
 	});
 
 	it('stops at 1,000 requests of a list that never ends, with an error that says so', async () => {
-		const service = await hostile((_, count) => ({ data: [{ id: `a${count}` }], next_cursor: `c${count}` }));
+		const service = await hostile((_, count) => ({
+			data: [{ id: `a${count}` }],
+			next_cursor: `c${count}`,
+		}));
 		try {
 			const result = await readAll(service.url);
 			expect(result.error?.message).toBe('Reading the list stopped after 1,000 requests');
@@ -75,14 +90,21 @@ describe('services that page with cursors', () => {
 	});
 
 	it('stops at 10,000 items of a list that never ends, and a Limit above 10,000 is refused before sending', async () => {
-		const service = await hostile((query, count) => ({ data: Array.from({ length: Number(query.get('limit')) }, (_, index) => ({ id: `b${count}_${index}` })), next_cursor: `c${count}` }));
+		const service = await hostile((query, count) => ({
+			data: Array.from({ length: Number(query.get('limit')) }, (_, index) => ({
+				id: `b${count}_${index}`,
+			})),
+			next_cursor: `c${count}`,
+		}));
 		try {
 			const result = await readAll(service.url);
 			expect(result.error?.message).toBe('Return All stopped after 10,000 items');
 			requestCounts.push(service.count());
 			expect(service.count()).toBeLessThanOrEqual(101);
 			const limited = await readAll(service.url, { returnAll: false, limit: 1_000_000 });
-			expect(limited.error?.message).toBe('"Limit" of item 0 must be a whole number from 1 to 10,000');
+			expect(limited.error?.message).toBe(
+				'"Limit" of item 0 must be a whole number from 1 to 10,000',
+			);
 			expect(service.count()).toBe(requestCounts.at(-1));
 		} finally {
 			await service.close();
@@ -101,7 +123,20 @@ describe('a service that pages with next links', () => {
 					responses: {
 						'200': {
 							description: 'A page.',
-							content: { 'application/json': { schema: { type: 'object', properties: { items: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' } } } }, next: { type: 'string', format: 'uri' } } } } },
+							content: {
+								'application/json': {
+									schema: {
+										type: 'object',
+										properties: {
+											items: {
+												type: 'array',
+												items: { type: 'object', properties: { id: { type: 'string' } } },
+											},
+											next: { type: 'string', format: 'uri' },
+										},
+									},
+								},
+							},
 						},
 					},
 				},
@@ -111,7 +146,13 @@ describe('a service that pages with next links', () => {
 
 	it('stops when the next link keeps growing but the items do not', async () => {
 		let service: Awaited<ReturnType<typeof hostile>> | undefined = undefined;
-		service = await hostile((_, count) => ({ items: [{ id: 'p1' }], next: `${service?.url}/v1/posts?after=${'x'.repeat(count * 50)}` }), document);
+		service = await hostile(
+			(_, count) => ({
+				items: [{ id: 'p1' }],
+				next: `${service?.url}/v1/posts?after=${'x'.repeat(count * 50)}`,
+			}),
+			document,
+		);
 		try {
 			const result = await readAll(service.url);
 			expect(jsonOf(result).map((post) => post.id)).toEqual(['p1']);
@@ -125,10 +166,12 @@ describe('a service that pages with next links', () => {
 
 describe('a service with page numbers, offsets and next links (the alternate profile)', () => {
 	const harness = useFakeService({ profile: 'alternate' });
-	const reads = (path: string) => harness.service.requests.filter((request) => request.method === 'GET' && request.path === path);
+	const reads = (path: string) =>
+		harness.service.requests.filter((request) => request.method === 'GET' && request.path === path);
 
 	beforeEach(async () => {
-		for (const text of ['One', 'Two', 'Three', 'Four', 'Five']) await harness.run({ resource: 'post', operation: 'create', content: text });
+		for (const text of ['One', 'Two', 'Three', 'Four', 'Five'])
+			await harness.run({ resource: 'post', operation: 'create', content: text });
 		harness.service.requests.length = 0;
 		harness.expectContractViolation();
 	});
@@ -139,7 +182,12 @@ describe('a service with page numbers, offsets and next links (the alternate pro
 		harness.service.injectFault({
 			match: { method: 'GET', path: '/v1/posts' },
 			times: 100_000,
-			rewriteAnswer: () => ({ results: [{ id: first }, { id: second }], total: 1e12, offset: 0, limit: 2 }),
+			rewriteAnswer: () => ({
+				results: [{ id: first }, { id: second }],
+				total: 1e12,
+				offset: 0,
+				limit: 2,
+			}),
 		});
 		const result = await harness.run({ resource: 'post', operation: 'getMany', returnAll: true });
 		expect(jsonOf(result).map((post) => post.id)).toEqual([first, second]);

@@ -2,7 +2,8 @@ import { jsonOf, useFakeService } from '../support/fixtures';
 
 /** Requests in Parallel: several items at once, the output as if one after another. */
 const harness = useFakeService();
-const input = (count: number) => Array.from({ length: count }, (_, index) => ({ json: { n: index } }));
+const input = (count: number) =>
+	Array.from({ length: count }, (_, index) => ({ json: { n: index } }));
 const createPosts = (parallel: number) => ({
 	resource: 'post',
 	operation: 'create',
@@ -15,8 +16,12 @@ it('sends up to the chosen number of requests at once and keeps the output in in
 	harness.service.injectFault({ match: { method: 'POST' }, delayMs: 30, times: 24 });
 	const result = await harness.run(createPosts(8), { input: input(24) });
 
-	expect(jsonOf(result).map((post) => post.content)).toEqual(input(24).map(({ json }) => `Post ${json.n}`));
-	expect(result.items.map((item) => item.pairedItem)).toEqual(input(24).map((_, index) => ({ item: index })));
+	expect(jsonOf(result).map((post) => post.content)).toEqual(
+		input(24).map(({ json }) => `Post ${json.n}`),
+	);
+	expect(result.items.map((item) => item.pairedItem)).toEqual(
+		input(24).map((_, index) => ({ item: index })),
+	);
 	expect(harness.service.maxConcurrentRequests).toBe(8);
 });
 
@@ -24,9 +29,9 @@ it('sends one item after another with 1', async () => {
 	harness.service.injectFault({ match: { method: 'POST' }, delayMs: 10, times: 6 });
 	await harness.run(createPosts(1), { input: input(6) });
 	expect(harness.service.maxConcurrentRequests).toBe(1);
-	expect(harness.sent('createPost').map((request) => (request.body as { content: string }).content)).toEqual(
-		input(6).map(({ json }) => `Post ${json.n}`),
-	);
+	expect(
+		harness.sent('createPost').map((request) => (request.body as { content: string }).content),
+	).toEqual(input(6).map(({ json }) => `Post ${json.n}`));
 });
 
 it('starts nothing new after a failing item, and fails once the requests under way are done', async () => {

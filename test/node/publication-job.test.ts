@@ -70,9 +70,16 @@ describe.each([
 		]);
 		expect(result.items[0].pairedItem).toEqual({ item: 0 });
 		// The fake runs a job on its first poll and finishes it on the second.
-		expect(harness.sent('getJob').map((poll) => poll.path)).toEqual([`/v1/jobs/${job.id}`, `/v1/jobs/${job.id}`]);
+		expect(harness.sent('getJob').map((poll) => poll.path)).toEqual([
+			`/v1/jobs/${job.id}`,
+			`/v1/jobs/${job.id}`,
+		]);
 		expect(harness.service.posts.get(post.id as string)).toEqual(
-			expect.objectContaining({ status: 'published', published_at: expect.any(String), content: post.content }),
+			expect.objectContaining({
+				status: 'published',
+				published_at: expect.any(String),
+				content: post.content,
+			}),
 		);
 	});
 
@@ -109,7 +116,13 @@ describe.each([
 
 		const job = onlyJob();
 		expect(jsonOf(result)).toEqual([
-			expect.objectContaining({ id: job.id, type: `publish.${platform}`, status: 'queued', progress: 0, result: null }),
+			expect.objectContaining({
+				id: job.id,
+				type: `publish.${platform}`,
+				status: 'queued',
+				progress: 0,
+				result: null,
+			}),
 		]);
 		expect(harness.sent('getJob')).toHaveLength(0);
 		expect(harness.service.posts.get(post.id as string)?.status).toBe('draft');
@@ -135,8 +148,22 @@ describe('publication → publishLinkedin fields', () => {
 			},
 			{
 				input: [
-					{ json: { text: 'One', pageId: page.id, scheduledAt: '2030-01-02T03:04:05.000Z', extraBody: '{}' } },
-					{ json: { text: 'Two', pageId: '', scheduledAt: '', extraBody: '{"content": "Two, overridden"}' } },
+					{
+						json: {
+							text: 'One',
+							pageId: page.id,
+							scheduledAt: '2030-01-02T03:04:05.000Z',
+							extraBody: '{}',
+						},
+					},
+					{
+						json: {
+							text: 'Two',
+							pageId: '',
+							scheduledAt: '',
+							extraBody: '{"content": "Two, overridden"}',
+						},
+					},
 				],
 			},
 		);
@@ -151,7 +178,12 @@ describe('publication → publishLinkedin fields', () => {
 
 	it('refuses empty text before sending anything', async () => {
 		const result = await harness.run(
-			{ resource: 'publication', operation: 'publishLinkedin', source: 'text', text: '={{ $json.text }}' },
+			{
+				resource: 'publication',
+				operation: 'publishLinkedin',
+				source: 'text',
+				text: '={{ $json.text }}',
+			},
 			{ input: [{ json: { text: 'fine' } }, { json: { text: '  ' } }] },
 		);
 		expect(result.error?.message).toBe('"Text" of item 1 is empty');
@@ -162,7 +194,10 @@ describe('publication → publishLinkedin fields', () => {
 
 describe('publication → failures', () => {
 	it('fails with the job id and the job error when the job fails', async () => {
-		harness.service.setJobPlan({ outcome: 'failed', error: { code: 'x_code', message: 'Rendering broke' } });
+		harness.service.setJobPlan({
+			outcome: 'failed',
+			error: { code: 'x_code', message: 'Rendering broke' },
+		});
 		const result = await harness.run({
 			resource: 'publication',
 			operation: 'publishTwitter',
@@ -178,13 +213,18 @@ describe('publication → failures', () => {
 		expect(result.error?.description).toBe('Error code: x_code');
 		expect(result.error?.context?.itemIndex).toBe(0);
 		expect(harness.sent('getJob')).toHaveLength(2);
-		expect([...harness.service.posts.values()].filter((post) => post.status === 'published')).toEqual([]);
+		expect(
+			[...harness.service.posts.values()].filter((post) => post.status === 'published'),
+		).toEqual([]);
 	});
 
 	// A failed job is not an HTTP failure: every request succeeded, so its error must carry no HTTP code
 	// (n8n's NodeApiError would otherwise read one from the job's `status` field).
 	it('gives a failed job\'s error no HTTP code (not the job status "failed")', async () => {
-		harness.service.setJobPlan({ outcome: 'failed', error: { code: 'x_code', message: 'Rendering broke' } });
+		harness.service.setJobPlan({
+			outcome: 'failed',
+			error: { code: 'x_code', message: 'Rendering broke' },
+		});
 		const result = await harness.run({
 			resource: 'publication',
 			operation: 'publishTwitter',
@@ -198,9 +238,18 @@ describe('publication → failures', () => {
 
 	// Likewise for the error item of Continue On Fail.
 	it('puts no httpCode on the continue-on-fail item of a failed job', async () => {
-		harness.service.setJobPlan({ outcome: 'failed', error: { code: 'x_code', message: 'Rendering broke' } });
+		harness.service.setJobPlan({
+			outcome: 'failed',
+			error: { code: 'x_code', message: 'Rendering broke' },
+		});
 		const result = await harness.run(
-			{ resource: 'publication', operation: 'publishTwitter', source: 'text', text: 'Will not render', options: FAST_WAIT },
+			{
+				resource: 'publication',
+				operation: 'publishTwitter',
+				source: 'text',
+				text: 'Will not render',
+				options: FAST_WAIT,
+			},
 			{ node: { onError: 'continueRegularOutput' } },
 		);
 		expect(result.items.map((item) => item.json)).toEqual([
@@ -226,13 +275,19 @@ describe('publication → failures', () => {
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.httpCode).toBe('422');
 		expect(result.error?.message).toBe('post_id does not name an existing post ("post_missing")');
-		expect(result.error?.description).toContain('Details: post_id: does not name an existing post ("post_missing").');
+		expect(result.error?.description).toContain(
+			'Details: post_id: does not name an existing post ("post_missing").',
+		);
 		expect(harness.service.jobs.size).toBe(0);
 		expect(harness.sent('getJob')).toHaveLength(0);
 	});
 
 	it('waits out a 429 on a job poll and still returns the finished job', async () => {
-		harness.service.injectFault({ match: { method: 'GET', path: /\/v1\/jobs\// }, status: 429, retryAfterSeconds: 1 });
+		harness.service.injectFault({
+			match: { method: 'GET', path: /\/v1\/jobs\// },
+			status: 429,
+			retryAfterSeconds: 1,
+		});
 		const result = await harness.run({
 			resource: 'publication',
 			operation: 'publishLinkedin',
@@ -254,10 +309,14 @@ describe('job → get', () => {
 		const started = harness.service.startJob('publish.linkedin', { content: 'Queued elsewhere' });
 		const result = await harness.run({ resource: 'job', operation: 'get', jobId: started.id });
 
-		expect(harness.sent('getJob').map((request) => request.path)).toEqual([`/v1/jobs/${started.id}`]);
+		expect(harness.sent('getJob').map((request) => request.path)).toEqual([
+			`/v1/jobs/${started.id}`,
+		]);
 		// That one poll moved the job on to running.
 		expect(jsonOf(result)).toEqual([jobOutput(harness.service.jobs.get(started.id)!)]);
-		expect(jsonOf(result)[0]).toEqual(expect.objectContaining({ status: 'running', progress: 50, result: null }));
+		expect(jsonOf(result)[0]).toEqual(
+			expect.objectContaining({ status: 'running', progress: 50, result: null }),
+		);
 		expect(result.items[0].pairedItem).toEqual({ item: 0 });
 	});
 
@@ -272,11 +331,19 @@ describe('job → wait', () => {
 	it('polls until the job is done and returns it', async () => {
 		harness.service.setJobPlan({ outcome: 'succeeded', pollsUntilRunning: 2, pollsUntilDone: 4 });
 		const started = harness.service.startJob('publish.twitter', { content: 'Four polls away' });
-		const result = await harness.run({ resource: 'job', operation: 'wait', jobId: started.id, options: FAST_WAIT });
+		const result = await harness.run({
+			resource: 'job',
+			operation: 'wait',
+			jobId: started.id,
+			options: FAST_WAIT,
+		});
 
 		expect(jsonOf(result)).toEqual([jobOutput(harness.service.jobs.get(started.id)!)]);
 		expect(jsonOf(result)[0]).toEqual(
-			expect.objectContaining({ status: 'succeeded', result: expect.objectContaining({ platform: 'twitter' }) }),
+			expect.objectContaining({
+				status: 'succeeded',
+				result: expect.objectContaining({ platform: 'twitter' }),
+			}),
 		);
 		expect(pollsOf(started.id)).toHaveLength(4);
 	});
@@ -285,14 +352,26 @@ describe('job → wait', () => {
 		harness.service.jobMode = 'manual';
 		const started = harness.service.startJob('publish.linkedin', { content: 'Done already' });
 		await harness.service.finishJob(started.id);
-		const result = await harness.run({ resource: 'job', operation: 'wait', jobId: started.id, options: FAST_WAIT });
+		const result = await harness.run({
+			resource: 'job',
+			operation: 'wait',
+			jobId: started.id,
+			options: FAST_WAIT,
+		});
 
-		expect(jsonOf(result)[0]).toEqual(expect.objectContaining({ id: started.id, status: 'succeeded' }));
+		expect(jsonOf(result)[0]).toEqual(
+			expect.objectContaining({ id: started.id, status: 'succeeded' }),
+		);
 		expect(pollsOf(started.id)).toHaveLength(1);
 	});
 
 	it('fails with 404 for an unknown job', async () => {
-		const result = await harness.run({ resource: 'job', operation: 'wait', jobId: 'job_missing', options: FAST_WAIT });
+		const result = await harness.run({
+			resource: 'job',
+			operation: 'wait',
+			jobId: 'job_missing',
+			options: FAST_WAIT,
+		});
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.httpCode).toBe('404');
 		expect(result.error?.message).toBe('Job "job_missing" was not found');
@@ -310,8 +389,12 @@ describe('job → wait', () => {
 		});
 
 		expect(result.error?.name).toBe('NodeOperationError');
-		expect(result.error?.message).toBe(`Job ${started.id} did not finish within 0.5 seconds (last status: running)`);
-		expect(result.error?.description).toContain('the Job resource\'s "Wait for Completion" operation');
+		expect(result.error?.message).toBe(
+			`Job ${started.id} did not finish within 0.5 seconds (last status: running)`,
+		);
+		expect(result.error?.description).toContain(
+			'the Job resource\'s "Wait for Completion" operation',
+		);
 		expect(result.error?.description).toContain(`Job ID ${started.id}`);
 		expect(pollsOf(started.id).length).toBeGreaterThanOrEqual(1);
 		expect(harness.service.jobs.get(started.id)?.status).toBe('running');
@@ -319,11 +402,18 @@ describe('job → wait', () => {
 
 	it('stops polling at once when the execution is cancelled', async () => {
 		harness.service.jobMode = 'manual';
-		const started = harness.service.startJob('publish.linkedin', { content: 'Waited for, then cancelled' });
+		const started = harness.service.startJob('publish.linkedin', {
+			content: 'Waited for, then cancelled',
+		});
 
 		// If cancelling did not stop the wait, this run would last 600 s and the test fail by jest's timeout.
 		const result = await harness.run(
-			{ resource: 'job', operation: 'wait', jobId: started.id, options: { pollInterval: 0.1, maxWaitTime: 600 } },
+			{
+				resource: 'job',
+				operation: 'wait',
+				jobId: started.id,
+				options: { pollInterval: 0.1, maxWaitTime: 600 },
+			},
 			{
 				onStarted: (cancel) => {
 					void waitUntil(() => harness.sent('getJob').length >= 1).then(cancel);
@@ -341,7 +431,7 @@ describe('job → wait', () => {
 });
 
 describe('waiting for several jobs', () => {
-	it('waits for every item\'s job at once and keeps the input order', async () => {
+	it("waits for every item's job at once and keeps the input order", async () => {
 		harness.service.jobMode = 'manual';
 		const texts = ['First post', 'Second post', 'Third post'];
 		const running = harness.run(
@@ -359,7 +449,11 @@ describe('waiting for several jobs', () => {
 		const jobIds = [...harness.service.jobs.keys()];
 		// Every job is polled before any of them finishes: the waits overlap.
 		await waitUntil(() => jobIds.every((id) => pollsOf(id).length >= 1));
-		expect(jobIds.map((id) => harness.service.jobs.get(id)?.status)).toEqual(['running', 'running', 'running']);
+		expect(jobIds.map((id) => harness.service.jobs.get(id)?.status)).toEqual([
+			'running',
+			'running',
+			'running',
+		]);
 
 		// Finish them last to first, each seen by the node before the next one finishes.
 		for (const id of [...jobIds].reverse()) {
@@ -373,10 +467,18 @@ describe('waiting for several jobs', () => {
 		expect(jobs.map((job) => job.id)).toEqual(jobIds);
 		expect(jobs.map((job) => job.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
 		expect(
-			jobs.map((job) => harness.service.posts.get((job.result as IDataObject).post_id as string)?.content),
+			jobs.map(
+				(job) => harness.service.posts.get((job.result as IDataObject).post_id as string)?.content,
+			),
 		).toEqual(texts);
-		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(harness.sent('publishTwitter').map((request) => (request.body as IDataObject).content)).toEqual(texts);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
+		expect(
+			harness.sent('publishTwitter').map((request) => (request.body as IDataObject).content),
+		).toEqual(texts);
 	});
 
 	it('checks at once a job whose wait begins after its first check was due, when more items wait than run at once', async () => {
@@ -391,7 +493,9 @@ describe('waiting for several jobs', () => {
 		const result = await running;
 		const elapsed = Date.now() - started;
 
-		expect(jsonOf(result).map((job) => job.status)).toEqual(Array.from({ length: 17 }, () => 'succeeded'));
+		expect(jsonOf(result).map((job) => job.status)).toEqual(
+			Array.from({ length: 17 }, () => 'succeeded'),
+		);
 		// Every job had finished by its first check, so each is checked once.
 		expect(harness.sent('getJob')).toHaveLength(17);
 		// Waits run 8 at a time. The first 8 check a second after their jobs started; the other 9
@@ -410,7 +514,10 @@ describe('waiting for several jobs', () => {
 				text: '={{ $json.text }}',
 				options: { pollInterval: 0.1, maxWaitTime: 30 },
 			},
-			{ node: { onError: 'continueRegularOutput' }, input: [{ json: { text: 'Good' } }, { json: { text: 'Bad' } }] },
+			{
+				node: { onError: 'continueRegularOutput' },
+				input: [{ json: { text: 'Good' } }, { json: { text: 'Bad' } }],
+			},
 		);
 
 		await waitUntil(() => harness.service.jobs.size === 2);

@@ -5,14 +5,27 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { startFakeService } from '../fake-service';
-import { contentPublishingNode, runNode, runWebhookMethod, triggerNode, triggerWorkflow } from '../support/n8n-engine';
+import {
+	contentPublishingNode,
+	runNode,
+	runWebhookMethod,
+	triggerNode,
+	triggerWorkflow,
+} from '../support/n8n-engine';
 import { byId, FAST_WAIT, jsonOf, useFakeService } from '../support/fixtures';
 
 const harness = useFakeService();
 
 const RETRY_ON_FAIL = { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 };
-const publishText = (text: string) => ({ resource: 'publication', operation: 'publishLinkedin', source: 'text', text, options: FAST_WAIT });
-const keyOf = (request: { headers: Record<string, string | string[] | undefined> }) => request.headers['idempotency-key'];
+const publishText = (text: string) => ({
+	resource: 'publication',
+	operation: 'publishLinkedin',
+	source: 'text',
+	text,
+	options: FAST_WAIT,
+});
+const keyOf = (request: { headers: Record<string, string | string[] | undefined> }) =>
+	request.headers['idempotency-key'];
 
 describe('Retry On Fail', () => {
 	it('publishes once when nothing fails: no success item carries a top-level error key', async () => {
@@ -25,8 +38,15 @@ describe('Retry On Fail', () => {
 	});
 
 	it('re-sends a write whose answer was lost with the same Idempotency-Key', async () => {
-		harness.service.injectFault({ match: { method: 'POST', path: '/v1/posts' }, status: 502, afterHandling: true });
-		const result = await harness.run({ resource: 'post', operation: 'create', content: 'Lost answer' }, { node: RETRY_ON_FAIL });
+		harness.service.injectFault({
+			match: { method: 'POST', path: '/v1/posts' },
+			status: 502,
+			afterHandling: true,
+		});
+		const result = await harness.run(
+			{ resource: 'post', operation: 'create', content: 'Lost answer' },
+			{ node: RETRY_ON_FAIL },
+		);
 
 		expect(result.error).toBeUndefined();
 		const [lost, retried] = harness.sent('createPost');
@@ -39,8 +59,15 @@ describe('Retry On Fail', () => {
 
 describe('Idempotency-Key', () => {
 	it('is sent on every create, differs per item, and never on reads', async () => {
-		const input = [{ json: { text: 'one' } }, { json: { text: 'two' } }, { json: { text: 'three' } }];
-		await harness.run({ resource: 'post', operation: 'create', content: '={{ $json.text }}' }, { input });
+		const input = [
+			{ json: { text: 'one' } },
+			{ json: { text: 'two' } },
+			{ json: { text: 'three' } },
+		];
+		await harness.run(
+			{ resource: 'post', operation: 'create', content: '={{ $json.text }}' },
+			{ input },
+		);
 		const keys = harness.sent('createPost').map(keyOf);
 		expect(keys).toHaveLength(3);
 		for (const key of keys) expect(key).toMatch(/^[0-9a-f]{32}$/);
@@ -51,7 +78,12 @@ describe('Idempotency-Key', () => {
 	});
 
 	it('is the same for the same execution and item, and differs between executions', async () => {
-		const parameters = { resource: 'content', operation: 'generateVideo', prompt: 'A launch video', waitForCompletion: false };
+		const parameters = {
+			resource: 'content',
+			operation: 'generateVideo',
+			prompt: 'A launch video',
+			waitForCompletion: false,
+		};
 		const first = jsonOf(await harness.run(parameters, { executionId: 'execution-a' }));
 		// The same execution, node, run and item again (n8n's Retry On Fail): the first answer, nothing sent.
 		expect(jsonOf(await harness.run(parameters, { executionId: 'execution-a' }))).toEqual(first);
@@ -65,9 +97,22 @@ describe('Idempotency-Key', () => {
 	});
 
 	it('is sent when publishing an existing post and creating a webhook', async () => {
-		const [post] = jsonOf(await harness.run({ resource: 'post', operation: 'create', content: 'Draft' }));
-		await harness.run({ resource: 'publication', operation: 'publishTwitter', source: 'post', postId: byId('id', post.id as string), waitForCompletion: false });
-		await harness.run({ resource: 'webhook', operation: 'create', url: 'https://example.com/hook', events: ['job.completed'] });
+		const [post] = jsonOf(
+			await harness.run({ resource: 'post', operation: 'create', content: 'Draft' }),
+		);
+		await harness.run({
+			resource: 'publication',
+			operation: 'publishTwitter',
+			source: 'post',
+			postId: byId('id', post.id as string),
+			waitForCompletion: false,
+		});
+		await harness.run({
+			resource: 'webhook',
+			operation: 'create',
+			url: 'https://example.com/hook',
+			events: ['job.completed'],
+		});
 		expect(keyOf(harness.sent('publishTwitter')[0])).toMatch(/^[0-9a-f]{32}$/);
 		expect(keyOf(harness.sent('createWebhook')[0])).toMatch(/^[0-9a-f]{32}$/);
 	});
@@ -86,33 +131,55 @@ describe('the trigger when the service answers a registration without an id', ()
 		);
 		expect(harness.sent('createWebhook')).toHaveLength(1);
 		expect(harness.service.webhooks.size).toBe(0);
-		const stored = workflow.getStaticData('node', node) as { subscriptions?: Record<string, unknown> };
+		const stored = workflow.getStaticData('node', node) as {
+			subscriptions?: Record<string, unknown>;
+		};
 		expect(stored.subscriptions ?? {}).toEqual({});
 	});
 });
 
 describe('waiting for a job under faults', () => {
 	const overruns: number[] = [];
-	afterAll(() => console.log(`wait overrun: max ${Math.max(...overruns)} ms past the limit in ${overruns.length} waits`));
+	afterAll(() =>
+		console.log(
+			`wait overrun: max ${Math.max(...overruns)} ms past the limit in ${overruns.length} waits`,
+		),
+	);
 
 	async function timedWait(options: INodeParameters) {
 		const started = Date.now();
-		const result = await harness.run({ resource: 'content', operation: 'generateVideo', prompt: 'A video', options });
+		const result = await harness.run({
+			resource: 'content',
+			operation: 'generateVideo',
+			prompt: 'A video',
+			options,
+		});
 		return { result, elapsed: Date.now() - started };
 	}
 
 	it('ends within about a second of Maximum Wait Time even when a poll never answers', async () => {
-		harness.service.injectFault({ match: { method: 'GET', path: /^\/v1\/jobs\// }, delayMs: 20_000, times: 100 });
+		harness.service.injectFault({
+			match: { method: 'GET', path: /^\/v1\/jobs\// },
+			delayMs: 20_000,
+			times: 100,
+		});
 		const { result, elapsed } = await timedWait({ pollInterval: 0.1, maxWaitTime: 1 });
 
-		expect(result.error?.message).toMatch(/^Job job_\w+ did not finish within 1 seconds \(last status: unknown \(the last poll failed: The service at .* did not answer within 1 seconds\)\)$/);
+		expect(result.error?.message).toMatch(
+			/^Job job_\w+ did not finish within 1 seconds \(last status: unknown \(the last poll failed: The service at .* did not answer within 1 seconds\)\)$/,
+		);
 		overruns.push(elapsed - 1000);
 		expect(elapsed).toBeLessThan(1000 + 1500);
 	});
 
 	it('ends on time when a rate limit asks for longer than Maximum Wait Time', async () => {
 		// A 429 asking for 20 s, then every poll limited again: the wait still ends at its 2 s.
-		harness.service.injectFault({ match: { method: 'GET', path: /^\/v1\/jobs\// }, status: 429, retryAfterSeconds: 20, times: 100 });
+		harness.service.injectFault({
+			match: { method: 'GET', path: /^\/v1\/jobs\// },
+			status: 429,
+			retryAfterSeconds: 20,
+			times: 100,
+		});
 		const { result, elapsed } = await timedWait({ pollInterval: 0.1, maxWaitTime: 2 });
 
 		expect(result.error?.message).toMatch(/did not finish within 2 seconds/);
@@ -122,11 +189,22 @@ describe('waiting for a job under faults', () => {
 
 	it('keeps waiting through a 502 and a rate limit while polling', async () => {
 		harness.service.injectFault({ match: { method: 'GET', path: /^\/v1\/jobs\// }, status: 502 });
-		harness.service.injectFault({ match: { method: 'GET', path: /^\/v1\/jobs\// }, status: 429, retryAfterSeconds: 0 });
+		harness.service.injectFault({
+			match: { method: 'GET', path: /^\/v1\/jobs\// },
+			status: 429,
+			retryAfterSeconds: 0,
+		});
 		const { result } = await timedWait(FAST_WAIT);
 
-		expect(jsonOf(result)[0]).toEqual(expect.objectContaining({ type: 'generate.video', status: 'succeeded' }));
-		expect(harness.sent('getJob').map((request) => request.status).slice(0, 2)).toEqual([502, 429]);
+		expect(jsonOf(result)[0]).toEqual(
+			expect.objectContaining({ type: 'generate.video', status: 'succeeded' }),
+		);
+		expect(
+			harness
+				.sent('getJob')
+				.map((request) => request.status)
+				.slice(0, 2),
+		).toEqual([502, 429]);
 	});
 
 	it('takes a huge Poll Interval as an hour, never as a busy loop', async () => {
@@ -148,20 +226,39 @@ describe('a batch under injected faults', () => {
 		// Each lost answer comes after the service has published; n8n's Retry On Fail then runs the
 		// whole batch again, every item with the key it had.
 		for (const after of lostAt) {
-			harness.service.injectFault({ match: { method: 'POST', path: '/v1/publish/linkedin' }, status: 502, afterHandling: true, after });
+			harness.service.injectFault({
+				match: { method: 'POST', path: '/v1/publish/linkedin' },
+				status: 502,
+				afterHandling: true,
+				after,
+			});
 		}
 		const input = Array.from({ length: items }, (_, index) => ({ json: { n: index } }));
 		const result = await harness.run(
-			{ resource: 'publication', operation: 'publishLinkedin', source: 'text', text: '=Update {{ $json.n }}', waitForCompletion: false },
+			{
+				resource: 'publication',
+				operation: 'publishLinkedin',
+				source: 'text',
+				text: '=Update {{ $json.n }}',
+				waitForCompletion: false,
+			},
 			{ input, node: { ...RETRY_ON_FAIL, maxTries: 5 } },
 		);
 
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)).toHaveLength(items);
 		// The service starts one publish job per publish it carries out.
-		const published = new Set([...harness.service.jobs.values()].filter((job) => job.type === 'publish.linkedin').map((job) => job.id));
+		const published = new Set(
+			[...harness.service.jobs.values()]
+				.filter((job) => job.type === 'publish.linkedin')
+				.map((job) => job.id),
+		);
 		const output = new Set(jsonOf(result).map((job) => job.id as string));
-		const texts = new Set(harness.sent('publishLinkedin').map((request) => (request.body as { content: string }).content));
+		const texts = new Set(
+			harness
+				.sent('publishLinkedin')
+				.map((request) => (request.body as { content: string }).content),
+		);
 		const duplicates = published.size - items;
 		const lost = items - [...output].filter((id) => published.has(id)).length;
 		expect(texts.size).toBe(items);
@@ -176,10 +273,19 @@ describe('writes to a service that declares no idempotency (alternate profile): 
 	const alternate = useFakeService({ profile: 'alternate' });
 
 	it('fails a write whose answer was lost as "outcome unknown", and Retry On Fail does not send it again', async () => {
-		alternate.service.injectFault({ match: { method: 'POST', path: '/v1/posts' }, status: 502, afterHandling: true });
-		const result = await alternate.run({ resource: 'post', operation: 'create', content: 'Lost answer' }, { node: RETRY_ON_FAIL });
+		alternate.service.injectFault({
+			match: { method: 'POST', path: '/v1/posts' },
+			status: 502,
+			afterHandling: true,
+		});
+		const result = await alternate.run(
+			{ resource: 'post', operation: 'create', content: 'Lost answer' },
+			{ node: RETRY_ON_FAIL },
+		);
 
-		expect(result.error?.message).toMatch(/^The service's answer to POST \/v1\/posts was lost( \(.*\))?: it may or may not have been carried out$/);
+		expect(result.error?.message).toMatch(
+			/^The service's answer to POST \/v1\/posts was lost( \(.*\))?: it may or may not have been carried out$/,
+		);
 		expect(result.error?.description).toMatch(/does not declare idempotency keys/);
 		expect(alternate.sent('posts.create')).toHaveLength(1);
 		expect(alternate.sent('posts.create')[0].headers['idempotency-key']).toBeUndefined();
@@ -190,14 +296,27 @@ describe('writes to a service that declares no idempotency (alternate profile): 
 	it('returns the first answer of a write that succeeded when Retry On Fail runs the node again for another item', async () => {
 		// Item 1 names a page that does not exist: the service refuses it every time, so n8n runs the
 		// node three times. Item 0 is written on the first run only.
-		const input = [{ json: { text: 'First', page: '' } }, { json: { text: 'Second', page: 'page_missing' } }];
+		const input = [
+			{ json: { text: 'First', page: '' } },
+			{ json: { text: 'Second', page: 'page_missing' } },
+		];
 		const result = await alternate.run(
-			{ resource: 'post', operation: 'create', content: '={{ $json.text }}', additionalFields: { pageId: '={{ $json.page }}' }, requestOptions: { parallel: 1 } },
+			{
+				resource: 'post',
+				operation: 'create',
+				content: '={{ $json.text }}',
+				additionalFields: { pageId: '={{ $json.page }}' },
+				requestOptions: { parallel: 1 },
+			},
 			{ input, node: RETRY_ON_FAIL },
 		);
 		expect(result.error?.httpCode).toBe('422');
-		const first = alternate.sent('posts.create').filter((request) => (request.body as { text?: string }).text === 'First');
-		const second = alternate.sent('posts.create').filter((request) => (request.body as { text?: string }).text === 'Second');
+		const first = alternate
+			.sent('posts.create')
+			.filter((request) => (request.body as { text?: string }).text === 'First');
+		const second = alternate
+			.sent('posts.create')
+			.filter((request) => (request.body as { text?: string }).text === 'Second');
 		expect(second).toHaveLength(3);
 		expect(first).toHaveLength(1);
 		expect([...alternate.service.posts.values()].map((post) => post.content)).toEqual(['First']);
@@ -208,15 +327,28 @@ describe('writes to a service that declares OASIS repeatable requests (envelope 
 	const envelope = useFakeService({ profile: 'envelope' });
 
 	it('sends Repeatability-Request-ID and -First-Sent, and the same again after a lost answer', async () => {
-		envelope.service.injectFault({ match: { method: 'POST', path: '/v1/posts' }, status: 502, afterHandling: true });
-		const result = await envelope.run({ resource: 'post', operation: 'create', content: 'Lost answer' }, { node: RETRY_ON_FAIL });
+		envelope.service.injectFault({
+			match: { method: 'POST', path: '/v1/posts' },
+			status: 502,
+			afterHandling: true,
+		});
+		const result = await envelope.run(
+			{ resource: 'post', operation: 'create', content: 'Lost answer' },
+			{ node: RETRY_ON_FAIL },
+		);
 
 		expect(result.error).toBeUndefined();
 		const [lost, repeated] = envelope.sent('posts/create');
 		expect([lost.status, repeated.status]).toEqual([502, 200]);
-		expect(lost.headers['repeatability-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-		expect(repeated.headers['repeatability-request-id']).toBe(lost.headers['repeatability-request-id']);
-		expect(repeated.headers['repeatability-first-sent']).toBe(lost.headers['repeatability-first-sent']);
+		expect(lost.headers['repeatability-request-id']).toMatch(
+			/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+		);
+		expect(repeated.headers['repeatability-request-id']).toBe(
+			lost.headers['repeatability-request-id'],
+		);
+		expect(repeated.headers['repeatability-first-sent']).toBe(
+			lost.headers['repeatability-first-sent'],
+		);
 		expect(lost.headers['idempotency-key']).toBeUndefined();
 		expect(envelope.service.posts.size).toBe(1);
 	});
@@ -229,22 +361,32 @@ describe('sending under a rate limit (the fake service allows 20 requests a seco
 	it.each([
 		['without rate-limit fields', false, 10],
 		['with X-RateLimit fields', true, 6],
-	])('paces itself %s: every item comes back, with few refusals', async (name, headers, most) => {
-		const service = await startFakeService({ apiKey: 'test-key-0123456789', rateLimit: { perSecond: 20, headers } });
-		try {
-			const input = Array.from({ length: 200 }, () => ({ json: {} }));
-			const result = await runNode(contentPublishingNode({ resource: 'account', operation: 'get' }), {
-				credentials: { baseUrl: service.url, apiKey: service.apiKey },
-				input,
+	])(
+		'paces itself %s: every item comes back, with few refusals',
+		async (name, headers, most) => {
+			const service = await startFakeService({
+				apiKey: 'test-key-0123456789',
+				rateLimit: { perSecond: 20, headers },
 			});
-			expect(jsonOf(result)).toHaveLength(200);
-			const asked = service.requests.filter((request) => request.path === '/v1/me');
-			const refused = asked.filter((request) => request.status === 429).length;
-			figures.push(`${name}, ${refused} refusals in ${asked.length} requests`);
-			// Sending 4 at a time regardless, as before pacing, met about 150 refusals per 1,000 here.
-			expect(refused).toBeLessThanOrEqual(most);
-		} finally {
-			await service.close();
-		}
-	}, 60_000);
+			try {
+				const input = Array.from({ length: 200 }, () => ({ json: {} }));
+				const result = await runNode(
+					contentPublishingNode({ resource: 'account', operation: 'get' }),
+					{
+						credentials: { baseUrl: service.url, apiKey: service.apiKey },
+						input,
+					},
+				);
+				expect(jsonOf(result)).toHaveLength(200);
+				const asked = service.requests.filter((request) => request.path === '/v1/me');
+				const refused = asked.filter((request) => request.status === 429).length;
+				figures.push(`${name}, ${refused} refusals in ${asked.length} requests`);
+				// Sending 4 at a time regardless, as before pacing, met about 150 refusals per 1,000 here.
+				expect(refused).toBeLessThanOrEqual(most);
+			} finally {
+				await service.close();
+			}
+		},
+		60_000,
+	);
 });

@@ -23,7 +23,9 @@ describe('sleepUnlessCancelled', () => {
 	it('keeps waiting for a delay longer than a Node.js timer can hold instead of ending at once', async () => {
 		const controller = new AbortController();
 		let settled: boolean | undefined;
-		const waiting = sleepUnlessCancelled(1e12, controller.signal).then((value) => (settled = value));
+		const waiting = sleepUnlessCancelled(1e12, controller.signal).then(
+			(value) => (settled = value),
+		);
 		await new Promise((resolve) => setImmediate(resolve));
 		await sleepUnlessCancelled(20);
 		expect(settled).toBeUndefined();

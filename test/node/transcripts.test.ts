@@ -13,7 +13,13 @@ const harness = useFakeService();
 
 beforeAll(async () => await useBinaryDataMode('default'));
 
-const fromFile = { resource: 'content', operation: 'generateBlog', transcriptSource: 'binary', binaryPropertyName: 'data', waitForCompletion: false };
+const fromFile = {
+	resource: 'content',
+	operation: 'generateBlog',
+	transcriptSource: 'binary',
+	binaryPropertyName: 'data',
+	waitForCompletion: false,
+};
 
 async function runWithFile(content: string | Buffer, fileName: string, mimeType: string) {
 	const binary = await binaryFile(content, fileName, mimeType);
@@ -26,7 +32,16 @@ describe('subtitle lines built against regular expressions', () => {
 
 	/** Runs the built package's subtitle reduction in a worker, so a runaway one cannot hold this test. */
 	async function reduceInWorker(subtitles: string): Promise<string> {
-		const module = path.resolve(__dirname, '..', '..', 'dist', 'nodes', 'ContentPublishing', 'helpers', 'transcript.js');
+		const module = path.resolve(
+			__dirname,
+			'..',
+			'..',
+			'dist',
+			'nodes',
+			'ContentPublishing',
+			'helpers',
+			'transcript.js',
+		);
 		const worker = new Worker(
 			`const { parentPort, workerData } = require('node:worker_threads');
 			parentPort.postMessage(require(${JSON.stringify(module)}).subtitlesToText(workerData, 'vtt'));`,
@@ -45,25 +60,43 @@ describe('subtitle lines built against regular expressions', () => {
 	it.each([
 		['unclosed "<"', '<'.repeat(200_000)],
 		['unclosed "{\\"', '{\\'.repeat(100_000)],
-	])('reduces a 200 kB line of %s in one pass', async (_what, line) => {
-		await expect(reduceInWorker(`WEBVTT\n\n00:00.000 --> 00:01.000\n${line}\n`)).resolves.toBe(line);
-	}, 5000);
+	])(
+		'reduces a 200 kB line of %s in one pass',
+		async (_what, line) => {
+			await expect(reduceInWorker(`WEBVTT\n\n00:00.000 --> 00:01.000\n${line}\n`)).resolves.toBe(
+				line,
+			);
+		},
+		5000,
+	);
 
 	it('still removes voice tags and styling, keeping what is between them', () => {
-		expect(subtitlesToText('1\n00:00:01,000 --> 00:00:02,000\n<v Anna>Hello</v> {\\an8}there <i>friend</i>\n', 'srt')).toBe('Hello there friend');
+		expect(
+			subtitlesToText(
+				'1\n00:00:01,000 --> 00:00:02,000\n<v Anna>Hello</v> {\\an8}there <i>friend</i>\n',
+				'srt',
+			),
+		).toBe('Hello there friend');
 	});
 });
 
 describe('files that are not transcripts', () => {
 	it('refuses a PNG named .txt before sending anything', async () => {
-		const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+		const png = Buffer.from([
+			0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44,
+			0x52,
+		]);
 		const result = await runWithFile(png, 'transcript.txt', 'text/plain');
 		expect(result.error?.message).toBe('The file in binary property "data" of item 0 is not text');
 		expect(harness.service.requests).toHaveLength(0);
 	});
 
 	it('refuses UTF-16 text, whose NUL bytes are valid UTF-8, before sending anything', async () => {
-		const result = await runWithFile(Buffer.from('Hello there', 'utf16le'), 'transcript.txt', 'text/plain');
+		const result = await runWithFile(
+			Buffer.from('Hello there', 'utf16le'),
+			'transcript.txt',
+			'text/plain',
+		);
 		expect(result.error?.message).toBe('The file in binary property "data" of item 0 is not text');
 		expect(harness.service.requests).toHaveLength(0);
 	});
@@ -77,12 +110,19 @@ describe('files that are not transcripts', () => {
 
 	it('refuses a file over 5 MB before sending anything', async () => {
 		const result = await runWithFile('word '.repeat(1_100_000), 'long.txt', 'text/plain');
-		expect(result.error?.message).toBe('The file in binary property "data" of item 0 is larger than a transcript can be');
+		expect(result.error?.message).toBe(
+			'The file in binary property "data" of item 0 is larger than a transcript can be',
+		);
 		expect(harness.service.requests).toHaveLength(0);
 	});
 
 	it('refuses typed or mapped text over 5 MB before sending anything', async () => {
-		const result = await harness.run({ resource: 'content', operation: 'generateBlog', transcript: 'word '.repeat(1_100_000), waitForCompletion: false });
+		const result = await harness.run({
+			resource: 'content',
+			operation: 'generateBlog',
+			transcript: 'word '.repeat(1_100_000),
+			waitForCompletion: false,
+		});
 		expect(result.error?.message).toBe('"Transcript" of item 0 is longer than a transcript can be');
 		expect(harness.service.requests).toHaveLength(0);
 	});

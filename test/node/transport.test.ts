@@ -5,15 +5,22 @@ const harness = useFakeService();
 const getAccount = { resource: 'account', operation: 'get' };
 
 describe('base URL', () => {
-	it.each(['', '/', '/v1', '/v1/', '//'])('accepts the base URL with the suffix "%s" without doubling /v1', async (suffix) => {
-		const result = await harness.run(getAccount, { credentials: { baseUrl: `${harness.service.url}${suffix}` } });
-		expect(result.error).toBeUndefined();
-		expect(harness.service.requests.map((request) => request.path)).toEqual(['/v1/me']);
-	});
+	it.each(['', '/', '/v1', '/v1/', '//'])(
+		'accepts the base URL with the suffix "%s" without doubling /v1',
+		async (suffix) => {
+			const result = await harness.run(getAccount, {
+				credentials: { baseUrl: `${harness.service.url}${suffix}` },
+			});
+			expect(result.error).toBeUndefined();
+			expect(harness.service.requests.map((request) => request.path)).toEqual(['/v1/me']);
+		},
+	);
 
 	it('refuses a base URL without a scheme', async () => {
 		const result = await harness.run(getAccount, { credentials: { baseUrl: '127.0.0.1:1' } });
-		expect(result.error?.message).toBe("The credential's Base URL must start with http:// or https://");
+		expect(result.error?.message).toBe(
+			"The credential's Base URL must start with http:// or https://",
+		);
 	});
 
 	it('explains an unreachable service without leaking the key', async () => {
@@ -25,7 +32,9 @@ describe('base URL', () => {
 				probe.close(() => resolve(free));
 			});
 		});
-		const result = await harness.run(getAccount, { credentials: { baseUrl: `http://127.0.0.1:${port}` } });
+		const result = await harness.run(getAccount, {
+			credentials: { baseUrl: `http://127.0.0.1:${port}` },
+		});
 		expect(result.error?.message).toBe(`Could not reach the service at http://127.0.0.1:${port}`);
 		expect(result.error?.description).toMatch(/^ECONNREFUSED: .*Check the credential's Base URL/);
 		expect(JSON.stringify(result.error)).not.toContain(harness.service.apiKey);
@@ -35,7 +44,11 @@ describe('base URL', () => {
 describe('service errors', () => {
 	it('sends a write again after a 429, with its Idempotency-Key: the service did nothing with it', async () => {
 		harness.service.injectFault({ status: 429, retryAfterSeconds: 0 });
-		const result = await harness.run({ resource: 'post', operation: 'create', content: 'Rate limited once' });
+		const result = await harness.run({
+			resource: 'post',
+			operation: 'create',
+			content: 'Rate limited once',
+		});
 		expect(result.error).toBeUndefined();
 		const sent = harness.sent('createPost');
 		expect(sent.map((request) => request.status)).toEqual([429, 201]);
@@ -45,16 +58,24 @@ describe('service errors', () => {
 
 	it('turns a 429 on a write that asks for more than 30 s into an error with the delay and a hint', async () => {
 		harness.service.injectFault({ status: 429, retryAfterSeconds: 31 });
-		const result = await harness.run({ resource: 'post', operation: 'create', content: 'Rate limited' });
+		const result = await harness.run({
+			resource: 'post',
+			operation: 'create',
+			content: 'Rate limited',
+		});
 		expect(result.error?.httpCode).toBe('429');
 		expect(result.error?.description).toMatch(/retry after 31 seconds/);
 		expect(result.error?.description).toMatch(/Requests in Parallel/);
 		expect(harness.service.requests).toHaveLength(1);
 	});
 
-	it('sends a write again after a gateway error only with the Idempotency-Key the service\'s document declares', async () => {
+	it("sends a write again after a gateway error only with the Idempotency-Key the service's document declares", async () => {
 		harness.service.injectFault({ status: 503, retryAfterSeconds: 0 });
-		const result = await harness.run({ resource: 'post', operation: 'create', content: 'Unavailable' });
+		const result = await harness.run({
+			resource: 'post',
+			operation: 'create',
+			content: 'Unavailable',
+		});
 		expect(result.error).toBeUndefined();
 		const [refused, created] = harness.sent('createPost');
 		expect([refused.status, created.status]).toEqual([503, 201]);
@@ -65,7 +86,11 @@ describe('service errors', () => {
 	it('never pauses past the Timeout: a 429 asking for longer fails the request at once, saying so', async () => {
 		harness.service.injectFault({ status: 429, retryAfterSeconds: 10 });
 		const started = Date.now();
-		const result = await harness.run({ resource: 'account', operation: 'get', requestOptions: { timeout: 2 } });
+		const result = await harness.run({
+			resource: 'account',
+			operation: 'get',
+			requestOptions: { timeout: 2 },
+		});
 		expect(result.error?.httpCode).toBe('429');
 		expect(result.error?.description).toMatch(/retry after 10 seconds/);
 		expect(Date.now() - started).toBeLessThan(2000);
@@ -97,15 +122,24 @@ describe('service errors', () => {
 	it('gives up on an answer that does not come within the timeout, and says so', async () => {
 		harness.service.injectFault({ delayMs: 5000, times: 3 });
 		const started = Date.now();
-		const result = await harness.run({ resource: 'post', operation: 'create', content: 'Slow', requestOptions: { timeout: 1 } });
-		expect(result.error?.message).toBe(`The service at ${harness.service.url} did not answer within 1 seconds`);
+		const result = await harness.run({
+			resource: 'post',
+			operation: 'create',
+			content: 'Slow',
+			requestOptions: { timeout: 1 },
+		});
+		expect(result.error?.message).toBe(
+			`The service at ${harness.service.url} did not answer within 1 seconds`,
+		);
 		expect(Date.now() - started).toBeLessThan(4000);
 		expect(harness.service.requests).toHaveLength(1);
 	});
 
 	it('refuses a timeout outside 1 to 3600 seconds before sending', async () => {
 		const result = await harness.run({ ...getAccount, requestOptions: { timeout: 0 } });
-		expect(result.error?.message).toBe('"Timeout (Seconds)" of item 0 must be a number of seconds from 1 to 3600');
+		expect(result.error?.message).toBe(
+			'"Timeout (Seconds)" of item 0 must be a number of seconds from 1 to 3600',
+		);
 		expect(harness.service.requests).toHaveLength(0);
 	});
 
@@ -124,14 +158,21 @@ describe('service errors', () => {
 		expect(result.error?.description).toMatch(/Base URL/);
 	});
 
-	it('hints at the Base URL when a refusal is not JSON, as another web app\'s 404 page is', async () => {
-		harness.service.injectFault({ status: 404, body: '<!doctype html><title>Page not found</title><h1>Not found</h1>' });
+	it("hints at the Base URL when a refusal is not JSON, as another web app's 404 page is", async () => {
+		harness.service.injectFault({
+			status: 404,
+			body: '<!doctype html><title>Page not found</title><h1>Not found</h1>',
+		});
 		const result = await harness.run(getAccount);
 		expect(result.error?.httpCode).toBe('404');
-		expect(result.error?.description).toMatch(/may not come from this API at all: check that the credential's Base URL/);
+		expect(result.error?.description).toMatch(
+			/may not come from this API at all: check that the credential's Base URL/,
+		);
 		// A refusal in the service's own JSON needs no such hint.
 		harness.service.injectFault({ status: 404 });
-		expect((await harness.run(getAccount)).error?.description).not.toMatch(/may not come from this API/);
+		expect((await harness.run(getAccount)).error?.description).not.toMatch(
+			/may not come from this API/,
+		);
 	});
 
 	it('waits for a slow answer', async () => {
@@ -141,20 +182,29 @@ describe('service errors', () => {
 	});
 
 	it('never shows the API key in an error', async () => {
-		const result = await harness.run(getAccount, { credentials: { apiKey: 'sk-very-secret-value' } });
+		const result = await harness.run(getAccount, {
+			credentials: { apiKey: 'sk-very-secret-value' },
+		});
 		expect(result.error?.httpCode).toBe('401');
-		expect(JSON.stringify({ ...result.error, message: result.error?.message, stack: result.error?.stack })).not.toContain(
-			'sk-very-secret-value',
-		);
+		expect(
+			JSON.stringify({
+				...result.error,
+				message: result.error?.message,
+				stack: result.error?.stack,
+			}),
+		).not.toContain('sk-very-secret-value');
 	});
 });
 
 describe('ids in paths', () => {
-	it.each(['../webhooks', 'a/b', 'x?y=1', '%2e%2ex', 'id with spaces'])('encodes "%s" so it cannot address another route', async (id) => {
-		const result = await harness.run({ resource: 'job', operation: 'get', jobId: id });
-		expect(result.error?.httpCode).toBe('404');
-		const [request] = harness.service.requests;
-		expect(request.operationId).toBe('getJob');
-		expect(request.path).toBe(`/v1/jobs/${encodeURIComponent(id)}`);
-	});
+	it.each(['../webhooks', 'a/b', 'x?y=1', '%2e%2ex', 'id with spaces'])(
+		'encodes "%s" so it cannot address another route',
+		async (id) => {
+			const result = await harness.run({ resource: 'job', operation: 'get', jobId: id });
+			expect(result.error?.httpCode).toBe('404');
+			const [request] = harness.service.requests;
+			expect(request.operationId).toBe('getJob');
+			expect(request.path).toBe(`/v1/jobs/${encodeURIComponent(id)}`);
+		},
+	);
 });

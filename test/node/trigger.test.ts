@@ -11,15 +11,30 @@ import {
 
 const harness = useFakeService();
 
-function setUp(parameters: Record<string, unknown> = { events: ['job.completed'] }, on: Harness = harness) {
+function setUp(
+	parameters: Record<string, unknown> = { events: ['job.completed'] },
+	on: Harness = harness,
+) {
 	const node = triggerNode(parameters as never);
 	const workflow = triggerWorkflow(node);
-	const lifecycle = (method: 'checkExists' | 'create' | 'delete', options: { isTest?: boolean; credentials?: Partial<TestCredentials> } = {}) =>
-		runWebhookMethod(workflow, node, { ...on.credentials, ...options.credentials }, method, options);
+	const lifecycle = (
+		method: 'checkExists' | 'create' | 'delete',
+		options: { isTest?: boolean; credentials?: Partial<TestCredentials> } = {},
+	) =>
+		runWebhookMethod(
+			workflow,
+			node,
+			{ ...on.credentials, ...options.credentials },
+			method,
+			options,
+		);
 	const activate = async (options: { isTest?: boolean } = {}) => {
 		if (!(await lifecycle('checkExists', options))) await lifecycle('create', options);
 	};
-	const stored = () => workflow.getStaticData('node', node) as { subscriptions?: Record<string, { id: string; secret: string }> } | undefined;
+	const stored = () =>
+		workflow.getStaticData('node', node) as
+			| { subscriptions?: Record<string, { id: string; secret: string }> }
+			| undefined;
 	return { node, workflow, lifecycle, activate, stored };
 }
 
@@ -38,11 +53,17 @@ function signed(secret: string, event: object, timestamp = Math.floor(Date.now()
 
 describe('trigger lifecycle', () => {
 	it('subscribes the production URL once, keeps it while it matches, and unsubscribes', async () => {
-		const { node, lifecycle, activate, stored } = setUp({ events: ['job.completed', 'post.published'] });
+		const { node, lifecycle, activate, stored } = setUp({
+			events: ['job.completed', 'post.published'],
+		});
 
 		await activate();
 		expect([...harness.service.webhooks.values()]).toEqual([
-			expect.objectContaining({ url: webhookUrl(node), events: ['job.completed', 'post.published'], active: true }),
+			expect.objectContaining({
+				url: webhookUrl(node),
+				events: ['job.completed', 'post.published'],
+				active: true,
+			}),
 		]);
 		const [webhook] = harness.service.webhooks.values();
 		expect(stored()?.subscriptions?.[webhookUrl(node)]).toEqual(
@@ -62,7 +83,9 @@ describe('trigger lifecycle', () => {
 		await activate();
 		const body = harness.sent('createWebhook')[0].body as { secret: string };
 		expect(body.secret).toMatch(/^[0-9a-f]{64}$/);
-		expect(stored()?.subscriptions?.[webhookUrl(node)].secret).toBe([...harness.service.webhooks.values()][0].secret);
+		expect(stored()?.subscriptions?.[webhookUrl(node)].secret).toBe(
+			[...harness.service.webhooks.values()][0].secret,
+		);
 	});
 
 	it('recreates a webhook deleted on the service, without a duplicate', async () => {
@@ -81,11 +104,15 @@ describe('trigger lifecycle', () => {
 		const [old] = harness.service.webhooks.keys();
 		node.parameters.events = ['job.failed'];
 
-		await runWebhookMethod(workflow, node, harness.credentials, 'checkExists').then(async (exists) => {
-			expect(exists).toBe(false);
-			await runWebhookMethod(workflow, node, harness.credentials, 'create');
-		});
-		expect([...harness.service.webhooks.values()]).toEqual([expect.objectContaining({ events: ['job.failed'] })]);
+		await runWebhookMethod(workflow, node, harness.credentials, 'checkExists').then(
+			async (exists) => {
+				expect(exists).toBe(false);
+				await runWebhookMethod(workflow, node, harness.credentials, 'create');
+			},
+		);
+		expect([...harness.service.webhooks.values()]).toEqual([
+			expect.objectContaining({ events: ['job.failed'] }),
+		]);
 		expect(harness.service.webhooks.has(old)).toBe(false);
 	});
 
@@ -94,12 +121,17 @@ describe('trigger lifecycle', () => {
 		harness.service.webhooks.clear();
 		await fetch(`${harness.service.url}/v1/webhooks`, {
 			method: 'POST',
-			headers: { authorization: `Bearer ${harness.service.apiKey}`, 'content-type': 'application/json' },
+			headers: {
+				authorization: `Bearer ${harness.service.apiKey}`,
+				'content-type': 'application/json',
+			},
 			body: JSON.stringify({ url: webhookUrl(node), events: ['job.completed'] }),
 		});
 
 		await activate();
-		expect([...harness.service.webhooks.values()].filter((webhook) => webhook.url === webhookUrl(node))).toHaveLength(1);
+		expect(
+			[...harness.service.webhooks.values()].filter((webhook) => webhook.url === webhookUrl(node)),
+		).toHaveLength(1);
 	});
 
 	it('keeps test and production subscriptions apart', async () => {
@@ -111,7 +143,9 @@ describe('trigger lifecycle', () => {
 		);
 
 		await lifecycle('delete', { isTest: true });
-		expect([...harness.service.webhooks.values()].map((webhook) => webhook.url)).toEqual([webhookUrl(node)]);
+		expect([...harness.service.webhooks.values()].map((webhook) => webhook.url)).toEqual([
+			webhookUrl(node),
+		]);
 	});
 
 	it('counts a webhook already deleted on the service as deleted', async () => {
@@ -149,7 +183,15 @@ describe('trigger deliveries', () => {
 			id: 'evt_1',
 			type,
 			created_at: '2026-11-22T10:00:00.000Z',
-			data: { job: { id: 'job_1', type: 'generate.video', status: 'succeeded', result: { video_url: 'https://v/1.mp4' }, ...job } },
+			data: {
+				job: {
+					id: 'job_1',
+					type: 'generate.video',
+					status: 'succeeded',
+					result: { video_url: 'https://v/1.mp4' },
+					...job,
+				},
+			},
 		};
 	}
 
@@ -174,8 +216,17 @@ describe('trigger deliveries', () => {
 
 	it.each([
 		['a wrong secret', (secret: string) => signed(`${secret}x`, jobEvent())],
-		['no signature', (secret: string) => ({ ...signed(secret, jobEvent()), headers: { 'Content-Type': 'application/json' } })],
-		['an old timestamp (a replay)', (secret: string) => signed(secret, jobEvent(), Math.floor(Date.now() / 1000) - 3600)],
+		[
+			'no signature',
+			(secret: string) => ({
+				...signed(secret, jobEvent()),
+				headers: { 'Content-Type': 'application/json' },
+			}),
+		],
+		[
+			'an old timestamp (a replay)',
+			(secret: string) => signed(secret, jobEvent(), Math.floor(Date.now() / 1000) - 3600),
+		],
 		[
 			'a changed body',
 			(secret: string) => {
@@ -198,7 +249,9 @@ describe('trigger deliveries', () => {
 
 		expect(first.response.workflowData).toHaveLength(1);
 		expect(again.status).toBe(200);
-		expect(again.response).toEqual({ webhookResponse: { received: true, ignored: 'delivered before' } });
+		expect(again.response).toEqual({
+			webhookResponse: { received: true, ignored: 'delivered before' },
+		});
 		expect(other.response.workflowData).toHaveLength(1);
 	});
 
@@ -210,14 +263,22 @@ describe('trigger deliveries', () => {
 	});
 
 	it('keeps only the selected content kinds', async () => {
-		const { secret, post } = await activated({ events: ['*'], options: { contentKinds: ['blog'] } });
+		const { secret, post } = await activated({
+			events: ['*'],
+			options: { contentKinds: ['blog'] },
+		});
 		expect((await post(signed(secret, jobEvent()))).response.workflowData).toBeUndefined();
-		const blog = await post(signed(secret, { ...jobEvent('job.completed', { type: 'generate.blog' }), id: 'evt_2' }));
+		const blog = await post(
+			signed(secret, { ...jobEvent('job.completed', { type: 'generate.blog' }), id: 'evt_2' }),
+		);
 		expect(blog.response.workflowData?.[0]).toHaveLength(1);
 	});
 
 	it('adds the delivery headers when asked', async () => {
-		const { secret, post } = await activated({ events: ['job.completed'], options: { includeHeaders: true } });
+		const { secret, post } = await activated({
+			events: ['job.completed'],
+			options: { includeHeaders: true },
+		});
 		const result = await post(signed(secret, jobEvent()));
 		expect(result.response.workflowData?.[0][0].json.headers).toEqual(
 			expect.objectContaining({ 'x-content-publishing-event': 'job.completed' }),
@@ -226,7 +287,14 @@ describe('trigger deliveries', () => {
 
 	it('passes post events on with the post', async () => {
 		const { secret, post } = await activated({ events: ['post.published'] });
-		const result = await post(signed(secret, { id: 'evt_3', type: 'post.published', created_at: 'now', data: { post: { id: 'post_1', status: 'published' } } }));
+		const result = await post(
+			signed(secret, {
+				id: 'evt_3',
+				type: 'post.published',
+				created_at: 'now',
+				data: { post: { id: 'post_1', status: 'published' } },
+			}),
+		);
 		expect(result.response.workflowData?.[0][0].json).toEqual({
 			event: 'post.published',
 			eventId: 'evt_3',
@@ -243,7 +311,8 @@ describe('trigger deliveries that name only the job (read by the built-in conven
 		const setup = setUp(undefined, bare);
 		await setup.activate();
 		const secret = [...bare.service.webhooks.values()][0].secret;
-		const post = (request: { headers: Record<string, string>; rawBody: string }) => deliver(setup.workflow, setup.node, bare.credentials, request);
+		const post = (request: { headers: Record<string, string>; rawBody: string }) =>
+			deliver(setup.workflow, setup.node, bare.credentials, request);
 		return { secret, post };
 	}
 
@@ -258,22 +327,48 @@ describe('trigger deliveries that name only the job (read by the built-in conven
 	it('reads the job from the service when the event names only its id', async () => {
 		const { secret, post } = await activated();
 		const job = await finishedCarousel();
-		const result = await post(signed(secret, { id: 'evt_2', type: 'job.completed', created_at: 'now', data: { job_id: job.id } }));
+		const result = await post(
+			signed(secret, {
+				id: 'evt_2',
+				type: 'job.completed',
+				created_at: 'now',
+				data: { job_id: job.id },
+			}),
+		);
 		expect(result.response.workflowData?.[0][0].json).toEqual(
-			expect.objectContaining({ job: expect.objectContaining({ id: job.id, status: 'succeeded' }), result: expect.objectContaining({ slides: expect.any(Array) }) }),
+			expect.objectContaining({
+				job: expect.objectContaining({ id: job.id, status: 'succeeded' }),
+				result: expect.objectContaining({ slides: expect.any(Array) }),
+			}),
 		);
 		expect(bare.sent('getJob')).toHaveLength(1);
 	});
 
-	it('loses no event: a delivery whose job lookup fails is not remembered, so the service\'s retry runs the workflow', async () => {
+	it("loses no event: a delivery whose job lookup fails is not remembered, so the service's retry runs the workflow", async () => {
 		const { secret, post } = await activated();
 		const job = await finishedCarousel();
-		const delivery = signed(secret, { id: 'evt_lost', type: 'job.completed', created_at: 'now', data: { job_id: job.id } });
-		bare.service.injectFault({ match: { method: 'GET', path: /^\/v1\/jobs\// }, status: 503, retryAfterSeconds: 0 });
+		const delivery = signed(secret, {
+			id: 'evt_lost',
+			type: 'job.completed',
+			created_at: 'now',
+			data: { job_id: job.id },
+		});
+		bare.service.injectFault({
+			match: { method: 'GET', path: /^\/v1\/jobs\// },
+			status: 503,
+			retryAfterSeconds: 0,
+		});
 		await expect(post(delivery)).rejects.toThrow();
 		const retried = await post(delivery);
-		expect(retried.response.workflowData?.[0][0].json).toEqual(expect.objectContaining({ eventId: 'evt_lost', job: expect.objectContaining({ id: job.id }) }));
+		expect(retried.response.workflowData?.[0][0].json).toEqual(
+			expect.objectContaining({
+				eventId: 'evt_lost',
+				job: expect.objectContaining({ id: job.id }),
+			}),
+		);
 		// Once started, the same delivery again is a repeat.
-		expect((await post(delivery)).response).toEqual({ webhookResponse: { received: true, ignored: 'delivered before' } });
+		expect((await post(delivery)).response).toEqual({
+			webhookResponse: { received: true, ignored: 'delivered before' },
+		});
 	});
 });

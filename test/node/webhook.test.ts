@@ -22,7 +22,11 @@ async function createWebhook(fields: Record<string, unknown> = {}): Promise<IDat
 async function createWebhooks(count: number): Promise<string[]> {
 	const result = await harness.run(
 		{ resource: 'webhook', operation: 'create', url: '={{ $json.url }}', events: ['*'] },
-		{ input: Array.from({ length: count }, (_, index) => ({ json: { url: `https://hooks.example.com/${index}` } })) },
+		{
+			input: Array.from({ length: count }, (_, index) => ({
+				json: { url: `https://hooks.example.com/${index}` },
+			})),
+		},
 	);
 	return jsonOf(result).map((webhook) => webhook.id as string);
 }
@@ -66,7 +70,11 @@ describe('webhook → create', () => {
 	it('sends the optional fields that are set, including active false', async () => {
 		const webhook = await createWebhook({
 			events: ['*'],
-			additionalFields: { description: 'Ops alerts', active: false, secret: 'my-own-signing-secret' },
+			additionalFields: {
+				description: 'Ops alerts',
+				active: false,
+				secret: 'my-own-signing-secret',
+			},
 		});
 
 		expect(harness.sent('createWebhook')[0].body).toEqual({
@@ -77,14 +85,21 @@ describe('webhook → create', () => {
 			secret: 'my-own-signing-secret',
 		});
 		expect(webhook).toEqual(
-			expect.objectContaining({ description: 'Ops alerts', active: false, secret: 'my-own-signing-secret' }),
+			expect.objectContaining({
+				description: 'Ops alerts',
+				active: false,
+				secret: 'my-own-signing-secret',
+			}),
 		);
 		expect(harness.service.webhooks.get(webhook.id as string)?.active).toBe(false);
 	});
 
 	it('merges the extra body last, so it overrides a field', async () => {
 		const webhook = await createWebhook({
-			additionalFields: { description: 'From the field', extraBody: '{"description": "From the extra body"}' },
+			additionalFields: {
+				description: 'From the field',
+				extraBody: '{"description": "From the extra body"}',
+			},
 		});
 
 		expect(harness.sent('createWebhook')[0].body).toEqual({
@@ -93,18 +108,33 @@ describe('webhook → create', () => {
 			description: 'From the extra body',
 		});
 		expect(webhook.description).toBe('From the extra body');
-		expect(harness.service.webhooks.get(webhook.id as string)?.description).toBe('From the extra body');
+		expect(harness.service.webhooks.get(webhook.id as string)?.description).toBe(
+			'From the extra body',
+		);
 	});
 
 	// Through expressions: n8n itself refuses to start a workflow whose required literal parameters are empty.
 	it.each([
 		['an empty URL', { url: '   ' }, '"URL" of item 0 is empty'],
-		['a URL that is not http(s)', { url: 'ftp://files.example.com/hook' }, '"URL" of item 0 is not an http(s) URL'],
-		['a URL that is not a URL', { url: 'hooks.example.com/content' }, '"URL" of item 0 is not an http(s) URL'],
+		[
+			'a URL that is not http(s)',
+			{ url: 'ftp://files.example.com/hook' },
+			'"URL" of item 0 is not an http(s) URL',
+		],
+		[
+			'a URL that is not a URL',
+			{ url: 'hooks.example.com/content' },
+			'"URL" of item 0 is not an http(s) URL',
+		],
 		['no events', { events: [] }, '"Events" of item 0 is empty'],
 	])('refuses %s before sending anything', async (_case, fields, message) => {
 		const result = await harness.run(
-			{ resource: 'webhook', operation: 'create', url: '={{ $json.url }}', events: '={{ $json.events }}' },
+			{
+				resource: 'webhook',
+				operation: 'create',
+				url: '={{ $json.url }}',
+				events: '={{ $json.events }}',
+			},
 			{ input: [{ json: { url: HOOK_URL, events: ['job.completed'], ...fields } }] },
 		);
 
@@ -177,7 +207,9 @@ describe('webhook → get', () => {
 
 		expect(jsonOf(result)).toEqual([publicView(ids[1])]);
 		expect(jsonOf(result)[0]).not.toHaveProperty('secret');
-		expect(harness.sent('getWebhook').map((request) => request.path)).toEqual([`/v1/webhooks/${ids[1]}`]);
+		expect(harness.sent('getWebhook').map((request) => request.path)).toEqual([
+			`/v1/webhooks/${ids[1]}`,
+		]);
 		expect(result.items[0].pairedItem).toEqual({ item: 0 });
 	});
 
@@ -190,9 +222,9 @@ describe('webhook → get', () => {
 			{ input: [{ json: { id: '../webhooks' } }] },
 		);
 
-		expect(harness.service.requests.slice(before).map((request) => `${request.method} ${request.path}`)).toEqual([
-			'GET /v1/webhooks/..%2Fwebhooks',
-		]);
+		expect(
+			harness.service.requests.slice(before).map((request) => `${request.method} ${request.path}`),
+		).toEqual(['GET /v1/webhooks/..%2Fwebhooks']);
 		expect(harness.sent('getWebhook')).toHaveLength(1);
 		expect(harness.sent('listWebhooks')).toHaveLength(0);
 		expect(result.error?.name).toBe('NodeApiError');
@@ -209,7 +241,11 @@ describe('webhook → get', () => {
 	});
 
 	it('fails with a 404 hint for an unknown webhook', async () => {
-		const result = await harness.run({ resource: 'webhook', operation: 'get', webhookId: byId('id', 'wh_missing') });
+		const result = await harness.run({
+			resource: 'webhook',
+			operation: 'get',
+			webhookId: byId('id', 'wh_missing'),
+		});
 		expect(result.error?.httpCode).toBe('404');
 		expect(result.error?.message).toBe('Webhook "wh_missing" was not found');
 		expect(result.error?.description).toMatch(/Error code: not_found\..*Check the ID/);
@@ -229,7 +265,11 @@ describe('webhook → get', () => {
 describe('webhook → getMany', () => {
 	it('follows the cursor for Return All and returns every webhook without secrets', async () => {
 		const ids = await createWebhooks(5);
-		const result = await harness.run({ resource: 'webhook', operation: 'getMany', returnAll: true });
+		const result = await harness.run({
+			resource: 'webhook',
+			operation: 'getMany',
+			returnAll: true,
+		});
 
 		expect(jsonOf(result)).toEqual(ids.map(publicView));
 		// Five webhooks, at most two per page of results.
@@ -244,7 +284,12 @@ describe('webhook → getMany', () => {
 
 	it('stops at the limit, asking only for what is missing', async () => {
 		const ids = await createWebhooks(5);
-		const result = await harness.run({ resource: 'webhook', operation: 'getMany', returnAll: false, limit: 3 });
+		const result = await harness.run({
+			resource: 'webhook',
+			operation: 'getMany',
+			returnAll: false,
+			limit: 3,
+		});
 
 		expect(jsonOf(result).map((webhook) => webhook.id)).toEqual(ids.slice(0, 3));
 		const requests = harness.sent('listWebhooks');
@@ -252,7 +297,11 @@ describe('webhook → getMany', () => {
 	});
 
 	it('returns nothing when there are no webhooks', async () => {
-		const result = await harness.run({ resource: 'webhook', operation: 'getMany', returnAll: true });
+		const result = await harness.run({
+			resource: 'webhook',
+			operation: 'getMany',
+			returnAll: true,
+		});
 		expect(jsonOf(result)).toEqual([]);
 		expect(harness.sent('listWebhooks')).toHaveLength(1);
 	});
@@ -276,7 +325,12 @@ describe('webhook → update', () => {
 		expect(request.body).toEqual({ description: 'After', active: false });
 		expect(jsonOf(result)).toEqual([publicView(id)]);
 		expect(jsonOf(result)[0]).toEqual(
-			expect.objectContaining({ description: 'After', active: false, url: HOOK_URL, events: ['job.completed'] }),
+			expect.objectContaining({
+				description: 'After',
+				active: false,
+				url: HOOK_URL,
+				events: ['job.completed'],
+			}),
 		);
 		expect(harness.service.webhooks.get(id)?.secret).toBe(created.secret);
 		expect(result.items[0].pairedItem).toEqual({ item: 0 });
@@ -288,7 +342,10 @@ describe('webhook → update', () => {
 			resource: 'webhook',
 			operation: 'update',
 			webhookId: byId('url', `https://api.example.com/v1/webhooks/${id as string}`),
-			updateFields: { url: 'https://hooks.example.com/other', events: ['job.failed', 'post.published'] },
+			updateFields: {
+				url: 'https://hooks.example.com/other',
+				events: ['job.failed', 'post.published'],
+			},
 		});
 
 		expect(harness.sent('updateWebhook')[0].body).toEqual({
@@ -296,7 +353,11 @@ describe('webhook → update', () => {
 			events: ['job.failed', 'post.published'],
 		});
 		expect(jsonOf(result)[0]).toEqual(
-			expect.objectContaining({ id, url: 'https://hooks.example.com/other', events: ['job.failed', 'post.published'] }),
+			expect.objectContaining({
+				id,
+				url: 'https://hooks.example.com/other',
+				events: ['job.failed', 'post.published'],
+			}),
 		);
 	});
 
@@ -336,7 +397,11 @@ describe('webhook → update', () => {
 describe('webhook → delete', () => {
 	it('deletes the webhook and confirms it', async () => {
 		const [keep, remove] = await createWebhooks(2);
-		const result = await harness.run({ resource: 'webhook', operation: 'delete', webhookId: byId('id', remove) });
+		const result = await harness.run({
+			resource: 'webhook',
+			operation: 'delete',
+			webhookId: byId('id', remove),
+		});
 
 		expect(jsonOf(result)).toEqual([{ id: remove, deleted: true }]);
 		expect(result.items[0].pairedItem).toEqual({ item: 0 });
@@ -350,11 +415,17 @@ describe('webhook → delete', () => {
 
 	it('fails with 404 when deleting the same webhook again', async () => {
 		const [id] = await createWebhooks(1);
-		expect(jsonOf(await harness.run({ resource: 'webhook', operation: 'delete', webhookId: byId('id', id) }))).toEqual([
-			{ id, deleted: true },
-		]);
+		expect(
+			jsonOf(
+				await harness.run({ resource: 'webhook', operation: 'delete', webhookId: byId('id', id) }),
+			),
+		).toEqual([{ id, deleted: true }]);
 
-		const again = await harness.run({ resource: 'webhook', operation: 'delete', webhookId: byId('id', id) });
+		const again = await harness.run({
+			resource: 'webhook',
+			operation: 'delete',
+			webhookId: byId('id', id),
+		});
 		expect(again.error?.name).toBe('NodeApiError');
 		expect(again.error?.httpCode).toBe('404');
 		expect(again.error?.message).toBe(`Webhook "${id}" was not found`);
@@ -366,37 +437,60 @@ describe('webhook → continue on fail', () => {
 	it.each([
 		['onError: continueRegularOutput', { onError: 'continueRegularOutput' as const }],
 		['continueOnFail: true', { continueOnFail: true }],
-	])('gives an error item paired with the failing item while the others succeed (%s)', async (_setting, node) => {
-		const [first, second] = await createWebhooks(2);
-		const result = await harness.run(
-			{ resource: 'webhook', operation: 'get', webhookId: byId('id', '={{ $json.id }}') },
-			{ node, input: [{ json: { id: first } }, { json: { id: 'wh_missing' } }, { json: { id: second } }] },
-		);
+	])(
+		'gives an error item paired with the failing item while the others succeed (%s)',
+		async (_setting, node) => {
+			const [first, second] = await createWebhooks(2);
+			const result = await harness.run(
+				{ resource: 'webhook', operation: 'get', webhookId: byId('id', '={{ $json.id }}') },
+				{
+					node,
+					input: [
+						{ json: { id: first } },
+						{ json: { id: 'wh_missing' } },
+						{ json: { id: second } },
+					],
+				},
+			);
 
-		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => item.json)).toEqual([
-			publicView(first),
-			{
-				error: 'Webhook "wh_missing" was not found',
-				httpCode: '404',
-				description: expect.stringContaining('Error code: not_found.'),
-			},
-			publicView(second),
-		]);
-		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(harness.sent('getWebhook').map((request) => request.path)).toEqual([
-			`/v1/webhooks/${first}`,
-			'/v1/webhooks/wh_missing',
-			`/v1/webhooks/${second}`,
-		]);
-	});
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((item) => item.json)).toEqual([
+				publicView(first),
+				{
+					error: 'Webhook "wh_missing" was not found',
+					httpCode: '404',
+					description: expect.stringContaining('Error code: not_found.'),
+				},
+				publicView(second),
+			]);
+			expect(result.items.map((item) => item.pairedItem)).toEqual([
+				{ item: 0 },
+				{ item: 1 },
+				{ item: 2 },
+			]);
+			expect(harness.sent('getWebhook').map((request) => request.path)).toEqual([
+				`/v1/webhooks/${first}`,
+				'/v1/webhooks/wh_missing',
+				`/v1/webhooks/${second}`,
+			]);
+		},
+	);
 
 	it('turns an invalid item into an error item and still creates the valid ones', async () => {
 		const result = await harness.run(
-			{ resource: 'webhook', operation: 'create', url: '={{ $json.url }}', events: ['post.published'] },
+			{
+				resource: 'webhook',
+				operation: 'create',
+				url: '={{ $json.url }}',
+				events: ['post.published'],
+			},
 			{
 				node: { onError: 'continueRegularOutput' },
-				input: [{ json: { url: 'https://a.example.com/hook' } }, { json: { url: '' } }, { json: { url: 'https://b.example.com/hook' } }],
+				input: [
+					{ json: { url: 'https://a.example.com/hook' } },
+					{ json: { url: '' } },
+					{ json: { url: 'https://b.example.com/hook' } },
+				],
 			},
 		);
 
@@ -406,11 +500,14 @@ describe('webhook → continue on fail', () => {
 			'https://b.example.com/hook',
 		]);
 		expect(result.items[1].json).not.toHaveProperty('httpCode');
-		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(harness.sent('createWebhook').map((request) => (request.body as IDataObject).url)).toEqual([
-			'https://a.example.com/hook',
-			'https://b.example.com/hook',
+		expect(result.items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
 		]);
+		expect(
+			harness.sent('createWebhook').map((request) => (request.body as IDataObject).url),
+		).toEqual(['https://a.example.com/hook', 'https://b.example.com/hook']);
 		expect(harness.service.webhooks.size).toBe(2);
 	});
 });

@@ -1,7 +1,18 @@
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { startFakeService, type FakeService, type FakeServiceOptions, type RecordedRequest } from '../fake-service';
-import { contentPublishingNode, runNode, shutDownEngine, type RunResult, type TestCredentials } from './n8n-engine';
+import {
+	startFakeService,
+	type FakeService,
+	type FakeServiceOptions,
+	type RecordedRequest,
+} from '../fake-service';
+import {
+	contentPublishingNode,
+	runNode,
+	shutDownEngine,
+	type RunResult,
+	type TestCredentials,
+} from './n8n-engine';
 
 export interface RunOverrides {
 	input?: INodeExecutionData[];
@@ -30,7 +41,9 @@ export const FAST_WAIT = { pollInterval: 0.1, maxWaitTime: 30 };
  * Starts one fake service per test file, resets it before every test, and after every test checks
  * that every request the node sent kept to the service's OpenAPI document.
  */
-export function useFakeService(options: Pick<FakeServiceOptions, 'profile' | 'openApiDocument'> = {}): Harness {
+export function useFakeService(
+	options: Pick<FakeServiceOptions, 'profile' | 'openApiDocument'> = {},
+): Harness {
 	let violationExpected = false;
 	const harness = {
 		credentials: { baseUrl: '', apiKey: '' },
@@ -52,7 +65,11 @@ export function useFakeService(options: Pick<FakeServiceOptions, 'profile' | 'op
 	} as Harness;
 
 	beforeAll(async () => {
-		harness.service = await startFakeService({ apiKey: 'test-key-0123456789', maxPageSize: 2, ...options });
+		harness.service = await startFakeService({
+			apiKey: 'test-key-0123456789',
+			maxPageSize: 2,
+			...options,
+		});
 		harness.credentials = { baseUrl: harness.service.url, apiKey: harness.service.apiKey };
 		// The node reads the service's OpenAPI document once per base URL and keeps it; reading it
 		// here keeps that first request out of every test's record of requests.

@@ -67,9 +67,20 @@ export interface HostileService {
 // The service
 
 export const ACCOUNT = { id: 'acct_1', name: 'Hostile Inc' };
-const POSTS = ['p1', 'p2', 'p3'].map((id) => ({ id, content: `Post ${id}`, title: `Title ${id}`, status: 'draft' }));
+const POSTS = ['p1', 'p2', 'p3'].map((id) => ({
+	id,
+	content: `Post ${id}`,
+	title: `Title ${id}`,
+	status: 'draft',
+}));
 export const RESULT = { video_url: 'https://cdn.example.com/video.mp4' };
-const JOB = { id: 'job_1', type: 'generate.video', status: 'succeeded', result: RESULT, error: null };
+const JOB = {
+	id: 'job_1',
+	type: 'generate.video',
+	status: 'succeeded',
+	result: RESULT,
+	error: null,
+};
 
 /** Registers a webhook and answers with it and `extra`: a secret, or a hint at one, of the service's making. */
 const registered =
@@ -79,23 +90,40 @@ const registered =
 		// The node's secret is kept by the service, not shown again.
 		const webhook: Doc = { ...(body as Doc), id, active: true, secret: undefined };
 		service.registrations.set(id, webhook);
-		service.secretGiven = Object.values(extra).find((value): value is string => typeof value === 'string');
+		service.secretGiven = Object.values(extra).find(
+			(value): value is string => typeof value === 'string',
+		);
 		return { status: 201, body: { ...webhook, ...extra } };
 	};
 
 const BUILT_IN: Record<string, Route> = {
 	'GET /v1/me': () => ({ body: ACCOUNT }),
 	// Pages of two, cursor style, whatever limit is asked for.
-	'GET /v1/posts': ({ query }) => ({ body: query.get('cursor') === 'c2' ? { data: POSTS.slice(2), next_cursor: null } : { data: POSTS.slice(0, 2), next_cursor: 'c2' } }),
+	'GET /v1/posts': ({ query }) => ({
+		body:
+			query.get('cursor') === 'c2'
+				? { data: POSTS.slice(2), next_cursor: null }
+				: { data: POSTS.slice(0, 2), next_cursor: 'c2' },
+	}),
 	'POST /v1/posts': ({ body }) => ({ status: 201, body: { id: 'p4', ...(body as Doc) } }),
 	'GET /v1/posts/{id}': ({ id }) => ({ body: POSTS.find((post) => post.id === id) }),
-	'PATCH /v1/posts/{id}': ({ id, body }) => ({ body: { ...POSTS.find((post) => post.id === id), ...(body as Doc) } }),
-	'POST /v1/generate/video': () => ({ status: 201, body: { ...JOB, status: 'queued', result: null } }),
+	'PATCH /v1/posts/{id}': ({ id, body }) => ({
+		body: { ...POSTS.find((post) => post.id === id), ...(body as Doc) },
+	}),
+	'POST /v1/generate/video': () => ({
+		status: 201,
+		body: { ...JOB, status: 'queued', result: null },
+	}),
 	'GET /v1/jobs/{id}': () => ({ body: JOB }),
 	'POST /v1/webhooks': registered(),
-	'GET /v1/webhooks': (_request, service) => ({ body: { data: [...service.registrations.values()], next_cursor: null } }),
+	'GET /v1/webhooks': (_request, service) => ({
+		body: { data: [...service.registrations.values()], next_cursor: null },
+	}),
 	'GET /v1/webhooks/{id}': ({ id }, service) => ({ body: service.registrations.get(id ?? '') }),
-	'DELETE /v1/webhooks/{id}': ({ id }, service) => (service.registrations.delete(id ?? '') ? { status: 204 } : { status: 404, body: { error: { code: 'not_found', message: 'No such webhook' } } }),
+	'DELETE /v1/webhooks/{id}': ({ id }, service) =>
+		service.registrations.delete(id ?? '')
+			? { status: 204 }
+			: { status: 404, body: { error: { code: 'not_found', message: 'No such webhook' } } },
 };
 
 /** Starts the service; the document is made first, so that making it is not measured as the node's work. */
@@ -109,19 +137,36 @@ export async function startHostileService(hostile: HostileCase): Promise<Hostile
 		request.on('end', () => {
 			const url = new URL(request.url ?? '/', 'http://service.invalid');
 			if (url.pathname === '/v1/openapi.json') {
-				if (Buffer.isBuffer(document)) response.writeHead(200, { 'Content-Type': 'application/json' }).end(document);
+				if (Buffer.isBuffer(document))
+					response.writeHead(200, { 'Content-Type': 'application/json' }).end(document);
 				else document(response);
 				return;
 			}
-			const [, route, id] = /^(\/v1\/(?:posts|jobs|webhooks))\/([^/]+)$/.exec(url.pathname) ?? [undefined, url.pathname];
+			const [, route, id] = /^(\/v1\/(?:posts|jobs|webhooks))\/([^/]+)$/.exec(url.pathname) ?? [
+				undefined,
+				url.pathname,
+			];
 			const text = Buffer.concat(chunks).toString('utf8');
 			const answer = answers[`${request.method} ${id === undefined ? route : `${route}/{id}`}`];
 			const reply = answer
-				? answer({ id, query: url.searchParams, body: text ? (JSON.parse(text) as unknown) : undefined }, service)
+				? answer(
+						{ id, query: url.searchParams, body: text ? (JSON.parse(text) as unknown) : undefined },
+						service,
+					)
 				: { status: 404, body: { error: { code: 'not_found', message: 'No such route' } } };
 			if (reply === undefined) return;
-			const body = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-			response.writeHead(reply.status ?? 200, { ...(body ? { 'Content-Type': 'application/json' } : {}), ...reply.headers }).end(body);
+			const body =
+				reply.body === undefined
+					? ''
+					: typeof reply.body === 'string'
+						? reply.body
+						: JSON.stringify(reply.body);
+			response
+				.writeHead(reply.status ?? 200, {
+					...(body ? { 'Content-Type': 'application/json' } : {}),
+					...reply.headers,
+				})
+				.end(body);
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -140,18 +185,36 @@ export async function startHostileService(hostile: HostileCase): Promise<Hostile
 // Building documents
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: unknown, more: Doc = {}) => ({ description: 'OK', content: { 'application/json': { schema } }, ...more });
+const json = (schema: unknown, more: Doc = {}) => ({
+	description: 'OK',
+	content: { 'application/json': { schema } },
+	...more,
+});
 const object = (properties: Doc, more: Doc = {}) => ({ type: 'object', properties, ...more });
 const ID = { type: 'string' };
 const listParameters = [
 	{ name: 'limit', in: 'query', schema: { type: 'integer', maximum: 100 } },
 	{ name: 'cursor', in: 'query', schema: { type: 'string' } },
 ];
-const list = (items: unknown, more: Doc = {}) => ({ parameters: listParameters, responses: { '200': json(object({ data: { type: 'array', items }, next_cursor: { type: ['string', 'null'] } })) }, ...more });
+const list = (items: unknown, more: Doc = {}) => ({
+	parameters: listParameters,
+	responses: {
+		'200': json(
+			object({ data: { type: 'array', items }, next_cursor: { type: ['string', 'null'] } }),
+		),
+	},
+	...more,
+});
 
 /** A document of the given paths and schemas. */
 function openApi(paths: Doc, schemas: Doc = {}, extra: Doc = {}): Doc {
-	return { openapi: '3.1.0', info: { title: 'Hostile', version: '1' }, paths, components: { schemas }, ...extra };
+	return {
+		openapi: '3.1.0',
+		info: { title: 'Hostile', version: '1' },
+		paths,
+		components: { schemas },
+		...extra,
+	};
 }
 
 /** The built-in document, to change in one place. */
@@ -171,7 +234,12 @@ function serviceMadeSecret(properties: Doc): Doc {
 	const document = builtIn();
 	const create = at(document, 'paths', '/v1/webhooks', 'post');
 	delete at(create, 'requestBody', 'content', 'application/json', 'schema', 'properties').secret;
-	at(create, 'responses')['201'] = json(object({ ...(at(document, 'components', 'schemas', 'Webhook', 'properties') as Doc), ...properties }));
+	at(create, 'responses')['201'] = json(
+		object({
+			...(at(document, 'components', 'schemas', 'Webhook', 'properties') as Doc),
+			...properties,
+		}),
+	);
 	delete at(create, 'responses')['200'];
 	return document;
 }
@@ -181,16 +249,40 @@ function fanOutChain(keyword: 'allOf' | 'oneOf' | 'anyOf', depth: number): Doc {
 	const schemas: Doc = { [`s${depth}`]: object({ id: ID, name: { type: 'string' } }) };
 	// Two distinct parts per level, each naming the next level: 2^depth expansions without memoizing.
 	for (let level = 0; level < depth; level++) {
-		schemas[`s${level}`] = { [keyword]: [{ allOf: [ref(`s${level + 1}`)] }, object({ [`p${level}`]: { type: 'string' } }, { allOf: [ref(`s${level + 1}`)] })] };
+		schemas[`s${level}`] = {
+			[keyword]: [
+				{ allOf: [ref(`s${level + 1}`)] },
+				object({ [`p${level}`]: { type: 'string' } }, { allOf: [ref(`s${level + 1}`)] }),
+			],
+		};
 	}
-	return openApi({ '/v1/me': { get: { responses: { '200': json(ref('s0')) } } }, '/v1/posts': { get: list(ref('s0')) }, '/v1/posts/{id}': { patch: { requestBody: json(ref('s0')) } } }, schemas);
+	return openApi(
+		{
+			'/v1/me': { get: { responses: { '200': json(ref('s0')) } } },
+			'/v1/posts': { get: list(ref('s0')) },
+			'/v1/posts/{id}': { patch: { requestBody: json(ref('s0')) } },
+		},
+		schemas,
+	);
 }
 
 /** Bodies of Post → Create and Update: this many properties, described at length and none of them the node's. */
 function describedBody(count: number): string {
 	const document = builtIn();
-	at(document, 'components', 'schemas').Described = object(Object.fromEntries(Array.from({ length: count }, (_, index) => [`f${index}`, { type: 'string', description: `${'x '.repeat(999)}x` }])));
-	for (const [path, method] of [['/v1/posts', 'post'], ['/v1/posts/{id}', 'patch']]) at(document, 'paths', path, method, 'requestBody', 'content', 'application/json').schema = ref('Described');
+	at(document, 'components', 'schemas').Described = object(
+		Object.fromEntries(
+			Array.from({ length: count }, (_, index) => [
+				`f${index}`,
+				{ type: 'string', description: `${'x '.repeat(999)}x` },
+			]),
+		),
+	);
+	for (const [path, method] of [
+		['/v1/posts', 'post'],
+		['/v1/posts/{id}', 'patch'],
+	])
+		at(document, 'paths', path, method, 'requestBody', 'content', 'application/json').schema =
+			ref('Described');
 	return text(document);
 }
 
@@ -216,13 +308,29 @@ const trickle: Serve = (response) => {
 
 const MB = 1024 * 1024;
 const webhookRegistration = (secret: string) => ({ 'POST /v1/webhooks': registered({ secret }) });
-const MASKED = { trigger: /^The service registered the webhook but answered with a masked or partial signing secret, 0 of 2 deliveries started$/, registrations: 0 };
+const MASKED = {
+	trigger:
+		/^The service registered the webhook but answered with a masked or partial signing secret, 0 of 2 deliveries started$/,
+	registrations: 0,
+};
 /** The document not answered, the hint saying why. */
-const notAnswered = (why: string) => ({ notice: new RegExp(`^The service's OpenAPI document could not be read \\(${why}\\), so the node used its built-in conventions\\.$`) });
+const notAnswered = (why: string) => ({
+	notice: new RegExp(
+		`^The service's OpenAPI document could not be read \\(${why}\\), so the node used its built-in conventions\\.$`,
+	),
+});
 /** The whole document read by the built-in conventions, the hint saying why. */
-const notRead = (why: string) => ({ notice: new RegExp(`^The node could not read http://127\\.0\\.0\\.1:\\d+/v1/openapi\\.json: ${why}, so it used its built-in conventions\\.$`) });
+const notRead = (why: string) => ({
+	notice: new RegExp(
+		`^The node could not read http://127\\.0\\.0\\.1:\\d+/v1/openapi\\.json: ${why}, so it used its built-in conventions\\.$`,
+	),
+});
 /** Parts of the document read by the built-in conventions, the hint naming them. */
-const partsNotFollowed = (parts: string) => ({ notice: new RegExp(`^The node could not follow these parts of the service's OpenAPI document and used its built-in conventions for them: ${parts}`) });
+const partsNotFollowed = (parts: string) => ({
+	notice: new RegExp(
+		`^The node could not follow these parts of the service's OpenAPI document and used its built-in conventions for them: ${parts}`,
+	),
+});
 
 export const HOSTILE_CASES: HostileCase[] = [
 	{
@@ -230,10 +338,18 @@ export const HOSTILE_CASES: HostileCase[] = [
 		// expanded each `allOf` part again, 5 ways at every level, through the cycle back to `a`.
 		name: 'self-referencing allOf, fan-out 5 (the 400-byte bomb)',
 		document: () => {
-			const parts = (self: string, next: string) => ({ allOf: [{ $ref: `#/${self}` }, ...Array.from({ length: 4 }, () => ({ $ref: `#/${next}` }))] });
+			const parts = (self: string, next: string) => ({
+				allOf: [{ $ref: `#/${self}` }, ...Array.from({ length: 4 }, () => ({ $ref: `#/${next}` }))],
+			});
 			return text({
 				openapi: '3.1.0',
-				paths: { '/v1/me': { get: { responses: { 200: { content: { 'application/json': { schema: { $ref: '#/a' } } } } } } } },
+				paths: {
+					'/v1/me': {
+						get: {
+							responses: { 200: { content: { 'application/json': { schema: { $ref: '#/a' } } } } },
+						},
+					},
+				},
 				a: parts('a', 'b'),
 				b: parts('b', 'c'),
 				c: parts('c', 'a'),
@@ -252,12 +368,22 @@ export const HOSTILE_CASES: HostileCase[] = [
 						'/v1/me': { get: { responses: { '200': json(ref('A')) } } },
 						'/v1/posts': { get: list(ref('Tree')) },
 						'/v1/posts/{id}': { patch: { requestBody: json(ref('B')) } },
-						'/v1/jobs/{id}': { get: { responses: { '200': json({ $ref: '#/components/responses/Loop' }) } } },
+						'/v1/jobs/{id}': {
+							get: { responses: { '200': json({ $ref: '#/components/responses/Loop' }) } },
+						},
 					},
 					{},
 					{
 						components: {
-							schemas: { A: ref('B'), B: ref('A'), Tree: object({ id: ID, child: ref('Tree'), children: { type: 'array', items: ref('Tree') } }) },
+							schemas: {
+								A: ref('B'),
+								B: ref('A'),
+								Tree: object({
+									id: ID,
+									child: ref('Tree'),
+									children: { type: 'array', items: ref('Tree') },
+								}),
+							},
 							responses: { Loop: { $ref: '#/components/responses/Loop' } },
 						},
 					},
@@ -266,12 +392,22 @@ export const HOSTILE_CASES: HostileCase[] = [
 	},
 	{
 		name: '$ref chains of 1,000 hops and a pointer of 100,000 segments',
-		expected: partsNotFollowed('GET /v1/posts \\(its schemas take more than 20,000 steps to read at once\\)\\.$'),
+		expected: partsNotFollowed(
+			'GET /v1/posts \\(its schemas take more than 20,000 steps to read at once\\)\\.$',
+		),
 		document: () => {
 			const schemas: Doc = { r1000: object({ id: ID }) };
 			for (let hop = 0; hop < 1000; hop++) schemas[`r${hop}`] = ref(`r${hop + 1}`);
 			const deep = { $ref: `#/${'x/'.repeat(100_000)}x` };
-			return text(openApi({ '/v1/me': { get: { responses: { '200': json(ref('r0')) } } }, '/v1/posts': { get: list(deep) } }, schemas));
+			return text(
+				openApi(
+					{
+						'/v1/me': { get: { responses: { '200': json(ref('r0')) } } },
+						'/v1/posts': { get: list(deep) },
+					},
+					schemas,
+				),
+			);
 		},
 	},
 	{
@@ -282,40 +418,68 @@ export const HOSTILE_CASES: HostileCase[] = [
 			const schemas = at(document, 'components', 'schemas');
 			const description = 'A field of a very large API, described at length. '.repeat(30);
 			for (let index = 0; index < 8000; index++) {
-				schemas[`Large${index}`] = object({ id: ID, next: ref(`Large${(index + 1) % 8000}`), notes: { type: 'string', description } });
+				schemas[`Large${index}`] = object({
+					id: ID,
+					next: ref(`Large${(index + 1) % 8000}`),
+					notes: { type: 'string', description },
+				});
 			}
 			const filled = text(document);
 			return `${filled.slice(0, -1)}, "x-padding": "${'.'.repeat(15 * MB - filled.length - 20)}"}`;
 		},
 	},
 	// One value as large as the limit allows: each is read in one piece.
-	{ name: 'a string of 15 MB', document: () => `{"openapi": "3.1.0", "paths": {}, "x": "${'a'.repeat(15 * MB)}"}` },
-	{ name: 'a string of 5 million escaped quotes', document: () => `{"openapi": "3.1.0", "paths": {}, "x": "${'\\"'.repeat(5_000_000)}"}` },
-	{ name: '15 MB of whitespace', document: () => `{"openapi": "3.1.0", "paths": {},${' \n\t\r'.repeat((15 * MB) / 4)}"x": 1}` },
-	{ name: 'a number of 15 million digits', document: () => `{"openapi": "3.1.0", "paths": {}, "x": 1${'0'.repeat(15 * MB)}}` },
+	{
+		name: 'a string of 15 MB',
+		document: () => `{"openapi": "3.1.0", "paths": {}, "x": "${'a'.repeat(15 * MB)}"}`,
+	},
+	{
+		name: 'a string of 5 million escaped quotes',
+		document: () => `{"openapi": "3.1.0", "paths": {}, "x": "${'\\"'.repeat(5_000_000)}"}`,
+	},
+	{
+		name: '15 MB of whitespace',
+		document: () => `{"openapi": "3.1.0", "paths": {},${' \n\t\r'.repeat((15 * MB) / 4)}"x": 1}`,
+	},
+	{
+		name: 'a number of 15 million digits',
+		document: () => `{"openapi": "3.1.0", "paths": {}, "x": 1${'0'.repeat(15 * MB)}}`,
+	},
 	{
 		name: 'a 20 MB document, beyond the 16 MB limit',
 		expected: notAnswered('The service answered with more than 16 MB'),
 		document: () => `${text(builtIn()).slice(0, -1)}, "x-padding": "${' '.repeat(20 * MB)}"}`,
 	},
-	{ name: 'a document that never ends', expected: notAnswered('The service answered with more than 16 MB'), document: () => endless },
+	{
+		name: 'a document that never ends',
+		expected: notAnswered('The service answered with more than 16 MB'),
+		document: () => endless,
+	},
 	{
 		name: 'a document served a byte every 100 ms, never ending',
-		expected: notAnswered('The service at http://127\\.0\\.0\\.1:\\d+ did not answer within 15 seconds'),
+		expected: notAnswered(
+			'The service at http://127\\.0\\.0\\.1:\\d+ did not answer within 15 seconds',
+		),
 		document: () => trickle,
 	},
 	{
 		name: 'nesting 10,000 deep',
 		expected: notRead('it is too large to follow: it nests deeper than 256 levels'),
-		document: () => `{"openapi": "3.1.0", "paths": {}, "x": ${'['.repeat(10_000)}${']'.repeat(10_000)}}`,
+		document: () =>
+			`{"openapi": "3.1.0", "paths": {}, "x": ${'['.repeat(10_000)}${']'.repeat(10_000)}}`,
 	},
 	{
 		// Past 64 KB the text is parsed in slices, by the node's own parser.
 		name: 'nesting 10,000 deep after 100 KB',
 		expected: notRead('it is too large to follow: it nests deeper than 256 levels'),
-		document: () => `{"openapi": "3.1.0", "paths": {}, "pad": "${' '.repeat(100_000)}", "x": ${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`,
+		document: () =>
+			`{"openapi": "3.1.0", "paths": {}, "pad": "${' '.repeat(100_000)}", "x": ${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`,
 	},
-	{ name: '2 million tiny values', document: () => `${text(builtIn()).slice(0, -1)}, "x-values": [${'0,'.repeat(2_000_000 - 1)}0]}` },
+	{
+		name: '2 million tiny values',
+		document: () =>
+			`${text(builtIn()).slice(0, -1)}, "x-values": [${'0,'.repeat(2_000_000 - 1)}0]}`,
+	},
 	{
 		name: 'more than 4 million values',
 		expected: notRead('it is too large to follow: it holds more than 4,000,000 values'),
@@ -334,19 +498,43 @@ export const HOSTILE_CASES: HostileCase[] = [
 	{
 		// 20 parts of 10,000 properties: no object is large, their union is.
 		name: 'a request body of 200,000 properties',
-		expected: partsNotFollowed('PATCH /v1/posts/\\{id\\} \\(its schemas take more than 20,000 steps to read at once\\)\\.$'),
+		expected: partsNotFollowed(
+			'PATCH /v1/posts/\\{id\\} \\(its schemas take more than 20,000 steps to read at once\\)\\.$',
+		),
 		document: () => {
 			const document = builtIn();
-			const parts = Array.from({ length: 20 }, (_, part) => object(Object.fromEntries(Array.from({ length: 10_000 }, (_, index) => [`f${part}_${index}`, { type: 'string', description: 'A field.' }]))));
-			at(document, 'paths', '/v1/posts/{id}', 'patch', 'requestBody', 'content', 'application/json').schema = { allOf: parts };
+			const parts = Array.from({ length: 20 }, (_, part) =>
+				object(
+					Object.fromEntries(
+						Array.from({ length: 10_000 }, (_, index) => [
+							`f${part}_${index}`,
+							{ type: 'string', description: 'A field.' },
+						]),
+					),
+				),
+			);
+			at(
+				document,
+				'paths',
+				'/v1/posts/{id}',
+				'patch',
+				'requestBody',
+				'content',
+				'application/json',
+			).schema = { allOf: parts };
 			return text(document);
 		},
 	},
 	// Every field of the node is looked for among the properties' names and descriptions, for every item.
-	{ name: 'request bodies of 200 properties with descriptions of 2,000 characters', document: () => describedBody(200) },
+	{
+		name: 'request bodies of 200 properties with descriptions of 2,000 characters',
+		document: () => describedBody(200),
+	},
 	{
 		name: 'request bodies of 6,000 properties with descriptions of 2,000 characters',
-		expected: partsNotFollowed('POST /v1/posts \\(its request has more than 200 fields\\); PATCH /v1/posts/\\{id\\} \\(its request has more than 200 fields\\)\\.$'),
+		expected: partsNotFollowed(
+			'POST /v1/posts \\(its request has more than 200 fields\\); PATCH /v1/posts/\\{id\\} \\(its request has more than 200 fields\\)\\.$',
+		),
 		document: () => describedBody(6_000),
 	},
 	{
@@ -359,17 +547,47 @@ export const HOSTILE_CASES: HostileCase[] = [
 		),
 		document: () => {
 			const document = builtIn();
-			const fields = (prefix: string, count: number) => object(Object.fromEntries(Array.from({ length: count }, (_, index) => [`${prefix}${index}`, {}])));
-			document.paths = { '/v0/heavy': { get: { responses: { '200': json({ allOf: [fields('a', 9_000), fields('b', 9_000), fields('c', 9_000)] }) } } }, ...(document.paths as Doc) };
+			const fields = (prefix: string, count: number) =>
+				object(
+					Object.fromEntries(
+						Array.from({ length: count }, (_, index) => [`${prefix}${index}`, {}]),
+					),
+				);
+			document.paths = {
+				'/v0/heavy': {
+					get: {
+						responses: {
+							'200': json({ allOf: [fields('a', 9_000), fields('b', 9_000), fields('c', 9_000)] }),
+						},
+					},
+				},
+				...(document.paths as Doc),
+			};
 			for (const [path, item] of Object.entries(at(document, 'paths'))) {
 				for (const operation of Object.values(item as Doc)) {
-					const body = ((operation as Doc).requestBody as Doc | undefined)?.content as Doc | undefined;
-					if (body !== undefined) body['application/json'] = { schema: { allOf: [at(body, 'application/json').schema, fields(`${path}a`, 4_500), fields(`${path}b`, 4_500)] } };
+					const body = ((operation as Doc).requestBody as Doc | undefined)?.content as
+						| Doc
+						| undefined;
+					if (body !== undefined)
+						body['application/json'] = {
+							schema: {
+								allOf: [
+									at(body, 'application/json').schema,
+									fields(`${path}a`, 4_500),
+									fields(`${path}b`, 4_500),
+								],
+							},
+						};
 				}
 			}
 			const schemas = at(document, 'components', 'schemas');
-			for (const name of ['Account', 'Post', 'Webhook']) schemas[`${name}Read`] = structuredClone(schemas[name]);
-			for (const [path, name] of [['/v1/me', 'Account'], ['/v1/posts/{id}', 'Post'], ['/v1/webhooks/{id}', 'Webhook']]) {
+			for (const name of ['Account', 'Post', 'Webhook'])
+				schemas[`${name}Read`] = structuredClone(schemas[name]);
+			for (const [path, name] of [
+				['/v1/me', 'Account'],
+				['/v1/posts/{id}', 'Post'],
+				['/v1/webhooks/{id}', 'Webhook'],
+			]) {
 				at(document, 'paths', path, 'get', 'responses')['200'] = json(ref(`${name}Read`));
 			}
 			return text(document);
@@ -385,17 +603,25 @@ export const HOSTILE_CASES: HostileCase[] = [
 			const post = at(document, 'components', 'schemas', 'Post', 'properties');
 			at(post, 'content').description = long('text:');
 			at(post, 'status').description = long('draft: published');
-			post[long('x').replace(/ /g, '_')] = { type: 'string', description: long('The id of the job') };
+			post[long('x').replace(/ /g, '_')] = {
+				type: 'string',
+				description: long('The id of the job'),
+			};
 			const status = at(document, 'components', 'schemas', 'Job', 'properties', 'status');
 			// Every status value is read for what it means: 8 of them of a megabyte each.
-			for (const word of ['not started', 'failed', 'done', 'running', 'w', 'x', 'y', 'z']) (status.enum as string[]).push(long(word).replace(/ /g, '-'));
+			for (const word of ['not started', 'failed', 'done', 'running', 'w', 'x', 'y', 'z'])
+				(status.enum as string[]).push(long(word).replace(/ /g, '-'));
 			return text(document);
 		},
 	},
 	{
 		// `/\/+$/` and `/\{[^}]*\}/` backtrack quadratically on these.
 		name: 'ReDoS: a server URL of 100,000 slashes and braces',
-		document: () => text({ ...builtIn(), servers: [{ url: `https://api.example.com${'/'.repeat(100_000)}{${'{'.repeat(100_000)}x` }] }),
+		document: () =>
+			text({
+				...builtIn(),
+				servers: [{ url: `https://api.example.com${'/'.repeat(100_000)}{${'{'.repeat(100_000)}x` }],
+			}),
 	},
 	{
 		name: 'ReDoS: path templates of 100,000 braces',
@@ -425,12 +651,28 @@ export const HOSTILE_CASES: HostileCase[] = [
 				`sha256=${'v1='.repeat(664)}`,
 				`${'unix '.repeat(400)}`,
 			];
-			const headers = texts.map((description, index) => ({ name: `X-${'a'.repeat(200_000)}-${index}-Delivery`, in: 'header', description, schema: { type: 'string', pattern: description } }));
+			const headers = texts.map((description, index) => ({
+				name: `X-${'a'.repeat(200_000)}-${index}-Delivery`,
+				in: 'header',
+				description,
+				schema: { type: 'string', pattern: description },
+			}));
 			const event = at(document, 'components', 'schemas', 'Event');
-			at(document, 'webhooks')[`${'a.'.repeat(200_000)}failed`] = { post: { parameters: headers, requestBody: json(event) } };
+			at(document, 'webhooks')[`${'a.'.repeat(200_000)}failed`] = {
+				post: { parameters: headers, requestBody: json(event) },
+			};
 			const job = at(document, 'components', 'schemas', 'Job', 'properties');
-			job.status = { type: 'string', enum: texts.map((description) => description.replace(/ /g, '_')), description: texts.join('\n') };
-			for (const [index, description] of texts.entries()) job[`${'_'.repeat(100_000)}${index}`] = { type: 'string', format: description, description };
+			job.status = {
+				type: 'string',
+				enum: texts.map((description) => description.replace(/ /g, '_')),
+				description: texts.join('\n'),
+			};
+			for (const [index, description] of texts.entries())
+				job[`${'_'.repeat(100_000)}${index}`] = {
+					type: 'string',
+					format: description,
+					description,
+				};
 			return text(document);
 		},
 	},
@@ -441,20 +683,36 @@ export const HOSTILE_CASES: HostileCase[] = [
 			const document = builtIn();
 			const listing = at(document, 'paths', '/v1/posts', 'get');
 			listing.parameters = [{ name: 'limit', in: 'query', schema: { type: 'integer' } }];
-			listing.responses = { '200': json(object({ data: { type: 'array', items: ref('Post') } }), { headers: { Link: { schema: { type: 'string' } } } }) };
+			listing.responses = {
+				'200': json(object({ data: { type: 'array', items: ref('Post') } }), {
+					headers: { Link: { schema: { type: 'string' } } },
+				}),
+			};
 			return text(document);
 		},
 		answers: {
 			'GET /v1/posts': ({ query }) =>
 				query.get('page') === '2'
 					? { headers: { Link: '<'.repeat(8192) }, body: { data: POSTS.slice(2) } }
-					: { headers: { Link: `<x>;rel=${' '.repeat(7900)}, </v1/posts?page=2>; rel="next"` }, body: { data: POSTS.slice(0, 2) } },
+					: {
+							headers: { Link: `<x>;rel=${' '.repeat(7900)}, </v1/posts?page=2>; rel="next"` },
+							body: { data: POSTS.slice(0, 2) },
+						},
 		},
 	},
 	{
 		// `^(a+)+$` against `aaaa…!` takes 2^n steps in a backtracking engine.
 		name: 'ReDoS: a secret pattern that backtracks without end',
-		document: () => text(serviceMadeSecret({ secret: { type: 'string', pattern: '^(a+)+$', description: 'The secret that signs deliveries.' } })),
+		document: () =>
+			text(
+				serviceMadeSecret({
+					secret: {
+						type: 'string',
+						pattern: '^(a+)+$',
+						description: 'The secret that signs deliveries.',
+					},
+				}),
+			),
 		answers: webhookRegistration(`${'a'.repeat(40)}!`),
 	},
 	{
@@ -463,25 +721,60 @@ export const HOSTILE_CASES: HostileCase[] = [
 			text(
 				openApi(
 					{
-						'/v1/me': { get: { responses: { '200': json(object({ ['__proto__']: ref('__proto__') })) } } },
-						'/v1/posts': { get: { ...list(ref('Post')), responses: { '200': json(object({ constructor: { type: 'array', items: ref('Post') }, next_cursor: { type: ['string', 'null'] } })) } } },
+						'/v1/me': {
+							get: { responses: { '200': json(object({ ['__proto__']: ref('__proto__') })) } },
+						},
+						'/v1/posts': {
+							get: {
+								...list(ref('Post')),
+								responses: {
+									'200': json(
+										object({
+											constructor: { type: 'array', items: ref('Post') },
+											next_cursor: { type: ['string', 'null'] },
+										}),
+									),
+								},
+							},
+						},
 						'/v1/jobs/{id}': { get: { responses: { '200': json(ref('Job')) } } },
-						['__proto__']: { get: { responses: { '200': json({ $ref: '#/constructor/prototype' }) } } },
+						['__proto__']: {
+							get: { responses: { '200': json({ $ref: '#/constructor/prototype' }) } },
+						},
 						constructor: { get: {} },
 						prototype: { post: {} },
 					},
 					{
-						['__proto__']: object({ id: ID, name: { type: 'string' }, constructor: { type: 'string' } }),
+						['__proto__']: object({
+							id: ID,
+							name: { type: 'string' },
+							constructor: { type: 'string' },
+						}),
 						Post: object({ id: ID, content: { type: 'string' }, prototype: { type: 'string' } }),
-						Job: object({ id: ID, prototype: { type: 'string', enum: ['queued', 'succeeded'], description: 'Status of the job.' }, result: object({ video_url: { type: 'string', format: 'uri' } }) }),
+						Job: object({
+							id: ID,
+							prototype: {
+								type: 'string',
+								enum: ['queued', 'succeeded'],
+								description: 'Status of the job.',
+							},
+							result: object({ video_url: { type: 'string', format: 'uri' } }),
+						}),
 					},
 				),
 			),
 		answers: {
 			'GET /v1/me': () => ({ body: `{"__proto__": ${JSON.stringify(ACCOUNT)}}` }),
-			'GET /v1/posts': () => ({ body: `{"constructor": ${JSON.stringify(POSTS)}, "next_cursor": null}` }),
-			'POST /v1/generate/video': () => ({ status: 201, body: '{"id": "job_1", "prototype": "queued"}' }),
-			'GET /v1/jobs/{id}': () => ({ body: `{"id": "job_1", "prototype": "succeeded", "result": ${JSON.stringify(RESULT)}}` }),
+			'GET /v1/posts': () => ({
+				body: `{"constructor": ${JSON.stringify(POSTS)}, "next_cursor": null}`,
+			}),
+			'POST /v1/generate/video': () => ({
+				status: 201,
+				body: '{"id": "job_1", "prototype": "queued"}',
+			}),
+			'GET /v1/jobs/{id}': () => ({
+				body: `{"id": "job_1", "prototype": "succeeded", "result": ${JSON.stringify(RESULT)}}`,
+			}),
 		},
 	},
 	{
@@ -491,15 +784,34 @@ export const HOSTILE_CASES: HostileCase[] = [
 		document: () =>
 			text(
 				openApi({
-					'/v1/me': { get: { responses: { '200': json(object({ ['__proto__']: object({ id: ID }) })) } } },
-					'/v1/posts': { get: { ...list({}), responses: { '200': json(object({ constructor: { type: 'array', items: object({ id: ID }) }, next_cursor: { type: 'string' } })) } } },
+					'/v1/me': {
+						get: { responses: { '200': json(object({ ['__proto__']: object({ id: ID }) })) } },
+					},
+					'/v1/posts': {
+						get: {
+							...list({}),
+							responses: {
+								'200': json(
+									object({
+										constructor: { type: 'array', items: object({ id: ID }) },
+										next_cursor: { type: 'string' },
+									}),
+								),
+							},
+						},
+					},
 				}),
 			),
 	},
 	{
 		name: 'a masked secret (••••dcfe)',
 		expected: MASKED,
-		document: () => text(serviceMadeSecret({ secret: { type: 'string', description: 'The signing secret, masked.' } })),
+		document: () =>
+			text(
+				serviceMadeSecret({
+					secret: { type: 'string', description: 'The signing secret, masked.' },
+				}),
+			),
 		answers: webhookRegistration('••••dcfe'),
 	},
 	{
@@ -510,8 +822,20 @@ export const HOSTILE_CASES: HostileCase[] = [
 	},
 	{
 		name: 'a secret_last4 hint and no secret',
-		expected: { trigger: /^The service registered the webhook but neither took nor gave a signing secret, 0 of 2 deliveries started$/, registrations: 0 },
-		document: () => text(serviceMadeSecret({ secret_last4: { type: 'string', description: 'The last four characters of the secret that signs deliveries.' } })),
+		expected: {
+			trigger:
+				/^The service registered the webhook but neither took nor gave a signing secret, 0 of 2 deliveries started$/,
+			registrations: 0,
+		},
+		document: () =>
+			text(
+				serviceMadeSecret({
+					secret_last4: {
+						type: 'string',
+						description: 'The last four characters of the secret that signs deliveries.',
+					},
+				}),
+			),
 		answers: { 'POST /v1/webhooks': registered({ secret_last4: 'dcfe' }) },
 	},
 	{
@@ -524,7 +848,16 @@ export const HOSTILE_CASES: HostileCase[] = [
 		// The pattern says anything goes; the value is a masked copy all the same.
 		name: 'a secret pattern that lies',
 		expected: MASKED,
-		document: () => text(serviceMadeSecret({ secret: { type: 'string', pattern: '^.{4,}$', description: 'The secret that signs deliveries.' } })),
+		document: () =>
+			text(
+				serviceMadeSecret({
+					secret: {
+						type: 'string',
+						pattern: '^.{4,}$',
+						description: 'The secret that signs deliveries.',
+					},
+				}),
+			),
 		answers: webhookRegistration('sk_live_0123456789…dcfe'),
 	},
 	{
@@ -536,7 +869,12 @@ export const HOSTILE_CASES: HostileCase[] = [
 			delete at(event, 'properties').id;
 			const delivery = at(document, 'webhooks', 'job.completed', 'post');
 			delivery.requestBody = json(event);
-			(delivery.parameters as Doc[]).splice(2, 1, { name: 'X-Delivery-Attempt', in: 'header', description: 'The unique id of this delivery attempt.', schema: { type: 'string', format: 'uuid' } });
+			(delivery.parameters as Doc[]).splice(2, 1, {
+				name: 'X-Delivery-Attempt',
+				in: 'header',
+				description: 'The unique id of this delivery attempt.',
+				schema: { type: 'string', format: 'uuid' },
+			});
 			return text(document);
 		},
 	},
@@ -549,7 +887,9 @@ export const HOSTILE_CASES: HostileCase[] = [
 				['/v1/posts/{id}', 'patch', 'Post'],
 				['/v1/webhooks', 'post', 'Webhook'],
 			]) {
-				at(document, 'paths', path, method, 'responses')['200'] = json(object({ data: ref(schema), meta: object({ request_id: ID }) }));
+				at(document, 'paths', path, method, 'responses')['200'] = json(
+					object({ data: ref(schema), meta: object({ request_id: ID }) }),
+				);
 			}
 			return text(document);
 		},
@@ -569,7 +909,11 @@ export const HOSTILE_CASES: HostileCase[] = [
 				{ name: 'page', in: 'query', schema: { type: 'integer', minimum: 1 } },
 				{ name: 'per_page', in: 'query', schema: { type: 'integer', maximum: 2 } },
 			];
-			listing.responses = { '200': json(object({ data: { type: 'array', items: ref('Post') }, total: { type: 'integer' } })) };
+			listing.responses = {
+				'200': json(
+					object({ data: { type: 'array', items: ref('Post') }, total: { type: 'integer' } }),
+				),
+			};
 			return text(document);
 		},
 		answers: {
@@ -584,14 +928,41 @@ export const HOSTILE_CASES: HostileCase[] = [
 		name: 'a Location header pointing elsewhere',
 		document: () => {
 			const document = builtIn();
-			at(document, 'paths', '/v1/generate/video', 'post').responses = { '202': { description: 'Accepted.', headers: { Location: { schema: { type: 'string' } } } } };
+			at(document, 'paths', '/v1/generate/video', 'post').responses = {
+				'202': { description: 'Accepted.', headers: { Location: { schema: { type: 'string' } } } },
+			};
 			return text(document);
 		},
-		answers: { 'POST /v1/generate/video': () => ({ status: 202, headers: { Location: 'https://attacker.example/v1/jobs/job_1' } }) },
+		answers: {
+			'POST /v1/generate/video': () => ({
+				status: 202,
+				headers: { Location: 'https://attacker.example/v1/jobs/job_1' },
+			}),
+		},
 	},
-	{ name: 'a document that is not JSON', expected: notRead('it is not JSON'), document: () => `<!doctype html><html><body>${'<p>Log in</p>'.repeat(1000)}</body></html>` },
-	{ name: 'a Swagger 2.0 document', expected: { notice: /^http:\/\/127\.0\.0\.1:\d+\/v1\/openapi\.json is not an OpenAPI 3\.0 or 3\.1 document, so the node used its built-in conventions\.$/ }, document: () => text({ swagger: '2.0', info: { title: 'Old', version: '1' }, paths: { '/v1/me': { get: { responses: { '200': { schema: { type: 'object' } } } } } } }) },
-	{ name: 'JSON with a byte order mark', expected: notRead('it is not JSON'), document: () => `\uFEFF${text(builtIn())}` },
+	{
+		name: 'a document that is not JSON',
+		expected: notRead('it is not JSON'),
+		document: () => `<!doctype html><html><body>${'<p>Log in</p>'.repeat(1000)}</body></html>`,
+	},
+	{
+		name: 'a Swagger 2.0 document',
+		expected: {
+			notice:
+				/^http:\/\/127\.0\.0\.1:\d+\/v1\/openapi\.json is not an OpenAPI 3\.0 or 3\.1 document, so the node used its built-in conventions\.$/,
+		},
+		document: () =>
+			text({
+				swagger: '2.0',
+				info: { title: 'Old', version: '1' },
+				paths: { '/v1/me': { get: { responses: { '200': { schema: { type: 'object' } } } } } },
+			}),
+	},
+	{
+		name: 'JSON with a byte order mark',
+		expected: notRead('it is not JSON'),
+		document: () => `\uFEFF${text(builtIn())}`,
+	},
 	{
 		name: 'numbers like 1e999',
 		document: () =>

@@ -12,12 +12,20 @@ import net from 'node:net';
  * node under test, if its own checks broke, would otherwise connect to them.
  */
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+type LookupCallback = (
+	error: NodeJS.ErrnoException | null,
+	address: string | dns.LookupAddress[],
+	family?: number,
+) => void;
 
 export function isLoopbackAddress(address: string): boolean {
 	if (net.isIPv4(address)) return address.startsWith('127.');
 	const lower = address.toLowerCase();
-	return lower === '::1' || /^::ffff:127\.\d+\.\d+\.\d+$/.test(lower) || /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(lower);
+	return (
+		lower === '::1' ||
+		/^::ffff:127\.\d+\.\d+\.\d+$/.test(lower) ||
+		/^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(lower)
+	);
 }
 
 function isLoopbackName(host: string): boolean {
@@ -27,16 +35,25 @@ function isLoopbackName(host: string): boolean {
 
 /** Resolves loopback names without DNS, and nothing else. */
 function guardedLookup(blocked: string[]) {
-	return (hostname: string, options: dns.LookupOptions | number | LookupCallback, callback?: LookupCallback): void => {
+	return (
+		hostname: string,
+		options: dns.LookupOptions | number | LookupCallback,
+		callback?: LookupCallback,
+	): void => {
 		const done = (typeof options === 'function' ? options : callback) as LookupCallback;
 		const all = typeof options === 'object' && options.all === true;
 		if (!isLoopbackName(hostname)) {
 			blocked.push(hostname);
-			const error: NodeJS.ErrnoException = Object.assign(new Error(`loopback guard: no lookup of ${hostname} in tests`), { code: 'ENOTFOUND' });
+			const error: NodeJS.ErrnoException = Object.assign(
+				new Error(`loopback guard: no lookup of ${hostname} in tests`),
+				{ code: 'ENOTFOUND' },
+			);
 			process.nextTick(() => done(error, all ? [] : ''));
 			return;
 		}
-		process.nextTick(() => (all ? done(null, [{ address: '127.0.0.1', family: 4 }]) : done(null, '127.0.0.1', 4)));
+		process.nextTick(() =>
+			all ? done(null, [{ address: '127.0.0.1', family: 4 }]) : done(null, '127.0.0.1', 4),
+		);
 	};
 }
 
@@ -53,13 +70,23 @@ export function useLoopbackGuard(): LoopbackGuard {
 		net.Socket.prototype.connect = function guardedConnect(this: net.Socket, ...args: unknown[]) {
 			// Node passes either (options, listener) or its own normalized [options, listener] array.
 			const first = Array.isArray(args[0]) ? (args[0] as unknown[])[0] : args[0];
-			if (first !== null && typeof first === 'object' && !('path' in first && (first as { path?: string }).path)) {
+			if (
+				first !== null &&
+				typeof first === 'object' &&
+				!('path' in first && (first as { path?: string }).path)
+			) {
 				const options = first as net.TcpNetConnectOpts;
 				const host = options.host ?? 'localhost';
 				if (net.isIP(host) !== 0) {
 					if (!isLoopbackAddress(host)) {
 						blocked.push(host);
-						process.nextTick(() => this.destroy(Object.assign(new Error(`loopback guard: no connection to ${host} in tests`), { code: 'ECONNREFUSED' })));
+						process.nextTick(() =>
+							this.destroy(
+								Object.assign(new Error(`loopback guard: no connection to ${host} in tests`), {
+									code: 'ECONNREFUSED',
+								}),
+							),
+						);
 						return this;
 					}
 				} else {

@@ -65,14 +65,20 @@ const loadFromPackage = createRequire(path.join(ROOT, 'package.json'));
 
 function loadClassesFrom(relativePaths: string[]): Array<INodeType | ICredentialType> {
 	return relativePaths.map((relativePath) => {
-		const exported = loadFromPackage(path.join(ROOT, relativePath)) as Record<string, new () => unknown>;
+		const exported = loadFromPackage(path.join(ROOT, relativePath)) as Record<
+			string,
+			new () => unknown
+		>;
 		const className = path.basename(relativePath).split('.')[0];
 		return new exported[className]() as INodeType | ICredentialType;
 	});
 }
 
 /** The package as n8n sees it: the classes its package.json names under `n8n`, built in dist/. */
-export function loadPackage(): { nodeTypes: Map<string, INodeType>; credentialTypes: Map<string, ICredentialType> } {
+export function loadPackage(): {
+	nodeTypes: Map<string, INodeType>;
+	credentialTypes: Map<string, ICredentialType>;
+} {
 	const packageJson = loadFromPackage('./package.json') as PackageJson;
 	const nodeTypes = new Map<string, INodeType>();
 	for (const nodeType of loadClassesFrom(packageJson.n8n.nodes) as INodeType[]) {
@@ -92,7 +98,9 @@ const loaded = loadPackage();
  * timers would otherwise keep the test process alive.
  */
 export function shutDownEngine(): void {
-	const { SSHClientsManager } = loadFromPackage('n8n-core/dist/execution-engine/ssh-clients-manager') as {
+	const { SSHClientsManager } = loadFromPackage(
+		'n8n-core/dist/execution-engine/ssh-clients-manager',
+	) as {
 		SSHClientsManager: new () => { onShutdown(): void };
 	};
 	if (Container.has(SSHClientsManager)) Container.get(SSHClientsManager).onShutdown();
@@ -134,10 +142,19 @@ class TestCredentialsHelper extends ICredentialsHelper {
 		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
 		if (authenticate?.type !== 'generic') return requestOptions;
 		for (const [target, entries] of Object.entries(authenticate.properties)) {
-			const bag = ((requestOptions as unknown as Record<string, Record<string, unknown>>)[target] ??= {});
+			const bag = ((requestOptions as unknown as Record<string, Record<string, unknown>>)[
+				target
+			] ??= {});
 			for (const [key, value] of Object.entries(entries as Record<string, string>)) {
 				bag[key] = String(
-					workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, ''),
+					workflow.expression.getSimpleParameterValue(
+						node,
+						value,
+						'internal',
+						{ $credentials: credentials },
+						undefined,
+						'',
+					),
 				);
 			}
 		}
@@ -187,7 +204,13 @@ class TestCredentialsHelper extends ICredentialsHelper {
 function readPath(value: unknown, dottedPath: string): unknown {
 	return dottedPath
 		.split('.')
-		.reduce<unknown>((current, key) => (current === null || current === undefined ? undefined : (current as Record<string, unknown>)[key]), value);
+		.reduce<unknown>(
+			(current, key) =>
+				current === null || current === undefined
+					? undefined
+					: (current as Record<string, unknown>)[key],
+			value,
+		);
 }
 
 /**
@@ -204,13 +227,21 @@ export async function useBinaryDataMode(mode: 'default' | 'filesystem'): Promise
 	};
 	const quietLogger = { debug() {}, info() {}, warn() {}, error() {} };
 	const errorReporter = { error() {}, warn() {}, info() {} };
-	const service = new BinaryDataService(config as never, errorReporter as never, quietLogger as never);
+	const service = new BinaryDataService(
+		config as never,
+		errorReporter as never,
+		quietLogger as never,
+	);
 	if (mode === 'filesystem') await service.init();
 	Container.set(BinaryDataService, service);
 }
 
 /** A file as a previous node would hand it on, stored by the active binary data mode. */
-export async function binaryFile(content: string | Buffer, fileName: string, mimeType: string): Promise<IBinaryData> {
+export async function binaryFile(
+	content: string | Buffer,
+	fileName: string,
+	mimeType: string,
+): Promise<IBinaryData> {
 	const fileExtension = fileName.split('.').pop();
 	return await Container.get(BinaryDataService).store(
 		FileLocation.ofExecution('test-workflow', 'test-execution'),
@@ -323,12 +354,18 @@ export async function runNode(node: INode, options: RunOptions): Promise<RunResu
 
 	const runExecutionData = createRunExecutionData({
 		executionData: {
-			nodeExecutionStack: [{ node, data: { main: [options.input ?? [{ json: {} }]] }, source: null }],
+			nodeExecutionStack: [
+				{ node, data: { main: [options.input ?? [{ json: {} }]] }, source: null },
+			],
 		},
 	});
 
 	const executionId = options.executionId ?? `test-execution-${randomUUID()}`;
-	const execution = new WorkflowExecute(additionalDataFor(options.credentials, hooks, executionId), mode, runExecutionData);
+	const execution = new WorkflowExecute(
+		additionalDataFor(options.credentials, hooks, executionId),
+		mode,
+		runExecutionData,
+	);
 	const running = execution.processRunExecutionData(workflow);
 	options.onStarted?.(() => running.cancel());
 	try {
@@ -354,7 +391,12 @@ export async function listSearch(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-	const context = new LoadOptionsContext(workflow, node, additionalDataFor(credentials), 'parameters.pageId');
+	const context = new LoadOptionsContext(
+		workflow,
+		node,
+		additionalDataFor(credentials),
+		'parameters.pageId',
+	);
 	const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 	const search = nodeType.methods?.listSearch?.[method];
 	if (!search) throw new Error(`No list search ${method}`);
@@ -362,10 +404,21 @@ export async function listSearch(
 }
 
 /** Calls a load-options method the way the editor does, through n8n's LoadOptionsContext. */
-export async function loadOptions(node: INode, method: string, credentials: TestCredentials): Promise<INodePropertyOptions[]> {
+export async function loadOptions(
+	node: INode,
+	method: string,
+	credentials: TestCredentials,
+): Promise<INodePropertyOptions[]> {
 	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-	const context = new LoadOptionsContext(workflow, node, additionalDataFor(credentials), 'parameters.events');
-	const load = nodeTypes.getByNameAndVersion(node.type, node.typeVersion).methods?.loadOptions?.[method];
+	const context = new LoadOptionsContext(
+		workflow,
+		node,
+		additionalDataFor(credentials),
+		'parameters.events',
+	);
+	const load = nodeTypes.getByNameAndVersion(node.type, node.typeVersion).methods?.loadOptions?.[
+		method
+	];
 	if (!load) throw new Error(`No load-options method ${method}`);
 	return await load.call(context);
 }
@@ -374,7 +427,9 @@ export async function loadOptions(node: INode, method: string, credentials: Test
  * Runs the credential's declarative test the way n8n's CredentialsTester does: through
  * RoutingNode, then the test's rules on the answer.
  */
-export async function testCredential(credentials: TestCredentials): Promise<{ status: 'OK' | 'Error'; message: string }> {
+export async function testCredential(
+	credentials: TestCredentials,
+): Promise<{ status: 'OK' | 'Error'; message: string }> {
 	const credentialType = loaded.credentialTypes.get(CREDENTIAL_TYPE)!;
 	const test = credentialType.test as ICredentialTestRequest;
 	const probeType: INodeType = {
@@ -388,7 +443,15 @@ export async function testCredential(credentials: TestCredentials): Promise<{ st
 			inputs: [],
 			outputs: [],
 			credentials: [{ name: CREDENTIAL_TYPE, required: true }],
-			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: test.request }, default: '' }],
+			properties: [
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					routing: { request: test.request },
+					default: '',
+				},
+			],
 		},
 	};
 	const probeNode: INode = {
@@ -405,7 +468,12 @@ export async function testCredential(credentials: TestCredentials): Promise<{ st
 		getByNameAndVersion: () => probeType,
 		getKnownTypes: () => ({}),
 	};
-	const workflow = new Workflow({ nodes: [probeNode], connections: {}, active: false, nodeTypes: probeTypes });
+	const workflow = new Workflow({
+		nodes: [probeNode],
+		connections: {},
+		active: false,
+		nodeTypes: probeTypes,
+	});
 	const executeData: IExecuteData = { node: probeNode, data: {}, source: null };
 	const context = new ExecuteContext(
 		workflow,
@@ -424,12 +492,20 @@ export async function testCredential(credentials: TestCredentials): Promise<{ st
 	try {
 		response = await new RoutingNode(context, probeType, decrypted as never).runNode();
 	} catch (error) {
-		const status = (error as { cause?: { response?: { status: number; statusText: string } } }).cause?.response;
-		if (status) return { status: 'Error', message: status.statusText || `Received HTTP status code: ${status.status}` };
+		const status = (error as { cause?: { response?: { status: number; statusText: string } } })
+			.cause?.response;
+		if (status)
+			return {
+				status: 'Error',
+				message: status.statusText || `Received HTTP status code: ${status.status}`,
+			};
 		return { status: 'Error', message: (error as Error).message };
 	}
 	for (const rule of test.rules ?? []) {
-		if (rule.type === 'responseSuccessBody' && readPath(response?.[0]?.[0]?.json, rule.properties.key) === rule.properties.value) {
+		if (
+			rule.type === 'responseSuccessBody' &&
+			readPath(response?.[0]?.[0]?.json, rule.properties.key) === rule.properties.value
+		) {
 			return { status: 'Error', message: rule.properties.message };
 		}
 	}
@@ -453,10 +529,22 @@ export function triggerNode(parameters: INode['parameters']): INode {
 
 /** A workflow holding the trigger; its static data lives as long as the object, as in n8n. */
 export function triggerWorkflow(node: INode): Workflow {
-	return new Workflow({ id: 'trigger-workflow', nodes: [node], connections: {}, active: true, nodeTypes, staticData: {} });
+	return new Workflow({
+		id: 'trigger-workflow',
+		nodes: [node],
+		connections: {},
+		active: true,
+		nodeTypes,
+		staticData: {},
+	});
 }
 
-function webhookDataFor(workflow: Workflow, node: INode, additionalData: IWorkflowExecuteAdditionalData, isTest: boolean): IWebhookData {
+function webhookDataFor(
+	workflow: Workflow,
+	node: INode,
+	additionalData: IWorkflowExecuteAdditionalData,
+	isTest: boolean,
+): IWebhookData {
 	const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 	return {
 		httpMethod: 'POST',
@@ -527,7 +615,9 @@ export async function deliver(
 			return httpResponse;
 		},
 	};
-	const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]));
+	const headers = Object.fromEntries(
+		Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]),
+	);
 	additionalData.httpRequest = {
 		headers,
 		body: JSON.parse(request.rawBody),
@@ -536,7 +626,15 @@ export async function deliver(
 		params: {},
 	} as never;
 	additionalData.httpResponse = httpResponse as never;
-	const context = new WebhookContext(workflow, node, additionalData, 'webhook', webhookDataFor(workflow, node, additionalData, false), [], null);
+	const context = new WebhookContext(
+		workflow,
+		node,
+		additionalData,
+		'webhook',
+		webhookDataFor(workflow, node, additionalData, false),
+		[],
+		null,
+	);
 	const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 	const response = await nodeType.webhook!.call(context);
 	return { ...answer, response };

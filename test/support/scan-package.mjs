@@ -6,13 +6,17 @@
 // An ES module of its own, as the scanner is one and jest runs the tests as CommonJS.
 import path from 'node:path';
 
-import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
+import {
+	analyzePackage,
+	SOURCE_FILE_PATTERNS,
+} from '@n8n/scan-community-package/scanner/scanner.mjs';
 
 // What analyzePackageByName passes for each leg (test/community-checks.test.ts checks that it still does).
 const PATTERNS = { source: SOURCE_FILE_PATTERNS, tarball: ['**/*.js', 'package.json'] };
 
 const [folder, leg] = process.argv.slice(2);
-if (!folder || !(leg in PATTERNS)) throw new Error('Usage: node scan-package.mjs <folder> source|tarball');
+if (!folder || !(leg in PATTERNS))
+	throw new Error('Usage: node scan-package.mjs <folder> source|tarball');
 
 const result = await analyzePackage(path.resolve(folder), PATTERNS[leg]);
 
@@ -25,4 +29,6 @@ for (const line of (result.details ?? '').split('\n')) {
 	const problem = /^\s+\d+:\d+\s+error\s+.*\s(\S+)\s*$/.exec(line);
 	if (problem && file) (errors[file] ??= []).push(problem[1]);
 }
-process.stdout.write(`${JSON.stringify({ passed: result.passed, message: result.message, errors })}\n`);
+process.stdout.write(
+	`${JSON.stringify({ passed: result.passed, message: result.message, errors })}\n`,
+);

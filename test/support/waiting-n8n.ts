@@ -16,7 +16,15 @@
  * The end-to-end tests check the same in real n8n versions.
  */
 import { ExecutionLifecycleHooks, WebhookContext, WorkflowExecute } from 'n8n-core';
-import type { IDataObject, INode, INodeExecutionData, IRun, IRunExecutionData, IWebhookData, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	IRun,
+	IRunExecutionData,
+	IWebhookData,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 import { createDeferredPromise, createRunExecutionData, Workflow } from 'n8n-workflow';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -144,13 +152,29 @@ export class WaitingN8n {
 	}
 
 	/** Runs a one-node workflow until it ends or waits; `ended` resolves when it has ended for good. */
-	async run(node: INode, credentials: TestCredentials, input: INodeExecutionData[] = [{ json: {} }]): Promise<{ executionId: string; first: RunResult; ended: Promise<RunResult> }> {
+	async run(
+		node: INode,
+		credentials: TestCredentials,
+		input: INodeExecutionData[] = [{ json: {} }],
+	): Promise<{ executionId: string; first: RunResult; ended: Promise<RunResult> }> {
 		// Unique in the process, as n8n's are in its database: the node remembers writes by execution.
 		const id = `${process.pid}${Date.now()}${++this.count}`;
 		const ended = createDeferredPromise<RunResult>();
-		const execution: StoredExecution = { id, node, credentials, status: 'running', data: '', runs: [], heldMs: 0, ended: ended.promise, end: ended.resolve };
+		const execution: StoredExecution = {
+			id,
+			node,
+			credentials,
+			status: 'running',
+			data: '',
+			runs: [],
+			heldMs: 0,
+			ended: ended.promise,
+			end: ended.resolve,
+		};
 		this.executions.set(id, execution);
-		const data = createRunExecutionData({ executionData: { nodeExecutionStack: [{ node, data: { main: [input] }, source: null }] } });
+		const data = createRunExecutionData({
+			executionData: { nodeExecutionStack: [{ node, data: { main: [input] }, source: null }] },
+		});
 		const first = await this.execute(execution, data);
 		return { executionId: id, first, ended: execution.ended };
 	}
@@ -178,16 +202,35 @@ export class WaitingN8n {
 	}
 
 	private workflow(node: INode): Workflow {
-		return new Workflow({ id: 'test-workflow', name: 'Test workflow', nodes: [node], connections: {}, active: false, nodeTypes, settings: {} });
+		return new Workflow({
+			id: 'test-workflow',
+			name: 'Test workflow',
+			nodes: [node],
+			connections: {},
+			active: false,
+			nodeTypes,
+			settings: {},
+		});
 	}
 
 	private async execute(execution: StoredExecution, data: IRunExecutionData): Promise<RunResult> {
 		execution.status = 'running';
 		const started = performance.now();
-		const hooks = new ExecutionLifecycleHooks('manual', execution.id, { id: 'test-workflow', name: 'Test workflow', nodes: [execution.node], connections: {}, active: false, settings: {} } as never);
+		const hooks = new ExecutionLifecycleHooks('manual', execution.id, {
+			id: 'test-workflow',
+			name: 'Test workflow',
+			nodes: [execution.node],
+			connections: {},
+			active: false,
+			settings: {},
+		} as never);
 		const done = createDeferredPromise<IRun>();
 		hooks.addHandler('workflowExecuteAfter', (run) => done.resolve(run));
-		const running = new WorkflowExecute(additionalDataFor(execution.credentials, hooks, execution.id, this.baseUrl), 'manual', data).processRunExecutionData(this.workflow(execution.node));
+		const running = new WorkflowExecute(
+			additionalDataFor(execution.credentials, hooks, execution.id, this.baseUrl),
+			'manual',
+			data,
+		).processRunExecutionData(this.workflow(execution.node));
 		try {
 			await running;
 		} catch {
@@ -195,11 +238,16 @@ export class WaitingN8n {
 		}
 		const run = await done.promise;
 		execution.heldMs += performance.now() - started;
-		if (run.waitTill && this.saveDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.saveDelayMs));
+		if (run.waitTill && this.saveDelayMs > 0)
+			await new Promise((resolve) => setTimeout(resolve, this.saveDelayMs));
 		const result = resultOf(run, execution.node.name);
 		execution.runs.push(result);
 		execution.data = JSON.stringify(run.data);
-		execution.status = run.waitTill ? 'waiting' : run.data.resultData.error || run.status === 'error' ? 'error' : 'success';
+		execution.status = run.waitTill
+			? 'waiting'
+			: run.data.resultData.error || run.status === 'error'
+				? 'error'
+				: 'success';
 		if (run.waitTill) this.lastWait = Date.now();
 		if (execution.status !== 'waiting') execution.end(result);
 		return result;
@@ -209,7 +257,13 @@ export class WaitingN8n {
 		const url = new URL(request.url ?? '/', 'http://127.0.0.1');
 		const [, prefix, executionId, suffix] = url.pathname.split('/');
 		const rawBody = await readBody(request);
-		const call: WaitingCall = { executionId, status: 0, body: undefined, resumed: false, own: request.headers[CHECK_HEADER] !== undefined };
+		const call: WaitingCall = {
+			executionId,
+			status: 0,
+			body: undefined,
+			resumed: false,
+			own: request.headers[CHECK_HEADER] !== undefined,
+		};
 		this.calls.push(call);
 		const reply = (status: number, body: unknown) => {
 			call.status = status;
@@ -219,8 +273,12 @@ export class WaitingN8n {
 			response.end(JSON.stringify(body));
 		};
 		const execution = this.executions.get(executionId);
-		if (prefix !== 'webhook-waiting' || execution === undefined) return reply(404, { message: `The execution "${executionId}" does not exist.` });
-		if (execution.status !== 'waiting') return reply(409, { message: `The execution "${executionId}" is ${execution.status === 'running' ? 'running already' : 'finished'}.` });
+		if (prefix !== 'webhook-waiting' || execution === undefined)
+			return reply(404, { message: `The execution "${executionId}" does not exist.` });
+		if (execution.status !== 'waiting')
+			return reply(409, {
+				message: `The execution "${executionId}" is ${execution.status === 'running' ? 'running already' : 'finished'}.`,
+			});
 
 		// As read from the database, then prepared as getWebhookExecutionData does.
 		const data = JSON.parse(execution.data) as IRunExecutionData;
@@ -232,12 +290,21 @@ export class WaitingN8n {
 		const node = workflow.getNode(lastNodeExecuted)!;
 		const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 		// The webhook's path `={{ $nodeId }}` is the node's id.
-		const description = nodeType.description.webhooks?.find((webhook) => webhook.httpMethod === request.method && webhook.restartWebhook === true);
+		const description = nodeType.description.webhooks?.find(
+			(webhook) => webhook.httpMethod === request.method && webhook.restartWebhook === true,
+		);
 		if (description === undefined || suffix !== node.id || nodeType.webhook === undefined) {
-			return reply(404, { message: `The workflow for execution "${executionId}" does not contain a waiting webhook with a matching path/method.` });
+			return reply(404, {
+				message: `The workflow for execution "${executionId}" does not contain a waiting webhook with a matching path/method.`,
+			});
 		}
 
-		const additionalData = additionalDataFor(execution.credentials, undefined, executionId, this.baseUrl);
+		const additionalData = additionalDataFor(
+			execution.credentials,
+			undefined,
+			executionId,
+			this.baseUrl,
+		);
 		let body: unknown = {};
 		try {
 			body = rawBody.length > 0 ? JSON.parse(rawBody.toString('utf8')) : {};
@@ -267,7 +334,9 @@ export class WaitingN8n {
 		};
 		let answer: IWebhookResponseData;
 		try {
-			answer = await nodeType.webhook.call(new WebhookContext(workflow, node, additionalData, 'manual', webhookData, [], data));
+			answer = await nodeType.webhook.call(
+				new WebhookContext(workflow, node, additionalData, 'manual', webhookData, [], data),
+			);
 		} catch (error) {
 			// n8n would resume the execution with this error in place of its data.
 			this.thrown.push(error);
@@ -275,10 +344,17 @@ export class WaitingN8n {
 		}
 		call.status = response.statusCode;
 		if (answer.workflowData === undefined) {
-			if (!response.headersSent) reply(200, (answer.webhookResponse as IDataObject | undefined) ?? { message: 'Webhook call received' });
+			if (!response.headersSent)
+				reply(
+					200,
+					(answer.webhookResponse as IDataObject | undefined) ?? {
+						message: 'Webhook call received',
+					},
+				);
 			return;
 		}
-		if (!response.headersSent && answer.noWebhookResponse !== true) reply(200, { message: 'Workflow was started' });
+		if (!response.headersSent && answer.noWebhookResponse !== true)
+			reply(200, { message: 'Workflow was started' });
 		if (execution.status !== 'waiting') {
 			this.refusedResumes++;
 			return;

@@ -71,10 +71,17 @@ async function forEachConcurrently<T>(
 
 /** Requests in Parallel, from Request Options: one setting for the whole execution. */
 function readParallelRequests(this: IExecuteFunctions): number {
-	const { parallel = DEFAULT_PARALLEL_REQUESTS } = this.getNodeParameter('requestOptions', 0, {}) as { parallel?: unknown };
+	const { parallel = DEFAULT_PARALLEL_REQUESTS } = this.getNodeParameter(
+		'requestOptions',
+		0,
+		{},
+	) as { parallel?: unknown };
 	const count = Number(parallel);
 	if (!Number.isInteger(count) || count < 1 || count > MAX_PARALLEL_REQUESTS) {
-		throw new NodeOperationError(this.getNode(), `"Requests in Parallel" must be a whole number from 1 to ${MAX_PARALLEL_REQUESTS}`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`"Requests in Parallel" must be a whole number from 1 to ${MAX_PARALLEL_REQUESTS}`,
+		);
 	}
 	return count;
 }
@@ -89,7 +96,8 @@ function itemKeys(this: IExecuteFunctions): (itemIndex: number) => string {
 	// n8n gives every execution an id; were one missing, keys must still differ between runs.
 	const executionId = this.getExecutionId() || randomBytes(16).toString('hex');
 	const scope = `${executionId}:${this.getNode().id}:${runIndex}`;
-	return (itemIndex) => createHash('sha256').update(`${scope}:${itemIndex}`).digest('hex').slice(0, 32);
+	return (itemIndex) =>
+		createHash('sha256').update(`${scope}:${itemIndex}`).digest('hex').slice(0, 32);
 }
 
 /** How a plan waits for its job, if it does. */
@@ -99,10 +107,22 @@ function waitOf(plan: OperationPlan | undefined): WaitOptions | undefined {
 }
 
 /** Fails an item whose fields the service has no place for, before anything is sent for any item. */
-function checkFields(this: IExecuteFunctions, contract: Contract, plan: OperationPlan, itemIndex: number): void {
+function checkFields(
+	this: IExecuteFunctions,
+	contract: Contract,
+	plan: OperationPlan,
+	itemIndex: number,
+): void {
 	if (plan instanceof JobToAwait) return;
 	if ('list' in plan) inServiceFields.call(this, contract, plan.list, { qs: plan.qs }, itemIndex);
-	else inServiceFields.call(this, contract, plan.endpoint, { body: plan.body, qs: plan.qs }, itemIndex);
+	else
+		inServiceFields.call(
+			this,
+			contract,
+			plan.endpoint,
+			{ body: plan.body, qs: plan.qs },
+			itemIndex,
+		);
 }
 
 async function send(
@@ -141,10 +161,22 @@ async function send(
 	switch (ENDPOINTS[plan.endpoint].answer) {
 		case 'deleted': {
 			const resource = readResource(answered, answer.body);
-			return { id: plan.id, deleted: true, ...(resource === undefined ? {} : requireObject(this, resource, itemIndex)) };
+			return {
+				id: plan.id,
+				deleted: true,
+				...(resource === undefined ? {} : requireObject(this, resource, itemIndex)),
+			};
 		}
 		case 'job':
-			return resultOrJobToAwait.call(this, answer.contract, plan.endpoint, answer, plan.wait, itemIndex, plan.media);
+			return resultOrJobToAwait.call(
+				this,
+				answer.contract,
+				plan.endpoint,
+				answer,
+				plan.wait,
+				itemIndex,
+				plan.media,
+			);
 		default:
 			return requireObject(this, readResource(answered, answer.body), itemIndex);
 	}
@@ -164,15 +196,26 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	const toItems = (data: IDataObject | IDataObject[], itemIndex: number) =>
 		this.helpers.constructExecutionMetaData(
-			this.helpers.returnJsonArray(Array.isArray(data) ? data.map(withoutErrorKey) : withoutErrorKey(data)),
+			this.helpers.returnJsonArray(
+				Array.isArray(data) ? data.map(withoutErrorKey) : withoutErrorKey(data),
+			),
 			{ itemData: { item: itemIndex } },
 		);
 
 	// A finished job's media, downloaded into the item's binary fields when the operation asks for it.
-	const withMedia = async (output: INodeExecutionData[], media: MediaOptions | undefined, itemIndex: number) => {
+	const withMedia = async (
+		output: INodeExecutionData[],
+		media: MediaOptions | undefined,
+		itemIndex: number,
+	) => {
 		if (media === undefined || contract === undefined) return output;
 		const [item] = output;
-		return [{ ...item, binary: await downloadMedia.call(this, item.json, contract.jobs, media, itemIndex) }];
+		return [
+			{
+				...item,
+				binary: await downloadMedia.call(this, item.json, contract.jobs, media, itemIndex),
+			},
+		];
 	};
 
 	const fail = (error: Error, itemIndex: number): INodeExecutionData[] => {
@@ -202,17 +245,30 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 	}
 
-	if (contract?.notice !== undefined) this.addExecutionHints({ message: contract.notice, location: 'outputPane' });
+	if (contract?.notice !== undefined)
+		this.addExecutionHints({ message: contract.notice, location: 'outputPane' });
 
 	// One execution waits one way: it sleeps until the service's event, or it polls.
-	const methods = new Set(plans.map((plan) => waitOf(plan)).flatMap((wait) => (wait === undefined ? [] : [wait.method ?? 'poll'])));
+	const methods = new Set(
+		plans
+			.map((plan) => waitOf(plan))
+			.flatMap((wait) => (wait === undefined ? [] : [wait.method ?? 'poll'])),
+	);
 	if (methods.size > 1) {
-		throw new NodeOperationError(this.getNode(), 'The items ask for both Wait Methods, "Poll" and "Service Event"', {
-			description: 'An execution either sleeps until the service reports the jobs finished or polls them: give every item the same Wait Method.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			'The items ask for both Wait Methods, "Poll" and "Service Event"',
+			{
+				description:
+					'An execution either sleeps until the service reports the jobs finished or polls them: give every item the same Wait Method.',
+			},
+		);
 	}
 	// Checked before anything is sent: where the execution cannot sleep, no job has started.
-	const eventWait = methods.has('event') && contract !== undefined ? await prepareEventWait.call(this, contract) : undefined;
+	const eventWait =
+		methods.has('event') && contract !== undefined
+			? await prepareEventWait.call(this, contract)
+			: undefined;
 
 	const itemKey = itemKeys.call(this);
 	const signal = this.getExecutionCancelSignal();
@@ -244,7 +300,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		const outcome = await awaitByEvent.call(this, contract, eventWait, jobsToAwait, outputs);
 		// The execution sleeps; the node's webhook outputs the items when it resumes.
 		if (outcome.waiting) return [items];
-		if ('poll' in outcome) this.addExecutionHints({ message: outcome.poll, location: 'outputPane' });
+		if ('poll' in outcome)
+			this.addExecutionHints({ message: outcome.poll, location: 'outputPane' });
 		else known = outcome.finished;
 	}
 

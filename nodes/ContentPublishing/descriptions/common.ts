@@ -59,7 +59,8 @@ export const waitMethodField: INodeProperties = {
 		{
 			name: 'Poll',
 			value: 'poll',
-			description: 'The node checks the job until it has finished; the execution keeps running (and holds a worker) meanwhile',
+			description:
+				'The node checks the job until it has finished; the execution keeps running (and holds a worker) meanwhile',
 		},
 		{
 			name: 'Service Event',
@@ -89,7 +90,8 @@ export const waitOptionsField: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: 600,
-			description: 'How long to wait for the job before the node fails with a timeout; the job itself goes on',
+			description:
+				'How long to wait for the job before the node fails with a timeout; the job itself goes on',
 		},
 		{
 			displayName: 'Poll Interval (Seconds)',
@@ -128,7 +130,7 @@ export const requestOptionsField: INodeProperties = {
 			typeOptions: { minValue: 1, maxValue: 32, numberPrecision: 0 },
 			default: 4,
 			description:
-				'How many items\' requests are sent at once. The output keeps the input\'s order either way; 1 sends one item after another. A rate limit pauses every request for the time the service asks.',
+				"How many items' requests are sent at once. The output keeps the input's order either way; 1 sends one item after another. A rate limit pauses every request for the time the service asks.",
 		},
 	],
 };

@@ -5,7 +5,11 @@ export const ALL_EVENTS = '*';
 
 /** The events of a service whose OpenAPI document does not list its own. */
 export const BUILT_IN_EVENTS: INodePropertyOptions[] = [
-	{ name: 'Job Completed', value: 'job.completed', description: 'A generation or publishing job finished successfully' },
+	{
+		name: 'Job Completed',
+		value: 'job.completed',
+		description: 'A generation or publishing job finished successfully',
+	},
 	{ name: 'Job Failed', value: 'job.failed', description: 'A generation or publishing job failed' },
 	{ name: 'Post Published', value: 'post.published', description: 'A post was published' },
 ];
@@ -36,17 +40,35 @@ export function eventsSubtitle(parameter: string): string {
  * offer too ("Job Completed (JOB_READY)"), so a trigger's default, saved as `job.completed`, is a
  * value of the list on every service.
  */
-export function eventOptions(events: string[] | undefined, meanings: Record<string, string[]> = {}): INodePropertyOptions[] {
+export function eventOptions(
+	events: string[] | undefined,
+	meanings: Record<string, string[]> = {},
+): INodePropertyOptions[] {
 	const listed =
 		events === undefined
 			? BUILT_IN_EVENTS
 			: events
 					.filter((event) => event !== ALL_EVENTS)
-					.map((event) => BUILT_IN_EVENTS.find((known) => known.value === event) ?? { name: label(event) || event, value: event });
-	const meant = BUILT_IN_EVENTS.filter((known) => !listed.some((option) => option.value === known.value) && (meanings[String(known.value)] ?? []).length > 0).map(
-		(known) => ({ ...known, name: `${known.name} (${meanings[String(known.value)].join(', ')})` }),
-	);
-	return [{ name: 'All Events', value: ALL_EVENTS, description: 'Every event the service sends' }, ...listed, ...meant];
+					.map(
+						(event) =>
+							BUILT_IN_EVENTS.find((known) => known.value === event) ?? {
+								name: label(event) || event,
+								value: event,
+							},
+					);
+	const meant = BUILT_IN_EVENTS.filter(
+		(known) =>
+			!listed.some((option) => option.value === known.value) &&
+			(meanings[String(known.value)] ?? []).length > 0,
+	).map((known) => ({
+		...known,
+		name: `${known.name} (${meanings[String(known.value)].join(', ')})`,
+	}));
+	return [
+		{ name: 'All Events', value: ALL_EVENTS, description: 'Every event the service sends' },
+		...listed,
+		...meant,
+	];
 }
 
 /** An events field whose options come from the service's document (`getEvents`). */

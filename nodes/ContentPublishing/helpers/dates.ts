@@ -16,7 +16,8 @@ export const timeZoneField: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. Europe/Berlin',
-	description: "The time zone \"Scheduled At\" is meant in, as an IANA name; empty means the workflow's time zone (Workflow Settings)",
+	description:
+		'The time zone "Scheduled At" is meant in, as an IANA name; empty means the workflow\'s time zone (Workflow Settings)',
 };
 
 const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/;
@@ -35,7 +36,14 @@ function offsetAt(timeZone: string, instant: number): number {
 		second: 'numeric',
 	}).formatToParts(new Date(instant));
 	const part = (type: string) => Number(parts.find((entry) => entry.type === type)?.value ?? 0);
-	const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
+	const wall = Date.UTC(
+		part('year'),
+		part('month') - 1,
+		part('day'),
+		part('hour'),
+		part('minute'),
+		part('second'),
+	);
 	return wall - Math.floor(instant / 1000) * 1000;
 }
 
@@ -73,13 +81,19 @@ export function readDateTime(
 	itemIndex: number,
 	zoneOption: unknown,
 ): string | undefined {
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
+		return undefined;
 	const zone = String(zoneOption ?? '').trim() || this.getTimezone();
 	if (!isTimeZone(zone)) {
-		throw new NodeOperationError(this.getNode(), `"Time Zone" of item ${itemIndex} is not a time zone: "${zone.slice(0, 60)}"`, {
-			itemIndex,
-			description: 'Use an IANA time zone name such as Europe/Berlin or America/New_York, or leave it empty for the workflow\'s time zone.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`"Time Zone" of item ${itemIndex} is not a time zone: "${zone.slice(0, 60)}"`,
+			{
+				itemIndex,
+				description:
+					"Use an IANA time zone name such as Europe/Berlin or America/New_York, or leave it empty for the workflow's time zone.",
+			},
+		);
 	}
 	let instant: number | undefined;
 	if (typeof value === 'object') instant = millisOf(value);
@@ -88,17 +102,30 @@ export function readDateTime(
 		const wall = WALL_TIME.exec(text);
 		if (wall !== null) {
 			const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '0'] = wall;
-			const utcWall = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second), Number(fraction.padEnd(3, '0').slice(0, 3)));
+			const utcWall = Date.UTC(
+				Number(year),
+				Number(month) - 1,
+				Number(day),
+				Number(hour),
+				Number(minute),
+				Number(second),
+				Number(fraction.padEnd(3, '0').slice(0, 3)),
+			);
 			instant = instantOf(utcWall, zone);
 		} else if (WITH_OFFSET.test(text)) {
 			instant = Date.parse(text);
 		}
 	}
 	if (instant === undefined || !Number.isFinite(instant)) {
-		throw new NodeOperationError(this.getNode(), `"${displayName}" of item ${itemIndex} is not a date and time`, {
-			itemIndex,
-			description: 'Use a date and time such as 2026-12-01T10:00:00 (read in the time zone), one with its offset such as 2026-12-01T10:00:00+01:00, or an expression giving a date.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`"${displayName}" of item ${itemIndex} is not a date and time`,
+			{
+				itemIndex,
+				description:
+					'Use a date and time such as 2026-12-01T10:00:00 (read in the time zone), one with its offset such as 2026-12-01T10:00:00+01:00, or an expression giving a date.',
+			},
+		);
 	}
 	return new Date(instant).toISOString();
 }

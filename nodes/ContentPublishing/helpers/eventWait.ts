@@ -9,9 +9,28 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { findJob, isRecord, own, ownAt, readDelivery, readJob, readResource, verifyDelivery, type Contract } from '../../shared/contract';
+import {
+	findJob,
+	isRecord,
+	own,
+	ownAt,
+	readDelivery,
+	readJob,
+	readResource,
+	verifyDelivery,
+	type Contract,
+} from '../../shared/contract';
 import { registrationId, secretFor, usableSecret } from '../../shared/secrets';
-import { asNodeError, callEndpoint, isTransient, loadContract, readCredentials, readJobById, serviceEvents, type RequestContext } from '../../shared/transport';
+import {
+	asNodeError,
+	callEndpoint,
+	isTransient,
+	loadContract,
+	readCredentials,
+	readJobById,
+	serviceEvents,
+	type RequestContext,
+} from '../../shared/transport';
 import { readAllItems } from '../../shared/transport/paging';
 import { failedJobError, jobTimeoutError, type JobToAwait } from './jobs';
 import { downloadMedia, type MediaOptions } from './media';
@@ -144,15 +163,27 @@ function sameText(a: string, b: string): boolean {
 }
 
 /** The secret the node registers: derived from the key and this wait, so it is never stored. */
-function derivedSecret(contract: Contract, key: Buffer, executionId: string, nodeId: string, nonce: string): string {
-	const bytes = createHmac('sha256', key).update(`secret\n${executionId}\n${nodeId}\n${nonce}`).digest();
+function derivedSecret(
+	contract: Contract,
+	key: Buffer,
+	executionId: string,
+	nodeId: string,
+	nonce: string,
+): string {
+	const bytes = createHmac('sha256', key)
+		.update(`secret\n${executionId}\n${nodeId}\n${nonce}`)
+		.digest();
 	return secretFor(contract.webhooks.signature, bytes);
 }
 
 /** Text sealed with the key (AES-256-GCM), bound to `aad`: only this credential opens it, and nothing in it can be changed. */
 function seal(key: Buffer, aad: string, text: string): string {
 	const iv = randomBytes(12);
-	const cipher = createCipheriv('aes-256-gcm', createHmac('sha256', key).update('seal').digest(), iv);
+	const cipher = createCipheriv(
+		'aes-256-gcm',
+		createHmac('sha256', key).update('seal').digest(),
+		iv,
+	);
 	cipher.setAAD(Buffer.from(aad));
 	const sealed = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
 	return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
@@ -162,7 +193,11 @@ function unseal(key: Buffer, aad: string, text: string): string | undefined {
 	if (text === '') return undefined;
 	try {
 		const bytes = Buffer.from(text, 'base64url');
-		const decipher = createDecipheriv('aes-256-gcm', createHmac('sha256', key).update('seal').digest(), bytes.subarray(0, 12));
+		const decipher = createDecipheriv(
+			'aes-256-gcm',
+			createHmac('sha256', key).update('seal').digest(),
+			bytes.subarray(0, 12),
+		);
 		decipher.setAAD(Buffer.from(aad));
 		decipher.setAuthTag(bytes.subarray(12, 28));
 		return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
@@ -179,11 +214,23 @@ function unseal(key: Buffer, aad: string, text: string): string | undefined {
  * with Execute Once the node sees one, its webhook all of them.)
  */
 function runOf(context: IExecuteFunctions | IWebhookFunctions): string {
-	return String(context.evaluateExpression('{{ JSON.stringify([$prevNode.name, $prevNode.outputIndex, $prevNode.runIndex]) }}', 0));
+	return String(
+		context.evaluateExpression(
+			'{{ JSON.stringify([$prevNode.name, $prevNode.outputIndex, $prevNode.runIndex]) }}',
+			0,
+		),
+	);
 }
 
 function isState(value: unknown): value is WaitState {
-	if (!isRecord(value) || value.v !== 1 || typeof value.n !== 'string' || typeof value.d !== 'number' || typeof value.w !== 'number') return false;
+	if (
+		!isRecord(value) ||
+		value.v !== 1 ||
+		typeof value.n !== 'string' ||
+		typeof value.d !== 'number' ||
+		typeof value.w !== 'number'
+	)
+		return false;
 	return Array.isArray(value.j) && value.j.every((id) => id === null || typeof id === 'string');
 }
 
@@ -197,7 +244,12 @@ function sealState(key: Buffer, executionId: string, nodeId: string, state: Wait
 }
 
 /** The wait's state from its address, where this credential sealed it for this execution and node. */
-function openState(key: Buffer, executionId: string, nodeId: string, sealed: string): WaitState | undefined {
+function openState(
+	key: Buffer,
+	executionId: string,
+	nodeId: string,
+	sealed: string,
+): WaitState | undefined {
 	const opened = unseal(key, `state\n${executionId}\n${nodeId}`, sealed);
 	if (opened === undefined) return undefined;
 	try {
@@ -213,7 +265,11 @@ function text(value: unknown): string | undefined {
 }
 
 /** A registration of the service read back as a wait of this node: its execution, deadline (ms) and sealed state. */
-function registeredWait(address: unknown, resume: URL, nodeId: string): { executionId: string; until: number; sealed: string; url: URL } | undefined {
+function registeredWait(
+	address: unknown,
+	resume: URL,
+	nodeId: string,
+): { executionId: string; until: number; sealed: string; url: URL } | undefined {
 	if (typeof address !== 'string') return undefined;
 	let url: URL;
 	try {
@@ -224,28 +280,53 @@ function registeredWait(address: unknown, resume: URL, nodeId: string): { execut
 	const segments = url.pathname.split('/');
 	const ours = resume.pathname.split('/');
 	// The same n8n (origin and waiting-webhook path), the same node; any execution.
-	const samePlace = url.origin === resume.origin && segments.length === ours.length && segments.slice(0, -2).join('/') === ours.slice(0, -2).join('/');
+	const samePlace =
+		url.origin === resume.origin &&
+		segments.length === ours.length &&
+		segments.slice(0, -2).join('/') === ours.slice(0, -2).join('/');
 	const sealed = url.searchParams.get(STATE_PARAM);
 	const until = Number(url.searchParams.get(UNTIL_PARAM));
-	if (!samePlace || segments[segments.length - 1] !== encodeURIComponent(nodeId) || sealed === null || !Number.isFinite(until)) return undefined;
-	return { executionId: decodeURIComponent(segments[segments.length - 2]), until: until * 1000, sealed, url };
+	if (
+		!samePlace ||
+		segments[segments.length - 1] !== encodeURIComponent(nodeId) ||
+		sealed === null ||
+		!Number.isFinite(until)
+	)
+		return undefined;
+	return {
+		executionId: decodeURIComponent(segments[segments.length - 2]),
+		until: until * 1000,
+		sealed,
+		url,
+	};
 }
 
 // ------------------------------------------------------------------------------------------------
 // Reading the jobs
 
-async function readOutcome(context: RequestContext, contract: Contract, jobId: string, itemIndex: number): Promise<JobOutcome> {
+async function readOutcome(
+	context: RequestContext,
+	contract: Contract,
+	jobId: string,
+	itemIndex: number,
+): Promise<JobOutcome> {
 	let job: IDataObject;
 	try {
-		job = await readJobById.call(context, jobId, { itemIndex, retryReads: false, timeoutMs: READ_TIMEOUT_MS });
+		job = await readJobById.call(context, jobId, {
+			itemIndex,
+			retryReads: false,
+			timeoutMs: READ_TIMEOUT_MS,
+		});
 	} catch (error) {
 		// A job the service no longer knows will never finish: its item fails. Any other failure is read again later.
-		if (error instanceof NodeApiError && error.httpCode === '404') return { state: 'failed', error };
+		if (error instanceof NodeApiError && error.httpCode === '404')
+			return { state: 'failed', error };
 		throw asNodeError(context, error, itemIndex);
 	}
 	const view = readJob(contract.jobs, job);
 	if (view.state === 'succeeded' || view.state === 'scheduled') return { state: 'finished', job };
-	if (view.state === 'failed') return { state: 'failed', error: failedJobError(context, job, view, itemIndex) };
+	if (view.state === 'failed')
+		return { state: 'failed', error: failedJobError(context, job, view, itemIndex) };
 	return { state: 'pending', status: view.status || 'unknown' };
 }
 
@@ -261,7 +342,8 @@ async function readJobs(
 	jobs: Array<{ itemIndex: number; jobId: string }>,
 	{ toTheEnd = false, after }: { toTheEnd?: boolean; after?: number } = {},
 ): Promise<{ outcomes: Map<number, JobOutcome>; pending: boolean }> {
-	const start = after === undefined ? 0 : jobs.findIndex(({ itemIndex }) => itemIndex === after) + 1;
+	const start =
+		after === undefined ? 0 : jobs.findIndex(({ itemIndex }) => itemIndex === after) + 1;
 	const order = [...jobs.slice(start), ...jobs.slice(0, start)];
 	const outcomes = new Map<number, JobOutcome>();
 	let pending = false;
@@ -291,13 +373,20 @@ async function deleteRegistration(context: RequestContext, id: string): Promise<
 }
 
 /** The registrations on the service that are this node's waits, as `registeredWait` reads them. */
-async function waitRegistrations(context: RequestContext, contract: Contract, resume: URL, nodeId: string) {
+async function waitRegistrations(
+	context: RequestContext,
+	contract: Contract,
+	resume: URL,
+	nodeId: string,
+) {
 	const listed = await readAllItems.call(context, 'listWebhooks', {});
 	const { itemId } = contract.endpoints.listWebhooks.answer;
 	return listed.flatMap((webhook) => {
 		const wait = registeredWait(own(webhook, contract.webhooks.fields.url), resume, nodeId);
 		const id = own(webhook, itemId);
-		return wait === undefined || (typeof id !== 'string' && typeof id !== 'number') ? [] : [{ ...wait, id: String(id) }];
+		return wait === undefined || (typeof id !== 'string' && typeof id !== 'number')
+			? []
+			: [{ ...wait, id: String(id) }];
 	});
 }
 
@@ -322,7 +411,9 @@ async function stillWaiting(context: IExecuteFunctions, url: URL): Promise<boole
 		return !(answer.statusCode === 404 || answer.statusCode === 409);
 	} catch (error) {
 		// n8n not reachable from itself: the registration is kept until its deadline has passed.
-		context.logger.debug(`Content Publishing: could not probe a waiting registration: ${(error as Error).message}`);
+		context.logger.debug(
+			`Content Publishing: could not probe a waiting registration: ${(error as Error).message}`,
+		);
 		return true;
 	}
 }
@@ -332,7 +423,11 @@ async function stillWaiting(context: IExecuteFunctions, url: URL): Promise<boole
  * execution, a wait past its deadline, or one whose execution n8n says has ended (cancelled,
  * failed). Registrations of other nodes, other n8n instances or waits that go on are left alone.
  */
-async function removeLeftovers(context: IExecuteFunctions, contract: Contract, resume: URL): Promise<void> {
+async function removeLeftovers(
+	context: IExecuteFunctions,
+	contract: Contract,
+	resume: URL,
+): Promise<void> {
 	const executionId = context.getExecutionId();
 	let probes = 0;
 	for (const wait of await waitRegistrations(context, contract, resume, context.getNode().id)) {
@@ -345,9 +440,13 @@ async function removeLeftovers(context: IExecuteFunctions, contract: Contract, r
 }
 
 function maxUrlLength(contract: Contract): number {
-	const property = contract.endpoints.createWebhook.request?.properties.get(contract.webhooks.fields.url);
+	const property = contract.endpoints.createWebhook.request?.properties.get(
+		contract.webhooks.fields.url,
+	);
 	const stated = own(property, 'maxLength');
-	return typeof stated === 'number' && stated > 0 ? Math.min(stated, MAX_URL_LENGTH) : DEFAULT_MAX_URL_LENGTH;
+	return typeof stated === 'number' && stated > 0
+		? Math.min(stated, MAX_URL_LENGTH)
+		: DEFAULT_MAX_URL_LENGTH;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -375,24 +474,43 @@ function resumeAddress(context: IExecuteFunctions | IWebhookFunctions): URL | un
 }
 
 function isLoopback(hostname: string): boolean {
-	return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+	return (
+		hostname === 'localhost' ||
+		hostname === '[::1]' ||
+		/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+	);
 }
 
 /**
  * Whether waiting for the service's event can work in this execution, checked before anything is
  * sent: where it cannot, the node fails at once, saying why, and nothing has started.
  */
-export async function prepareEventWait(this: IExecuteFunctions, contract: Contract): Promise<EventWaitSetup> {
+export async function prepareEventWait(
+	this: IExecuteFunctions,
+	contract: Contract,
+): Promise<EventWaitSetup> {
 	if (typeof this.isToolExecution === 'function' && this.isToolExecution()) {
-		throw cannotWait(this, 'An AI agent cannot wait for the service\'s event', 'An agent\'s tool call cannot sleep until a job finishes.');
+		throw cannotWait(
+			this,
+			"An AI agent cannot wait for the service's event",
+			"An agent's tool call cannot sleep until a job finishes.",
+		);
 	}
 	// n8n 2.41's opt-in engine v2 refuses to resume waiting executions.
 	if (own(this.getWorkflowSettings(), 'engineType') === 'v2') {
-		throw cannotWait(this, 'This workflow\'s execution engine cannot resume a waiting execution', 'The workflow runs on n8n\'s engine v2, which cannot resume executions that wait (yet).');
+		throw cannotWait(
+			this,
+			"This workflow's execution engine cannot resume a waiting execution",
+			"The workflow runs on n8n's engine v2, which cannot resume executions that wait (yet).",
+		);
 	}
 	const resume = resumeAddress(this);
 	if (resume === undefined) {
-		throw cannotWait(this, 'This n8n has no resume address for the execution', 'n8n gives the execution no $execution.resumeUrl that names it.');
+		throw cannotWait(
+			this,
+			'This n8n has no resume address for the execution',
+			'n8n gives the execution no $execution.resumeUrl that names it.',
+		);
 	}
 	const { baseUrl } = await readCredentials.call(this);
 	if (isLoopback(resume.hostname) && !isLoopback(new URL(baseUrl).hostname)) {
@@ -404,9 +522,16 @@ export async function prepareEventWait(this: IExecuteFunctions, contract: Contra
 	}
 	const { meanings, events } = contract.webhooks;
 	if (events !== undefined && meanings['job.completed'].length === 0) {
-		throw cannotWait(this, 'The service offers no event for a finished job', `Its OpenAPI document lists: ${events.join(', ')}.`);
+		throw cannotWait(
+			this,
+			'The service offers no event for a finished job',
+			`Its OpenAPI document lists: ${events.join(', ')}.`,
+		);
 	}
-	const chosen = events === undefined || meanings['job.failed'].length > 0 ? ['job.completed', 'job.failed'] : ['job.completed'];
+	const chosen =
+		events === undefined || meanings['job.failed'].length > 0
+			? ['job.completed', 'job.failed']
+			: ['job.completed'];
 	return { resume, events: serviceEvents.call(this, contract.webhooks, chosen) };
 }
 
@@ -417,9 +542,21 @@ export async function prepareEventWait(this: IExecuteFunctions, contract: Contra
 function nudgeWhenWaiting(context: IExecuteFunctions, url: string): void {
 	const nudge = async () => {
 		await sleep(NUDGE_DELAY_MS);
-		await context.helpers.httpRequest({ method: 'POST', url, body: {}, json: true, headers: { [CHECK_HEADER]: 'after-wait' }, ignoreHttpStatusErrors: true, timeout: READ_TIMEOUT_MS });
+		await context.helpers.httpRequest({
+			method: 'POST',
+			url,
+			body: {},
+			json: true,
+			headers: { [CHECK_HEADER]: 'after-wait' },
+			ignoreHttpStatusErrors: true,
+			timeout: READ_TIMEOUT_MS,
+		});
 	};
-	nudge().catch((error: unknown) => context.logger.debug(`Content Publishing: the call to the resume address failed: ${(error as Error).message}`));
+	nudge().catch((error: unknown) =>
+		context.logger.debug(
+			`Content Publishing: the call to the resume address failed: ${(error as Error).message}`,
+		),
+	);
 }
 
 /**
@@ -439,19 +576,35 @@ export async function awaitByEvent(
 	const maxWaitSeconds = Math.max(...jobs.map(({ job }) => job.waitOptions.maxWaitSeconds));
 	const deadline = Date.now() + maxWaitSeconds * 1000;
 
-	const state: WaitState = { v: 1, n: randomBytes(9).toString('base64url'), d: Math.ceil(deadline / 1000), w: maxWaitSeconds, j: decided.map(() => null) };
+	const state: WaitState = {
+		v: 1,
+		n: randomBytes(9).toString('base64url'),
+		d: Math.ceil(deadline / 1000),
+		w: maxWaitSeconds,
+		j: decided.map(() => null),
+	};
 	for (const { itemIndex, job } of jobs) state.j[itemIndex] = job.jobId;
 	const outputs: Record<string, IDataObject> = {};
 	for (const [itemIndex, output] of decided.entries()) {
 		if (state.j[itemIndex] !== null) continue;
 		// A file cannot travel in an address: such a batch is polled.
-		if (output?.length !== 1 || output[0].binary !== undefined) return { waiting: false, poll: 'An item\'s output holds binary data, which cannot wait for the service\'s event, so the node polled the jobs.' };
+		if (output?.length !== 1 || output[0].binary !== undefined)
+			return {
+				waiting: false,
+				poll: "An item's output holds binary data, which cannot wait for the service's event, so the node polled the jobs.",
+			};
 		outputs[itemIndex] = output[0].json;
 	}
 	if (Object.keys(outputs).length > 0) state.o = outputs;
-	const media = state.j.map((jobId, itemIndex) => jobs.find((entry) => entry.itemIndex === itemIndex)?.job.media ?? null);
-	const same = (a: MediaOptions | null, b: MediaOptions | null) => JSON.stringify(a) === JSON.stringify(b);
-	if (media.some((options) => options !== null)) state.m = media.every((options) => same(options, media[0])) ? (media[0] as MediaOptions) : media;
+	const media = state.j.map(
+		(jobId, itemIndex) => jobs.find((entry) => entry.itemIndex === itemIndex)?.job.media ?? null,
+	);
+	const same = (a: MediaOptions | null, b: MediaOptions | null) =>
+		JSON.stringify(a) === JSON.stringify(b);
+	if (media.some((options) => options !== null))
+		state.m = media.every((options) => same(options, media[0]))
+			? (media[0] as MediaOptions)
+			: media;
 	if (contract.webhooks.secret.sent !== undefined) state.k = 1;
 
 	const key = await waitKey(this);
@@ -471,10 +624,15 @@ export async function awaitByEvent(
 	let id: string;
 	try {
 		await removeLeftovers(this, contract, setup.resume);
-		const secret = state.k === 1 ? derivedSecret(contract, key, executionId, nodeId, state.n) : undefined;
+		const secret =
+			state.k === 1 ? derivedSecret(contract, key, executionId, nodeId, state.n) : undefined;
 		const answer = await callEndpoint.call(this, 'createWebhook', {
 			fields: {
-				body: { url: address.toString(), events: setup.events, ...(secret === undefined ? {} : { secret }) },
+				body: {
+					url: address.toString(),
+					events: setup.events,
+					...(secret === undefined ? {} : { secret }),
+				},
 				optional: { description: `n8n execution ${executionId}: waiting for ${jobs.length} jobs` },
 			},
 			itemKey: randomBytes(16).toString('hex'),
@@ -482,23 +640,46 @@ export async function awaitByEvent(
 		const created = readResource(contract.endpoints.createWebhook, answer.body);
 		const createdId = registrationId(contract, created);
 		if (createdId === undefined) {
-			for (const wait of await waitRegistrations(this, contract, setup.resume, nodeId)) if (wait.sealed === sealed) await deleteRegistration(this, wait.id);
-			return { waiting: false, poll: 'The service registered the webhook but answered without its id, so the node removed it again and polled the jobs.' };
+			for (const wait of await waitRegistrations(this, contract, setup.resume, nodeId))
+				if (wait.sealed === sealed) await deleteRegistration(this, wait.id);
+			return {
+				waiting: false,
+				poll: 'The service registered the webhook but answered without its id, so the node removed it again and polled the jobs.',
+			};
 		}
 		id = createdId;
 		const { answered } = contract.webhooks.secret;
 		const servicesSecret = answered === undefined ? undefined : ownAt(created, answered.path);
-		if (state.k === undefined && answered !== undefined && usableSecret(servicesSecret, answered.pattern)) {
+		if (
+			state.k === undefined &&
+			answered !== undefined &&
+			usableSecret(servicesSecret, answered.pattern)
+		) {
 			// The service chose the secret: the address carries it, sealed, so the node can check deliveries.
 			const withSecret = new URL(address.toString());
-			withSecret.searchParams.set(SECRET_PARAM, seal(key, secretScope(executionId, nodeId, state.n), servicesSecret));
-			await callEndpoint.call(this, 'updateWebhook', { id, fields: { body: { url: withSecret.toString() } } }).then(
-				() => address.searchParams.set(SECRET_PARAM, withSecret.searchParams.get(SECRET_PARAM) as string),
-				(error: unknown) => this.logger.warn(`Content Publishing: deliveries of this wait are read unsigned: ${(error as Error).message}`),
+			withSecret.searchParams.set(
+				SECRET_PARAM,
+				seal(key, secretScope(executionId, nodeId, state.n), servicesSecret),
 			);
+			await callEndpoint
+				.call(this, 'updateWebhook', { id, fields: { body: { url: withSecret.toString() } } })
+				.then(
+					() =>
+						address.searchParams.set(
+							SECRET_PARAM,
+							withSecret.searchParams.get(SECRET_PARAM) as string,
+						),
+					(error: unknown) =>
+						this.logger.warn(
+							`Content Publishing: deliveries of this wait are read unsigned: ${(error as Error).message}`,
+						),
+				);
 		}
 	} catch (error) {
-		return { waiting: false, poll: `The service did not register the webhook the wait needs (${(error as Error).message}), so the node polled the jobs.` };
+		return {
+			waiting: false,
+			poll: `The service did not register the webhook the wait needs (${(error as Error).message}), so the node polled the jobs.`,
+		};
 	}
 
 	try {
@@ -506,7 +687,11 @@ export async function awaitByEvent(
 		if (!pending) {
 			await deleteRegistration(this, id);
 			const finished = new Map<number, IDataObject | Error>();
-			for (const [itemIndex, outcome] of outcomes) finished.set(itemIndex, outcome.state === 'finished' ? outcome.job : (outcome as { error: Error }).error);
+			for (const [itemIndex, outcome] of outcomes)
+				finished.set(
+					itemIndex,
+					outcome.state === 'finished' ? outcome.job : (outcome as { error: Error }).error,
+				);
 			return { waiting: false, finished };
 		}
 	} catch (error) {
@@ -541,18 +726,28 @@ async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
 
 function rememberResumed(key: string): void {
 	const now = Date.now();
-	for (const [entry, until] of resumed) if (until < now || resumed.size >= MAX_REMEMBERED) resumed.delete(entry);
+	for (const [entry, until] of resumed)
+		if (until < now || resumed.size >= MAX_REMEMBERED) resumed.delete(entry);
 	resumed.set(key, now + RESUMED_MEMORY_MS);
 }
 
-function answer(context: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
+function answer(
+	context: IWebhookFunctions,
+	status: number,
+	body: IDataObject,
+): IWebhookResponseData {
 	const response = context.getResponseObject();
 	if (!response.headersSent) response.status(status).json(body);
 	return { noWebhookResponse: true };
 }
 
 /** The items the execution resumes with: one per input item, paired, in order. */
-async function resumedItems(context: IWebhookFunctions, contract: Contract, state: WaitState, outcomes: Map<number, JobOutcome>): Promise<INodeExecutionData[]> {
+async function resumedItems(
+	context: IWebhookFunctions,
+	contract: Contract,
+	state: WaitState,
+	outcomes: Map<number, JobOutcome>,
+): Promise<INodeExecutionData[]> {
 	const items: INodeExecutionData[] = [];
 	for (const [itemIndex, jobId] of state.j.entries()) {
 		const pairedItem = { item: itemIndex };
@@ -564,12 +759,21 @@ async function resumedItems(context: IWebhookFunctions, contract: Contract, stat
 		if (outcome.state === 'failed') {
 			items.push({ json: errorJson(outcome.error), pairedItem });
 		} else if (outcome.state === 'pending') {
-			items.push({ json: errorJson(jobTimeoutError(context, jobId, state.w, outcome.status, itemIndex)), pairedItem });
+			items.push({
+				json: errorJson(jobTimeoutError(context, jobId, state.w, outcome.status, itemIndex)),
+				pairedItem,
+			});
 		} else {
 			const media = Array.isArray(state.m) ? state.m[itemIndex] : state.m;
 			const json = withoutErrorKey(outcome.job);
 			try {
-				items.push({ json, pairedItem, ...(media ? { binary: await downloadMedia.call(context, json, contract.jobs, media, itemIndex) } : {}) });
+				items.push({
+					json,
+					pairedItem,
+					...(media
+						? { binary: await downloadMedia.call(context, json, contract.jobs, media, itemIndex) }
+						: {}),
+				});
 			} catch (error) {
 				items.push({ json: errorJson(error as Error), pairedItem });
 			}
@@ -588,8 +792,12 @@ export async function resumeOnEvent(this: IWebhookFunctions): Promise<IWebhookRe
 	try {
 		return await handleCall(this);
 	} catch (error) {
-		this.logger.warn(`Content Publishing: a call of the resume address failed: ${(error as Error).message}`);
-		return answer(this, 503, { error: 'The jobs could not be read; the execution goes on waiting. Send again.' });
+		this.logger.warn(
+			`Content Publishing: a call of the resume address failed: ${(error as Error).message}`,
+		);
+		return answer(this, 503, {
+			error: 'The jobs could not be read; the execution goes on waiting. Send again.',
+		});
 	}
 }
 
@@ -600,8 +808,14 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 	const nodeId = context.getNode().id;
 	const key = await waitKey(context);
 	const state = openState(key, executionId, nodeId, sealed);
-	const ours = state !== undefined && sameText(text(query[RUN_MAC_PARAM]) ?? '', mac(key, executionId, nodeId, state.n, runOf(context)));
-	if (!ours) return answer(context, 401, { error: 'This address is not the one this wait registered.' });
+	const ours =
+		state !== undefined &&
+		sameText(
+			text(query[RUN_MAC_PARAM]) ?? '',
+			mac(key, executionId, nodeId, state.n, runOf(context)),
+		);
+	if (!ours)
+		return answer(context, 401, { error: 'This address is not the one this wait registered.' });
 	if (query[PROBE_PARAM] === '1') return answer(context, 200, { waiting: true });
 
 	const wait = `${executionId}:${nodeId}:${state.n}`;
@@ -612,15 +826,21 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 		// A delivery the node can check, about a job not of this wait, needs no read; one about a job of
 		// this wait says where reading starts.
 		let named: number | undefined;
-		const secret = state.k === 1 ? derivedSecret(contract, key, executionId, nodeId, state.n) : unseal(key, secretScope(executionId, nodeId, state.n), text(query[SECRET_PARAM]) ?? '');
+		const secret =
+			state.k === 1
+				? derivedSecret(contract, key, executionId, nodeId, state.n)
+				: unseal(key, secretScope(executionId, nodeId, state.n), text(query[SECRET_PARAM]) ?? '');
 		if (secret !== undefined) {
 			const request = context.getRequestObject();
 			const headers = context.getHeaderData() as Record<string, string | string[] | undefined>;
-			const rawBody = Buffer.isBuffer(request.rawBody) ? request.rawBody : Buffer.from(JSON.stringify(context.getBodyData()));
+			const rawBody = Buffer.isBuffer(request.rawBody)
+				? request.rawBody
+				: Buffer.from(JSON.stringify(context.getBodyData()));
 			if (verifyDelivery(headers, rawBody, secret, contract.webhooks.signature).valid) {
 				const delivery = readDelivery(contract.webhooks.delivery, context.getBodyData(), headers);
 				const job = findJob(contract.jobs, contract.webhooks.delivery.jobs, delivery.data);
-				if (job !== undefined && !state.j.includes(job.id)) return answer(context, 200, { received: true, ignored: 'not a job of this wait' });
+				if (job !== undefined && !state.j.includes(job.id))
+					return answer(context, 200, { received: true, ignored: 'not a job of this wait' });
 				named = job === undefined ? undefined : state.j.indexOf(job.id);
 			}
 		}
@@ -630,8 +850,12 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 		try {
 			read = await readJobs(context, contract, jobsOf(state), { toTheEnd: late, after: named });
 		} catch (error) {
-			context.logger.debug(`Content Publishing: a job of the wait could not be read: ${(error as Error).message}`);
-			return answer(context, 503, { error: 'The jobs could not be read; the execution goes on waiting. Send again.' });
+			context.logger.debug(
+				`Content Publishing: a job of the wait could not be read: ${(error as Error).message}`,
+			);
+			return answer(context, 503, {
+				error: 'The jobs could not be read; the execution goes on waiting. Send again.',
+			});
 		}
 		if (read.pending && !late) return answer(context, 200, { received: true, waiting: true });
 
@@ -640,12 +864,16 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 		const items = await resumedItems(context, contract, state, read.outcomes);
 		try {
 			const resume = resumeAddress(context);
-			for (const registration of resume === undefined ? [] : await waitRegistrations(context, contract, resume, nodeId)) {
+			for (const registration of resume === undefined
+				? []
+				: await waitRegistrations(context, contract, resume, nodeId)) {
 				if (registration.sealed === sealed) await deleteRegistration(context, registration.id);
 			}
 		} catch (error) {
 			// The node's next registration removes it.
-			context.logger.warn(`Content Publishing: the wait's webhook could not be removed: ${(error as Error).message}`);
+			context.logger.warn(
+				`Content Publishing: the wait's webhook could not be removed: ${(error as Error).message}`,
+			);
 		}
 		rememberResumed(wait);
 		return { noWebhookResponse: true, workflowData: [items] };

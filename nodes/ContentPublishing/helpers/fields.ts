@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeParameterResourceLocator, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeParameterResourceLocator,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { FIELDS, isUnsafeId, splitList, type FieldName } from '../../shared/contract';
@@ -36,7 +41,12 @@ export function pickFields(values: IDataObject, fields: readonly FieldName[]): I
 }
 
 /** A JSON parameter's value: what its expression gave, or its text parsed; naming the parameter and the item when it is no JSON. */
-function parseJsonValue(this: IExecuteFunctions, value: unknown, displayName: string, itemIndex: number): unknown {
+function parseJsonValue(
+	this: IExecuteFunctions,
+	value: unknown,
+	displayName: string,
+	itemIndex: number,
+): unknown {
 	if (typeof value !== 'string') return value;
 	try {
 		return JSON.parse(value);
@@ -79,20 +89,32 @@ export function requireTextList(
 	itemIndex: number,
 ): string[] {
 	const value = this.getNodeParameter(parameterName, itemIndex, '');
-	const parsed = isEmptyValue(value) ? [] : parseJsonValue.call(this, value, displayName, itemIndex);
+	const parsed = isEmptyValue(value)
+		? []
+		: parseJsonValue.call(this, value, displayName, itemIndex);
 	if (Array.isArray(parsed) && parsed.length === 0) {
-		throw new NodeOperationError(this.getNode(), `"${displayName}" of item ${itemIndex} is empty`, { itemIndex });
+		throw new NodeOperationError(this.getNode(), `"${displayName}" of item ${itemIndex} is empty`, {
+			itemIndex,
+		});
 	}
 	if (!Array.isArray(parsed) || parsed.some((entry) => typeof entry !== 'string')) {
 		throw new NodeOperationError(
 			this.getNode(),
 			`"${displayName}" of item ${itemIndex} must be a list of texts, like ["First part", "Second part"]`,
-			{ itemIndex, description: 'Type a JSON array of texts, or give one with an expression, such as {{ $json.result.tweets }} after Generate Twitter Thread.' },
+			{
+				itemIndex,
+				description:
+					'Type a JSON array of texts, or give one with an expression, such as {{ $json.result.tweets }} after Generate Twitter Thread.',
+			},
 		);
 	}
 	const empty = parsed.findIndex((entry: string) => entry.trim() === '');
 	if (empty !== -1) {
-		throw new NodeOperationError(this.getNode(), `"${displayName}" of item ${itemIndex} has an empty part: number ${empty + 1}`, { itemIndex });
+		throw new NodeOperationError(
+			this.getNode(),
+			`"${displayName}" of item ${itemIndex} has an empty part: number ${empty + 1}`,
+			{ itemIndex },
+		);
 	}
 	return parsed as string[];
 }
@@ -105,20 +127,37 @@ export function readExtraFields(
 ): { body: IDataObject; qs: IDataObject } {
 	return {
 		body: parseJsonObject.call(this, collection.extraBody, 'Extra Body Fields (JSON)', itemIndex),
-		qs: parseJsonObject.call(this, collection.extraQuery, 'Extra Query Parameters (JSON)', itemIndex),
+		qs: parseJsonObject.call(
+			this,
+			collection.extraQuery,
+			'Extra Query Parameters (JSON)',
+			itemIndex,
+		),
 	};
 }
 
 /** Checks an id before anything is sent, naming the parameter and the item. */
-function checkId(this: IExecuteFunctions, id: string, displayName: string, itemIndex: number): string {
+function checkId(
+	this: IExecuteFunctions,
+	id: string,
+	displayName: string,
+	itemIndex: number,
+): string {
 	if (id === '') {
-		throw new NodeOperationError(this.getNode(), `"${displayName}" of item ${itemIndex} is empty`, { itemIndex });
+		throw new NodeOperationError(this.getNode(), `"${displayName}" of item ${itemIndex} is empty`, {
+			itemIndex,
+		});
 	}
 	if (isUnsafeId(id)) {
-		throw new NodeOperationError(this.getNode(), `"${displayName}" of item ${itemIndex} is not an ID: "${id}"`, {
-			itemIndex,
-			description: '"." and ".." (also percent-encoded) would address another path of the API than one resource.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`"${displayName}" of item ${itemIndex} is not an ID: "${id}"`,
+			{
+				itemIndex,
+				description:
+					'"." and ".." (also percent-encoded) would address another path of the API than one resource.',
+			},
+		);
 	}
 	return id;
 }
@@ -137,7 +176,11 @@ export function readCollection(
 	const collection = { ...(this.getNodeParameter(parameterName, itemIndex, {}) as IDataObject) };
 	for (const [name, value] of Object.entries(collection)) {
 		if (value === null || typeof value !== 'object' || !('__rl' in value)) continue;
-		const id = locatorValue(this.getNodeParameter(`${parameterName}.${name}`, itemIndex, undefined, { extractValue: true }));
+		const id = locatorValue(
+			this.getNodeParameter(`${parameterName}.${name}`, itemIndex, undefined, {
+				extractValue: true,
+			}),
+		);
 		const displayName = locators.find((locator) => locator.name === name)?.displayName ?? name;
 		collection[name] = id === '' ? id : checkId.call(this, id, displayName, itemIndex);
 	}
@@ -151,7 +194,9 @@ export function requireLocator(
 	itemIndex: number,
 ): string {
 	// extractValue applies the locator mode's own rule, such as the ID pattern of a URL.
-	const id = locatorValue(this.getNodeParameter(parameterName, itemIndex, undefined, { extractValue: true }));
+	const id = locatorValue(
+		this.getNodeParameter(parameterName, itemIndex, undefined, { extractValue: true }),
+	);
 	return checkId.call(this, id, displayName, itemIndex);
 }
 
@@ -184,7 +229,11 @@ export function requireString(
 
 /** The request timeout of an item, in milliseconds, from Request Options. */
 export function readRequestTimeout(this: IExecuteFunctions, itemIndex: number): number {
-	const { timeout = DEFAULT_TIMEOUT_MS / 1000 } = this.getNodeParameter('requestOptions', itemIndex, {}) as { timeout?: unknown };
+	const { timeout = DEFAULT_TIMEOUT_MS / 1000 } = this.getNodeParameter(
+		'requestOptions',
+		itemIndex,
+		{},
+	) as { timeout?: unknown };
 	const seconds = Number(timeout);
 	if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
 		throw new NodeOperationError(

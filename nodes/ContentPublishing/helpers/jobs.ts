@@ -1,9 +1,25 @@
 import type { IDataObject, IExecuteFunctions, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { findJob, isRecord, readJob, readResource, type Contract, type EndpointName, type Headers, type JobView } from '../../shared/contract';
+import {
+	findJob,
+	isRecord,
+	readJob,
+	readResource,
+	type Contract,
+	type EndpointName,
+	type Headers,
+	type JobView,
+} from '../../shared/contract';
 import { sleepUnlessCancelled } from '../../shared/sleep';
-import { asNodeError, isTransient, loadContract, readJobById, requireObject, retryAfterMs } from '../../shared/transport';
+import {
+	asNodeError,
+	isTransient,
+	loadContract,
+	readJobById,
+	requireObject,
+	retryAfterMs,
+} from '../../shared/transport';
 import type { MediaOptions } from './media';
 
 const MAX_POLL_INTERVAL_MS = 30_000;
@@ -39,7 +55,12 @@ export class JobToAwait {
 	) {}
 }
 
-export function failedJobError(context: { getNode(): INode }, job: IDataObject, view: JobView, itemIndex: number): NodeApiError {
+export function failedJobError(
+	context: { getNode(): INode },
+	job: IDataObject,
+	view: JobView,
+	itemIndex: number,
+): NodeApiError {
 	const message = view.error?.message ?? `The job ended with status "${view.status}"`;
 	const error = new NodeApiError(context.getNode(), job as JsonObject, {
 		message: `Job ${view.id} failed: ${message}`,
@@ -79,9 +100,13 @@ export async function waitForJob(
 	let lastStatus = 'unknown';
 
 	const cancelled = () =>
-		new NodeOperationError(this.getNode(), `Stopped waiting for job ${jobId}: the execution was cancelled`, {
-			itemIndex,
-		});
+		new NodeOperationError(
+			this.getNode(),
+			`Stopped waiting for job ${jobId}: the execution was cancelled`,
+			{
+				itemIndex,
+			},
+		);
 
 	while (true) {
 		const remaining = deadline - Date.now();
@@ -116,15 +141,30 @@ export async function waitForJob(
 }
 
 /** A wait that ended before its job did: the job goes on in the service. */
-export function jobTimeoutError(context: { getNode(): INode }, jobId: string, maxWaitSeconds: number, lastStatus: string, itemIndex: number): NodeOperationError {
-	return new NodeOperationError(context.getNode(), `Job ${jobId} did not finish within ${maxWaitSeconds} seconds (last status: ${lastStatus})`, {
-		itemIndex,
-		description: `The job goes on in the service. To pick up its result later, use the Job resource's "Wait for Completion" operation with Job ID ${jobId}, or raise "Maximum Wait Time".`,
-	});
+export function jobTimeoutError(
+	context: { getNode(): INode },
+	jobId: string,
+	maxWaitSeconds: number,
+	lastStatus: string,
+	itemIndex: number,
+): NodeOperationError {
+	return new NodeOperationError(
+		context.getNode(),
+		`Job ${jobId} did not finish within ${maxWaitSeconds} seconds (last status: ${lastStatus})`,
+		{
+			itemIndex,
+			description: `The job goes on in the service. To pick up its result later, use the Job resource's "Wait for Completion" operation with Job ID ${jobId}, or raise "Maximum Wait Time".`,
+		},
+	);
 }
 
 /** The job an answer of an endpoint started or is. */
-export function jobIn(contract: Contract, endpoint: EndpointName, body: unknown, headers: Headers): ReturnType<typeof findJob> {
+export function jobIn(
+	contract: Contract,
+	endpoint: EndpointName,
+	body: unknown,
+	headers: Headers,
+): ReturnType<typeof findJob> {
 	return findJob(contract.jobs, contract.endpoints[endpoint].answer.jobs, body, headers);
 }
 
@@ -147,7 +187,10 @@ export function resultOrJobToAwait(
 	// name it; one named in a body, as that body.
 	const idName = contract.jobs.id[0]?.[0] ?? 'id';
 	const output =
-		found?.job ?? (found !== undefined && (found.via === 'location' || !isRecord(resource)) ? { [idName]: found.id } : requireObject(this, resource, itemIndex));
+		found?.job ??
+		(found !== undefined && (found.via === 'location' || !isRecord(resource))
+			? { [idName]: found.id }
+			: requireObject(this, resource, itemIndex));
 	if (wait === undefined || found === undefined) return output;
 	// A wait for the service's event reads every job once after registering, whatever its first answer said.
 	if (found.job !== undefined && wait.method !== 'event') {
@@ -168,7 +211,11 @@ export function readWaitOptions(this: IExecuteFunctions, itemIndex: number): Wai
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const method = this.getNodeParameter('waitMethod', itemIndex, 'poll');
 	if (method !== 'poll' && method !== 'event') {
-		throw new NodeOperationError(this.getNode(), `"Wait Method" of item ${itemIndex} must be "poll" or "event"`, { itemIndex });
+		throw new NodeOperationError(
+			this.getNode(),
+			`"Wait Method" of item ${itemIndex} must be "poll" or "event"`,
+			{ itemIndex },
+		);
 	}
 	const pollIntervalSeconds = Number(options.pollInterval ?? 5);
 	const maxWaitSeconds = Number(options.maxWaitTime ?? 600);
@@ -177,9 +224,13 @@ export function readWaitOptions(this: IExecuteFunctions, itemIndex: number): Wai
 		['Maximum Wait Time', maxWaitSeconds],
 	] as const) {
 		if (!Number.isFinite(value) || value <= 0) {
-			throw new NodeOperationError(this.getNode(), `"${name}" must be a positive number of seconds`, {
-				itemIndex,
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`"${name}" must be a positive number of seconds`,
+				{
+					itemIndex,
+				},
+			);
 		}
 	}
 	return { pollIntervalSeconds, maxWaitSeconds, method };

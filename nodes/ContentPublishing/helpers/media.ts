@@ -2,7 +2,12 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } 
 import { NodeOperationError } from 'n8n-workflow';
 
 import { mediaAddresses, readJob, type JobReading } from '../../shared/contract';
-import { downloadFile, type DownloadLimits, type MediaAnswer, type MediaContext } from '../../shared/transport/download';
+import {
+	downloadFile,
+	type DownloadLimits,
+	type MediaAnswer,
+	type MediaContext,
+} from '../../shared/transport/download';
 import { readHostRules, type HostRule } from '../../shared/transport/hosts';
 import { readRequestTimeout } from './fields';
 
@@ -31,7 +36,7 @@ export const mediaFields: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to download the finished media (a video, or each slide\'s image) into binary fields of the output item, streamed so a large file never sits in memory whole',
+			"Whether to download the finished media (a video, or each slide's image) into binary fields of the output item, streamed so a large file never sits in memory whole",
 	},
 	{
 		displayName: 'Put Media in Field',
@@ -57,7 +62,7 @@ export const mediaFields: INodeProperties[] = [
 				default: '',
 				placeholder: 'media.corp.example, *.cdn.internal, 10.0.0.5:9000',
 				description:
-					'Hosts besides the Base URL\'s and public ones that media may come from, such as a private CDN: names, IP addresses, *.name for the hosts under a name, each optionally with :port, separated by commas. Loopback, private, link-local and metadata addresses are refused unless listed here.',
+					"Hosts besides the Base URL's and public ones that media may come from, such as a private CDN: names, IP addresses, *.name for the hosts under a name, each optionally with :port, separated by commas. Loopback, private, link-local and metadata addresses are refused unless listed here.",
 			},
 			{
 				displayName: 'Max Download Time (Seconds)',
@@ -66,7 +71,7 @@ export const mediaFields: INodeProperties[] = [
 				typeOptions: { minValue: 1, maxValue: 86400 },
 				default: 600,
 				description:
-					'How long all of an item\'s media may take to download together. A download that sends nothing for the Timeout under Request Options stops sooner.',
+					"How long all of an item's media may take to download together. A download that sends nothing for the Timeout under Request Options stops sooner.",
 			},
 			{
 				displayName: 'Max Media Size (MB)',
@@ -75,40 +80,75 @@ export const mediaFields: INodeProperties[] = [
 				typeOptions: { minValue: 1, maxValue: 1048576 },
 				default: 1024,
 				description:
-					'The largest file to download, in MB (1,048,576 bytes); a larger one fails the item. In n8n\'s default binary mode a file is held in memory, so keep this low there or use the filesystem or S3 mode.',
+					"The largest file to download, in MB (1,048,576 bytes); a larger one fails the item. In n8n's default binary mode a file is held in memory, so keep this low there or use the filesystem or S3 mode.",
 			},
 		],
 	},
 ];
 
 /** A number option within its range, or an error naming it. */
-function numberOption(context: IExecuteFunctions, value: unknown, name: string, max: number, itemIndex: number): number {
+function numberOption(
+	context: IExecuteFunctions,
+	value: unknown,
+	name: string,
+	max: number,
+	itemIndex: number,
+): number {
 	const number = Number(value);
 	if (!Number.isFinite(number) || number <= 0 || number > max) {
-		throw new NodeOperationError(context.getNode(), `"${name}" of item ${itemIndex} must be a number from 1 to ${max}`, { itemIndex });
+		throw new NodeOperationError(
+			context.getNode(),
+			`"${name}" of item ${itemIndex} must be a number from 1 to ${max}`,
+			{ itemIndex },
+		);
 	}
 	return number;
 }
 
-export function readMediaOptions(this: IExecuteFunctions, itemIndex: number): MediaOptions | undefined {
+export function readMediaOptions(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): MediaOptions | undefined {
 	if (!(this.getNodeParameter('downloadMedia', itemIndex, false) as boolean)) return undefined;
 	const field = String(this.getNodeParameter('mediaField', itemIndex, 'data') ?? '').trim();
 	if (!/^[\w.-]+$/.test(field)) {
-		throw new NodeOperationError(this.getNode(), `"Put Media in Field" of item ${itemIndex} must be a field name such as "data"`, { itemIndex });
+		throw new NodeOperationError(
+			this.getNode(),
+			`"Put Media in Field" of item ${itemIndex} must be a field name such as "data"`,
+			{ itemIndex },
+		);
 	}
 	const options = this.getNodeParameter('mediaOptions', itemIndex, {}) as IDataObject;
 	const { rules, invalid } = readHostRules(String(options.allowedMediaHosts ?? ''));
 	if (invalid !== undefined) {
-		throw new NodeOperationError(this.getNode(), `"Allowed Media Hosts" of item ${itemIndex} has an entry that is not a host: "${invalid.slice(0, 100)}"`, {
-			itemIndex,
-			description: 'List host names or IP addresses, each optionally with :port, such as media.corp.example, *.cdn.internal or 10.0.0.5:9000, separated by commas.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`"Allowed Media Hosts" of item ${itemIndex} has an entry that is not a host: "${invalid.slice(0, 100)}"`,
+			{
+				itemIndex,
+				description:
+					'List host names or IP addresses, each optionally with :port, such as media.corp.example, *.cdn.internal or 10.0.0.5:9000, separated by commas.',
+			},
+		);
 	}
 	return {
 		field,
 		allowedHosts: rules,
-		maxBytes: numberOption(this, options.maxMediaSize ?? DEFAULT_MAX_MEDIA_MB, 'Max Media Size (MB)', MAX_MEDIA_MB, itemIndex) * 1048576,
-		maxSeconds: numberOption(this, options.maxDownloadTime ?? DEFAULT_MAX_DOWNLOAD_SECONDS, 'Max Download Time (Seconds)', MAX_DOWNLOAD_SECONDS, itemIndex),
+		maxBytes:
+			numberOption(
+				this,
+				options.maxMediaSize ?? DEFAULT_MAX_MEDIA_MB,
+				'Max Media Size (MB)',
+				MAX_MEDIA_MB,
+				itemIndex,
+			) * 1048576,
+		maxSeconds: numberOption(
+			this,
+			options.maxDownloadTime ?? DEFAULT_MAX_DOWNLOAD_SECONDS,
+			'Max Download Time (Seconds)',
+			MAX_DOWNLOAD_SECONDS,
+			itemIndex,
+		),
 		idleMs: readRequestTimeout.call(this, itemIndex),
 	};
 }
@@ -143,9 +183,29 @@ export function fileNameOf(url: URL): string | undefined {
 
 // The media types file names say, by extension. A Map: an extension such as "constructor" must find nothing.
 const TYPES_BY_EXTENSION = new Map<string, string>([
-	['mp4', 'video/mp4'], ['m4v', 'video/x-m4v'], ['mov', 'video/quicktime'], ['webm', 'video/webm'], ['mkv', 'video/x-matroska'], ['avi', 'video/x-msvideo'],
-	['png', 'image/png'], ['jpg', 'image/jpeg'], ['jpeg', 'image/jpeg'], ['gif', 'image/gif'], ['webp', 'image/webp'], ['avif', 'image/avif'], ['heic', 'image/heic'], ['bmp', 'image/bmp'], ['tif', 'image/tiff'], ['tiff', 'image/tiff'],
-	['mp3', 'audio/mpeg'], ['m4a', 'audio/mp4'], ['aac', 'audio/aac'], ['wav', 'audio/wav'], ['ogg', 'audio/ogg'], ['opus', 'audio/opus'], ['flac', 'audio/flac'],
+	['mp4', 'video/mp4'],
+	['m4v', 'video/x-m4v'],
+	['mov', 'video/quicktime'],
+	['webm', 'video/webm'],
+	['mkv', 'video/x-matroska'],
+	['avi', 'video/x-msvideo'],
+	['png', 'image/png'],
+	['jpg', 'image/jpeg'],
+	['jpeg', 'image/jpeg'],
+	['gif', 'image/gif'],
+	['webp', 'image/webp'],
+	['avif', 'image/avif'],
+	['heic', 'image/heic'],
+	['bmp', 'image/bmp'],
+	['tif', 'image/tiff'],
+	['tiff', 'image/tiff'],
+	['mp3', 'audio/mpeg'],
+	['m4a', 'audio/mp4'],
+	['aac', 'audio/aac'],
+	['wav', 'audio/wav'],
+	['ogg', 'audio/ogg'],
+	['opus', 'audio/opus'],
+	['flac', 'audio/flac'],
 ]);
 // What each kind of job makes: a video job its video and images (a thumbnail), a carousel its slides.
 const KINDS_OF_MEDIA = new Map<string, string[]>([
@@ -168,12 +228,17 @@ const NOT_MEDIA = /^(text|multipart)\/|html|xml|json|javascript|ecmascript/;
  * - otherwise the server's type stands.
  * Returns the type, or why the file is refused.
  */
-export function mediaTypeOf(served: string | undefined, fileName: string | undefined, jobKind: string | undefined): { type: string } | { refused: string } {
+export function mediaTypeOf(
+	served: string | undefined,
+	fileName: string | undefined,
+	jobKind: string | undefined,
+): { type: string } | { refused: string } {
 	const type = (served ?? '').split(';')[0].trim().toLowerCase();
 	const readable = /^[\w.+-]+\/[\w.+-]+$/.test(type) ? type : '';
 	const extension = /\.([\w]+)$/.exec(fileName ?? '')?.[1].toLowerCase();
 	const named = extension === undefined ? undefined : TYPES_BY_EXTENSION.get(extension);
-	if (readable !== '' && NOT_MEDIA.test(readable)) return { refused: `was served as ${readable}, not as media` };
+	if (readable !== '' && NOT_MEDIA.test(readable))
+		return { refused: `was served as ${readable}, not as media` };
 	let chosen = readable;
 	if (GENERIC_TYPES.includes(readable)) chosen = named ?? 'application/octet-stream';
 	else if (named !== undefined && readable.split('/')[0] !== named.split('/')[0]) {
@@ -182,7 +247,9 @@ export function mediaTypeOf(served: string | undefined, fileName: string | undef
 	const kinds = jobKind === undefined ? undefined : KINDS_OF_MEDIA.get(jobKind);
 	const kind = chosen.split('/')[0];
 	if (kinds !== undefined && ['video', 'image', 'audio'].includes(kind) && !kinds.includes(kind)) {
-		return { refused: `is ${chosen}, which a ${jobKind} job does not make (it makes ${kinds.map((name) => `${name}s`).join(' and ')})` };
+		return {
+			refused: `is ${chosen}, which a ${jobKind} job does not make (it makes ${kinds.map((name) => `${name}s`).join(' and ')})`,
+		};
 	}
 	return { type: chosen };
 }
@@ -192,20 +259,36 @@ export function mediaTypeOf(served: string | undefined, fileName: string | undef
  * binary storage within the item's bounds; any file that fails fails the item, whose binary then
  * holds nothing.
  */
-export async function downloadMedia(this: MediaContext, job: IDataObject, jobs: JobReading, options: MediaOptions, itemIndex: number): Promise<IBinaryKeyData> {
+export async function downloadMedia(
+	this: MediaContext,
+	job: IDataObject,
+	jobs: JobReading,
+	options: MediaOptions,
+	itemIndex: number,
+): Promise<IBinaryKeyData> {
 	const { result, kind } = readJob(jobs, job);
 	const urls = mediaAddresses(jobs, result ?? job, MAX_FILES_PER_ITEM + 1);
 	if (urls.length === 0) {
-		throw new NodeOperationError(this.getNode(), `The finished job of item ${itemIndex} names no media to download`, {
-			itemIndex,
-			description: 'Turn off "Download Media", or check the job\'s result: it should hold the address of a video or image, as the service\'s document describes it.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The finished job of item ${itemIndex} names no media to download`,
+			{
+				itemIndex,
+				description:
+					'Turn off "Download Media", or check the job\'s result: it should hold the address of a video or image, as the service\'s document describes it.',
+			},
+		);
 	}
 	if (urls.length > MAX_FILES_PER_ITEM) {
-		throw new NodeOperationError(this.getNode(), `The finished job of item ${itemIndex} names more than ${MAX_FILES_PER_ITEM} media files`, {
-			itemIndex,
-			description: 'The node downloads at most this many files for one item. Turn off "Download Media" and download the files you need with the HTTP Request node.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The finished job of item ${itemIndex} names more than ${MAX_FILES_PER_ITEM} media files`,
+			{
+				itemIndex,
+				description:
+					'The node downloads at most this many files for one item. Turn off "Download Media" and download the files you need with the HTTP Request node.',
+			},
+		);
 	}
 	const limits: DownloadLimits = {
 		allowedHosts: options.allowedHosts,
@@ -218,16 +301,22 @@ export async function downloadMedia(this: MediaContext, job: IDataObject, jobs: 
 		const fileName = fileNameOf(address) ?? fileNameOf(final);
 		const checked = mediaTypeOf(contentType, fileName, kind);
 		if ('refused' in checked) {
-			throw new NodeOperationError(this.getNode(), `The media at ${final.origin}${final.pathname.slice(0, 200)} ${checked.refused}`, {
-				itemIndex,
-				description: 'The node stores a file only under a type that agrees with its name and its job. Check the job\'s media address: it may point at an error page.',
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`The media at ${final.origin}${final.pathname.slice(0, 200)} ${checked.refused}`,
+				{
+					itemIndex,
+					description:
+						"The node stores a file only under a type that agrees with its name and its job. Check the job's media address: it may point at an error page.",
+				},
+			);
 		}
 		return await this.helpers.prepareBinaryData(body, fileName, checked.type);
 	};
 	const binary: IBinaryKeyData = {};
 	for (const [index, url] of urls.entries()) {
-		binary[urls.length === 1 ? options.field : `${options.field}_${index}`] = await downloadFile.call(this, url, itemIndex, limits, store);
+		binary[urls.length === 1 ? options.field : `${options.field}_${index}`] =
+			await downloadFile.call(this, url, itemIndex, limits, store);
 	}
 	return binary;
 }

@@ -29,13 +29,15 @@ function hasControlCharacters(text: string): boolean {
 	return false;
 }
 
-const TIMING_LINE = /^\s*(\d{1,2}:)?\d{1,2}:\d{2}[.,]\d{1,3}\s*-->\s*(\d{1,2}:)?\d{1,2}:\d{2}[.,]\d{1,3}.*$/;
+const TIMING_LINE =
+	/^\s*(\d{1,2}:)?\d{1,2}:\d{2}[.,]\d{1,3}\s*-->\s*(\d{1,2}:)?\d{1,2}:\d{2}[.,]\d{1,3}.*$/;
 
 function formatOf(binary: IBinaryData, text: string): TranscriptFormat | undefined {
 	const extension = (binary.fileExtension ?? binary.fileName?.split('.').pop() ?? '').toLowerCase();
 	const mimeType = (binary.mimeType ?? '').toLowerCase();
 	if (extension === 'vtt' || mimeType === 'text/vtt' || text.startsWith('WEBVTT')) return 'vtt';
-	if (extension === 'srt' || mimeType === 'application/x-subrip' || mimeType === 'text/srt') return 'srt';
+	if (extension === 'srt' || mimeType === 'application/x-subrip' || mimeType === 'text/srt')
+		return 'srt';
 	if (extension === 'txt' || mimeType.startsWith('text/')) return 'text';
 	return undefined;
 }
@@ -109,14 +111,10 @@ export async function readTranscriptFromBinary(
 	}
 	const format = formatOf(binary, text);
 	if (format === undefined) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`${file} is not a transcript`,
-			{
-				itemIndex,
-				description: `Found ${binary.mimeType || 'an unknown type'}${binary.fileName ? ` (${binary.fileName})` : ''}. Use a .txt, .vtt or .srt file.`,
-			},
-		);
+		throw new NodeOperationError(this.getNode(), `${file} is not a transcript`, {
+			itemIndex,
+			description: `Found ${binary.mimeType || 'an unknown type'}${binary.fileName ? ` (${binary.fileName})` : ''}. Use a .txt, .vtt or .srt file.`,
+		});
 	}
 	return format === 'text' ? text.trim() : subtitlesToText(text, format);
 }

@@ -5,7 +5,12 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { findField, type EndpointName, type ObjectShape, type PageToken } from '../../shared/contract';
+import {
+	findField,
+	type EndpointName,
+	type ObjectShape,
+	type PageToken,
+} from '../../shared/contract';
 import { loadContract } from '../../shared/transport';
 import { readPage } from '../../shared/transport/paging';
 
@@ -24,14 +29,28 @@ type FieldReader = (record: IDataObject, field: string) => unknown;
 
 function fieldReader(item: ObjectShape | undefined): FieldReader {
 	// Answers may mark fields read-only; that matters for sending, not for reading.
-	const own = (record: IDataObject, name: string | undefined) => (name !== undefined && Object.prototype.hasOwnProperty.call(record, name) ? record[name] : undefined);
+	const own = (record: IDataObject, name: string | undefined) =>
+		name !== undefined && Object.prototype.hasOwnProperty.call(record, name)
+			? record[name]
+			: undefined;
 	if (item === undefined) {
-		return (record, field) => own(record, findField({ properties: new Map(Object.keys(record).map((name) => [name, {}])) }, field, undefined, new Set(), { writable: false }));
+		return (record, field) =>
+			own(
+				record,
+				findField(
+					{ properties: new Map(Object.keys(record).map((name) => [name, {}])) },
+					field,
+					undefined,
+					new Set(),
+					{ writable: false },
+				),
+			);
 	}
 	// A documented list names the same fields in every record: each is looked up once.
 	const names = new Map<string, string | undefined>();
 	return (record, field) => {
-		if (!names.has(field)) names.set(field, findField(item, field, undefined, new Set(), { writable: false }));
+		if (!names.has(field))
+			names.set(field, findField(item, field, undefined, new Set(), { writable: false }));
 		return own(record, names.get(field));
 	};
 }
@@ -71,7 +90,13 @@ async function search(
 			if (matches(entry)) results.push(entry);
 		}
 		next = page.next !== undefined && page.items.length > 0 ? page.next : undefined;
-		if (!filtersHere || next === undefined || results.length >= SEARCH_PAGE_SIZE || pages >= MAX_PAGES_PER_ANSWER) break;
+		if (
+			!filtersHere ||
+			next === undefined ||
+			results.length >= SEARCH_PAGE_SIZE ||
+			pages >= MAX_PAGES_PER_ANSWER
+		)
+			break;
 	}
 	return { results, paginationToken: next === undefined ? undefined : JSON.stringify(next) };
 }
@@ -123,7 +148,10 @@ export async function searchWebhooks(
 		(read) => {
 			const listed = read('events');
 			const events = Array.isArray(listed) ? ` (${listed.join(', ')})` : '';
-			return { name: `${text(read('url')) || String(read('id'))}${events}`, value: String(read('id')) };
+			return {
+				name: `${text(read('url')) || String(read('id'))}${events}`,
+				value: String(read('id')),
+			};
 		},
 		filter,
 		paginationToken,

@@ -3,7 +3,17 @@ import type { IDataObject } from 'n8n-workflow';
 import { ENDPOINTS } from './catalog';
 import { stateFromText } from './operations';
 import { isRecord, normalizeName, own, ownAt } from './schema';
-import type { DeliveryReading, ErrorReading, JobReading, JobReference, JobState, Paging, Path, Pointer, ResolvedEndpoint } from './types';
+import type {
+	DeliveryReading,
+	ErrorReading,
+	JobReading,
+	JobReference,
+	JobState,
+	Paging,
+	Path,
+	Pointer,
+	ResolvedEndpoint,
+} from './types';
 
 /**
  * Reading what the service sends, by the contract: the resource out of its envelope, a page of a
@@ -41,7 +51,12 @@ export function readResource(endpoint: ResolvedEndpoint, body: unknown): unknown
 // Lists
 
 /** Where a list's next page is: a cursor, the id to start after, a page number, an offset or an address. */
-export type PageToken = { cursor: string } | { after: string } | { page: number } | { offset: number } | { url: string };
+export type PageToken =
+	| { cursor: string }
+	| { after: string }
+	| { page: number }
+	| { offset: number }
+	| { url: string };
 
 export interface ListPage {
 	items: IDataObject[];
@@ -54,9 +69,12 @@ export interface ListPage {
 export function nextLink(header: string): string | undefined {
 	// Neither expression may start over at every character: `<` without end (an address holds no `<`)
 	// and `rel=` followed by spaces each held n8n's event loop for 50-100 ms in an 8 KB header.
-	for (const [, target, parameters] of header.slice(0, 8192).matchAll(/<([^<>]{1,4096})>([^<]*)/g)) {
+	for (const [, target, parameters] of header
+		.slice(0, 8192)
+		.matchAll(/<([^<>]{1,4096})>([^<]*)/g)) {
 		const rel = /;\s*rel\s*=\s*("[^"]*"|[^";,]*)/i.exec(parameters)?.[1];
-		if (rel !== undefined && rel.replace(/"/g, '').toLowerCase().split(/\s+/).includes('next')) return target;
+		if (rel !== undefined && rel.replace(/"/g, '').toLowerCase().split(/\s+/).includes('next'))
+			return target;
 	}
 	return undefined;
 }
@@ -64,8 +82,13 @@ export function nextLink(header: string): string | undefined {
 function pointed(pointers: Pointer[], body: unknown, headers: Headers): string | undefined {
 	for (const pointer of pointers) {
 		const value =
-			pointer.in === 'body' ? at(body, pointer.path) : pointer.link ? nextLink(headerValue(headers, pointer.name)) : headerValue(headers, pointer.name);
-		if ((typeof value === 'string' && value !== '') || typeof value === 'number') return String(value);
+			pointer.in === 'body'
+				? at(body, pointer.path)
+				: pointer.link
+					? nextLink(headerValue(headers, pointer.name))
+					: headerValue(headers, pointer.name);
+		if ((typeof value === 'string' && value !== '') || typeof value === 'number')
+			return String(value);
 	}
 	return undefined;
 }
@@ -76,9 +99,16 @@ function numberAt(body: unknown, path: Path | undefined): number | undefined {
 }
 
 /** Reads one page of a list answer; `requested` is the token that asked for it. */
-export function readListPage(endpoint: ResolvedEndpoint, body: unknown, headers: Headers, requested: PageToken | undefined): ListPage {
+export function readListPage(
+	endpoint: ResolvedEndpoint,
+	body: unknown,
+	headers: Headers,
+	requested: PageToken | undefined,
+): ListPage {
 	const found = endpoint.answer.items.map((path) => at(body, path)).find(Array.isArray) ?? [];
-	const items = (found as unknown[]).map((item) => (isRecord(item) ? item : { value: item })) as IDataObject[];
+	const items = (found as unknown[]).map((item) =>
+		isRecord(item) ? item : { value: item },
+	) as IDataObject[];
 	const paging: Paging = endpoint.paging;
 	const total = 'total' in paging ? numberAt(body, paging.total) : undefined;
 	switch (paging.style) {
@@ -88,8 +118,15 @@ export function readListPage(endpoint: ResolvedEndpoint, body: unknown, headers:
 		}
 		case 'after': {
 			const more = paging.more === undefined ? items.length > 0 : at(body, paging.more) === true;
-			const last = items.length > 0 ? own(items[items.length - 1], endpoint.answer.itemId) : undefined;
-			return { items, next: more && (typeof last === 'string' || typeof last === 'number') ? { after: String(last) } : undefined };
+			const last =
+				items.length > 0 ? own(items[items.length - 1], endpoint.answer.itemId) : undefined;
+			return {
+				items,
+				next:
+					more && (typeof last === 'string' || typeof last === 'number')
+						? { after: String(last) }
+						: undefined,
+			};
 		}
 		case 'link': {
 			const url = pointed(paging.next, body, headers);
@@ -123,21 +160,31 @@ export interface JobView {
 }
 
 function first(value: unknown, paths: Path[]): unknown {
-	return paths.map((path) => at(value, path)).find((found) => found !== undefined && found !== null);
+	return paths
+		.map((path) => at(value, path))
+		.find((found) => found !== undefined && found !== null);
 }
 
 function idOf(value: unknown): string | undefined {
-	return (typeof value === 'string' && value !== '') || typeof value === 'number' ? String(value) : undefined;
+	return (typeof value === 'string' && value !== '') || typeof value === 'number'
+		? String(value)
+		: undefined;
 }
 
 /** Whether a value is a job: an object with an id and a status. */
 export function isJob(jobs: JobReading, value: unknown): value is IDataObject {
-	return isRecord(value) && idOf(first(value, jobs.id)) !== undefined && typeof first(value, jobs.status) === 'string';
+	return (
+		isRecord(value) &&
+		idOf(first(value, jobs.id)) !== undefined &&
+		typeof first(value, jobs.status) === 'string'
+	);
 }
 
 export function stateOf(jobs: JobReading, status: string): JobState {
 	if (Object.prototype.hasOwnProperty.call(jobs.states, status)) return jobs.states[status];
-	const same = Object.keys(jobs.states).find((value) => normalizeName(value) === normalizeName(status));
+	const same = Object.keys(jobs.states).find(
+		(value) => normalizeName(value) === normalizeName(status),
+	);
 	return (same ? jobs.states[same] : stateFromText(status)) ?? 'pending';
 }
 
@@ -148,7 +195,8 @@ function errorOf(value: unknown): { message: string; code?: string } | undefined
 	const message = first(value, [['message'], ['reason'], ['detail'], ['description'], ['error']]);
 	const code = first(value, [['code'], ['type']]);
 	return {
-		message: typeof message === 'string' ? message : JSON.stringify(value).slice(0, MAX_QUOTED_TEXT),
+		message:
+			typeof message === 'string' ? message : JSON.stringify(value).slice(0, MAX_QUOTED_TEXT),
 		code: typeof code === 'string' || typeof code === 'number' ? String(code) : undefined,
 	};
 }
@@ -161,8 +209,20 @@ export function readJob(jobs: JobReading, job: IDataObject): JobView {
 		status,
 		state: stateOf(jobs, status),
 		result: first(job, jobs.result) ?? null,
-		error: errorOf(first(job, jobs.error)) ?? errorOf(first(job, jobs.errorMessage) === undefined ? undefined : { message: first(job, jobs.errorMessage), code: first(job, jobs.errorCode) }),
-		kind: typeof kind === 'string' ? kind.split(/[^A-Za-z0-9]+/).pop()?.toLowerCase() || undefined : undefined,
+		error:
+			errorOf(first(job, jobs.error)) ??
+			errorOf(
+				first(job, jobs.errorMessage) === undefined
+					? undefined
+					: { message: first(job, jobs.errorMessage), code: first(job, jobs.errorCode) },
+			),
+		kind:
+			typeof kind === 'string'
+				? kind
+						.split(/[^A-Za-z0-9]+/)
+						.pop()
+						?.toLowerCase() || undefined
+				: undefined,
 	};
 }
 
@@ -213,7 +273,12 @@ export function mediaAddresses(jobs: JobReading, result: unknown, limit: number)
 	const visit = (value: unknown, key: string, depth: number) => {
 		if (found.length >= limit || ++visited > MAX_MEDIA_VALUES || depth > MAX_MEDIA_DEPTH) return;
 		if (typeof value === 'string') {
-			if (jobs.media.includes(normalizeName(key)) && /^https?:\/\//i.test(value) && !found.includes(value)) found.push(value);
+			if (
+				jobs.media.includes(normalizeName(key)) &&
+				/^https?:\/\//i.test(value) &&
+				!found.includes(value)
+			)
+				found.push(value);
 		} else if (Array.isArray(value)) {
 			for (const entry of value) visit(entry, key, depth + 1);
 		} else if (isRecord(value)) {
@@ -230,27 +295,51 @@ export function mediaAddresses(jobs: JobReading, result: unknown, limit: number)
 function firstText(value: unknown, paths: Path[]): string | undefined {
 	for (const path of paths) {
 		const found = at(value, path);
-		if ((typeof found === 'string' && found !== '') || typeof found === 'number') return String(found);
+		if ((typeof found === 'string' && found !== '') || typeof found === 'number')
+			return String(found);
 	}
 	return undefined;
 }
 
 /** The service's own message, code and details, where its error schema puts them. */
-export function describeError(errors: ErrorReading, body: unknown): { message?: string; code?: string; details?: string } {
+export function describeError(
+	errors: ErrorReading,
+	body: unknown,
+): { message?: string; code?: string; details?: string } {
 	if (typeof body === 'string') return { message: body.slice(0, MAX_QUOTED_TEXT) || undefined };
 	if (!isRecord(body)) return {};
 	const list = errors.details.map((path) => at(body, path)).find(Array.isArray) ?? [];
 	const details = (list as unknown[]).slice(0, 20).map((detail) => ({
-		field: firstText(detail, errors.detailField.map((key) => [key])),
-		message: isRecord(detail) ? firstText(detail, errors.detailMessage.map((key) => [key])) : String(detail),
-		code: firstText(detail, errors.detailCode.map((key) => [key])),
+		field: firstText(
+			detail,
+			errors.detailField.map((key) => [key]),
+		),
+		message: isRecord(detail)
+			? firstText(
+					detail,
+					errors.detailMessage.map((key) => [key]),
+				)
+			: String(detail),
+		code: firstText(
+			detail,
+			errors.detailCode.map((key) => [key]),
+		),
 	}));
 	// A service that reports errors only as a list (`errors: [{code, message}]`) says the first one in its main text.
 	const message = firstText(body, errors.message) ?? details[0]?.message;
 	// A problem type (RFC 9457) is a URI; its last segment reads as a code.
-	const code = (firstText(body, errors.code) ?? details[0]?.code)?.replace(/^[a-z][\w+.-]*:\/\/.*\/([^/]+)\/?$/i, '$1');
-	const lines = details.map((detail) => [detail.field, detail.message].filter(Boolean).join(': ')).filter((line) => line.length > 0);
-	return { message: message?.slice(0, MAX_QUOTED_TEXT), code: code?.slice(0, 100), details: lines.join('; ').slice(0, 2 * MAX_QUOTED_TEXT) || undefined };
+	const code = (firstText(body, errors.code) ?? details[0]?.code)?.replace(
+		/^[a-z][\w+.-]*:\/\/.*\/([^/]+)\/?$/i,
+		'$1',
+	);
+	const lines = details
+		.map((detail) => [detail.field, detail.message].filter(Boolean).join(': '))
+		.filter((line) => line.length > 0);
+	return {
+		message: message?.slice(0, MAX_QUOTED_TEXT),
+		code: code?.slice(0, 100),
+		details: lines.join('; ').slice(0, 2 * MAX_QUOTED_TEXT) || undefined,
+	};
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -265,8 +354,13 @@ export interface DeliveryView {
 	post?: unknown;
 }
 
-export function readDelivery(reading: DeliveryReading, body: unknown, headers: Headers): DeliveryView {
-	const data = reading.data.map((path) => at(body, path)).find((value) => value !== undefined) ?? {};
+export function readDelivery(
+	reading: DeliveryReading,
+	body: unknown,
+	headers: Headers,
+): DeliveryView {
+	const data =
+		reading.data.map((path) => at(body, path)).find((value) => value !== undefined) ?? {};
 	const post = reading.post.map((path) => at(data, path)).find(isRecord);
 	return {
 		type: pointed(reading.type, body, headers) ?? '',

@@ -25,31 +25,98 @@ export interface FieldSpec {
 }
 
 export const FIELDS = {
-	content: { type: 'string', words: [['content'], ['text'], ['body']], description: 'Text of the post.' },
+	content: {
+		type: 'string',
+		words: [['content'], ['text'], ['body']],
+		description: 'Text of the post.',
+	},
 	title: { type: 'string', words: [['title'], ['headline']], description: 'Title of the post.' },
-	transcript: { type: 'string', words: [['transcript']], description: 'Transcript to write the blog post from.' },
-	prompt: { type: 'string', words: [['prompt'], ['instruction']], description: 'What to write about.' },
+	transcript: {
+		type: 'string',
+		words: [['transcript']],
+		description: 'Transcript to write the blog post from.',
+	},
+	prompt: {
+		type: 'string',
+		words: [['prompt'], ['instruction']],
+		description: 'What to write about.',
+	},
 	sourceText: { type: 'string', words: [['source', 'text']], description: 'Text to adapt.' },
 	sourcePostId: { type: 'string', words: [['source', 'post']], description: 'Post to adapt.' },
 	pageId: { type: 'string', words: [['page']], description: 'Page the content belongs to.' },
 	postId: { type: 'string', words: [['post']], description: 'Post to publish.' },
-	status: { type: 'string', words: [['status'], ['state']], description: 'Status of the post.', values: ['draft', 'published', 'scheduled'] },
-	scheduledAt: { type: 'date-time', words: [['schedule'], ['publish', 'at']], description: 'When to publish.' },
+	status: {
+		type: 'string',
+		words: [['status'], ['state']],
+		description: 'Status of the post.',
+		values: ['draft', 'published', 'scheduled'],
+	},
+	scheduledAt: {
+		type: 'date-time',
+		words: [['schedule'], ['publish', 'at']],
+		description: 'When to publish.',
+	},
 	tags: { type: 'list', words: [['tag'], ['label']], description: 'Tags of the post.' },
-	mediaUrls: { type: 'list', words: [['media']], description: 'Addresses of images or videos to attach.' },
+	mediaUrls: {
+		type: 'list',
+		words: [['media']],
+		description: 'Addresses of images or videos to attach.',
+	},
 	tone: { type: 'string', words: [['tone'], ['voice']], description: 'Voice of the content.' },
-	language: { type: 'string', words: [['language'], ['locale']], description: 'Language to write in.' },
-	length: { type: 'string', words: [['length']], description: 'Length of the blog post.', values: ['short', 'medium', 'long'] },
-	threadLength: { type: 'integer', words: [['thread'], ['tweet']], description: 'Number of tweets in the thread.' },
-	thread: { type: 'list', words: [['thread'], ['part'], ['tweets']], description: 'Texts to publish as a thread, one tweet each, in order.' },
+	language: {
+		type: 'string',
+		words: [['language'], ['locale']],
+		description: 'Language to write in.',
+	},
+	length: {
+		type: 'string',
+		words: [['length']],
+		description: 'Length of the blog post.',
+		values: ['short', 'medium', 'long'],
+	},
+	threadLength: {
+		type: 'integer',
+		words: [['thread'], ['tweet']],
+		description: 'Number of tweets in the thread.',
+	},
+	thread: {
+		type: 'list',
+		words: [['thread'], ['part'], ['tweets']],
+		description: 'Texts to publish as a thread, one tweet each, in order.',
+	},
 	slideCount: { type: 'integer', words: [['slide']], description: 'Number of slides.' },
-	durationSeconds: { type: 'integer', words: [['duration'], ['length', 'second']], description: 'Length of the video in seconds.' },
+	durationSeconds: {
+		type: 'integer',
+		words: [['duration'], ['length', 'second']],
+		description: 'Length of the video in seconds.',
+	},
 	aspectRatio: { type: 'string', words: [['aspect']], description: 'Aspect ratio of the video.' },
-	url: { type: 'string', words: [['url'], ['uri'], ['endpoint'], ['address']], description: 'Address the service delivers events to.' },
-	events: { type: 'list', words: [['event'], ['topic'], ['trigger']], description: 'Events to deliver.' },
-	description: { type: 'string', words: [['description']], description: 'What the webhook is for.' },
-	active: { type: 'boolean', words: [['active'], ['enable']], opposite: [['disable'], ['inactive'], ['pause']], description: 'Whether events are delivered.' },
-	secret: { type: 'string', words: [['secret']], description: 'Secret the service signs deliveries with.' },
+	url: {
+		type: 'string',
+		words: [['url'], ['uri'], ['endpoint'], ['address']],
+		description: 'Address the service delivers events to.',
+	},
+	events: {
+		type: 'list',
+		words: [['event'], ['topic'], ['trigger']],
+		description: 'Events to deliver.',
+	},
+	description: {
+		type: 'string',
+		words: [['description']],
+		description: 'What the webhook is for.',
+	},
+	active: {
+		type: 'boolean',
+		words: [['active'], ['enable']],
+		opposite: [['disable'], ['inactive'], ['pause']],
+		description: 'Whether events are delivered.',
+	},
+	secret: {
+		type: 'string',
+		words: [['secret']],
+		description: 'Secret the service signs deliveries with.',
+	},
 } as const satisfies Record<string, FieldSpec>;
 
 export type FieldName = keyof typeof FIELDS;
@@ -73,8 +140,23 @@ export interface EndpointSpec {
 	reads?: string;
 }
 
-const POST_BODY = ['content', 'title', 'status', 'scheduledAt', 'pageId', 'tags', 'mediaUrls'] as const;
-const GENERATION_SOURCES = ['prompt', 'sourceText', 'sourcePostId', 'tone', 'language', 'pageId'] as const;
+const POST_BODY = [
+	'content',
+	'title',
+	'status',
+	'scheduledAt',
+	'pageId',
+	'tags',
+	'mediaUrls',
+] as const;
+const GENERATION_SOURCES = [
+	'prompt',
+	'sourceText',
+	'sourcePostId',
+	'tone',
+	'language',
+	'pageId',
+] as const;
 const PUBLICATION_BODY = ['postId', 'content', 'pageId', 'scheduledAt'] as const;
 const WEBHOOK_BODY = ['url', 'events', 'description', 'active', 'secret'] as const;
 
@@ -82,10 +164,30 @@ export const ENDPOINTS = {
 	getAccount: { method: 'GET', path: '/v1/me', answer: 'object', resource: 'Account' },
 	listPages: { method: 'GET', path: '/v1/pages', answer: 'list', resource: 'Page' },
 	getPage: { method: 'GET', path: '/v1/pages/{id}', answer: 'object', resource: 'Page' },
-	createPost: { method: 'POST', path: '/v1/posts', answer: 'object', resource: 'Post', body: POST_BODY, required: 1 },
-	listPosts: { method: 'GET', path: '/v1/posts', answer: 'list', resource: 'Post', query: ['pageId', 'status'] },
+	createPost: {
+		method: 'POST',
+		path: '/v1/posts',
+		answer: 'object',
+		resource: 'Post',
+		body: POST_BODY,
+		required: 1,
+	},
+	listPosts: {
+		method: 'GET',
+		path: '/v1/posts',
+		answer: 'list',
+		resource: 'Post',
+		query: ['pageId', 'status'],
+	},
 	getPost: { method: 'GET', path: '/v1/posts/{id}', answer: 'object', resource: 'Post' },
-	updatePost: { method: 'PATCH', path: '/v1/posts/{id}', answer: 'object', resource: 'Post', body: POST_BODY, reads: 'getPost' },
+	updatePost: {
+		method: 'PATCH',
+		path: '/v1/posts/{id}',
+		answer: 'object',
+		resource: 'Post',
+		body: POST_BODY,
+		reads: 'getPost',
+	},
 	deletePost: { method: 'DELETE', path: '/v1/posts/{id}', answer: 'deleted' },
 	generateBlog: {
 		method: 'POST',
@@ -94,19 +196,51 @@ export const ENDPOINTS = {
 		body: ['transcript', 'title', 'length', 'tone', 'language', 'pageId'],
 		required: 1,
 	},
-	generateLinkedin: { method: 'POST', path: '/v1/generate/linkedin', answer: 'job', body: GENERATION_SOURCES },
-	generateTwitter: { method: 'POST', path: '/v1/generate/twitter', answer: 'job', body: [...GENERATION_SOURCES, 'threadLength'] },
-	generateCarousel: { method: 'POST', path: '/v1/generate/carousel', answer: 'job', body: [...GENERATION_SOURCES, 'slideCount'] },
+	generateLinkedin: {
+		method: 'POST',
+		path: '/v1/generate/linkedin',
+		answer: 'job',
+		body: GENERATION_SOURCES,
+	},
+	generateTwitter: {
+		method: 'POST',
+		path: '/v1/generate/twitter',
+		answer: 'job',
+		body: [...GENERATION_SOURCES, 'threadLength'],
+	},
+	generateCarousel: {
+		method: 'POST',
+		path: '/v1/generate/carousel',
+		answer: 'job',
+		body: [...GENERATION_SOURCES, 'slideCount'],
+	},
 	generateVideo: {
 		method: 'POST',
 		path: '/v1/generate/video',
 		answer: 'job',
 		body: [...GENERATION_SOURCES, 'durationSeconds', 'aspectRatio'],
 	},
-	publishLinkedin: { method: 'POST', path: '/v1/publish/linkedin', answer: 'job', body: PUBLICATION_BODY },
-	publishTwitter: { method: 'POST', path: '/v1/publish/twitter', answer: 'job', body: [...PUBLICATION_BODY, 'thread'] },
+	publishLinkedin: {
+		method: 'POST',
+		path: '/v1/publish/linkedin',
+		answer: 'job',
+		body: PUBLICATION_BODY,
+	},
+	publishTwitter: {
+		method: 'POST',
+		path: '/v1/publish/twitter',
+		answer: 'job',
+		body: [...PUBLICATION_BODY, 'thread'],
+	},
 	getJob: { method: 'GET', path: '/v1/jobs/{id}', answer: 'job', resource: 'Job' },
-	createWebhook: { method: 'POST', path: '/v1/webhooks', answer: 'object', resource: 'Webhook', body: WEBHOOK_BODY, required: 2 },
+	createWebhook: {
+		method: 'POST',
+		path: '/v1/webhooks',
+		answer: 'object',
+		resource: 'Webhook',
+		body: WEBHOOK_BODY,
+		required: 2,
+	},
 	listWebhooks: { method: 'GET', path: '/v1/webhooks', answer: 'list', resource: 'Webhook' },
 	getWebhook: { method: 'GET', path: '/v1/webhooks/{id}', answer: 'object', resource: 'Webhook' },
 	updateWebhook: {

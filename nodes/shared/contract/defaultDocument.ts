@@ -13,7 +13,11 @@ import type { OpenApiDocument } from './schema';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: IDataObject) => ({ content: { 'application/json': { schema } } });
-const uri = (what: string) => ({ type: 'string', format: 'uri', description: `Address of the ${what}.` });
+const uri = (what: string) => ({
+	type: 'string',
+	format: 'uri',
+	description: `Address of the ${what}.`,
+});
 
 /** `scheduledAt` is `scheduled_at` in the built-in document. */
 export function builtInName(field: FieldName): string {
@@ -79,20 +83,48 @@ const SIGNATURE_HEADERS = [
 		name: 'X-Content-Publishing-Signature',
 		in: 'header',
 		required: true,
-		description: '`sha256=` + lowercase hex HMAC-SHA256, keyed with the webhook secret, of `<timestamp>.<raw body>`.',
+		description:
+			'`sha256=` + lowercase hex HMAC-SHA256, keyed with the webhook secret, of `<timestamp>.<raw body>`.',
 		schema: { type: 'string' },
 	},
-	{ name: 'X-Content-Publishing-Timestamp', in: 'header', required: true, description: 'Unix time in seconds when the event was signed.', schema: { type: 'string' } },
-	{ name: 'X-Content-Publishing-Delivery', in: 'header', description: 'The unique id of the event.', schema: { type: 'string' } },
+	{
+		name: 'X-Content-Publishing-Timestamp',
+		in: 'header',
+		required: true,
+		description: 'Unix time in seconds when the event was signed.',
+		schema: { type: 'string' },
+	},
+	{
+		name: 'X-Content-Publishing-Delivery',
+		in: 'header',
+		description: 'The unique id of the event.',
+		schema: { type: 'string' },
+	},
 ];
 
 const SCHEMAS: IDataObject = {
 	Account: { type: 'object', properties: { id: { type: 'string' } } },
-	Page: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, url: { type: 'string', format: 'uri' } } },
-	Post: { type: 'object', properties: { id: { type: 'string' }, ...(objectOf(ENDPOINTS.createPost.body).properties as IDataObject) } },
+	Page: {
+		type: 'object',
+		properties: {
+			id: { type: 'string' },
+			name: { type: 'string' },
+			url: { type: 'string', format: 'uri' },
+		},
+	},
+	Post: {
+		type: 'object',
+		properties: {
+			id: { type: 'string' },
+			...(objectOf(ENDPOINTS.createPost.body).properties as IDataObject),
+		},
+	},
 	Webhook: {
 		type: 'object',
-		properties: { id: { type: 'string' }, ...(objectOf(['url', 'events', 'description', 'active']).properties as IDataObject) },
+		properties: {
+			id: { type: 'string' },
+			...(objectOf(['url', 'events', 'description', 'active']).properties as IDataObject),
+		},
 	},
 	Job: {
 		type: 'object',
@@ -106,7 +138,10 @@ const SCHEMAS: IDataObject = {
 			},
 			result: ref('JobResult'),
 			error: ref('JobError'),
-			error_message: { type: 'string', description: 'Why the job failed, where the service says it beside the job.' },
+			error_message: {
+				type: 'string',
+				description: 'Why the job failed, where the service says it beside the job.',
+			},
 		},
 	},
 	JobResult: {
@@ -120,17 +155,32 @@ const SCHEMAS: IDataObject = {
 			media_url: uri('media file'),
 			file_url: uri('file'),
 			download_url: uri('file to download'),
-			slides: { type: 'array', items: { type: 'object', properties: { image_url: uri('slide image') } } },
+			slides: {
+				type: 'array',
+				items: { type: 'object', properties: { image_url: uri('slide image') } },
+			},
 		},
 	},
-	JobError: { type: 'object', description: 'Why the job failed.', properties: { code: { type: 'string' }, message: { type: 'string' } } },
+	JobError: {
+		type: 'object',
+		description: 'Why the job failed.',
+		properties: { code: { type: 'string' }, message: { type: 'string' } },
+	},
 	// A job is started by an answer that is the job, holds it, or names it.
 	JobAnswer: {
 		anyOf: [
 			ref('Job'),
 			{ type: 'object', properties: { job: ref('Job') }, required: ['job'] },
-			{ type: 'object', properties: { job_id: { type: 'string', description: 'The id of the job.' } }, required: ['job_id'] },
-			{ type: 'object', properties: { jobId: { type: 'string', description: 'The id of the job.' } }, required: ['jobId'] },
+			{
+				type: 'object',
+				properties: { job_id: { type: 'string', description: 'The id of the job.' } },
+				required: ['job_id'],
+			},
+			{
+				type: 'object',
+				properties: { jobId: { type: 'string', description: 'The id of the job.' } },
+				required: ['jobId'],
+			},
 		],
 	},
 	Error: {
@@ -143,13 +193,33 @@ const SCHEMAS: IDataObject = {
 						properties: {
 							code: { type: 'string' },
 							message: { type: 'string' },
-							details: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } } },
+							details: {
+								type: 'array',
+								items: {
+									type: 'object',
+									properties: { field: { type: 'string' }, message: { type: 'string' } },
+								},
+							},
 						},
 					},
 				},
 			},
-			{ type: 'object', properties: { message: { type: 'string' }, code: { type: 'string' }, errors: { type: 'array', items: {} } } },
-			{ type: 'object', properties: { detail: { type: 'string' }, title: { type: 'string' }, type: { type: 'string' } } },
+			{
+				type: 'object',
+				properties: {
+					message: { type: 'string' },
+					code: { type: 'string' },
+					errors: { type: 'array', items: {} },
+				},
+			},
+			{
+				type: 'object',
+				properties: {
+					detail: { type: 'string' },
+					title: { type: 'string' },
+					type: { type: 'string' },
+				},
+			},
 			{ type: 'object', properties: { error: { type: 'string' } } },
 		],
 	},
@@ -161,14 +231,27 @@ const SCHEMAS: IDataObject = {
 			created_at: { type: 'string', format: 'date-time' },
 			data: {
 				description: 'The job, or `post` for a published post.',
-				anyOf: [ref('Job'), { type: 'object', properties: { job: ref('Job'), job_id: { type: 'string', description: 'The id of the job.' }, post: ref('Post') } }],
+				anyOf: [
+					ref('Job'),
+					{
+						type: 'object',
+						properties: {
+							job: ref('Job'),
+							job_id: { type: 'string', description: 'The id of the job.' },
+							post: ref('Post'),
+						},
+					},
+				],
 			},
 		},
 	},
 };
 
 function listOf(item: string): IDataObject {
-	const cursor = { type: ['string', 'null'], description: 'Pass as `cursor` to get the next page; null on the last page.' };
+	const cursor = {
+		type: ['string', 'null'],
+		description: 'Pass as `cursor` to get the next page; null on the last page.',
+	};
 	return {
 		anyOf: ['data', 'items', 'results'].map((name) => ({
 			type: 'object',
@@ -181,7 +264,12 @@ function listOf(item: string): IDataObject {
 function operation(spec: EndpointSpec): IDataObject {
 	const query = (name: string, schema: IDataObject) => ({ name, in: 'query', schema });
 	const parameters = [
-		...(spec.answer === 'list' ? [query('limit', { type: 'integer', minimum: 1, maximum: 100 }), query('cursor', { type: 'string' })] : []),
+		...(spec.answer === 'list'
+			? [
+					query('limit', { type: 'integer', minimum: 1, maximum: 100 }),
+					query('cursor', { type: 'string' }),
+				]
+			: []),
 		...(spec.query ?? []).map((field) => query(builtInName(field), fieldSchema(field))),
 	];
 	const required = (spec.body ?? []).slice(0, spec.required ?? 0);
@@ -208,15 +296,29 @@ function buildDefaultDocument(): OpenApiDocument {
 		const entry = operation(spec);
 		if (events) {
 			// The events a registration takes, with `*` for all of them.
-			const body = (entry.requestBody as { content: { 'application/json': { schema: { properties: IDataObject } } } }).content['application/json'].schema;
+			const body = (
+				entry.requestBody as {
+					content: { 'application/json': { schema: { properties: IDataObject } } };
+				}
+			).content['application/json'].schema;
 			body.properties.events = {
 				type: 'array',
-				items: { type: 'string', enum: [...EVENTS.map(([event]) => event), '*'], 'x-enum-descriptions': [...EVENTS.map(([, text]) => text), 'Every event.'] },
+				items: {
+					type: 'string',
+					enum: [...EVENTS.map(([event]) => event), '*'],
+					'x-enum-descriptions': [...EVENTS.map(([, text]) => text), 'Every event.'],
+				},
 			};
 		}
 		paths[spec.path] = { ...paths[spec.path], [spec.method.toLowerCase()]: entry };
 	}
-	const delivery = { post: { parameters: SIGNATURE_HEADERS, requestBody: json(ref('Event')), responses: { '200': { description: 'Received.' } } } };
+	const delivery = {
+		post: {
+			parameters: SIGNATURE_HEADERS,
+			requestBody: json(ref('Event')),
+			responses: { '200': { description: 'Received.' } },
+		},
+	};
 	return {
 		openapi: '3.1.0',
 		paths,

@@ -3,7 +3,14 @@ import type { IDataObject } from 'n8n-workflow';
 import { FIELDS, type FieldName } from './catalog';
 import { builtInName } from './defaultDocument';
 import { enumExplanations } from './operations';
-import { DocumentReader, firstSentence, normalizeName, own, type ObjectShape, type Schema } from './schema';
+import {
+	DocumentReader,
+	firstSentence,
+	normalizeName,
+	own,
+	type ObjectShape,
+	type Schema,
+} from './schema';
 
 /**
  * The node's fields in a service's names: each goes to the property of the request schema with the
@@ -41,12 +48,20 @@ function fitsValue(schema: Schema, value: unknown): boolean {
 
 /** Whether a name (without separators) or a description holds every word of an entry. */
 function holdsWords(text: string, words: readonly string[], inName: boolean): boolean {
-	return words.every((word) => (inName ? text.includes(word) : new RegExp(`\\b${word}`).test(text)));
+	return words.every((word) =>
+		inName ? text.includes(word) : new RegExp(`\\b${word}`).test(text),
+	);
 }
 
 function wordsOf(field: string): readonly (readonly string[])[] {
 	if (field in FIELDS) return FIELDS[field as FieldName].words;
-	return [field.replace(/([A-Z])/g, ' $1').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)];
+	return [
+		field
+			.replace(/([A-Z])/g, ' $1')
+			.toLowerCase()
+			.split(/[^a-z0-9]+/)
+			.filter(Boolean),
+	];
 }
 
 /** The name the built-in document gives a field: snake_case for the node's own fields. */
@@ -56,7 +71,9 @@ function defaultName(field: string): string {
 
 /** A node field's value as the node means it: a list field typed as text is its entries. */
 function nodeValue(field: string, value: unknown): unknown {
-	return field in FIELDS && FIELDS[field as FieldName].type === 'list' && typeof value === 'string' ? splitList(value) : value;
+	return field in FIELDS && FIELDS[field as FieldName].type === 'list' && typeof value === 'string'
+		? splitList(value)
+		: value;
 }
 
 /** The service's name for one of the node's fields, or undefined when its schema has none. */
@@ -68,7 +85,10 @@ export function findField(
 	{ writable = true }: { writable?: boolean } = {},
 ): string | undefined {
 	const candidates = [...shape.properties.entries()].filter(
-		([name, schema]) => !taken.has(name) && (!writable || own(schema, 'readOnly') !== true) && fitsValue(schema, value),
+		([name, schema]) =>
+			!taken.has(name) &&
+			(!writable || own(schema, 'readOnly') !== true) &&
+			fitsValue(schema, value),
 	);
 	const wanted = field in FIELDS ? builtInName(field as FieldName) : field;
 	const exact = candidates.find(([name]) => name === field || name === wanted);
@@ -86,17 +106,27 @@ export function findField(
 		}
 	}
 	// A field of known values (a post's status) is the property whose values include one of them.
-	const values = field in FIELDS ? ((FIELDS[field as FieldName] as { values?: readonly string[] }).values ?? []) : [];
+	const values =
+		field in FIELDS
+			? ((FIELDS[field as FieldName] as { values?: readonly string[] }).values ?? [])
+			: [];
 	const byValue = candidates.find(([, schema]) => {
 		const listed = own(schema, 'enum');
-		return Array.isArray(listed) && listed.some((entry) => typeof entry === 'string' && values.includes(entry.toLowerCase()));
+		return (
+			Array.isArray(listed) &&
+			listed.some((entry) => typeof entry === 'string' && values.includes(entry.toLowerCase()))
+		);
 	});
 	return byValue?.[0];
 }
 
 /** Splits a comma- or newline-separated text into its non-empty entries. */
 export function splitList(value: unknown): string[] {
-	if (Array.isArray(value)) return value.map(String).map((entry) => entry.trim()).filter(Boolean);
+	if (Array.isArray(value))
+		return value
+			.map(String)
+			.map((entry) => entry.trim())
+			.filter(Boolean);
 	return String(value ?? '')
 		.split(/[,\n]/)
 		.map((entry) => entry.trim())
@@ -114,15 +144,24 @@ function stem(word: string): string {
  * (`scheduled` → `future`, "Scheduled: goes out at publish_on").
  */
 function serviceValue(reader: DocumentReader, schema: Schema, value: unknown): unknown {
-	if (Array.isArray(value)) return value.map((entry) => serviceValue(reader, reader.items(schema) ?? {}, entry));
+	if (Array.isArray(value))
+		return value.map((entry) => serviceValue(reader, reader.items(schema) ?? {}, entry));
 	const allowed = reader.enumValues(schema);
 	if (typeof value !== 'string' || allowed === undefined || allowed.includes(value)) return value;
 	const spelt = allowed.find((candidate) => normalizeName(candidate) === normalizeName(value));
 	if (spelt !== undefined) return spelt;
-	const stemmed = allowed.find((candidate) => stem(normalizeName(candidate)) === stem(normalizeName(value)));
+	const stemmed = allowed.find(
+		(candidate) => stem(normalizeName(candidate)) === stem(normalizeName(value)),
+	);
 	if (stemmed !== undefined) return stemmed;
 	const explanations = enumExplanations(reader, schema, allowed);
-	return allowed.find((candidate) => (explanations[candidate] ?? '').split(/[^A-Za-z]+/).some((word) => word !== '' && stem(word) === stem(value))) ?? value;
+	return (
+		allowed.find((candidate) =>
+			(explanations[candidate] ?? '')
+				.split(/[^A-Za-z]+/)
+				.some((word) => word !== '' && stem(word) === stem(value)),
+		) ?? value
+	);
 }
 
 /**
@@ -137,8 +176,13 @@ export function mapFields(
 	where: string,
 	optional: IDataObject = {},
 ): IDataObject {
-	const all = Object.entries({ ...fields, ...optional }).map(([field, value]) => [field, nodeValue(field, value)] as const);
-	if (shape === undefined) return Object.fromEntries(all.map(([field, value]) => [defaultName(field), value])) as IDataObject;
+	const all = Object.entries({ ...fields, ...optional }).map(
+		([field, value]) => [field, nodeValue(field, value)] as const,
+	);
+	if (shape === undefined)
+		return Object.fromEntries(
+			all.map(([field, value]) => [defaultName(field), value]),
+		) as IDataObject;
 	const mapped: IDataObject = {};
 	const taken = new Set<string>();
 	for (const [field, value] of all) {
@@ -146,9 +190,15 @@ export function mapFields(
 		let sent = value;
 		if (name === undefined && typeof value === 'boolean') {
 			// A yes/no field the service names by its opposite (Stripe's `disabled` for `active`) goes negated.
-			const opposite = (field in FIELDS ? (FIELDS[field as FieldName] as { opposite?: string[][] }).opposite : undefined) ?? [];
+			const opposite =
+				(field in FIELDS
+					? (FIELDS[field as FieldName] as { opposite?: string[][] }).opposite
+					: undefined) ?? [];
 			name = [...shape.properties.entries()].find(
-				([candidate, schema]) => !taken.has(candidate) && fitsValue(schema, value) && opposite.some((words) => holdsWords(normalizeName(candidate), words, true)),
+				([candidate, schema]) =>
+					!taken.has(candidate) &&
+					fitsValue(schema, value) &&
+					opposite.some((words) => holdsWords(normalizeName(candidate), words, true)),
 			)?.[0];
 			sent = !value;
 		}
@@ -166,7 +216,12 @@ export function mapFields(
 		taken.add(name);
 		const converted = serviceValue(reader, shape.properties.get(name) ?? {}, sent);
 		// Set as an own data property, whatever the service calls its field (even `__proto__`).
-		Object.defineProperty(mapped, name, { value: converted, enumerable: true, writable: true, configurable: true });
+		Object.defineProperty(mapped, name, {
+			value: converted,
+			enumerable: true,
+			writable: true,
+			configurable: true,
+		});
 	}
 	return mapped;
 }

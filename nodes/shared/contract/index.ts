@@ -11,10 +11,24 @@ import type { BuiltInEvent, Contract, WebhookContract } from './types';
  */
 
 export * from './answers';
-export { DOCUMENT_PATH, ENDPOINTS, FIELDS, isUnsafeId, type EndpointName, type FieldName } from './catalog';
+export {
+	DOCUMENT_PATH,
+	ENDPOINTS,
+	FIELDS,
+	isUnsafeId,
+	type EndpointName,
+	type FieldName,
+} from './catalog';
 export { ContractFieldError, findField, splitList } from './fields';
 export { builtInContract, resolveContract } from './resolve';
-export { isOpenApiDocument, isRecord, own, ownAt, type ObjectShape, type OpenApiDocument } from './schema';
+export {
+	isOpenApiDocument,
+	isRecord,
+	own,
+	ownAt,
+	type ObjectShape,
+	type OpenApiDocument,
+} from './schema';
 export { signingKey, TOLERANCE_SECONDS, verifyDelivery } from './signatures';
 export * from './types';
 
@@ -25,14 +39,29 @@ const MAPPING_BUDGET = 20_000;
  * The body of a request, in the service's fields; `optional` fields the service has no place for
  * are left out instead of failing.
  */
-export function requestBody(contract: Contract, name: EndpointName, fields: IDataObject, optional: IDataObject = {}): IDataObject {
+export function requestBody(
+	contract: Contract,
+	name: EndpointName,
+	fields: IDataObject,
+	optional: IDataObject = {},
+): IDataObject {
 	const endpoint = contract.endpoints[name];
 	contract.reader.allow(MAPPING_BUDGET);
-	return mapFields(contract.reader, endpoint.request, fields, `${endpoint.method} ${endpoint.path}`, optional);
+	return mapFields(
+		contract.reader,
+		endpoint.request,
+		fields,
+		`${endpoint.method} ${endpoint.path}`,
+		optional,
+	);
 }
 
 /** The query of a request, in the service's parameters; paging parameters are the node's own. */
-export function requestQuery(contract: Contract, name: EndpointName, fields: IDataObject): IDataObject {
+export function requestQuery(
+	contract: Contract,
+	name: EndpointName,
+	fields: IDataObject,
+): IDataObject {
 	const endpoint = contract.endpoints[name];
 	if (Object.keys(fields).length === 0) return fields;
 	const paging = new Set(
@@ -42,7 +71,12 @@ export function requestQuery(contract: Contract, name: EndpointName, fields: IDa
 	);
 	const properties = new Map([...endpoint.query].filter(([parameter]) => !paging.has(parameter)));
 	contract.reader.allow(MAPPING_BUDGET);
-	return mapFields(contract.reader, { properties, closed: endpoint.query.size > 0 }, fields, `the query of ${endpoint.method} ${endpoint.path}`);
+	return mapFields(
+		contract.reader,
+		{ properties, closed: endpoint.query.size > 0 },
+		fields,
+		`the query of ${endpoint.method} ${endpoint.path}`,
+	);
 }
 
 const BUILT_IN_EVENTS = new Set<string>(['job.completed', 'job.failed', 'post.published']);
@@ -55,7 +89,8 @@ const BUILT_IN_EVENTS = new Set<string>(['job.completed', 'job.failed', 'post.pu
 export function eventsToSend(webhooks: WebhookContract, chosen: string[]): string[] {
 	const offered = webhooks.events;
 	if (offered === undefined) return chosen;
-	if (chosen.includes('*')) return webhooks.wildcard ? ['*'] : offered.filter((event) => event !== '*');
+	if (chosen.includes('*'))
+		return webhooks.wildcard ? ['*'] : offered.filter((event) => event !== '*');
 	const events = new Set<string>();
 	const unknown: string[] = [];
 	for (const event of chosen) {
@@ -76,5 +111,8 @@ export function eventsToSend(webhooks: WebhookContract, chosen: string[]): strin
 /** Whether a delivered event is one of the chosen ones, by the service's names for them. */
 export function isChosenEvent(webhooks: WebhookContract, chosen: string[], type: string): boolean {
 	if (chosen.includes('*') || chosen.includes(type)) return true;
-	return chosen.some((event) => BUILT_IN_EVENTS.has(event) && webhooks.meanings[event as BuiltInEvent].includes(type));
+	return chosen.some(
+		(event) =>
+			BUILT_IN_EVENTS.has(event) && webhooks.meanings[event as BuiltInEvent].includes(type),
+	);
 }

@@ -88,15 +88,29 @@ function holders(reader: DocumentReader, shape: ObjectShape, resource?: string):
  * (`success`, `errors`, `messages`); where several could, the one the document's other answers
  * use; else the answer itself.
  */
-function resourcePath(reader: DocumentReader, schema: Schema | undefined, context: ReadingContext, resource?: string, depth = 0): Path {
+function resourcePath(
+	reader: DocumentReader,
+	schema: Schema | undefined,
+	context: ReadingContext,
+	resource?: string,
+	depth = 0,
+): Path {
 	const shape = reader.shape(schema);
 	if (shape === undefined || hasId(shape, resource) || depth >= MAX_PATH_DEPTH) return [];
 	const candidates = holders(reader, shape, resource);
 	// Without an object with an id in it (a result computed at once), the property the document's
 	// other answers wrap their resource in, where this answer has it as an object.
-	const wrapper = [...shape.properties.entries()].find(([name, property]) => context.envelopes.has(name) && reader.shape(property) !== undefined)?.[0];
-	const chosen = candidates.length === 1 ? candidates[0] : (candidates.find((name) => context.envelopes.has(name)) ?? (candidates.length === 0 ? wrapper : undefined));
-	return chosen === undefined ? [] : [chosen, ...resourcePath(reader, shape.properties.get(chosen), context, resource, depth + 1)];
+	const wrapper = [...shape.properties.entries()].find(
+		([name, property]) => context.envelopes.has(name) && reader.shape(property) !== undefined,
+	)?.[0];
+	const chosen =
+		candidates.length === 1
+			? candidates[0]
+			: (candidates.find((name) => context.envelopes.has(name)) ??
+				(candidates.length === 0 ? wrapper : undefined));
+	return chosen === undefined
+		? []
+		: [chosen, ...resourcePath(reader, shape.properties.get(chosen), context, resource, depth + 1)];
 }
 
 /**
@@ -104,7 +118,13 @@ function resourcePath(reader: DocumentReader, schema: Schema | undefined, contex
  * the resource's own endpoint answers with, or objects with an id), not an `errors` or `messages`
  * array beside it; a bare array is the list itself.
  */
-function itemsPath(reader: DocumentReader, schema: Schema | undefined, resourceSchema: Schema | undefined, resource?: string, depth = 0): Path | undefined {
+function itemsPath(
+	reader: DocumentReader,
+	schema: Schema | undefined,
+	resourceSchema: Schema | undefined,
+	resource?: string,
+	depth = 0,
+): Path | undefined {
 	if (schema === undefined) return undefined;
 	if (reader.isArray(schema)) return [];
 	const shape = reader.shape(schema);
@@ -112,7 +132,10 @@ function itemsPath(reader: DocumentReader, schema: Schema | undefined, resourceS
 	const arrays = [...shape.properties.entries()].filter(([, property]) => reader.isArray(property));
 	const isResource = (property: Schema) => {
 		const item = reader.items(property);
-		return (resourceSchema !== undefined && item === resourceSchema) || hasId(reader.shape(item), resource);
+		return (
+			(resourceSchema !== undefined && item === resourceSchema) ||
+			hasId(reader.shape(item), resource)
+		);
 	};
 	const found = arrays.find(([, property]) => isResource(property));
 	if (found) return [found[0]];
@@ -130,40 +153,86 @@ function itemsPath(reader: DocumentReader, schema: Schema | undefined, resourceS
 // Paging
 
 function isUri(reader: DocumentReader, schema: Schema): boolean {
-	return reader.variants(schema).some((variant) => /^(uri|uri-reference|url|iri)$/.test(ownText(variant, 'format')));
+	return reader
+		.variants(schema)
+		.some((variant) => /^(uri|uri-reference|url|iri)$/.test(ownText(variant, 'format')));
 }
 
-function pagingOf(reader: DocumentReader, query: Map<string, Schema>, answers: Schema[], success: Success | undefined): Paging {
+function pagingOf(
+	reader: DocumentReader,
+	query: Map<string, Schema>,
+	answers: Schema[],
+	success: Success | undefined,
+): Paging {
 	const parameter = (test: (name: string) => boolean) => [...query.keys()].find(test);
-	const size = parameter(named('limit', 'per_page', 'page_size', 'pageSize', 'size', 'count', 'max_results', 'maxResults', 'first', 'top'));
-	const max = Number(size === undefined ? NaN : own(query.get(size), 'maximum')) || DEFAULT_MAX_PAGE_SIZE;
-	const inAnswers = (test: (name: string, schema: Schema) => boolean) => uniquePaths(answers.flatMap((answer) => findPaths(reader, answer, test)));
-	const header = (test: (name: string, schema: Schema) => boolean) => [...(success?.headers ?? new Map<string, Schema>()).entries()].find(([name, schema]) => test(name, schema))?.[0];
+	const size = parameter(
+		named(
+			'limit',
+			'per_page',
+			'page_size',
+			'pageSize',
+			'size',
+			'count',
+			'max_results',
+			'maxResults',
+			'first',
+			'top',
+		),
+	);
+	const max =
+		Number(size === undefined ? NaN : own(query.get(size), 'maximum')) || DEFAULT_MAX_PAGE_SIZE;
+	const inAnswers = (test: (name: string, schema: Schema) => boolean) =>
+		uniquePaths(answers.flatMap((answer) => findPaths(reader, answer, test)));
+	const header = (test: (name: string, schema: Schema) => boolean) =>
+		[...(success?.headers ?? new Map<string, Schema>()).entries()].find(([name, schema]) =>
+			test(name, schema),
+		)?.[0];
 
 	// A next page's address: in the body (`next`, `links.next`, `@odata.nextLink`), or in a `Link` header (RFC 8288).
 	const nextLinks: Pointer[] = inAnswers(
-		(name, schema) => /^(next|nextlink|nexturl|nextpage|odatanextlink)$/.test(normalizeName(name)) && (isUri(reader, schema) || /\b(url|link|address)/.test(firstSentence(schema))),
+		(name, schema) =>
+			/^(next|nextlink|nexturl|nextpage|odatanextlink)$/.test(normalizeName(name)) &&
+			(isUri(reader, schema) || /\b(url|link|address)/.test(firstSentence(schema))),
 	).map((path) => ({ in: 'body', path }));
 	const linkHeader = header((name) => name === 'link');
 	if (linkHeader !== undefined) nextLinks.push({ in: 'header', name: 'link', link: true });
-	const nextHeader = header((name, schema) => /next/.test(normalizeName(name)) && /(url|link|page)$/.test(normalizeName(name)) && isUri(reader, schema));
+	const nextHeader = header(
+		(name, schema) =>
+			/next/.test(normalizeName(name)) &&
+			/(url|link|page)$/.test(normalizeName(name)) &&
+			isUri(reader, schema),
+	);
 	if (nextHeader !== undefined) nextLinks.push({ in: 'header', name: nextHeader });
 	if (nextLinks.length > 0) return { style: 'link', size, max, next: nextLinks };
 
-	const cursor = parameter((name) => /cursor|token|^after$|^startingafter$|^afterid$|continuation|^since$|^sinceid$/.test(normalizeName(name)));
-	const nextCursors: Pointer[] = inAnswers((name) => /cursor|token|continuation/.test(normalizeName(name)) && !/prev|before/.test(normalizeName(name))).map(
-		(path) => ({ in: 'body', path }),
+	const cursor = parameter((name) =>
+		/cursor|token|^after$|^startingafter$|^afterid$|continuation|^since$|^sinceid$/.test(
+			normalizeName(name),
+		),
 	);
-	const cursorHeader = header((name) => /next/.test(normalizeName(name)) && /cursor|token/.test(normalizeName(name)));
+	const nextCursors: Pointer[] = inAnswers(
+		(name) =>
+			/cursor|token|continuation/.test(normalizeName(name)) &&
+			!/prev|before/.test(normalizeName(name)),
+	).map((path) => ({ in: 'body', path }));
+	const cursorHeader = header(
+		(name) => /next/.test(normalizeName(name)) && /cursor|token/.test(normalizeName(name)),
+	);
 	if (cursorHeader !== undefined) nextCursors.push({ in: 'header', name: cursorHeader });
-	if (cursor !== undefined && nextCursors.length > 0) return { style: 'cursor', size, max, cursor, next: nextCursors };
+	if (cursor !== undefined && nextCursors.length > 0)
+		return { style: 'cursor', size, max, cursor, next: nextCursors };
 	if (cursor !== undefined) {
 		// `starting_after` with `has_more` (Stripe): the next page starts after the last item's id.
-		const more = inAnswers((name, schema) => named('has_more', 'more', 'has_next', 'has_next_page')(name) && reader.types(schema).includes('boolean'))[0];
+		const more = inAnswers(
+			(name, schema) =>
+				named('has_more', 'more', 'has_next', 'has_next_page')(name) &&
+				reader.types(schema).includes('boolean'),
+		)[0];
 		return { style: 'after', size, max, cursor, more };
 	}
 	// In the order of preference, whatever order the answer lists them in: Cloudflare's `count` is the page's own.
-	const preferred = (...names: string[]) => names.map((name) => inAnswers(named(name))[0]).find((path) => path !== undefined);
+	const preferred = (...names: string[]) =>
+		names.map((name) => inAnswers(named(name))[0]).find((path) => path !== undefined);
 	const total = preferred('total', 'total_count', 'total_items', 'total_results', 'count');
 	const page = parameter(named('page', 'page_number', 'pageNumber'));
 	if (page !== undefined) {
@@ -181,11 +250,14 @@ function pagingOf(reader: DocumentReader, query: Map<string, Schema>, answers: S
  * whose description says it searches or matches text.
  */
 function searchOf(reader: DocumentReader, query: Map<string, Schema>): string | undefined {
-	const isText = (schema: Schema) => reader.types(schema).length === 0 || reader.types(schema).includes('string');
+	const isText = (schema: Schema) =>
+		reader.types(schema).length === 0 || reader.types(schema).includes('string');
 	const names = [...query.keys()].filter((name) => isText(query.get(name) as Schema));
 	return (
 		names.find(named('q', 'query', 'search', 'search_term', 'keyword')) ??
-		names.find((name) => /\b(search|substring|matching|contains)/.test(firstSentence(query.get(name))))
+		names.find((name) =>
+			/\b(search|substring|matching|contains)/.test(firstSentence(query.get(name))),
+		)
 	);
 }
 
@@ -193,7 +265,11 @@ function searchOf(reader: DocumentReader, query: Map<string, Schema>): string | 
 // Jobs
 
 /** How an answer refers to the job it started: it is the job, holds it, names its id, or points at it. */
-function jobReferences(reader: DocumentReader, answer: Success | undefined, context: ReadingContext): JobReference[] {
+function jobReferences(
+	reader: DocumentReader,
+	answer: Success | undefined,
+	context: ReadingContext,
+): JobReference[] {
 	const references: JobReference[] = [];
 	for (const variant of reader.variants(answer?.schema)) {
 		const shape = reader.shape(variant);
@@ -204,10 +280,15 @@ function jobReferences(reader: DocumentReader, answer: Success | undefined, cont
 		}
 		for (const [name, property] of shape.properties) {
 			if (context.isJob(property)) references.push({ kind: 'job', path: [name] });
-			else if (normalizeName(name) === 'jobid' || /\b(id|identifier) of the job\b/.test(firstSentence(property))) references.push({ kind: 'id', path: [name] });
+			else if (
+				normalizeName(name) === 'jobid' ||
+				/\b(id|identifier) of the job\b/.test(firstSentence(property))
+			)
+				references.push({ kind: 'id', path: [name] });
 		}
 	}
-	if (answer?.headers.has('location') || answer?.status === '202') references.push({ kind: 'location' });
+	if (answer?.headers.has('location') || answer?.status === '202')
+		references.push({ kind: 'location' });
 	return uniqueReferences(references);
 }
 
@@ -219,23 +300,41 @@ function uniqueReferences(references: JobReference[]): JobReference[] {
 	});
 }
 
-function resolveJobs(reader: DocumentReader, schema: Schema | undefined, fallback: JobReading | undefined): JobReading {
+function resolveJobs(
+	reader: DocumentReader,
+	schema: Schema | undefined,
+	fallback: JobReading | undefined,
+): JobReading {
 	const shape = reader.shape(schema);
 	if (shape === undefined && fallback !== undefined) return fallback;
 	const properties = [...(shape?.properties.entries() ?? [])];
-	const pick = (test: (name: string, schema: Schema) => boolean) => properties.find(([name, property]) => test(name, property))?.[0];
+	const pick = (test: (name: string, schema: Schema) => boolean) =>
+		properties.find(([name, property]) => test(name, property))?.[0];
 	const withValues = properties.filter(([, property]) => reader.enumValues(property) !== undefined);
 	const status =
 		withValues.find(([name]) => named('status', 'state', 'phase', 'stage')(name)) ??
-		withValues.find(([name, property]) => /status|state|phase/.test(`${normalizeName(name)} ${firstSentence(property)}`)) ??
+		withValues.find(([name, property]) =>
+			/status|state|phase/.test(`${normalizeName(name)} ${firstSentence(property)}`),
+		) ??
 		properties.find(([name]) => named('status', 'state', 'phase')(name));
 	const id = pick(named('id', 'job_id', 'uid', 'uuid'));
-	const result = pick(named('result', 'results', 'output', 'outputs')) ?? pick((_, property) => /\bresult/.test(firstSentence(property)));
-	const error = pick(named('error', 'errors', 'failure')) ?? pick((name, property) => reader.shape(property) !== undefined && /\b(fail|error)/.test(firstSentence(property)));
+	const result =
+		pick(named('result', 'results', 'output', 'outputs')) ??
+		pick((_, property) => /\bresult/.test(firstSentence(property)));
+	const error =
+		pick(named('error', 'errors', 'failure')) ??
+		pick(
+			(name, property) =>
+				reader.shape(property) !== undefined && /\b(fail|error)/.test(firstSentence(property)),
+		);
 	// A job may say why it failed in fields of its own (Twilio's `error_code` and `error_message`).
-	const errorMessage = pick(named('error_message', 'failure_reason', 'failure_message', 'status_message'));
+	const errorMessage = pick(
+		named('error_message', 'failure_reason', 'failure_message', 'status_message'),
+	);
 	const errorCode = pick(named('error_code', 'failure_code'));
-	const kind = pick(named('type', 'kind', 'job_type', 'operation', 'task')) ?? pick((_, property) => /\b(kind|type) of (the )?job/.test(firstSentence(property)));
+	const kind =
+		pick(named('type', 'kind', 'job_type', 'operation', 'task')) ??
+		pick((_, property) => /\b(kind|type) of (the )?job/.test(firstSentence(property)));
 	const states: Record<string, JobState> = {};
 	if (status) {
 		const values = reader.enumValues(status[1]) ?? [];
@@ -245,7 +344,10 @@ function resolveJobs(reader: DocumentReader, schema: Schema | undefined, fallbac
 			if (state) states[value] = state;
 		}
 	}
-	const media = mediaNames(reader, result === undefined ? undefined : shape?.properties.get(result));
+	const media = mediaNames(
+		reader,
+		result === undefined ? undefined : shape?.properties.get(result),
+	);
 	return {
 		id: id ? [[id]] : (fallback?.id ?? [['id']]),
 		status: status ? [[status[0]]] : (fallback?.status ?? [['status']]),
@@ -259,7 +361,8 @@ function resolveJobs(reader: DocumentReader, schema: Schema | undefined, fallbac
 	};
 }
 
-const MEDIA_WORDS = /video|image|audio|media|thumbnail|picture|photo|file|asset|download|poster|clip|render/;
+const MEDIA_WORDS =
+	/video|image|audio|media|thumbnail|picture|photo|file|asset|download|poster|clip|render/;
 
 /** The names of the properties of a job's result, at any depth, that hold media addresses. */
 function mediaNames(reader: DocumentReader, schema: Schema | undefined): string[] {
@@ -272,7 +375,12 @@ function mediaNames(reader: DocumentReader, schema: Schema | undefined): string[
 			for (const [name, property] of reader.shape(variant)?.properties ?? []) {
 				reader.spend();
 				const text = `${normalizeName(name)} ${firstSentence(property)} ${ownText(property, 'contentMediaType')}`;
-				if (reader.types(property).includes('string') && isUri(reader, property) && MEDIA_WORDS.test(text)) names.add(normalizeName(name));
+				if (
+					reader.types(property).includes('string') &&
+					isUri(reader, property) &&
+					MEDIA_WORDS.test(text)
+				)
+					names.add(normalizeName(name));
 				else visit(property, depth + 1);
 			}
 		}
@@ -284,7 +392,11 @@ function mediaNames(reader: DocumentReader, schema: Schema | undefined): string[
 // ------------------------------------------------------------------------------------------------
 // Errors
 
-function resolveErrors(reader: DocumentReader, operations: Operation[], fallback: ErrorReading | undefined): ErrorReading {
+function resolveErrors(
+	reader: DocumentReader,
+	operations: Operation[],
+	fallback: ErrorReading | undefined,
+): ErrorReading {
 	// The error body most of the document's 4xx/5xx answers use; by schema identity, never by text.
 	const counts = new Map<Schema, number>();
 	for (const { operation } of operations) {
@@ -300,16 +412,42 @@ function resolveErrors(reader: DocumentReader, operations: Operation[], fallback
 	const schema = best?.[0];
 	// In the order of preference, whatever order the schema lists them in.
 	const pathsOf = (...names: string[]) =>
-		uniquePaths(names.flatMap((name) => reader.variants(schema).flatMap((variant) => findPaths(reader, variant, (property, value) => named(name)(property) && !reader.isArray(value) && reader.shape(value) === undefined))));
+		uniquePaths(
+			names.flatMap((name) =>
+				reader
+					.variants(schema)
+					.flatMap((variant) =>
+						findPaths(
+							reader,
+							variant,
+							(property, value) =>
+								named(name)(property) &&
+								!reader.isArray(value) &&
+								reader.shape(value) === undefined,
+						),
+					),
+			),
+		);
 	const details = uniquePaths(
-		reader.variants(schema).flatMap((variant) => findPaths(reader, variant, (name, value) => reader.isArray(value) && /detail|error|invalid|violation|message/.test(normalizeName(name)))),
+		reader
+			.variants(schema)
+			.flatMap((variant) =>
+				findPaths(
+					reader,
+					variant,
+					(name, value) =>
+						reader.isArray(value) &&
+						/detail|error|invalid|violation|message/.test(normalizeName(name)),
+				),
+			),
 	);
 	const detailNames = new Set<string>();
 	for (const variant of reader.variants(schema)) {
 		for (const path of details) {
 			let property: Schema | undefined = variant;
 			for (const key of path) property = reader.shape(property)?.properties.get(key);
-			for (const name of reader.shape(reader.items(property))?.properties.keys() ?? []) detailNames.add(name);
+			for (const name of reader.shape(reader.items(property))?.properties.keys() ?? [])
+				detailNames.add(name);
 		}
 	}
 	const detailNamed = (...names: string[]) => [...detailNames].filter(named(...names));
@@ -317,8 +455,15 @@ function resolveErrors(reader: DocumentReader, operations: Operation[], fallback
 		message: pathsOf('message', 'detail', 'error_description', 'title', 'description', 'error'),
 		code: pathsOf('code', 'error_code', 'type', 'status_code'),
 		details,
-		detailField: [...new Set([...detailNamed('field', 'pointer', 'name', 'param', 'path', 'location'), 'field'])],
-		detailMessage: [...new Set([...detailNamed('message', 'detail', 'reason', 'description'), 'message'])],
+		detailField: [
+			...new Set([
+				...detailNamed('field', 'pointer', 'name', 'param', 'path', 'location'),
+				'field',
+			]),
+		],
+		detailMessage: [
+			...new Set([...detailNamed('message', 'detail', 'reason', 'description'), 'message']),
+		],
 		detailCode: [...new Set([...detailNamed('code', 'error_code', 'type'), 'code'])],
 	};
 }
@@ -340,10 +485,18 @@ function findOperation(operations: Operation[], spec: EndpointSpec): Operation |
 	const atPath = operations.filter((entry) => entry.path === spec.path);
 	const method = spec.method.toLowerCase();
 	// An update may be a PATCH or a PUT; whichever the service documents is the one.
-	return atPath.find((entry) => entry.method === method) ?? (method === 'patch' ? atPath.find((entry) => entry.method === 'put') : undefined);
+	return (
+		atPath.find((entry) => entry.method === method) ??
+		(method === 'patch' ? atPath.find((entry) => entry.method === 'put') : undefined)
+	);
 }
 
-function resolveEndpoint(reader: DocumentReader, entry: Operation, name: EndpointName, context: ReadingContext): ResolvedEndpoint {
+function resolveEndpoint(
+	reader: DocumentReader,
+	entry: Operation,
+	name: EndpointName,
+	context: ReadingContext,
+): ResolvedEndpoint {
 	const spec: EndpointSpec = ENDPOINTS[name];
 	const request = requestOf(reader, entry.operation);
 	const answers = successes(reader, entry.operation);
@@ -352,8 +505,13 @@ function resolveEndpoint(reader: DocumentReader, entry: Operation, name: Endpoin
 	// Each of the node's fields is looked for among a request's properties, by name and description,
 	// for every item: a body of 6,000 described properties held n8n's event loop for 200 ms an item,
 	// one of 500 for up to 50 ms.
-	if ((request?.shape?.properties.size ?? 0) > MAX_REQUEST_FIELDS || query.size > MAX_REQUEST_FIELDS) {
-		throw new SchemaBudgetError(`its request has more than ${MAX_REQUEST_FIELDS.toLocaleString('en-US')} fields`);
+	if (
+		(request?.shape?.properties.size ?? 0) > MAX_REQUEST_FIELDS ||
+		query.size > MAX_REQUEST_FIELDS
+	) {
+		throw new SchemaBudgetError(
+			`its request has more than ${MAX_REQUEST_FIELDS.toLocaleString('en-US')} fields`,
+		);
 	}
 	const headers = parametersOf(reader, entry, 'header');
 	const resourceSchema = spec.resource ? context.resources.get(spec.resource) : undefined;
@@ -361,27 +519,52 @@ function resolveEndpoint(reader: DocumentReader, entry: Operation, name: Endpoin
 	const answer: AnswerReading = { resource: [], items: [], jobs: [], itemId: 'id' };
 	let paging: Paging = { style: 'none', max: 0 };
 	if (spec.answer === 'list') {
-		answer.items = uniquePaths(variants.map((variant) => itemsPath(reader, variant, resourceSchema, spec.resource)).filter((path): path is Path => path !== undefined));
-		const first = variants.map((variant) => ({ variant, path: itemsPath(reader, variant, resourceSchema, spec.resource) })).find(({ path }) => path !== undefined);
+		answer.items = uniquePaths(
+			variants
+				.map((variant) => itemsPath(reader, variant, resourceSchema, spec.resource))
+				.filter((path): path is Path => path !== undefined),
+		);
+		const first = variants
+			.map((variant) => ({
+				variant,
+				path: itemsPath(reader, variant, resourceSchema, spec.resource),
+			}))
+			.find(({ path }) => path !== undefined);
 		let listed: Schema | undefined = first?.variant;
 		for (const key of first?.path ?? []) listed = reader.shape(listed)?.properties.get(key);
-		answer.item = reader.shape(first?.path?.length === 0 ? reader.items(first.variant) : reader.items(listed));
-		answer.itemId = [...(answer.item?.properties.keys() ?? [])].find((key) => ['id', 'uid', 'uuid', `${(spec.resource ?? '').toLowerCase()}id`].includes(normalizeName(key))) ?? 'id';
+		answer.item = reader.shape(
+			first?.path?.length === 0 ? reader.items(first.variant) : reader.items(listed),
+		);
+		answer.itemId =
+			[...(answer.item?.properties.keys() ?? [])].find((key) =>
+				['id', 'uid', 'uuid', `${(spec.resource ?? '').toLowerCase()}id`].includes(
+					normalizeName(key),
+				),
+			) ?? 'id';
 		paging = pagingOf(reader, query, variants, success);
 	} else if (spec.answer === 'job') {
 		answer.jobs = jobReferences(reader, success, context);
-		answer.resource = uniquePaths(variants.map((variant) => resourcePath(reader, variant, context, spec.resource)));
+		answer.resource = uniquePaths(
+			variants.map((variant) => resourcePath(reader, variant, context, spec.resource)),
+		);
 		// Where the document does not say how, the built-in ways of referring to a job stand in.
 		if (answer.jobs.length === 0) answer.jobs = context.builtInJobs(name);
 	} else {
-		answer.resource = uniquePaths(variants.map((variant) => resourcePath(reader, variant, context, spec.resource)));
+		answer.resource = uniquePaths(
+			variants.map((variant) => resourcePath(reader, variant, context, spec.resource)),
+		);
 	}
 	// `Idempotency-Key` (IETF draft, Stripe), OASIS Repeatable Requests (Azure), or a header described as such.
 	const idempotencyHeader = [...headers.keys()].find(
-		(header) => /^(x-)?idempotency-?key$|^repeatability-request-id$/i.test(header) || /idempoten|carried out once/.test(firstSentence(headers.get(header))),
+		(header) =>
+			/^(x-)?idempotency-?key$|^repeatability-request-id$/i.test(header) ||
+			/idempoten|carried out once/.test(firstSentence(headers.get(header))),
 	);
-	const firstSentHeader = [...headers.keys()].find((header) => /^repeatability-first-sent$/i.test(header));
-	const readsName = spec.reads !== undefined && spec.reads in ENDPOINTS ? (spec.reads as EndpointName) : undefined;
+	const firstSentHeader = [...headers.keys()].find((header) =>
+		/^repeatability-first-sent$/i.test(header),
+	);
+	const readsName =
+		spec.reads !== undefined && spec.reads in ENDPOINTS ? (spec.reads as EndpointName) : undefined;
 	return {
 		name,
 		method: entry.method.toUpperCase() as IHttpRequestMethods,
@@ -396,7 +579,8 @@ function resolveEndpoint(reader: DocumentReader, entry: Operation, name: Endpoin
 		paging,
 		search: spec.answer === 'list' ? searchOf(reader, query) : undefined,
 		// A PUT whose body has required fields replaces the whole object.
-		replaces: entry.method === 'put' && readsName !== undefined && (request?.shape?.required.size ?? 0) > 0,
+		replaces:
+			entry.method === 'put' && readsName !== undefined && (request?.shape?.required.size ?? 0) > 0,
 		reads: readsName,
 	};
 }
@@ -430,7 +614,10 @@ export async function resolveContract(document: OpenApiDocument): Promise<Contra
 	return await readDocument(document, await builtInContract());
 }
 
-async function readDocument(document: OpenApiDocument, fallback: Contract | undefined): Promise<Contract> {
+async function readDocument(
+	document: OpenApiDocument,
+	fallback: Contract | undefined,
+): Promise<Contract> {
 	const reader = new DocumentReader(document, READ_BUDGET);
 	const deadline = Date.now() + READ_DEADLINE_MS;
 	const notFollowed: string[] = [];
@@ -455,7 +642,9 @@ async function readDocument(document: OpenApiDocument, fallback: Contract | unde
 			return read();
 		} catch (error) {
 			// A part the node cannot read (beyond the budget, or built in a way nothing foresaw) is a part it does not follow.
-			notFollowed.push(`${what} (${error instanceof SchemaBudgetError ? error.message : 'it is not built as an OpenAPI document describes'})`);
+			notFollowed.push(
+				`${what} (${error instanceof SchemaBudgetError ? error.message : 'it is not built as an OpenAPI document describes'})`,
+			);
 			return otherwise();
 		}
 	}
@@ -463,7 +652,12 @@ async function readDocument(document: OpenApiDocument, fallback: Contract | unde
 	const getJob = findOperation(operations, ENDPOINTS.getJob);
 	const jobSchemaOf = () => {
 		const success = getJob ? successes(reader, getJob.operation)[0] : undefined;
-		const path = resourcePath(reader, success?.schema, { ...noContext, envelopes: new Set() }, 'job');
+		const path = resourcePath(
+			reader,
+			success?.schema,
+			{ ...noContext, envelopes: new Set() },
+			'job',
+		);
 		let schema = success?.schema;
 		for (const key of path) schema = reader.shape(schema)?.properties.get(key);
 		return schema;
@@ -479,13 +673,20 @@ async function readDocument(document: OpenApiDocument, fallback: Contract | unde
 	const jobSchema = await step('its jobs', jobSchemaOf, () => undefined);
 	const context: ReadingContext = {
 		...noContext,
-		envelopes: await step("its answers' envelopes", () => envelopesOf(reader, operations), () => noContext.envelopes),
-		isJob: (schema: Schema | undefined) => jobSchema !== undefined && reader.variants(schema).includes(jobSchema),
+		envelopes: await step(
+			"its answers' envelopes",
+			() => envelopesOf(reader, operations),
+			() => noContext.envelopes,
+		),
+		isJob: (schema: Schema | undefined) =>
+			jobSchema !== undefined && reader.variants(schema).includes(jobSchema),
 	};
 
 	const endpoints = {} as Record<EndpointName, ResolvedEndpoint>;
 	// Single resources first: a list's items are recognised as the resource its own endpoint answers with.
-	const order = [...ENDPOINT_NAMES].sort((a, b) => Number(ENDPOINTS[a].answer === 'list') - Number(ENDPOINTS[b].answer === 'list'));
+	const order = [...ENDPOINT_NAMES].sort(
+		(a, b) => Number(ENDPOINTS[a].answer === 'list') - Number(ENDPOINTS[b].answer === 'list'),
+	);
 	for (const name of order) {
 		const entry = findOperation(operations, ENDPOINTS[name]);
 		// An endpoint the document does not name follows the built-in document, which names every one.
@@ -502,9 +703,15 @@ async function readDocument(document: OpenApiDocument, fallback: Contract | unde
 			`${spec.method} ${spec.path}`,
 			() => {
 				const endpoint = resolveEndpoint(reader, documented, name, context);
-				if (spec.resource !== undefined && spec.answer === 'object' && spec.method === 'GET' && !context.resources.has(spec.resource)) {
+				if (
+					spec.resource !== undefined &&
+					spec.answer === 'object' &&
+					spec.method === 'GET' &&
+					!context.resources.has(spec.resource)
+				) {
 					let schema = successes(reader, documented.operation)[0]?.schema;
-					for (const key of endpoint.answer.resource[0] ?? []) schema = reader.shape(schema)?.properties.get(key);
+					for (const key of endpoint.answer.resource[0] ?? [])
+						schema = reader.shape(schema)?.properties.get(key);
 					if (schema !== undefined) context.resources.set(spec.resource, schema);
 				}
 				return endpoint;
@@ -512,11 +719,27 @@ async function readDocument(document: OpenApiDocument, fallback: Contract | unde
 			builtInEndpoint,
 		);
 	}
-	const jobs = await step('its jobs', () => resolveJobs(reader, jobSchema, fallback?.jobs), () => fallback?.jobs as JobReading);
-	const errors = await step('its error answers', () => resolveErrors(reader, operations, fallback?.errors), () => fallback?.errors as ErrorReading);
+	const jobs = await step(
+		'its jobs',
+		() => resolveJobs(reader, jobSchema, fallback?.jobs),
+		() => fallback?.jobs as JobReading,
+	);
+	const errors = await step(
+		'its error answers',
+		() => resolveErrors(reader, operations, fallback?.errors),
+		() => fallback?.errors as ErrorReading,
+	);
 	const webhooks = await step(
 		'its webhooks',
-		() => resolveWebhooks(reader, operations, endpoints, fallback?.webhooks, context.isJob, context.resources),
+		() =>
+			resolveWebhooks(
+				reader,
+				operations,
+				endpoints,
+				fallback?.webhooks,
+				context.isJob,
+				context.resources,
+			),
 		() => fallback?.webhooks as Contract['webhooks'],
 	);
 	const contract: Contract = { reader, endpoints, jobs, errors, webhooks };

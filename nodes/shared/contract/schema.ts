@@ -39,7 +39,9 @@ export function isRecord(value: unknown): value is IDataObject {
 
 /** An object's own property; undefined for anything inherited. */
 export function own(value: unknown, key: string): unknown {
-	return isRecord(value) && Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined;
+	return isRecord(value) && Object.prototype.hasOwnProperty.call(value, key)
+		? value[key]
+		: undefined;
 }
 
 /** The own property at a path of keys, such as `["meta", "next_cursor"]`. */
@@ -75,7 +77,10 @@ const MAX_NAME = 256;
 
 /** Lower case without separators: `page_id`, `pageId` and `Page-ID` read alike. */
 export function normalizeName(name: string): string {
-	return name.slice(0, MAX_NAME).toLowerCase().replace(/[^a-z0-9]/g, '');
+	return name
+		.slice(0, MAX_NAME)
+		.toLowerCase()
+		.replace(/[^a-z0-9]/g, '');
 }
 
 // A first sentence is read for a few words, for every property a field could be: no further than this.
@@ -107,10 +112,14 @@ export class DocumentReader {
 	spend(steps = 1): void {
 		this.spent += steps;
 		if (this.spent > this.budget) {
-			throw new SchemaBudgetError(`its schemas take more than ${this.budget.toLocaleString('en-US')} steps to read`);
+			throw new SchemaBudgetError(
+				`its schemas take more than ${this.budget.toLocaleString('en-US')} steps to read`,
+			);
 		}
 		if (this.spent > this.stepEnd) {
-			throw new SchemaBudgetError(`its schemas take more than ${this.stepSize.toLocaleString('en-US')} steps to read at once`);
+			throw new SchemaBudgetError(
+				`its schemas take more than ${this.stepSize.toLocaleString('en-US')} steps to read at once`,
+			);
 		}
 	}
 
@@ -170,7 +179,8 @@ export class DocumentReader {
 		const known = this.alternatives.get(schema);
 		if (known !== undefined) return known;
 		const choices = [...ownArray(schema, 'oneOf'), ...ownArray(schema, 'anyOf')];
-		if (choices.length === 0 || this.expanding.has(schema) || this.expanding.size > MAX_DEPTH) return [schema];
+		if (choices.length === 0 || this.expanding.has(schema) || this.expanding.size > MAX_DEPTH)
+			return [schema];
 		this.expanding.add(schema);
 		try {
 			// Each alternative once, however often nested choices name it.
@@ -218,12 +228,17 @@ export class DocumentReader {
 
 	private expand(schema: Schema): ObjectShape | undefined {
 		this.spend();
-		const shape: ObjectShape = { properties: new Map(), required: new Set(), closed: own(schema, 'additionalProperties') === false };
+		const shape: ObjectShape = {
+			properties: new Map(),
+			required: new Set(),
+			closed: own(schema, 'additionalProperties') === false,
+		};
 		const ownProperties = ownRecord(schema, 'properties');
 		let isObject = ownProperties !== undefined || this.types(schema).includes('object');
 		const merge = (part: ObjectShape, all: boolean) => {
 			this.spend(part.properties.size + part.required.size);
-			for (const [name, property] of part.properties) if (all || !shape.properties.has(name)) shape.properties.set(name, property);
+			for (const [name, property] of part.properties)
+				if (all || !shape.properties.has(name)) shape.properties.set(name, property);
 			if (all) {
 				for (const name of part.required) shape.required.add(name);
 				shape.closed ||= part.closed;
@@ -246,20 +261,24 @@ export class DocumentReader {
 			this.spend();
 			shape.properties.set(name, this.deref(property) ?? {});
 		}
-		for (const name of ownArray(schema, 'required')) if (typeof name === 'string') shape.required.add(name);
+		for (const name of ownArray(schema, 'required'))
+			if (typeof name === 'string') shape.required.add(name);
 		return shape;
 	}
 
 	/** The schema of an array's items, looking through a nullable wrapper. */
 	items(value: unknown): Schema | undefined {
 		for (const variant of this.variants(value)) {
-			if (this.types(variant).includes('array') || own(variant, 'items') !== undefined) return this.deref(own(variant, 'items'));
+			if (this.types(variant).includes('array') || own(variant, 'items') !== undefined)
+				return this.deref(own(variant, 'items'));
 		}
 		return undefined;
 	}
 
 	isArray(value: unknown): boolean {
-		return this.variants(value).some((variant) => this.types(variant).includes('array') || own(variant, 'items') !== undefined);
+		return this.variants(value).some(
+			(variant) => this.types(variant).includes('array') || own(variant, 'items') !== undefined,
+		);
 	}
 
 	/** A schema's allowed string values: its enum or const, also inside `oneOf`/`anyOf`. */
@@ -267,7 +286,8 @@ export class DocumentReader {
 		const values: string[] = [];
 		for (const variant of this.variants(value)) {
 			const listed = own(variant, 'enum');
-			if (Array.isArray(listed)) values.push(...listed.filter((entry): entry is string => typeof entry === 'string'));
+			if (Array.isArray(listed))
+				values.push(...listed.filter((entry): entry is string => typeof entry === 'string'));
 			const constant = own(variant, 'const');
 			if (typeof constant === 'string') values.push(constant);
 		}

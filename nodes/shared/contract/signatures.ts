@@ -35,7 +35,13 @@ function headerText(headers: Headers, name: string | undefined): string {
 }
 
 function textOf(name: string, schema: Schema | undefined): string {
-	return [name, ownText(schema, 'description'), ownText(schema, 'pattern'), ownText(schema, 'example'), ownText(schema, 'format')].join(' ');
+	return [
+		name,
+		ownText(schema, 'description'),
+		ownText(schema, 'pattern'),
+		ownText(schema, 'example'),
+		ownText(schema, 'format'),
+	].join(' ');
 }
 
 /** The header the document names as a delivery's unique id, if it names one. */
@@ -45,20 +51,29 @@ export function deliveryIdHeader(headers: Map<string, Schema>): string | undefin
 		const said = firstSentence(schema);
 		if (/attempt|retry|retries|count|number|timestamp|signature/.test(normalized)) continue;
 		if (/(delivery|event|webhook|message)id$/.test(normalized)) return name.toLowerCase();
-		if (/delivery$/.test(normalized) && (/\b(id|identifier|unique)\b/.test(said) || ownText(schema, 'format') === 'uuid')) return name.toLowerCase();
+		if (
+			/delivery$/.test(normalized) &&
+			(/\b(id|identifier|unique)\b/.test(said) || ownText(schema, 'format') === 'uuid')
+		)
+			return name.toLowerCase();
 	}
 	return undefined;
 }
 
 /** The header the document names as carrying the event type, such as `X-GitHub-Event`. */
 export function eventTypeHeader(headers: Map<string, Schema>): string | undefined {
-	return [...headers.keys()].find((name) => /(event|eventtype|topic)$/.test(normalizeName(name)))?.toLowerCase();
+	return [...headers.keys()]
+		.find((name) => /(event|eventtype|topic)$/.test(normalizeName(name)))
+		?.toLowerCase();
 }
 
 /** The signature scheme the headers of a delivery describe, if any of them is a signature. */
 export function signatureScheme(headers: Map<string, Schema>): SignatureScheme | undefined {
-	const byName = (test: RegExp) => [...headers.keys()].find((name) => test.test(normalizeName(name)));
-	const standard = ['webhook', 'svix'].find((prefix) => ['id', 'timestamp', 'signature'].every((part) => byName(new RegExp(`^${prefix}${part}$`))));
+	const byName = (test: RegExp) =>
+		[...headers.keys()].find((name) => test.test(normalizeName(name)));
+	const standard = ['webhook', 'svix'].find((prefix) =>
+		['id', 'timestamp', 'signature'].every((part) => byName(new RegExp(`^${prefix}${part}$`))),
+	);
 	if (standard !== undefined) {
 		return {
 			header: `${standard}-signature`,
@@ -76,13 +91,27 @@ export function signatureScheme(headers: Map<string, Schema>): SignatureScheme |
 	if (header === undefined) return undefined;
 	const text = textOf(header, headers.get(header));
 	const lower = text.toLowerCase();
-	const timestampHeader = [...headers.keys()].find((name) => name !== header && (/timestamp/.test(normalizeName(name)) || /\b(unix|epoch) (time|seconds)/.test(firstSentence(headers.get(name)))));
-	const algorithm = /sha-?512/.test(lower) ? 'sha512' : /sha-?1\b/.test(lower) && !/sha-?256/.test(lower) ? 'sha1' : 'sha256';
+	const timestampHeader = [...headers.keys()].find(
+		(name) =>
+			name !== header &&
+			(/timestamp/.test(normalizeName(name)) ||
+				/\b(unix|epoch) (time|seconds)/.test(firstSentence(headers.get(name)))),
+	);
+	const algorithm = /sha-?512/.test(lower)
+		? 'sha512'
+		: /sha-?1\b/.test(lower) && !/sha-?256/.test(lower)
+			? 'sha1'
+			: 'sha256';
 	const encoding = /base-?64/.test(lower) ? 'base64' : 'hex';
 	const prefix = /\b(sha(?:1|256|512)=|v\d=)/i.exec(text)?.[1];
 	const scheme: SignatureScheme = {
 		header: header.toLowerCase(),
-		format: /\bt=/.test(text) && /\bv1=/.test(text) ? 'stripe' : prefix !== undefined ? 'prefixed' : 'plain',
+		format:
+			/\bt=/.test(text) && /\bv1=/.test(text)
+				? 'stripe'
+				: prefix !== undefined
+					? 'prefixed'
+					: 'plain',
 		prefix,
 		algorithm,
 		encoding,
@@ -97,19 +126,27 @@ export function signatureScheme(headers: Map<string, Schema>): SignatureScheme |
 		// Slack: `v0:<timestamp>:<body>`.
 		scheme.signed = [{ text: 'v0' }, 'timestamp', 'body'];
 		scheme.separator = ':';
-	} else if (timestampHeader !== undefined && !/\bof (the )?(raw )?(request )?body\b/.test(lower)) scheme.signed = ['timestamp', 'body'];
+	} else if (timestampHeader !== undefined && !/\bof (the )?(raw )?(request )?body\b/.test(lower))
+		scheme.signed = ['timestamp', 'body'];
 	return scheme;
 }
 
 /** The signatures a delivery carries, and the timestamp inside them where the scheme puts one there. */
-function readSignatures(headers: Headers, scheme: SignatureScheme): { signatures: string[]; timestamp?: string } {
+function readSignatures(
+	headers: Headers,
+	scheme: SignatureScheme,
+): { signatures: string[]; timestamp?: string } {
 	const value = headerText(headers, scheme.header);
 	switch (scheme.format) {
 		case 'stripe': {
-			const parts = value.split(',').map((part) => part.trim().split('=') as [string, string | undefined]);
+			const parts = value
+				.split(',')
+				.map((part) => part.trim().split('=') as [string, string | undefined]);
 			return {
 				timestamp: parts.find(([key]) => key === 't')?.[1],
-				signatures: parts.filter(([key, signature]) => key === 'v1' && signature !== undefined).map(([, signature]) => signature as string),
+				signatures: parts
+					.filter(([key, signature]) => key === 'v1' && signature !== undefined)
+					.map(([, signature]) => signature as string),
 			};
 		}
 		case 'standard':
@@ -124,7 +161,11 @@ function readSignatures(headers: Headers, scheme: SignatureScheme): { signatures
 			return {
 				signatures: value
 					.split(/[\s,]+/)
-					.map((part) => (prefix !== '' && part.toLowerCase().startsWith(prefix) ? part.slice(prefix.length) : part))
+					.map((part) =>
+						prefix !== '' && part.toLowerCase().startsWith(prefix)
+							? part.slice(prefix.length)
+							: part,
+					)
 					.filter(Boolean),
 			};
 		}
@@ -132,13 +173,21 @@ function readSignatures(headers: Headers, scheme: SignatureScheme): { signatures
 }
 
 function decode(signature: string, encoding: SignatureScheme['encoding']): Buffer {
-	if (encoding === 'hex') return /^(?:[0-9a-f]{2})+$/i.test(signature) ? Buffer.from(signature, 'hex') : Buffer.alloc(0);
-	return /^[A-Za-z0-9+/_-]+={0,2}$/.test(signature) ? Buffer.from(signature, 'base64') : Buffer.alloc(0);
+	if (encoding === 'hex')
+		return /^(?:[0-9a-f]{2})+$/i.test(signature) ? Buffer.from(signature, 'hex') : Buffer.alloc(0);
+	return /^[A-Za-z0-9+/_-]+={0,2}$/.test(signature)
+		? Buffer.from(signature, 'base64')
+		: Buffer.alloc(0);
 }
 
 /** The HMAC key a secret stands for: its text, or the bytes after `whsec_` (Standard Webhooks). */
-export function signingKey(secret: string, scheme: Pick<SignatureScheme, 'secretEncoding'>): Buffer {
-	return scheme.secretEncoding === 'whsec' ? Buffer.from(secret.replace(/^whsec_/, ''), 'base64') : Buffer.from(secret, 'utf8');
+export function signingKey(
+	secret: string,
+	scheme: Pick<SignatureScheme, 'secretEncoding'>,
+): Buffer {
+	return scheme.secretEncoding === 'whsec'
+		? Buffer.from(secret.replace(/^whsec_/, ''), 'base64')
+		: Buffer.from(secret, 'utf8');
 }
 
 /**
@@ -152,20 +201,32 @@ export function verifyDelivery(
 	scheme: SignatureScheme,
 	nowSeconds = Math.floor(Date.now() / 1000),
 ): SignatureCheck {
-	if (secret === '') return { valid: false, reason: 'no signing secret is stored for this trigger' };
+	if (secret === '')
+		return { valid: false, reason: 'no signing secret is stored for this trigger' };
 	const read = readSignatures(headers, scheme);
 	const signatures = read.signatures.slice(0, MAX_SIGNATURES);
-	const timestamp = read.timestamp ?? (scheme.timestampHeader === undefined ? undefined : headerText(headers, scheme.timestampHeader));
+	const timestamp =
+		read.timestamp ??
+		(scheme.timestampHeader === undefined
+			? undefined
+			: headerText(headers, scheme.timestampHeader));
 	const id = headerText(headers, scheme.idHeader);
 	const signsTimestamp = scheme.signed.includes('timestamp');
-	if (signatures.length === 0 || (signsTimestamp && !timestamp) || (scheme.signed.includes('id') && id === '')) {
+	if (
+		signatures.length === 0 ||
+		(signsTimestamp && !timestamp) ||
+		(scheme.signed.includes('id') && id === '')
+	) {
 		return { valid: false, reason: 'signature headers missing' };
 	}
 	if (timestamp) {
-		if (!/^\d{1,13}$/.test(timestamp)) return { valid: false, reason: 'timestamp outside the accepted window' };
+		if (!/^\d{1,13}$/.test(timestamp))
+			return { valid: false, reason: 'timestamp outside the accepted window' };
 		// Seconds, or milliseconds where a service writes those.
-		const seconds = timestamp.length > 11 ? Math.floor(Number(timestamp) / 1000) : Number(timestamp);
-		if (Math.abs(nowSeconds - seconds) > TOLERANCE_SECONDS) return { valid: false, reason: 'timestamp outside the accepted window' };
+		const seconds =
+			timestamp.length > 11 ? Math.floor(Number(timestamp) / 1000) : Number(timestamp);
+		if (Math.abs(nowSeconds - seconds) > TOLERANCE_SECONDS)
+			return { valid: false, reason: 'timestamp outside the accepted window' };
 	}
 	const hmac = createHmac(scheme.algorithm, signingKey(secret, scheme));
 	scheme.signed.forEach((part, index) => {

@@ -24,7 +24,10 @@ export type Paging =
 	| { style: 'none'; max: number };
 
 /** How an answer that starts a job refers to it. */
-export type JobReference = { kind: 'job'; path: Path } | { kind: 'id'; path: Path } | { kind: 'location' };
+export type JobReference =
+	| { kind: 'job'; path: Path }
+	| { kind: 'id'; path: Path }
+	| { kind: 'location' };
 
 export interface AnswerReading {
 	/** Where the resource sits in the answer, each way the document allows, most specific first. */

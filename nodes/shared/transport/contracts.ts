@@ -1,7 +1,13 @@
 import { createHash } from 'crypto';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { builtInContract, DOCUMENT_PATH, isOpenApiDocument, resolveContract, type Contract } from '../contract';
+import {
+	builtInContract,
+	DOCUMENT_PATH,
+	isOpenApiDocument,
+	resolveContract,
+	type Contract,
+} from '../contract';
 import { JsonLimitError, parseJson } from '../json';
 import { readCredentials, type Credentials, type RequestContext } from './credentials';
 import { isTransient } from './errors';
@@ -25,7 +31,12 @@ const DOCUMENT_RETRY_MS = 500;
 const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 // No object of a real document comes near 10,000 members (paths, schemas, properties); a larger
 // one costs every reader of it a stall (see JsonLimits.maxMembers).
-const DOCUMENT_LIMITS = { maxLength: MAX_DOCUMENT_BYTES, maxDepth: 256, maxValues: 4_000_000, maxMembers: 10_000 };
+const DOCUMENT_LIMITS = {
+	maxLength: MAX_DOCUMENT_BYTES,
+	maxDepth: 256,
+	maxValues: 4_000_000,
+	maxMembers: 10_000,
+};
 // A 404 or 405 on a route the document named suggests the document changed, unless it was just read.
 const MIN_CONTRACT_AGE_FOR_REFRESH_MS = 1_000;
 
@@ -47,14 +58,21 @@ async function builtInWith(notice: string): Promise<Contract> {
 	return { ...(await builtInContract()), notice };
 }
 
-async function readContract(this: RequestContext, credentials: Credentials): Promise<{ contract: Contract; shared: boolean; ttl: number }> {
+async function readContract(
+	this: RequestContext,
+	credentials: Credentials,
+): Promise<{ contract: Contract; shared: boolean; ttl: number }> {
 	const { baseUrl, apiKey } = credentials;
 	const where = `${baseUrl}${DOCUMENT_PATH}`;
 	let answer;
 	// A service that is briefly down (a 502, 503 or 504, or no answer) is asked again, twice.
 	for (let attempt = 1; ; attempt++) {
 		try {
-			answer = await exchange.call(this, { method: 'GET', url: where }, { baseUrl, apiKey, timeoutMs: DOCUMENT_TIMEOUT_MS, maxBytes: MAX_DOCUMENT_BYTES });
+			answer = await exchange.call(
+				this,
+				{ method: 'GET', url: where },
+				{ baseUrl, apiKey, timeoutMs: DOCUMENT_TIMEOUT_MS, maxBytes: MAX_DOCUMENT_BYTES },
+			);
 			if (attempt < DOCUMENT_ATTEMPTS && [502, 503, 504].includes(answer.statusCode)) {
 				await sleep(DOCUMENT_RETRY_MS * attempt);
 				continue;
@@ -65,20 +83,31 @@ async function readContract(this: RequestContext, credentials: Credentials): Pro
 				await sleep(DOCUMENT_RETRY_MS * attempt);
 				continue;
 			}
-			const reason = error instanceof NodeApiError ? error.message : String((error as Error).message);
-			return { contract: await builtInWith(`The service's OpenAPI document could not be read (${reason}), so the node used its built-in conventions.`), shared: false, ttl: UNREADABLE_CONTRACT_TTL_MS };
+			const reason =
+				error instanceof NodeApiError ? error.message : String((error as Error).message);
+			return {
+				contract: await builtInWith(
+					`The service's OpenAPI document could not be read (${reason}), so the node used its built-in conventions.`,
+				),
+				shared: false,
+				ttl: UNREADABLE_CONTRACT_TTL_MS,
+			};
 		}
 	}
 	if (answer.statusCode === 404 || answer.statusCode === 410) {
 		return {
-			contract: await builtInWith(`The service has no OpenAPI document at ${DOCUMENT_PATH} (HTTP ${answer.statusCode}), so the node used its built-in conventions.`),
+			contract: await builtInWith(
+				`The service has no OpenAPI document at ${DOCUMENT_PATH} (HTTP ${answer.statusCode}), so the node used its built-in conventions.`,
+			),
 			shared: false,
 			ttl: CONTRACT_TTL_MS,
 		};
 	}
 	if (answer.statusCode >= 300) {
 		return {
-			contract: await builtInWith(`The service's OpenAPI document could not be read (HTTP ${answer.statusCode}), so the node used its built-in conventions.`),
+			contract: await builtInWith(
+				`The service's OpenAPI document could not be read (HTTP ${answer.statusCode}), so the node used its built-in conventions.`,
+			),
 			shared: false,
 			ttl: UNREADABLE_CONTRACT_TTL_MS,
 		};
@@ -87,12 +116,23 @@ async function readContract(this: RequestContext, credentials: Credentials): Pro
 	try {
 		document = await parseJson(answer.text, DOCUMENT_LIMITS);
 	} catch (error) {
-		const why = error instanceof JsonLimitError ? `it is too large to follow: ${error.message}` : 'it is not JSON';
-		return { contract: await builtInWith(`The node could not read ${where}: ${why}, so it used its built-in conventions.`), shared: false, ttl: UNREADABLE_CONTRACT_TTL_MS };
+		const why =
+			error instanceof JsonLimitError
+				? `it is too large to follow: ${error.message}`
+				: 'it is not JSON';
+		return {
+			contract: await builtInWith(
+				`The node could not read ${where}: ${why}, so it used its built-in conventions.`,
+			),
+			shared: false,
+			ttl: UNREADABLE_CONTRACT_TTL_MS,
+		};
 	}
 	if (!isOpenApiDocument(document)) {
 		return {
-			contract: await builtInWith(`${where} is not an OpenAPI 3.0 or 3.1 document, so the node used its built-in conventions.`),
+			contract: await builtInWith(
+				`${where} is not an OpenAPI 3.0 or 3.1 document, so the node used its built-in conventions.`,
+			),
 			shared: false,
 			ttl: UNREADABLE_CONTRACT_TTL_MS,
 		};
@@ -117,11 +157,18 @@ export async function loadContract(this: RequestContext, itemIndex?: number): Pr
 	return await contractFor.call(this, await readCredentials.call(this, itemIndex));
 }
 
-export async function contractFor(this: RequestContext, credentials: Credentials): Promise<Contract> {
+export async function contractFor(
+	this: RequestContext,
+	credentials: Credentials,
+): Promise<Contract> {
 	const found = cached(credentials);
 	if (found !== undefined) return await found.contract;
 	// Concurrent items of this credential wait for the one read in flight instead of each starting their own.
-	const entry: CachedContract = { contract: Promise.resolve(builtInContract()), readAt: Date.now(), expires: Infinity };
+	const entry: CachedContract = {
+		contract: Promise.resolve(builtInContract()),
+		readAt: Date.now(),
+		expires: Infinity,
+	};
 	const pending = failureKey(credentials);
 	failures.set(pending, entry);
 	entry.contract = readContract.call(this, credentials).then(
@@ -144,7 +191,8 @@ export async function contractFor(this: RequestContext, credentials: Credentials
 /** Reads the document again on the next request, unless it was read moments ago. */
 export function refreshContract(credentials: Credentials): boolean {
 	const entry = cached(credentials);
-	if (entry === undefined || Date.now() - entry.readAt < MIN_CONTRACT_AGE_FOR_REFRESH_MS) return false;
+	if (entry === undefined || Date.now() - entry.readAt < MIN_CONTRACT_AGE_FOR_REFRESH_MS)
+		return false;
 	documents.delete(credentials.baseUrl);
 	failures.delete(failureKey(credentials));
 	return true;

@@ -1,8 +1,17 @@
-import type { IExecuteFunctions, IHookFunctions, ILoadOptionsFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	IHookFunctions,
+	ILoadOptionsFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 /** Every kind of context the nodes talk to the service from. */
-export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+export type RequestContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IWebhookFunctions;
 
 export const CREDENTIAL_TYPE = 'contentPublishingApi';
 
@@ -16,10 +25,7 @@ export interface Credentials {
  * the version, so it must never appear twice.
  */
 export function normalizeBaseUrl(baseUrl: string): string {
-	return baseUrl
-		.trim()
-		.replace(/\/+$/, '')
-		.replace(/\/v1$/i, '');
+	return baseUrl.trim().replace(/\/+$/, '').replace(/\/v1$/i, '');
 }
 
 // n8n gives every execution, list search, hook and delivery a context object of its own.
@@ -30,7 +36,10 @@ const credentialsOf = new WeakMap<RequestContext, Promise<Credentials>>();
  * of once per request; a credential that fails is read again by the next item, which then gets
  * an error naming itself.
  */
-export async function readCredentials(this: RequestContext, itemIndex?: number): Promise<Credentials> {
+export async function readCredentials(
+	this: RequestContext,
+	itemIndex?: number,
+): Promise<Credentials> {
 	let credentials = credentialsOf.get(this);
 	if (credentials === undefined) {
 		credentials = readCredentialsOnce.call(this, itemIndex);
@@ -48,14 +57,22 @@ async function readCredentialsOnce(this: RequestContext, itemIndex?: number): Pr
 			this.getNode(),
 			"The credential's Base URL must start with http:// or https://",
 			// A URL with user info is not repeated: it would carry a password into the message.
-			{ itemIndex, description: baseUrl.includes('@') ? undefined : `Base URL found: "${baseUrl}"` },
+			{
+				itemIndex,
+				description: baseUrl.includes('@') ? undefined : `Base URL found: "${baseUrl}"`,
+			},
 		);
 	}
 	if (/^https?:\/\/[^/?#]*@/i.test(baseUrl)) {
-		throw new NodeOperationError(this.getNode(), "The credential's Base URL must not contain a user name or password", {
-			itemIndex,
-			description: 'The API key authenticates every request; remove the "user:password@" part from the Base URL.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			"The credential's Base URL must not contain a user name or password",
+			{
+				itemIndex,
+				description:
+					'The API key authenticates every request; remove the "user:password@" part from the Base URL.',
+			},
+		);
 	}
 	return { baseUrl, apiKey: String(credentials.apiKey ?? '') };
 }

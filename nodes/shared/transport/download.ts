@@ -76,7 +76,13 @@ function shown(url: URL): string {
 }
 
 function destroy(body: unknown): void {
-	if (body !== null && typeof body === 'object' && 'destroy' in body && typeof body.destroy === 'function') body.destroy();
+	if (
+		body !== null &&
+		typeof body === 'object' &&
+		'destroy' in body &&
+		typeof body.destroy === 'function'
+	)
+		body.destroy();
 }
 
 /**
@@ -103,7 +109,11 @@ export async function downloadFile(
 	try {
 		first = new URL(address);
 	} catch {
-		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: the media address "${address.slice(0, 200)}" is not a URL`, { itemIndex });
+		throw new NodeOperationError(
+			this.getNode(),
+			`Item ${itemIndex}: the media address "${address.slice(0, 200)}" is not a URL`,
+			{ itemIndex },
+		);
 	}
 	// A webhook resuming a waiting execution has no cancel of its own.
 	const cancel = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
@@ -113,19 +123,33 @@ export async function downloadFile(
 
 	/** The bound that ended the download, as the error that names it; undefined if none did. */
 	const boundError = (url: URL): NodeOperationError | undefined => {
-		if (cancel?.aborted) return new NodeOperationError(this.getNode(), `The execution was cancelled while downloading the media of item ${itemIndex}`, { itemIndex });
+		if (cancel?.aborted)
+			return new NodeOperationError(
+				this.getNode(),
+				`The execution was cancelled while downloading the media of item ${itemIndex}`,
+				{ itemIndex },
+			);
 		if (tooLarge) return sizeError(this, url, limits, itemIndex);
 		if (limits.deadline.aborted) {
-			return new NodeOperationError(this.getNode(), `The media of item ${itemIndex} did not arrive within "Max Download Time" (${limits.deadlineSeconds} seconds)`, {
-				itemIndex,
-				description: `The download of ${shown(url)} was stopped. "Max Download Time" under Media Options bounds all of an item's downloads together; raise it for large files on a slow connection.`,
-			});
+			return new NodeOperationError(
+				this.getNode(),
+				`The media of item ${itemIndex} did not arrive within "Max Download Time" (${limits.deadlineSeconds} seconds)`,
+				{
+					itemIndex,
+					description: `The download of ${shown(url)} was stopped. "Max Download Time" under Media Options bounds all of an item's downloads together; raise it for large files on a slow connection.`,
+				},
+			);
 		}
 		if (idle.signal.aborted) {
-			return new NodeOperationError(this.getNode(), `The media at ${shown(url)} sent nothing for ${limits.idleMs / 1000} seconds`, {
-				itemIndex,
-				description: 'A download may go without data for at most "Timeout" under Request Options; raise it if the media server is slow to start or pauses.',
-			});
+			return new NodeOperationError(
+				this.getNode(),
+				`The media at ${shown(url)} sent nothing for ${limits.idleMs / 1000} seconds`,
+				{
+					itemIndex,
+					description:
+						'A download may go without data for at most "Timeout" under Request Options; raise it if the media server is slow to start or pauses.',
+				},
+			);
 		}
 		return undefined;
 	};
@@ -135,8 +159,15 @@ export async function downloadFile(
 		// A refusal of the file itself (its type, by `store`) is the caller's own error.
 		if (error instanceof NodeOperationError) return error;
 		const reason = error as { message?: string; messages?: string[]; code?: string };
-		const details = redact([reason.code, reason.message, ...(reason.messages ?? [])].filter(Boolean).join(' '), apiKey);
-		return new NodeApiError(this.getNode(), { message: details }, { message: `Could not download the media at ${shown(url)}`, description: details, itemIndex });
+		const details = redact(
+			[reason.code, reason.message, ...(reason.messages ?? [])].filter(Boolean).join(' '),
+			apiKey,
+		);
+		return new NodeApiError(
+			this.getNode(),
+			{ message: details },
+			{ message: `Could not download the media at ${shown(url)}`, description: details, itemIndex },
+		);
 	};
 
 	try {
@@ -167,24 +198,38 @@ export async function downloadFile(
 				destroy(response.body);
 				const next = redirectTarget(response.headers, url);
 				if (next === undefined || redirects === MAX_REDIRECTS) {
-					throw new NodeApiError(this.getNode(), { status: response.statusCode }, {
-						message: next === undefined ? `The media at ${shown(url)} redirected to an address that cannot be read` : `The media at ${shown(first)} redirected more than ${MAX_REDIRECTS} times`,
-						itemIndex,
-					});
+					throw new NodeApiError(
+						this.getNode(),
+						{ status: response.statusCode },
+						{
+							message:
+								next === undefined
+									? `The media at ${shown(url)} redirected to an address that cannot be read`
+									: `The media at ${shown(first)} redirected more than ${MAX_REDIRECTS} times`,
+							itemIndex,
+						},
+					);
 				}
 				url = next;
 				continue;
 			}
 			if (response.statusCode < 200 || response.statusCode >= 300) {
 				destroy(response.body);
-				throw new NodeApiError(this.getNode(), { status: response.statusCode }, {
-					message: `The media server answered ${response.statusCode} for ${shown(url)}`,
-					description: 'The file could not be downloaded. Check that the job\'s media are still available (signed addresses expire).',
-					itemIndex,
-				});
+				throw new NodeApiError(
+					this.getNode(),
+					{ status: response.statusCode },
+					{
+						message: `The media server answered ${response.statusCode} for ${shown(url)}`,
+						description:
+							"The file could not be downloaded. Check that the job's media are still available (signed addresses expire).",
+						itemIndex,
+					},
+				);
 			}
 			// A file known to be too large is refused before a byte of it is read.
-			const declared = Buffer.isBuffer(response.body) ? response.body.length : Number(headerValue(response.headers, 'content-length'));
+			const declared = Buffer.isBuffer(response.body)
+				? response.body.length
+				: Number(headerValue(response.headers, 'content-length'));
 			if (Number.isFinite(declared) && declared > limits.maxBytes) {
 				destroy(response.body);
 				throw sizeError(this, url, limits, itemIndex);
@@ -195,13 +240,20 @@ export async function downloadFile(
 			// Whether the whole file came: a failure after that is n8n's storage, not the download.
 			let received = Buffer.isBuffer(body);
 			if (!Buffer.isBuffer(body)) body.once('end', () => (received = true));
-			const answered = { body, contentType: headerValue(response.headers, 'content-type') || undefined, address: first, final: url };
+			const answered = {
+				body,
+				contentType: headerValue(response.headers, 'content-type') || undefined,
+				address: first,
+				final: url,
+			};
 			try {
 				return await store(answered);
 			} catch (error) {
 				destroy(body);
 				destroy(response.body);
-				throw received && !(error instanceof NodeOperationError) ? notStored(this, url, error, apiKey, itemIndex) : failed(url, error);
+				throw received && !(error instanceof NodeOperationError)
+					? notStored(this, url, error, apiKey, itemIndex)
+					: failed(url, error);
 			}
 		}
 	} finally {
@@ -210,7 +262,13 @@ export async function downloadFile(
 }
 
 /** A body that fails as soon as it exceeds `maxBytes` or `signal` aborts, and tells `touch` of every chunk. */
-function bounded(body: unknown, maxBytes: number, signal: AbortSignal, touch: () => void, onTooLarge: () => void): BinarySource {
+function bounded(
+	body: unknown,
+	maxBytes: number,
+	signal: AbortSignal,
+	touch: () => void,
+	onTooLarge: () => void,
+): BinarySource {
 	if (Buffer.isBuffer(body)) return body;
 	// Readable.map (an instance method: community nodes may not import `stream`) passes each chunk
 	// on as it comes, so the file streams through; throwing or the signal destroys the stream and
@@ -230,20 +288,40 @@ function bounded(body: unknown, maxBytes: number, signal: AbortSignal, touch: ()
 	);
 }
 
-function notStored(context: MediaContext, url: URL, error: unknown, apiKey: string, itemIndex: number): NodeApiError {
+function notStored(
+	context: MediaContext,
+	url: URL,
+	error: unknown,
+	apiKey: string,
+	itemIndex: number,
+): NodeApiError {
 	const reason = redact(String((error as Error).message ?? error), apiKey);
-	return new NodeApiError(context.getNode(), { message: reason }, {
-		message: `The media at ${shown(url)} was downloaded, but n8n could not store it`,
-		description: `${reason}. In n8n's default binary mode a file is held in memory, and one larger than about 380 MB cannot be stored at all; for large media use the filesystem or S3 binary mode (N8N_DEFAULT_BINARY_DATA_MODE).`,
-		itemIndex,
-	});
+	return new NodeApiError(
+		context.getNode(),
+		{ message: reason },
+		{
+			message: `The media at ${shown(url)} was downloaded, but n8n could not store it`,
+			description: `${reason}. In n8n's default binary mode a file is held in memory, and one larger than about 380 MB cannot be stored at all; for large media use the filesystem or S3 binary mode (N8N_DEFAULT_BINARY_DATA_MODE).`,
+			itemIndex,
+		},
+	);
 }
 
-function sizeError(context: MediaContext, url: URL, limits: DownloadLimits, itemIndex: number): NodeOperationError {
-	return new NodeOperationError(context.getNode(), `The media at ${shown(url)} is larger than "Max Media Size" (${limits.maxBytes / 1048576} MB)`, {
-		itemIndex,
-		description: 'The download was stopped. Raise "Max Media Size" under Media Options if the file is expected to be this large.',
-	});
+function sizeError(
+	context: MediaContext,
+	url: URL,
+	limits: DownloadLimits,
+	itemIndex: number,
+): NodeOperationError {
+	return new NodeOperationError(
+		context.getNode(),
+		`The media at ${shown(url)} is larger than "Max Media Size" (${limits.maxBytes / 1048576} MB)`,
+		{
+			itemIndex,
+			description:
+				'The download was stopped. Raise "Max Media Size" under Media Options if the file is expected to be this large.',
+		},
+	);
 }
 
 function redirectTarget(headers: Headers, from: URL): URL | undefined {
@@ -259,16 +337,31 @@ function redirectTarget(headers: Headers, from: URL): URL | undefined {
  * Refuses an address outside the Base URL's origin, the listed hosts and public hosts, before
  * anything is sent to it, naming the host and the option that allows it.
  */
-function refuseUnlessAllowed(context: MediaContext, url: URL, baseOrigin: string, allowed: HostRule[], itemIndex: number, redirected: boolean): void {
+function refuseUnlessAllowed(
+	context: MediaContext,
+	url: URL,
+	baseOrigin: string,
+	allowed: HostRule[],
+	itemIndex: number,
+	redirected: boolean,
+): void {
 	const how = redirected ? 'redirected to' : 'names';
 	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-		throw new NodeOperationError(context.getNode(), `The media address of item ${itemIndex} ${how} a ${url.protocol} address, which the node does not download from`, { itemIndex });
+		throw new NodeOperationError(
+			context.getNode(),
+			`The media address of item ${itemIndex} ${how} a ${url.protocol} address, which the node does not download from`,
+			{ itemIndex },
+		);
 	}
 	if (url.origin === baseOrigin || isListedHost(url, allowed)) return;
 	const reason = nonPublicReason(url.hostname);
 	if (reason === undefined) return;
-	throw new NodeOperationError(context.getNode(), `The media address of item ${itemIndex} ${how} ${url.host}, ${reason}, which the node does not download from`, {
-		itemIndex,
-		description: `Media is downloaded only from the Base URL's origin (${baseOrigin}), from public hosts and from the hosts in "Allowed Media Hosts" under Media Options. If ${url.host} serves your media (a private CDN), add ${url.host} there.`,
-	});
+	throw new NodeOperationError(
+		context.getNode(),
+		`The media address of item ${itemIndex} ${how} ${url.host}, ${reason}, which the node does not download from`,
+		{
+			itemIndex,
+			description: `Media is downloaded only from the Base URL's origin (${baseOrigin}), from public hosts and from the hosts in "Allowed Media Hosts" under Media Options. If ${url.host} serves your media (a private CDN), add ${url.host} there.`,
+		},
+	);
 }

@@ -32,7 +32,11 @@ function statusHint(statusCode: number, idempotent: boolean): string | undefined
 }
 
 /** The error as n8n shows it: the node's own errors pass through, anything else is wrapped. */
-export function asNodeError(context: RequestContext, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
+export function asNodeError(
+	context: RequestContext,
+	error: unknown,
+	itemIndex?: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 }
@@ -66,7 +70,12 @@ interface ErrorSettings {
 }
 
 /** A refusal (4xx/5xx) as the n8n error that tells what the service said. */
-export function serviceError(context: RequestContext, answer: ServiceAnswer, body: unknown, settings: ErrorSettings): NodeApiError {
+export function serviceError(
+	context: RequestContext,
+	answer: ServiceAnswer,
+	body: unknown,
+	settings: ErrorSettings,
+): NodeApiError {
 	const { statusCode } = answer;
 	// Before anything reads it: a body that echoes the request must not carry the key anywhere.
 	const errorBody = redactValue(body === undefined ? answer.text : body, settings.apiKey);
@@ -75,7 +84,9 @@ export function serviceError(context: RequestContext, answer: ServiceAnswer, bod
 	const description = [
 		code ? `Error code: ${code}.` : undefined,
 		details ? `Details: ${details}.` : undefined,
-		statusCode === 429 && retryAfter ? `The service asks to retry after ${retryAfter} seconds.` : undefined,
+		statusCode === 429 && retryAfter
+			? `The service asks to retry after ${retryAfter} seconds.`
+			: undefined,
 		statusHint(statusCode, settings.idempotent),
 		// A refusal that is not JSON is rarely the API's own: another web app may answer at the Base URL.
 		body === undefined && answer.text.trim() !== '' && statusCode < 500
@@ -103,12 +114,22 @@ export function serviceError(context: RequestContext, answer: ServiceAnswer, bod
 }
 
 /** What the contract refused, as the node's error naming the parameter and the item it is about. */
-export function refusal(context: RequestContext, error: unknown, itemIndex?: number, parameter?: string): NodeApiError | NodeOperationError {
+export function refusal(
+	context: RequestContext,
+	error: unknown,
+	itemIndex?: number,
+	parameter?: string,
+): NodeApiError | NodeOperationError {
 	if (!(error instanceof ContractFieldError)) return asNodeError(context, error, itemIndex);
-	const item = itemIndex === undefined ? undefined : parameter ? `of item ${itemIndex}` : `Item ${itemIndex}`;
+	const item =
+		itemIndex === undefined ? undefined : parameter ? `of item ${itemIndex}` : `Item ${itemIndex}`;
 	const subject = [parameter && `"${parameter}"`, item].filter(Boolean).join(' ');
-	return new NodeOperationError(context.getNode(), subject ? `${subject}: ${error.message}` : error.message, {
-		itemIndex,
-		description: error.description,
-	});
+	return new NodeOperationError(
+		context.getNode(),
+		subject ? `${subject}: ${error.message}` : error.message,
+		{
+			itemIndex,
+			description: error.description,
+		},
+	);
 }

@@ -29,13 +29,28 @@ const IPV4_RANGES: Array<[string, number, string]> = [
 ];
 
 // Names that resolve only inside a network (RFC 6761, 6762, 8375, ICANN's .internal) or never.
-const LOCAL_SUFFIXES = ['localhost', 'internal', 'local', 'localdomain', 'arpa', 'lan', 'intranet', 'corp', 'home', 'test', 'invalid', 'example', 'onion'];
+const LOCAL_SUFFIXES = [
+	'localhost',
+	'internal',
+	'local',
+	'localdomain',
+	'arpa',
+	'lan',
+	'intranet',
+	'corp',
+	'home',
+	'test',
+	'invalid',
+	'example',
+	'onion',
+];
 // Cloud metadata services that answer at a public-looking name (Google Cloud, Tencent Cloud).
 const METADATA_NAMES = ['metadata.goog', 'metadata.tencentyun.com'];
 
 function ipv4Number(text: string): number | undefined {
 	const parts = text.split('.');
-	if (parts.length !== 4 || parts.some((part) => !/^\d{1,3}$/.test(part) || Number(part) > 255)) return undefined;
+	if (parts.length !== 4 || parts.some((part) => !/^\d{1,3}$/.test(part) || Number(part) > 255))
+		return undefined;
 	return parts.reduce((value, part) => value * 256 + Number(part), 0);
 }
 
@@ -55,11 +70,21 @@ function ipv4Reason(address: number): string | undefined {
 function ipv6Groups(text: string): number[] | undefined {
 	const halves = text.split('::');
 	if (halves.length > 2) return undefined;
-	const read = (part: string) => (part === '' ? [] : part.split(':').map((group) => (/^[0-9a-f]{1,4}$/i.test(group) ? parseInt(group, 16) : NaN)));
+	const read = (part: string) =>
+		part === ''
+			? []
+			: part
+					.split(':')
+					.map((group) => (/^[0-9a-f]{1,4}$/i.test(group) ? parseInt(group, 16) : NaN));
 	const head = read(halves[0]);
 	const rest = halves.length === 2 ? read(halves[1]) : [];
 	const missing = 8 - head.length - rest.length;
-	if ([...head, ...rest].some(Number.isNaN) || missing < 0 || (halves.length === 1 && missing !== 0)) return undefined;
+	if (
+		[...head, ...rest].some(Number.isNaN) ||
+		missing < 0 ||
+		(halves.length === 1 && missing !== 0)
+	)
+		return undefined;
 	return [...head, ...new Array<number>(missing).fill(0), ...rest];
 }
 
@@ -77,16 +102,20 @@ function ipv6Reason(groups: number[]): string | undefined {
 		const reason = ipv4Reason(high * 65536 + low);
 		return reason === undefined ? undefined : `an IPv6 address that carries ${reason}`;
 	};
-	if (groups.every((group) => group === 0)) return 'the unspecified address (it reaches n8n\'s own host)';
+	if (groups.every((group) => group === 0))
+		return "the unspecified address (it reaches n8n's own host)";
 	if (inPrefix(groups, [0, 0, 0, 0, 0, 0, 0, 1], 128)) return 'a loopback address';
 	// IPv4-mapped (::ffff:a.b.c.d) and NAT64 (64:ff9b::a.b.c.d) addresses reach the IPv4 address they carry.
-	if (inPrefix(groups, [0, 0, 0, 0, 0, 0xffff], 96) || inPrefix(groups, [0x64, 0xff9b], 96)) return embedded(groups[6], groups[7]);
+	if (inPrefix(groups, [0, 0, 0, 0, 0, 0xffff], 96) || inPrefix(groups, [0x64, 0xff9b], 96))
+		return embedded(groups[6], groups[7]);
 	// 6to4 (2002:aabb:ccdd::) routes to the IPv4 address in its second and third groups.
 	if (inPrefix(groups, [0x2002], 16)) return embedded(groups[1], groups[2]);
 	if (inPrefix(groups, [0xfc00], 7)) return 'a unique-local address (the IPv6 private range)';
-	if (inPrefix(groups, [0xfe80], 10) || inPrefix(groups, [0xfec0], 10)) return 'a link-local address';
+	if (inPrefix(groups, [0xfe80], 10) || inPrefix(groups, [0xfec0], 10))
+		return 'a link-local address';
 	if (inPrefix(groups, [0xff00], 8)) return 'a multicast address';
-	if (inPrefix(groups, [0x2001, 0xdb8], 32) || inPrefix(groups, [0x3fff], 20)) return 'a documentation address';
+	if (inPrefix(groups, [0x2001, 0xdb8], 32) || inPrefix(groups, [0x3fff], 20))
+		return 'a documentation address';
 	// Teredo, benchmarking and other IETF protocol assignments.
 	if (inPrefix(groups, [0x2001], 23)) return 'an IETF protocol address';
 	// Everything public is global unicast (2000::/3).
@@ -102,7 +131,9 @@ export function nonPublicReason(hostname: string): string | undefined {
 	const host = hostname.toLowerCase().replace(/\.$/, '');
 	if (host.startsWith('[') && host.endsWith(']')) {
 		const groups = ipv6Groups(host.slice(1, -1));
-		return groups === undefined ? 'an address that is not a valid IPv6 address' : ipv6Reason(groups);
+		return groups === undefined
+			? 'an address that is not a valid IPv6 address'
+			: ipv6Reason(groups);
 	}
 	const v4 = ipv4Number(host);
 	if (v4 !== undefined) return ipv4Reason(v4);
@@ -140,15 +171,22 @@ export function readHostRules(text: string): { rules: HostRule[]; invalid?: stri
 		const subdomains = entry.startsWith('*.');
 		let written = subdomains ? entry.slice(2) : entry;
 		// A bare IPv6 address (two colons or more, no brackets) is written in brackets for the parser.
-		if (!written.includes('[') && !written.includes('/') && (written.match(/:/g) ?? []).length > 1) written = `[${written}]`;
+		if (!written.includes('[') && !written.includes('/') && (written.match(/:/g) ?? []).length > 1)
+			written = `[${written}]`;
 		let url: URL;
 		try {
 			url = new URL(/^https?:\/\//i.test(written) ? written : `http://${written}`);
 		} catch {
 			return { rules, invalid: entry };
 		}
-		const bare = url.username === '' && url.password === '' && url.search === '' && url.hash === '' && url.pathname === '/';
-		if (!bare || url.hostname === '' || (subdomains && /^https?:/i.test(written))) return { rules, invalid: entry };
+		const bare =
+			url.username === '' &&
+			url.password === '' &&
+			url.search === '' &&
+			url.hash === '' &&
+			url.pathname === '/';
+		if (!bare || url.hostname === '' || (subdomains && /^https?:/i.test(written)))
+			return { rules, invalid: entry };
 		const port = /^https?:\/\//i.test(written) ? defaultPort(url) : url.port || undefined;
 		rules.push({ host: url.hostname.replace(/\.$/, ''), subdomains, port });
 	}
@@ -160,6 +198,7 @@ export function isListedHost(url: URL, rules: HostRule[]): boolean {
 	const host = url.hostname.toLowerCase().replace(/\.$/, '');
 	return rules.some(
 		(rule) =>
-			(rule.subdomains ? host.endsWith(`.${rule.host}`) : host === rule.host) && (rule.port === undefined || rule.port === defaultPort(url)),
+			(rule.subdomains ? host.endsWith(`.${rule.host}`) : host === rule.host) &&
+			(rule.port === undefined || rule.port === defaultPort(url)),
 	);
 }

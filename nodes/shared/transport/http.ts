@@ -40,7 +40,12 @@ interface BodyStream extends AsyncIterable<Buffer | string> {
 }
 
 function isStream(value: unknown): value is BodyStream {
-	return value !== null && typeof value === 'object' && Symbol.asyncIterator in value && typeof (value as BodyStream).destroy === 'function';
+	return (
+		value !== null &&
+		typeof value === 'object' &&
+		Symbol.asyncIterator in value &&
+		typeof (value as BodyStream).destroy === 'function'
+	);
 }
 
 export class AnswerTooLarge extends Error {}
@@ -48,7 +53,13 @@ export class AnswerTooLarge extends Error {}
 /** Reads an answer's body up to `maxBytes`; more stops the reading and fails. */
 async function readText(body: unknown, maxBytes: number): Promise<string> {
 	if (!isStream(body)) {
-		const text = Buffer.isBuffer(body) ? body.toString('utf8') : typeof body === 'string' ? body : body === undefined || body === null ? '' : JSON.stringify(body);
+		const text = Buffer.isBuffer(body)
+			? body.toString('utf8')
+			: typeof body === 'string'
+				? body
+				: body === undefined || body === null
+					? ''
+					: JSON.stringify(body);
 		if (Buffer.byteLength(text) > maxBytes) throw new AnswerTooLarge();
 		return text;
 	}
@@ -67,7 +78,11 @@ async function readText(body: unknown, maxBytes: number): Promise<string> {
 }
 
 /** Sends one request with the key; a failure to reach the service becomes a clear, transient error. */
-async function sendOnce(this: RequestContext, options: IHttpRequestOptions, settings: ExchangeSettings): Promise<ServiceAnswer> {
+async function sendOnce(
+	this: RequestContext,
+	options: IHttpRequestOptions,
+	settings: ExchangeSettings,
+): Promise<ServiceAnswer> {
 	const { baseUrl, apiKey, itemIndex, timeoutMs, signal, maxBytes } = settings;
 	// A hard deadline for the whole exchange, body included, and the execution's cancel.
 	const deadline = AbortSignal.timeout(timeoutMs);
@@ -78,7 +93,11 @@ async function sendOnce(this: RequestContext, options: IHttpRequestOptions, sett
 		// `authenticate` describes.
 		const response = (await this.helpers.httpRequest({
 			...options,
-			headers: { Accept: 'application/json', ...options.headers, Authorization: `Bearer ${apiKey}` },
+			headers: {
+				Accept: 'application/json',
+				...options.headers,
+				Authorization: `Bearer ${apiKey}`,
+			},
 			encoding: 'stream',
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
@@ -89,20 +108,30 @@ async function sendOnce(this: RequestContext, options: IHttpRequestOptions, sett
 		return { statusCode: response.statusCode, headers: response.headers ?? {}, text };
 	} catch (error) {
 		if (signal?.aborted) {
-			throw new NodeOperationError(this.getNode(), 'The execution was cancelled while waiting for the service', { itemIndex });
+			throw new NodeOperationError(
+				this.getNode(),
+				'The execution was cancelled while waiting for the service',
+				{ itemIndex },
+			);
 		}
 		if (error instanceof AnswerTooLarge) {
-			throw new NodeApiError(this.getNode(), { message: 'answer too large' }, {
-				message: `The service answered with more than ${Math.round(maxBytes / 1048576)} MB`,
-				description: 'The node reads at most this much of one answer. Narrow the request (a smaller Limit, filters), or check that the Base URL points at the API.',
-				itemIndex,
-			});
+			throw new NodeApiError(
+				this.getNode(),
+				{ message: 'answer too large' },
+				{
+					message: `The service answered with more than ${Math.round(maxBytes / 1048576)} MB`,
+					description:
+						'The node reads at most this much of one answer. Narrow the request (a smaller Limit, filters), or check that the Base URL points at the API.',
+					itemIndex,
+				},
+			);
 		}
 		// n8n hands network failures on as a NodeApiError whose messages keep the system error
 		// (such as "connect ECONNREFUSED 127.0.0.1:443"); only its code and wording travel on.
 		const reason = error as { message?: string; messages?: string[]; code?: string };
 		const details = [reason.code, reason.message, ...(reason.messages ?? [])].join(' ');
-		const timedOut = deadline.aborted || /\b(ETIMEDOUT|ECONNABORTED)\b|timeout of \d+ms exceeded/.test(details);
+		const timedOut =
+			deadline.aborted || /\b(ETIMEDOUT|ECONNABORTED)\b|timeout of \d+ms exceeded/.test(details);
 		const code = /\b(E[A-Z_]{3,})\b/.exec(details)?.[1];
 		const failure = new NodeApiError(
 			this.getNode(),
@@ -110,7 +139,8 @@ async function sendOnce(this: RequestContext, options: IHttpRequestOptions, sett
 			timedOut
 				? {
 						message: `The service at ${baseUrl} did not answer within ${timeoutMs / 1000} seconds`,
-						description: 'Raise "Timeout" under Request Options if the service is slow, or check that it is up.',
+						description:
+							'Raise "Timeout" under Request Options if the service is slow, or check that it is up.',
 						itemIndex,
 					}
 				: {
@@ -139,7 +169,11 @@ function redirectTarget(answer: ServiceAnswer, from: string): URL | undefined {
  * One request and the redirects the node follows: only within the origin of the Base URL (the key
  * goes nowhere else), and for writes only those that keep the method (307, 308).
  */
-export async function exchange(this: RequestContext, options: IHttpRequestOptions, settings: ExchangeSettings): Promise<ServiceAnswer> {
+export async function exchange(
+	this: RequestContext,
+	options: IHttpRequestOptions,
+	settings: ExchangeSettings,
+): Promise<ServiceAnswer> {
 	let url = String(options.url);
 	let answer = await sendOnce.call(this, options, settings);
 	for (let redirects = 0; [301, 302, 303, 307, 308].includes(answer.statusCode); redirects++) {
@@ -149,16 +183,20 @@ export async function exchange(this: RequestContext, options: IHttpRequestOption
 			target.origin === new URL(settings.baseUrl).origin &&
 			(answer.statusCode === 307 || answer.statusCode === 308 || options.method === 'GET');
 		if (!followable || redirects === MAX_REDIRECTS) {
-			throw new NodeApiError(this.getNode(), { status: answer.statusCode }, {
-				message:
-					redirects === MAX_REDIRECTS
-						? `The service redirected more than ${MAX_REDIRECTS} times`
-						: `The service redirected the request to ${target ? target.origin : 'an unreadable address'}, which the node does not follow`,
-				description:
-					"Redirects are followed only within the origin of the credential's Base URL (and, for writes, only when they keep the method), so the API key and the request are never sent anywhere else. Set the Base URL to the address the API answers at.",
-				httpCode: String(answer.statusCode),
-				itemIndex: settings.itemIndex,
-			});
+			throw new NodeApiError(
+				this.getNode(),
+				{ status: answer.statusCode },
+				{
+					message:
+						redirects === MAX_REDIRECTS
+							? `The service redirected more than ${MAX_REDIRECTS} times`
+							: `The service redirected the request to ${target ? target.origin : 'an unreadable address'}, which the node does not follow`,
+					description:
+						"Redirects are followed only within the origin of the credential's Base URL (and, for writes, only when they keep the method), so the API key and the request are never sent anywhere else. Set the Base URL to the address the API answers at.",
+					httpCode: String(answer.statusCode),
+					itemIndex: settings.itemIndex,
+				},
+			);
 		}
 		// The Location names the whole address, query included.
 		url = target.toString();
@@ -168,7 +206,12 @@ export async function exchange(this: RequestContext, options: IHttpRequestOption
 }
 
 /** An answer that is not JSON, as the error that says so (a login page behind a wrong Base URL). */
-export function notJsonError(context: RequestContext, answer: ServiceAnswer, apiKey: string, itemIndex?: number): NodeApiError {
+export function notJsonError(
+	context: RequestContext,
+	answer: ServiceAnswer,
+	apiKey: string,
+	itemIndex?: number,
+): NodeApiError {
 	const contentType = headerValue(answer.headers, 'content-type') || 'an unknown type';
 	return new NodeApiError(
 		context.getNode(),

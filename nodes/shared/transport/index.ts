@@ -93,7 +93,10 @@ export function inServiceFields(
 	if (fields === undefined) return {};
 	try {
 		return {
-			body: fields.body === undefined ? undefined : requestBody(contract, endpoint, fields.body, fields.optional),
+			body:
+				fields.body === undefined
+					? undefined
+					: requestBody(contract, endpoint, fields.body, fields.optional),
 			qs: fields.qs === undefined ? undefined : requestQuery(contract, endpoint, fields.qs),
 		};
 	} catch (error) {
@@ -102,7 +105,12 @@ export function inServiceFields(
 }
 
 /** The chosen events as the service names them, checked against the events it lists. */
-export function serviceEvents(this: RequestContext, webhooks: WebhookContract, events: string[], itemIndex?: number): string[] {
+export function serviceEvents(
+	this: RequestContext,
+	webhooks: WebhookContract,
+	events: string[],
+	itemIndex?: number,
+): string[] {
 	try {
 		return eventsToSend(webhooks, events);
 	} catch (error) {
@@ -113,7 +121,10 @@ export function serviceEvents(this: RequestContext, webhooks: WebhookContract, e
 /** Resolves an endpoint's path, encoding the id so that it can never address another route. */
 function pathOf(endpoint: ResolvedEndpoint, id?: string): string {
 	if (!endpoint.path.includes('{id}')) return endpoint.path;
-	if (id === undefined || isUnsafeId(id)) throw new Error(`Endpoint ${endpoint.name} needs an id that names one resource, not "${id ?? ''}"`);
+	if (id === undefined || isUnsafeId(id))
+		throw new Error(
+			`Endpoint ${endpoint.name} needs an id that names one resource, not "${id ?? ''}"`,
+		);
 	return endpoint.path.replace('{id}', encodeURIComponent(id));
 }
 
@@ -122,36 +133,57 @@ function formText(fields: IDataObject): string {
 	const parts: string[] = [];
 	const add = (key: string, value: unknown) => {
 		if (Array.isArray(value)) value.forEach((entry) => add(`${key}[]`, entry));
-		else if (isRecord(value)) for (const [inner, entry] of Object.entries(value)) add(`${key}[${inner}]`, entry);
-		else if (value !== undefined && value !== null) parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
+		else if (isRecord(value))
+			for (const [inner, entry] of Object.entries(value)) add(`${key}[${inner}]`, entry);
+		else if (value !== undefined && value !== null)
+			parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
 	};
 	for (const [key, value] of Object.entries(fields)) add(key, value);
 	return parts.join('&');
 }
 
 /** The fields of an object that its replacing PUT takes back: writable, set, and never a secret. */
-function writableFields(contract: Contract, endpoint: ResolvedEndpoint, current: unknown): IDataObject {
+function writableFields(
+	contract: Contract,
+	endpoint: ResolvedEndpoint,
+	current: unknown,
+): IDataObject {
 	if (!isRecord(current) || endpoint.request === undefined) return {};
 	const secret = contract.webhooks.secret.sent;
 	return Object.fromEntries(
 		Object.entries(current).filter(([name, value]) => {
 			const property = endpoint.request?.properties.get(name);
-			return property !== undefined && own(property, 'readOnly') !== true && value !== null && name !== secret;
+			return (
+				property !== undefined &&
+				own(property, 'readOnly') !== true &&
+				value !== null &&
+				name !== secret
+			);
 		}),
 	);
 }
 
-async function parseAnswer(this: RequestContext, answer: ServiceAnswer, apiKey: string, itemIndex?: number): Promise<unknown> {
+async function parseAnswer(
+	this: RequestContext,
+	answer: ServiceAnswer,
+	apiKey: string,
+	itemIndex?: number,
+): Promise<unknown> {
 	if (answer.text.trim() === '') return undefined;
 	try {
 		return await parseJson(answer.text, ANSWER_LIMITS);
 	} catch (error) {
 		if (error instanceof JsonLimitError) {
-			throw new NodeApiError(this.getNode(), { message: error.message }, {
-				message: `The service's answer is too large to read: ${error.message}`,
-				description: 'Narrow the request (a smaller Limit, filters), or check that the Base URL points at the API.',
-				itemIndex,
-			});
+			throw new NodeApiError(
+				this.getNode(),
+				{ message: error.message },
+				{
+					message: `The service's answer is too large to read: ${error.message}`,
+					description:
+						'Narrow the request (a smaller Limit, filters), or check that the Base URL points at the API.',
+					itemIndex,
+				},
+			);
 		}
 		throw notJsonError(this, answer, apiKey, itemIndex);
 	}
@@ -163,7 +195,11 @@ async function parseAnswer(this: RequestContext, answer: ServiceAnswer, apiKey: 
  * that tells what the service said. A 405, or a 404 on a collection, reads the document again
  * (it may have changed) and sends once more if the endpoint moved.
  */
-export async function callEndpoint(this: RequestContext, name: EndpointName, options: CallOptions = {}): Promise<Answer> {
+export async function callEndpoint(
+	this: RequestContext,
+	name: EndpointName,
+	options: CallOptions = {},
+): Promise<Answer> {
 	const credentials = await readCredentials.call(this, options.itemIndex);
 	const contract = await contractFor.call(this, credentials);
 	try {
@@ -175,31 +211,59 @@ export async function callEndpoint(this: RequestContext, name: EndpointName, opt
 		if (!moved || !refreshContract(credentials)) throw asNodeError(this, error, options.itemIndex);
 		const fresh = await contractFor.call(this, credentials);
 		const freshEndpoint = fresh.endpoints[name];
-		if (freshEndpoint.method === endpoint.method && freshEndpoint.path === endpoint.path) throw asNodeError(this, error, options.itemIndex);
+		if (freshEndpoint.method === endpoint.method && freshEndpoint.path === endpoint.path)
+			throw asNodeError(this, error, options.itemIndex);
 		return await callByContract.call(this, fresh, name, options, credentials);
 	}
 }
 
-async function callByContract(this: RequestContext, contract: Contract, name: EndpointName, options: CallOptions, credentials: Credentials): Promise<Answer> {
+async function callByContract(
+	this: RequestContext,
+	contract: Contract,
+	name: EndpointName,
+	options: CallOptions,
+	credentials: Credentials,
+): Promise<Answer> {
 	const { baseUrl, apiKey } = credentials;
 	const { id, itemIndex, timeoutMs = DEFAULT_TIMEOUT_MS, signal } = options;
 	const endpoint = contract.endpoints[name];
 	const mapped = inServiceFields.call(this, contract, name, options.fields, itemIndex);
-	let body = mapped.body === undefined && options.body === undefined ? undefined : { ...mapped.body, ...options.body };
+	let body =
+		mapped.body === undefined && options.body === undefined
+			? undefined
+			: { ...mapped.body, ...options.body };
 	const query = { ...mapped.qs, ...options.qs };
 	if (endpoint.replaces && endpoint.reads !== undefined && body !== undefined) {
 		// A PUT replaces the whole object: what the item does not change is sent back as it is.
-		const current = await callEndpoint.call(this, endpoint.reads, { id, itemIndex, timeoutMs, signal, deadline: options.deadline });
-		body = { ...writableFields(contract, endpoint, readResource(contract.endpoints[endpoint.reads], current.body)), ...body };
+		const current = await callEndpoint.call(this, endpoint.reads, {
+			id,
+			itemIndex,
+			timeoutMs,
+			signal,
+			deadline: options.deadline,
+		});
+		body = {
+			...writableFields(
+				contract,
+				endpoint,
+				readResource(contract.endpoints[endpoint.reads], current.body),
+			),
+			...body,
+		};
 	}
 	// An endpoint's path always stays within the Base URL; an address the service handed over may not.
 	const target = options.url ?? `${baseUrl}${pathOf(endpoint, id)}`;
 	if (options.url !== undefined && new URL(target).origin !== new URL(baseUrl).origin) {
-		throw new NodeApiError(this.getNode(), { url: target }, {
-			message: `The service pointed the node to ${new URL(target).origin}, which the node does not follow`,
-			description: "Only addresses within the origin of the credential's Base URL receive the API key.",
-			itemIndex,
-		});
+		throw new NodeApiError(
+			this.getNode(),
+			{ url: target },
+			{
+				message: `The service pointed the node to ${new URL(target).origin}, which the node does not follow`,
+				description:
+					"Only addresses within the origin of the credential's Base URL receive the API key.",
+				itemIndex,
+			},
+		);
 	}
 	const policy = sendPolicy(endpoint, options.itemKey, options.retryReads);
 	const form = /x-www-form-urlencoded/i.test(endpoint.mediaType);
@@ -234,7 +298,9 @@ async function callByContract(this: RequestContext, contract: Contract, name: En
 			answer = await exchange.call(this, request, settings);
 			if (answer.statusCode >= 400) {
 				// A refusal's body is read as JSON where it is, and quoted as text where it is not.
-				const parsed = await parseAnswer.call(this, answer, apiKey, itemIndex).catch(() => undefined);
+				const parsed = await parseAnswer
+					.call(this, answer, apiKey, itemIndex)
+					.catch(() => undefined);
 				throw serviceError(this, answer, parsed, {
 					apiKey,
 					itemIndex,
@@ -244,9 +310,18 @@ async function callByContract(this: RequestContext, contract: Contract, name: En
 				});
 			}
 			endTurn(this, answer);
-			const parsed = answer.statusCode === 204 ? undefined : await parseAnswer.call(this, answer, apiKey, itemIndex);
-			const result = { statusCode: answer.statusCode, headers: answer.headers, body: parsed, contract };
-			if (answer.text.length <= MAX_REMEMBERED_ANSWER) remember(policy.memoKey, { answered: result });
+			const parsed =
+				answer.statusCode === 204
+					? undefined
+					: await parseAnswer.call(this, answer, apiKey, itemIndex);
+			const result = {
+				statusCode: answer.statusCode,
+				headers: answer.headers,
+				body: parsed,
+				contract,
+			};
+			if (answer.text.length <= MAX_REMEMBERED_ANSWER)
+				remember(policy.memoKey, { answered: result });
 			return result;
 		} catch (error) {
 			const retryAfter = retryAfterMs(error);
@@ -254,13 +329,20 @@ async function callByContract(this: RequestContext, contract: Contract, name: En
 			if (signal?.aborted) throw cancelled(this, itemIndex);
 			// After a 429 the execution's pace holds every request back; other failures back off on their own.
 			const rateLimited = error instanceof NodeApiError && error.httpCode === '429';
-			const backoff = rateLimited ? 0 : Math.max(retryAfter ?? 0, RETRY_BACKOFF_MS * 2 ** (attempt - 1));
+			const backoff = rateLimited
+				? 0
+				: Math.max(retryAfter ?? 0, RETRY_BACKOFF_MS * 2 ** (attempt - 1));
 			const retry =
 				attempt < policy.attempts &&
 				policy.retryable(error) &&
 				(retryAfter ?? 0) <= MAX_PAUSE_MS &&
 				Date.now() + Math.max(backoff, retryAfter ?? 0) <= deadline;
-			if (!retry && endpoint.method !== 'GET' && policy.idempotency === undefined && isLostAnswer(error)) {
+			if (
+				!retry &&
+				endpoint.method !== 'GET' &&
+				policy.idempotency === undefined &&
+				isLostAnswer(error)
+			) {
 				remember(policy.memoKey, { unknown: true });
 				throw outcomeUnknown(this, endpoint, itemIndex, error);
 			}
@@ -273,47 +355,100 @@ async function callByContract(this: RequestContext, contract: Contract, name: En
 }
 
 function cancelled(context: RequestContext, itemIndex?: number): NodeOperationError {
-	return new NodeOperationError(context.getNode(), 'The execution was cancelled while waiting for the service', { itemIndex });
+	return new NodeOperationError(
+		context.getNode(),
+		'The execution was cancelled while waiting for the service',
+		{ itemIndex },
+	);
 }
 
-function pausedTooLong(context: RequestContext, endpoint: ResolvedEndpoint, itemIndex?: number): NodeApiError {
-	const error = new NodeApiError(context.getNode(), { status: 429 }, {
-		message: 'The service asked to wait longer than this request may take',
-		description: `The service is limiting the request rate, and its Retry-After ends after this request's limit (its Timeout, or the Maximum Wait Time). Nothing was sent for ${endpoint.method} ${endpoint.path}. Raise the limit, lower "Requests in Parallel", or run fewer items at once.`,
-		httpCode: '429',
-		itemIndex,
-	});
+function pausedTooLong(
+	context: RequestContext,
+	endpoint: ResolvedEndpoint,
+	itemIndex?: number,
+): NodeApiError {
+	const error = new NodeApiError(
+		context.getNode(),
+		{ status: 429 },
+		{
+			message: 'The service asked to wait longer than this request may take',
+			description: `The service is limiting the request rate, and its Retry-After ends after this request's limit (its Timeout, or the Maximum Wait Time). Nothing was sent for ${endpoint.method} ${endpoint.path}. Raise the limit, lower "Requests in Parallel", or run fewer items at once.`,
+			httpCode: '429',
+			itemIndex,
+		},
+	);
 	error.context.transient = true;
 	return error;
 }
 
-function outcomeUnknown(context: RequestContext, endpoint: ResolvedEndpoint, itemIndex?: number, cause?: unknown): NodeApiError {
+function outcomeUnknown(
+	context: RequestContext,
+	endpoint: ResolvedEndpoint,
+	itemIndex?: number,
+	cause?: unknown,
+): NodeApiError {
 	const why = cause instanceof Error ? ` (${cause.message})` : '';
-	return new NodeApiError(context.getNode(), { outcome: 'unknown' }, {
-		message: `The service's answer to ${endpoint.method} ${endpoint.path} was lost${why}: it may or may not have been carried out`,
-		description:
-			'The service does not declare idempotency keys, so the node does not send a write twice. Check in the service whether it was carried out (for example with Get Many) before running this item again; Retry On Fail of this execution will not send it again.',
-		itemIndex,
-	});
+	return new NodeApiError(
+		context.getNode(),
+		{ outcome: 'unknown' },
+		{
+			message: `The service's answer to ${endpoint.method} ${endpoint.path} was lost${why}: it may or may not have been carried out`,
+			description:
+				'The service does not declare idempotency keys, so the node does not send a write twice. Check in the service whether it was carried out (for example with Get Many) before running this item again; Retry On Fail of this execution will not send it again.',
+			itemIndex,
+		},
+	);
 }
 
 export { contractFor };
 
 /** Reads a job by its id: the job object, out of whatever the service wraps it in. */
-export async function readJobById(this: RequestContext, id: string, options: Omit<CallOptions, 'id'> = {}): Promise<IDataObject> {
-	const contract = await contractFor.call(this, await readCredentials.call(this, options.itemIndex));
+export async function readJobById(
+	this: RequestContext,
+	id: string,
+	options: Omit<CallOptions, 'id'> = {},
+): Promise<IDataObject> {
+	const contract = await contractFor.call(
+		this,
+		await readCredentials.call(this, options.itemIndex),
+	);
 	const answer = await callEndpoint.call(this, 'getJob', { ...options, id });
-	const found = findJob(contract.jobs, contract.endpoints.getJob.answer.jobs, answer.body, answer.headers);
-	return requireObject(this, found?.job ?? readResource(contract.endpoints.getJob, answer.body), options.itemIndex);
+	const found = findJob(
+		contract.jobs,
+		contract.endpoints.getJob.answer.jobs,
+		answer.body,
+		answer.headers,
+	);
+	return requireObject(
+		this,
+		found?.job ?? readResource(contract.endpoints.getJob, answer.body),
+		options.itemIndex,
+	);
 }
 
 /** An answer every endpoint but a list gives: one object; anything else fails the item. */
-export function requireObject(context: RequestContext, answer: unknown, itemIndex?: number): IDataObject {
+export function requireObject(
+	context: RequestContext,
+	answer: unknown,
+	itemIndex?: number,
+): IDataObject {
 	if (isRecord(answer)) return answer;
-	const found = answer === undefined ? 'no body' : Array.isArray(answer) ? 'a list' : answer === null ? 'null' : `a ${typeof answer}`;
-	throw new NodeApiError(context.getNode(), { answer: found }, {
-		message: `The service answered with ${found} where it should return an object`,
-		description: 'Nothing was output for this item. Check that the Base URL points at the API; if it does, the service broke its own contract.',
-		itemIndex,
-	});
+	const found =
+		answer === undefined
+			? 'no body'
+			: Array.isArray(answer)
+				? 'a list'
+				: answer === null
+					? 'null'
+					: `a ${typeof answer}`;
+	throw new NodeApiError(
+		context.getNode(),
+		{ answer: found },
+		{
+			message: `The service answered with ${found} where it should return an object`,
+			description:
+				'Nothing was output for this item. Check that the Base URL points at the API; if it does, the service broke its own contract.',
+			itemIndex,
+		},
+	);
 }

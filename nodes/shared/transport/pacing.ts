@@ -55,18 +55,27 @@ function paceOf(context: RequestContext): Pace {
 }
 
 /** The quota a service says is left, when it is refilled, and how large it is, from whichever rate-limit fields it sends. */
-export function quotaOf(headers: Headers, now = Date.now()): { remaining: number; resetAt: number; limit?: number } | undefined {
+export function quotaOf(
+	headers: Headers,
+	now = Date.now(),
+): { remaining: number; resetAt: number; limit?: number } | undefined {
 	const number = (name: string) => {
 		const value = headerValue(headers, name).trim();
 		return /^\d+(\.\d+)?$/.test(value) ? Number(value) : undefined;
 	};
 	// RFC draft structured field: `"default";r=42;t=17`.
-	const structured = /(?:^|;)\s*r=(\d+)\s*;.*?\bt=(\d+)|(?:^|;)\s*t=(\d+)\s*;.*?\br=(\d+)/.exec(headerValue(headers, 'ratelimit'));
+	const structured = /(?:^|;)\s*r=(\d+)\s*;.*?\bt=(\d+)|(?:^|;)\s*t=(\d+)\s*;.*?\br=(\d+)/.exec(
+		headerValue(headers, 'ratelimit'),
+	);
 	if (structured !== null) {
 		const remaining = Number(structured[1] ?? structured[4]);
 		const seconds = Number(structured[2] ?? structured[3]);
 		const policy = /\bq=(\d+)/.exec(headerValue(headers, 'ratelimit-policy'));
-		return { remaining, resetAt: now + seconds * 1000, limit: policy === null ? undefined : Number(policy[1]) };
+		return {
+			remaining,
+			resetAt: now + seconds * 1000,
+			limit: policy === null ? undefined : Number(policy[1]),
+		};
 	}
 	for (const prefix of ['ratelimit', 'x-ratelimit']) {
 		const remaining = number(`${prefix}-remaining`);
@@ -83,7 +92,11 @@ export function quotaOf(headers: Headers, now = Date.now()): { remaining: number
  * Waits for this execution's turn to send. Resolves to false, having waited nothing more, when the
  * turn would come after `deadline`, or when the execution is cancelled.
  */
-export async function takeTurn(context: RequestContext, deadline: number, signal?: AbortSignal): Promise<boolean> {
+export async function takeTurn(
+	context: RequestContext,
+	deadline: number,
+	signal?: AbortSignal,
+): Promise<boolean> {
 	const pace = paceOf(context);
 	for (;;) {
 		if (signal?.aborted) return false;
@@ -104,7 +117,11 @@ export async function takeTurn(context: RequestContext, deadline: number, signal
 }
 
 /** Ends a turn with what the service answered: its rate-limit fields, or its 429. */
-export function endTurn(context: RequestContext, answer: { statusCode: number; headers: Headers } | undefined, retryAfterMs?: number): void {
+export function endTurn(
+	context: RequestContext,
+	answer: { statusCode: number; headers: Headers } | undefined,
+	retryAfterMs?: number,
+): void {
 	const pace = paceOf(context);
 	const now = Date.now();
 	pace.inFlight = Math.max(0, pace.inFlight - 1);
@@ -122,13 +139,24 @@ export function endTurn(context: RequestContext, answer: { statusCode: number; h
 		}
 	}
 	if (answer?.statusCode === 429) {
-		pace.heldUntil = Math.max(pace.heldUntil, now + Math.min(retryAfterMs ?? RECENT_MS, MAX_PAUSE_MS));
+		pace.heldUntil = Math.max(
+			pace.heldUntil,
+			now + Math.min(retryAfterMs ?? RECENT_MS, MAX_PAUSE_MS),
+		);
 		// Requests under way when the limit was met are refused together: that is one slow-down.
 		if (now - pace.lastRefusal > Math.max(pace.interval * 2, 100)) {
-			pace.interval = pace.interval === 0 ? (RECENT_MS / Math.max(1, pace.recentRate(now))) * SLOWER : pace.interval * SLOWER;
+			pace.interval =
+				pace.interval === 0
+					? (RECENT_MS / Math.max(1, pace.recentRate(now))) * SLOWER
+					: pace.interval * SLOWER;
 		}
 		pace.lastRefusal = now;
-	} else if (answer !== undefined && answer.statusCode < 400 && pace.interval > 0 && now - pace.lastRefusal > RECENT_MS) {
+	} else if (
+		answer !== undefined &&
+		answer.statusCode < 400 &&
+		pace.interval > 0 &&
+		now - pace.lastRefusal > RECENT_MS
+	) {
 		// Each success speeds up by its share of 2% a second.
 		pace.interval /= 1 + (FASTER_PER_SECOND * pace.interval) / RECENT_MS;
 	}

@@ -1,7 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { own, readListPage, type EndpointName, type ListPage, type PageToken, type Paging } from '../contract';
+import {
+	own,
+	readListPage,
+	type EndpointName,
+	type ListPage,
+	type PageToken,
+	type Paging,
+} from '../contract';
 import { readCredentials, type RequestContext } from './credentials';
 import { callEndpoint, type CallOptions } from './index';
 import { contractFor } from './contracts';
@@ -31,10 +38,14 @@ function pageQuery(paging: Paging, next: PageToken | undefined, pageSize: number
 	const query: IDataObject = {};
 	if (paging.style === 'none') return query;
 	if (paging.size !== undefined) query[paging.size] = Math.max(1, Math.min(pageSize, paging.max));
-	if (paging.style === 'cursor' && next !== undefined && 'cursor' in next) query[paging.cursor] = next.cursor;
-	if (paging.style === 'after' && next !== undefined && 'after' in next) query[paging.cursor] = next.after;
-	if (paging.style === 'page') query[paging.page] = next !== undefined && 'page' in next ? next.page : paging.first;
-	if (paging.style === 'offset') query[paging.offset] = next !== undefined && 'offset' in next ? next.offset : 0;
+	if (paging.style === 'cursor' && next !== undefined && 'cursor' in next)
+		query[paging.cursor] = next.cursor;
+	if (paging.style === 'after' && next !== undefined && 'after' in next)
+		query[paging.cursor] = next.after;
+	if (paging.style === 'page')
+		query[paging.page] = next !== undefined && 'page' in next ? next.page : paging.first;
+	if (paging.style === 'offset')
+		query[paging.offset] = next !== undefined && 'offset' in next ? next.offset : 0;
 	return query;
 }
 
@@ -42,7 +53,13 @@ function pageQuery(paging: Paging, next: PageToken | undefined, pageSize: number
 export async function readPage(
 	this: RequestContext,
 	name: EndpointName,
-	{ filters, qs = {}, next, pageSize, ...request }: ListOptions & { next?: PageToken; pageSize: number },
+	{
+		filters,
+		qs = {},
+		next,
+		pageSize,
+		...request
+	}: ListOptions & { next?: PageToken; pageSize: number },
 ): Promise<ListPage> {
 	const credentials = await readCredentials.call(this, request.itemIndex);
 	const endpoint = (await contractFor.call(this, credentials)).endpoints[name];
@@ -52,14 +69,24 @@ export async function readPage(
 		const answer = await callEndpoint.call(this, name, { url, ...request });
 		return readListPage(endpoint, answer.body, answer.headers, next);
 	}
-	const answer = await callEndpoint.call(this, name, { qs: { ...pageQuery(endpoint.paging, next, pageSize), ...qs }, fields: { qs: filters }, ...request });
+	const answer = await callEndpoint.call(this, name, {
+		qs: { ...pageQuery(endpoint.paging, next, pageSize), ...qs },
+		fields: { qs: filters },
+		...request,
+	});
 	return readListPage(endpoint, answer.body, answer.headers, next);
 }
 
 /** Reads pages until `limit` items were read (all of them, up to MAX_LIST_ITEMS, when no limit is given). */
-export async function readAllItems(this: RequestContext, name: EndpointName, { limit, ...options }: ListOptions & { limit?: number }): Promise<IDataObject[]> {
+export async function readAllItems(
+	this: RequestContext,
+	name: EndpointName,
+	{ limit, ...options }: ListOptions & { limit?: number },
+): Promise<IDataObject[]> {
 	const wanted = Math.min(limit ?? MAX_LIST_ITEMS, MAX_LIST_ITEMS);
-	const endpoint = (await contractFor.call(this, await readCredentials.call(this, options.itemIndex))).endpoints[name];
+	const endpoint = (
+		await contractFor.call(this, await readCredentials.call(this, options.itemIndex))
+	).endpoints[name];
 	const { paging } = endpoint;
 	const idOf = (item: IDataObject) => {
 		const id = own(item, endpoint.answer.itemId);
@@ -73,7 +100,10 @@ export async function readAllItems(this: RequestContext, name: EndpointName, { l
 		// Page numbers add up only when every page has one size; other styles ask for what is missing.
 		// Return All asks for one item beyond its cap, which shows whether the list goes on.
 		const missing = wanted - collected.length + (limit === undefined ? 1 : 0);
-		const pageSize = paging.style === 'page' ? Math.min(limit ?? DEFAULT_PAGE_SIZE, DEFAULT_PAGE_SIZE) : Math.min(missing, DEFAULT_PAGE_SIZE);
+		const pageSize =
+			paging.style === 'page'
+				? Math.min(limit ?? DEFAULT_PAGE_SIZE, DEFAULT_PAGE_SIZE)
+				: Math.min(missing, DEFAULT_PAGE_SIZE);
 		const page = await readPage.call(this, name, { ...options, next, pageSize });
 		let fresh = 0;
 		for (const item of page.items) {
@@ -90,22 +120,33 @@ export async function readAllItems(this: RequestContext, name: EndpointName, { l
 		const token = page.next === undefined ? undefined : JSON.stringify(page.next);
 		// Page numbers and offsets go on to an empty page: a short page may only be the service's own
 		// page size, and a total may lie, so neither ends the list (it costs one request at its end).
-		const ended = token === undefined || page.items.length === 0 || fresh === 0 || seenTokens.has(token);
-		if (ended || collected.length > wanted || (limit !== undefined && collected.length >= wanted)) break;
+		const ended =
+			token === undefined || page.items.length === 0 || fresh === 0 || seenTokens.has(token);
+		if (ended || collected.length > wanted || (limit !== undefined && collected.length >= wanted))
+			break;
 		if (requests >= MAX_LIST_REQUESTS) {
-			throw new NodeOperationError(this.getNode(), `Reading the list stopped after ${MAX_LIST_REQUESTS.toLocaleString('en-US')} requests`, {
-				itemIndex: options.itemIndex,
-				description: `${collected.length.toLocaleString('en-US')} items were read by then, and the service still named a next page. Set a Limit, or narrow the list with filters.`,
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`Reading the list stopped after ${MAX_LIST_REQUESTS.toLocaleString('en-US')} requests`,
+				{
+					itemIndex: options.itemIndex,
+					description: `${collected.length.toLocaleString('en-US')} items were read by then, and the service still named a next page. Set a Limit, or narrow the list with filters.`,
+				},
+			);
 		}
 		seenTokens.add(token);
 		next = page.next;
 	}
 	if (limit === undefined && collected.length > MAX_LIST_ITEMS) {
-		throw new NodeOperationError(this.getNode(), `Return All stopped after ${MAX_LIST_ITEMS.toLocaleString('en-US')} items`, {
-			itemIndex: options.itemIndex,
-			description: 'The list goes on further than one execution should read. Turn off Return All and set a Limit, or narrow the list with filters.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`Return All stopped after ${MAX_LIST_ITEMS.toLocaleString('en-US')} items`,
+			{
+				itemIndex: options.itemIndex,
+				description:
+					'The list goes on further than one execution should read. Turn off Return All and set a Limit, or narrow the list with filters.',
+			},
+		);
 	}
 	return collected.slice(0, wanted);
 }

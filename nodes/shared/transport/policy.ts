@@ -31,25 +31,40 @@ export interface SendPolicy {
 	memoKey?: string;
 }
 
-export function sendPolicy(endpoint: ResolvedEndpoint, itemKey: string | undefined, retryReads = true): SendPolicy {
-	if (endpoint.method === 'GET') return { attempts: retryReads ? ATTEMPTS : 1, retryable: isTransient };
+export function sendPolicy(
+	endpoint: ResolvedEndpoint,
+	itemKey: string | undefined,
+	retryReads = true,
+): SendPolicy {
+	if (endpoint.method === 'GET')
+		return { attempts: retryReads ? ATTEMPTS : 1, retryable: isTransient };
 	const memoKey = itemKey === undefined ? undefined : `${endpoint.name}:${itemKey}`;
 	if (endpoint.idempotencyHeader !== undefined && itemKey !== undefined && memoKey !== undefined) {
 		const idempotency: Record<string, string> = {};
 		if (endpoint.firstSentHeader === undefined) idempotency[endpoint.idempotencyHeader] = itemKey;
 		else {
 			// OASIS Repeatable Requests: a UUID, and the time the first attempt went out, the same on every repeat.
-			idempotency[endpoint.idempotencyHeader] = itemKey.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12}).*$/, '$1-$2-$3-$4-$5');
+			idempotency[endpoint.idempotencyHeader] = itemKey.replace(
+				/^(.{8})(.{4})(.{4})(.{4})(.{12}).*$/,
+				'$1-$2-$3-$4-$5',
+			);
 			idempotency[endpoint.firstSentHeader] = firstSent(memoKey);
 		}
 		return { attempts: ATTEMPTS, retryable: isTransient, idempotency, memoKey };
 	}
-	return { attempts: ATTEMPTS, retryable: (error) => error instanceof NodeApiError && error.httpCode === '429', memoKey };
+	return {
+		attempts: ATTEMPTS,
+		retryable: (error) => error instanceof NodeApiError && error.httpCode === '429',
+		memoKey,
+	};
 }
 
 /** Whether an error means the request may have reached the service without its answer reaching n8n. */
 export function isLostAnswer(error: unknown): boolean {
-	return error instanceof NodeApiError && (error.context.unanswered === true || ['502', '504'].includes(error.httpCode ?? ''));
+	return (
+		error instanceof NodeApiError &&
+		(error.context.unanswered === true || ['502', '504'].includes(error.httpCode ?? ''))
+	);
 }
 
 export type Outcome<T> = { answered: T } | { unknown: true };
@@ -63,7 +78,8 @@ function firstSent(memoKey: string): string {
 	if (sent === undefined) {
 		sent = new Date().toUTCString();
 		// Kept as long as outcomes are, and as many.
-		if (firstSentTimes.size >= MAX_REMEMBERED) firstSentTimes.delete(firstSentTimes.keys().next().value as string);
+		if (firstSentTimes.size >= MAX_REMEMBERED)
+			firstSentTimes.delete(firstSentTimes.keys().next().value as string);
 		firstSentTimes.set(memoKey, sent);
 	}
 	return sent;
@@ -79,7 +95,11 @@ export function recall<T>(memoKey: string | undefined, now = Date.now()): Outcom
 	return outcomes.get(memoKey)?.outcome as Outcome<T> | undefined;
 }
 
-export function remember<T>(memoKey: string | undefined, outcome: Outcome<T>, now = Date.now()): void {
+export function remember<T>(
+	memoKey: string | undefined,
+	outcome: Outcome<T>,
+	now = Date.now(),
+): void {
 	if (memoKey === undefined) return;
 	outcomes.delete(memoKey);
 	outcomes.set(memoKey, { outcome, at: now });

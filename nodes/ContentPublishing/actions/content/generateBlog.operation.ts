@@ -1,7 +1,13 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { extraBodyField, extraQueryField, waitForCompletionField, waitMethodField, waitOptionsField } from '../../descriptions/common';
+import {
+	extraBodyField,
+	extraQueryField,
+	waitForCompletionField,
+	waitMethodField,
+	waitOptionsField,
+} from '../../descriptions/common';
 import { languageField, toneField } from './shared';
 import { pageIdField } from '../../descriptions/locators';
 import { ENDPOINTS } from '../../../shared/contract';
@@ -95,10 +101,7 @@ async function readTranscript(this: IExecuteFunctions, itemIndex: number): Promi
 	return String(this.getNodeParameter('transcript', itemIndex, '') ?? '').trim();
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<RequestPlan> {
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
 	const transcript = await readTranscript.call(this, itemIndex);
 	if (transcript === '') {
 		throw new NodeOperationError(this.getNode(), `"Transcript" of item ${itemIndex} is empty`, {
@@ -106,10 +109,14 @@ export async function execute(
 		});
 	}
 	if (Buffer.byteLength(transcript) > MAX_TRANSCRIPT_BYTES) {
-		throw new NodeOperationError(this.getNode(), `"Transcript" of item ${itemIndex} is longer than a transcript can be`, {
-			itemIndex,
-			description: `A transcript may have up to ${MAX_TRANSCRIPT_BYTES.toLocaleString('en-US')} bytes.`,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`"Transcript" of item ${itemIndex} is longer than a transcript can be`,
+			{
+				itemIndex,
+				description: `A transcript may have up to ${MAX_TRANSCRIPT_BYTES.toLocaleString('en-US')} bytes.`,
+			},
+		);
 	}
 	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, [pageIdField]);
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);

@@ -1,10 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	executePromptGeneration,
-	promptGenerationProperties,
-} from './shared';
+import { executePromptGeneration, promptGenerationProperties } from './shared';
 import type { RequestPlan } from '../types';
 
 const kindFields: INodeProperties[] = [
@@ -23,9 +20,6 @@ export const description = updateDisplayOptions(
 	promptGenerationProperties(kindFields),
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<RequestPlan> {
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
 	return await executePromptGeneration.call(this, 'generateTwitter', itemIndex);
 }

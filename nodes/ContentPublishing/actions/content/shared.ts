@@ -6,7 +6,13 @@ import { pickFields, readCollection, readExtraFields } from '../../helpers/field
 import { readJobWait } from '../../helpers/jobs';
 import { mediaFields, readMediaOptions } from '../../helpers/media';
 import type { RequestPlan } from '../types';
-import { extraBodyField, extraQueryField, waitForCompletionField, waitMethodField, waitOptionsField } from '../../descriptions/common';
+import {
+	extraBodyField,
+	extraQueryField,
+	waitForCompletionField,
+	waitMethodField,
+	waitOptionsField,
+} from '../../descriptions/common';
 import { pageIdField, sourcePostField } from '../../descriptions/locators';
 
 export const languageField: INodeProperties = {
@@ -32,7 +38,10 @@ function sortByDisplayName(fields: INodeProperties[]): INodeProperties[] {
 }
 
 /** Fields of the prompt-based generators (LinkedIn, Twitter, carousel, video). */
-export function promptGenerationProperties(kindFields: INodeProperties[], { media = false } = {}): INodeProperties[] {
+export function promptGenerationProperties(
+	kindFields: INodeProperties[],
+	{ media = false } = {},
+): INodeProperties[] {
 	return [
 		{
 			displayName: 'Prompt',
@@ -45,7 +54,12 @@ export function promptGenerationProperties(kindFields: INodeProperties[], { medi
 		},
 		waitForCompletionField,
 		waitMethodField,
-		...(media ? mediaFields.map((field) => ({ ...field, displayOptions: { show: { waitForCompletion: [true], ...field.displayOptions?.show } } })) : []),
+		...(media
+			? mediaFields.map((field) => ({
+					...field,
+					displayOptions: { show: { waitForCompletion: [true], ...field.displayOptions?.show } },
+				}))
+			: []),
 		{
 			displayName: 'Additional Fields',
 			name: 'additionalFields',
@@ -82,10 +96,14 @@ export async function executePromptGeneration(
 	{ media = false } = {},
 ): Promise<RequestPlan> {
 	const prompt = this.getNodeParameter('prompt', itemIndex, '') as string;
-	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, [pageIdField, sourcePostField]);
+	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, [
+		pageIdField,
+		sourcePostField,
+	]);
 	const body = pickFields({ ...additionalFields, prompt }, ENDPOINTS[endpoint].body);
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
-	const noSource = body.prompt === undefined && body.sourceText === undefined && body.sourcePostId === undefined;
+	const noSource =
+		body.prompt === undefined && body.sourceText === undefined && body.sourcePostId === undefined;
 	if (noSource && Object.keys(extra.body).length === 0) {
 		throw new NodeOperationError(this.getNode(), `"Prompt" of item ${itemIndex} is empty`, {
 			itemIndex,
@@ -93,5 +111,11 @@ export async function executePromptGeneration(
 		});
 	}
 	const wait = readJobWait.call(this, itemIndex);
-	return { endpoint, body, extra, wait, media: media && wait ? readMediaOptions.call(this, itemIndex) : undefined };
+	return {
+		endpoint,
+		body,
+		extra,
+		wait,
+		media: media && wait ? readMediaOptions.call(this, itemIndex) : undefined,
+	};
 }

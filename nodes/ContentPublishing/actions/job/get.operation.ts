@@ -12,5 +12,9 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
-	return { endpoint: 'getJob', id: requireId.call(this, 'jobId', 'Job ID', itemIndex), media: readMediaOptions.call(this, itemIndex) };
+	return {
+		endpoint: 'getJob',
+		id: requireId.call(this, 'jobId', 'Job ID', itemIndex),
+		media: readMediaOptions.call(this, itemIndex),
+	};
 }

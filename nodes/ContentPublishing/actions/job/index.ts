@@ -13,7 +13,12 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['job'] } },
 		options: [
-			{ name: 'Get', value: 'get', description: 'Get the current state of a job', action: 'Get a job' },
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get the current state of a job',
+				action: 'Get a job',
+			},
 			{
 				name: 'Wait for Completion',
 				value: 'wait',

@@ -22,5 +22,9 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<JobToAwait> {
 	const jobId = requireId.call(this, 'jobId', 'Job ID', itemIndex);
-	return new JobToAwait(jobId, readWaitOptions.call(this, itemIndex), readMediaOptions.call(this, itemIndex));
+	return new JobToAwait(
+		jobId,
+		readWaitOptions.call(this, itemIndex),
+		readMediaOptions.call(this, itemIndex),
+	);
 }

@@ -55,7 +55,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, [pageIdField]);
 	const scheduledAt =
 		status === 'scheduled'
-			? readDateTime.call(this, this.getNodeParameter('scheduledAt', itemIndex, ''), 'Scheduled At', itemIndex, additionalFields.timeZone)
+			? readDateTime.call(
+					this,
+					this.getNodeParameter('scheduledAt', itemIndex, ''),
+					'Scheduled At',
+					itemIndex,
+					additionalFields.timeZone,
+				)
 			: undefined;
 	if (status === 'scheduled' && !scheduledAt) {
 		throw new NodeOperationError(this.getNode(), `"Scheduled At" of item ${itemIndex} is empty`, {
@@ -64,6 +70,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		});
 	}
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
-	const body = pickFields({ ...additionalFields, content, status, scheduledAt }, ENDPOINTS.createPost.body);
+	const body = pickFields(
+		{ ...additionalFields, content, status, scheduledAt },
+		ENDPOINTS.createPost.body,
+	);
 	return { endpoint: 'createPost', body, extra };
 }

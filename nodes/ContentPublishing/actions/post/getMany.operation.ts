@@ -46,5 +46,10 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<ListPlan> {
 	const filters = readCollection.call(this, 'filters', itemIndex, [pageIdField]);
-	return listPlan.call(this, 'listPosts', itemIndex, pickFields(filters, ENDPOINTS.listPosts.query));
+	return listPlan.call(
+		this,
+		'listPosts',
+		itemIndex,
+		pickFields(filters, ENDPOINTS.listPosts.query),
+	);
 }

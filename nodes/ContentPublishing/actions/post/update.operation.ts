@@ -51,7 +51,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const id = requireLocator.call(this, 'postId', 'Post', itemIndex);
 	const updateFields = readCollection.call(this, 'updateFields', itemIndex, [pageIdField]);
 	const extra = readExtraFields.call(this, updateFields, itemIndex);
-	const scheduledAt = readDateTime.call(this, updateFields.scheduledAt, 'Scheduled At', itemIndex, updateFields.timeZone);
+	const scheduledAt = readDateTime.call(
+		this,
+		updateFields.scheduledAt,
+		'Scheduled At',
+		itemIndex,
+		updateFields.timeZone,
+	);
 	const body = pickFields({ ...updateFields, scheduledAt }, ENDPOINTS.updatePost.body);
 	if (Object.keys(body).length === 0 && Object.keys(extra.body).length === 0) {
 		throw new NodeOperationError(this.getNode(), `Nothing to update in item ${itemIndex}`, {

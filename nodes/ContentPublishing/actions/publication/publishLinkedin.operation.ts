@@ -9,9 +9,6 @@ export const description = updateDisplayOptions(
 	publishProperties('LinkedIn'),
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<RequestPlan> {
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
 	return await executePublish.call(this, 'publishLinkedin', itemIndex);
 }

@@ -13,9 +13,6 @@ export const description = updateDisplayOptions(
 	}),
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<RequestPlan> {
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
 	return await executePublish.call(this, 'publishTwitter', itemIndex);
 }

@@ -1,9 +1,22 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { extraBodyField, extraQueryField, waitForCompletionField, waitMethodField, waitOptionsField } from '../../descriptions/common';
+import {
+	extraBodyField,
+	extraQueryField,
+	waitForCompletionField,
+	waitMethodField,
+	waitOptionsField,
+} from '../../descriptions/common';
 import { pageIdField, postLocator } from '../../descriptions/locators';
 import { readDateTime, timeZoneField } from '../../helpers/dates';
-import { pickFields, readCollection, readExtraFields, requireLocator, requireString, requireTextList } from '../../helpers/fields';
+import {
+	pickFields,
+	readCollection,
+	readExtraFields,
+	requireLocator,
+	requireString,
+	requireTextList,
+} from '../../helpers/fields';
 import { readJobWait } from '../../helpers/jobs';
 import type { RequestPlan } from '../types';
 import { ENDPOINTS } from '../../../shared/contract';
@@ -22,7 +35,11 @@ export function publishProperties(platform: string, parts?: Parts): INodePropert
 			name: 'source',
 			type: 'options',
 			options: [
-				{ name: 'Existing Post', value: 'post', description: 'Publish a post saved in the service' },
+				{
+					name: 'Existing Post',
+					value: 'post',
+					description: 'Publish a post saved in the service',
+				},
 				{ name: 'Text', value: 'text', description: 'Publish the text given here' },
 				...(parts ? [{ name: parts.name, value: 'thread', description: parts.description }] : []),
 			],
@@ -94,7 +111,13 @@ export async function executePublish(
 				: { content: requireString.call(this, 'text', 'Text', itemIndex) };
 	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, [pageIdField]);
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
-	const scheduledAt = readDateTime.call(this, additionalFields.scheduledAt, 'Scheduled At', itemIndex, additionalFields.timeZone);
+	const scheduledAt = readDateTime.call(
+		this,
+		additionalFields.scheduledAt,
+		'Scheduled At',
+		itemIndex,
+		additionalFields.timeZone,
+	);
 	const body = pickFields({ ...additionalFields, ...what, scheduledAt }, ENDPOINTS[endpoint].body);
 	return { endpoint, body, extra, wait: readJobWait.call(this, itemIndex) };
 }

@@ -36,9 +36,13 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
 	const url = requireString.call(this, 'url', 'URL', itemIndex).trim();
 	if (!/^https?:\/\/\S+$/i.test(url)) {
-		throw new NodeOperationError(this.getNode(), `"URL" of item ${itemIndex} is not an http(s) URL`, {
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`"URL" of item ${itemIndex} is not an http(s) URL`,
+			{
+				itemIndex,
+			},
+		);
 	}
 	const chosen = this.getNodeParameter('events', itemIndex, []) as string[];
 	if (chosen.length === 0) {

@@ -11,5 +11,8 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
-	return { endpoint: 'getWebhook', id: requireLocator.call(this, 'webhookId', 'Webhook', itemIndex) };
+	return {
+		endpoint: 'getWebhook',
+		id: requireLocator.call(this, 'webhookId', 'Webhook', itemIndex),
+	};
 }

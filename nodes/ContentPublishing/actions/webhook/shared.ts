@@ -30,7 +30,11 @@ export const optionalWebhookFields: INodeProperties[] = [
 ];
 
 /** The chosen events as the service names them, checked against the events it lists. */
-export async function serviceEvents(this: IExecuteFunctions, events: string[], itemIndex: number): Promise<string[]> {
+export async function serviceEvents(
+	this: IExecuteFunctions,
+	events: string[],
+	itemIndex: number,
+): Promise<string[]> {
 	const { webhooks } = await loadContract.call(this, itemIndex);
 	return listedEvents.call(this, webhooks, events, itemIndex);
 }

@@ -39,7 +39,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const extra = readExtraFields.call(this, updateFields, itemIndex);
 	const body = pickFields(updateFields, ENDPOINTS.updateWebhook.body);
-	if (Array.isArray(body.events)) body.events = await serviceEvents.call(this, body.events as string[], itemIndex);
+	if (Array.isArray(body.events))
+		body.events = await serviceEvents.call(this, body.events as string[], itemIndex);
 	if (Object.keys(body).length === 0 && Object.keys(extra.body).length === 0) {
 		throw new NodeOperationError(this.getNode(), `Nothing to update in item ${itemIndex}`, {
 			itemIndex,
