@@ -999,7 +999,7 @@ function suite(pin: N8nPinName): void {
 			await importWorkflow(
 				eventWaitWorkflow('cpEventWait', 'event-wait', WAIT_WEBHOOK_ID, { credentials }),
 			);
-			await n8n.cli(['publish:workflow', '--id=cpEventWait']);
+			await n8n.activate('cpEventWait');
 			service.jobMode = 'manual';
 			await n8n.start();
 			rest = new N8nRestClient(n8n.url);
