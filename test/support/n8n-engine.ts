@@ -329,16 +329,24 @@ export interface RunOptions {
 	settings?: IDataObject;
 }
 
-/** Executes a one-node workflow, starting the node with the given input items. */
-export async function runNode(node: INode, options: RunOptions): Promise<RunResult> {
-	const workflow = new Workflow({
+/** The workflow a test runs one node in (a waiting execution is resumed in the same one). */
+export function oneNodeWorkflow(node: INode, settings: IDataObject = {}): Workflow {
+	return new Workflow({
 		id: 'test-workflow',
 		name: 'Test workflow',
 		nodes: [node],
 		connections: {},
 		active: false,
 		nodeTypes,
-		settings: { ...options.settings, ...(options.timezone ? { timezone: options.timezone } : {}) },
+		settings,
+	});
+}
+
+/** Executes a one-node workflow, starting the node with the given input items. */
+export async function runNode(node: INode, options: RunOptions): Promise<RunResult> {
+	const workflow = oneNodeWorkflow(node, {
+		...options.settings,
+		...(options.timezone ? { timezone: options.timezone } : {}),
 	});
 	const mode = options.mode ?? 'manual';
 	const hooks = new ExecutionLifecycleHooks(mode, 'test-execution', {

@@ -25,13 +25,19 @@ import type {
 	IWebhookData,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { createDeferredPromise, createRunExecutionData, Workflow } from 'n8n-workflow';
+import { createDeferredPromise, createRunExecutionData } from 'n8n-workflow';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
 import { CHECK_HEADER, NUDGE_DELAY_MS } from '../../nodes/ContentPublishing/helpers/eventWait';
-import { additionalDataFor, nodeTypes, type RunResult, type TestCredentials } from './n8n-engine';
+import {
+	additionalDataFor,
+	nodeTypes,
+	oneNodeWorkflow,
+	type RunResult,
+	type TestCredentials,
+} from './n8n-engine';
 
 export type ExecutionStatus = 'running' | 'waiting' | 'success' | 'error';
 
@@ -201,18 +207,6 @@ export class WaitingN8n {
 		return this.executions.get(executionId)?.runs ?? [];
 	}
 
-	private workflow(node: INode): Workflow {
-		return new Workflow({
-			id: 'test-workflow',
-			name: 'Test workflow',
-			nodes: [node],
-			connections: {},
-			active: false,
-			nodeTypes,
-			settings: {},
-		});
-	}
-
 	private async execute(execution: StoredExecution, data: IRunExecutionData): Promise<RunResult> {
 		execution.status = 'running';
 		const started = performance.now();
@@ -230,7 +224,7 @@ export class WaitingN8n {
 			additionalDataFor(execution.credentials, hooks, execution.id, this.baseUrl),
 			'manual',
 			data,
-		).processRunExecutionData(this.workflow(execution.node));
+		).processRunExecutionData(oneNodeWorkflow(execution.node));
 		try {
 			await running;
 		} catch {
@@ -286,7 +280,7 @@ export class WaitingN8n {
 		data.executionData!.nodeExecutionStack[0].node.disabled = true;
 		data.waitTill = undefined;
 		data.resultData.runData[lastNodeExecuted].pop();
-		const workflow = this.workflow(execution.node);
+		const workflow = oneNodeWorkflow(execution.node);
 		const node = workflow.getNode(lastNodeExecuted)!;
 		const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 		// The webhook's path `={{ $nodeId }}` is the node's id.
