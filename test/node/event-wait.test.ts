@@ -4,6 +4,7 @@ import type { FakeServiceOptions } from '../fake-service';
 import { useFakeService } from '../support/fixtures';
 import { contentPublishingNode, runNode } from '../support/n8n-engine';
 import { WaitingN8n } from '../support/waiting-n8n';
+import { isLoopbackHost } from '../../nodes/shared/transport/hosts';
 
 /**
  * Wait Method "Service Event" in n8n's engine: the execution is kept as n8n keeps a waiting one and
@@ -494,5 +495,34 @@ describe('Wait Method "Service Event" in n8n\'s engine', () => {
 		});
 		expect(result.items[0].json.status).toBe('succeeded');
 		expect(harness.sent('createWebhook')).toHaveLength(0);
+	});
+});
+
+// The node refuses to wait where n8n's resume address is this machine and the service is not: the
+// service could never call it. Both run on 127.0.0.1 in these tests, so the check is tested here.
+describe('what counts as this machine for the resume address', () => {
+	it('is every spelling of a loopback host the URL parser leaves, and nothing else', () => {
+		const hostOf = (address: string) => new URL(address).hostname;
+		const loopback = [
+			'http://localhost:5678',
+			'http://LOCALHOST.:5678',
+			'http://n8n.localhost',
+			'http://127.0.0.1',
+			'http://2130706433',
+			'http://127.255.255.254',
+			'http://[::1]',
+			'http://[::ffff:127.0.0.1]',
+		].map(hostOf);
+		const elsewhere = [
+			'http://10.0.0.1',
+			'http://128.0.0.1',
+			'http://126.255.255.255',
+			'http://[::2]',
+			'http://[::ffff:10.0.0.1]',
+			'https://n8n.example.com',
+			'http://localhost.example.com',
+		].map(hostOf);
+		expect(loopback.filter((host) => !isLoopbackHost(host))).toEqual([]);
+		expect(elsewhere.filter((host) => isLoopbackHost(host))).toEqual([]);
 	});
 });

@@ -31,6 +31,7 @@ import {
 	serviceEvents,
 	type RequestContext,
 } from '../../shared/transport';
+import { isLoopbackHost } from '../../shared/transport/hosts';
 import { readAllItems } from '../../shared/transport/paging';
 import { failedJobError, jobTimeoutError, type JobToAwait } from './jobs';
 import { downloadMedia, type MediaOptions } from './media';
@@ -473,14 +474,6 @@ function resumeAddress(context: IExecuteFunctions | IWebhookFunctions): URL | un
 	return resume;
 }
 
-function isLoopback(hostname: string): boolean {
-	return (
-		hostname === 'localhost' ||
-		hostname === '[::1]' ||
-		/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
-	);
-}
-
 /**
  * Whether waiting for the service's event can work in this execution, checked before anything is
  * sent: where it cannot, the node fails at once, saying why, and nothing has started.
@@ -513,7 +506,7 @@ export async function prepareEventWait(
 		);
 	}
 	const { baseUrl } = await readCredentials.call(this);
-	if (isLoopback(resume.hostname) && !isLoopback(new URL(baseUrl).hostname)) {
+	if (isLoopbackHost(resume.hostname) && !isLoopbackHost(new URL(baseUrl).hostname)) {
 		throw cannotWait(
 			this,
 			`The service cannot reach n8n at ${resume.origin}`,

@@ -148,6 +148,25 @@ export function nonPublicReason(hostname: string): string | undefined {
 	return undefined;
 }
 
+/**
+ * Whether a host is this machine: a `localhost` name, or a loopback address in any spelling the
+ * URL parser leaves (`127.x.x.x`, `[::1]`, an IPv4-mapped `[::ffff:7f00:1]`).
+ */
+export function isLoopbackHost(hostname: string): boolean {
+	const host = hostname.toLowerCase().replace(/\.$/, '');
+	if (host === 'localhost' || host.endsWith('.localhost')) return true;
+	const groups =
+		host.startsWith('[') && host.endsWith(']') ? ipv6Groups(host.slice(1, -1)) : undefined;
+	if (groups !== undefined && inPrefix(groups, [0, 0, 0, 0, 0, 0, 0, 1], 128)) return true;
+	const v4 =
+		groups === undefined
+			? ipv4Number(host)
+			: inPrefix(groups, [0, 0, 0, 0, 0, 0xffff], 96)
+				? groups[6] * 65536 + groups[7]
+				: undefined;
+	return v4 !== undefined && v4 >= 0x7f000000 && v4 <= 0x7fffffff;
+}
+
 /** One entry of "Allowed Media Hosts": a host, or `*.` and the hosts under a name, with or without a port. */
 export interface HostRule {
 	host: string;
