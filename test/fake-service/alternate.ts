@@ -270,7 +270,7 @@ function alternatePage(
 	list: string,
 	items: Array<{ id: string }>,
 	query: Query,
-	{ maxPageSize, baseUrl, cursorAfter, cursorOf }: Paging,
+	{ maxPageSize, baseUrl, afterCursor }: Paging,
 ): Json {
 	const single = (name: string) => {
 		const value = query[name];
@@ -299,15 +299,11 @@ function alternatePage(
 			total: items.length,
 		};
 	}
-	const after = single('after');
-	const afterId = after === undefined ? undefined : cursorAfter(after, 'query.after');
-	const remaining = afterId === undefined ? items : items.filter((item) => item.id > afterId);
-	const results = remaining.slice(0, size);
-	const next =
-		remaining.length > size
-			? `${baseUrl}/v1/webhooks?limit=${size}&after=${cursorOf(results[results.length - 1].id)}`
-			: null;
-	return { results, links: { next } };
+	const { items: results, next } = afterCursor(items, single('after'), size, 'query.after');
+	return {
+		results,
+		links: { next: next === null ? null : `${baseUrl}/v1/webhooks?limit=${size}&after=${next}` },
+	};
 }
 
 const PROBLEM_SLUGS: Record<number, string> = {

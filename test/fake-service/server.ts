@@ -305,9 +305,16 @@ export interface ProfileRoute {
 export interface Paging {
 	maxPageSize: number;
 	baseUrl: string;
-	cursorAfter: (cursor: string, parameter: string) => string;
-	cursorOf: (lastId: string) => string;
+	/** `size` items after a cursor this service made (given as query `parameter`), and the cursor after them (null at the end). */
+	afterCursor: CursorPaging;
 }
+
+export type CursorPaging = <T extends { id: string }>(
+	items: T[],
+	cursor: string | undefined,
+	size: number,
+	parameter: string,
+) => { items: T[]; next: string | null };
 
 export interface Route {
 	method: HttpMethod;
@@ -661,21 +668,25 @@ function paginate<T extends { id: string }>(
 	maxPageSize: number,
 ): { data: T[]; next_cursor: string | null } {
 	const limit = Math.min(Number(singleValue(query.limit) ?? DEFAULT_PAGE_SIZE), maxPageSize);
-	const cursor = singleValue(query.cursor);
-	const afterId = cursor === undefined ? undefined : decodeCursor(cursor);
-	const remaining = afterId === undefined ? items : items.filter((item) => item.id > afterId);
-	const data = remaining.slice(0, limit);
-	return {
-		data,
-		next_cursor: remaining.length > limit ? encodeCursor(data[data.length - 1].id) : null,
-	};
+	const page = afterCursor(items, singleValue(query.cursor), limit, 'query.cursor');
+	return { data: page.items, next_cursor: page.next };
 }
+
+const afterCursor: CursorPaging = (items, cursor, size, parameter) => {
+	const afterId = cursor === undefined ? undefined : decodeCursor(cursor, parameter);
+	const remaining = afterId === undefined ? items : items.filter((item) => item.id > afterId);
+	const page = remaining.slice(0, size);
+	return {
+		items: page,
+		next: remaining.length > size ? encodeCursor(page[page.length - 1].id) : null,
+	};
+};
 
 function encodeCursor(lastId: string): string {
 	return Buffer.from(JSON.stringify({ after: lastId })).toString('base64url');
 }
 
-function decodeCursor(cursor: string, parameter = 'query.cursor'): string {
+function decodeCursor(cursor: string, parameter: string): string {
 	try {
 		const decoded: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
 		const after = (decoded as { after?: unknown } | null)?.after;
@@ -1413,8 +1424,7 @@ export class FakeService {
 		const paging = {
 			maxPageSize: this.maxPageSize,
 			baseUrl: this.baseUrl,
-			cursorAfter: decodeCursor,
-			cursorOf: encodeCursor,
+			afterCursor,
 		};
 		return (
 			this.adapter?.page(list, items, query, paging) ?? paginate(items, query, this.maxPageSize)
