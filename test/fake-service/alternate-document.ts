@@ -4,6 +4,7 @@ import {
 	BLOG_LENGTHS,
 	closedObject as closed,
 	dateTime,
+	GENERATION_OPTIONS,
 	DEFAULT_PAGE_SIZE,
 	integerBetween as between,
 	jsonContent as json,
@@ -255,7 +256,7 @@ const schemas: Record<string, JsonSchema> = {
 		{
 			...promptFields,
 			tweetCount: described(
-				{ ...between(1, 25), default: 3 },
+				GENERATION_OPTIONS.threadLength,
 				'Number of tweets in the thread (thread length).',
 			),
 		},
@@ -265,7 +266,7 @@ const schemas: Record<string, JsonSchema> = {
 	CarouselRequest: closed(
 		{
 			...promptFields,
-			slideCount: described({ ...between(2, 20), default: 5 }, 'Number of slides.'),
+			slideCount: described(GENERATION_OPTIONS.slideCount, 'Number of slides.'),
 		},
 		[],
 		promptSources,
@@ -274,13 +275,10 @@ const schemas: Record<string, JsonSchema> = {
 		{
 			...promptFields,
 			durationSeconds: described(
-				{ ...between(5, 600), default: 30 },
+				GENERATION_OPTIONS.durationSeconds,
 				'Length of the video, in seconds.',
 			),
-			aspectRatio: described(
-				{ ...oneOfValues(VIDEO_ASPECT_RATIOS), default: '16:9' },
-				'Shape of the video.',
-			),
+			aspectRatio: described(GENERATION_OPTIONS.aspectRatio, 'Shape of the video.'),
 		},
 		[],
 		promptSources,

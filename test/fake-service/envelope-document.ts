@@ -5,9 +5,11 @@ import {
 	BLOG_LENGTHS,
 	closedObject as closed,
 	dateTime,
+	GENERATION_OPTIONS,
 	integerBetween as between,
 	jsonContent as json,
 	oneOfValues,
+	openApi30Document,
 	PAGE_PLATFORMS,
 	schemaRef as ref,
 	text,
@@ -273,22 +275,19 @@ const schemas: Record<string, JsonSchema> = {
 	LinkedinRequest: fromSource(),
 	TwitterRequest: fromSource({
 		post_count: described(
-			{ ...between(1, 25), default: 3 },
+			GENERATION_OPTIONS.threadLength,
 			'Number of posts in the thread (thread length).',
 		),
 	}),
 	CarouselRequest: fromSource({
-		card_count: described({ ...between(2, 20), default: 5 }, 'Number of cards (slides).'),
+		card_count: described(GENERATION_OPTIONS.slideCount, 'Number of cards (slides).'),
 	}),
 	VideoRequest: fromSource({
 		length_seconds: described(
-			{ ...between(5, 600), default: 30 },
+			GENERATION_OPTIONS.durationSeconds,
 			'Length of the video, in seconds.',
 		),
-		format: described(
-			{ ...oneOfValues(VIDEO_ASPECT_RATIOS), default: '16:9' },
-			'Aspect ratio of the video.',
-		),
+		format: described(GENERATION_OPTIONS.aspectRatio, 'Aspect ratio of the video.'),
 	}),
 	PublishRequest: closed(
 		{
@@ -714,23 +713,15 @@ const paths: Record<string, OpenApiPathItem> = {
 };
 
 export function buildEnvelopeDocument(serverUrl?: string): ContractDocument {
-	return {
-		openapi: '3.0.3',
-		info: {
+	return openApi30Document(
+		{
 			title: 'Content Publishing API (fake, envelope conventions)',
 			version: '3.0.0',
 			description:
 				'Every answer is `{success, errors, messages, result}`; errors have `success: false` and numeric codes in `errors`. Every answer carries RateLimit and RateLimit-Policy. Deliveries are described as callbacks of webhooks/create.',
 		},
-		servers: [{ url: `${serverUrl ?? 'http://127.0.0.1'}/v1` }],
-		security: [{ bearer: [] }],
-		paths: structuredClone(paths),
-		components: structuredClone({
-			securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
-			headers,
-			parameters,
-			responses,
-			schemas,
-		}),
-	} as ContractDocument;
+		serverUrl,
+		paths,
+		{ headers, parameters, responses, schemas },
+	);
 }

@@ -1,3 +1,5 @@
+import type { ContractDocument } from './request-validator';
+
 export type JsonSchema = { [keyword: string]: unknown };
 
 export type HttpMethodName = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -93,6 +95,14 @@ export const integerBetween = (minimum: number, maximum: number): JsonSchema => 
 	minimum,
 	maximum,
 });
+
+/** The options of the generations, with their bounds and defaults: the same in every profile's document. */
+export const GENERATION_OPTIONS = {
+	threadLength: { ...integerBetween(1, 25), default: 3 },
+	slideCount: { ...integerBetween(2, 20), default: 5 },
+	durationSeconds: { ...integerBetween(5, 600), default: 30 },
+	aspectRatio: { ...oneOfValues(VIDEO_ASPECT_RATIOS), default: '16:9' },
+} satisfies Record<string, JsonSchema>;
 
 export function closedObject(
 	properties: Record<string, JsonSchema>,
@@ -397,20 +407,20 @@ const schemas: Record<string, JsonSchema> = {
 	),
 	GenerateLinkedinRequest: closedObject(generationSourceFields, [], generationSources),
 	GenerateTwitterRequest: closedObject(
-		{ ...generationSourceFields, thread_length: { ...integerBetween(1, 25), default: 3 } },
+		{ ...generationSourceFields, thread_length: GENERATION_OPTIONS.threadLength },
 		[],
 		generationSources,
 	),
 	GenerateCarouselRequest: closedObject(
-		{ ...generationSourceFields, slide_count: { ...integerBetween(2, 20), default: 5 } },
+		{ ...generationSourceFields, slide_count: GENERATION_OPTIONS.slideCount },
 		[],
 		generationSources,
 	),
 	GenerateVideoRequest: closedObject(
 		{
 			...generationSourceFields,
-			duration_seconds: { ...integerBetween(5, 600), default: 30 },
-			aspect_ratio: { ...oneOfValues(VIDEO_ASPECT_RATIOS), default: '16:9' },
+			duration_seconds: GENERATION_OPTIONS.durationSeconds,
+			aspect_ratio: GENERATION_OPTIONS.aspectRatio,
 		},
 		[],
 		generationSources,
@@ -849,6 +859,30 @@ Generation and publishing answer 202 with a job. Jobs go \`queued\` → \`runnin
 
 ## Webhook signatures
 ${signatureScheme}`;
+
+/**
+ * An OpenAPI 3.0.3 document (the envelope's and nested profile's): paths below `<server>/v1`, every
+ * operation Bearer-authenticated unless it says otherwise; paths and components copied, so a caller
+ * may change its copy.
+ */
+export function openApi30Document(
+	info: { title: string; version: string; description: string },
+	serverUrl: string | undefined,
+	paths: Record<string, OpenApiPathItem>,
+	components: Record<string, Record<string, JsonSchema>>,
+): ContractDocument {
+	return {
+		openapi: '3.0.3',
+		info,
+		servers: [{ url: `${serverUrl ?? 'http://127.0.0.1'}/v1` }],
+		security: [{ bearer: [] }],
+		paths: structuredClone(paths),
+		components: structuredClone({
+			securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+			...components,
+		}),
+	} as ContractDocument;
+}
 
 export function buildOpenApiDocument(serverUrl?: string): OpenApiDocument {
 	return {
