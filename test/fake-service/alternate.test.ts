@@ -5,6 +5,7 @@ import { buildAlternateDocument } from './alternate-document';
 import { createContractValidator, profileRoutes, type FakeService } from './index';
 import {
 	checkedCall,
+	operationWalk,
 	serviceStarter,
 	startReceiver,
 	validateOpenApiDocument,
@@ -178,18 +179,7 @@ describe('the alternate document', () => {
 
 describe('every operation', () => {
 	it('answers as its document says, with state kept in canonical terms', async () => {
-		const seen = new Set<string>();
-		const op = async <T>(
-			operationId: string,
-			method: string,
-			url: string,
-			body?: unknown,
-		): Promise<Answer<T>> => {
-			const answer = await call<T>(service, method, url, { body });
-			expect({ [url]: answer.operationId }).toEqual({ [url]: operationId });
-			seen.add(operationId);
-			return answer;
-		};
+		const { op, seen } = operationWalk(contract, service);
 		await op('meta.openapi', 'GET', '/v1/openapi.json');
 		const { account } = service;
 		expect((await op('account.get', 'GET', '/v1/me')).body).toEqual({

@@ -33,6 +33,7 @@ import {
 import { colourOf, demoVideo, freeBox, slidePng } from './media';
 import { ALTERNATE } from './alternate';
 import { ENVELOPE } from './envelope';
+import { NESTED } from './nested';
 import {
 	creationOrder,
 	readState,
@@ -47,8 +48,8 @@ import {
 
 export type JobMode = 'poll' | 'manual' | 'timed';
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-/** `primary`: today's conventions; the others decide every open point their own way (alternate.ts, envelope.ts). */
-export type Profile = 'primary' | 'alternate' | 'envelope';
+/** `primary`: today's conventions; the others decide every open point their own way (alternate.ts, envelope.ts, nested.ts). */
+export type Profile = 'primary' | 'alternate' | 'envelope' | 'nested';
 export type ErrorCode = (typeof ERROR_CODES)[number];
 export type Platform = (typeof PAGE_PLATFORMS)[number];
 export type PostStatus = (typeof POST_STATUSES)[number];
@@ -266,7 +267,7 @@ export interface ProfileAdapter {
 	/** Its routes are the primary's with these operation ids (by the primary's), path parameter names (`{id}` of `/pages/{id}` is the page's) and update method. */
 	operationIds: Record<string, string>;
 	pathParameter(resource: string): string;
-	updateMethod: 'PATCH' | 'PUT';
+	updateMethod: 'PATCH' | 'PUT' | 'POST';
 	document(serverUrl?: string): ContractDocument;
 	incoming(primaryOperation: string, body: unknown, query: Query): { body: unknown; query: Query };
 	/** A primary handler's answer in the profile's terms; `request` is the path's id and the request's body in primary terms. */
@@ -281,6 +282,8 @@ export interface ProfileAdapter {
 	error(error: ApiError): { status: number; body: unknown; contentType?: string };
 	/** A delivery's event name and body. */
 	event(event: WebhookEvent): { type: string; body: unknown };
+	/** A delivery's headers besides its signature (event name, delivery and webhook ids, user agent). */
+	deliveryHeaders?(delivery: { type: string; webhookId: string }): Record<string, string>;
 	/** A delivery's signature headers; `nth` counts the deliveries since the last reset. */
 	sign(
 		secret: string,
@@ -935,6 +938,7 @@ const IMF_FIXDATE =
 const PROFILES: Partial<Record<Profile, ProfileAdapter>> = {
 	alternate: ALTERNATE,
 	envelope: ENVELOPE,
+	nested: NESTED,
 };
 
 const compiledContracts: Partial<Record<Profile, ContractValidator>> = {};
@@ -1827,11 +1831,14 @@ export class FakeService {
 			'Content-Type': 'application/json',
 			'User-Agent': 'content-publishing-fake-webhooks/1.0',
 			...(this.adapter
-				? this.adapter.sign(webhook.secret, body, {
-						eventId: event.id,
-						timestamp,
-						nth: this.deliveries.length,
-					})
+				? {
+						...this.adapter.deliveryHeaders?.({ type: wire.type, webhookId: webhook.id }),
+						...this.adapter.sign(webhook.secret, body, {
+							eventId: event.id,
+							timestamp,
+							nth: this.deliveries.length,
+						}),
+					}
 				: {
 						[WEBHOOK_HEADERS.event]: event.type,
 						[WEBHOOK_HEADERS.delivery]: event.id,

@@ -132,6 +132,23 @@ export async function checkedCall<T>(
 	return { status: response.status, headers: response.headers, body, operationId };
 }
 
+/** Walks a profile's operations: `op` calls one, expects it to be the operation named, and adds it to `seen`. */
+export function operationWalk(contract: ContractValidator, service: FakeService) {
+	const seen = new Set<string>();
+	const op = async <T>(
+		operationId: string,
+		method: string,
+		url: string,
+		body?: unknown,
+	): Promise<CheckedAnswer<T>> => {
+		const answer = await checkedCall<T>(contract, service, method, url, { body });
+		expect({ [url]: answer.operationId }).toEqual({ [url]: operationId });
+		seen.add(operationId);
+		return answer;
+	};
+	return { op, seen };
+}
+
 /** Runs the fake service's command line with these arguments and API key until `use` is done, then expects SIGTERM to stop it cleanly. */
 export async function withCli(
 	args: string[],
