@@ -1,5 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isRecord, own } from '../pointer';
+
+export { isRecord, own };
+
 /**
  * Reading an OpenAPI document, which the service writes and the node must not trust: every read
  * is of an own property (a `__proto__` or `constructor` key is data, never the prototype), every
@@ -24,32 +28,12 @@ export interface ObjectShape {
 	closed: boolean;
 }
 
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
-
 // Descriptions are read for a few words; a megabyte of text must not reach a regular expression.
 const MAX_TEXT = 2000;
 const MAX_REF_HOPS = 32;
 const MAX_DEPTH = 24;
 
 export class SchemaBudgetError extends Error {}
-
-export function isRecord(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** An object's own property; undefined for anything inherited. */
-export function own(value: unknown, key: string): unknown {
-	return isRecord(value) && Object.prototype.hasOwnProperty.call(value, key)
-		? value[key]
-		: undefined;
-}
-
-/** The own property at a path of keys, such as `["meta", "next_cursor"]`. */
-export function ownAt(value: unknown, path: readonly string[]): unknown {
-	let current = value;
-	for (const key of path) current = own(current, key);
-	return current;
-}
 
 export function ownRecord(value: unknown, key: string): IDataObject | undefined {
 	const found = own(value, key);

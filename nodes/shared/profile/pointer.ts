@@ -1,0 +1,66 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * JSON Pointers (RFC 6901) into what the service sends, read own property by own property: a key
+ * named `__proto__` or `constructor` is data, never an object's prototype.
+ */
+
+export type Headers = Record<string, string | string[] | undefined>;
+
+export function isRecord(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** An object's own property; undefined for anything inherited. */
+export function own(value: unknown, key: string): unknown {
+	if (Array.isArray(value)) return /^(0|[1-9]\d{0,8})$/.test(key) ? value[Number(key)] : undefined;
+	return isRecord(value) && Object.prototype.hasOwnProperty.call(value, key)
+		? value[key]
+		: undefined;
+}
+
+/** `/a/b~1c` → `["a", "b/c"]`; `""` → `[]`. */
+export function segmentsOf(pointer: string): string[] {
+	if (pointer === '') return [];
+	return pointer
+		.slice(1)
+		.split('/')
+		.map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+export function pointerOf(segments: readonly string[]): string {
+	return segments.map((segment) => `/${segment.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
+/** The value at a pointer into an object, or undefined. */
+export function readAt(value: unknown, pointer: string): unknown {
+	let current = value;
+	for (const segment of segmentsOf(pointer)) current = own(current, segment);
+	return current;
+}
+
+export function headerValue(headers: Headers, name: string): string {
+	const value = own(headers, name.toLowerCase()) as string | string[] | undefined;
+	return Array.isArray(value) ? value.join(', ') : (value ?? '');
+}
+
+/** The value at a location in an answer: `/body/...` or `/headers/<name>`. */
+export function readLocation(
+	message: { body: unknown; headers?: Headers },
+	location: string,
+): unknown {
+	const [part, ...rest] = segmentsOf(location);
+	if (part === 'headers')
+		return rest.length === 1 ? headerValue(message.headers ?? {}, rest[0]) : undefined;
+	return part === 'body' ? readAt(message.body, pointerOf(rest)) : undefined;
+}
+
+/** Sets a property as an own data property, whatever its name (even `__proto__`). */
+export function setOwn(target: IDataObject | unknown[], key: string, value: unknown): void {
+	Object.defineProperty(target, key, {
+		value,
+		enumerable: true,
+		writable: true,
+		configurable: true,
+	});
+}

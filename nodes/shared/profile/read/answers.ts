@@ -1,0 +1,312 @@
+import { pointerOf } from '../pointer';
+import type { JobReference, Location, Paging } from '../types';
+import {
+	DocumentReader,
+	firstSentence,
+	normalizeName,
+	own,
+	ownText,
+	type ObjectShape,
+	type Schema,
+} from './document';
+import { findPaths, named, unique, type Success } from './operations';
+
+/**
+ * How answers are read: where a resource sits in its envelope, where a list's items are and how it
+ * pages, and how an answer refers to the job it started.
+ */
+
+// Paths into an answer are looked for this deep: `{data: {items: [...]}}`.
+const MAX_PATH_DEPTH = 3;
+const DEFAULT_MAX_PAGE_SIZE = 100;
+
+export const body = (path: string[]): Location => pointerOf(['body', ...path]);
+
+/** Whether an object has an identifier of its own: `id`, `uid`, `gid`, or `<resource>Id`. */
+export function hasId(shape: ObjectShape | undefined, resource?: string): boolean {
+	if (shape === undefined) return false;
+	const ids = new Set([
+		'id',
+		'uid',
+		'uuid',
+		'gid',
+		...(resource ? [`${resource.toLowerCase()}id`] : []),
+	]);
+	return [...shape.properties.keys()].some((name) => ids.has(normalizeName(name)));
+}
+
+/** The object properties of an answer that could hold a resource: objects with an id. */
+function holders(reader: DocumentReader, shape: ObjectShape, resource?: string): string[] {
+	return [...shape.properties.entries()]
+		.filter(([, schema]) => !reader.isArray(schema) && hasId(reader.shape(schema), resource))
+		.map(([name]) => name);
+}
+
+/**
+ * Where the resource is in one form of an answer: the answer itself when it has an id; else the
+ * one property holding an object with an id (`data`, `result`), whatever sits beside it
+ * (`success`, `errors`, `messages`); where several could, the one the document's other answers
+ * use (`envelopes`); else the answer itself.
+ */
+export function resourcePath(
+	reader: DocumentReader,
+	schema: Schema | undefined,
+	envelopes: Set<string>,
+	resource?: string,
+	depth = 0,
+): string[] {
+	const shape = reader.shape(schema);
+	if (shape === undefined || hasId(shape, resource) || depth >= MAX_PATH_DEPTH) return [];
+	const candidates = holders(reader, shape, resource);
+	// Without an object with an id in it (a result computed at once), the property the document's
+	// other answers wrap their resource in, where this answer has it as an object.
+	const wrapper = [...shape.properties.entries()].find(
+		([name, property]) => envelopes.has(name) && reader.shape(property) !== undefined,
+	)?.[0];
+	const chosen =
+		candidates.length === 1
+			? candidates[0]
+			: (candidates.find((name) => envelopes.has(name)) ??
+				(candidates.length === 0 ? wrapper : undefined));
+	return chosen === undefined
+		? []
+		: [
+				chosen,
+				...resourcePath(reader, shape.properties.get(chosen), envelopes, resource, depth + 1),
+			];
+}
+
+/** The properties that hold a resource in the document's object answers, where at least two answers use it. */
+export function envelopesOf(
+	reader: DocumentReader,
+	answers: Array<Schema | undefined>,
+): Set<string> {
+	const counts = new Map<string, number>();
+	for (const answer of answers) {
+		for (const variant of reader.variants(answer)) {
+			const shape = reader.shape(variant);
+			if (shape === undefined || hasId(shape)) continue;
+			for (const name of holders(reader, shape)) counts.set(name, (counts.get(name) ?? 0) + 1);
+		}
+	}
+	return new Set([...counts.entries()].filter(([, count]) => count >= 2).map(([name]) => name));
+}
+
+/**
+ * Where a list's items are in one form of its answer: the array of the resource (the same schema
+ * the resource's own endpoint answers with, or objects with an id), not an `errors` or `messages`
+ * array beside it; a bare array is the list itself.
+ */
+export function itemsPath(
+	reader: DocumentReader,
+	schema: Schema | undefined,
+	resourceSchema: Schema | undefined,
+	resource?: string,
+	depth = 0,
+): string[] | undefined {
+	if (schema === undefined) return undefined;
+	if (reader.isArray(schema)) return [];
+	const shape = reader.shape(schema);
+	if (shape === undefined || depth >= MAX_PATH_DEPTH) return undefined;
+	const arrays = [...shape.properties.entries()].filter(([, property]) => reader.isArray(property));
+	const isResource = (property: Schema) => {
+		const item = reader.items(property);
+		return (
+			(resourceSchema !== undefined && item === resourceSchema) ||
+			hasId(reader.shape(item), resource)
+		);
+	};
+	const found = arrays.find(([, property]) => isResource(property));
+	if (found) return [found[0]];
+	for (const [name, property] of shape.properties) {
+		reader.spend();
+		if (reader.isArray(property) || reader.shape(property) === undefined) continue;
+		const inner = itemsPath(reader, property, resourceSchema, resource, depth + 1);
+		if (inner !== undefined && inner.length > 0) return [name, ...inner];
+	}
+	// No array holds objects with an id: the only array, if it is not one of errors or messages.
+	const plain = arrays.filter(([name]) => !/error|message|warning/.test(normalizeName(name)));
+	return plain.length === 1 ? [plain[0][0]] : undefined;
+}
+
+/** The property that identifies a list's items, as a pointer into an item. */
+export function itemIdOf(
+	reader: DocumentReader,
+	item: Schema | undefined,
+	resource?: string,
+): string {
+	const name = [...(reader.shape(item)?.properties.keys() ?? [])].find((key) =>
+		['id', 'uid', 'uuid', 'gid', `${(resource ?? '').toLowerCase()}id`].includes(
+			normalizeName(key),
+		),
+	);
+	return pointerOf([name ?? 'id']);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Paging
+
+function isUri(reader: DocumentReader, schema: Schema): boolean {
+	return reader
+		.variants(schema)
+		.some((variant) => /^(uri|uri-reference|url|iri)$/.test(ownText(variant, 'format')));
+}
+
+/**
+ * How a list pages, from its query parameters and answers: a next page's address (in the body, or
+ * a `Link` header), a cursor in the answer for a cursor parameter, the last item's id for a
+ * `starting_after`-like parameter, a page number or an offset; else none.
+ */
+export function pagingOf(
+	reader: DocumentReader,
+	query: Map<string, Schema>,
+	answers: Schema[],
+	success: Success | undefined,
+	from: string,
+): Paging {
+	const parameter = (test: (name: string) => boolean) => [...query.keys()].find(test);
+	const size = parameter(
+		named(
+			'limit',
+			'per_page',
+			'page_size',
+			'pageSize',
+			'size',
+			'count',
+			'max_results',
+			'maxResults',
+			'first',
+			'top',
+		),
+	);
+	const max =
+		Number(size === undefined ? NaN : own(query.get(size), 'maximum')) || DEFAULT_MAX_PAGE_SIZE;
+	const sizing = size === undefined ? { from } : { size, max, from };
+	const inAnswers = (test: (name: string, schema: Schema) => boolean) =>
+		unique(answers.flatMap((answer) => findPaths(reader, answer, test)));
+	const header = (test: (name: string, schema: Schema) => boolean) =>
+		[...(success?.headers ?? new Map<string, Schema>()).entries()].find(([name, schema]) =>
+			test(name, schema),
+		)?.[0];
+
+	// A next page's address: in the body (`next`, `links.next`, `@odata.nextLink`), or in a `Link` header (RFC 8288).
+	const nextLinks: Location[] = inAnswers(
+		(name, schema) =>
+			/^(next|nextlink|nexturl|nextpage|nextpageuri|nextpageurl|odatanextlink)$/.test(
+				normalizeName(name),
+			) &&
+			(isUri(reader, schema) || /\b(url|uri|link|address)/.test(firstSentence(schema))),
+	).map(body);
+	if (header((name) => name === 'link') !== undefined) nextLinks.push('/headers/link');
+	const nextHeader = header(
+		(name, schema) =>
+			/next/.test(normalizeName(name)) &&
+			/(url|link|page)$/.test(normalizeName(name)) &&
+			isUri(reader, schema),
+	);
+	if (nextHeader !== undefined) nextLinks.push(`/headers/${nextHeader}`);
+	if (nextLinks.length > 0) return { style: 'link', next: nextLinks, ...sizing };
+
+	const cursor = parameter((name) =>
+		/cursor|token|^after$|^startingafter$|^afterid$|continuation|^since$|^sinceid$|^marker$/.test(
+			normalizeName(name),
+		),
+	);
+	const nextCursors: Location[] = inAnswers(
+		(name) =>
+			/cursor|token|continuation|^nextmarker$/.test(normalizeName(name)) &&
+			!/prev|before/.test(normalizeName(name)),
+	).map(body);
+	const cursorHeader = header(
+		(name) => /next/.test(normalizeName(name)) && /cursor|token/.test(normalizeName(name)),
+	);
+	if (cursorHeader !== undefined) nextCursors.push(`/headers/${cursorHeader}`);
+	if (cursor !== undefined && nextCursors.length > 0)
+		return { style: 'cursor', cursor, next: nextCursors, ...sizing };
+	if (cursor !== undefined) {
+		// `starting_after` with `has_more` (Stripe): the next page starts after the last item's id.
+		const more = inAnswers(
+			(name, schema) =>
+				named('has_more', 'more', 'has_next', 'has_next_page')(name) &&
+				reader.types(schema).includes('boolean'),
+		)[0];
+		return { style: 'after', cursor, ...(more ? { more: body(more) } : {}), ...sizing };
+	}
+	// In the order of preference, whatever order the answer lists them in: Cloudflare's `count` is the page's own.
+	const preferred = (...names: string[]) =>
+		names.map((name) => inAnswers(named(name))[0]).find((path) => path !== undefined);
+	const total = preferred(
+		'total_pages',
+		'total',
+		'total_count',
+		'total_items',
+		'total_results',
+		'count',
+	);
+	const totals = total === undefined ? {} : { total: body(total) };
+	const page = parameter(named('page', 'page_number', 'pageNumber'));
+	if (page !== undefined) {
+		const schema = query.get(page);
+		const first = Number(own(schema, 'minimum') ?? own(schema, 'default') ?? 1);
+		return {
+			style: 'page',
+			page,
+			first: Number.isInteger(first) ? first : 1,
+			...totals,
+			...sizing,
+		};
+	}
+	const offset = parameter(named('offset', 'skip', 'start', 'start_at', 'startAt'));
+	if (offset !== undefined) return { style: 'offset', offset, ...totals, ...sizing };
+	return { style: 'none', from };
+}
+
+/**
+ * A list's text-search parameter: a string parameter called like one (`q`, `search`, `query`) or
+ * whose description says it searches or matches text.
+ */
+export function searchOf(reader: DocumentReader, query: Map<string, Schema>): string | undefined {
+	const isText = (schema: Schema) =>
+		reader.types(schema).length === 0 || reader.types(schema).includes('string');
+	const names = [...query.keys()].filter((name) => isText(query.get(name) as Schema));
+	return (
+		names.find(named('q', 'query', 'search', 'search_term', 'keyword')) ??
+		names.find((name) =>
+			/\b(search|substring|matching|contains)/.test(firstSentence(query.get(name))),
+		)
+	);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Jobs an answer refers to
+
+/**
+ * How an answer (or a delivery's data, `root` ''): it is the job, holds it, names its id (`job_id`,
+ * or a property described as the job's id), or points at it (`202` with a `Location`).
+ */
+export function jobReferences(
+	reader: DocumentReader,
+	schema: Schema | undefined,
+	isJob: (schema: Schema | undefined) => boolean,
+	root: string,
+): JobReference[] {
+	const references: JobReference[] = [];
+	for (const variant of reader.variants(schema)) {
+		const shape = reader.shape(variant);
+		if (shape === undefined) continue;
+		if (isJob(variant)) {
+			references.push({ job: root });
+			continue;
+		}
+		for (const [name, property] of shape.properties) {
+			reader.spend();
+			if (isJob(property)) references.push({ job: `${root}${pointerOf([name])}` });
+			else if (
+				normalizeName(name) === 'jobid' ||
+				/\b(id|identifier) of the (job|operation|task)\b/.test(firstSentence(property))
+			)
+				references.push({ id: `${root}${pointerOf([name])}` });
+		}
+	}
+	return unique(references);
+}

@@ -1,0 +1,411 @@
+import { sleep } from 'n8n-workflow';
+
+import { BUILT_IN_PROFILE } from '../builtIn';
+import { pointerOf, segmentsOf } from '../pointer';
+import {
+	OPERATION_NAMES,
+	type AnswerReading,
+	type OperationName,
+	type OperationProfile,
+	type Placement,
+	type Profile,
+} from '../types';
+import {
+	body,
+	envelopesOf,
+	itemIdOf,
+	itemsPath,
+	jobReferences,
+	pagingOf,
+	resourcePath,
+	searchOf,
+} from './answers';
+import {
+	DocumentReader,
+	SchemaBudgetError,
+	firstSentence,
+	own,
+	type OpenApiDocument,
+	type Schema,
+} from './document';
+import { readErrors } from './errors';
+import { placeParameters, MAX_REQUEST_FIELDS } from './fields';
+import { readJobs } from './jobs';
+import {
+	findOperation,
+	operationsOf,
+	parametersOf,
+	requestOf,
+	successes,
+	unique,
+	type Operation,
+} from './operations';
+import { readWebhooks } from './webhooks';
+
+/**
+ * A service's OpenAPI document read into its profile: which of the document's operations is each
+ * of the node's, and for each its method, path, where each parameter goes and how its answer is
+ * read; then the jobs, the errors and the webhooks. Deterministic for a document, and bounded: a
+ * budget of steps for the whole, each part a step of its own with n8n running in between, and a
+ * part the document does not allow (missing, beyond the budget, built in a way nothing foresaw) is
+ * the built-in profile's, with the reason in `notFollowed`.
+ */
+
+// Steps (schema expansions, properties read, rules tried, references followed) one document may take.
+const READ_BUDGET = 400_000;
+// Steps one part (an operation, the jobs, the webhooks) may take between two breaks for n8n.
+const STEP_BUDGET = 20_000;
+// How long reading one document may take in all; what is left then is the built-in profile's.
+const READ_DEADLINE_MS = 3_000;
+// How long the reading runs before it lets n8n run.
+const SLICE_MS = 4;
+
+type Kind = 'object' | 'list' | 'job' | 'deleted';
+
+const KINDS: Record<OperationName, { kind: Kind; resource?: string }> = {
+	getAccount: { kind: 'object', resource: 'Account' },
+	listPages: { kind: 'list', resource: 'Page' },
+	getPage: { kind: 'object', resource: 'Page' },
+	createPost: { kind: 'object', resource: 'Post' },
+	listPosts: { kind: 'list', resource: 'Post' },
+	getPost: { kind: 'object', resource: 'Post' },
+	updatePost: { kind: 'object', resource: 'Post' },
+	deletePost: { kind: 'deleted' },
+	generateBlog: { kind: 'job' },
+	generateLinkedin: { kind: 'job' },
+	generateTwitter: { kind: 'job' },
+	generateCarousel: { kind: 'job' },
+	generateVideo: { kind: 'job' },
+	publishLinkedin: { kind: 'job' },
+	publishTwitter: { kind: 'job' },
+	getJob: { kind: 'job', resource: 'Job' },
+	createWebhook: { kind: 'object', resource: 'Webhook' },
+	listWebhooks: { kind: 'list', resource: 'Webhook' },
+	getWebhook: { kind: 'object', resource: 'Webhook' },
+	updateWebhook: { kind: 'object', resource: 'Webhook' },
+	deleteWebhook: { kind: 'deleted' },
+};
+
+/** What reading one operation needs of the others. */
+interface Context {
+	envelopes: Set<string>;
+	isJob(schema: Schema | undefined): boolean;
+	/** The schema each resource's own read answers with. */
+	resources: Map<string, Schema>;
+}
+
+function withoutPaging(query: Map<string, Schema>, answer: AnswerReading): Map<string, Schema> {
+	const paging = answer.paging ?? { style: 'none' };
+	const own = new Set(
+		Object.entries(paging)
+			.filter(
+				([key, value]) =>
+					!['style', 'from', 'next', 'more', 'total'].includes(key) && typeof value === 'string',
+			)
+			.map(([, value]) => value as string),
+	);
+	return new Map([...query].filter(([name]) => !own.has(name)));
+}
+
+function readOperation(
+	reader: DocumentReader,
+	entry: Operation,
+	name: OperationName,
+	context: Context,
+): OperationProfile {
+	const builtIn = BUILT_IN_PROFILE.operations[name];
+	const { kind, resource } = KINDS[name];
+	const request = requestOf(reader, entry.operation);
+	const answers = successes(reader, entry.operation);
+	const success = answers.find((answer) => answer.schema !== undefined) ?? answers[0];
+	const query = parametersOf(reader, entry, 'query');
+	const headers = parametersOf(reader, entry, 'header');
+	if (
+		(request?.shape?.properties.size ?? 0) > MAX_REQUEST_FIELDS ||
+		query.size > MAX_REQUEST_FIELDS
+	)
+		throw new SchemaBudgetError(`its request has more than ${MAX_REQUEST_FIELDS} fields`);
+	const variants = reader.variants(success?.schema);
+	const from = `${entry.from}/responses`;
+	const answer: AnswerReading = { from };
+	const resourceSchema = resource === undefined ? undefined : context.resources.get(resource);
+	if (kind === 'list') {
+		const found = variants
+			.map((variant) => ({ variant, path: itemsPath(reader, variant, resourceSchema, resource) }))
+			.filter((entry): entry is { variant: Schema; path: string[] } => entry.path !== undefined);
+		answer.items = unique(found.map(({ path }) => body(path)));
+		let listed: Schema | undefined = found[0]?.variant;
+		for (const key of found[0]?.path ?? []) listed = reader.shape(listed)?.properties.get(key);
+		answer.itemId = itemIdOf(reader, reader.items(listed), resource);
+		answer.paging = pagingOf(reader, query, variants, success, `${entry.from}/parameters`);
+	} else {
+		answer.resource = unique(
+			variants.map((variant) => body(resourcePath(reader, variant, context.envelopes, resource))),
+		);
+	}
+	if (kind === 'job') {
+		const jobs = jobReferences(reader, success?.schema, context.isJob, '/body');
+		if (success?.headers.has('location') || success?.status === '202')
+			jobs.push({ address: '/headers/location' });
+		// Where the document does not say how, the built-in ways of referring to a job stand in.
+		answer.jobs = jobs.length > 0 ? jobs : builtIn.answer.jobs;
+	}
+
+	const fields: Record<string, Placement> = {};
+	const builtInBody = Object.fromEntries(
+		Object.entries(builtIn.fields).filter(([, placement]) => placement.to?.startsWith('/body/')),
+	);
+	const builtInQuery = Object.fromEntries(
+		Object.entries(builtIn.fields).filter(([, placement]) => placement.to?.startsWith('/query/')),
+	);
+	const requestFrom = `${entry.from}/requestBody`;
+	if (Object.keys(builtInBody).length > 0) {
+		Object.assign(
+			fields,
+			request?.shape === undefined
+				? Object.fromEntries(
+						Object.entries(builtInBody).map(([field, placement]) => [
+							field,
+							{ ...placement, from: 'built-in (the document describes no request body)' },
+						]),
+					)
+				: placeParameters(reader, 'body', request.shape, builtInBody, requestFrom),
+		);
+	}
+	const filters = withoutPaging(query, answer);
+	if (Object.keys(builtInQuery).length > 0)
+		Object.assign(
+			fields,
+			placeParameters(
+				reader,
+				'query',
+				{ properties: filters, closed: query.size > 0 },
+				builtInQuery,
+				`${entry.from}/parameters`,
+			),
+		);
+	const search = kind === 'list' ? searchOf(reader, filters) : undefined;
+	if (search !== undefined)
+		fields.search = {
+			to: pointerOf(['query', search]),
+			from: `${entry.from}/parameters: ${search}`,
+		};
+
+	// `Idempotency-Key` (IETF draft, Stripe), OASIS Repeatable Requests (Azure), or a header described as such.
+	const idempotency = [...headers.keys()].find(
+		(header) =>
+			/^(x-)?idempotency-?key$|^repeatability-request-id$/i.test(header) ||
+			/idempoten|carried out once/.test(firstSentence(headers.get(header))),
+	);
+	const firstSent = [...headers.keys()].find((header) =>
+		/^repeatability-first-sent$/i.test(header),
+	);
+	const profile: OperationProfile = {
+		method: entry.method,
+		path: entry.path,
+		from: entry.from,
+		...(request !== undefined || builtIn.mediaType !== undefined
+			? { mediaType: request?.mediaType ?? builtIn.mediaType }
+			: {}),
+		fields,
+		...(idempotency === undefined
+			? {}
+			: {
+					idempotency: {
+						header: idempotency,
+						...(firstSent ? { firstSent } : {}),
+						from: `${entry.from}/parameters`,
+					},
+				}),
+		answer,
+	};
+	// A PUT whose body has required fields replaces the whole object.
+	if (
+		name.startsWith('update') &&
+		entry.method === 'PUT' &&
+		request?.shape !== undefined &&
+		request.shape.required.size > 0
+	) {
+		const secret = fields.secret?.to;
+		profile.replaces = {
+			keep: [...request.shape.properties]
+				.filter(
+					([property, schema]) =>
+						own(schema, 'readOnly') !== true && secret !== pointerOf(['body', property]),
+				)
+				.map(([property]) => property),
+		};
+	}
+	return profile;
+}
+
+/** The schema at a request placement, walking the body's objects and arrays. */
+function schemaAt(
+	reader: DocumentReader,
+	shape: { properties: Map<string, Schema> } | undefined,
+	to: string | null | undefined,
+): Schema | undefined {
+	const [, ...path] = segmentsOf(to ?? '');
+	let schema: Schema | undefined;
+	let current = shape;
+	for (const segment of path) {
+		if (segment === '-') return schema;
+		schema = current?.properties.get(segment);
+		current = reader.shape(schema);
+	}
+	return schema;
+}
+
+/** A profile from a service's OpenAPI document; `source` says where it was read from. */
+export async function readProfile(document: OpenApiDocument, source: string): Promise<Profile> {
+	const reader = new DocumentReader(document, READ_BUDGET);
+	const deadline = Date.now() + READ_DEADLINE_MS;
+	const notFollowed: Profile['notFollowed'] = [];
+	let slice = Date.now();
+	/** One part of the reading, after a break for n8n once the parts since the last took a few milliseconds. */
+	async function step<T>(part: string, read: () => T, otherwise: () => T): Promise<T> {
+		if (Date.now() - slice >= SLICE_MS) {
+			await sleep(0);
+			slice = Date.now();
+		}
+		if (Date.now() > deadline) {
+			notFollowed.push({
+				part,
+				why: `reading took longer than ${READ_DEADLINE_MS / 1000} seconds`,
+			});
+			return otherwise();
+		}
+		try {
+			reader.beginStep(STEP_BUDGET);
+			return read();
+		} catch (error) {
+			notFollowed.push({
+				part,
+				why:
+					error instanceof SchemaBudgetError
+						? error.message
+						: 'it is not built as an OpenAPI document describes',
+			});
+			return otherwise();
+		}
+	}
+
+	const operations = await step(
+		'its paths',
+		() => operationsOf(reader),
+		() => [],
+	);
+	const found = new Map<OperationName, Operation>();
+	await step(
+		'which of its operations is each of the node’s',
+		() => {
+			for (const name of OPERATION_NAMES) {
+				reader.spend();
+				const entry = findOperation(operations, name, BUILT_IN_PROFILE.operations[name]);
+				if (entry !== undefined) found.set(name, entry);
+			}
+		},
+		() => undefined,
+	);
+	const answerOf = (name: OperationName) => {
+		const entry = found.get(name);
+		return entry === undefined ? undefined : successes(reader, entry.operation)[0]?.schema;
+	};
+	// The job's schema is a step of its own: envelopes beyond a step's budget must not also lose how
+	// answers that start a job are recognised (the node would no longer wait for jobs).
+	const jobSchema = await step(
+		'its jobs',
+		() => {
+			let schema = answerOf('getJob');
+			for (const key of resourcePath(reader, schema, new Set(), 'job'))
+				schema = reader.shape(schema)?.properties.get(key);
+			return schema;
+		},
+		() => undefined,
+	);
+	const context: Context = {
+		envelopes: await step(
+			"its answers' envelopes",
+			() => envelopesOf(reader, OPERATION_NAMES.map(answerOf)),
+			() => new Set<string>(),
+		),
+		isJob: (schema) => jobSchema !== undefined && reader.variants(schema).includes(jobSchema),
+		resources: new Map(),
+	};
+
+	const read: Partial<Record<OperationName, OperationProfile>> = {};
+	// Single resources first: a list's items are recognised as the resource its own read answers with.
+	const order = [...OPERATION_NAMES].sort(
+		(a, b) => Number(KINDS[a].kind === 'list') - Number(KINDS[b].kind === 'list'),
+	);
+	for (const name of order) {
+		const entry = found.get(name);
+		const builtIn = BUILT_IN_PROFILE.operations[name];
+		if (entry === undefined) {
+			read[name] = builtIn;
+			continue;
+		}
+		read[name] = await step(
+			`${entry.method} ${entry.path}`,
+			() => {
+				const operation = readOperation(reader, entry, name, context);
+				const { resource, kind } = KINDS[name];
+				// Noted within the step: noted after it, past the budget, it threw out of the whole reading.
+				if (
+					resource !== undefined &&
+					kind === 'object' &&
+					entry.method === 'GET' &&
+					!context.resources.has(resource)
+				) {
+					let schema = answerOf(name);
+					for (const key of segmentsOf(operation.answer.resource?.[0] ?? '/body').slice(1))
+						schema = reader.shape(schema)?.properties.get(key);
+					if (schema !== undefined) context.resources.set(resource, schema);
+				}
+				return operation;
+			},
+			() => builtIn,
+		);
+	}
+	const profiled = Object.fromEntries(
+		OPERATION_NAMES.map((name) => [name, read[name]]),
+	) as Profile['operations'];
+	const jobs = await step(
+		'its jobs',
+		() =>
+			readJobs(reader, jobSchema, BUILT_IN_PROFILE.jobs, found.get('getJob')?.from ?? 'built-in'),
+		() => BUILT_IN_PROFILE.jobs,
+	);
+	const errors = await step(
+		'its error answers',
+		() => readErrors(reader, operations, BUILT_IN_PROFILE.errors, '#/paths (error answers)'),
+		() => BUILT_IN_PROFILE.errors,
+	);
+	const registration = found.get('createWebhook');
+	const webhooks = await step(
+		'its webhooks',
+		() => {
+			const create = profiled.createWebhook;
+			let answer =
+				registration === undefined
+					? undefined
+					: successes(reader, registration.operation)[0]?.schema;
+			for (const key of segmentsOf(create.answer.resource?.[0] ?? '/body').slice(1))
+				answer = reader.shape(answer)?.properties.get(key);
+			const request =
+				registration === undefined ? undefined : requestOf(reader, registration.operation)?.shape;
+			return readWebhooks(
+				reader,
+				{ create, registration, answer },
+				context.isJob,
+				context.resources.get('Post'),
+				schemaAt(reader, request, create.fields.events?.to),
+				schemaAt(reader, request, create.fields.url?.to),
+				BUILT_IN_PROFILE.webhooks,
+				registration?.from ?? 'built-in',
+			);
+		},
+		() => BUILT_IN_PROFILE.webhooks,
+	);
+	return { source, operations: profiled, jobs, errors, webhooks, notFollowed };
+}

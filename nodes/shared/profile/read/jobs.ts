@@ -1,0 +1,134 @@
+import { pointerOf } from '../pointer';
+import type { Completion, JobProfile } from '../types';
+import { DocumentReader, firstSentence, normalizeName, ownText, type Schema } from './document';
+import { named } from './operations';
+import { statesOf } from './words';
+
+/**
+ * A job, from the schema Job → Get answers with (out of its envelope): its id, how its completion
+ * is judged, its result, error and kind, and which of its result's properties hold media.
+ * Completion is a status whose every value has a state (from the document's explanations, or the
+ * value's own words), or, where the job has no status with values but a yes/no that says it is
+ * done (Google's long-running operations: `done`, with `response` or `error` beside it), that flag.
+ */
+
+const MEDIA_WORDS =
+	/video|image|audio|media|thumbnail|picture|photo|file|asset|download|poster|clip|render/;
+
+export function readJobs(
+	reader: DocumentReader,
+	schema: Schema | undefined,
+	fallback: JobProfile,
+	from: string,
+): JobProfile {
+	const shape = reader.shape(schema);
+	if (shape === undefined) return fallback;
+	const properties = [...shape.properties.entries()];
+	const pick = (test: (name: string, schema: Schema) => boolean) => {
+		const found = properties.find(([name, property]) => {
+			reader.spend();
+			return test(name, property);
+		})?.[0];
+		return found === undefined ? undefined : [pointerOf([found])];
+	};
+	const withValues = properties.filter(([, property]) => reader.enumValues(property) !== undefined);
+	const status =
+		withValues.find(([name]) => named('status', 'state', 'phase', 'stage')(name)) ??
+		withValues.find(([name, property]) =>
+			/status|state|phase/.test(`${normalizeName(name)} ${firstSentence(property)}`),
+		);
+	const flag = pick(
+		(name, property) =>
+			reader.types(property).includes('boolean') &&
+			(named(
+				'done',
+				'completed',
+				'complete',
+				'finished',
+				'is_done',
+				'is_complete',
+				'is_completed',
+			)(name) ||
+				/^(if|whether)\b.*\b(done|complete|finished)/.test(firstSentence(property))),
+	);
+	const plainStatus = pick(named('status', 'state', 'phase'));
+	let completion: Completion;
+	if (status !== undefined) {
+		completion = {
+			by: 'status',
+			status: [pointerOf([status[0]])],
+			states: statesOf(reader, status[1], reader.enumValues(status[1]) ?? []),
+		};
+	} else if (flag !== undefined) completion = { by: 'flag', done: flag };
+	else if (plainStatus !== undefined && fallback.completion.by === 'status')
+		completion = { ...fallback.completion, status: plainStatus };
+	else completion = fallback.completion;
+
+	const result =
+		pick(named('result', 'results', 'output', 'outputs', 'response')) ??
+		pick((_, property) => /\bresult/.test(firstSentence(property)));
+	const error =
+		pick(named('error', 'errors', 'failure')) ??
+		pick(
+			(name, property) =>
+				reader.shape(property) !== undefined && /\b(fail|error)/.test(firstSentence(property)),
+		);
+	const kind =
+		pick(named('type', 'kind', 'job_type', 'operation', 'task')) ??
+		pick((_, property) =>
+			/\b(kind|type) of (the )?(job|operation|task)/.test(firstSentence(property)),
+		);
+	// A job's kind may sit in its metadata (Google's long-running operations).
+	const metadata = pick(named('metadata', 'meta'));
+	const metadataKind =
+		kind === undefined && metadata !== undefined
+			? [
+					...(reader.shape(shape.properties.get(metadata[0].slice(1)))?.properties.keys() ?? []),
+				].find(named('type', 'kind', 'job_type'))
+			: undefined;
+	const resultSchema = result === undefined ? undefined : shape.properties.get(result[0].slice(1));
+	const media = mediaNames(reader, resultSchema);
+	return {
+		id: pick(named('id', 'job_id', 'uid', 'uuid', 'gid')) ?? fallback.id,
+		completion,
+		result: result ?? fallback.result,
+		error: error ?? fallback.error,
+		// A job may say why it failed in fields of its own (Twilio's `error_code` and `error_message`).
+		errorMessage:
+			pick(named('error_message', 'failure_reason', 'failure_message', 'status_message')) ??
+			fallback.errorMessage,
+		errorCode: pick(named('error_code', 'failure_code')) ?? fallback.errorCode,
+		kind:
+			kind ??
+			(metadataKind !== undefined && metadata !== undefined
+				? [`${metadata[0]}${pointerOf([metadataKind])}`]
+				: fallback.kind),
+		media: media.length > 0 ? media : fallback.media,
+		from,
+	};
+}
+
+/** The names of the properties of a job's result, at any depth, that hold media addresses. */
+function mediaNames(reader: DocumentReader, schema: Schema | undefined): string[] {
+	const names = new Set<string>();
+	const isUri = (property: Schema) =>
+		reader
+			.variants(property)
+			.some((variant) => /^(uri|uri-reference|url|iri)$/.test(ownText(variant, 'format')));
+	const visit = (value: Schema | undefined, depth: number) => {
+		if (value === undefined || depth > 4) return;
+		for (const variant of reader.variants(value)) {
+			const item = reader.items(variant);
+			if (item !== undefined) visit(item, depth + 1);
+			for (const [name, property] of reader.shape(variant)?.properties ?? []) {
+				reader.spend();
+				const text = `${normalizeName(name)} ${firstSentence(property)} ${ownText(property, 'contentMediaType')}`;
+				if (reader.types(property).includes('string') && isUri(property) && MEDIA_WORDS.test(text))
+					names.add(normalizeName(name));
+				else visit(property, depth + 1);
+			}
+		}
+	};
+	visit(schema, 0);
+	return [...names];
+}

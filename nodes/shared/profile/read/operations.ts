@@ -1,0 +1,320 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { pointerOf } from '../pointer';
+import type { HttpMethod, OperationName } from '../types';
+import {
+	DocumentReader,
+	isRecord,
+	normalizeName,
+	own,
+	ownArray,
+	ownRecord,
+	ownText,
+	type ObjectShape,
+	type OpenApiDocument,
+	type Schema,
+} from './document';
+
+/**
+ * The parts of a document every reading needs: its operations (and which of them is each of the
+ * node's), their bodies, answers and parameters, and paths into answers.
+ */
+
+export interface Operation {
+	/** Relative to the document's first server, with `{id}` for its one path parameter. */
+	path: string;
+	method: HttpMethod;
+	pathItem: IDataObject;
+	operation: IDataObject;
+	/** Where it is in the document: `#/paths/~1posts~1{post}/post`. */
+	from: string;
+	/** What the document says it does: its operationId, summary and tags, as lower-case words. */
+	said: string;
+	/** How many path parameters its path has. */
+	parameters: number;
+}
+
+const METHODS: HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+// The largest number of operations a document's paths are read for; beyond it the rest are not.
+const MAX_OPERATIONS = 5_000;
+
+/**
+ * The path the document's paths are relative to: that of its first server (`https://api.example.com/v1`
+ * makes `/posts` the node's `/v1/posts`), or none.
+ */
+function basePath(document: OpenApiDocument): string {
+	const url = own(ownArray(document, 'servers')[0], 'url');
+	if (typeof url !== 'string') return '';
+	try {
+		// Server variables (`{region}`) stand for parts of the host, which the node does not use. Both
+		// expressions stop where a backtracking one would start over at every character: `\/+$` on a
+		// run of slashes that does not end the path, `\{[^}]*\}` on braces that do not close, took
+		// n8n's event loop for seconds (quadratic in their length).
+		return new URL(url.replace(/\{[^{}]*\}/g, 'x'), 'http://service.invalid').pathname.replace(
+			/(?<!\/)\/+$/,
+			'',
+		);
+	} catch {
+		return '';
+	}
+}
+
+/** Lower-case words of a name or a text: `posts.replace`, `PostCustomersCustomer`, `Update a post`. */
+export function wordsOf(text: string): string {
+	return text
+		.slice(0, 300)
+		.replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+		.toLowerCase()
+		.replace(/[^a-z0-9]+/g, ' ')
+		.trim();
+}
+
+export function operationsOf(reader: DocumentReader): Operation[] {
+	const { document } = reader;
+	const found: Operation[] = [];
+	const base = basePath(document);
+	for (const [path, pathItem] of Object.entries(document.paths)) {
+		if (!isRecord(pathItem)) continue;
+		for (const method of METHODS) {
+			const operation = own(pathItem, method.toLowerCase());
+			reader.spend();
+			if (!isRecord(operation) || found.length >= MAX_OPERATIONS) continue;
+			// Whatever its path parameter is called: `{id}`, `{post_id}`, `{postId}`; `[^{}]`, so that
+			// braces that never close are passed once, not once for every brace before them.
+			const parameters = path.match(/\{[^{}]+\}/g)?.length ?? 0;
+			const tags = ownArray(operation, 'tags').filter((tag) => typeof tag === 'string');
+			found.push({
+				path: `${base}${path}`.replace(/\{[^{}]+\}/g, '{id}'),
+				method,
+				pathItem,
+				operation,
+				from: `#${pointerOf(['paths', path, method.toLowerCase()])}`,
+				said: wordsOf(
+					`${ownText(operation, 'operationId')} ${ownText(operation, 'summary')} ${tags.join(' ')}`,
+				),
+				parameters,
+			});
+		}
+	}
+	return found;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Which operation is each of the node's
+
+/** What each operation of the node does, in words a document's operationIds and summaries use. */
+const VERBS = {
+	list: /\b(list|all|index|search|find|query|browse|many)\b/,
+	get: /\b(get|retrieve|read|fetch|show|find|describe|view|one)\b/,
+	create: /\b(create|add|new|register|make|insert)\b/,
+	update: /\b(update|modify|edit|change|replace|patch|set|upsert)\b/,
+	delete: /\b(delete|remove|destroy|unregister|erase|drop)\b/,
+	generate: /\b(generate|generation|create|write|draft|make|compose)\b/,
+	publish: /\b(publish|publication|share|post)\b/,
+	wait: /\b(get|retrieve|read|poll|status|check|fetch)\b/,
+};
+const RESOURCES = {
+	account: /\b(me|account|user|profile|whoami|self)\b/,
+	page: /\bpages?\b/,
+	post: /\bposts?\b/,
+	job: /\b(jobs?|tasks?|operations?)\b/,
+	webhook: /\b(webhooks?|hooks?|subscriptions?|callbacks?)\b/,
+	blog: /\bblog/,
+	linkedin: /\blinked ?in\b/,
+	twitter: /\b(twitter|tweets?|x)\b/,
+	carousel: /\bcarousels?\b/,
+	video: /\bvideos?\b/,
+};
+type Verb = keyof typeof VERBS;
+type Resource = keyof typeof RESOURCES;
+
+/** Each of the node's operations: what it does, to what, and how many path parameters it has. */
+const PURPOSES: Record<OperationName, { verb: Verb; resource: Resource; parameters: number }> = {
+	getAccount: { verb: 'get', resource: 'account', parameters: 0 },
+	listPages: { verb: 'list', resource: 'page', parameters: 0 },
+	getPage: { verb: 'get', resource: 'page', parameters: 1 },
+	createPost: { verb: 'create', resource: 'post', parameters: 0 },
+	listPosts: { verb: 'list', resource: 'post', parameters: 0 },
+	getPost: { verb: 'get', resource: 'post', parameters: 1 },
+	updatePost: { verb: 'update', resource: 'post', parameters: 1 },
+	deletePost: { verb: 'delete', resource: 'post', parameters: 1 },
+	generateBlog: { verb: 'generate', resource: 'blog', parameters: 0 },
+	generateLinkedin: { verb: 'generate', resource: 'linkedin', parameters: 0 },
+	generateTwitter: { verb: 'generate', resource: 'twitter', parameters: 0 },
+	generateCarousel: { verb: 'generate', resource: 'carousel', parameters: 0 },
+	generateVideo: { verb: 'generate', resource: 'video', parameters: 0 },
+	publishLinkedin: { verb: 'publish', resource: 'linkedin', parameters: 0 },
+	publishTwitter: { verb: 'publish', resource: 'twitter', parameters: 0 },
+	getJob: { verb: 'wait', resource: 'job', parameters: 1 },
+	createWebhook: { verb: 'create', resource: 'webhook', parameters: 0 },
+	listWebhooks: { verb: 'list', resource: 'webhook', parameters: 0 },
+	getWebhook: { verb: 'get', resource: 'webhook', parameters: 1 },
+	updateWebhook: { verb: 'update', resource: 'webhook', parameters: 1 },
+	deleteWebhook: { verb: 'delete', resource: 'webhook', parameters: 1 },
+};
+
+/** The methods each purpose may use, first the most usual. */
+const VERB_METHODS: Record<Verb, HttpMethod[]> = {
+	list: ['GET'],
+	get: ['GET'],
+	wait: ['GET'],
+	create: ['POST', 'PUT'],
+	update: ['PATCH', 'PUT', 'POST'],
+	delete: ['DELETE', 'POST'],
+	generate: ['POST'],
+	publish: ['POST'],
+};
+
+/**
+ * The document's operation for one of the node's, in this order:
+ * 1. the built-in method on the built-in path;
+ * 2. on the built-in path, another method the purpose may use whose operationId or summary says
+ *    the purpose (an update as `POST /v1/posts/{id}` "Update a post", Stripe's way), or for an
+ *    update, the one PUT or PATCH there;
+ * 3. anywhere, the one operation whose operationId or summary says the purpose and the resource,
+ *    with as many path parameters and a method the purpose may use.
+ * The node's operations share their paths: a read and an update of `/v1/posts/{id}` are both
+ * found there, each by its method.
+ */
+export function findOperation(
+	operations: Operation[],
+	name: OperationName,
+	builtIn: { method: HttpMethod; path: string },
+): Operation | undefined {
+	const { verb, resource, parameters } = PURPOSES[name];
+	const methods = VERB_METHODS[verb];
+	const atPath = operations.filter((entry) => entry.path === builtIn.path);
+	const exact = atPath.find((entry) => entry.method === builtIn.method);
+	if (exact !== undefined) return exact;
+	const says = (entry: Operation, what: Verb) => VERBS[what].test(entry.said);
+	const samePath = atPath.filter(
+		(entry) => methods.includes(entry.method) && entry.method !== 'GET' && says(entry, verb),
+	);
+	if (samePath.length === 1) return samePath[0];
+	if (verb === 'update') {
+		const replacing = atPath.filter((entry) => entry.method === 'PUT' || entry.method === 'PATCH');
+		if (replacing.length === 1) return replacing[0];
+	}
+	const elsewhere = operations.filter(
+		(entry) =>
+			entry.parameters === parameters &&
+			methods.includes(entry.method) &&
+			says(entry, verb) &&
+			RESOURCES[resource].test(`${entry.said} ${wordsOf(entry.path)}`),
+	);
+	return elsewhere.length === 1 ? elsewhere[0] : undefined;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Bodies, answers and parameters of one operation
+
+const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\b/i;
+const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
+
+/** The body the document declares and the media type to send it as: JSON first, then any `+json`, then a form. */
+export function requestOf(
+	reader: DocumentReader,
+	operation: IDataObject,
+): { shape?: ObjectShape; mediaType: string } | undefined {
+	const content = ownRecord(reader.deref(own(operation, 'requestBody')), 'content');
+	if (content === undefined) return undefined;
+	const types = Object.keys(content);
+	const mediaType =
+		types.find((type) => /^application\/json\b/i.test(type)) ??
+		types.find((type) => JSON_TYPE.test(type)) ??
+		types.find((type) => FORM_TYPE.test(type));
+	if (mediaType === undefined) return undefined;
+	return {
+		shape: reader.shape(own(own(content, mediaType), 'schema')),
+		mediaType: mediaType.split(';')[0].trim(),
+	};
+}
+
+/** The JSON schema of a response, if it has one. */
+export function responseSchema(reader: DocumentReader, response: unknown): Schema | undefined {
+	const content = ownRecord(reader.deref(response), 'content');
+	const mediaType = Object.keys(content ?? {}).find((type) => JSON_TYPE.test(type));
+	return mediaType === undefined ? undefined : reader.deref(own(own(content, mediaType), 'schema'));
+}
+
+export interface Success {
+	status: string;
+	schema?: Schema;
+	headers: Map<string, Schema>;
+}
+
+/** The success answers of an operation, lowest status first. */
+export function successes(reader: DocumentReader, operation: IDataObject): Success[] {
+	const responses = ownRecord(operation, 'responses') ?? {};
+	return Object.keys(responses)
+		.filter((code) => /^2(\d\d|XX)$/i.test(code))
+		.sort()
+		.map((status) => {
+			const response = reader.deref(own(responses, status));
+			const headers = new Map<string, Schema>();
+			for (const [name, header] of Object.entries(ownRecord(response, 'headers') ?? {})) {
+				reader.spend();
+				headers.set(name.toLowerCase(), reader.deref(header) ?? {});
+			}
+			return { status, schema: responseSchema(reader, response), headers };
+		});
+}
+
+/** The operation's parameters, path-level ones included, by where they go. */
+export function parametersOf(
+	reader: DocumentReader,
+	entry: Pick<Operation, 'pathItem' | 'operation'>,
+	location: 'query' | 'header',
+): Map<string, Schema> {
+	const found = new Map<string, Schema>();
+	for (const item of [
+		...ownArray(entry.pathItem, 'parameters'),
+		...ownArray(entry.operation, 'parameters'),
+	]) {
+		reader.spend();
+		const parameter = reader.deref(item);
+		const name = own(parameter, 'name');
+		if (own(parameter, 'in') === location && typeof name === 'string') {
+			found.set(name, {
+				...(reader.deref(own(parameter, 'schema')) ?? {}),
+				description: ownText(parameter, 'description'),
+			});
+		}
+	}
+	return found;
+}
+
+export function named(...names: string[]) {
+	const wanted = new Set(names.map(normalizeName));
+	return (name: string) => wanted.has(normalizeName(name));
+}
+
+export function unique<T>(values: T[]): T[] {
+	const seen = new Set<string>();
+	return values.filter((value) => {
+		const key = JSON.stringify(value);
+		return !seen.has(key) && seen.add(key) !== undefined;
+	});
+}
+
+/**
+ * JSON Pointers (up to two deep) to the properties of an answer that pass a test, in the answer's
+ * order, below `prefix` (`/body`).
+ */
+export function findPaths(
+	reader: DocumentReader,
+	schema: Schema | undefined,
+	test: (name: string, property: Schema) => boolean,
+	prefix: string[] = [],
+): string[][] {
+	const shape = reader.shape(schema);
+	if (shape === undefined) return [];
+	const found: string[][] = [];
+	for (const [name, property] of shape.properties) {
+		reader.spend();
+		if (test(name, property)) found.push([...prefix, name]);
+		if (prefix.length === 0 && !reader.isArray(property))
+			found.push(...findPaths(reader, property, test, [name]));
+	}
+	return found;
+}

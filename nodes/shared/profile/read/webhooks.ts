@@ -1,0 +1,301 @@
+import { pointerOf, segmentsOf } from '../pointer';
+import {
+	BUILT_IN_EVENTS,
+	type BuiltInEvent,
+	type DeliveryReading,
+	type JobReference,
+	type Location,
+	type OperationProfile,
+	type WebhookProfile,
+} from '../types';
+import { body, jobReferences } from './answers';
+import {
+	DocumentReader,
+	firstSentence,
+	normalizeName,
+	own,
+	ownRecord,
+	ownText,
+	SchemaBudgetError,
+	type Schema,
+} from './document';
+import { named, parametersOf, responseSchema, unique, type Operation } from './operations';
+import { deliveryIdHeader, eventTypeHeader, signatureScheme } from './signatures';
+import { enumExplanations, eventMeaning } from './words';
+
+/**
+ * How a service registers webhooks and delivers events, from its document: the events and what
+ * they mean, where a registration holds its address and events, who chooses the signing secret,
+ * and each delivery's body, headers and signature, described by OpenAPI 3.1's top-level
+ * `webhooks` or by 3.0 `callbacks` on the operation that registers a webhook.
+ */
+
+// No real service has more events than this; a list beyond it is not followed.
+const MAX_EVENTS = 1_000;
+
+interface Delivery {
+	event?: string;
+	headers: Map<string, Schema>;
+	body?: Schema;
+	said: string;
+}
+
+/** Every delivery the document describes: 3.1 `webhooks`, and the `callbacks` of the registration. */
+function deliveriesOf(reader: DocumentReader, registration: Operation | undefined): Delivery[] {
+	const found: Delivery[] = [];
+	const add = (event: string | undefined, pathItem: unknown) => {
+		const item = reader.deref(pathItem);
+		const post = ownRecord(item, 'post');
+		reader.spend();
+		if (post === undefined || item === undefined) return;
+		found.push({
+			event,
+			headers: parametersOf(reader, { pathItem: item, operation: post }, 'header'),
+			body: responseSchema(reader, own(post, 'requestBody')),
+			said: `${ownText(post, 'summary')} ${ownText(post, 'description')}`,
+		});
+	};
+	for (const [event, pathItem] of Object.entries(ownRecord(reader.document, 'webhooks') ?? {}))
+		add(event, pathItem);
+	for (const [name, callback] of Object.entries(
+		ownRecord(registration?.operation, 'callbacks') ?? {},
+	)) {
+		for (const pathItem of Object.values(reader.deref(callback) ?? {})) add(name, pathItem);
+	}
+	return found;
+}
+
+/** The service's events for each of the node's own: an event named as the node names it means it; others by their words. */
+function meaningsOf(
+	events: string[],
+	explanations: Map<string, string>,
+): Record<BuiltInEvent, string[]> {
+	const meanings: Record<BuiltInEvent, string[]> = {
+		'job.completed': [],
+		'job.failed': [],
+		'post.published': [],
+	};
+	for (const event of events) {
+		const meaning = (BUILT_IN_EVENTS as readonly string[]).includes(event)
+			? (event as BuiltInEvent)
+			: eventMeaning(event, explanations.get(event) ?? '');
+		if (meaning !== undefined) meanings[meaning].push(event);
+	}
+	return meanings;
+}
+
+const SECRET_NAMES = new Set([
+	'secret',
+	'signingsecret',
+	'webhooksecret',
+	'secretkey',
+	'signingkey',
+	'hmacsecret',
+	'hmackey',
+	'signaturesecret',
+]);
+// A property that only hints at the secret (its last digits, a masked copy) is never the secret.
+const NOT_THE_SECRET =
+	/last|hint|mask|prefix|suffix|preview|hash|digest|redact|partial|length|expire|rotat/;
+
+/**
+ * A secret's pattern, where the node can test a value against it without backtracking without end:
+ * anchored at the start, no groups or alternatives, at most one quantifier (character classes and
+ * escapes aside), as `^whsec_[A-Za-z0-9+/=]{32,}$`. Testing `^(a+)+$` against 40 `a`s and a `!`
+ * held n8n's event loop for over two minutes. A pattern beyond this is not followed; the other
+ * checks of the value still are. Classes are read without `[` inside, so that the reading is linear.
+ */
+function checkablePattern(pattern: string): string | undefined {
+	const bare = pattern.slice(0, 200).replace(/\\.|\[(?:\\.|[^\][\\])*\]/g, 'x');
+	const quantifiers = bare.match(/[*+?{]/g)?.length ?? 0;
+	return bare.startsWith('^') && !/[(|]/.test(bare) && quantifiers <= 1
+		? pattern.slice(0, 200)
+		: undefined;
+}
+
+/**
+ * Who chooses the signing secret: the node, where the registration takes one; the service, only
+ * where the document says its answer carries the secret (a property named as the secret, or whose
+ * description says it signs or verifies deliveries); never a property that only hints at it.
+ */
+function secretPolicy(
+	reader: DocumentReader,
+	create: OperationProfile,
+	answer: Schema | undefined,
+): WebhookProfile['secret'] {
+	if (create.fields.secret?.to) return { by: 'node' };
+	for (const [name, property] of reader.shape(answer)?.properties ?? []) {
+		reader.spend();
+		const normalized = normalizeName(name);
+		if (NOT_THE_SECRET.test(normalized) || !reader.types(property).includes('string')) continue;
+		const said = firstSentence(property);
+		if (
+			SECRET_NAMES.has(normalized) ||
+			(/\bsecret\b/.test(said) && /\b(sign|verif|hmac)/.test(said) && !NOT_THE_SECRET.test(said))
+		) {
+			const pattern = checkablePattern(ownText(property, 'pattern'));
+			return { by: 'service', at: pointerOf([name]), ...(pattern ? { pattern } : {}) };
+		}
+	}
+	return { by: 'none' };
+}
+
+function deliveryReading(
+	reader: DocumentReader,
+	delivery: Delivery,
+	isJob: (schema: Schema | undefined) => boolean,
+	post: Schema | undefined,
+): DeliveryReading {
+	const shape = reader.shape(delivery.body);
+	const properties = [...(shape?.properties.entries() ?? [])];
+	const pick = (test: (name: string, schema: Schema) => boolean) =>
+		properties.filter(([name, schema]) => test(name, schema)).map(([name]) => body([name]));
+	const typeHeader = eventTypeHeader(delivery.headers);
+	const idHeader = deliveryIdHeader(delivery.headers);
+	const data = pick(
+		(name, schema) =>
+			named('data', 'payload', 'object', 'resource', 'detail')(name) &&
+			reader.shape(schema) !== undefined,
+	);
+	const dataSchema =
+		data.length > 0 ? shape?.properties.get(segmentsOf(data[0])[1]) : delivery.body;
+	const jobs: JobReference[] = jobReferences(reader, dataSchema, isJob, '');
+	const posts: string[] = [];
+	for (const variant of reader.variants(dataSchema)) {
+		if (post !== undefined && variant === post) posts.push('');
+		for (const [name, property] of reader.shape(variant)?.properties ?? []) {
+			reader.spend();
+			if ((post !== undefined && reader.variants(property).includes(post)) || named('post')(name))
+				posts.push(pointerOf([name]));
+		}
+	}
+	return {
+		type: [
+			...pick(
+				(name, schema) =>
+					named('type', 'event', 'event_type', 'eventType', 'kind', 'topic')(name) &&
+					reader.types(schema).includes('string'),
+			),
+			...(typeHeader ? [`/headers/${typeHeader}`] : []),
+		],
+		// A delivery's id is taken only from where the document says it is: a repeat is recognised by it.
+		id: [
+			...pick(named('id', 'event_id', 'eventId', 'delivery_id', 'deliveryId')),
+			...(idHeader ? [`/headers/${idHeader}`] : []),
+		],
+		time: pick(
+			(name, schema) =>
+				ownText(schema, 'format') === 'date-time' ||
+				named('timestamp', 'created', 'created_at', 'occurred_at')(name),
+		),
+		data: data.length > 0 ? data : ['/body'],
+		jobs,
+		post: unique(posts),
+	};
+}
+
+/** Where a registration as the service answers it holds a field the node places at `to` in the request. */
+function inRegistration(to: Location | null | undefined, fallback: string): string {
+	const [part, ...rest] = segmentsOf(to ?? '');
+	return part === 'body' && rest.length > 0 ? pointerOf(rest) : fallback;
+}
+
+export function readWebhooks(
+	reader: DocumentReader,
+	operations: { create: OperationProfile; registration?: Operation; answer?: Schema },
+	isJob: (schema: Schema | undefined) => boolean,
+	post: Schema | undefined,
+	eventsSchema: Schema | undefined,
+	urlSchema: Schema | undefined,
+	fallback: WebhookProfile,
+	from: string,
+): WebhookProfile {
+	const { create, registration, answer } = operations;
+	const deliveries = deliveriesOf(reader, registration);
+
+	// The events: the registration's enum, else what the deliveries are called or carry as their type.
+	const items = reader.items(eventsSchema);
+	const listed = reader.enumValues(items);
+	if ((listed?.length ?? 0) > MAX_EVENTS)
+		throw new SchemaBudgetError(
+			`its events list has more than ${MAX_EVENTS.toLocaleString('en-US')} values`,
+		);
+	const explanations = listed
+		? enumExplanations(reader, items, listed).explained
+		: new Map<string, string>();
+	// The description of the registration's events field explains them too (GitHub's way, in prose).
+	if (listed) {
+		for (const [event, text] of enumExplanations(
+			reader,
+			{ description: ownText(eventsSchema, 'description') },
+			listed,
+		).explained)
+			if (!explanations.has(event)) explanations.set(event, text);
+	}
+	const delivered = new Set<string>();
+	for (const delivery of deliveries) {
+		const typeProperty = [...(reader.shape(delivery.body)?.properties.entries() ?? [])].find(
+			([name]) => named('type', 'event', 'event_type', 'eventType', 'kind', 'topic')(name),
+		);
+		const values = reader.enumValues(typeProperty?.[1]);
+		for (const value of values ??
+			(delivery.event !== undefined && own(reader.document, 'webhooks') !== undefined
+				? [delivery.event]
+				: [])) {
+			reader.spend();
+			if (delivered.size >= MAX_EVENTS) break;
+			delivered.add(value);
+			if (!explanations.has(value) && delivery.said.trim() !== '')
+				explanations.set(value, delivery.said);
+		}
+	}
+	const events =
+		listed ??
+		(delivered.size > 0
+			? [...delivered]
+			: registration !== undefined
+				? undefined
+				: fallback.events);
+
+	const signed = deliveries.find((delivery) => signatureScheme(delivery.headers) !== undefined);
+	const readings = deliveries.map((delivery) => deliveryReading(reader, delivery, isJob, post));
+	const merged = <K extends keyof DeliveryReading>(key: K) =>
+		unique(
+			readings.flatMap((reading) => reading[key] as DeliveryReading[K][number][]),
+		) as DeliveryReading[K];
+	const delivery: DeliveryReading =
+		readings.length === 0
+			? fallback.delivery
+			: {
+					type: merged('type').length > 0 ? merged('type') : fallback.delivery.type,
+					id: merged('id'),
+					time: merged('time'),
+					data: merged('data'),
+					jobs: merged('jobs').length > 0 ? merged('jobs') : fallback.delivery.jobs,
+					post: merged('post').length > 0 ? merged('post') : fallback.delivery.post,
+				};
+	const active = create.fields.active;
+	const maxUrlLength = own(urlSchema, 'maxLength');
+	return {
+		...(events === undefined ? {} : { events }),
+		wildcard: events === undefined || events.includes('*'),
+		meanings: events === undefined ? fallback.meanings : meaningsOf(events, explanations),
+		registration: {
+			url: inRegistration(create.fields.url?.to, fallback.registration.url),
+			events: inRegistration(create.fields.events?.to, fallback.registration.events),
+			...(active?.to
+				? {
+						active: inRegistration(active.to, '/active'),
+						...(active.negate ? { negated: true } : {}),
+					}
+				: {}),
+			...(typeof maxUrlLength === 'number' && maxUrlLength > 0
+				? { maxUrlLength: Math.floor(maxUrlLength) }
+				: {}),
+		},
+		secret: registration !== undefined ? secretPolicy(reader, create, answer) : fallback.secret,
+		delivery,
+		signature: (signed && signatureScheme(signed.headers)) ?? fallback.signature,
+		from,
+	};
+}

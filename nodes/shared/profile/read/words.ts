@@ -1,0 +1,191 @@
+import type { BuiltInEvent, JobState } from '../types';
+import {
+	DocumentReader,
+	isRecord,
+	own,
+	ownArray,
+	ownRecord,
+	ownText,
+	type Schema,
+} from './document';
+
+/**
+ * What a document's words say about values: the explanation of each value of an enum, the state a
+ * job's status means, and which of the node's events a service's event means. Every reading is
+ * linear in the text it reads, and counted against the document's reading budget.
+ */
+
+// A value's explanation is read for its first words: a description of a megabyte would hold n8n.
+const MAX_EXPLANATION = 300;
+
+const FAILED = /\b(fail|error|broke|cancel|abort|expire|reject|denied|timed? ?out|crash)/;
+const SCHEDULED = /\b(scheduled|will (run|start|publish)|deferred|later)\b/;
+const PENDING =
+	/\b(not (yet )?(started|finished|done|complete)|in progress|pending|queued|waiting|running|processing|started|accepted|rendering|new|busy|working|active|created|submitted|starting)\b/;
+const SUCCEEDED = /\b(succe|finished|complete|done|ready|ok\b|published|live\b)/;
+
+/** Lower-case words of a value or a text, with `_`, `-` and `.` as spaces. */
+function plain(text: string): string {
+	return text
+		.slice(0, MAX_EXPLANATION)
+		.replace(/([a-z])([A-Z])/g, '$1 $2')
+		.toLowerCase()
+		.replace(/[_.:/-]+/g, ' ');
+}
+
+/** The state a status's explanation (or the status word itself) describes, if it says clearly. */
+export function stateFromText(text: string): JobState | undefined {
+	const lower = plain(text);
+	if (FAILED.test(lower)) return 'failed';
+	if (SCHEDULED.test(lower)) return 'scheduled';
+	if (PENDING.test(lower)) return 'pending';
+	if (SUCCEEDED.test(lower)) return 'succeeded';
+	return undefined;
+}
+
+/** What a service's event means, by its name first (`generation.failed`), else its explanation. */
+export function eventMeaning(event: string, explanation: string): BuiltInEvent | undefined {
+	if (event === '*') return undefined;
+	for (const text of [plain(event), plain(explanation)]) {
+		if (FAILED.test(text)) return 'job.failed';
+		if (/\bposts?\b/.test(text) && /\b(publish|live\b|posted|public)/.test(text))
+			return 'post.published';
+		if (/\b(complet|finish|succe|ready|done|generated|rendered)/.test(text)) return 'job.completed';
+		if (/\b(publish|live\b|posted)/.test(text)) return 'post.published';
+	}
+	return undefined;
+}
+
+// A token of a description that may be an enum value: `queued`, `job.completed`, `IN_PROGRESS`.
+const TOKEN = /[A-Za-z0-9][\w.:-]{0,80}/g;
+// What may stand between the steps of a sequence (`a -> b -> c | d`, `a → b`, `a, then b or c`).
+const ARROW = /^\s*(?:->|→|=>|⇒|>|\bthen\b|,\s*then\b)\s*$/i;
+const ALTERNATIVE = /^\s*(?:\||\/|,|\bor\b|,\s*or\b)\s*$/i;
+
+/**
+ * What a description says of each of an enum's values, read once from start to end:
+ * - a sequence of the values (`queued -> running -> succeeded | failed`): every value before the
+ *   last step is on its way (`pending`), and the last step's values are left to their own words;
+ * - otherwise each value's explanation is the text after it, up to the next value it names or the
+ *   end of the sentence (`generation.succeeded: a generation job succeeded. generation.failed: …`),
+ *   so one value's explanation never runs into the next one's.
+ */
+export function proseExplanations(
+	reader: DocumentReader,
+	description: string,
+	values: Set<string>,
+): { explained: Map<string, string>; pending: Set<string> } {
+	const text = description.slice(0, 2000);
+	const mentions: Array<{ value: string; start: number; end: number }> = [];
+	for (const match of text.matchAll(TOKEN)) {
+		reader.spend();
+		// A value followed by sentence punctuation is still the value: `failed.` ends a sentence.
+		const token = match[0].replace(/[.:-]+$/, '');
+		if (values.has(token))
+			mentions.push({ value: token, start: match.index, end: match.index + token.length });
+	}
+	const explained = new Map<string, string>();
+	const pending = new Set<string>();
+	// Steps of the longest sequence: runs of mentions joined only by arrows or alternatives.
+	let steps: string[][] = [];
+	const flush = () => {
+		if (steps.length > 1)
+			for (const step of steps.slice(0, -1)) for (const value of step) pending.add(value);
+		steps = [];
+	};
+	mentions.forEach((mention, index) => {
+		const between =
+			index === 0 ? '' : text.slice(mentions[index - 1].end, mention.start).replace(/[`'"*]/g, '');
+		if (index > 0 && ARROW.test(between)) steps.push([mention.value]);
+		else if (index > 0 && ALTERNATIVE.test(between) && steps.length > 0)
+			steps[steps.length - 1].push(mention.value);
+		else {
+			flush();
+			steps = [[mention.value]];
+		}
+		const next = mentions[index + 1]?.start ?? text.length;
+		const after = text.slice(mention.end, next).replace(/[`'"*]/g, ' ');
+		const sentence = after.search(/[.;!?](\s|$)|\n/);
+		const clause = (sentence === -1 ? after : after.slice(0, sentence))
+			.replace(/^\s*(?::|=|–|—|-(?!>)|means\b|is\b)?\s*/i, '')
+			.trim();
+		if (
+			clause !== '' &&
+			!ARROW.test(clause) &&
+			!ALTERNATIVE.test(clause) &&
+			!explained.has(mention.value)
+		)
+			explained.set(mention.value, clause.slice(0, MAX_EXPLANATION));
+	});
+	flush();
+	return { explained, pending };
+}
+
+/**
+ * Explanations of an enum's values: per value (`x-enum-descriptions`, `x-enumDescriptions`,
+ * `x-ms-enum`, `oneOf` of `const`s with descriptions), else in the schema's description, read as
+ * prose (`proseExplanations`). Values a sequence puts before its last step are in `pending`.
+ */
+export function enumExplanations(
+	reader: DocumentReader,
+	schema: Schema | undefined,
+	values: string[],
+): { explained: Map<string, string>; pending: Set<string> } {
+	const wanted = new Set(values);
+	const explained = new Map<string, string>();
+	const explain = (value: unknown, text: unknown) => {
+		reader.spend();
+		if (
+			typeof value === 'string' &&
+			typeof text === 'string' &&
+			text !== '' &&
+			wanted.has(value) &&
+			!explained.has(value)
+		)
+			explained.set(value, text.slice(0, MAX_EXPLANATION));
+	};
+	const pending = new Set<string>();
+	for (const variant of [schema, ...reader.variants(schema)]) {
+		const listed = ownArray(variant, 'enum');
+		const extension = own(variant, 'x-enum-descriptions') ?? own(variant, 'x-enumDescriptions');
+		if (Array.isArray(extension))
+			listed.forEach((value, index) => explain(value, extension[index]));
+		else if (isRecord(extension)) for (const value of values) explain(value, own(extension, value));
+		for (const entry of ownArray(ownRecord(variant, 'x-ms-enum'), 'values'))
+			explain(own(entry, 'value'), own(entry, 'description'));
+		explain(own(variant, 'const'), own(variant, 'description') ?? own(variant, 'title'));
+		const prose = proseExplanations(reader, ownText(variant, 'description'), wanted);
+		for (const [value, text] of prose.explained)
+			if (!explained.has(value)) explained.set(value, text);
+		for (const value of prose.pending) pending.add(value);
+	}
+	return { explained, pending };
+}
+
+/**
+ * The state of each status value: on its way where a sequence puts it before the end, else as its
+ * explanation says, else as its own word says; a value neither says is left out (and counts as
+ * pending when a job reports it).
+ */
+export function statesOf(
+	reader: DocumentReader,
+	schema: Schema | undefined,
+	values: string[],
+): Record<string, JobState> {
+	const { explained, pending } = enumExplanations(reader, schema, values);
+	const states: Record<string, JobState> = {};
+	for (const value of values) {
+		reader.spend();
+		const state = pending.has(value)
+			? 'pending'
+			: (stateFromText(explained.get(value) ?? '') ?? stateFromText(value));
+		if (state !== undefined)
+			Object.defineProperty(states, value, {
+				value: state,
+				enumerable: true,
+				writable: true,
+				configurable: true,
+			});
+	}
+	return states;
+}

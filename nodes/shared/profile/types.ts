@@ -1,0 +1,241 @@
+/**
+ * A service profile: everything the node decided about a service, as plain JSON data. It is read
+ * once from the service's OpenAPI document (or is the built-in one), corrected by the credential's
+ * Profile Overrides, printed by Service → Describe, and run by the executor; nothing else decides
+ * how a request looks or how an answer is read.
+ *
+ * Places in an HTTP message are JSON Pointers (RFC 6901) whose first segment says which part:
+ * `/body/input/text`, `/query/page_id`, `/headers/link`. In a request, a `-` segment stands for
+ * each entry of a list (`/body/tweets/-/text` sends `["a", "b"]` as `[{"text": "a"}, {"text": "b"}]`).
+ * Places inside an object the node already holds (a job, a registration) are plain JSON Pointers
+ * into it: `/status`, `/config/url`; `""` is the object itself.
+ */
+
+/** A JSON Pointer into an HTTP message: `/body/...`, `/query/...` or `/headers/<lower-case name>`. */
+export type Location = string;
+
+/** A JSON Pointer into an object the node holds (a job, a registration, a list item). */
+export type Pointer = string;
+
+/** Where a decision came from: a JSON Pointer into the service's document (`#/paths/...`), or `built-in`. */
+export type Source = string;
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** What the node asks of the service, by purpose. */
+export const OPERATION_NAMES = [
+	'getAccount',
+	'listPages',
+	'getPage',
+	'createPost',
+	'listPosts',
+	'getPost',
+	'updatePost',
+	'deletePost',
+	'generateBlog',
+	'generateLinkedin',
+	'generateTwitter',
+	'generateCarousel',
+	'generateVideo',
+	'publishLinkedin',
+	'publishTwitter',
+	'getJob',
+	'createWebhook',
+	'listWebhooks',
+	'getWebhook',
+	'updateWebhook',
+	'deleteWebhook',
+] as const;
+export type OperationName = (typeof OPERATION_NAMES)[number];
+
+/**
+ * Where one of the node's parameters goes in a request, and how its value is written there; `to:
+ * null` where the service has no place for it, with why.
+ */
+export interface Placement {
+	to: Location | null;
+	why?: string;
+	/** The service's spelling of the node's values (`draft` → `DRAFT`); values not listed go as they are. */
+	values?: Record<string, string>;
+	/** A yes/no the service names by its opposite (`disabled` for `active`): sent negated. */
+	negate?: boolean;
+	from: Source;
+}
+
+/**
+ * How the next page of a list is asked for. `cursor`: a token from the answer goes into a query
+ * parameter; `after`: the next page starts after the last item's id (Stripe); `page`: a page
+ * number; `offset`: an item offset; `link`: the answer names the next page's address.
+ */
+export type Paging = {
+	/** The page-size query parameter, and the largest size it takes. */
+	size?: string;
+	max?: number;
+	from: Source;
+} & (
+	| { style: 'none' }
+	| { style: 'cursor'; cursor: string; next: Location[] }
+	| { style: 'after'; cursor: string; more?: Location }
+	| { style: 'page'; page: string; first: number; total?: Location }
+	| { style: 'offset'; offset: string; total?: Location }
+	| { style: 'link'; next: Location[] }
+);
+
+/** How an answer (or a delivery's data) refers to a job: it holds it, names its id, or points at it. */
+export type JobReference = { job: Location } | { id: Location } | { address: Location };
+
+export interface AnswerReading {
+	/** Where the resource is, each way the service may answer, first found wins. */
+	resource?: Location[];
+	/** For a list: where its items are, and the property that identifies an item. */
+	items?: Location[];
+	itemId?: Pointer;
+	paging?: Paging;
+	/** For an answer that starts a job. */
+	jobs?: JobReference[];
+	from: Source;
+}
+
+export interface OperationProfile {
+	method: HttpMethod;
+	/** Below the Base URL; `{id}` stands for the URL-encoded id of the resource. */
+	path: string;
+	from: Source;
+	/** The media type a body is sent as: JSON, a `+json` type, or a form. */
+	mediaType?: string;
+	/**
+	 * Each parameter of the node this operation can send, and where it goes. A parameter with no
+	 * place fails its item before anything is sent, unless it is an optional extra the node adds
+	 * itself (a webhook's description).
+	 */
+	fields: Record<string, Placement>;
+	/** A header that makes a write idempotent, and (OASIS Repeatable Requests) when it was first sent. */
+	idempotency?: { header: string; firstSent?: string; from: Source };
+	/**
+	 * An update that replaces the whole object (a PUT with required fields): the object is read
+	 * first, and these of its properties (the request's writable ones, never a secret) are sent back
+	 * with the changed ones.
+	 */
+	replaces?: { keep: string[] };
+	answer: AnswerReading;
+}
+
+/** What a job's status means to the node. `scheduled`: accepted, will run later. */
+export type JobState = 'pending' | 'scheduled' | 'succeeded' | 'failed';
+
+/** How the node tells that a job finished. */
+export type Completion =
+	/** A status whose every value has a state; a value not listed counts as pending. */
+	| { by: 'status'; status: Pointer[]; states: Record<string, JobState> }
+	/** A flag that turns true when the job is done; it failed where an error is then present (Google's long-running operations). */
+	| { by: 'flag'; done: Pointer[] };
+
+export interface JobProfile {
+	id: Pointer[];
+	completion: Completion;
+	result: Pointer[];
+	error: Pointer[];
+	/** Where a job says why it failed beside an error object (Twilio's `error_message`, `error_code`). */
+	errorMessage: Pointer[];
+	errorCode: Pointer[];
+	/** The kind of content, such as `generate.video`: its last word is the kind. */
+	kind: Pointer[];
+	/** Names of a result's properties (lower case, without separators) that hold media addresses. */
+	media: string[];
+	from: Source;
+}
+
+export interface ErrorProfile {
+	message: Location[];
+	code: Location[];
+	/** A list of field errors, and the properties of each entry. */
+	details: Location[];
+	detailField: string[];
+	detailMessage: string[];
+	detailCode: string[];
+	from: Source;
+}
+
+/** The events the node names itself, which a service may name otherwise. */
+export const BUILT_IN_EVENTS = ['job.completed', 'job.failed', 'post.published'] as const;
+export type BuiltInEvent = (typeof BUILT_IN_EVENTS)[number];
+
+/**
+ * How deliveries are signed: an HMAC of a text made of the delivery's id, timestamp and raw body,
+ * in one or more signatures of a header.
+ */
+export interface SignatureScheme {
+	/** Lower-case header names. */
+	header: string;
+	/** How the header holds its signatures. */
+	format: 'plain' | 'prefixed' | 'stripe' | 'standard';
+	/** For `prefixed`: the text before the digest, such as `sha256=` or `v0=`. */
+	prefix?: string;
+	algorithm: 'sha256' | 'sha512' | 'sha1';
+	encoding: 'hex' | 'base64';
+	/** What is signed, in order, joined by `separator`: literals, and the delivery's parts. */
+	signed: Array<'id' | 'timestamp' | 'body' | { text: string }>;
+	separator: string;
+	timestampHeader?: string;
+	idHeader?: string;
+	/** How the secret becomes the HMAC key: as its text, or `whsec_` + base64 decoded. */
+	secretEncoding: 'text' | 'whsec';
+}
+
+export interface DeliveryReading {
+	type: Location[];
+	/** The delivery's id, only where the document names where it is: a repeat is recognised by it. */
+	id: Location[];
+	time: Location[];
+	data: Location[];
+	/** Inside the data: the job it holds or names, or the post. */
+	jobs: JobReference[];
+	post: Pointer[];
+}
+
+export interface WebhookProfile {
+	/** The events the service lists (undefined: it lists none, the chosen ones go as they are). */
+	events?: string[];
+	/** Whether `*` subscribes to every event. */
+	wildcard: boolean;
+	/** The service's events for each event the node names itself. */
+	meanings: Record<BuiltInEvent, string[]>;
+	/**
+	 * Where a registration (as the service answers it) holds its address, events and on/off switch,
+	 * and the longest address it takes, where the document states one.
+	 */
+	registration: {
+		url: Pointer;
+		events: Pointer;
+		active?: Pointer;
+		negated?: boolean;
+		maxUrlLength?: number;
+	};
+	/**
+	 * Who chooses the signing secret: the node (where the registration takes one, the createWebhook
+	 * operation's `secret` field), or the service, whose answer holds it `at` this place.
+	 */
+	secret: { by: 'node' } | { by: 'service'; at: Pointer; pattern?: string } | { by: 'none' };
+	delivery: DeliveryReading;
+	signature: SignatureScheme;
+	from: Source;
+}
+
+/** A part of the service's document the node could not follow, and why. */
+export interface NotFollowed {
+	part: string;
+	why: string;
+}
+
+export interface Profile {
+	/** Where it was read from: the document's address, or `built-in`. */
+	source: string;
+	operations: Record<OperationName, OperationProfile>;
+	jobs: JobProfile;
+	errors: ErrorProfile;
+	webhooks: WebhookProfile;
+	notFollowed: NotFollowed[];
+	/** What the credential's Profile Overrides changed, as the JSON Pointers of the profile they set. */
+	overridden?: string[];
+}
