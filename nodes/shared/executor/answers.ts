@@ -1,0 +1,384 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { headerValue, isRecord, own, readAt, readLocation, type Headers } from '../profile/pointer';
+import type {
+	AnswerReading,
+	DeliveryReading,
+	ErrorProfile,
+	JobProfile,
+	JobReference,
+	JobState,
+	Location,
+	Paging,
+} from '../profile/types';
+
+/**
+ * Reading what the service sends, by the profile: the resource out of its envelope, a page of a
+ * list and where the next one is, the job an answer started and its state, the service's error
+ * message, a job's media addresses, and a webhook delivery. Every walk over a value has a bound.
+ */
+
+// A result is searched this deep, and this far, for media addresses.
+const MAX_MEDIA_DEPTH = 5;
+const MAX_MEDIA_VALUES = 10_000;
+const MAX_QUOTED_TEXT = 300;
+
+export interface Message {
+	body: unknown;
+	headers?: Headers;
+}
+
+function firstAt(message: Message, locations: Location[] = []): unknown {
+	return locations
+		.map((location) => readLocation(message, location))
+		.find((found) => found !== undefined && found !== null && found !== '');
+}
+
+function firstIn(value: unknown, pointers: string[]): unknown {
+	return pointers
+		.map((pointer) => readAt(value, pointer))
+		.find((found) => found !== undefined && found !== null);
+}
+
+function idOf(value: unknown): string | undefined {
+	return (typeof value === 'string' && value !== '') || typeof value === 'number'
+		? String(value)
+		: undefined;
+}
+
+/** The resource an answer holds, out of the envelope the service wraps it in. */
+export function readResource(reading: AnswerReading, body: unknown): unknown {
+	for (const location of reading.resource ?? []) {
+		const found = readLocation({ body }, location);
+		if (isRecord(found)) return found;
+	}
+	return body;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Lists
+
+/** Where a list's next page is: a cursor, the id to start after, a page number, an offset or an address. */
+export type PageToken =
+	| { cursor: string }
+	| { after: string }
+	| { page: number }
+	| { offset: number }
+	| { url: string };
+
+export interface ListPage {
+	items: IDataObject[];
+	next?: PageToken;
+}
+
+/** The `rel="next"` address of an RFC 8288 `Link` header. */
+export function nextLink(header: string): string | undefined {
+	// Neither expression may start over at every character: `<` without end (an address holds no `<`)
+	// and `rel=` followed by spaces each held n8n's event loop for 50-100 ms in an 8 KB header.
+	for (const [, target, parameters] of header
+		.slice(0, 8192)
+		.matchAll(/<([^<>]{1,4096})>([^<]*)/g)) {
+		const rel = /;\s*rel\s*=\s*("[^"]*"|[^";,]*)/i.exec(parameters)?.[1];
+		if (rel !== undefined && rel.replace(/"/g, '').toLowerCase().split(/\s+/).includes('next'))
+			return target;
+	}
+	return undefined;
+}
+
+/** The next page's token or address at the first location that holds one. */
+function pointed(message: Message, locations: Location[]): string | undefined {
+	for (const location of locations) {
+		const value =
+			location === '/headers/link'
+				? nextLink(headerValue(message.headers ?? {}, 'link'))
+				: readLocation(message, location);
+		if ((typeof value === 'string' && value !== '') || typeof value === 'number')
+			return String(value);
+	}
+	return undefined;
+}
+
+/** The id of a list's item, by the list's reading. */
+export function itemIdOf(reading: AnswerReading, item: unknown): string | undefined {
+	return idOf(readAt(item, reading.itemId ?? '/id'));
+}
+
+/** Reads one page of a list answer; `requested` is the token that asked for it. */
+export function readListPage(
+	reading: AnswerReading,
+	message: Message,
+	requested: PageToken | undefined,
+): ListPage {
+	const found =
+		(reading.items ?? []).map((location) => readLocation(message, location)).find(Array.isArray) ??
+		[];
+	const items = (found as unknown[]).map((item) =>
+		isRecord(item) ? item : { value: item },
+	) as IDataObject[];
+	const paging: Paging = reading.paging ?? { style: 'none', from: 'built-in' };
+	switch (paging.style) {
+		case 'cursor': {
+			const cursor = pointed(message, paging.next);
+			return { items, next: cursor === undefined ? undefined : { cursor } };
+		}
+		case 'after': {
+			const more =
+				paging.more === undefined ? items.length > 0 : readLocation(message, paging.more) === true;
+			const last = items.length > 0 ? itemIdOf(reading, items[items.length - 1]) : undefined;
+			return { items, next: more && last !== undefined ? { after: last } : undefined };
+		}
+		case 'link': {
+			const url = pointed(message, paging.next);
+			return { items, next: url === undefined ? undefined : { url } };
+		}
+		case 'page': {
+			const page = requested !== undefined && 'page' in requested ? requested.page : paging.first;
+			return { items, next: { page: page + 1 } };
+		}
+		case 'offset': {
+			const offset = requested !== undefined && 'offset' in requested ? requested.offset : 0;
+			return { items, next: { offset: offset + items.length } };
+		}
+		default:
+			return { items };
+	}
+}
+
+// ------------------------------------------------------------------------------------------------
+// Jobs
+
+export interface JobView {
+	id: string;
+	/** The status as the service writes it (`done` / `not done` for a completion flag). */
+	status: string;
+	state: JobState;
+	result: unknown;
+	error?: { message: string; code?: string };
+	/** The kind of content, such as `video` for `generate.video`. */
+	kind?: string;
+}
+
+function errorOf(value: unknown): { message: string; code?: string } | undefined {
+	if (typeof value === 'string' && value !== '') return { message: value };
+	if (Array.isArray(value)) return errorOf(value[0]);
+	if (!isRecord(value) || Object.keys(value).length === 0) return undefined;
+	const message = firstIn(value, ['/message', '/reason', '/detail', '/description', '/error']);
+	const code = firstIn(value, ['/code', '/type', '/status']);
+	return {
+		message:
+			typeof message === 'string' ? message : JSON.stringify(value).slice(0, MAX_QUOTED_TEXT),
+		code: typeof code === 'string' || typeof code === 'number' ? String(code) : undefined,
+	};
+}
+
+/** Whether a value is a job: an object with an id and a status (or a completion flag). */
+export function isJob(jobs: JobProfile, value: unknown): value is IDataObject {
+	if (!isRecord(value) || idOf(firstIn(value, jobs.id)) === undefined) return false;
+	const { completion } = jobs;
+	return completion.by === 'status'
+		? typeof firstIn(value, completion.status) === 'string'
+		: typeof firstIn(value, completion.done) === 'boolean';
+}
+
+export function readJob(jobs: JobProfile, job: IDataObject): JobView {
+	const { completion } = jobs;
+	const error =
+		errorOf(firstIn(job, jobs.error)) ??
+		errorOf(
+			firstIn(job, jobs.errorMessage) === undefined
+				? undefined
+				: { message: firstIn(job, jobs.errorMessage), code: firstIn(job, jobs.errorCode) },
+		);
+	let status: string;
+	let state: JobState;
+	if (completion.by === 'flag') {
+		const done = firstIn(job, completion.done) === true;
+		status = done ? 'done' : 'not done';
+		state = !done ? 'pending' : error !== undefined ? 'failed' : 'succeeded';
+	} else {
+		status = String(firstIn(job, completion.status) ?? '');
+		state = Object.prototype.hasOwnProperty.call(completion.states, status)
+			? completion.states[status]
+			: 'pending';
+	}
+	const kind = firstIn(job, jobs.kind);
+	return {
+		id: idOf(firstIn(job, jobs.id)) ?? '',
+		status,
+		state,
+		result: firstIn(job, jobs.result) ?? null,
+		error,
+		kind:
+			typeof kind === 'string'
+				? kind
+						.split(/[^A-Za-z0-9]+/)
+						.pop()
+						?.toLowerCase() || undefined
+				: undefined,
+	};
+}
+
+/** The id in an address that points at a job (`/v1/jobs/job_1`), by the path of Job → Get. */
+function jobIdFromAddress(address: string, jobPath: string): string | undefined {
+	let path: string;
+	try {
+		path = new URL(address, 'http://service.invalid').pathname;
+	} catch {
+		return undefined;
+	}
+	const [before, after = ''] = jobPath.split('{id}');
+	if (!path.startsWith(before) || !path.endsWith(after)) return undefined;
+	const id = path.slice(before.length, path.length - after.length);
+	try {
+		return id !== '' && !id.includes('/') ? decodeURIComponent(id) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+export interface FoundJob {
+	id: string;
+	job?: IDataObject;
+	via: 'job' | 'id' | 'address';
+}
+
+/**
+ * The job an answer started or names, by the references of its reading: the job itself where it is
+ * there. `jobPath` is Job → Get's path, which an address of a job is read by.
+ */
+export function findJob(
+	jobs: JobProfile,
+	references: JobReference[] = [],
+	message: Message,
+	jobPath: string,
+): FoundJob | undefined {
+	for (const reference of references) {
+		if ('job' in reference) {
+			const job = readLocation(message, reference.job);
+			if (isJob(jobs, job)) return { id: readJob(jobs, job).id, job, via: 'job' };
+		} else if ('id' in reference) {
+			const id = idOf(readLocation(message, reference.id));
+			if (id !== undefined) return { id, via: 'id' };
+		} else {
+			const address = readLocation(message, reference.address);
+			const id = typeof address === 'string' ? jobIdFromAddress(address, jobPath) : undefined;
+			if (id !== undefined) return { id, via: 'address' };
+		}
+	}
+	return undefined;
+}
+
+/** The media addresses in a job's result, in the order the result lists them, at most `limit`. */
+export function mediaAddresses(jobs: JobProfile, result: unknown, limit: number): string[] {
+	const found: string[] = [];
+	const names = new Set(jobs.media);
+	let visited = 0;
+	const visit = (value: unknown, key: string, depth: number) => {
+		if (found.length >= limit || ++visited > MAX_MEDIA_VALUES || depth > MAX_MEDIA_DEPTH) return;
+		if (typeof value === 'string') {
+			const name = key
+				.slice(0, 256)
+				.toLowerCase()
+				.replace(/[^a-z0-9]/g, '');
+			if (names.has(name) && /^https?:\/\//i.test(value) && !found.includes(value))
+				found.push(value);
+		} else if (Array.isArray(value)) {
+			for (const entry of value) visit(entry, key, depth + 1);
+		} else if (isRecord(value)) {
+			for (const name of Object.keys(value)) visit(value[name], name, depth + 1);
+		}
+	};
+	visit(result, '', 0);
+	return found;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Errors
+
+function textAt(value: unknown, read: (value: unknown) => unknown): string | undefined {
+	const found = read(value);
+	return (typeof found === 'string' && found !== '') || typeof found === 'number'
+		? String(found)
+		: undefined;
+}
+
+/** The service's own message, code and details, where its error profile puts them. */
+export function describeError(
+	errors: ErrorProfile,
+	body: unknown,
+): { message?: string; code?: string; details?: string } {
+	if (typeof body === 'string') return { message: body.slice(0, MAX_QUOTED_TEXT) || undefined };
+	if (!isRecord(body)) return {};
+	const first = (locations: Location[]) =>
+		locations
+			.map((location) => textAt(body, (value) => readLocation({ body: value }, location)))
+			.find(Boolean);
+	const list =
+		errors.details.map((location) => readLocation({ body }, location)).find(Array.isArray) ?? [];
+	const property = (detail: unknown, names: string[]) =>
+		names.map((name) => textAt(detail, (value) => own(value, name))).find(Boolean);
+	const details = (list as unknown[]).slice(0, 20).map((detail) => ({
+		field: property(detail, errors.detailField),
+		message: isRecord(detail) ? property(detail, errors.detailMessage) : String(detail),
+		code: property(detail, errors.detailCode),
+	}));
+	// A service that reports errors only as a list (`errors: [{code, message}]`) says the first one in its main text.
+	const message = first(errors.message) ?? details[0]?.message;
+	// A problem type (RFC 9457) is a URI; its last segment reads as a code.
+	const code = (first(errors.code) ?? details[0]?.code)?.replace(
+		/^[a-z][\w+.-]*:\/\/.*\/([^/]+)\/?$/i,
+		'$1',
+	);
+	const lines = details
+		.map((detail) => [detail.field, detail.message].filter(Boolean).join(': '))
+		.filter((line) => line.length > 0);
+	return {
+		message: message?.slice(0, MAX_QUOTED_TEXT),
+		code: code?.slice(0, 100),
+		details: lines.join('; ').slice(0, 2 * MAX_QUOTED_TEXT) || undefined,
+	};
+}
+
+// ------------------------------------------------------------------------------------------------
+// Deliveries
+
+export interface DeliveryView {
+	type: string;
+	/** The delivery's id, only where the profile names where it is. */
+	id?: string;
+	time?: unknown;
+	data: unknown;
+	post?: IDataObject;
+}
+
+export function readDelivery(reading: DeliveryReading, message: Message): DeliveryView {
+	const data =
+		reading.data
+			.map((location) => readLocation(message, location))
+			.find((value) => value !== undefined) ?? {};
+	const post = reading.post.map((pointer) => readAt(data, pointer)).find(isRecord);
+	const type = firstAt(message, reading.type);
+	return {
+		type: typeof type === 'string' ? type : '',
+		id: idOf(firstAt(message, reading.id)),
+		time: firstAt(message, reading.time),
+		data,
+		post,
+	};
+}
+
+/** The job a delivery's data holds or names, by the delivery's references (pointers into the data). */
+export function jobInDelivery(
+	jobs: JobProfile,
+	reading: DeliveryReading,
+	data: unknown,
+): FoundJob | undefined {
+	const references = reading.jobs.map((reference) =>
+		'job' in reference
+			? { job: `/body${reference.job}` }
+			: 'id' in reference
+				? { id: `/body${reference.id}` }
+				: reference,
+	);
+	return findJob(jobs, references, { body: data }, '');
+}

@@ -1,0 +1,45 @@
+import { BUILT_IN_EVENTS, type BuiltInEvent, type WebhookProfile } from '../profile/types';
+import { ProfileFieldError } from './request';
+
+/** `*` subscribes to every event, also where the service has no wildcard of its own. */
+export const ALL_EVENTS = '*';
+
+function isBuiltIn(event: string): event is BuiltInEvent {
+	return (BUILT_IN_EVENTS as readonly string[]).includes(event);
+}
+
+/**
+ * The events to register, as the service names them: `*` is every event it lists when it has no
+ * wildcard of its own; an event the node names itself (`job.completed`) is the service's events
+ * that mean it; any other event the service does not list fails before anything is sent. Linear in
+ * the number of events, however many the service lists.
+ */
+export function eventsToSend(webhooks: WebhookProfile, chosen: string[]): string[] {
+	const offered = webhooks.events;
+	if (offered === undefined) return chosen;
+	if (chosen.includes(ALL_EVENTS))
+		return webhooks.wildcard ? [ALL_EVENTS] : offered.filter((event) => event !== ALL_EVENTS);
+	const listed = new Set(offered);
+	const events = new Set<string>();
+	const unknown: string[] = [];
+	for (const event of chosen) {
+		if (listed.has(event)) events.add(event);
+		else if (isBuiltIn(event) && webhooks.meanings[event].length > 0) {
+			for (const meant of webhooks.meanings[event]) events.add(meant);
+		} else unknown.push(event);
+	}
+	if (unknown.length > 0) {
+		throw new ProfileFieldError(
+			`The service offers no event ${unknown.map((event) => `"${event}"`).join(', ')}`,
+			`The service lists: ${offered.slice(0, 50).join(', ')}${offered.length > 50 ? '…' : ''}. Choose from those under "Events", or say which of its events mean "${unknown[0]}" in the credential's Profile Overrides (webhooks.meanings).`,
+		);
+	}
+	return [...events];
+}
+
+/** Whether two lists of events hold the same events, whatever their order. */
+export function sameEvents(a: unknown, b: string[]): boolean {
+	if (!Array.isArray(a) || a.length !== b.length) return false;
+	const wanted = new Set(b);
+	return a.every((event) => typeof event === 'string' && wanted.has(event));
+}

@@ -1,0 +1,132 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { isRecord, segmentsOf, setOwn } from '../profile/pointer';
+import type { OperationProfile, Placement } from '../profile/types';
+
+/**
+ * What a request carries, by the profile: each of the node's parameters goes where the operation's
+ * placement says (`/body/input/text`, `/query/page_id`, `/body/tweets/-/text`), in the service's
+ * spelling of its values. Nothing here reads the service's document: the profile decided.
+ */
+
+/** A parameter the service has no place for, found before anything is sent. */
+export class ProfileFieldError extends Error {
+	constructor(
+		message: string,
+		readonly description: string,
+	) {
+		super(message);
+	}
+}
+
+export interface PlacedFields {
+	body?: IDataObject;
+	query: IDataObject;
+}
+
+/** A value in the service's terms: its spelling of the node's values, a yes/no negated. */
+function serviceValue(placement: Placement, value: unknown): unknown {
+	if (placement.negate === true && typeof value === 'boolean') return !value;
+	const { values } = placement;
+	if (values === undefined) return value;
+	const spell = (entry: unknown) =>
+		typeof entry === 'string' && Object.prototype.hasOwnProperty.call(values, entry)
+			? values[entry]
+			: entry;
+	return Array.isArray(value) ? value.map(spell) : spell(value);
+}
+
+/** Puts a value at a path of segments below `target`; `-` puts each entry of a list in turn. */
+function put(target: IDataObject | unknown[], segments: string[], value: unknown): void {
+	const [segment, ...rest] = segments;
+	if (segment === '-') {
+		const entries = Array.isArray(value) ? value : [value];
+		const list = target as unknown[];
+		entries.forEach((entry, index) => {
+			if (rest.length === 0) list[index] = entry;
+			else {
+				if (!isRecord(list[index])) list[index] = {};
+				put(list[index] as IDataObject, rest, entry);
+			}
+		});
+		return;
+	}
+	const record = target as IDataObject;
+	if (rest.length === 0) {
+		setOwn(record, segment, value);
+		return;
+	}
+	const existing = Object.prototype.hasOwnProperty.call(record, segment)
+		? record[segment]
+		: undefined;
+	const child =
+		rest[0] === '-'
+			? Array.isArray(existing)
+				? existing
+				: []
+			: isRecord(existing)
+				? existing
+				: {};
+	setOwn(record, segment, child);
+	put(child as IDataObject | unknown[], rest, value);
+}
+
+/**
+ * The body and query of a request from the node's parameters. A parameter the operation has no
+ * place for fails here, before anything is sent; `optional` ones (extras the node adds itself)
+ * are left out instead.
+ */
+export function placeFields(
+	operation: OperationProfile,
+	fields: IDataObject,
+	optional: IDataObject = {},
+): PlacedFields {
+	const placed: { body?: IDataObject; query: IDataObject } = { query: {} };
+	for (const [name, value] of Object.entries({ ...fields, ...optional })) {
+		if (value === undefined) continue;
+		const placement = Object.prototype.hasOwnProperty.call(operation.fields, name)
+			? operation.fields[name]
+			: undefined;
+		if (placement === undefined || placement.to === null) {
+			if (Object.prototype.hasOwnProperty.call(optional, name)) continue;
+			throw new ProfileFieldError(
+				`The service takes no "${name}" in ${operation.method} ${operation.path}`,
+				`${placement?.why ?? 'Its profile has no place for it.'} Leave that field empty, send the service's own field with "Extra Body Fields (JSON)", or give "${name}" a place in the credential's Profile Overrides (Service → Describe shows the profile).`,
+			);
+		}
+		const [part, ...segments] = segmentsOf(placement.to);
+		if (part === 'query') put(placed.query, segments, serviceValue(placement, value));
+		else put((placed.body ??= {}), segments, serviceValue(placement, value));
+	}
+	return placed;
+}
+
+/** The path of an operation for an id, encoded so that it can never address another route. */
+export function pathFor(operation: OperationProfile, id?: string): string {
+	if (!operation.path.includes('{id}')) return operation.path;
+	if (id === undefined || isUnsafeId(id))
+		throw new Error(
+			`${operation.method} ${operation.path} needs an id that names one resource, not "${id ?? ''}"`,
+		);
+	return operation.path.replace('{id}', encodeURIComponent(id));
+}
+
+/**
+ * Whether an id could not name a single resource: empty, or `.`/`..` (also percent-encoded),
+ * which a URL resolves to the path above it, so `DELETE /v1/posts/..` would reach `DELETE /v1/`.
+ */
+export function isUnsafeId(id: string): boolean {
+	let decoded = id.trim();
+	// Decoding until nothing changes catches %2e and %252e alike; a few rounds are enough.
+	for (let round = 0; round < 4; round++) {
+		let next: string;
+		try {
+			next = decodeURIComponent(decoded).trim();
+		} catch {
+			break;
+		}
+		if (next === decoded) break;
+		decoded = next;
+	}
+	return decoded === '' || decoded === '.' || decoded === '..';
+}

@@ -1,0 +1,145 @@
+import { createHmac, timingSafeEqual } from 'crypto';
+
+import { own, type Headers } from '../profile/pointer';
+import type { SignatureScheme } from '../profile/types';
+
+/**
+ * Checking a signed delivery against its scheme (the profile's `webhooks.signature`). Every scheme
+ * is an HMAC of a text made of the delivery's parts, compared in constant time, with a timestamp
+ * (where signed) inside the replay window. The schemes real services use differ in where the
+ * signatures are and how they are written:
+ * - Standard Webhooks (standardwebhooks.com, also Svix): `webhook-id`, `webhook-timestamp` and
+ *   `webhook-signature: v1,<base64> v1,<base64>` over `<id>.<timestamp>.<body>`, keyed with the
+ *   base64 after `whsec_`;
+ * - Stripe: `t=<unix seconds>,v1=<hex>[,v1=<hex>]` over `<t>.<body>`;
+ * - GitHub: `sha256=<hex>` over the body; Slack: `v0=<hex>` over `v0:<timestamp>:<body>`;
+ * - Shopify: base64 over the body;
+ * and the built-in one: `sha256=<hex>` over `<timestamp>.<body>` with a timestamp header.
+ */
+
+/** How far a delivery's timestamp may be from n8n's clock before it counts as a replay. */
+export const TOLERANCE_SECONDS = 300;
+// A header is read this far, and for at most this many signatures: a service rotating its secret
+// sends two or three.
+const MAX_HEADER_LENGTH = 4096;
+const MAX_SIGNATURES = 10;
+
+export type SignatureCheck = { valid: true } | { valid: false; reason: string };
+
+function headerText(headers: Headers, name: string | undefined): string {
+	if (name === undefined) return '';
+	const value = own(headers, name.toLowerCase()) as string | string[] | undefined;
+	return ((Array.isArray(value) ? value[0] : value) ?? '').trim().slice(0, MAX_HEADER_LENGTH);
+}
+
+/** The signatures a delivery carries, and the timestamp inside them where the scheme puts one there. */
+function readSignatures(
+	headers: Headers,
+	scheme: SignatureScheme,
+): { signatures: string[]; timestamp?: string } {
+	const value = headerText(headers, scheme.header);
+	switch (scheme.format) {
+		case 'stripe': {
+			const parts = value
+				.split(',')
+				.map((part) => part.trim().split('=') as [string, string | undefined]);
+			return {
+				timestamp: parts.find(([key]) => key === 't')?.[1],
+				signatures: parts
+					.filter(([key, signature]) => key === 'v1' && signature !== undefined)
+					.map(([, signature]) => signature as string),
+			};
+		}
+		case 'standard':
+			return {
+				signatures: value
+					.split(' ')
+					.map((part) => /^v1,(.+)$/.exec(part.trim())?.[1])
+					.filter((signature): signature is string => signature !== undefined),
+			};
+		default: {
+			// GitHub writes `sha256=` before its digest whether or not a document says so.
+			const prefix = (scheme.prefix ?? `${scheme.algorithm}=`).toLowerCase();
+			return {
+				signatures: value
+					.split(/[\s,]+/)
+					.map((part) =>
+						prefix !== '' && part.toLowerCase().startsWith(prefix)
+							? part.slice(prefix.length)
+							: part,
+					)
+					.filter(Boolean),
+			};
+		}
+	}
+}
+
+function decode(signature: string, encoding: SignatureScheme['encoding']): Buffer {
+	if (encoding === 'hex')
+		return /^(?:[0-9a-f]{2})+$/i.test(signature) ? Buffer.from(signature, 'hex') : Buffer.alloc(0);
+	return /^[A-Za-z0-9+/_-]+={0,2}$/.test(signature)
+		? Buffer.from(signature, 'base64')
+		: Buffer.alloc(0);
+}
+
+/** The HMAC key a secret stands for: its text, or the bytes after `whsec_` (Standard Webhooks). */
+export function signingKey(
+	secret: string,
+	scheme: Pick<SignatureScheme, 'secretEncoding'>,
+): Buffer {
+	return scheme.secretEncoding === 'whsec'
+		? Buffer.from(secret.replace(/^whsec_/, ''), 'base64')
+		: Buffer.from(secret, 'utf8');
+}
+
+/**
+ * Checks a delivery's signatures against the webhook's secret in constant time, and refuses
+ * timestamps outside the tolerance, so a captured delivery cannot be replayed later.
+ */
+export function verifyDelivery(
+	headers: Headers,
+	rawBody: Buffer,
+	secret: string,
+	scheme: SignatureScheme,
+	nowSeconds = Math.floor(Date.now() / 1000),
+): SignatureCheck {
+	if (secret === '')
+		return { valid: false, reason: 'no signing secret is stored for this trigger' };
+	const read = readSignatures(headers, scheme);
+	const signatures = read.signatures.slice(0, MAX_SIGNATURES);
+	const timestamp =
+		read.timestamp ??
+		(scheme.timestampHeader === undefined
+			? undefined
+			: headerText(headers, scheme.timestampHeader));
+	const id = headerText(headers, scheme.idHeader);
+	const signsTimestamp = scheme.signed.includes('timestamp');
+	if (
+		signatures.length === 0 ||
+		(signsTimestamp && !timestamp) ||
+		(scheme.signed.includes('id') && id === '')
+	) {
+		return { valid: false, reason: 'signature headers missing' };
+	}
+	if (timestamp) {
+		if (!/^\d{1,13}$/.test(timestamp))
+			return { valid: false, reason: 'timestamp outside the accepted window' };
+		// Seconds, or milliseconds where a service writes those.
+		const seconds =
+			timestamp.length > 11 ? Math.floor(Number(timestamp) / 1000) : Number(timestamp);
+		if (Math.abs(nowSeconds - seconds) > TOLERANCE_SECONDS)
+			return { valid: false, reason: 'timestamp outside the accepted window' };
+	}
+	const hmac = createHmac(scheme.algorithm, signingKey(secret, scheme));
+	scheme.signed.forEach((part, index) => {
+		if (index > 0) hmac.update(scheme.separator);
+		if (part === 'body') hmac.update(rawBody);
+		else hmac.update(part === 'id' ? id : part === 'timestamp' ? (timestamp ?? '') : part.text);
+	});
+	const expected = hmac.digest();
+	const matches = signatures.some((signature) => {
+		const given = decode(signature, scheme.encoding);
+		return given.length === expected.length && timingSafeEqual(given, expected);
+	});
+	return matches ? { valid: true } : { valid: false, reason: 'signature does not match' };
+}
