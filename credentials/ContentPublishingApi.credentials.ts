@@ -40,6 +40,14 @@ export class ContentPublishingApi implements ICredentialType {
 			description:
 				'Developer API key, generated in the account settings (API section) once an administrator has approved the account',
 		},
+		{
+			displayName: 'Profile Overrides',
+			name: 'profileOverrides',
+			type: 'json',
+			default: '',
+			description:
+				'Optional corrections of how the node reads the service, as JSON in the shape of the profile that the Service → Describe operation outputs, such as {"operations": {"updatePost": {"method": "POST"}}}. Leave empty to follow the service\'s OpenAPI document.',
+		},
 	];
 
 	authenticate: IAuthenticateGeneric = {

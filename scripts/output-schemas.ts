@@ -16,7 +16,12 @@ import {
 /** n8n pads the node's version to three parts in the schema path. */
 export const SCHEMA_VERSION = 'v1.0.0';
 
-type Output = { endpoint: string } | { list: string } | { job: string | 'any' } | { deleted: true };
+type Output =
+	| { endpoint: string }
+	| { list: string }
+	| { job: string | 'any' }
+	| { deleted: true }
+	| { describe: true };
 
 /** What each operation outputs per item, in terms of the document's operations and schemas. */
 export const OPERATION_OUTPUTS: Record<string, Record<string, Output>> = {
@@ -42,6 +47,7 @@ export const OPERATION_OUTPUTS: Record<string, Record<string, Output>> = {
 		publishTwitter: { job: 'PublishResult' },
 	},
 	job: { get: { job: 'any' }, wait: { job: 'any' } },
+	service: { describe: { describe: true } },
 	webhook: {
 		create: { endpoint: 'createWebhook' },
 		get: { endpoint: 'getWebhook' },
@@ -112,7 +118,34 @@ function jobSchema(document: OpenApiDocument, result: string): JsonSchema {
 	};
 }
 
+/** Service → Describe: the profile in use, in words and as data. */
+const DESCRIBE_SCHEMA: JsonSchema = {
+	type: 'object',
+	additionalProperties: false,
+	required: ['source', 'summary', 'notFollowed', 'profile'],
+	properties: {
+		source: {
+			type: 'string',
+			description: 'Where the profile was read from: the document, or built-in.',
+		},
+		summary: { type: 'array', items: { type: 'string' }, description: 'A line per decision.' },
+		notFollowed: {
+			type: 'array',
+			items: {
+				type: 'object',
+				required: ['part', 'why'],
+				properties: { part: { type: 'string' }, why: { type: 'string' } },
+			},
+		},
+		profile: {
+			type: 'object',
+			description: "The profile itself, whose parts the credential's Profile Overrides can set.",
+		},
+	},
+};
+
 export function outputSchema(document: OpenApiDocument, output: Output): JsonSchema {
+	if ('describe' in output) return DESCRIBE_SCHEMA;
 	if ('deleted' in output) {
 		return {
 			type: 'object',

@@ -14,6 +14,7 @@ import * as job from './actions/job';
 import * as page from './actions/page';
 import * as post from './actions/post';
 import * as publication from './actions/publication';
+import * as service from './actions/service';
 import { router } from './actions/router';
 import { requestOptionsField } from './descriptions/common';
 import { EVENT_WAIT_WEBHOOKS, resumeOnEvent } from './helpers/eventWait';
@@ -50,6 +51,7 @@ export class ContentPublishing implements INodeType {
 					{ name: 'Page', value: 'page' },
 					{ name: 'Post', value: 'post' },
 					{ name: 'Publication', value: 'publication' },
+					{ name: 'Service', value: 'service' },
 					{ name: 'Webhook', value: 'webhook' },
 				],
 				default: 'content',
@@ -60,6 +62,7 @@ export class ContentPublishing implements INodeType {
 			...page.description,
 			...post.description,
 			...publication.description,
+			...service.description,
 			...webhook.description,
 			requestOptionsField,
 		],

@@ -12,23 +12,15 @@ import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 
 import { eventsField, eventsSubtitle } from '../ContentPublishing/descriptions/events';
 import { loadOptions } from '../ContentPublishing/methods';
-import {
-	builtInContract,
-	findJob,
-	own,
-	ownAt,
-	readDelivery,
-	readJob,
-	readResource,
-	verifyDelivery,
-	type Contract,
-	type DeliveryReading,
-	type JobReading,
-	type SignatureScheme,
-} from '../shared/contract';
+import { jobInDelivery, readDelivery, readJob, readResource } from '../shared/executor/answers';
+import { sameEvents } from '../shared/executor/events';
+import { verifyDelivery } from '../shared/executor/signatures';
+import { BUILT_IN_PROFILE } from '../shared/profile/builtIn';
+import { readAt } from '../shared/profile/pointer';
+import type { Profile, SignatureScheme } from '../shared/profile/types';
 import {
 	callEndpoint,
-	loadContract,
+	loadProfile,
 	readJobById,
 	requireObject,
 	serviceEvents,
@@ -36,6 +28,7 @@ import {
 import { readAllItems } from '../shared/transport/paging';
 import { registrationId, secretFor, usableSecret } from '../shared/secrets';
 import { markStarted, startedBefore } from './deliveries';
+import { storedDelivery, storedJobs } from './stored';
 
 const JOB_LOOKUP_TIMEOUT_MS = 10_000;
 
@@ -58,8 +51,9 @@ interface Subscription {
 	secret: string;
 	events: string[];
 	signature?: SignatureScheme;
-	delivery?: DeliveryReading;
-	jobs?: JobReading;
+	/** Kept as the profile had them; registrations stored before profiles kept another shape (stored.ts). */
+	delivery?: unknown;
+	jobs?: unknown;
 }
 
 type Subscriptions = Record<string, Subscription>;
@@ -69,22 +63,18 @@ function subscriptionsOf(staticData: IDataObject): Subscriptions {
 	return staticData.subscriptions as Subscriptions;
 }
 
-function sameEvents(a: unknown, b: string[]): boolean {
-	return Array.isArray(a) && a.length === b.length && b.every((event) => a.includes(event));
-}
-
 /** Removes every registration on the service that delivers to this URL. */
 async function deleteWebhooksFor(
 	this: IHookFunctions,
-	contract: Contract,
+	profile: Profile,
 	webhookUrl: string,
 ): Promise<void> {
 	const existing = await readAllItems.call(this, 'listWebhooks', {});
-	const { itemId } = contract.endpoints.listWebhooks.answer;
+	const itemId = profile.operations.listWebhooks.answer.itemId ?? '/id';
 	for (const webhook of existing.filter(
-		(candidate) => own(candidate, contract.webhooks.fields.url) === webhookUrl,
+		(candidate) => readAt(candidate, profile.webhooks.registration.url) === webhookUrl,
 	)) {
-		await callEndpoint.call(this, 'deleteWebhook', { id: String(own(webhook, itemId)) });
+		await callEndpoint.call(this, 'deleteWebhook', { id: String(readAt(webhook, itemId)) });
 	}
 }
 
@@ -155,28 +145,33 @@ export class ContentPublishingTrigger implements INodeType {
 				const subscriptions = subscriptionsOf(this.getWorkflowStaticData('node'));
 				const stored = subscriptions[webhookUrl];
 				if (stored === undefined) return false;
-				const contract = await loadContract.call(this);
+				const profile = await loadProfile.call(this);
 				const events = serviceEvents.call(
 					this,
-					contract.webhooks,
+					profile.webhooks,
 					this.getNodeParameter('events') as string[],
 				);
-				const { fields } = contract.webhooks;
+				const { registration } = profile.webhooks;
 
 				let current: IDataObject;
 				try {
 					const answer = await callEndpoint.call(this, 'getWebhook', { id: stored.id });
-					current = requireObject(this, readResource(contract.endpoints.getWebhook, answer.body));
+					current = requireObject(
+						this,
+						readResource(profile.operations.getWebhook.answer, answer.body),
+					);
 				} catch (error) {
 					if (!isNotFound(error)) throw new NodeApiError(this.getNode(), error as JsonObject);
 					// Deleted on the service: create a new one.
 					delete subscriptions[webhookUrl];
 					return false;
 				}
+				const active =
+					registration.active === undefined ? undefined : readAt(current, registration.active);
 				if (
-					own(current, fields.url) === webhookUrl &&
-					sameEvents(own(current, fields.events), events) &&
-					own(current, fields.active) !== false
+					readAt(current, registration.url) === webhookUrl &&
+					sameEvents(readAt(current, registration.events), events) &&
+					active !== (registration.negated ? true : false)
 				) {
 					return true;
 				}
@@ -192,39 +187,36 @@ export class ContentPublishingTrigger implements INodeType {
 
 			async create(this: IHookFunctions): Promise<boolean> {
 				const webhookUrl = this.getNodeWebhookUrl('default') as string;
-				const contract = await loadContract.call(this);
+				const profile = await loadProfile.call(this);
 				const events = serviceEvents.call(
 					this,
-					contract.webhooks,
+					profile.webhooks,
 					this.getNodeParameter('events') as string[],
 				);
 				const subscriptions = subscriptionsOf(this.getWorkflowStaticData('node'));
-				const { webhooks } = contract;
+				const { webhooks } = profile;
 
 				// A subscription for this exact URL can only be this node's, left behind when its stored
 				// id was lost; removing it first keeps deliveries from arriving twice.
-				await deleteWebhooksFor.call(this, contract, webhookUrl);
+				await deleteWebhooksFor.call(this, profile, webhookUrl);
 
 				// The secret is the node's own wherever the registration takes one; the service's only
 				// where its document says the service makes it, and only if it is one, not a hint at it.
-				const ownSecret =
-					webhooks.secret.sent === undefined ? undefined : secretFor(webhooks.signature);
+				const ownSecret = webhooks.secret.by === 'node' ? secretFor(webhooks.signature) : undefined;
 				const optional = { description: `n8n workflow ${this.getWorkflow().id ?? ''}`.trim() };
 				const answer = await callEndpoint.call(this, 'createWebhook', {
-					fields: {
-						body: {
-							url: webhookUrl,
-							events,
-							...(ownSecret === undefined ? {} : { secret: ownSecret }),
-						},
-						optional,
+					params: {
+						url: webhookUrl,
+						events,
+						...(ownSecret === undefined ? {} : { secret: ownSecret }),
 					},
+					optional,
 					itemKey: randomBytes(16).toString('hex'),
 				});
-				const created = readResource(contract.endpoints.createWebhook, answer.body);
-				const id = registrationId(contract, created);
-				const { answered } = webhooks.secret;
-				const servicesSecret = answered === undefined ? undefined : ownAt(created, answered.path);
+				const created = readResource(profile.operations.createWebhook.answer, answer.body);
+				const id = registrationId(profile, created);
+				const answered = webhooks.secret.by === 'service' ? webhooks.secret : undefined;
+				const servicesSecret = answered === undefined ? undefined : readAt(created, answered.at);
 				const secret =
 					ownSecret ??
 					(answered !== undefined && usableSecret(servicesSecret, answered.pattern)
@@ -240,7 +232,7 @@ export class ContentPublishingTrigger implements INodeType {
 								: 'The service registered the webhook but neither took nor gave a signing secret';
 				if (problem !== undefined) {
 					// Without its id the webhook could never be removed, without a secret no delivery checked: remove it now.
-					await deleteWebhooksFor.call(this, contract, webhookUrl);
+					await deleteWebhooksFor.call(this, profile, webhookUrl);
 					throw new NodeApiError(this.getNode(), { problem } as JsonObject, {
 						message: problem,
 						description:
@@ -253,7 +245,7 @@ export class ContentPublishingTrigger implements INodeType {
 					events,
 					signature: webhooks.signature,
 					delivery: webhooks.delivery,
-					jobs: contract.jobs,
+					jobs: profile.jobs,
 				};
 				return true;
 			},
@@ -281,7 +273,7 @@ export class ContentPublishingTrigger implements INodeType {
 		const rawBody = Buffer.isBuffer(request.rawBody)
 			? request.rawBody
 			: Buffer.from(JSON.stringify(this.getBodyData()));
-		const builtIn = await builtInContract();
+		const builtIn = BUILT_IN_PROFILE;
 		// Test and production URLs each have their own subscription; a delivery signed by either is ours.
 		const subscriptions = Object.values(subscriptionsOf(this.getWorkflowStaticData('node')));
 		const subscription = subscriptions.find(
@@ -298,9 +290,9 @@ export class ContentPublishingTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
-		const jobs = subscription.jobs ?? builtIn.jobs;
-		const reading = subscription.delivery ?? builtIn.webhooks.delivery;
-		const delivery = readDelivery(reading, this.getBodyData(), headers);
+		const jobs = storedJobs(subscription.jobs) ?? builtIn.jobs;
+		const reading = storedDelivery(subscription.delivery) ?? builtIn.webhooks.delivery;
+		const delivery = readDelivery(reading, { body: this.getBodyData(), headers });
 		const seenKey = delivery.id === undefined ? undefined : `${subscription.id}:${delivery.id}`;
 		if (seenKey !== undefined && startedBefore(seenKey)) {
 			return { webhookResponse: { received: true, ignored: 'delivered before' } };
@@ -318,7 +310,7 @@ export class ContentPublishingTrigger implements INodeType {
 			eventId: delivery.id ?? null,
 			createdAt: (delivery.time as IDataObject[string]) ?? null,
 		};
-		const reference = findJob(jobs, reading.jobs, delivery.data);
+		const reference = jobInDelivery(jobs, reading, delivery.data);
 		if (reference !== undefined) {
 			// A delivery that names the job without its state is completed from the service, quickly:
 			// the service waits for this answer and sends the delivery again if it comes late. A lookup

@@ -1,4 +1,4 @@
-import { TOLERANCE_SECONDS } from '../shared/contract';
+import { TOLERANCE_SECONDS } from '../shared/executor/signatures';
 
 // A delivery older than the signature's replay window is refused anyway, so ids need keeping
 // only that long (twice, for clocks that differ).

@@ -1,6 +1,7 @@
 import { randomBytes } from 'crypto';
 
-import { own, type Contract, type SignatureScheme } from './contract';
+import { readAt } from './profile/pointer';
+import type { Profile, SignatureScheme } from './profile/types';
 
 /**
  * Webhook registrations, as the trigger and a wait for the service's event both make them: the
@@ -30,7 +31,7 @@ export function usableSecret(value: unknown, pattern: string | undefined): value
 }
 
 /** The id of a registration the service answered with, where its document says it is (else `id`). */
-export function registrationId(contract: Contract, created: unknown): string | undefined {
-	const id = own(created, contract.endpoints.listWebhooks.answer.itemId);
+export function registrationId(profile: Profile, created: unknown): string | undefined {
+	const id = readAt(created, profile.operations.listWebhooks.answer.itemId ?? '/id');
 	return (typeof id === 'string' && id !== '') || typeof id === 'number' ? String(id) : undefined;
 }

@@ -29,6 +29,7 @@ const OPERATIONS: Record<string, string[]> = {
 	],
 	publication: ['publishLinkedin', 'publishTwitter'],
 	job: ['get', 'wait'],
+	service: ['describe'],
 	webhook: ['create', 'get', 'getMany', 'update', 'delete'],
 };
 

@@ -184,6 +184,7 @@ describe('each schema describes what its operation outputs', () => {
 		['publication/publishTwitter', () => ({ source: 'text', text: 'Hello' })],
 		['job/get', () => ({ jobId })],
 		['job/wait', () => ({ jobId })],
+		['service/describe', () => ({})],
 		['webhook/create', () => ({ url: 'https://hooks.example.com/y', events: ['*'] })],
 		['webhook/get', () => ({ webhookId: byId('id', webhookId) })],
 		['webhook/getMany', () => ({ returnAll: true })],

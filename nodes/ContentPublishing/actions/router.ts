@@ -2,8 +2,15 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { createHash, randomBytes } from 'node:crypto';
 
-import { ENDPOINTS, readResource, type Contract } from '../../shared/contract';
-import { callEndpoint, inServiceFields, loadContract, requireObject } from '../../shared/transport';
+import { readResource } from '../../shared/executor/answers';
+import type { Profile } from '../../shared/profile/types';
+import {
+	builtInNotice,
+	callEndpoint,
+	loadProfile,
+	placeParams,
+	requireObject,
+} from '../../shared/transport';
 import { readAllItems } from '../../shared/transport/paging';
 import { readRequestTimeout } from '../helpers/fields';
 import { awaitByEvent, prepareEventWait } from '../helpers/eventWait';
@@ -16,6 +23,8 @@ import * as job from './job';
 import * as page from './page';
 import * as post from './post';
 import * as publication from './publication';
+import * as service from './service';
+import { describeOutput } from './service/describe.operation';
 import type { Operation, OperationPlan } from './types';
 import * as webhook from './webhook';
 
@@ -26,6 +35,7 @@ const resources: Record<string, Record<string, Operation | unknown>> = {
 	page,
 	post,
 	publication,
+	service,
 	webhook,
 };
 
@@ -103,36 +113,31 @@ function itemKeys(this: IExecuteFunctions): (itemIndex: number) => string {
 /** How a plan waits for its job, if it does. */
 function waitOf(plan: OperationPlan | undefined): WaitOptions | undefined {
 	if (plan instanceof JobToAwait) return plan.waitOptions;
-	return plan === undefined || 'list' in plan ? undefined : plan.wait;
+	return plan === undefined || 'list' in plan || 'describe' in plan ? undefined : plan.wait;
 }
 
-/** Fails an item whose fields the service has no place for, before anything is sent for any item. */
+/** Fails an item whose parameters the service has no place for, before anything is sent for any item. */
 function checkFields(
 	this: IExecuteFunctions,
-	contract: Contract,
+	profile: Profile,
 	plan: OperationPlan,
 	itemIndex: number,
 ): void {
-	if (plan instanceof JobToAwait) return;
-	if ('list' in plan) inServiceFields.call(this, contract, plan.list, { qs: plan.qs }, itemIndex);
-	else
-		inServiceFields.call(
-			this,
-			contract,
-			plan.endpoint,
-			{ body: plan.body, qs: plan.qs },
-			itemIndex,
-		);
+	if (plan instanceof JobToAwait || 'describe' in plan) return;
+	if ('list' in plan)
+		placeParams.call(this, profile.operations[plan.list], plan.qs, undefined, itemIndex);
+	else placeParams.call(this, profile.operations[plan.endpoint], plan.params, undefined, itemIndex);
 }
 
 async function send(
 	this: IExecuteFunctions,
-	contract: Contract,
+	profile: Profile,
 	plan: OperationPlan,
 	itemIndex: number,
 	request: { itemKey: (itemIndex: number) => string; timeoutMs: number; signal?: AbortSignal },
 ): Promise<Answer> {
 	if (plan instanceof JobToAwait) return plan;
+	if ('describe' in plan) return describeOutput(profile);
 	if ('list' in plan) {
 		return await readAllItems.call(this, plan.list, {
 			filters: plan.qs,
@@ -144,42 +149,39 @@ async function send(
 		});
 	}
 	const extraBody = plan.extra?.body ?? {};
-	const endpoint = contract.endpoints[plan.endpoint];
+	const operation = profile.operations[plan.endpoint];
 	const answer = await callEndpoint.call(this, plan.endpoint, {
 		id: plan.id,
-		fields: { body: plan.body, qs: plan.qs },
+		params: plan.params,
 		body: Object.keys(extraBody).length > 0 ? extraBody : undefined,
 		qs: plan.extra?.qs,
 		itemIndex,
 		// Only writes use one; hashing a key for every read would cost each item for nothing.
-		itemKey: endpoint.method === 'GET' ? undefined : request.itemKey(itemIndex),
+		itemKey: operation.method === 'GET' ? undefined : request.itemKey(itemIndex),
 		timeoutMs: request.timeoutMs,
 		signal: request.signal,
 	});
-	// The contract the answer came by reads it (a changed document may have been read meanwhile).
-	const answered = answer.contract.endpoints[plan.endpoint];
-	switch (ENDPOINTS[plan.endpoint].answer) {
-		case 'deleted': {
-			const resource = readResource(answered, answer.body);
-			return {
-				id: plan.id,
-				deleted: true,
-				...(resource === undefined ? {} : requireObject(this, resource, itemIndex)),
-			};
-		}
-		case 'job':
-			return resultOrJobToAwait.call(
-				this,
-				answer.contract,
-				plan.endpoint,
-				answer,
-				plan.wait,
-				itemIndex,
-				plan.media,
-			);
-		default:
-			return requireObject(this, readResource(answered, answer.body), itemIndex);
+	// The profile the answer came by reads it (a changed document may have been read meanwhile).
+	const answered = answer.profile.operations[plan.endpoint].answer;
+	if (plan.endpoint.startsWith('delete')) {
+		const resource = readResource(answered, answer.body);
+		return {
+			id: plan.id,
+			deleted: true,
+			...(resource === undefined ? {} : requireObject(this, resource, itemIndex)),
+		};
 	}
+	if (answered.jobs !== undefined)
+		return resultOrJobToAwait.call(
+			this,
+			answer.profile,
+			plan.endpoint,
+			answer,
+			plan.wait,
+			itemIndex,
+			plan.media,
+		);
+	return requireObject(this, readResource(answered, answer.body), itemIndex);
 }
 
 /**
@@ -208,12 +210,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		media: MediaOptions | undefined,
 		itemIndex: number,
 	) => {
-		if (media === undefined || contract === undefined) return output;
+		if (media === undefined || profile === undefined) return output;
 		const [item] = output;
 		return [
 			{
 				...item,
-				binary: await downloadMedia.call(this, item.json, contract.jobs, media, itemIndex),
+				binary: await downloadMedia.call(this, item.json, profile.jobs, media, itemIndex),
 			},
 		];
 	};
@@ -231,22 +233,22 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	const plans: Array<OperationPlan | undefined> = new Array(items.length);
 	const timeouts: number[] = new Array(items.length);
-	// Read once: the service's document, cached per base URL, decides how each plan is sent.
-	let contract: Contract | undefined;
+	// Read once: the service's profile, cached per base URL, decides how each plan is sent.
+	let profile: Profile | undefined;
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			timeouts[itemIndex] = readRequestTimeout.call(this, itemIndex);
 			const plan = await execute.call(this, itemIndex);
-			contract ??= await loadContract.call(this, itemIndex);
-			checkFields.call(this, contract, plan, itemIndex);
+			profile ??= await loadProfile.call(this, itemIndex);
+			checkFields.call(this, profile, plan, itemIndex);
 			plans[itemIndex] = plan;
 		} catch (error) {
 			outputs[itemIndex] = fail(error as Error, itemIndex);
 		}
 	}
 
-	if (contract?.notice !== undefined)
-		this.addExecutionHints({ message: contract.notice, location: 'outputPane' });
+	const notice = profile === undefined ? undefined : builtInNotice(profile);
+	if (notice !== undefined) this.addExecutionHints({ message: notice, location: 'outputPane' });
 
 	// One execution waits one way: it sleeps until the service's event, or it polls.
 	const methods = new Set(
@@ -266,8 +268,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 	// Checked before anything is sent: where the execution cannot sleep, no job has started.
 	const eventWait =
-		methods.has('event') && contract !== undefined
-			? await prepareEventWait.call(this, contract)
+		methods.has('event') && profile !== undefined
+			? await prepareEventWait.call(this, profile)
 			: undefined;
 
 	const itemKey = itemKeys.call(this);
@@ -276,9 +278,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const planned = plans.flatMap((plan, itemIndex) => (plan === undefined ? [] : [itemIndex]));
 	await forEachConcurrently(planned, readParallelRequests.call(this), async (itemIndex) => {
 		const plan = plans[itemIndex];
-		if (plan === undefined || contract === undefined) return;
+		if (plan === undefined || profile === undefined) return;
 		try {
-			const answer = await send.call(this, contract, plan, itemIndex, {
+			const answer = await send.call(this, profile, plan, itemIndex, {
 				itemKey,
 				timeoutMs: timeouts[itemIndex],
 				signal,
@@ -286,7 +288,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			if (answer instanceof JobToAwait) {
 				jobsToAwait.push({ itemIndex, job: answer });
 			} else {
-				const media = plan instanceof JobToAwait || 'list' in plan ? undefined : plan.media;
+				const media =
+					plan instanceof JobToAwait || 'list' in plan || 'describe' in plan
+						? undefined
+						: plan.media;
 				outputs[itemIndex] = await withMedia(toItems(answer, itemIndex), media, itemIndex);
 			}
 		} catch (error) {
@@ -296,8 +301,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	jobsToAwait.sort((a, b) => a.itemIndex - b.itemIndex);
 
 	let known: Map<number, IDataObject | Error> | undefined;
-	if (eventWait !== undefined && contract !== undefined && jobsToAwait.length > 0) {
-		const outcome = await awaitByEvent.call(this, contract, eventWait, jobsToAwait, outputs);
+	if (eventWait !== undefined && profile !== undefined && jobsToAwait.length > 0) {
+		const outcome = await awaitByEvent.call(this, profile, eventWait, jobsToAwait, outputs);
 		// The execution sleeps; the node's webhook outputs the items when it resumes.
 		if (outcome.waiting) return [items];
 		if ('poll' in outcome)

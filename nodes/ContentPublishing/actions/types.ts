@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { EndpointName } from '../../shared/contract';
+import type { OperationName } from '../../shared/profile/types';
 import type { JobToAwait, WaitOptions } from '../helpers/jobs';
 import type { MediaOptions } from '../helpers/media';
 
@@ -11,11 +11,10 @@ export interface ExtraFields {
 
 /** One request to send for an item. */
 export interface RequestPlan {
-	endpoint: EndpointName;
+	endpoint: OperationName;
 	id?: string;
-	/** The node's fields (the catalog's names), which the service's contract renames to its own before sending. */
-	body?: IDataObject;
-	qs?: IDataObject;
+	/** The node's parameters, which the service's profile places in the request. */
+	params?: IDataObject;
 	/** The escape hatches (Extra Body Fields, Extra Query Parameters), sent as given, last. */
 	extra?: ExtraFields;
 	/** For an endpoint that starts a job (the catalog says which): how to wait for it; none returns the job. */
@@ -26,13 +25,18 @@ export interface RequestPlan {
 
 /** A list endpoint to read, following its cursor up to `limit` items (all when absent). */
 export interface ListPlan {
-	list: EndpointName;
+	list: OperationName;
 	qs: IDataObject;
 	extra?: ExtraFields;
 	limit?: number;
 }
 
-export type OperationPlan = RequestPlan | ListPlan | JobToAwait;
+/** Service → Describe: the profile in use, output without a request of its own. */
+export interface DescribePlan {
+	describe: true;
+}
+
+export type OperationPlan = RequestPlan | ListPlan | JobToAwait | DescribePlan;
 
 export interface Operation {
 	description: INodeProperties[];

@@ -9,23 +9,16 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import {
-	findJob,
-	isRecord,
-	own,
-	ownAt,
-	readDelivery,
-	readJob,
-	readResource,
-	verifyDelivery,
-	type Contract,
-} from '../../shared/contract';
+import { jobInDelivery, readDelivery, readJob, readResource } from '../../shared/executor/answers';
+import { verifyDelivery } from '../../shared/executor/signatures';
+import { isRecord, own, readAt } from '../../shared/profile/pointer';
+import type { Profile } from '../../shared/profile/types';
 import { registrationId, secretFor, usableSecret } from '../../shared/secrets';
 import {
 	asNodeError,
 	callEndpoint,
 	isTransient,
-	loadContract,
+	loadProfile,
 	readCredentials,
 	readJobById,
 	serviceEvents,
@@ -165,7 +158,7 @@ function sameText(a: string, b: string): boolean {
 
 /** The secret the node registers: derived from the key and this wait, so it is never stored. */
 function derivedSecret(
-	contract: Contract,
+	profile: Profile,
 	key: Buffer,
 	executionId: string,
 	nodeId: string,
@@ -174,7 +167,7 @@ function derivedSecret(
 	const bytes = createHmac('sha256', key)
 		.update(`secret\n${executionId}\n${nodeId}\n${nonce}`)
 		.digest();
-	return secretFor(contract.webhooks.signature, bytes);
+	return secretFor(profile.webhooks.signature, bytes);
 }
 
 /** Text sealed with the key (AES-256-GCM), bound to `aad`: only this credential opens it, and nothing in it can be changed. */
@@ -307,7 +300,7 @@ function registeredWait(
 
 async function readOutcome(
 	context: RequestContext,
-	contract: Contract,
+	profile: Profile,
 	jobId: string,
 	itemIndex: number,
 ): Promise<JobOutcome> {
@@ -324,7 +317,7 @@ async function readOutcome(
 			return { state: 'failed', error };
 		throw asNodeError(context, error, itemIndex);
 	}
-	const view = readJob(contract.jobs, job);
+	const view = readJob(profile.jobs, job);
 	if (view.state === 'succeeded' || view.state === 'scheduled') return { state: 'finished', job };
 	if (view.state === 'failed')
 		return { state: 'failed', error: failedJobError(context, job, view, itemIndex) };
@@ -339,7 +332,7 @@ async function readOutcome(
  */
 async function readJobs(
 	context: RequestContext,
-	contract: Contract,
+	profile: Profile,
 	jobs: Array<{ itemIndex: number; jobId: string }>,
 	{ toTheEnd = false, after }: { toTheEnd?: boolean; after?: number } = {},
 ): Promise<{ outcomes: Map<number, JobOutcome>; pending: boolean }> {
@@ -349,7 +342,7 @@ async function readJobs(
 	const outcomes = new Map<number, JobOutcome>();
 	let pending = false;
 	for (const { itemIndex, jobId } of order) {
-		const outcome = await readOutcome(context, contract, jobId, itemIndex);
+		const outcome = await readOutcome(context, profile, jobId, itemIndex);
 		outcomes.set(itemIndex, outcome);
 		if (outcome.state === 'pending') {
 			pending = true;
@@ -376,15 +369,15 @@ async function deleteRegistration(context: RequestContext, id: string): Promise<
 /** The registrations on the service that are this node's waits, as `registeredWait` reads them. */
 async function waitRegistrations(
 	context: RequestContext,
-	contract: Contract,
+	profile: Profile,
 	resume: URL,
 	nodeId: string,
 ) {
 	const listed = await readAllItems.call(context, 'listWebhooks', {});
-	const { itemId } = contract.endpoints.listWebhooks.answer;
+	const itemId = profile.operations.listWebhooks.answer.itemId ?? '/id';
 	return listed.flatMap((webhook) => {
-		const wait = registeredWait(own(webhook, contract.webhooks.fields.url), resume, nodeId);
-		const id = own(webhook, itemId);
+		const wait = registeredWait(readAt(webhook, profile.webhooks.registration.url), resume, nodeId);
+		const id = readAt(webhook, itemId);
 		return wait === undefined || (typeof id !== 'string' && typeof id !== 'number')
 			? []
 			: [{ ...wait, id: String(id) }];
@@ -426,12 +419,12 @@ async function stillWaiting(context: IExecuteFunctions, url: URL): Promise<boole
  */
 async function removeLeftovers(
 	context: IExecuteFunctions,
-	contract: Contract,
+	profile: Profile,
 	resume: URL,
 ): Promise<void> {
 	const executionId = context.getExecutionId();
 	let probes = 0;
-	for (const wait of await waitRegistrations(context, contract, resume, context.getNode().id)) {
+	for (const wait of await waitRegistrations(context, profile, resume, context.getNode().id)) {
 		const over =
 			wait.executionId === executionId ||
 			wait.until + LEFTOVER_GRACE_MS < Date.now() ||
@@ -440,14 +433,9 @@ async function removeLeftovers(
 	}
 }
 
-function maxUrlLength(contract: Contract): number {
-	const property = contract.endpoints.createWebhook.request?.properties.get(
-		contract.webhooks.fields.url,
-	);
-	const stated = own(property, 'maxLength');
-	return typeof stated === 'number' && stated > 0
-		? Math.min(stated, MAX_URL_LENGTH)
-		: DEFAULT_MAX_URL_LENGTH;
+function maxUrlLength(profile: Profile): number {
+	const stated = profile.webhooks.registration.maxUrlLength;
+	return stated === undefined ? DEFAULT_MAX_URL_LENGTH : Math.min(stated, MAX_URL_LENGTH);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -480,7 +468,7 @@ function resumeAddress(context: IExecuteFunctions | IWebhookFunctions): URL | un
  */
 export async function prepareEventWait(
 	this: IExecuteFunctions,
-	contract: Contract,
+	profile: Profile,
 ): Promise<EventWaitSetup> {
 	if (typeof this.isToolExecution === 'function' && this.isToolExecution()) {
 		throw cannotWait(
@@ -513,7 +501,7 @@ export async function prepareEventWait(
 			"n8n's address for webhooks is on this machine only. Set n8n's WEBHOOK_URL to the address where the service reaches n8n.",
 		);
 	}
-	const { meanings, events } = contract.webhooks;
+	const { meanings, events } = profile.webhooks;
 	if (events !== undefined && meanings['job.completed'].length === 0) {
 		throw cannotWait(
 			this,
@@ -525,7 +513,7 @@ export async function prepareEventWait(
 		events === undefined || meanings['job.failed'].length > 0
 			? ['job.completed', 'job.failed']
 			: ['job.completed'];
-	return { resume, events: serviceEvents.call(this, contract.webhooks, chosen) };
+	return { resume, events: serviceEvents.call(this, profile.webhooks, chosen) };
 }
 
 /**
@@ -559,7 +547,7 @@ function nudgeWhenWaiting(context: IExecuteFunctions, url: string): void {
  */
 export async function awaitByEvent(
 	this: IExecuteFunctions,
-	contract: Contract,
+	profile: Profile,
 	setup: EventWaitSetup,
 	jobs: AwaitedJob[],
 	decided: Array<INodeExecutionData[] | undefined>,
@@ -598,7 +586,7 @@ export async function awaitByEvent(
 		state.m = media.every((options) => same(options, media[0]))
 			? (media[0] as MediaOptions)
 			: media;
-	if (contract.webhooks.secret.sent !== undefined) state.k = 1;
+	if (profile.webhooks.secret.by === 'node') state.k = 1;
 
 	const key = await waitKey(this);
 	const sealed = sealState(key, executionId, nodeId, state);
@@ -606,7 +594,7 @@ export async function awaitByEvent(
 	address.searchParams.set(STATE_PARAM, sealed);
 	address.searchParams.set(UNTIL_PARAM, String(state.d));
 	address.searchParams.set(RUN_MAC_PARAM, mac(key, executionId, nodeId, state.n, runOf(this)));
-	const limit = maxUrlLength(contract);
+	const limit = maxUrlLength(profile);
 	if (address.toString().length > limit) {
 		return {
 			waiting: false,
@@ -616,24 +604,22 @@ export async function awaitByEvent(
 
 	let id: string;
 	try {
-		await removeLeftovers(this, contract, setup.resume);
+		await removeLeftovers(this, profile, setup.resume);
 		const secret =
-			state.k === 1 ? derivedSecret(contract, key, executionId, nodeId, state.n) : undefined;
+			state.k === 1 ? derivedSecret(profile, key, executionId, nodeId, state.n) : undefined;
 		const answer = await callEndpoint.call(this, 'createWebhook', {
-			fields: {
-				body: {
-					url: address.toString(),
-					events: setup.events,
-					...(secret === undefined ? {} : { secret }),
-				},
-				optional: { description: `n8n execution ${executionId}: waiting for ${jobs.length} jobs` },
+			params: {
+				url: address.toString(),
+				events: setup.events,
+				...(secret === undefined ? {} : { secret }),
 			},
+			optional: { description: `n8n execution ${executionId}: waiting for ${jobs.length} jobs` },
 			itemKey: randomBytes(16).toString('hex'),
 		});
-		const created = readResource(contract.endpoints.createWebhook, answer.body);
-		const createdId = registrationId(contract, created);
+		const created = readResource(profile.operations.createWebhook.answer, answer.body);
+		const createdId = registrationId(profile, created);
 		if (createdId === undefined) {
-			for (const wait of await waitRegistrations(this, contract, setup.resume, nodeId))
+			for (const wait of await waitRegistrations(this, profile, setup.resume, nodeId))
 				if (wait.sealed === sealed) await deleteRegistration(this, wait.id);
 			return {
 				waiting: false,
@@ -641,8 +627,8 @@ export async function awaitByEvent(
 			};
 		}
 		id = createdId;
-		const { answered } = contract.webhooks.secret;
-		const servicesSecret = answered === undefined ? undefined : ownAt(created, answered.path);
+		const answered = profile.webhooks.secret.by === 'service' ? profile.webhooks.secret : undefined;
+		const servicesSecret = answered === undefined ? undefined : readAt(created, answered.at);
 		if (
 			state.k === undefined &&
 			answered !== undefined &&
@@ -655,7 +641,7 @@ export async function awaitByEvent(
 				seal(key, secretScope(executionId, nodeId, state.n), servicesSecret),
 			);
 			await callEndpoint
-				.call(this, 'updateWebhook', { id, fields: { body: { url: withSecret.toString() } } })
+				.call(this, 'updateWebhook', { id, params: { url: withSecret.toString() } })
 				.then(
 					() =>
 						address.searchParams.set(
@@ -676,7 +662,7 @@ export async function awaitByEvent(
 	}
 
 	try {
-		const { outcomes, pending } = await readJobs(this, contract, jobsOf(state));
+		const { outcomes, pending } = await readJobs(this, profile, jobsOf(state));
 		if (!pending) {
 			await deleteRegistration(this, id);
 			const finished = new Map<number, IDataObject | Error>();
@@ -737,7 +723,7 @@ function answer(
 /** The items the execution resumes with: one per input item, paired, in order. */
 async function resumedItems(
 	context: IWebhookFunctions,
-	contract: Contract,
+	profile: Profile,
 	state: WaitState,
 	outcomes: Map<number, JobOutcome>,
 ): Promise<INodeExecutionData[]> {
@@ -764,7 +750,7 @@ async function resumedItems(
 					json,
 					pairedItem,
 					...(media
-						? { binary: await downloadMedia.call(context, json, contract.jobs, media, itemIndex) }
+						? { binary: await downloadMedia.call(context, json, profile.jobs, media, itemIndex) }
 						: {}),
 				});
 			} catch (error) {
@@ -814,14 +800,14 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 	const wait = `${executionId}:${nodeId}:${state.n}`;
 	return await oneAtATime(wait, async () => {
 		if (resumed.has(wait)) return answer(context, 200, { received: true, resumed: true });
-		const contract = await loadContract.call(context);
+		const profile = await loadProfile.call(context);
 
 		// A delivery the node can check, about a job not of this wait, needs no read; one about a job of
 		// this wait says where reading starts.
 		let named: number | undefined;
 		const secret =
 			state.k === 1
-				? derivedSecret(contract, key, executionId, nodeId, state.n)
+				? derivedSecret(profile, key, executionId, nodeId, state.n)
 				: unseal(key, secretScope(executionId, nodeId, state.n), text(query[SECRET_PARAM]) ?? '');
 		if (secret !== undefined) {
 			const request = context.getRequestObject();
@@ -829,9 +815,12 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 			const rawBody = Buffer.isBuffer(request.rawBody)
 				? request.rawBody
 				: Buffer.from(JSON.stringify(context.getBodyData()));
-			if (verifyDelivery(headers, rawBody, secret, contract.webhooks.signature).valid) {
-				const delivery = readDelivery(contract.webhooks.delivery, context.getBodyData(), headers);
-				const job = findJob(contract.jobs, contract.webhooks.delivery.jobs, delivery.data);
+			if (verifyDelivery(headers, rawBody, secret, profile.webhooks.signature).valid) {
+				const delivery = readDelivery(profile.webhooks.delivery, {
+					body: context.getBodyData(),
+					headers,
+				});
+				const job = jobInDelivery(profile.jobs, profile.webhooks.delivery, delivery.data);
 				if (job !== undefined && !state.j.includes(job.id))
 					return answer(context, 200, { received: true, ignored: 'not a job of this wait' });
 				named = job === undefined ? undefined : state.j.indexOf(job.id);
@@ -841,7 +830,7 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 		const late = Date.now() >= state.d * 1000;
 		let read: Awaited<ReturnType<typeof readJobs>>;
 		try {
-			read = await readJobs(context, contract, jobsOf(state), { toTheEnd: late, after: named });
+			read = await readJobs(context, profile, jobsOf(state), { toTheEnd: late, after: named });
 		} catch (error) {
 			context.logger.debug(
 				`Content Publishing: a job of the wait could not be read: ${(error as Error).message}`,
@@ -854,12 +843,12 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 
 		// The caller has its answer before media are downloaded: a service waits only seconds for one.
 		answer(context, 200, { received: true, resumed: true });
-		const items = await resumedItems(context, contract, state, read.outcomes);
+		const items = await resumedItems(context, profile, state, read.outcomes);
 		try {
 			const resume = resumeAddress(context);
 			for (const registration of resume === undefined
 				? []
-				: await waitRegistrations(context, contract, resume, nodeId)) {
+				: await waitRegistrations(context, profile, resume, nodeId)) {
 				if (registration.sealed === sealed) await deleteRegistration(context, registration.id);
 			}
 		} catch (error) {

@@ -6,7 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { FIELDS, isUnsafeId, splitList, type FieldName } from '../../shared/contract';
+import { isUnsafeId } from '../../shared/executor/request';
+import { BUILT_IN_PROFILE } from '../../shared/profile/builtIn';
+import type { OperationName } from '../../shared/profile/types';
 import { DEFAULT_TIMEOUT_MS } from '../../shared/transport';
 
 function isEmptyValue(value: unknown): boolean {
@@ -25,17 +27,28 @@ export function locatorValue(value: unknown): string {
 	return String(value ?? '').trim();
 }
 
+// Parameters that are lists, also where they are typed as text (`a, b`).
+const LIST_PARAMETERS = new Set(['tags', 'mediaUrls', 'events', 'thread']);
+
+/** Splits a comma- or newline-separated text into its non-empty entries. */
+export function splitList(value: unknown): string[] {
+	const entries = Array.isArray(value) ? value.map(String) : String(value ?? '').split(/[,\n]/);
+	return entries.map((entry) => entry.trim()).filter(Boolean);
+}
+
 /**
- * The node fields an endpoint takes (its entry in the contract's catalog), from the parameters of
- * the same names, leaving out every empty optional value; the contract names them the service's way.
+ * The parameters an operation sends (the keys of its fields in the built-in profile), from the
+ * values of the same names, leaving out every empty optional value; lists typed as text become
+ * their entries. The service's profile places them.
  */
-export function pickFields(values: IDataObject, fields: readonly FieldName[]): IDataObject {
+export function pickFields(values: IDataObject, operation: OperationName): IDataObject {
 	const picked: IDataObject = {};
-	for (const field of fields) {
-		const value = values[field];
-		// A list typed as text is empty when it names nothing between its commas.
-		const empty = isEmptyValue(FIELDS[field].type === 'list' ? splitList(value) : value);
-		if (!empty) picked[field] = value;
+	for (const field of Object.keys(BUILT_IN_PROFILE.operations[operation].fields)) {
+		const value =
+			LIST_PARAMETERS.has(field) && typeof values[field] === 'string'
+				? splitList(values[field])
+				: values[field];
+		if (!isEmptyValue(value)) picked[field] = value;
 	}
 	return picked;
 }

@@ -3,19 +3,18 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import {
 	findJob,
-	isRecord,
 	readJob,
 	readResource,
-	type Contract,
-	type EndpointName,
-	type Headers,
 	type JobView,
-} from '../../shared/contract';
+	type Message,
+} from '../../shared/executor/answers';
+import { isRecord } from '../../shared/profile/pointer';
+import type { OperationName, Profile } from '../../shared/profile/types';
 import { sleepUnlessCancelled } from '../../shared/sleep';
 import {
 	asNodeError,
 	isTransient,
-	loadContract,
+	loadProfile,
 	readJobById,
 	requireObject,
 	retryAfterMs,
@@ -85,7 +84,7 @@ export async function waitForJob(
 	requestTimeoutMs: number,
 ): Promise<IDataObject> {
 	const signal = this.getExecutionCancelSignal();
-	const contract = await loadContract.call(this, itemIndex);
+	const profile = await loadProfile.call(this, itemIndex);
 	const deadline = Date.now() + maxWaitSeconds * 1000;
 	const chosen = Math.min(Math.max(pollIntervalSeconds * 1000, 50), LONGEST_POLL_INTERVAL_MS);
 	// Checks come every tenth of the time since the job started, so a job that finishes after t is
@@ -132,7 +131,7 @@ export async function waitForJob(
 			continue;
 		}
 
-		const view = readJob(contract.jobs, job);
+		const view = readJob(profile.jobs, job);
 		lastStatus = view.status || 'unknown';
 		if (view.state === 'succeeded' || view.state === 'scheduled') return job;
 		if (view.state === 'failed') throw failedJobError(this, job, view, itemIndex);
@@ -158,14 +157,18 @@ export function jobTimeoutError(
 	);
 }
 
-/** The job an answer of an endpoint started or is. */
+/** The job an answer of an operation started or is. */
 export function jobIn(
-	contract: Contract,
-	endpoint: EndpointName,
-	body: unknown,
-	headers: Headers,
+	profile: Profile,
+	operation: OperationName,
+	answer: Message,
 ): ReturnType<typeof findJob> {
-	return findJob(contract.jobs, contract.endpoints[endpoint].answer.jobs, body, headers);
+	return findJob(
+		profile.jobs,
+		profile.operations[operation].answer.jobs,
+		answer,
+		profile.operations.getJob.path,
+	);
 }
 
 /**
@@ -174,27 +177,27 @@ export function jobIn(
  */
 export function resultOrJobToAwait(
 	this: IExecuteFunctions,
-	contract: Contract,
-	endpoint: EndpointName,
-	answer: { body: unknown; headers: Headers },
+	profile: Profile,
+	operation: OperationName,
+	answer: Message,
 	wait: WaitOptions | undefined,
 	itemIndex: number,
 	media?: MediaOptions,
 ): IDataObject | JobToAwait {
-	const found = jobIn(contract, endpoint, answer.body, answer.headers);
-	const resource = readResource(contract.endpoints[endpoint], answer.body);
+	const found = jobIn(profile, operation, answer);
+	const resource = readResource(profile.operations[operation].answer, answer.body);
 	// A job known only by where it is (a 202's Location) is output as its id, named as the service's jobs
 	// name it; one named in a body, as that body.
-	const idName = contract.jobs.id[0]?.[0] ?? 'id';
+	const idName = (profile.jobs.id[0] ?? '/id').slice(1).split('/')[0] || 'id';
 	const output =
 		found?.job ??
-		(found !== undefined && (found.via === 'location' || !isRecord(resource))
+		(found !== undefined && (found.via === 'address' || !isRecord(resource))
 			? { [idName]: found.id }
 			: requireObject(this, resource, itemIndex));
 	if (wait === undefined || found === undefined) return output;
 	// A wait for the service's event reads every job once after registering, whatever its first answer said.
 	if (found.job !== undefined && wait.method !== 'event') {
-		const view = readJob(contract.jobs, found.job);
+		const view = readJob(profile.jobs, found.job);
 		if (view.state === 'succeeded' || view.state === 'scheduled') return found.job;
 		if (view.state === 'failed') throw failedJobError(this, found.job, view, itemIndex);
 	}

@@ -2,14 +2,14 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ListPlan } from '../actions/types';
-import type { EndpointName } from '../../shared/contract';
+import type { OperationName } from '../../shared/profile/types';
 import { MAX_LIST_ITEMS } from '../../shared/transport/paging';
 import { readExtraFields } from './fields';
 
 /** A Get Many's plan: its Return All / Limit, the given filters, and the extra query merged last. */
 export function listPlan(
 	this: IExecuteFunctions,
-	endpoint: EndpointName,
+	endpoint: OperationName,
 	itemIndex: number,
 	filters: IDataObject,
 ): ListPlan {

@@ -1,7 +1,8 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { mediaAddresses, readJob, type JobReading } from '../../shared/contract';
+import { mediaAddresses, readJob } from '../../shared/executor/answers';
+import type { JobProfile } from '../../shared/profile/types';
 import {
 	downloadFile,
 	type DownloadLimits,
@@ -262,7 +263,7 @@ export function mediaTypeOf(
 export async function downloadMedia(
 	this: MediaContext,
 	job: IDataObject,
-	jobs: JobReading,
+	jobs: JobProfile,
 	options: MediaOptions,
 	itemIndex: number,
 ): Promise<IBinaryKeyData> {

@@ -5,13 +5,10 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import {
-	findField,
-	type EndpointName,
-	type ObjectShape,
-	type PageToken,
-} from '../../shared/contract';
-import { loadContract } from '../../shared/transport';
+import type { PageToken } from '../../shared/executor/answers';
+import { isRecord, readAt, segmentsOf, pointerOf } from '../../shared/profile/pointer';
+import type { OperationName, Profile } from '../../shared/profile/types';
+import { loadProfile } from '../../shared/transport';
 import { readPage } from '../../shared/transport/paging';
 
 const SEARCH_PAGE_SIZE = 50;
@@ -24,35 +21,35 @@ function shorten(value: string, length: number): string {
 	return single.length > length ? `${single.slice(0, length - 1)}…` : single;
 }
 
-/** Reads a record's field by the service's name for it, such as `headline` for `title`. */
+/** What a picker's entry shows of a record: read where the profile says the service keeps it. */
 type FieldReader = (record: IDataObject, field: string) => unknown;
 
-function fieldReader(item: ObjectShape | undefined): FieldReader {
-	// Answers may mark fields read-only; that matters for sending, not for reading.
-	const own = (record: IDataObject, name: string | undefined) =>
-		name !== undefined && Object.prototype.hasOwnProperty.call(record, name)
-			? record[name]
-			: undefined;
-	if (item === undefined) {
-		return (record, field) =>
-			own(
-				record,
-				findField(
-					{ properties: new Map(Object.keys(record).map((name) => [name, {}])) },
-					field,
-					undefined,
-					new Set(),
-					{ writable: false },
-				),
-			);
-	}
-	// A documented list names the same fields in every record: each is looked up once.
-	const names = new Map<string, string | undefined>();
-	return (record, field) => {
-		if (!names.has(field))
-			names.set(field, findField(item, field, undefined, new Set(), { writable: false }));
-		return own(record, names.get(field));
+/** A request placement (`/body/headline`) as the place the resource answered holds it (`/headline`). */
+function inResource(to: string | null | undefined): string | undefined {
+	const [part, ...rest] = segmentsOf(to ?? '');
+	return part === 'body' && rest.length > 0 && !rest.includes('-') ? pointerOf(rest) : undefined;
+}
+
+// A page's name, where a service has no request of its own naming it: the usual names for one.
+const PAGE_NAMES = ['/name', '/title', '/display_name', '/displayName', '/label', '/handle'];
+
+function fieldReader(profile: Profile, list: OperationName): FieldReader {
+	const post = profile.operations.createPost.fields;
+	const { registration } = profile.webhooks;
+	const places: Record<string, Array<string | undefined>> = {
+		id: [profile.operations[list].answer.itemId ?? '/id'],
+		name: PAGE_NAMES,
+		url: ['/url', '/link', '/permalink'],
+		title: [inResource(post.title?.to), '/title'],
+		content: [inResource(post.content?.to), '/content'],
+		status: [inResource(post.status?.to), '/status'],
+		webhookUrl: [registration.url],
+		events: [registration.events],
 	};
+	return (record, field) =>
+		(places[field] ?? [])
+			.map((pointer) => (pointer === undefined ? undefined : readAt(record, pointer)))
+			.find((value) => value !== undefined && value !== null && !isRecord(value));
 }
 
 function text(value: unknown): string {
@@ -66,17 +63,18 @@ function text(value: unknown): string {
  */
 async function search(
 	context: ILoadOptionsFunctions,
-	endpoint: EndpointName,
+	endpoint: OperationName,
 	toEntry: (read: (field: string) => unknown) => INodeListSearchItems,
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const needle = (filter ?? '').trim();
-	const route = (await loadContract.call(context)).endpoints[endpoint];
-	const parameter = needle === '' ? undefined : route.search;
+	const profile = await loadProfile.call(context);
+	const search = profile.operations[endpoint].fields.search?.to;
+	const parameter = needle === '' || !search ? undefined : segmentsOf(search)[1];
 	const qs = parameter === undefined ? {} : { [parameter]: needle };
 	const filtersHere = needle !== '' && parameter === undefined;
-	const read = fieldReader(route.answer.item);
+	const read = fieldReader(profile, endpoint);
 	const matches = (entry: INodeListSearchItems) =>
 		!filtersHere ||
 		entry.name.toLowerCase().includes(needle.toLowerCase()) ||
@@ -149,7 +147,7 @@ export async function searchWebhooks(
 			const listed = read('events');
 			const events = Array.isArray(listed) ? ` (${listed.join(', ')})` : '';
 			return {
-				name: `${text(read('url')) || String(read('id'))}${events}`,
+				name: `${text(read('webhookUrl')) || String(read('id'))}${events}`,
 				value: String(read('id')),
 			};
 		},

@@ -1,10 +1,10 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { eventOptions } from '../descriptions/events';
-import { loadContract } from '../../shared/transport';
+import { loadProfile } from '../../shared/transport';
 
 /** The events the service's OpenAPI document lists, or the built-in ones when it lists none. */
 export async function getEvents(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const contract = await loadContract.call(this);
-	return eventOptions(contract.webhooks.events, contract.webhooks.meanings);
+	const { webhooks } = await loadProfile.call(this);
+	return eventOptions(webhooks.events, webhooks.meanings);
 }

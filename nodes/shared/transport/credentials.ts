@@ -6,6 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { BUILT_IN_PROFILE } from '../profile/builtIn';
+import { checkOverrides } from '../profile/overrides';
+
 /** Every kind of context the nodes talk to the service from. */
 export type RequestContext =
 	| IExecuteFunctions
@@ -18,6 +21,8 @@ export const CREDENTIAL_TYPE = 'contentPublishingApi';
 export interface Credentials {
 	baseUrl: string;
 	apiKey: string;
+	/** Profile Overrides, parsed and checked. */
+	overrides?: Record<string, unknown>;
 }
 
 /**
@@ -50,7 +55,11 @@ export async function readCredentials(
 }
 
 async function readCredentialsOnce(this: RequestContext, itemIndex?: number): Promise<Credentials> {
-	const credentials = await this.getCredentials<Credentials>(CREDENTIAL_TYPE, itemIndex);
+	const credentials = await this.getCredentials<{
+		baseUrl?: unknown;
+		apiKey?: unknown;
+		profileOverrides?: unknown;
+	}>(CREDENTIAL_TYPE, itemIndex);
 	const baseUrl = normalizeBaseUrl(String(credentials.baseUrl ?? ''));
 	if (!/^https?:\/\/[^/]/i.test(baseUrl)) {
 		throw new NodeOperationError(
@@ -74,7 +83,17 @@ async function readCredentialsOnce(this: RequestContext, itemIndex?: number): Pr
 			},
 		);
 	}
-	return { baseUrl, apiKey: String(credentials.apiKey ?? '') };
+	// Checked over the built-in profile before anything is sent; the profile read from the service's
+	// document takes them the same way.
+	const { overrides, problem } = checkOverrides(credentials.profileOverrides, BUILT_IN_PROFILE);
+	if (problem !== undefined) {
+		throw new NodeOperationError(this.getNode(), `The credential's ${problem.message}`, {
+			itemIndex,
+			description:
+				'Correct the Profile Overrides in the credential: Service → Describe shows the profile they go over, and the README has examples.',
+		});
+	}
+	return { baseUrl, apiKey: String(credentials.apiKey ?? ''), overrides };
 }
 
 /** Removes the key from a text, also where it appears escaped inside JSON. */

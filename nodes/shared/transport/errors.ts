@@ -1,7 +1,10 @@
 import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { ContractFieldError, describeError, headerValue, type ErrorReading } from '../contract';
+import { describeError } from '../executor/answers';
+import { ProfileFieldError } from '../executor/request';
+import { headerValue } from '../profile/pointer';
+import type { ErrorProfile } from '../profile/types';
 import { redactValue, type RequestContext } from './credentials';
 import type { ServiceAnswer } from './http';
 
@@ -63,7 +66,7 @@ export function retryAfterSeconds(value: string, now = Date.now()): number | und
 interface ErrorSettings {
 	apiKey: string;
 	itemIndex?: number;
-	errors: ErrorReading;
+	errors: ErrorProfile;
 	/** Why the built-in conventions stand in, named in hints on refusals they may explain. */
 	notice?: string;
 	idempotent: boolean;
@@ -113,14 +116,14 @@ export function serviceError(
 	return error;
 }
 
-/** What the contract refused, as the node's error naming the parameter and the item it is about. */
+/** What the profile refused, as the node's error naming the parameter and the item it is about. */
 export function refusal(
 	context: RequestContext,
 	error: unknown,
 	itemIndex?: number,
 	parameter?: string,
 ): NodeApiError | NodeOperationError {
-	if (!(error instanceof ContractFieldError)) return asNodeError(context, error, itemIndex);
+	if (!(error instanceof ProfileFieldError)) return asNodeError(context, error, itemIndex);
 	const item =
 		itemIndex === undefined ? undefined : parameter ? `of item ${itemIndex}` : `Item ${itemIndex}`;
 	const subject = [parameter && `"${parameter}"`, item].filter(Boolean).join(' ');

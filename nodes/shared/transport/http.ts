@@ -1,8 +1,7 @@
 import type { IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { Headers } from '../contract';
-import { headerValue } from '../contract';
+import { headerValue, type Headers } from '../profile/pointer';
 import { redact, type RequestContext } from './credentials';
 
 /**

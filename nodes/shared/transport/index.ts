@@ -1,24 +1,14 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import {
-	eventsToSend,
-	findJob,
-	isRecord,
-	isUnsafeId,
-	own,
-	readResource,
-	requestBody,
-	requestQuery,
-	type Contract,
-	type EndpointName,
-	type Headers,
-	type ResolvedEndpoint,
-	type WebhookContract,
-} from '../contract';
+import { pathFor, placeFields } from '../executor/request';
+import { eventsToSend } from '../executor/events';
+import { findJob, readResource } from '../executor/answers';
+import { isRecord, readAt, type Headers } from '../profile/pointer';
+import type { OperationName, OperationProfile, Profile, WebhookProfile } from '../profile/types';
 import { JsonLimitError, parseJson } from '../json';
 import { sleepUnlessCancelled } from '../sleep';
-import { contractFor, refreshContract } from './contracts';
+import { profileFor, refreshProfile, WHOLE_DOCUMENT } from './profiles';
 import { readCredentials, type Credentials, type RequestContext } from './credentials';
 import { asNodeError, refusal, retryAfterMs, serviceError } from './errors';
 import { exchange, notJsonError, type ServiceAnswer } from './http';
@@ -26,12 +16,13 @@ import { endTurn, MAX_PAUSE_MS, takeTurn } from './pacing';
 import { isLostAnswer, recall, remember, sendPolicy } from './policy';
 
 /**
- * Calling an endpoint: the request built by the contract from the node's fields, sent under the
- * retry policy and the execution's pace, and the answer parsed within limits.
+ * Calling one of the profile's operations: the request the executor builds from the node's
+ * parameters, sent under the retry policy and the execution's pace, and the answer parsed within
+ * limits.
  */
 
 export { asNodeError, isTransient, retryAfterMs } from './errors';
-export { loadContract } from './contracts';
+export { loadProfile, profileFor } from './profiles';
 export { readCredentials, type RequestContext } from './credentials';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -42,17 +33,12 @@ const ANSWER_LIMITS = { maxLength: MAX_ANSWER_BYTES, maxDepth: 256, maxValues: 4
 // Answers of writes are remembered for n8n's Retry On Fail only up to this size.
 const MAX_REMEMBERED_ANSWER = 1024 * 1024;
 
-/** Fields in the node's own names, which the contract maps onto the service's when sending. */
-export interface NodeFields {
-	body?: IDataObject;
-	qs?: IDataObject;
-	/** Body fields left out where the service's schema has no place for them, instead of failing. */
-	optional?: IDataObject;
-}
-
 export interface CallOptions {
 	id?: string;
-	fields?: NodeFields;
+	/** The node's parameters, which the profile places in the request. */
+	params?: IDataObject;
+	/** Parameters left out where the service has no place for them, instead of failing (a webhook's description). */
+	optional?: IDataObject;
 	/** Sent as given, after (and over) the mapped fields: Extra Body Fields, Extra Query Parameters, paging. */
 	body?: IDataObject;
 	qs?: IDataObject;
@@ -75,30 +61,24 @@ export interface Answer {
 	headers: Headers;
 	/** The parsed body; undefined for an empty one. */
 	body: unknown;
-	/** The contract the request was sent by, which reads the answer. */
-	contract: Contract;
+	/** The profile the request was sent by, which reads the answer. */
+	profile: Profile;
 }
 
 /**
- * The node's fields in the service's names; a field the service has no place for fails the item
- * here. The router calls this for every item before sending anything.
+ * The node's parameters placed in the request by the profile; a parameter the service has no
+ * place for fails the item here. The router calls this for every item before sending anything.
  */
-export function inServiceFields(
+export function placeParams(
 	this: RequestContext,
-	contract: Contract,
-	endpoint: EndpointName,
-	fields: NodeFields | undefined,
+	operation: OperationProfile,
+	params: IDataObject | undefined,
+	optional?: IDataObject,
 	itemIndex?: number,
-): { body?: IDataObject; qs?: IDataObject } {
-	if (fields === undefined) return {};
+): { body?: IDataObject; query: IDataObject } {
+	if (params === undefined && optional === undefined) return { query: {} };
 	try {
-		return {
-			body:
-				fields.body === undefined
-					? undefined
-					: requestBody(contract, endpoint, fields.body, fields.optional),
-			qs: fields.qs === undefined ? undefined : requestQuery(contract, endpoint, fields.qs),
-		};
+		return placeFields(operation, params ?? {}, optional);
 	} catch (error) {
 		throw refusal(this, error, itemIndex);
 	}
@@ -107,7 +87,7 @@ export function inServiceFields(
 /** The chosen events as the service names them, checked against the events it lists. */
 export function serviceEvents(
 	this: RequestContext,
-	webhooks: WebhookContract,
+	webhooks: WebhookProfile,
 	events: string[],
 	itemIndex?: number,
 ): string[] {
@@ -116,16 +96,6 @@ export function serviceEvents(
 	} catch (error) {
 		throw refusal(this, error, itemIndex, 'Events');
 	}
-}
-
-/** Resolves an endpoint's path, encoding the id so that it can never address another route. */
-function pathOf(endpoint: ResolvedEndpoint, id?: string): string {
-	if (!endpoint.path.includes('{id}')) return endpoint.path;
-	if (id === undefined || isUnsafeId(id))
-		throw new Error(
-			`Endpoint ${endpoint.name} needs an id that names one resource, not "${id ?? ''}"`,
-		);
-	return endpoint.path.replace('{id}', encodeURIComponent(id));
 }
 
 /** A form body as services that take one read it: `a=1&b[]=x&c[d]=y`. */
@@ -142,25 +112,15 @@ function formText(fields: IDataObject): string {
 	return parts.join('&');
 }
 
-/** The fields of an object that its replacing PUT takes back: writable, set, and never a secret. */
-function writableFields(
-	contract: Contract,
-	endpoint: ResolvedEndpoint,
-	current: unknown,
-): IDataObject {
-	if (!isRecord(current) || endpoint.request === undefined) return {};
-	const secret = contract.webhooks.secret.sent;
-	return Object.fromEntries(
-		Object.entries(current).filter(([name, value]) => {
-			const property = endpoint.request?.properties.get(name);
-			return (
-				property !== undefined &&
-				own(property, 'readOnly') !== true &&
-				value !== null &&
-				name !== secret
-			);
-		}),
-	);
+/** The properties of an object that its replacing PUT takes back: the ones the profile keeps, set. */
+function keptFields(operation: OperationProfile, current: unknown): IDataObject {
+	if (!isRecord(current) || operation.replaces === undefined) return {};
+	const kept: IDataObject = {};
+	for (const name of operation.replaces.keep) {
+		const value = readAt(current, `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+		if (value !== undefined && value !== null) kept[name] = value as IDataObject[string];
+	}
+	return kept;
 }
 
 async function parseAnswer(
@@ -189,53 +149,68 @@ async function parseAnswer(
 	}
 }
 
+/** What a refusal means where the built-in conventions stood in for (part of) the document. */
+export function builtInNotice(profile: Profile): string | undefined {
+	const [first] = profile.notFollowed;
+	if (first === undefined) return undefined;
+	const parts = profile.notFollowed.map(({ part, why }) => `${part} (${why})`).join('; ');
+	return `${first.part === WHOLE_DOCUMENT ? `${first.why}, so the node used its built-in conventions.` : `The node could not follow these parts of the service's OpenAPI document and used its built-in conventions for them: ${parts}.`} Service → Describe shows the profile in use.`;
+}
+
 /**
- * The one function that talks to the service for an endpoint. It builds the request by the
- * service's contract, sends it, and hands back the parsed answer; a refusal becomes the n8n error
+ * The one function that talks to the service for an operation. It builds the request by the
+ * service's profile, sends it, and hands back the parsed answer; a refusal becomes the n8n error
  * that tells what the service said. A 405, or a 404 on a collection, reads the document again
- * (it may have changed) and sends once more if the endpoint moved.
+ * (it may have changed) and sends once more if the operation moved.
  */
 export async function callEndpoint(
 	this: RequestContext,
-	name: EndpointName,
+	name: OperationName,
 	options: CallOptions = {},
 ): Promise<Answer> {
 	const credentials = await readCredentials.call(this, options.itemIndex);
-	const contract = await contractFor.call(this, credentials);
+	const profile = await profileFor.call(this, credentials);
 	try {
-		return await callByContract.call(this, contract, name, options, credentials);
+		return await callByProfile.call(this, profile, name, options, credentials);
 	} catch (error) {
 		const httpCode = error instanceof NodeApiError ? error.httpCode : undefined;
-		const endpoint = contract.endpoints[name];
-		const moved = httpCode === '405' || (httpCode === '404' && !endpoint.path.includes('{id}'));
-		if (!moved || !refreshContract(credentials)) throw asNodeError(this, error, options.itemIndex);
-		const fresh = await contractFor.call(this, credentials);
-		const freshEndpoint = fresh.endpoints[name];
-		if (freshEndpoint.method === endpoint.method && freshEndpoint.path === endpoint.path)
+		const operation = profile.operations[name];
+		const moved = httpCode === '405' || (httpCode === '404' && !operation.path.includes('{id}'));
+		if (!moved || !refreshProfile(credentials)) throw asNodeError(this, error, options.itemIndex);
+		const fresh = await profileFor.call(this, credentials);
+		const freshOperation = fresh.operations[name];
+		if (freshOperation.method === operation.method && freshOperation.path === operation.path)
 			throw asNodeError(this, error, options.itemIndex);
-		return await callByContract.call(this, fresh, name, options, credentials);
+		return await callByProfile.call(this, fresh, name, options, credentials);
 	}
 }
 
-async function callByContract(
+/** The operation that reads what an update changes: `getPost` for `updatePost`. */
+const READS: Partial<Record<OperationName, OperationName>> = {
+	updatePost: 'getPost',
+	updateWebhook: 'getWebhook',
+};
+
+async function callByProfile(
 	this: RequestContext,
-	contract: Contract,
-	name: EndpointName,
+	profile: Profile,
+	name: OperationName,
 	options: CallOptions,
 	credentials: Credentials,
 ): Promise<Answer> {
 	const { baseUrl, apiKey } = credentials;
 	const { id, itemIndex, timeoutMs = DEFAULT_TIMEOUT_MS, signal } = options;
-	const endpoint = contract.endpoints[name];
-	const mapped = inServiceFields.call(this, contract, name, options.fields, itemIndex);
+	const operation = profile.operations[name];
+	const placed = placeParams.call(this, operation, options.params, options.optional, itemIndex);
 	let body =
-		mapped.body === undefined && options.body === undefined
+		placed.body === undefined && options.body === undefined
 			? undefined
-			: { ...mapped.body, ...options.body };
-	const query = { ...mapped.qs, ...options.qs };
-	if (endpoint.replaces && endpoint.reads !== undefined && body !== undefined) {
+			: { ...placed.body, ...options.body };
+	const query = { ...placed.query, ...options.qs };
+	const reads = READS[name];
+	if (operation.replaces !== undefined && reads !== undefined && body !== undefined) {
 		// A PUT replaces the whole object: what the item does not change is sent back as it is.
-		const current = await callEndpoint.call(this, endpoint.reads, {
+		const current = await callEndpoint.call(this, reads, {
 			id,
 			itemIndex,
 			timeoutMs,
@@ -243,16 +218,12 @@ async function callByContract(
 			deadline: options.deadline,
 		});
 		body = {
-			...writableFields(
-				contract,
-				endpoint,
-				readResource(contract.endpoints[endpoint.reads], current.body),
-			),
+			...keptFields(operation, readResource(profile.operations[reads].answer, current.body)),
 			...body,
 		};
 	}
-	// An endpoint's path always stays within the Base URL; an address the service handed over may not.
-	const target = options.url ?? `${baseUrl}${pathOf(endpoint, id)}`;
+	// An operation's path always stays within the Base URL; an address the service handed over may not.
+	const target = options.url ?? `${baseUrl}${pathFor(operation, id)}`;
 	if (options.url !== undefined && new URL(target).origin !== new URL(baseUrl).origin) {
 		throw new NodeApiError(
 			this.getNode(),
@@ -265,16 +236,17 @@ async function callByContract(
 			},
 		);
 	}
-	const policy = sendPolicy(endpoint, options.itemKey, options.retryReads);
-	const form = /x-www-form-urlencoded/i.test(endpoint.mediaType);
+	const policy = sendPolicy(name, operation, options.itemKey, options.retryReads);
+	const mediaType = operation.mediaType ?? 'application/json';
+	const form = /x-www-form-urlencoded/i.test(mediaType);
 	const request: IHttpRequestOptions = {
-		method: endpoint.method,
+		method: operation.method,
 		url: target,
 		qs: Object.keys(query).length > 0 ? query : undefined,
 		// Sent as text in the media type the document declares (`application/merge-patch+json`, a form).
 		body: body === undefined ? undefined : form ? formText(body) : JSON.stringify(body),
 		headers: {
-			...(body === undefined ? {} : { 'Content-Type': endpoint.mediaType }),
+			...(body === undefined ? {} : { 'Content-Type': mediaType }),
 			...policy.idempotency,
 		},
 	};
@@ -282,7 +254,7 @@ async function callByContract(
 	const earlier = recall<Answer>(policy.memoKey);
 	if (earlier !== undefined) {
 		if ('answered' in earlier) return earlier.answered;
-		throw outcomeUnknown(this, endpoint, itemIndex);
+		throw outcomeUnknown(this, operation, itemIndex);
 	}
 
 	const started = Date.now();
@@ -291,7 +263,7 @@ async function callByContract(
 	for (let attempt = 1; ; attempt++) {
 		if (!(await takeTurn(this, deadline, signal))) {
 			if (signal?.aborted) throw cancelled(this, itemIndex);
-			throw pausedTooLong(this, endpoint, itemIndex);
+			throw pausedTooLong(this, operation, itemIndex);
 		}
 		let answer: ServiceAnswer | undefined;
 		try {
@@ -304,8 +276,8 @@ async function callByContract(
 				throw serviceError(this, answer, parsed, {
 					apiKey,
 					itemIndex,
-					errors: contract.errors,
-					notice: contract.notice,
+					errors: profile.errors,
+					notice: builtInNotice(profile),
 					idempotent: policy.idempotency !== undefined,
 				});
 			}
@@ -318,7 +290,7 @@ async function callByContract(
 				statusCode: answer.statusCode,
 				headers: answer.headers,
 				body: parsed,
-				contract,
+				profile,
 			};
 			if (answer.text.length <= MAX_REMEMBERED_ANSWER)
 				remember(policy.memoKey, { answered: result });
@@ -339,12 +311,12 @@ async function callByContract(
 				Date.now() + Math.max(backoff, retryAfter ?? 0) <= deadline;
 			if (
 				!retry &&
-				endpoint.method !== 'GET' &&
+				operation.method !== 'GET' &&
 				policy.idempotency === undefined &&
 				isLostAnswer(error)
 			) {
 				remember(policy.memoKey, { unknown: true });
-				throw outcomeUnknown(this, endpoint, itemIndex, error);
+				throw outcomeUnknown(this, operation, itemIndex, error);
 			}
 			if (!retry || !(await sleepUnlessCancelled(backoff, signal))) {
 				if (signal?.aborted) throw cancelled(this, itemIndex);
@@ -364,7 +336,7 @@ function cancelled(context: RequestContext, itemIndex?: number): NodeOperationEr
 
 function pausedTooLong(
 	context: RequestContext,
-	endpoint: ResolvedEndpoint,
+	endpoint: OperationProfile,
 	itemIndex?: number,
 ): NodeApiError {
 	const error = new NodeApiError(
@@ -383,7 +355,7 @@ function pausedTooLong(
 
 function outcomeUnknown(
 	context: RequestContext,
-	endpoint: ResolvedEndpoint,
+	endpoint: OperationProfile,
 	itemIndex?: number,
 	cause?: unknown,
 ): NodeApiError {
@@ -400,28 +372,18 @@ function outcomeUnknown(
 	);
 }
 
-export { contractFor };
-
 /** Reads a job by its id: the job object, out of whatever the service wraps it in. */
 export async function readJobById(
 	this: RequestContext,
 	id: string,
 	options: Omit<CallOptions, 'id'> = {},
 ): Promise<IDataObject> {
-	const contract = await contractFor.call(
-		this,
-		await readCredentials.call(this, options.itemIndex),
-	);
 	const answer = await callEndpoint.call(this, 'getJob', { ...options, id });
-	const found = findJob(
-		contract.jobs,
-		contract.endpoints.getJob.answer.jobs,
-		answer.body,
-		answer.headers,
-	);
+	const { jobs, operations } = answer.profile;
+	const found = findJob(jobs, operations.getJob.answer.jobs, answer, operations.getJob.path);
 	return requireObject(
 		this,
-		found?.job ?? readResource(contract.endpoints.getJob, answer.body),
+		found?.job ?? readResource(operations.getJob.answer, answer.body),
 		options.itemIndex,
 	);
 }

@@ -1,17 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	own,
-	readListPage,
-	type EndpointName,
-	type ListPage,
-	type PageToken,
-	type Paging,
-} from '../contract';
+import { itemIdOf, readListPage, type ListPage, type PageToken } from '../executor/answers';
+import type { OperationName, Paging } from '../profile/types';
 import { readCredentials, type RequestContext } from './credentials';
 import { callEndpoint, type CallOptions } from './index';
-import { contractFor } from './contracts';
+import { profileFor } from './profiles';
 
 /**
  * Reading lists page by page, in whichever paging the service documents, so that it always ends:
@@ -27,17 +21,22 @@ export const MAX_LIST_REQUESTS = 1_000;
 const DEFAULT_PAGE_SIZE = 100;
 
 export interface ListOptions extends Pick<CallOptions, 'itemIndex' | 'timeoutMs' | 'signal'> {
-	/** Filters in the node's names, mapped onto the service's query parameters. */
+	/** Filters as the node's parameters, which the profile places in the query. */
 	filters?: IDataObject;
 	/** Query parameters sent as given (Extra Query Parameters). */
 	qs?: IDataObject;
 }
 
 /** The query that asks for one page, in the paging style the service documents. */
-function pageQuery(paging: Paging, next: PageToken | undefined, pageSize: number): IDataObject {
+function pageQuery(
+	paging: Paging | undefined,
+	next: PageToken | undefined,
+	pageSize: number,
+): IDataObject {
 	const query: IDataObject = {};
-	if (paging.style === 'none') return query;
-	if (paging.size !== undefined) query[paging.size] = Math.max(1, Math.min(pageSize, paging.max));
+	if (paging === undefined || paging.style === 'none') return query;
+	if (paging.size !== undefined)
+		query[paging.size] = Math.max(1, Math.min(pageSize, paging.max ?? DEFAULT_PAGE_SIZE));
 	if (paging.style === 'cursor' && next !== undefined && 'cursor' in next)
 		query[paging.cursor] = next.cursor;
 	if (paging.style === 'after' && next !== undefined && 'after' in next)
@@ -52,7 +51,7 @@ function pageQuery(paging: Paging, next: PageToken | undefined, pageSize: number
 /** Fetches one page of a list endpoint; `next` is the token of an earlier page, none for the first. */
 export async function readPage(
 	this: RequestContext,
-	name: EndpointName,
+	name: OperationName,
 	{
 		filters,
 		qs = {},
@@ -62,36 +61,33 @@ export async function readPage(
 	}: ListOptions & { next?: PageToken; pageSize: number },
 ): Promise<ListPage> {
 	const credentials = await readCredentials.call(this, request.itemIndex);
-	const endpoint = (await contractFor.call(this, credentials)).endpoints[name];
+	const { answer: reading, path } = (await profileFor.call(this, credentials)).operations[name];
 	if (next !== undefined && 'url' in next) {
 		// A next link names the whole address, query included; it is read only within the Base URL's origin.
-		const url = new URL(next.url, `${credentials.baseUrl}${endpoint.path}`).toString();
+		const url = new URL(next.url, `${credentials.baseUrl}${path}`).toString();
 		const answer = await callEndpoint.call(this, name, { url, ...request });
-		return readListPage(endpoint, answer.body, answer.headers, next);
+		return readListPage(answer.profile.operations[name].answer, answer, next);
 	}
 	const answer = await callEndpoint.call(this, name, {
-		qs: { ...pageQuery(endpoint.paging, next, pageSize), ...qs },
-		fields: { qs: filters },
+		qs: { ...pageQuery(reading.paging, next, pageSize), ...qs },
+		params: filters,
 		...request,
 	});
-	return readListPage(endpoint, answer.body, answer.headers, next);
+	return readListPage(answer.profile.operations[name].answer, answer, next);
 }
 
 /** Reads pages until `limit` items were read (all of them, up to MAX_LIST_ITEMS, when no limit is given). */
 export async function readAllItems(
 	this: RequestContext,
-	name: EndpointName,
+	name: OperationName,
 	{ limit, ...options }: ListOptions & { limit?: number },
 ): Promise<IDataObject[]> {
 	const wanted = Math.min(limit ?? MAX_LIST_ITEMS, MAX_LIST_ITEMS);
-	const endpoint = (
-		await contractFor.call(this, await readCredentials.call(this, options.itemIndex))
-	).endpoints[name];
-	const { paging } = endpoint;
-	const idOf = (item: IDataObject) => {
-		const id = own(item, endpoint.answer.itemId);
-		return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
-	};
+	const { answer: reading } = (
+		await profileFor.call(this, await readCredentials.call(this, options.itemIndex))
+	).operations[name];
+	const paging = reading.paging ?? { style: 'none', from: 'built-in' };
+	const idOf = (item: IDataObject) => itemIdOf(reading, item);
 	const collected: IDataObject[] = [];
 	const seenIds = new Set<string>();
 	const seenTokens = new Set<string>();

@@ -1,6 +1,6 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import type { ResolvedEndpoint } from '../contract';
+import type { OperationName, OperationProfile } from '../profile/types';
 import { isTransient } from './errors';
 
 /**
@@ -32,23 +32,26 @@ export interface SendPolicy {
 }
 
 export function sendPolicy(
-	endpoint: ResolvedEndpoint,
+	name: OperationName,
+	operation: OperationProfile,
 	itemKey: string | undefined,
 	retryReads = true,
 ): SendPolicy {
-	if (endpoint.method === 'GET')
+	if (operation.method === 'GET')
 		return { attempts: retryReads ? ATTEMPTS : 1, retryable: isTransient };
-	const memoKey = itemKey === undefined ? undefined : `${endpoint.name}:${itemKey}`;
-	if (endpoint.idempotencyHeader !== undefined && itemKey !== undefined && memoKey !== undefined) {
+	const memoKey = itemKey === undefined ? undefined : `${name}:${itemKey}`;
+	const header = operation.idempotency?.header;
+	const firstSentHeader = operation.idempotency?.firstSent;
+	if (header !== undefined && itemKey !== undefined && memoKey !== undefined) {
 		const idempotency: Record<string, string> = {};
-		if (endpoint.firstSentHeader === undefined) idempotency[endpoint.idempotencyHeader] = itemKey;
+		if (firstSentHeader === undefined) idempotency[header] = itemKey;
 		else {
 			// OASIS Repeatable Requests: a UUID, and the time the first attempt went out, the same on every repeat.
-			idempotency[endpoint.idempotencyHeader] = itemKey.replace(
+			idempotency[header] = itemKey.replace(
 				/^(.{8})(.{4})(.{4})(.{4})(.{12}).*$/,
 				'$1-$2-$3-$4-$5',
 			);
-			idempotency[endpoint.firstSentHeader] = firstSent(memoKey);
+			idempotency[firstSentHeader] = firstSent(memoKey);
 		}
 		return { attempts: ATTEMPTS, retryable: isTransient, idempotency, memoKey };
 	}

@@ -1,29 +1,30 @@
 import { createHash } from 'crypto';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import {
-	builtInContract,
-	DOCUMENT_PATH,
-	isOpenApiDocument,
-	resolveContract,
-	type Contract,
-} from '../contract';
 import { JsonLimitError, parseJson } from '../json';
+import { BUILT_IN_PROFILE } from '../profile/builtIn';
+import { applyOverrides } from '../profile/overrides';
+import { readProfile } from '../profile/read';
+import { isOpenApiDocument } from '../profile/read/document';
+import type { Profile } from '../profile/types';
 import { readCredentials, type Credentials, type RequestContext } from './credentials';
 import { isTransient } from './errors';
 import { exchange } from './http';
 
 /**
- * The service's contract, read from its OpenAPI document once per Base URL and kept a while,
- * shared by every item, execution, list search and trigger of this n8n process. A document that was
- * read serves every credential on that Base URL; a failed read (another key's 401, a 503) is kept
- * only for the credential that met it, so one credential's failure never changes what another
- * one's requests look like.
+ * The service's profile, read from its OpenAPI document once per Base URL and kept a while, shared
+ * by every item, execution, list search and trigger of this n8n process. A document that was read
+ * serves every credential on that Base URL; a failed read (another key's 401, a 503) is kept only
+ * for the credential that met it, so one credential's failure never changes what another one's
+ * requests look like. Each credential's Profile Overrides go over the profile read.
  */
 
-const CONTRACT_TTL_MS = 10 * 60_000;
+/** Where the spec says the service describes itself (section 9). */
+export const DOCUMENT_PATH = '/v1/openapi.json';
+
+const PROFILE_TTL_MS = 10 * 60_000;
 // A service may just have been down: a document that could not be read is tried again soon.
-const UNREADABLE_CONTRACT_TTL_MS = 30_000;
+const UNREADABLE_PROFILE_TTL_MS = 30_000;
 const DOCUMENT_TIMEOUT_MS = 15_000;
 const DOCUMENT_ATTEMPTS = 3;
 const DOCUMENT_RETRY_MS = 500;
@@ -38,30 +39,33 @@ const DOCUMENT_LIMITS = {
 	maxMembers: 10_000,
 };
 // A 404 or 405 on a route the document named suggests the document changed, unless it was just read.
-const MIN_CONTRACT_AGE_FOR_REFRESH_MS = 1_000;
+const MIN_PROFILE_AGE_FOR_REFRESH_MS = 1_000;
 
-interface CachedContract {
-	contract: Promise<Contract>;
+interface CachedProfile {
+	profile: Promise<Profile>;
 	readAt: number;
 	expires: number;
 }
 
 /** Documents read, by Base URL; failures and missing documents, by Base URL and key. */
-const documents = new Map<string, CachedContract>();
-const failures = new Map<string, CachedContract>();
+const documents = new Map<string, CachedProfile>();
+const failures = new Map<string, CachedProfile>();
 
 function failureKey({ baseUrl, apiKey }: Credentials): string {
 	return `${baseUrl}#${createHash('sha256').update(apiKey).digest('hex').slice(0, 32)}`;
 }
 
-async function builtInWith(notice: string): Promise<Contract> {
-	return { ...(await builtInContract()), notice };
+/** The built-in profile, with why it stands in for the service's document. */
+export const WHOLE_DOCUMENT = 'the whole document';
+
+function builtInBecause(why: string): Profile {
+	return { ...BUILT_IN_PROFILE, notFollowed: [{ part: WHOLE_DOCUMENT, why }] };
 }
 
-async function readContract(
+async function readServiceProfile(
 	this: RequestContext,
 	credentials: Credentials,
-): Promise<{ contract: Contract; shared: boolean; ttl: number }> {
+): Promise<{ profile: Profile; shared: boolean; ttl: number }> {
 	const { baseUrl, apiKey } = credentials;
 	const where = `${baseUrl}${DOCUMENT_PATH}`;
 	let answer;
@@ -86,30 +90,28 @@ async function readContract(
 			const reason =
 				error instanceof NodeApiError ? error.message : String((error as Error).message);
 			return {
-				contract: await builtInWith(
-					`The service's OpenAPI document could not be read (${reason}), so the node used its built-in conventions.`,
-				),
+				profile: builtInBecause(`The service's OpenAPI document could not be read (${reason})`),
 				shared: false,
-				ttl: UNREADABLE_CONTRACT_TTL_MS,
+				ttl: UNREADABLE_PROFILE_TTL_MS,
 			};
 		}
 	}
 	if (answer.statusCode === 404 || answer.statusCode === 410) {
 		return {
-			contract: await builtInWith(
-				`The service has no OpenAPI document at ${DOCUMENT_PATH} (HTTP ${answer.statusCode}), so the node used its built-in conventions.`,
+			profile: builtInBecause(
+				`The service has no OpenAPI document at ${DOCUMENT_PATH} (HTTP ${answer.statusCode})`,
 			),
 			shared: false,
-			ttl: CONTRACT_TTL_MS,
+			ttl: PROFILE_TTL_MS,
 		};
 	}
 	if (answer.statusCode >= 300) {
 		return {
-			contract: await builtInWith(
-				`The service's OpenAPI document could not be read (HTTP ${answer.statusCode}), so the node used its built-in conventions.`,
+			profile: builtInBecause(
+				`The service's OpenAPI document could not be read (HTTP ${answer.statusCode})`,
 			),
 			shared: false,
-			ttl: UNREADABLE_CONTRACT_TTL_MS,
+			ttl: UNREADABLE_PROFILE_TTL_MS,
 		};
 	}
 	let document: unknown;
@@ -121,26 +123,22 @@ async function readContract(
 				? `it is too large to follow: ${error.message}`
 				: 'it is not JSON';
 		return {
-			contract: await builtInWith(
-				`The node could not read ${where}: ${why}, so it used its built-in conventions.`,
-			),
+			profile: builtInBecause(`The node could not read ${where}: ${why}`),
 			shared: false,
-			ttl: UNREADABLE_CONTRACT_TTL_MS,
+			ttl: UNREADABLE_PROFILE_TTL_MS,
 		};
 	}
 	if (!isOpenApiDocument(document)) {
 		return {
-			contract: await builtInWith(
-				`${where} is not an OpenAPI 3.0 or 3.1 document, so the node used its built-in conventions.`,
-			),
+			profile: builtInBecause(`${where} is not an OpenAPI 3.0 or 3.1 document`),
 			shared: false,
-			ttl: UNREADABLE_CONTRACT_TTL_MS,
+			ttl: UNREADABLE_PROFILE_TTL_MS,
 		};
 	}
-	return { contract: await resolveContract(document), shared: true, ttl: CONTRACT_TTL_MS };
+	return { profile: await readProfile(document, where), shared: true, ttl: PROFILE_TTL_MS };
 }
 
-function cached(credentials: Credentials): CachedContract | undefined {
+function cached(credentials: Credentials): CachedProfile | undefined {
 	const now = Date.now();
 	for (const [cache, key] of [
 		[documents, credentials.baseUrl],
@@ -152,46 +150,60 @@ function cached(credentials: Credentials): CachedContract | undefined {
 	return undefined;
 }
 
-/** The contract for the credential's service. */
-export async function loadContract(this: RequestContext, itemIndex?: number): Promise<Contract> {
-	return await contractFor.call(this, await readCredentials.call(this, itemIndex));
+/** The profile for the credential's service, with the credential's Profile Overrides over it. */
+export async function loadProfile(this: RequestContext, itemIndex?: number): Promise<Profile> {
+	return await profileFor.call(this, await readCredentials.call(this, itemIndex));
 }
 
-export async function contractFor(
-	this: RequestContext,
-	credentials: Credentials,
-): Promise<Contract> {
+// The profile with each credential's overrides, kept as long as the profile read is.
+const overridden = new WeakMap<Profile, Map<string, Profile>>();
+
+export async function profileFor(this: RequestContext, credentials: Credentials): Promise<Profile> {
+	const read = await readProfileOnce.call(this, credentials);
+	if (credentials.overrides === undefined) return read;
+	const key = JSON.stringify(credentials.overrides);
+	let byOverrides = overridden.get(read);
+	if (byOverrides === undefined) overridden.set(read, (byOverrides = new Map()));
+	let profile = byOverrides.get(key);
+	if (profile === undefined) {
+		profile = applyOverrides(read, credentials.overrides);
+		byOverrides.set(key, profile);
+	}
+	return profile;
+}
+
+async function readProfileOnce(this: RequestContext, credentials: Credentials): Promise<Profile> {
 	const found = cached(credentials);
-	if (found !== undefined) return await found.contract;
+	if (found !== undefined) return await found.profile;
 	// Concurrent items of this credential wait for the one read in flight instead of each starting their own.
-	const entry: CachedContract = {
-		contract: Promise.resolve(builtInContract()),
+	const entry: CachedProfile = {
+		profile: Promise.resolve(BUILT_IN_PROFILE),
 		readAt: Date.now(),
 		expires: Infinity,
 	};
 	const pending = failureKey(credentials);
 	failures.set(pending, entry);
-	entry.contract = readContract.call(this, credentials).then(
-		({ contract, shared, ttl }) => {
+	entry.profile = readServiceProfile.call(this, credentials).then(
+		({ profile, shared, ttl }) => {
 			entry.expires = Date.now() + ttl;
 			if (shared) {
 				failures.delete(pending);
 				documents.set(credentials.baseUrl, entry);
 			}
-			return contract;
+			return profile;
 		},
 		(error: unknown) => {
 			failures.delete(pending);
 			throw error;
 		},
 	);
-	return await entry.contract;
+	return await entry.profile;
 }
 
 /** Reads the document again on the next request, unless it was read moments ago. */
-export function refreshContract(credentials: Credentials): boolean {
+export function refreshProfile(credentials: Credentials): boolean {
 	const entry = cached(credentials);
-	if (entry === undefined || Date.now() - entry.readAt < MIN_CONTRACT_AGE_FOR_REFRESH_MS)
+	if (entry === undefined || Date.now() - entry.readAt < MIN_PROFILE_AGE_FOR_REFRESH_MS)
 		return false;
 	documents.delete(credentials.baseUrl);
 	failures.delete(failureKey(credentials));

@@ -10,7 +10,6 @@ import {
 } from '../../descriptions/common';
 import { languageField, toneField } from './shared';
 import { pageIdField } from '../../descriptions/locators';
-import { ENDPOINTS } from '../../../shared/contract';
 import { pickFields, readCollection, readExtraFields } from '../../helpers/fields';
 import { readJobWait } from '../../helpers/jobs';
 import { MAX_TRANSCRIPT_BYTES, readTranscriptFromBinary } from '../../helpers/transcript';
@@ -120,10 +119,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, [pageIdField]);
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
-	const body = pickFields({ ...additionalFields, transcript }, ENDPOINTS.generateBlog.body);
+	const body = pickFields({ ...additionalFields, transcript }, 'generateBlog');
 	return {
 		endpoint: 'generateBlog',
-		body,
+		params: body,
 		extra,
 		wait: readJobWait.call(this, itemIndex),
 	};

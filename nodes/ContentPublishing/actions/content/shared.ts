@@ -1,7 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { ENDPOINTS } from '../../../shared/contract';
 import { pickFields, readCollection, readExtraFields } from '../../helpers/fields';
 import { readJobWait } from '../../helpers/jobs';
 import { mediaFields, readMediaOptions } from '../../helpers/media';
@@ -100,7 +99,7 @@ export async function executePromptGeneration(
 		pageIdField,
 		sourcePostField,
 	]);
-	const body = pickFields({ ...additionalFields, prompt }, ENDPOINTS[endpoint].body);
+	const body = pickFields({ ...additionalFields, prompt }, endpoint);
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
 	const noSource =
 		body.prompt === undefined && body.sourceText === undefined && body.sourcePostId === undefined;
@@ -113,7 +112,7 @@ export async function executePromptGeneration(
 	const wait = readJobWait.call(this, itemIndex);
 	return {
 		endpoint,
-		body,
+		params: body,
 		extra,
 		wait,
 		media: media && wait ? readMediaOptions.call(this, itemIndex) : undefined,

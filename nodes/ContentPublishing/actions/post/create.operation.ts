@@ -2,7 +2,6 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { pageIdField } from '../../descriptions/locators';
-import { ENDPOINTS } from '../../../shared/contract';
 import { optionalPostFields, POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
 import { readDateTime } from '../../helpers/dates';
 import { pickFields, readCollection, readExtraFields, requireString } from '../../helpers/fields';
@@ -70,9 +69,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		});
 	}
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
-	const body = pickFields(
-		{ ...additionalFields, content, status, scheduledAt },
-		ENDPOINTS.createPost.body,
-	);
-	return { endpoint: 'createPost', body, extra };
+	const body = pickFields({ ...additionalFields, content, status, scheduledAt }, 'createPost');
+	return { endpoint: 'createPost', params: body, extra };
 }

@@ -4,7 +4,6 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { extraQueryField, returnAllAndLimit } from '../../descriptions/common';
 import { pageIdField } from '../../descriptions/locators';
 import { POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
-import { ENDPOINTS } from '../../../shared/contract';
 import { pickFields, readCollection } from '../../helpers/fields';
 import { listPlan } from '../../helpers/lists';
 import type { ListPlan } from '../types';
@@ -46,10 +45,5 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<ListPlan> {
 	const filters = readCollection.call(this, 'filters', itemIndex, [pageIdField]);
-	return listPlan.call(
-		this,
-		'listPosts',
-		itemIndex,
-		pickFields(filters, ENDPOINTS.listPosts.query),
-	);
+	return listPlan.call(this, 'listPosts', itemIndex, pickFields(filters, 'listPosts'));
 }

@@ -1,7 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { ENDPOINTS } from '../../../shared/contract';
 import { pageIdField, postLocator } from '../../descriptions/locators';
 import { optionalPostFields, POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
 import { readDateTime } from '../../helpers/dates';
@@ -58,12 +57,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 		updateFields.timeZone,
 	);
-	const body = pickFields({ ...updateFields, scheduledAt }, ENDPOINTS.updatePost.body);
+	const body = pickFields({ ...updateFields, scheduledAt }, 'updatePost');
 	if (Object.keys(body).length === 0 && Object.keys(extra.body).length === 0) {
 		throw new NodeOperationError(this.getNode(), `Nothing to update in item ${itemIndex}`, {
 			itemIndex,
 			description: 'Add at least one field under "Update Fields".',
 		});
 	}
-	return { endpoint: 'updatePost', id, body, extra };
+	return { endpoint: 'updatePost', id, params: body, extra };
 }

@@ -19,7 +19,6 @@ import {
 } from '../../helpers/fields';
 import { readJobWait } from '../../helpers/jobs';
 import type { RequestPlan } from '../types';
-import { ENDPOINTS } from '../../../shared/contract';
 
 /** A platform that takes several parts as one publication: Twitter, as a thread. */
 interface Parts {
@@ -118,6 +117,6 @@ export async function executePublish(
 		itemIndex,
 		additionalFields.timeZone,
 	);
-	const body = pickFields({ ...additionalFields, ...what, scheduledAt }, ENDPOINTS[endpoint].body);
-	return { endpoint, body, extra, wait: readJobWait.call(this, itemIndex) };
+	const body = pickFields({ ...additionalFields, ...what, scheduledAt }, endpoint);
+	return { endpoint, params: body, extra, wait: readJobWait.call(this, itemIndex) };
 }

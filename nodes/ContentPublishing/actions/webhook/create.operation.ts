@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { ENDPOINTS } from '../../../shared/contract';
 import { pickFields, readExtraFields, requireString } from '../../helpers/fields';
 import type { RequestPlan } from '../types';
 import { eventsField } from '../../descriptions/events';
@@ -54,6 +53,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const events = await serviceEvents.call(this, chosen, itemIndex);
 	const additionalFields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
-	const body = pickFields({ ...additionalFields, url, events }, ENDPOINTS.createWebhook.body);
-	return { endpoint: 'createWebhook', body, extra };
+	const body = pickFields({ ...additionalFields, url, events }, 'createWebhook');
+	return { endpoint: 'createWebhook', params: body, extra };
 }

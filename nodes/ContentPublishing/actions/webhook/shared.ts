@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { extraBodyField, extraQueryField } from '../../descriptions/common';
-import { loadContract, serviceEvents as listedEvents } from '../../../shared/transport';
+import { loadProfile, serviceEvents as listedEvents } from '../../../shared/transport';
 
 export const optionalWebhookFields: INodeProperties[] = [
 	{
@@ -35,6 +35,6 @@ export async function serviceEvents(
 	events: string[],
 	itemIndex: number,
 ): Promise<string[]> {
-	const { webhooks } = await loadContract.call(this, itemIndex);
+	const { webhooks } = await loadProfile.call(this, itemIndex);
 	return listedEvents.call(this, webhooks, events, itemIndex);
 }

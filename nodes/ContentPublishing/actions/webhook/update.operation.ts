@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { ENDPOINTS } from '../../../shared/contract';
 import { pickFields, readExtraFields, requireLocator } from '../../helpers/fields';
 import type { RequestPlan } from '../types';
 import { eventsField } from '../../descriptions/events';
@@ -38,7 +37,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const id = requireLocator.call(this, 'webhookId', 'Webhook', itemIndex);
 	const updateFields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const extra = readExtraFields.call(this, updateFields, itemIndex);
-	const body = pickFields(updateFields, ENDPOINTS.updateWebhook.body);
+	const body = pickFields(updateFields, 'updateWebhook');
 	if (Array.isArray(body.events))
 		body.events = await serviceEvents.call(this, body.events as string[], itemIndex);
 	if (Object.keys(body).length === 0 && Object.keys(extra.body).length === 0) {
@@ -47,5 +46,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			description: 'Add at least one field under "Update Fields".',
 		});
 	}
-	return { endpoint: 'updateWebhook', id, body, extra };
+	return { endpoint: 'updateWebhook', id, params: body, extra };
 }
