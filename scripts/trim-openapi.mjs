@@ -9,7 +9,9 @@
  * through more than MAX_SCHEMA_HOPS `$ref`s from the response with `{ "type": "object" }`; names,
  * types, formats and descriptions are left as the API's owner wrote them. A schema the test needs
  * must therefore be within MAX_SCHEMA_HOPS; test/public-openapi.fixtures.test.ts checks that every
- * location in expected.json is still described.
+ * location in expected.json is still described. A `$ref` into another operation (left by some
+ * bundlers) is replaced by a copy of what it names, and a `pattern` that is not an ECMA-262
+ * regular expression is dropped; the output names such patterns.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -45,15 +47,62 @@ const operations = operationArgs.length
 	? operationArgs.map((text) => text.split(/\s+/))
 	: operationsFromExpected(target);
 
+/**
+ * JSON Schema patterns are ECMA-262 regular expressions; one written for another engine (Linode's
+ * `\A...\Z`) makes the document invalid, so it is dropped (and named in the script's output).
+ */
+const droppedPatterns = new Set();
+function isEcmaPattern(value) {
+	if (typeof value !== 'string') return true;
+	try {
+		new RegExp(value, 'u');
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** The value a local JSON pointer (`#/...`, percent-encoded as in a URI fragment) names. */
+function pointed(ref) {
+	return ref
+		.slice(2)
+		.split('/')
+		.map((segment) => decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~'))
+		.reduce((at, segment) => at?.[segment], doc);
+}
+
+/**
+ * Some bundlers point a repeated part at its first use inside another operation
+ * (`#/paths/~1v2~1...`) instead of a component; that operation is not kept, so the part is copied
+ * in place. A pointer into a schema counts as a schema hop, and a cycle is cut like a deep schema.
+ */
+let inlinedCut = 0;
+function inlined(ref, trail) {
+	const hops = trail.hops + (/\/schema(\/|$)/.test(ref) ? 1 : 0);
+	if (trail.refs.includes(ref) || hops > MAX_SCHEMA_HOPS) {
+		inlinedCut += 1;
+		return { type: 'object' };
+	}
+	const target = pointed(ref);
+	if (target === undefined) throw new Error(`${source}: ${ref} points at nothing`);
+	return clean(target, false, { hops, refs: [...trail.refs, ref] });
+}
+
 /** A deep copy without extensions and examples; `inNameMap` means the keys are names, not keywords. */
-function clean(node, inNameMap = false) {
-	if (Array.isArray(node)) return node.map((value) => clean(value));
+function clean(node, inNameMap = false, trail = { hops: 0, refs: [] }) {
+	if (Array.isArray(node)) return node.map((value) => clean(value, false, trail));
 	if (node === null || typeof node !== 'object') return node;
+	if (!inNameMap && typeof node.$ref === 'string' && !node.$ref.startsWith('#/components/'))
+		return inlined(node.$ref, trail);
 	const copy = {};
 	for (const [key, value] of Object.entries(node)) {
 		if (!inNameMap && (key.startsWith('x-') || DROPPED_KEYS.has(key))) continue;
+		if (!inNameMap && key === 'pattern' && !isEcmaPattern(value)) {
+			droppedPatterns.add(value);
+			continue;
+		}
 		if (!inNameMap && DATA_KEYS.has(key)) copy[key] = structuredClone(value);
-		else copy[key] = clean(value, !inNameMap && NAME_MAPS.has(key));
+		else copy[key] = clean(value, !inNameMap && NAME_MAPS.has(key), trail);
 	}
 	return copy;
 }
@@ -142,7 +191,7 @@ for (let depth = 0; frontier.length; depth += 1) {
 			dangling.add(key);
 			continue;
 		}
-		(kind === 'schemas' ? next : frontier).push(...refsIn(component));
+		(kind === 'schemas' ? next : frontier).push(...refsIn(clean(component)));
 	}
 	frontier = next;
 }
@@ -189,6 +238,8 @@ writeFileSync(target, layout(trimmed) + '\n');
 const cut = [...hops.keys()].filter((key) => !kept(key)).length;
 console.log(
 	`${target}: ${operations.length} operations, ${hops.size - cut} components kept, ${cut} cut` +
+		(inlinedCut ? `, ${inlinedCut} copied-in parts cut` : '') +
+		(droppedPatterns.size ? `, patterns dropped: ${[...droppedPatterns].join(' ; ')}` : '') +
 		(dangling.size
 			? ` (${dangling.size} referenced but undefined: ${[...dangling].join(', ').replace(/\n/g, '/')})`
 			: ''),
