@@ -82,7 +82,7 @@ describe("n8n's package scanner", () => {
 			'publication',
 			'index.ts',
 		);
-		const action = "action: 'Publish to a professional network',";
+		const action = "action: 'Publish to linkedin',";
 		const source = readFileSync(publication, 'utf8');
 		expect(source).toContain(action);
 		// The former action, under a disable comment the scanner must ignore.

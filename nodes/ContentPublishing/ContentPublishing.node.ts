@@ -1,6 +1,7 @@
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -16,10 +17,39 @@ import * as post from './actions/post';
 import * as publication from './actions/publication';
 import * as service from './actions/service';
 import { router } from './actions/router';
-import { requestOptionsField } from './descriptions/common';
+import { operationSubtitle, requestOptionsField } from './descriptions/common';
 import { EVENT_WAIT_WEBHOOKS, resumeOnEvent } from './helpers/eventWait';
 import * as webhook from './actions/webhook';
 import { listSearch, loadOptions } from './methods';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Account', value: 'account' },
+			{ name: 'Content Generation', value: 'content' },
+			{ name: 'Job', value: 'job' },
+			{ name: 'Page', value: 'page' },
+			{ name: 'Post', value: 'post' },
+			{ name: 'Publication', value: 'publication' },
+			{ name: 'Service', value: 'service' },
+			{ name: 'Webhook', value: 'webhook' },
+		],
+		default: 'content',
+	},
+	...account.description,
+	...content.description,
+	...job.description,
+	...page.description,
+	...post.description,
+	...publication.description,
+	...service.description,
+	...webhook.description,
+	requestOptionsField,
+];
 
 export class ContentPublishing implements INodeType {
 	description: INodeTypeDescription = {
@@ -28,7 +58,7 @@ export class ContentPublishing implements INodeType {
 		icon: { light: 'file:contentPublishing.svg', dark: 'file:contentPublishing.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: operationSubtitle(properties),
 		description:
 			'Generate blog posts, social posts, carousels and videos, manage posts and webhooks, and publish to LinkedIn and Twitter',
 		defaults: { name: 'Content Publishing' },
@@ -38,34 +68,7 @@ export class ContentPublishing implements INodeType {
 		credentials: [{ name: 'contentPublishingApi', required: true }],
 		// Only while an execution waits for the service's event (Wait Method: Service Event).
 		webhooks: EVENT_WAIT_WEBHOOKS,
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Account', value: 'account' },
-					{ name: 'Content Generation', value: 'content' },
-					{ name: 'Job', value: 'job' },
-					{ name: 'Page', value: 'page' },
-					{ name: 'Post', value: 'post' },
-					{ name: 'Publication', value: 'publication' },
-					{ name: 'Service', value: 'service' },
-					{ name: 'Webhook', value: 'webhook' },
-				],
-				default: 'content',
-			},
-			...account.description,
-			...content.description,
-			...job.description,
-			...page.description,
-			...post.description,
-			...publication.description,
-			...service.description,
-			...webhook.description,
-			requestOptionsField,
-		],
+		properties,
 	};
 
 	methods = { listSearch, loadOptions };

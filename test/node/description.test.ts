@@ -5,8 +5,10 @@ import path from 'node:path';
 
 import { eventOptions } from '../../nodes/ContentPublishing/descriptions/events';
 import {
+	contentPublishingNode,
 	loadPackage,
 	NODE_TYPE,
+	oneNodeWorkflow,
 	TRIGGER_TYPE,
 	triggerNode,
 	triggerWorkflow,
@@ -166,22 +168,83 @@ describe('how the editor shows the nodes', () => {
 		.filter((property) => property.name === 'operation')
 		.flatMap((property) => property.options as INodePropertyOptions[]);
 
-	it("writes every action in sentence case as n8n's scanner reads it, so no brand is in an action", () => {
+	/** The options of the Resource list, or of one resource's Operation list. */
+	function optionsOf(name: 'resource' | 'operation', resource: string): INodePropertyOptions[] {
+		const property = properties.find(
+			(candidate) =>
+				candidate.name === name &&
+				(name === 'resource' || candidate.displayOptions?.show?.resource?.includes(resource)),
+		);
+		return (property?.options ?? []) as INodePropertyOptions[];
+	}
+
+	it("writes every action in sentence case as n8n's scanner reads it", () => {
 		// n8n's rule (node-param-operation-option-action-miscased) drops punctuation and lowercases
 		// every word but an all-capitals one: "LinkedIn" would have to read "linked in". So actions
-		// say what they do in plain words, and the operation names carry the brands.
+		// write a brand as one lowercase word, and the operation names write it as the brand does.
 		const actions = operationOptions.map((option) => String(option.action));
 		expect(
 			actions.filter((action) => !/^[A-Z][a-z0-9]*( ([a-z0-9]+|[A-Z0-9]+))*$/.test(action)),
 		).toEqual([]);
-		expect(actions).toEqual(
-			expect.arrayContaining([
-				'Generate a post for a professional network',
-				'Generate tweets or a thread',
-				'Publish to a professional network',
-				'Publish as tweets',
-			]),
-		);
+	});
+
+	it.each([
+		['linkedin', ['Generate a linkedin post', 'Publish to linkedin']],
+		['twitter', ['Generate a twitter thread', 'Publish to twitter']],
+	])('finds the %s operations when the nodes panel searches the actions for it', (brand, found) => {
+		// The panel searches a node's actions by their text (the editor's searchNodes, over each
+		// action's displayName, which is its `action`); codex aliases only find the node itself.
+		const actions = operationOptions.map((option) => String(option.action));
+		expect(actions.filter((action) => action.toLowerCase().includes(brand))).toEqual(found);
+	});
+
+	it.each(
+		Object.entries(OPERATIONS).flatMap(([resource, operations]) =>
+			operations.map((operation) => [resource, operation]),
+		),
+	)(
+		'shows %s → %s on the canvas by the names of the Resource and Operation lists',
+		(resource, operation) => {
+			const resourceName = optionsOf('resource', resource).find(
+				(option) => option.value === resource,
+			)?.name;
+			const operationName = optionsOf('operation', resource).find(
+				(option) => option.value === operation,
+			)?.name;
+			const node = contentPublishingNode({ resource, operation });
+			const subtitle = oneNodeWorkflow(node).expression.getSimpleParameterValue(
+				node,
+				nodeType.description.subtitle!,
+				'internal',
+				{},
+			);
+			expect(subtitle).toBe(`${resourceName} → ${operationName}`);
+		},
+	);
+
+	it("agrees with the README's operations table: resource, operation and the nodes panel's action", () => {
+		const readme = readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+		const table = readme.slice(readme.indexOf('## Operations'));
+		const rows = table
+			.slice(0, table.indexOf('\n\n', table.indexOf('| Resource |')))
+			.split('\n')
+			.filter((line) => line.startsWith('| ') && !line.startsWith('| Resource |'))
+			.map((line) =>
+				line
+					.split(' | ')
+					.slice(0, 3)
+					.map((cell) => cell.replace(/^\| /, '')),
+			);
+		const described = Object.entries(OPERATIONS).flatMap(([resource, operations]) => {
+			const resourceName = optionsOf('resource', resource).find(
+				(option) => option.value === resource,
+			)?.name;
+			return operations.map((operation) => {
+				const option = optionsOf('operation', resource).find((entry) => entry.value === operation);
+				return [resourceName, option?.name, option?.action];
+			});
+		});
+		expect(rows.sort()).toEqual(described.sort());
 	});
 
 	it('names the brands in operation names and descriptions as the brands write them', () => {

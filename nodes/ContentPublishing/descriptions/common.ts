@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 export const returnAllAndLimit: INodeProperties[] = [
 	{
@@ -134,3 +134,27 @@ export const requestOptionsField: INodeProperties = {
 		},
 	],
 };
+
+/**
+ * The canvas subtitle: "Resource → Operation" in the names the Resource and Operation lists show
+ * ("Post → Create", "Publication → Publish to LinkedIn"), as the README writes them; the values
+ * the parameters hold (`create: post`) mean nothing to a reader.
+ */
+export function operationSubtitle(properties: INodeProperties[]): string {
+	const options = (property: INodeProperties | undefined) =>
+		(property?.options ?? []) as INodePropertyOptions[];
+	const names: Record<string, string> = {};
+	for (const resource of options(properties.find((property) => property.name === 'resource'))) {
+		const operations = properties.find(
+			(property) =>
+				property.name === 'operation' &&
+				property.displayOptions?.show?.resource?.includes(resource.value),
+		);
+		for (const operation of options(operations)) {
+			names[`${String(resource.value)}:${String(operation.value)}`] =
+				`${resource.name} → ${operation.name}`;
+		}
+	}
+	const key = '$parameter["resource"] + ":" + $parameter["operation"]';
+	return `={{ ${JSON.stringify(names)}[${key}] || ${key} }}`;
+}

@@ -32,13 +32,15 @@ export const description: INodeProperties[] = [
 				name: 'Generate LinkedIn Post',
 				value: 'generateLinkedin',
 				description: 'Write a LinkedIn post',
-				action: 'Generate a post for a professional network',
+				// n8n's verification wants actions in sentence case, which would split LinkedIn into
+				// "linked in": one lowercase word keeps the brand findable in the nodes panel's search.
+				action: 'Generate a linkedin post',
 			},
 			{
 				name: 'Generate Twitter Thread',
 				value: 'generateTwitter',
 				description: 'Write tweets or a thread for Twitter',
-				action: 'Generate tweets or a thread',
+				action: 'Generate a twitter thread',
 			},
 			{
 				name: 'Generate Video',

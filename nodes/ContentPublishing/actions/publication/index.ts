@@ -17,13 +17,15 @@ export const description: INodeProperties[] = [
 				name: 'Publish to LinkedIn',
 				value: 'publishLinkedin',
 				description: 'Publish a post or text to LinkedIn',
-				action: 'Publish to a professional network',
+				// n8n's verification wants actions in sentence case, which would split LinkedIn into
+				// "linked in": one lowercase word keeps the brand findable in the nodes panel's search.
+				action: 'Publish to linkedin',
 			},
 			{
 				name: 'Publish to Twitter',
 				value: 'publishTwitter',
 				description: 'Publish a post or text to Twitter',
-				action: 'Publish as tweets',
+				action: 'Publish to twitter',
 			},
 		],
 		default: 'publishLinkedin',
