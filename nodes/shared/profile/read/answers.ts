@@ -182,8 +182,9 @@ export function pagingOf(
 	const max =
 		Number(size === undefined ? NaN : own(query.get(size), 'maximum')) || DEFAULT_MAX_PAGE_SIZE;
 	const sizing = size === undefined ? { from } : { size, max, from };
+	// Three deep: DigitalOcean's `links.pages.next`.
 	const inAnswers = (test: (name: string, schema: Schema) => boolean) =>
-		unique(answers.flatMap((answer) => findPaths(reader, answer, test)));
+		unique(answers.flatMap((answer) => findPaths(reader, answer, test, [], 3)));
 	const header = (test: (name: string, schema: Schema) => boolean) =>
 		[...(success?.headers ?? new Map<string, Schema>()).entries()].find(([name, schema]) =>
 			test(name, schema),
@@ -207,14 +208,17 @@ export function pagingOf(
 	if (nextHeader !== undefined) nextLinks.push(`/headers/${nextHeader}`);
 	if (nextLinks.length > 0) return { style: 'link', next: nextLinks, ...sizing };
 
-	const cursor = parameter((name) =>
-		/cursor|token|^after$|^startingafter$|^afterid$|continuation|^since$|^sinceid$|^marker$/.test(
-			normalizeName(name),
-		),
+	// A token from the answer: a cursor, a marker (Box), or a page named by text rather than a number (Stripe's search).
+	const isText = (name: string) => reader.types(query.get(name)).includes('string');
+	const cursor = parameter(
+		(name) =>
+			/cursor|token|continuation|^marker$|position$/.test(normalizeName(name)) ||
+			(named('page')(name) && isText(name)),
 	);
 	const nextCursors: Location[] = inAnswers(
-		(name) =>
-			/cursor|token|continuation|^nextmarker$/.test(normalizeName(name)) &&
+		(name, schema) =>
+			(/cursor|token|continuation|^nextmarker$|^next\w*position$/.test(normalizeName(name)) ||
+				(named('next_page')(name) && !isUri(reader, schema))) &&
 			!/prev|before/.test(normalizeName(name)),
 	).map(body);
 	const cursorHeader = header(
@@ -223,27 +227,18 @@ export function pagingOf(
 	if (cursorHeader !== undefined) nextCursors.push(`/headers/${cursorHeader}`);
 	if (cursor !== undefined && nextCursors.length > 0)
 		return { style: 'cursor', cursor, next: nextCursors, ...sizing };
-	if (cursor !== undefined) {
-		// `starting_after` with `has_more` (Stripe): the next page starts after the last item's id.
+	// `starting_after` with `has_more` (Stripe): the next page starts after the last item's id.
+	const after = parameter((name) =>
+		/^(after|startingafter|afterid|since|sinceid)$/.test(normalizeName(name)),
+	);
+	if (after !== undefined) {
 		const more = inAnswers(
 			(name, schema) =>
 				named('has_more', 'more', 'has_next', 'has_next_page')(name) &&
 				reader.types(schema).includes('boolean'),
 		)[0];
-		return { style: 'after', cursor, ...(more ? { more: body(more) } : {}), ...sizing };
+		return { style: 'after', cursor: after, ...(more ? { more: body(more) } : {}), ...sizing };
 	}
-	// In the order of preference, whatever order the answer lists them in: Cloudflare's `count` is the page's own.
-	const preferred = (...names: string[]) =>
-		names.map((name) => inAnswers(named(name))[0]).find((path) => path !== undefined);
-	const total = preferred(
-		'total_pages',
-		'total',
-		'total_count',
-		'total_items',
-		'total_results',
-		'count',
-	);
-	const totals = total === undefined ? {} : { total: body(total) };
 	const page = parameter(named('page', 'page_number', 'pageNumber'));
 	if (page !== undefined) {
 		const schema = query.get(page);
@@ -252,12 +247,11 @@ export function pagingOf(
 			style: 'page',
 			page,
 			first: Number.isInteger(first) ? first : 1,
-			...totals,
 			...sizing,
 		};
 	}
 	const offset = parameter(named('offset', 'skip', 'start', 'start_at', 'startAt'));
-	if (offset !== undefined) return { style: 'offset', offset, ...totals, ...sizing };
+	if (offset !== undefined) return { style: 'offset', offset, ...sizing };
 	return { style: 'none', from };
 }
 

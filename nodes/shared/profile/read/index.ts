@@ -100,11 +100,54 @@ function withoutPaging(query: Map<string, Schema>, answer: AnswerReading): Map<s
 		Object.entries(paging)
 			.filter(
 				([key, value]) =>
-					!['style', 'from', 'next', 'more', 'total'].includes(key) && typeof value === 'string',
+					!['style', 'from', 'next', 'more'].includes(key) && typeof value === 'string',
 			)
 			.map(([, value]) => value as string),
 	);
 	return new Map([...query].filter(([name]) => !own.has(name)));
+}
+
+/** A list's reading: where its items are and how it pages (the rules Get Many follows on any service). */
+function readList(
+	reader: DocumentReader,
+	entry: Operation,
+	resourceSchema: Schema | undefined,
+	resource: string | undefined,
+): Pick<AnswerReading, 'items' | 'itemId' | 'paging'> {
+	const answers = successes(reader, entry.operation);
+	const success = answers.find((answer) => answer.schema !== undefined) ?? answers[0];
+	const variants = reader.variants(success?.schema);
+	const found = variants
+		.map((variant) => ({ variant, path: itemsPath(reader, variant, resourceSchema, resource) }))
+		.filter((entry): entry is { variant: Schema; path: string[] } => entry.path !== undefined);
+	let listed: Schema | undefined = found[0]?.variant;
+	for (const key of found[0]?.path ?? []) listed = reader.shape(listed)?.properties.get(key);
+	return {
+		items: unique(found.map(({ path }) => body(path))),
+		itemId: itemIdOf(reader, reader.items(listed), resource),
+		paging: pagingOf(
+			reader,
+			parametersOf(reader, entry, 'query'),
+			variants,
+			success,
+			`${entry.from}/parameters`,
+		),
+	};
+}
+
+/**
+ * How any list operation of a document is read, by the rules Get Many follows: for checking them
+ * against documents of other APIs. `path` is as the document writes it.
+ */
+export function readListOperation(
+	document: OpenApiDocument,
+	method: string,
+	path: string,
+): Pick<AnswerReading, 'items' | 'itemId' | 'paging'> | undefined {
+	const reader = new DocumentReader(document, READ_BUDGET);
+	const from = `#${pointerOf(['paths', path, method.toLowerCase()])}`;
+	const entry = operationsOf(reader).find((candidate) => candidate.from === from);
+	return entry === undefined ? undefined : readList(reader, entry, undefined, undefined);
 }
 
 function readOperation(
@@ -129,16 +172,8 @@ function readOperation(
 	const from = `${entry.from}/responses`;
 	const answer: AnswerReading = { from };
 	const resourceSchema = resource === undefined ? undefined : context.resources.get(resource);
-	if (kind === 'list') {
-		const found = variants
-			.map((variant) => ({ variant, path: itemsPath(reader, variant, resourceSchema, resource) }))
-			.filter((entry): entry is { variant: Schema; path: string[] } => entry.path !== undefined);
-		answer.items = unique(found.map(({ path }) => body(path)));
-		let listed: Schema | undefined = found[0]?.variant;
-		for (const key of found[0]?.path ?? []) listed = reader.shape(listed)?.properties.get(key);
-		answer.itemId = itemIdOf(reader, reader.items(listed), resource);
-		answer.paging = pagingOf(reader, query, variants, success, `${entry.from}/parameters`);
-	} else {
+	if (kind === 'list') Object.assign(answer, readList(reader, entry, resourceSchema, resource));
+	else {
 		answer.resource = unique(
 			variants.map((variant) => body(resourcePath(reader, variant, context.envelopes, resource))),
 		);

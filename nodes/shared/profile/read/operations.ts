@@ -297,15 +297,13 @@ export function unique<T>(values: T[]): T[] {
 	});
 }
 
-/**
- * JSON Pointers (up to two deep) to the properties of an answer that pass a test, in the answer's
- * order, below `prefix` (`/body`).
- */
+/** Paths (up to `depth` deep) to the properties of an answer that pass a test, in the answer's order. */
 export function findPaths(
 	reader: DocumentReader,
 	schema: Schema | undefined,
 	test: (name: string, property: Schema) => boolean,
 	prefix: string[] = [],
+	depth = 2,
 ): string[][] {
 	const shape = reader.shape(schema);
 	if (shape === undefined) return [];
@@ -313,8 +311,8 @@ export function findPaths(
 	for (const [name, property] of shape.properties) {
 		reader.spend();
 		if (test(name, property)) found.push([...prefix, name]);
-		if (prefix.length === 0 && !reader.isArray(property))
-			found.push(...findPaths(reader, property, test, [name]));
+		if (prefix.length + 1 < depth && !reader.isArray(property))
+			found.push(...findPaths(reader, property, test, [...prefix, name], depth));
 	}
 	return found;
 }
