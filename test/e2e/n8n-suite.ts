@@ -21,6 +21,7 @@ import {
 	type N8nPinName,
 } from '../../scripts/n8n-instance';
 import { OPERATION_OUTPUTS, SCHEMA_VERSION } from '../../scripts/output-schemas';
+import { overrideExamples } from '../support/docs';
 import { CREDENTIAL as EXAMPLES_CREDENTIAL } from '../../scripts/start';
 import {
 	chain,
@@ -54,6 +55,20 @@ const OTHER_SERVICES = {
 		delivered: 'job.completed',
 		flow: 'cpTriggerNoDoc',
 	},
+	// Replicate's input, Box references, Stripe's update by POST, Google's operations, GitHub's webhooks: see nested.ts.
+	nested: {
+		credential: { id: 'cpNested000001', name: 'Content Publishing (nested conventions)' },
+		completed: 'job.completed',
+		delivered: 'generation.succeeded',
+		flow: 'cpTriggerNest',
+	},
+	// The alternate service without its document, read by the Profile Overrides of docs/service.md.
+	overridden: {
+		credential: { id: 'cpOverridden001', name: 'Content Publishing (Profile Overrides)' },
+		completed: 'job.completed',
+		delivered: 'JOB_READY',
+		flow: 'cpTriggerOver',
+	},
 } as const;
 type OtherService = keyof typeof OTHER_SERVICES;
 const EXAMPLES = path.resolve(__dirname, '..', '..', 'examples');
@@ -62,6 +77,8 @@ const OTHER_TRIGGER_WEBHOOK_IDS = {
 	alternate: '2b4d6f80-1a3c-4e5f-8a7b-9c0d1e2f3a4b',
 	envelope: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
 	undocumented: '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9',
+	nested: '3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f',
+	overridden: '6d7e8f90-a1b2-4c3d-9e4f-5a6b7c8d9e0f',
 };
 const FAST_WAIT = { pollInterval: 0.2, maxWaitTime: 60 };
 const credentials = { contentPublishingApi: CREDENTIAL };
@@ -333,6 +350,12 @@ function suite(pin: N8nPinName): void {
 				apiKey: 'e2e-key-undocumented-012345',
 				openApiDocument: false,
 			}),
+			nested: await startFakeService({ apiKey: 'e2e-key-nested-0123456789ab', profile: 'nested' }),
+			overridden: await startFakeService({
+				apiKey: 'e2e-key-overridden-01234567',
+				profile: 'alternate',
+				openApiDocument: false,
+			}),
 		};
 		n8n = await createN8n(pinned);
 		const file = path.join(n8n.userFolder, 'credentials.json');
@@ -345,7 +368,11 @@ function suite(pin: N8nPinName): void {
 				...(Object.keys(others) as OtherService[]).map((name) => ({
 					...OTHER_SERVICES[name].credential,
 					type: 'contentPublishingApi',
-					data: { baseUrl: others[name].url, apiKey: others[name].apiKey },
+					data: {
+						baseUrl: others[name].url,
+						apiKey: others[name].apiKey,
+						...(name === 'overridden' ? { profileOverrides: overrideExamples()[1] } : {}),
+					},
 				})),
 			]),
 		);
@@ -522,6 +549,12 @@ function suite(pin: N8nPinName): void {
 					OTHER_SERVICES.undocumented.completed,
 				],
 				[others.envelope, OTHER_SERVICES.envelope.credential, OTHER_SERVICES.envelope.completed],
+				[others.nested, OTHER_SERVICES.nested.credential, OTHER_SERVICES.nested.completed],
+				[
+					others.overridden,
+					OTHER_SERVICES.overridden.credential,
+					OTHER_SERVICES.overridden.completed,
+				],
 			] as const;
 
 		it.each([
@@ -529,6 +562,11 @@ function suite(pin: N8nPinName): void {
 			['the alternate conventions, read from its document', 1],
 			['a service without a document', 2],
 			['the envelope conventions of real APIs, read from its OpenAPI 3.0 document', 3],
+			['the nested conventions of real APIs, read from its OpenAPI 3.0 document', 4],
+			[
+				"the alternate conventions without a document, read by the documentation's Profile Overrides",
+				5,
+			],
 		])('runs green against %s', async (_name, index) => {
 			const [target, credential, completed] = cases()[index];
 			const id = `cpEveryOp${index}`;

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { FakeServiceOptions } from '../fake-service';
+import { overrideExamples } from '../support/docs';
 import { byId, FAST_WAIT, jsonOf, useFakeService } from '../support/fixtures';
 import {
 	contentPublishingNode,
@@ -40,6 +41,8 @@ interface Case {
 	search?: string;
 	/** Generations the service answers at once, with no job. */
 	sync?: string[];
+	/** The credential's Profile Overrides. */
+	overrides?: string;
 	errorCode: RegExp;
 }
 
@@ -60,26 +63,25 @@ const primary: Case = {
 	errorCode: /^Error code: not_found\./,
 };
 
+const alternate: Case = {
+	options: { profile: 'alternate' },
+	names: {
+		text: 'text',
+		title: 'headline',
+		jobId: 'jobId',
+		jobStatus: 'phase',
+		result: 'output',
+		url: 'callbackUrl',
+		events: 'topics',
+	},
+	events: { completed: 'JOB_READY', all: ['JOB_READY', 'JOB_BROKEN', 'POST_LIVE'] },
+	succeeded: 'READY',
+	errorCode: /^Error code: not-found\./,
+};
+
 const cases: Array<[string, Case]> = [
 	['primary profile', primary],
-	[
-		'alternate profile',
-		{
-			options: { profile: 'alternate' },
-			names: {
-				text: 'text',
-				title: 'headline',
-				jobId: 'jobId',
-				jobStatus: 'phase',
-				result: 'output',
-				url: 'callbackUrl',
-				events: 'topics',
-			},
-			events: { completed: 'JOB_READY', all: ['JOB_READY', 'JOB_BROKEN', 'POST_LIVE'] },
-			succeeded: 'READY',
-			errorCode: /^Error code: not-found\./,
-		},
-	],
+	['alternate profile', alternate],
 	[
 		// Cloudflare's envelope, GitHub's Link paging, Stripe's has_more, Azure's 202 + Location, Standard Webhooks: see envelope.ts.
 		'envelope profile (OpenAPI 3.0, conventions of real APIs)',
@@ -127,6 +129,15 @@ const cases: Array<[string, Case]> = [
 		},
 	],
 	[
+		// The second worked example of docs/service.md, as written there.
+		"alternate profile without its document, with the documentation's Profile Overrides",
+		{
+			...alternate,
+			options: { profile: 'alternate', openApiDocument: false },
+			overrides: overrideExamples()[1],
+		},
+	],
+	[
 		'service without a document (built-in conventions)',
 		{ ...primary, search: undefined, options: { profile: 'primary', openApiDocument: false } },
 	],
@@ -141,8 +152,11 @@ function at(value: IDataObject, path: string): unknown {
 
 describe.each(cases)(
 	'%s',
-	(_name, { options, names, events, succeeded, search, sync = [], errorCode }) => {
+	(_name, { options, names, events, succeeded, search, sync = [], errorCode, overrides }) => {
 		const harness = useFakeService(options);
+		beforeAll(() => {
+			harness.credentials.profileOverrides = overrides;
+		});
 		const wait = { options: FAST_WAIT };
 
 		/** The reads of a list, whichever operation id the profile gives it. */

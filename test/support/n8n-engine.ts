@@ -258,6 +258,8 @@ export async function binaryContent(file: IBinaryData): Promise<Buffer> {
 export interface TestCredentials {
 	baseUrl: string;
 	apiKey: string;
+	/** The credential's Profile Overrides, as typed into it. */
+	profileOverrides?: string;
 }
 
 export function additionalDataFor(

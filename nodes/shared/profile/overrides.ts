@@ -1,3 +1,4 @@
+import { BUILT_IN_PROFILE } from './builtIn';
 import { isRecord, pointerOf, segmentsOf } from './pointer';
 import {
 	BUILT_IN_EVENTS,
@@ -48,9 +49,11 @@ function fail(path: string[], allowed: string): never {
 const text =
 	(test: (value: string) => boolean = () => true, what = 'a text'): Check =>
 	(value, path) =>
-		typeof value !== 'string' || value.length > MAX_TEXT || !test(value)
-			? problem(path, `must be ${what} of at most ${MAX_TEXT} characters`)
-			: undefined;
+		typeof value !== 'string' || !test(value)
+			? problem(path, `must be ${what}`)
+			: value.length > MAX_TEXT
+				? problem(path, `must be at most ${MAX_TEXT} characters long`)
+				: undefined;
 const oneOf =
 	(...values: readonly string[]): Check =>
 	(value, path) =>
@@ -170,11 +173,10 @@ const paging = object(
 		page: name,
 		first: integer(0, 1),
 		offset: name,
-		total: location,
 		from: source,
 	},
 	{
-		optional: ['size', 'max', 'cursor', 'next', 'more', 'page', 'first', 'offset', 'total', 'from'],
+		optional: ['size', 'max', 'cursor', 'next', 'more', 'page', 'first', 'offset', 'from'],
 	},
 );
 const operation = object(
@@ -368,10 +370,10 @@ export function parseOverrides(raw: unknown): Record<string, unknown> | undefine
 				'is not a part of the profile that can be set; known: operations, jobs, errors, webhooks',
 			);
 	for (const key of Object.keys(value.operations ?? {}))
-		if (!(OPERATION_NAMES as readonly string[]).includes(key))
+		if (key !== EVERY && !(OPERATION_NAMES as readonly string[]).includes(key))
 			fail(
 				['operations', key],
-				`is not an operation of the node; known: ${OPERATION_NAMES.join(', ')}`,
+				`is not an operation of the node; known: ${EVERY} (every operation), ${OPERATION_NAMES.join(', ')}`,
 			);
 	expandShorthands(value);
 	return value;
@@ -426,7 +428,7 @@ export function applyOverrides(
 ): Profile {
 	if (overrides === undefined) return profile;
 	const changed: string[] = [];
-	const merged = merge(profile, overrides, [], changed) as Profile;
+	const merged = merge(profile, withEvery(profile, overrides), [], changed) as Profile;
 	const found = checkProfile(merged, []);
 	if (found) throw found;
 	for (const name of OPERATION_NAMES) {
@@ -441,6 +443,62 @@ export function applyOverrides(
 			);
 	}
 	return { ...merged, overridden: changed };
+}
+
+const BUILT_IN_PLACES = Object.fromEntries(
+	OPERATION_NAMES.map((name) => [name, BUILT_IN_PROFILE.operations[name].fields]),
+) as Record<OperationName, Record<string, unknown>>;
+
+/** `"*"` under operations: what every operation shares. */
+const EVERY = '*';
+const SHARED = ['fields', 'answer', 'mediaType'];
+
+/** The part of `change` that `target` has, key by key: `*` changes in each operation only what it has. */
+function present(change: unknown, target: unknown): unknown {
+	if (!isRecord(change) || !isRecord(target)) return change;
+	return Object.fromEntries(
+		Object.entries(change)
+			.filter(([key]) => Object.prototype.hasOwnProperty.call(target, key))
+			.map(([key, value]) => [key, present(value, target[key])]),
+	);
+}
+
+/** The root (`body`, `query`) of a place. */
+const rootOf = (place: unknown) =>
+	isRecord(place) && typeof place.to === 'string' ? place.to.split('/')[1] : undefined;
+
+/**
+ * The overrides with `*` spread over every operation, before each operation's own: its fields go
+ * where the operation sends that parameter in the same part of the request (a body field never
+ * becomes a list's query parameter), its answer parts where the operation reads them.
+ */
+function withEvery(profile: Profile, overrides: Record<string, unknown>): Record<string, unknown> {
+	const operations = isRecord(overrides.operations) ? overrides.operations : undefined;
+	const every = operations?.[EVERY];
+	if (operations === undefined || every === undefined) return overrides;
+	if (!isRecord(every)) fail(['operations', EVERY], 'must be an object');
+	for (const key of Object.keys(every))
+		if (!SHARED.includes(key))
+			fail(
+				['operations', EVERY, key],
+				`is not shared by every operation; shared: ${SHARED.join(', ')}`,
+			);
+	const spread: Record<string, unknown> = {};
+	for (const name of OPERATION_NAMES) {
+		const operation = profile.operations[name];
+		const { fields, ...rest } = every;
+		const shared = present(rest, operation) as Record<string, unknown>;
+		if (isRecord(fields))
+			shared.fields = Object.fromEntries(
+				Object.entries(fields).filter(
+					([field, place]) =>
+						field in operation.fields &&
+						(rootOf(place) === undefined || rootOf(BUILT_IN_PLACES[name][field]) === rootOf(place)),
+				),
+			);
+		spread[name] = merge(shared, operations[name] ?? {}, [], []);
+	}
+	return { ...overrides, operations: spread };
 }
 
 const BUILT_ID_OPERATIONS = new Set<string>([

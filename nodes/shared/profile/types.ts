@@ -77,8 +77,8 @@ export type Paging = {
 	| { style: 'none' }
 	| { style: 'cursor'; cursor: string; next: Location[] }
 	| { style: 'after'; cursor: string; more?: Location }
-	| { style: 'page'; page: string; first: number; total?: Location }
-	| { style: 'offset'; offset: string; total?: Location }
+	| { style: 'page'; page: string; first: number }
+	| { style: 'offset'; offset: string }
 	| { style: 'link'; next: Location[] }
 );
 

@@ -1,0 +1,193 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { BUILT_IN_PROFILE } from '../../nodes/shared/profile/builtIn';
+import {
+	applyOverrides,
+	checkOverrides,
+	parseOverrides,
+} from '../../nodes/shared/profile/overrides';
+import { readProfile } from '../../nodes/shared/profile/read';
+import { overrideExamples } from '../support/docs';
+import { jsonOf, useFakeService } from '../support/fixtures';
+
+/**
+ * The credential's Profile Overrides: the worked examples of docs/service.md as they are written
+ * there, what `*` spreads where, and every wrong override refused before any request with the
+ * JSON path it is wrong at.
+ */
+
+const ok = (schema: IDataObject) => ({
+	responses: { '200': { description: 'OK', content: { 'application/json': { schema } } } },
+});
+
+it("corrects a service the node misreads, as the documentation's first example does", async () => {
+	const post = { type: 'object', properties: { id: { type: 'string' }, text: { type: 'string' } } };
+	const job = {
+		type: 'object',
+		properties: {
+			id: { type: 'string' },
+			status: { type: 'string', enum: ['new', 'doing', 'shipped', 'gone'] },
+		},
+	};
+	const read = await readProfile(
+		{
+			openapi: '3.1.0',
+			paths: {
+				'/v1/posts/{id}': { get: ok(post) },
+				'/v1/posts/{id}/save': {
+					post: { operationId: 'savePost', summary: 'Save a post', ...ok(post) },
+				},
+				'/v1/jobs/{id}': { get: ok(job) },
+			},
+		},
+		'test',
+	);
+	expect([
+		read.operations.updatePost.method,
+		read.operations.updatePost.path,
+		read.jobs.completion,
+	]).toEqual([
+		'PATCH',
+		'/v1/posts/{id}',
+		{ by: 'status', status: ['/status'], states: { new: 'pending' } },
+	]);
+	const corrected = applyOverrides(read, parseOverrides(overrideExamples()[0]));
+	expect([
+		corrected.operations.updatePost.method,
+		corrected.operations.updatePost.path,
+		corrected.jobs.completion,
+	]).toEqual([
+		'POST',
+		'/v1/posts/{id}/save',
+		{
+			by: 'status',
+			status: ['/status'],
+			states: { new: 'pending', doing: 'pending', shipped: 'succeeded', gone: 'failed' },
+		},
+	]);
+	expect(corrected.overridden).toEqual([
+		'/operations/updatePost/method',
+		'/operations/updatePost/path',
+		'/jobs/completion/states/new',
+		'/jobs/completion/states/doing',
+		'/jobs/completion/states/shipped',
+		'/jobs/completion/states/gone',
+	]);
+});
+
+it('spreads "*" to what each operation has, a body field never into a query', () => {
+	const profile = applyOverrides(
+		BUILT_IN_PROFILE,
+		parseOverrides(
+			'{"operations": {"*": {"fields": {"pageId": "/body/page/id", "secret": null}, "answer": {"resource": "/body/data"}}}}',
+		),
+	);
+	const { createPost, listPosts, generateBlog, listPages, createWebhook } = profile.operations;
+	expect([
+		createPost.fields.pageId.to,
+		generateBlog.fields.pageId.to,
+		listPosts.fields.pageId.to,
+	]).toEqual(['/body/page/id', '/body/page/id', '/query/page_id']);
+	expect([
+		createWebhook.fields.secret.to,
+		createPost.answer.resource,
+		listPages.answer.resource,
+	]).toEqual([null, ['/body/data'], undefined]);
+});
+
+it.each([
+	['not JSON', '{"operations":', '/: must be JSON'],
+	[
+		'not a part of the profile',
+		'{"paths": {}}',
+		'/paths: is not a part of the profile that can be set',
+	],
+	[
+		'an operation the node does not have',
+		'{"operations": {"listComments": {}}}',
+		'/operations/listComments: is not an operation of the node',
+	],
+	[
+		'a method',
+		'{"operations": {"updatePost": {"method": "FETCH"}}}',
+		'/operations/updatePost/method: must be one of GET, POST, PUT, PATCH, DELETE',
+	],
+	[
+		'a path above the Base URL',
+		'{"operations": {"updatePost": {"path": "/v1/../admin/{id}"}}}',
+		'/operations/updatePost/path: must be a path below the Base URL',
+	],
+	[
+		'an address of another host',
+		'{"operations": {"getPost": {"path": "//evil.example/{id}"}}}',
+		'/operations/getPost/path: must be a path below the Base URL',
+	],
+	[
+		'a path without the id',
+		'{"operations": {"deletePost": {"path": "/v1/posts"}}}',
+		'/operations/deletePost/path: must hold "{id}"',
+	],
+	[
+		'a place outside the request',
+		'{"operations": {"createPost": {"fields": {"content": "/headers/authorization"}}}}',
+		'/operations/createPost/fields/content/to: must be a place in the request',
+	],
+	[
+		'a state that is none',
+		'{"jobs": {"completion": {"states": {"new": "waiting"}}}}',
+		'/jobs/completion: must be {"by": "status"',
+	],
+	[
+		'a page size beyond its bound',
+		'{"operations": {"listPages": {"answer": {"paging": {"max": 100000}}}}}',
+		'/operations/listPages/answer/paging/max: must be a whole number from 1 to 1000',
+	],
+	[
+		'a secret scheme of its own',
+		'{"webhooks": {"signature": {"algorithm": "md5"}}}',
+		'/webhooks/signature/algorithm: must be one of sha256, sha512, sha1',
+	],
+	[
+		'"*" setting a method',
+		'{"operations": {"*": {"method": "GET"}}}',
+		'/operations/*/method: is not shared by every operation',
+	],
+])('refuses %s, naming the JSON path', (_what, overrides, message) => {
+	expect(checkOverrides(overrides, BUILT_IN_PROFILE).problem?.message).toContain(
+		`Profile Overrides ${message}`,
+	);
+});
+
+describe('a credential with wrong Profile Overrides', () => {
+	const harness = useFakeService();
+
+	it('fails the item before any request, naming the path', async () => {
+		const run = await harness.run(
+			{ resource: 'account', operation: 'get' },
+			{
+				credentials: {
+					profileOverrides: '{"operations": {"getAccount": {"path": "https://evil.example/me"}}}',
+				},
+			},
+		);
+		expect(run.error?.message).toMatch(
+			/^The credential's Profile Overrides \/operations\/getAccount\/path: must be a path below the Base URL/,
+		);
+		expect(harness.service.requests).toEqual([]);
+	});
+
+	it('reads as corrected with good ones, in Describe too', async () => {
+		const [described] = jsonOf(
+			await harness.run(
+				{ resource: 'service', operation: 'describe' },
+				{ credentials: { profileOverrides: '{"operations": {"updatePost": {"method": "PUT"}}}' } },
+			),
+		);
+		expect(described.summary).toEqual(
+			expect.arrayContaining([
+				'Post → Update: PUT /v1/posts/{id}',
+				"Set by the credential's Profile Overrides: /operations/updatePost/method",
+			]),
+		);
+	});
+});
