@@ -35,7 +35,7 @@ import {
 } from '../shared/transport';
 import { readAllItems } from '../shared/transport/paging';
 import { registrationId, secretFor, secretProblem, usableSecret } from '../shared/secrets';
-import { markStarted, startedBefore } from './deliveries';
+import { admission, deliveryKey, rememberStart, retentionMs, type Admission } from './deliveries';
 
 const JOB_LOOKUP_TIMEOUT_MS = 10_000;
 
@@ -96,6 +96,20 @@ const NOT_REGISTERED =
 	'The registration was removed again, so no delivery arrives that n8n could not remove later or check. Check that the Base URL points at the API.';
 const NO_SECRET =
 	'The registration was removed again: anyone could sign deliveries with that secret. Have the service generate webhook signing secrets of at least 16 random bytes (regenerate or rotate the secret in its settings), or use a service that takes a secret from the node; then activate the workflow again.';
+
+/** How a delivery is answered that is a repeat, or that the trigger's full memory cannot take yet; undefined to go on. */
+function answerFor(this: IWebhookFunctions, admitted: Admission): IWebhookResponseData | undefined {
+	if (admitted.admit === 'repeat')
+		return { webhookResponse: { received: true, ignored: 'delivered before' } };
+	if (admitted.admit === 'start') return undefined;
+	// Refusing for now loses nothing: the service sends a delivery again until it is taken.
+	const response = this.getResponseObject();
+	response.setHeader('Retry-After', String(admitted.retryAfterSeconds));
+	response.status(503).json({
+		error: 'This trigger remembers as many recent deliveries as it can; send this one again later.',
+	});
+	return { noWebhookResponse: true };
+}
 
 export class ContentPublishingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -309,13 +323,17 @@ export class ContentPublishingTrigger implements INodeType {
 		const jobs = subscription.jobs ?? builtIn.jobs;
 		const reading = subscription.delivery ?? builtIn.webhooks.delivery;
 		const delivery = readDelivery(reading, this.getBodyData(), headers);
-		const seenKey = delivery.id === undefined ? undefined : `${subscription.id}:${delivery.id}`;
-		if (seenKey !== undefined && startedBefore(seenKey)) {
-			return { webhookResponse: { received: true, ignored: 'delivered before' } };
-		}
-		if (!subscription.events.includes('*') && !subscription.events.includes(delivery.type)) {
+		// Each trigger remembers its own deliveries: this workflow's node, on this subscription.
+		const trigger = [this.getWorkflow().id ?? '', this.getNode().id, subscription.id].join('\n');
+		const key = deliveryKey(delivery.id, rawBody);
+		const seen = admission(trigger, key);
+		const selected =
+			subscription.events.includes('*') || subscription.events.includes(delivery.type);
+		if (seen.admit !== 'repeat' && !selected) {
 			return { webhookResponse: { received: true, ignored: 'event not selected' } };
 		}
+		const notNow = answerFor.call(this, seen);
+		if (notNow !== undefined) return notNow;
 
 		const options = this.getNodeParameter('options', {}) as {
 			contentKinds?: string[];
@@ -351,7 +369,12 @@ export class ContentPublishingTrigger implements INodeType {
 		}
 		if (options.includeHeaders) output.headers = headers as IDataObject;
 
-		if (seenKey !== undefined) markStarted(seenKey);
-		return { workflowData: [this.helpers.returnJsonArray(output)] };
+		// Remembered as it starts, not before: a delivery whose handling failed is answered with an
+		// error and not remembered, so the service's retry runs.
+		const admitted = answerFor.call(
+			this,
+			rememberStart(trigger, key, retentionMs(schemeOf(subscription))),
+		);
+		return admitted ?? { workflowData: [this.helpers.returnJsonArray(output)] };
 	}
 }
