@@ -54,6 +54,23 @@ function signed(secret: string, event: object, timestamp = Math.floor(Date.now()
 	};
 }
 
+function jobEvent(type = 'job.completed', job: object = {}) {
+	return {
+		id: 'evt_1',
+		type,
+		created_at: '2026-11-22T10:00:00.000Z',
+		data: {
+			job: {
+				id: 'job_1',
+				type: 'generate.video',
+				status: 'succeeded',
+				result: { video_url: 'https://v/1.mp4' },
+				...job,
+			},
+		},
+	};
+}
+
 describe('trigger lifecycle', () => {
 	it('subscribes the production URL once, keeps it while it matches, and unsubscribes', async () => {
 		const { node, lifecycle, activate, stored } = setUp({
@@ -89,6 +106,21 @@ describe('trigger lifecycle', () => {
 		expect(stored()?.subscriptions?.[webhookUrl(node)].secret).toBe(
 			[...harness.service.webhooks.values()][0].secret,
 		);
+	});
+
+	it('verifies nothing with a secret kept before secrets were checked, and replaces its registration on the next activation', async () => {
+		const { node, workflow, lifecycle, activate, stored } = setUp();
+		await activate();
+		const weak = 'a'.repeat(16);
+		stored()!.subscriptions![webhookUrl(node)].secret = weak;
+
+		const forged = await deliver(workflow, node, harness.credentials, signed(weak, jobEvent()));
+		expect(forged.status).toBe(401);
+		expect(forged.response.workflowData).toBeUndefined();
+		await expect(lifecycle('checkExists')).resolves.toBe(false);
+		expect(harness.service.webhooks.size).toBe(0);
+		await lifecycle('create');
+		expect(stored()?.subscriptions?.[webhookUrl(node)].secret).toMatch(/^[0-9a-f]{64}$/);
 	});
 
 	it('recreates a webhook deleted on the service, without a duplicate', async () => {
@@ -181,23 +213,6 @@ describe('trigger deliveries', () => {
 		const post = (request: { headers: Record<string, string>; rawBody: string }) =>
 			deliver(setup.workflow, setup.node, harness.credentials, request);
 		return { ...setup, secret, post };
-	}
-
-	function jobEvent(type = 'job.completed', job: object = {}) {
-		return {
-			id: 'evt_1',
-			type,
-			created_at: '2026-11-22T10:00:00.000Z',
-			data: {
-				job: {
-					id: 'job_1',
-					type: 'generate.video',
-					status: 'succeeded',
-					result: { video_url: 'https://v/1.mp4' },
-					...job,
-				},
-			},
-		};
 	}
 
 	it('starts the workflow with the event, the job and its result', async () => {
