@@ -177,6 +177,11 @@ export interface FakeServiceOptions {
 	/** Whether GET /v1/openapi.json serves the document; false answers 404. Default true. */
 	openApiDocument?: boolean;
 	/**
+	 * Changes the document GET /v1/openapi.json serves, as another service's may say less (a
+	 * pattern left out); requests are still checked against the profile's own.
+	 */
+	editDocument?: (document: ContractDocument) => void;
+	/**
 	 * A file that keeps the service's data between runs (state-file.ts): loaded at start when it
 	 * exists, written a moment after each change and when the service closes. Without it, the data
 	 * lives as long as the service.
@@ -359,8 +364,7 @@ export const routes: readonly Route[] = [
 		path: '/v1/openapi.json',
 		operationId: 'getOpenApiDocument',
 		anonymous: true,
-		handler: (service) =>
-			ok(PROFILES[service.profile]?.document(service.url) ?? buildOpenApiDocument(service.url)),
+		handler: (service) => ok(service.servedDocument()),
 	},
 	{
 		method: 'GET',
@@ -990,6 +994,13 @@ export class FakeService {
 		(request, response) => void this.handle(request, response),
 	);
 	private saveTimer: NodeJS.Timeout | undefined;
+
+	/** The document GET /v1/openapi.json serves. */
+	servedDocument(): ContractDocument {
+		const document = PROFILES[this.profile]?.document(this.url) ?? buildOpenApiDocument(this.url);
+		this.options.editDocument?.(document);
+		return document;
+	}
 
 	static async start(options: FakeServiceOptions = {}): Promise<FakeService> {
 		const service = new FakeService(options);

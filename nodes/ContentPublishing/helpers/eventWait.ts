@@ -646,7 +646,7 @@ export async function awaitByEvent(
 		if (
 			state.k === undefined &&
 			answered !== undefined &&
-			usableSecret(servicesSecret, answered.pattern)
+			usableSecret(servicesSecret, answered.pattern, contract.webhooks.signature)
 		) {
 			// The service chose the secret: the address carries it, sealed, so the node can check deliveries.
 			const withSecret = new URL(address.toString());
