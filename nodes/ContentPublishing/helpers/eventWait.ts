@@ -1,4 +1,11 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'crypto';
+import {
+	createCipheriv,
+	createDecipheriv,
+	createHmac,
+	randomBytes,
+	randomInt,
+	timingSafeEqual,
+} from 'crypto';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -19,6 +26,7 @@ import {
 	readResource,
 	verifyDelivery,
 	type Contract,
+	type PageToken,
 } from '../../shared/contract';
 import { registrationId, secretFor, usableSecret } from '../../shared/secrets';
 import {
@@ -32,7 +40,7 @@ import {
 	type RequestContext,
 } from '../../shared/transport';
 import { isLoopbackHost } from '../../shared/transport/hosts';
-import { readAllItems } from '../../shared/transport/paging';
+import { readPage } from '../../shared/transport/paging';
 import { failedJobError, jobTimeoutError, type JobToAwait } from './jobs';
 import { downloadMedia, type MediaOptions } from './media';
 import { errorJson, withoutErrorKey } from './outputs';
@@ -54,7 +62,15 @@ import { errorJson, withoutErrorKey } from './outputs';
  * before the wait, the deadline), sealed (AES-256-GCM) with a key derived from the credential's API
  * key: n8n keeps nothing of a waiting node's own output for its webhook (waiting-webhooks.ts pops
  * it), and static data is the workflow's, not the execution's. Only the deadline is in clear, for
- * the node's next registration to see whether the wait is over.
+ * sweeps to see whether the wait is over.
+ *
+ * Every registration goes: where the node runs, at once (when the wait resumes, or when it falls
+ * back to polling, looking the registration up by its address, unique by the wait's nonce, where
+ * the service's answer did not give its id), tried once more a second later. Nothing of the node
+ * runs while an execution waits, when n8n resumes it at its deadline or when it is cancelled: there
+ * a sweep removes it, before every registration and in the node's later executions where this
+ * process planned one (see `sweepEventWaits`). A registration that cannot be removed never changes
+ * how a later wait waits, and no hint, error or log carries an address.
  */
 
 /**
@@ -89,11 +105,28 @@ export const CHECK_HEADER = 'x-content-publishing-wait';
 const DEFAULT_MAX_URL_LENGTH = 2048;
 const MAX_URL_LENGTH = 8000;
 const READ_TIMEOUT_MS = 10_000;
-// A registration of this node past its deadline by this much belongs to an execution n8n resumed
-// already (n8n checks waiting executions once a minute).
+// A registration past its deadline by this much belongs to an execution n8n resumed already (n8n
+// checks waiting executions once a minute).
 const LEFTOVER_GRACE_MS = 120_000;
-const MAX_PROBES = 20;
 const PROBE_TIMEOUT_MS = 5_000;
+// What one clean-up may send: pages of the service's list (of up to LIST_PAGE_SIZE), calls to n8n
+// asking whether an execution still waits, and DELETEs; and how long it may take.
+export const MAX_LIST_PAGES = 10;
+const LIST_PAGE_SIZE = 100;
+const MAX_PROBES = 20;
+export const MAX_SWEEP_DELETES = 20;
+const SWEEP_TIME_LIMIT_MS = 30_000;
+// A registration this young may be of an execution n8n is still saving as waiting: its address
+// answers 409 until then, as an ended execution's does.
+const YOUNG_MS = 60_000;
+// While registrations of waits of this n8n remain on the service, a process that made or saw one
+// sweeps again this often, at the next execution of the node with the credential.
+export const SWEEP_INTERVAL_MS = 5 * 60_000;
+// After a clean-up that failed, the next sweep is due this much later (and the registration is
+// then old enough to be judged).
+const SWEEP_RETRY_MS = YOUNG_MS;
+// A clean-up that failed where the node runs is tried once more, this much later.
+const CLEANUP_RETRY_MS = 1_000;
 // After the node returns, n8n saves the execution as waiting (within milliseconds); a delivery
 // before that gets 409. One call of the node's own this much later reads the jobs for an event a
 // service sent in that moment and did not send again.
@@ -265,12 +298,19 @@ function text(value: unknown): string | undefined {
 	return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** A registration of the service read back as a wait of this node: its execution, deadline (ms) and sealed state. */
-function registeredWait(
-	address: unknown,
-	resume: URL,
-	nodeId: string,
-): { executionId: string; until: number; sealed: string; url: URL } | undefined {
+/** A registration on the service of a wait of this n8n's Content Publishing nodes. */
+interface Registration {
+	id: string;
+	executionId: string;
+	nodeId: string;
+	/** The wait's deadline, in milliseconds. */
+	until: number;
+	sealed: string;
+	url: URL;
+}
+
+/** A registration's address read back as a wait of this n8n (its origin and waiting-webhook path): any node, any execution. */
+function registeredWait(address: unknown, resume: URL): Omit<Registration, 'id'> | undefined {
 	if (typeof address !== 'string') return undefined;
 	let url: URL;
 	try {
@@ -280,26 +320,77 @@ function registeredWait(
 	}
 	const segments = url.pathname.split('/');
 	const ours = resume.pathname.split('/');
-	// The same n8n (origin and waiting-webhook path), the same node; any execution.
 	const samePlace =
 		url.origin === resume.origin &&
 		segments.length === ours.length &&
 		segments.slice(0, -2).join('/') === ours.slice(0, -2).join('/');
 	const sealed = url.searchParams.get(STATE_PARAM);
-	const until = Number(url.searchParams.get(UNTIL_PARAM));
+	const until = url.searchParams.get(UNTIL_PARAM) ?? '';
 	if (
 		!samePlace ||
-		segments[segments.length - 1] !== encodeURIComponent(nodeId) ||
 		sealed === null ||
-		!Number.isFinite(until)
+		!url.searchParams.has(RUN_MAC_PARAM) ||
+		!/^\d{1,12}$/.test(until)
 	)
 		return undefined;
-	return {
-		executionId: decodeURIComponent(segments[segments.length - 2]),
-		until: until * 1000,
-		sealed,
-		url,
-	};
+	try {
+		return {
+			executionId: decodeURIComponent(segments[segments.length - 2]),
+			nodeId: decodeURIComponent(segments[segments.length - 1]),
+			until: Number(until) * 1000,
+			sealed,
+			url,
+		};
+	} catch {
+		// A path that does not decode is no address n8n made.
+		return undefined;
+	}
+}
+
+const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Text from a service or a failure without any address of a wait: the addresses given, n8n's
+ * token, any address under this n8n's waiting-webhook path and any value of the node's query
+ * parameters, in the forms a service may quote them. Hints, errors and logs carry no address.
+ */
+function withoutAddresses(text: string, resume: URL, ...addresses: URL[]): string {
+	let result = text;
+	const waitingPath = resume.pathname.split('/').slice(0, -2).join('/');
+	if (waitingPath !== '')
+		result = result.replace(
+			new RegExp(
+				`(?:${escapeRegExp(resume.origin)})?${escapeRegExp(waitingPath)}/[^\\s"'<>()]*`,
+				'g',
+			),
+			'[address]',
+		);
+	const secrets = [resume, ...addresses]
+		.flatMap((address) => [address.toString(), ...address.searchParams.values()])
+		.filter((secret) => secret.length >= 8)
+		.sort((a, b) => b.length - a.length);
+	for (const secret of secrets)
+		for (const form of new Set([
+			secret,
+			encodeURIComponent(secret),
+			JSON.stringify(secret).slice(1, -1),
+		]))
+			result = result.split(form).join('[address]');
+	return result.replace(
+		new RegExp(
+			`\\b(${[STATE_PARAM, UNTIL_PARAM, RUN_MAC_PARAM, SECRET_PARAM, PROBE_PARAM, 'signature'].join('|')})(=|%3D)[^\\s"'&<>()]*`,
+			'gi',
+		),
+		'$1=…',
+	);
+}
+
+function safeMessage(error: unknown, resume: URL, ...addresses: URL[]): string {
+	return withoutAddresses(
+		error instanceof Error ? error.message : String(error),
+		resume,
+		...addresses,
+	);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -373,22 +464,44 @@ async function deleteRegistration(context: RequestContext, id: string): Promise<
 	});
 }
 
-/** The registrations on the service that are this node's waits, as `registeredWait` reads them. */
-async function waitRegistrations(
+/**
+ * The service's registrations that are waits of this n8n, page by page, up to MAX_LIST_PAGES pages
+ * or the page where `found` holds for one; `complete` when the list ended within them.
+ */
+async function listRegistrations(
 	context: RequestContext,
 	contract: Contract,
 	resume: URL,
-	nodeId: string,
-) {
-	const listed = await readAllItems.call(context, 'listWebhooks', {});
+	found?: (registration: Registration) => boolean,
+): Promise<{ registrations: Registration[]; complete: boolean }> {
 	const { itemId } = contract.endpoints.listWebhooks.answer;
-	return listed.flatMap((webhook) => {
-		const wait = registeredWait(own(webhook, contract.webhooks.fields.url), resume, nodeId);
-		const id = own(webhook, itemId);
-		return wait === undefined || (typeof id !== 'string' && typeof id !== 'number')
-			? []
-			: [{ ...wait, id: String(id) }];
-	});
+	const registrations: Registration[] = [];
+	const tokens = new Set<string>();
+	let next: PageToken | undefined;
+	for (let page = 1; page <= MAX_LIST_PAGES; page++) {
+		const listed = await readPage.call(context, 'listWebhooks', {
+			next,
+			pageSize: LIST_PAGE_SIZE,
+			timeoutMs: READ_TIMEOUT_MS,
+		});
+		let hit = false;
+		for (const webhook of listed.items) {
+			const wait = registeredWait(own(webhook, contract.webhooks.fields.url), resume);
+			const id = own(webhook, itemId);
+			if (wait === undefined || (typeof id !== 'string' && typeof id !== 'number')) continue;
+			const registration = { ...wait, id: String(id) };
+			registrations.push(registration);
+			hit ||= found?.(registration) === true;
+		}
+		const token = listed.next === undefined ? undefined : JSON.stringify(listed.next);
+		// A list whose next page repeats an earlier one, or brings nothing, has ended.
+		if (token === undefined || listed.items.length === 0 || tokens.has(token))
+			return { registrations, complete: true };
+		if (hit) break;
+		tokens.add(token);
+		next = listed.next;
+	}
+	return { registrations, complete: false };
 }
 
 /**
@@ -413,30 +526,184 @@ async function stillWaiting(context: IExecuteFunctions, url: URL): Promise<boole
 	} catch (error) {
 		// n8n not reachable from itself: the registration is kept until its deadline has passed.
 		context.logger.debug(
-			`Content Publishing: could not probe a waiting registration: ${(error as Error).message}`,
+			`Content Publishing: could not probe a waiting registration: ${safeMessage(error, url)}`,
 		);
 		return true;
 	}
 }
 
+/** When a wait began, where this credential sealed its state: its deadline less its Maximum Wait Time. */
+function startOf(key: Buffer, registration: Registration): number | undefined {
+	const state = openState(key, registration.executionId, registration.nodeId, registration.sealed);
+	return state === undefined ? undefined : (state.d - state.w) * 1000;
+}
+
 /**
- * Removes this node's registrations whose wait is over: an earlier run of the node in this
- * execution, a wait past its deadline, or one whose execution n8n says has ended (cancelled,
- * failed). Registrations of other nodes, other n8n instances or waits that go on are left alone.
+ * Removes registrations of this n8n's waits that are over: of the running execution (it waits for
+ * nothing now), two minutes past their deadline, or whose execution n8n says has ended (cancelled,
+ * failed, finished: it answers 404 or 409 at their address). n8n is asked only about a wait past its
+ * deadline or begun over a minute ago, since it answers 409 while it saves a wait too. Registrations
+ * of waits that go on, of other n8n instances and of other services' users are left alone.
+ * Bounded: MAX_LIST_PAGES pages, MAX_PROBES calls to n8n (from a random place in the list, so that
+ * every wait is asked in turn), MAX_SWEEP_DELETES DELETEs, SWEEP_TIME_LIMIT_MS. A DELETE that fails
+ * is counted, never thrown: a registration that cannot be removed holds back no wait.
  */
-async function removeLeftovers(
+async function sweep(
 	context: IExecuteFunctions,
 	contract: Contract,
 	resume: URL,
-): Promise<void> {
+	key: Buffer,
+): Promise<{ failed: number; kept: number[]; complete: boolean }> {
+	const started = Date.now();
 	const executionId = context.getExecutionId();
+	const { registrations, complete } = await listRegistrations(context, contract, resume);
 	let probes = 0;
-	for (const wait of await waitRegistrations(context, contract, resume, context.getNode().id)) {
-		const over =
-			wait.executionId === executionId ||
-			wait.until + LEFTOVER_GRACE_MS < Date.now() ||
-			(probes++ < MAX_PROBES && !(await stillWaiting(context, wait.url)));
-		if (over) await deleteRegistration(context, wait.id);
+	let deletes = 0;
+	let failed = 0;
+	const kept: number[] = [];
+	const offset = registrations.length > 0 ? randomInt(registrations.length) : 0;
+	for (let index = 0; index < registrations.length; index++) {
+		const registration = registrations[(offset + index) % registrations.length];
+		const now = Date.now();
+		const inTime = now - started < SWEEP_TIME_LIMIT_MS;
+		let over =
+			registration.executionId === executionId || registration.until + LEFTOVER_GRACE_MS < now;
+		if (!over && inTime && probes < MAX_PROBES) {
+			const start = startOf(key, registration);
+			if (registration.until <= now || (start !== undefined && start + YOUNG_MS <= now)) {
+				probes++;
+				over = !(await stillWaiting(context, registration.url));
+			}
+		}
+		if (over && inTime && deletes < MAX_SWEEP_DELETES) {
+			deletes++;
+			try {
+				await deleteRegistration(context, registration.id);
+				continue;
+			} catch (error) {
+				failed++;
+				context.logger.warn(
+					`Content Publishing: the webhook of an event wait that is over could not be removed: ${safeMessage(error, resume, registration.url)}`,
+				);
+			}
+		}
+		kept.push(registration.until);
+	}
+	return { failed, kept, complete };
+}
+
+// When this process sweeps a credential's registrations next, by credential.
+const sweepsDue = new Map<string, number>();
+
+/** The credential a sweep is planned for: its Base URL and key, as a digest. */
+async function credentialOf(context: RequestContext): Promise<{ key: Buffer; credential: string }> {
+	const { baseUrl } = await readCredentials.call(context);
+	const key = await waitKey(context);
+	return {
+		key,
+		credential: createHmac('sha256', key).update(`sweep\n${baseUrl}`).digest('base64url'),
+	};
+}
+
+function planSweep(credential: string, at: number): void {
+	const planned = sweepsDue.get(credential);
+	if (planned !== undefined && planned <= at) return;
+	if (planned === undefined && sweepsDue.size >= MAX_REMEMBERED)
+		sweepsDue.delete(sweepsDue.keys().next().value as string);
+	sweepsDue.set(credential, at);
+}
+
+/** Sweeps, never failing, and plans the next sweep while registrations of this n8n's waits remain. */
+async function sweepQuietly(
+	context: IExecuteFunctions,
+	contract: Contract,
+	resume: URL,
+	{ key, credential }: { key: Buffer; credential: string },
+): Promise<void> {
+	sweepsDue.delete(credential);
+	try {
+		const { failed, kept, complete } = await sweep(context, contract, resume, key);
+		const now = Date.now();
+		if (failed > 0 || !complete) planSweep(credential, now + SWEEP_RETRY_MS);
+		if (kept.length > 0) {
+			const firstOver = kept.reduce((first, until) => Math.min(first, until)) + LEFTOVER_GRACE_MS;
+			planSweep(
+				credential,
+				Math.max(now + SWEEP_RETRY_MS, Math.min(now + SWEEP_INTERVAL_MS, firstOver)),
+			);
+		}
+	} catch (error) {
+		planSweep(credential, Date.now() + SWEEP_RETRY_MS);
+		context.logger.warn(
+			`Content Publishing: the webhooks of event waits could not be read: ${safeMessage(error, resume)}`,
+		);
+	}
+}
+
+/**
+ * Where the node made a registration and does not know its id (the answer was lost or refused
+ * after the service stored it, or came without an id, or the call of its address does not say):
+ * removes the one with this sealed state, which no other registration has (it holds the wait's
+ * random nonce). Tried once more a second later; where that fails too, a sweep is planned and
+ * false returned.
+ */
+async function removeRegistration(
+	context: RequestContext,
+	contract: Contract,
+	resume: URL,
+	target: { sealed: string } | { id: string },
+	credential: string,
+): Promise<boolean> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			if ('id' in target) {
+				await deleteRegistration(context, target.id);
+				return true;
+			}
+			const mine = (registration: Registration) => registration.sealed === target.sealed;
+			const { registrations, complete } = await listRegistrations(context, contract, resume, mine);
+			const found = registrations.filter(mine);
+			for (const registration of found.slice(0, MAX_SWEEP_DELETES))
+				await deleteRegistration(context, registration.id);
+			if (found.length > 0 || complete) return true;
+			throw new Error(
+				`It is not among the first ${MAX_LIST_PAGES} pages of the service's webhooks`,
+			);
+		} catch (error) {
+			if (attempt >= 2) {
+				planSweep(credential, Date.now() + SWEEP_RETRY_MS);
+				context.logger.warn(
+					`Content Publishing: the webhook of an event wait could not be removed: ${safeMessage(error, resume)}`,
+				);
+				return false;
+			}
+			await sleep(CLEANUP_RETRY_MS);
+		}
+	}
+}
+
+/**
+ * After an execution of the node: sweeps the credential's registrations of event waits where this
+ * process planned a sweep that is due now (SWEEP_INTERVAL_MS after it made or saw one, two minutes
+ * after a wait's deadline, a minute after a clean-up failed). Nothing of the node runs while an
+ * execution waits, when n8n resumes it at its deadline or when it is cancelled: later executions
+ * are where what those leave behind is removed. Never fails.
+ */
+export async function sweepEventWaits(
+	this: IExecuteFunctions,
+	contract: Contract | undefined,
+): Promise<void> {
+	if (contract === undefined || sweepsDue.size === 0) return;
+	const resume = resumeAddress(this);
+	if (resume === undefined) return;
+	try {
+		const scope = await credentialOf(this);
+		const due = sweepsDue.get(scope.credential);
+		if (due !== undefined && due <= Date.now()) await sweepQuietly(this, contract, resume, scope);
+	} catch (error) {
+		this.logger.debug(
+			`Content Publishing: the webhooks of event waits were not swept: ${safeMessage(error, resume)}`,
+		);
 	}
 }
 
@@ -532,12 +799,12 @@ export async function prepareEventWait(
  * One call of the node's own to its resume address once n8n has saved the wait: it reads the jobs
  * for an event that came while n8n saved. It holds no execution: the execution has returned.
  */
-function nudgeWhenWaiting(context: IExecuteFunctions, url: string): void {
+function nudgeWhenWaiting(context: IExecuteFunctions, url: URL): void {
 	const nudge = async () => {
 		await sleep(NUDGE_DELAY_MS);
 		await context.helpers.httpRequest({
 			method: 'POST',
-			url,
+			url: url.toString(),
 			body: {},
 			json: true,
 			headers: { [CHECK_HEADER]: 'after-wait' },
@@ -547,7 +814,7 @@ function nudgeWhenWaiting(context: IExecuteFunctions, url: string): void {
 	};
 	nudge().catch((error: unknown) =>
 		context.logger.debug(
-			`Content Publishing: the call to the resume address failed: ${(error as Error).message}`,
+			`Content Publishing: the call to the resume address failed: ${safeMessage(error, url)}`,
 		),
 	);
 }
@@ -600,7 +867,8 @@ export async function awaitByEvent(
 			: media;
 	if (contract.webhooks.secret.sent !== undefined) state.k = 1;
 
-	const key = await waitKey(this);
+	const scope = await credentialOf(this);
+	const { key, credential } = scope;
 	const sealed = sealState(key, executionId, nodeId, state);
 	const address = new URL(setup.resume.toString());
 	address.searchParams.set(STATE_PARAM, sealed);
@@ -614,9 +882,14 @@ export async function awaitByEvent(
 		};
 	}
 
-	let id: string;
+	// Before registering: what earlier waits left. A registration that cannot be removed now holds
+	// this wait back in no way.
+	await sweepQuietly(this, contract, setup.resume, scope);
+	const notRegistered = (why: string, removed: boolean) =>
+		`${why}, so the node polled the jobs.${removed ? '' : ' A webhook the service may have registered for the wait could not be looked for: a later execution of the node with this credential removes it, from a minute on.'}`;
+
+	let created: unknown;
 	try {
-		await removeLeftovers(this, contract, setup.resume);
 		const secret =
 			state.k === 1 ? derivedSecret(contract, key, executionId, nodeId, state.n) : undefined;
 		const answer = await callEndpoint.call(this, 'createWebhook', {
@@ -630,55 +903,64 @@ export async function awaitByEvent(
 			},
 			itemKey: randomBytes(16).toString('hex'),
 		});
-		const created = readResource(contract.endpoints.createWebhook, answer.body);
-		const createdId = registrationId(contract, created);
-		if (createdId === undefined) {
-			for (const wait of await waitRegistrations(this, contract, setup.resume, nodeId))
-				if (wait.sealed === sealed) await deleteRegistration(this, wait.id);
-			return {
-				waiting: false,
-				poll: 'The service registered the webhook but answered without its id, so the node removed it again and polled the jobs.',
-			};
-		}
-		id = createdId;
-		const { answered } = contract.webhooks.secret;
-		const servicesSecret = answered === undefined ? undefined : ownAt(created, answered.path);
-		if (
-			state.k === undefined &&
-			answered !== undefined &&
-			usableSecret(servicesSecret, answered.pattern)
-		) {
-			// The service chose the secret: the address carries it, sealed, so the node can check deliveries.
-			const withSecret = new URL(address.toString());
-			withSecret.searchParams.set(
-				SECRET_PARAM,
-				seal(key, secretScope(executionId, nodeId, state.n), servicesSecret),
-			);
-			await callEndpoint
-				.call(this, 'updateWebhook', { id, fields: { body: { url: withSecret.toString() } } })
-				.then(
-					() =>
-						address.searchParams.set(
-							SECRET_PARAM,
-							withSecret.searchParams.get(SECRET_PARAM) as string,
-						),
-					(error: unknown) =>
-						this.logger.warn(
-							`Content Publishing: deliveries of this wait are read unsigned: ${(error as Error).message}`,
-						),
-				);
-		}
+		created = readResource(contract.endpoints.createWebhook, answer.body);
 	} catch (error) {
+		// The service may have stored it all the same: a lost answer, or a refusal after storing.
+		const removed = await removeRegistration(this, contract, setup.resume, { sealed }, credential);
 		return {
 			waiting: false,
-			poll: `The service did not register the webhook the wait needs (${(error as Error).message}), so the node polled the jobs.`,
+			poll: notRegistered(
+				`The service did not register the webhook the wait needs (${safeMessage(error, setup.resume, address)})`,
+				removed,
+			),
 		};
+	}
+	const createdId = registrationId(contract, created);
+	if (createdId === undefined) {
+		const removed = await removeRegistration(this, contract, setup.resume, { sealed }, credential);
+		return {
+			waiting: false,
+			poll: removed
+				? 'The service registered the webhook but answered without its id, so the node removed it again and polled the jobs.'
+				: notRegistered('The service registered the webhook but answered without its id', false),
+		};
+	}
+	const id = createdId;
+	// Nothing of the node runs while the execution waits: should it end without the node (cancelled,
+	// or at its deadline), this process's next execution of the node sweeps.
+	planSweep(credential, Math.min(Date.now() + SWEEP_INTERVAL_MS, deadline + LEFTOVER_GRACE_MS));
+	const { answered } = contract.webhooks.secret;
+	const servicesSecret = answered === undefined ? undefined : ownAt(created, answered.path);
+	if (
+		state.k === undefined &&
+		answered !== undefined &&
+		usableSecret(servicesSecret, answered.pattern)
+	) {
+		// The service chose the secret: the address carries it, sealed, so the node can check deliveries.
+		const withSecret = new URL(address.toString());
+		withSecret.searchParams.set(
+			SECRET_PARAM,
+			seal(key, secretScope(executionId, nodeId, state.n), servicesSecret),
+		);
+		await callEndpoint
+			.call(this, 'updateWebhook', { id, fields: { body: { url: withSecret.toString() } } })
+			.then(
+				() =>
+					address.searchParams.set(
+						SECRET_PARAM,
+						withSecret.searchParams.get(SECRET_PARAM) as string,
+					),
+				(error: unknown) =>
+					this.logger.warn(
+						`Content Publishing: deliveries of this wait are read unsigned: ${safeMessage(error, setup.resume, withSecret)}`,
+					),
+			);
 	}
 
 	try {
 		const { outcomes, pending } = await readJobs(this, contract, jobsOf(state));
 		if (!pending) {
-			await deleteRegistration(this, id);
+			await removeRegistration(this, contract, setup.resume, { id }, credential);
 			const finished = new Map<number, IDataObject | Error>();
 			for (const [itemIndex, outcome] of outcomes)
 				finished.set(
@@ -690,12 +972,12 @@ export async function awaitByEvent(
 	} catch (error) {
 		// Waiting goes on after a rate limit or a gateway error: the events, or the node's own call, read again.
 		if (!isTransient(error)) {
-			await deleteRegistration(this, id).catch(() => undefined);
+			await removeRegistration(this, contract, setup.resume, { id }, credential);
 			throw asNodeError(this, error);
 		}
 	}
 	await this.putExecutionToWait(new Date(deadline));
-	nudgeWhenWaiting(this, address.toString());
+	nudgeWhenWaiting(this, address);
 	return { waiting: true };
 }
 
@@ -855,19 +1137,17 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 		// The caller has its answer before media are downloaded: a service waits only seconds for one.
 		answer(context, 200, { received: true, resumed: true });
 		const items = await resumedItems(context, contract, state, read.outcomes);
-		try {
-			const resume = resumeAddress(context);
-			for (const registration of resume === undefined
-				? []
-				: await waitRegistrations(context, contract, resume, nodeId)) {
-				if (registration.sealed === sealed) await deleteRegistration(context, registration.id);
-			}
-		} catch (error) {
-			// The node's next registration removes it.
-			context.logger.warn(
-				`Content Publishing: the wait's webhook could not be removed: ${(error as Error).message}`,
+		// The call does not say which registration it came by: the one with this wait's address.
+		const resume = resumeAddress(context);
+		if (resume !== undefined)
+			await credentialOf(context).then(
+				async ({ credential }) =>
+					await removeRegistration(context, contract, resume, { sealed }, credential),
+				(error: unknown) =>
+					context.logger.warn(
+						`Content Publishing: the wait's webhook was not removed: ${safeMessage(error, resume)}`,
+					),
 			);
-		}
 		rememberResumed(wait);
 		return { noWebhookResponse: true, workflowData: [items] };
 	});
