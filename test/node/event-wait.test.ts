@@ -12,6 +12,7 @@ import {
 	MAX_LIST_PAGES,
 	MAX_SWEEP_DELETES,
 	SWEEP_INTERVAL_MS,
+	UNSIGNED_READS_PER_MINUTE,
 } from '../../nodes/ContentPublishing/helpers/eventWait';
 
 /**
@@ -649,6 +650,7 @@ function useFaultPaths(options: Pick<FakeServiceOptions, 'profile'> = {}) {
 
 const LIST = /^\/v1\/webhooks$/;
 const DELETE = /^\/v1\/webhooks\//;
+const JOB_READS = /^\/v1\/jobs\//;
 
 describe('Registrations of event waits on the service', () => {
 	const { harness, run, runAnother, finishLastJob, requests, checkFaultPath } = useFaultPaths();
@@ -802,6 +804,41 @@ describe('Registrations of event waits on the service', () => {
 			clockOffset += SWEEP_INTERVAL_MS;
 			await runAnother();
 		}
+		expect(harness.service.webhooks.size).toBe(0);
+	});
+
+	it(`holds back calls without a valid signature past ${UNSIGNED_READS_PER_MINUTE} job reads, and reads once more itself when allowed`, async () => {
+		const { executionId, ended } = await run(videoNode(), inputs(1));
+		const [registration] = [...harness.service.webhooks.values()];
+		const before = requests('GET', JOB_READS);
+		const started = realNow();
+		const statuses: number[] = [];
+		let retryAfter: string | null = null;
+		for (let call = 0; call < 100; call++) {
+			const response = await fetch(registration.url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: '{}',
+			});
+			statuses.push(response.status);
+			if (response.status === 429) retryAfter ??= response.headers.get('retry-after');
+			await response.arrayBuffer();
+		}
+		// One more read is allowed every 5 seconds the calls took.
+		const allowed = UNSIGNED_READS_PER_MINUTE + Math.floor((realNow() - started) / 5000);
+		const read = requests('GET', JOB_READS) - before;
+		const heldBack = statuses.filter((status) => status === 429).length;
+		console.log(
+			`event-wait throttle: 100 unsigned calls, ${read} job reads (${allowed} allowed), ${heldBack} answered 429`,
+		);
+		expect(read).toBeLessThanOrEqual(allowed);
+		expect(heldBack).toBeGreaterThanOrEqual(100 - allowed);
+		expect(Number(retryAfter)).toBeGreaterThan(0);
+		expect(n8n.status(executionId)).toBe('waiting');
+		// The job finishes without an event reaching the wait: the node's own read for the calls held back resumes it.
+		registration.active = false;
+		await finishLastJob();
+		expect((await ended).items[0].json.status).toBe('succeeded');
 		expect(harness.service.webhooks.size).toBe(0);
 	});
 });

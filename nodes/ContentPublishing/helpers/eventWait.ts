@@ -56,7 +56,8 @@ import { errorJson, withoutErrorKey } from './outputs';
  * - n8n then calls `resumeOnEvent` for every request to that address. A request is only ever a
  *   prompt: the node reads the jobs' states from the service with its own key, keeps waiting while
  *   one is pending, and resumes the execution once all have finished, one output item per input
- *   item. Nothing in a request is believed.
+ *   item. Nothing in a request is believed, and requests without a valid signature read within a
+ *   budget per wait.
  *
  * The resume URL carries what the wait needs later (the items' job ids, their outputs decided
  * before the wait, the deadline), sealed (AES-256-GCM) with a key derived from the credential's API
@@ -127,6 +128,9 @@ export const SWEEP_INTERVAL_MS = 5 * 60_000;
 const SWEEP_RETRY_MS = YOUNG_MS;
 // A clean-up that failed where the node runs is tried once more, this much later.
 const CLEANUP_RETRY_MS = 1_000;
+// Calls of a wait's address without a valid signature read this many jobs at once, then one more
+// every 5 seconds (this many a minute), in each n8n process; a signed event is never held back.
+export const UNSIGNED_READS_PER_MINUTE = 12;
 // After the node returns, n8n saves the execution as waiting (within milliseconds); a delivery
 // before that gets 409. One call of the node's own this much later reads the jobs for an event a
 // service sent in that moment and did not send again.
@@ -424,30 +428,35 @@ async function readOutcome(
 
 /**
  * Reads the jobs up to the first one still pending (or all of them, `toTheEnd`), so a call that
- * changes nothing costs one read. Reading starts after the item whose job a signed event named
- * (that job has just finished; jobs tend to finish in the order they started, so the next one is
- * the likeliest to be pending) and comes round to it last.
+ * changes nothing costs one read. Reading starts at `start` (a position in `jobs`) and comes round
+ * to the jobs before it last: after the job a signed event named (that job has just finished; jobs
+ * tend to finish in the order they started, so the next one is the likeliest to be pending), or at
+ * the job an earlier call found pending. `reads` counts the reads as they are sent.
  */
 async function readJobs(
 	context: RequestContext,
 	contract: Contract,
 	jobs: Array<{ itemIndex: number; jobId: string }>,
-	{ toTheEnd = false, after }: { toTheEnd?: boolean; after?: number } = {},
-): Promise<{ outcomes: Map<number, JobOutcome>; pending: boolean }> {
-	const start =
-		after === undefined ? 0 : jobs.findIndex(({ itemIndex }) => itemIndex === after) + 1;
-	const order = [...jobs.slice(start), ...jobs.slice(0, start)];
+	{
+		toTheEnd = false,
+		start = 0,
+		reads,
+	}: { toTheEnd?: boolean; start?: number; reads?: { count: number } } = {},
+): Promise<{ outcomes: Map<number, JobOutcome>; pending: boolean; pendingAt?: number }> {
 	const outcomes = new Map<number, JobOutcome>();
-	let pending = false;
-	for (const { itemIndex, jobId } of order) {
+	let pendingAt: number | undefined;
+	for (let step = 0; step < jobs.length; step++) {
+		const position = (start + step) % jobs.length;
+		const { itemIndex, jobId } = jobs[position];
+		if (reads) reads.count++;
 		const outcome = await readOutcome(context, contract, jobId, itemIndex);
 		outcomes.set(itemIndex, outcome);
 		if (outcome.state === 'pending') {
-			pending = true;
+			pendingAt ??= position;
 			if (!toTheEnd) break;
 		}
 	}
-	return { outcomes, pending };
+	return { outcomes, pending: pendingAt !== undefined, pendingAt };
 }
 
 function jobsOf(state: WaitState): Array<{ itemIndex: number; jobId: string }> {
@@ -796,23 +805,31 @@ export async function prepareEventWait(
 }
 
 /**
- * One call of the node's own to its resume address once n8n has saved the wait: it reads the jobs
- * for an event that came while n8n saved. It holds no execution: the execution has returned.
+ * One call of the node's own to a wait's resume address, `delayMs` from now, so that the jobs are
+ * read: once n8n has saved the wait (for an event that came while n8n saved), or when calls refused
+ * for too many reads may read again. It holds no execution: the execution has returned.
  */
-function nudgeWhenWaiting(context: IExecuteFunctions, url: URL): void {
-	const nudge = async () => {
-		await sleep(NUDGE_DELAY_MS);
+function callLater(
+	context: IExecuteFunctions | IWebhookFunctions,
+	url: URL,
+	why: string,
+	delayMs: number,
+	before: () => void = () => undefined,
+): void {
+	const call = async () => {
+		await sleep(delayMs);
+		before();
 		await context.helpers.httpRequest({
 			method: 'POST',
 			url: url.toString(),
 			body: {},
 			json: true,
-			headers: { [CHECK_HEADER]: 'after-wait' },
+			headers: { [CHECK_HEADER]: why },
 			ignoreHttpStatusErrors: true,
 			timeout: READ_TIMEOUT_MS,
 		});
 	};
-	nudge().catch((error: unknown) =>
+	call().catch((error: unknown) =>
 		context.logger.debug(
 			`Content Publishing: the call to the resume address failed: ${safeMessage(error, url)}`,
 		),
@@ -977,7 +994,7 @@ export async function awaitByEvent(
 		}
 	}
 	await this.putExecutionToWait(new Date(deadline));
-	nudgeWhenWaiting(this, address);
+	callLater(this, address, 'after-wait', NUDGE_DELAY_MS);
 	return { waiting: true };
 }
 
@@ -1004,6 +1021,68 @@ function rememberResumed(key: string): void {
 	for (const [entry, until] of resumed)
 		if (until < now || resumed.size >= MAX_REMEMBERED) resumed.delete(entry);
 	resumed.set(key, now + RESUMED_MEMORY_MS);
+	unsignedReads.delete(key);
+}
+
+/** A wait's reads for calls without a valid signature, in this process: a token bucket. */
+interface UnsignedReads {
+	/** Reads allowed now: up to UNSIGNED_READS_PER_MINUTE, one more every READ_REFILL_MS; below 0 after a call that read many. */
+	tokens: number;
+	at: number;
+	/** The position of the job the last such call found pending: where the next one starts. */
+	start: number;
+	/** Whether the node's own call is planned, for the calls held back meanwhile. */
+	owed: boolean;
+}
+
+const READ_REFILL_MS = 60_000 / UNSIGNED_READS_PER_MINUTE;
+const unsignedReads = new Map<string, UnsignedReads>();
+
+function unsignedReadsOf(wait: string): UnsignedReads {
+	const now = Date.now();
+	let reads = unsignedReads.get(wait);
+	if (reads === undefined) {
+		if (unsignedReads.size >= MAX_REMEMBERED)
+			unsignedReads.delete(unsignedReads.keys().next().value as string);
+		reads = { tokens: UNSIGNED_READS_PER_MINUTE, at: now, start: 0, owed: false };
+		unsignedReads.set(wait, reads);
+	}
+	reads.tokens = Math.min(
+		UNSIGNED_READS_PER_MINUTE,
+		reads.tokens + Math.max(0, now - reads.at) / READ_REFILL_MS,
+	);
+	reads.at = now;
+	return reads;
+}
+
+/**
+ * Holds back a call without a valid signature where the wait's such calls have no read left: 429
+ * with Retry-After, and one call of the node's own once a read is allowed again, so that an event
+ * held back here is not lost. Nothing in a call is believed, so the calls held back meanwhile ask
+ * for nothing more than that one read.
+ */
+function holdBack(
+	context: IWebhookFunctions,
+	reads: UnsignedReads,
+	query: IDataObject,
+): IWebhookResponseData | undefined {
+	if (reads.tokens >= 1) return undefined;
+	const waitMs = Math.ceil((1 - reads.tokens) * READ_REFILL_MS);
+	const address = resumeAddress(context);
+	if (!reads.owed && address !== undefined) {
+		for (const param of [STATE_PARAM, UNTIL_PARAM, RUN_MAC_PARAM, SECRET_PARAM]) {
+			const value = text(query[param]);
+			if (value !== undefined) address.searchParams.set(param, value);
+		}
+		reads.owed = true;
+		callLater(context, address, 'held-back', waitMs, () => {
+			reads.owed = false;
+		});
+	}
+	context.getResponseObject().setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
+	return answer(context, 429, {
+		error: 'Too many calls without a valid signature: the jobs are read again shortly.',
+	});
 }
 
 function answer(
@@ -1101,6 +1180,7 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 		// A delivery the node can check, about a job not of this wait, needs no read; one about a job of
 		// this wait says where reading starts.
 		let named: number | undefined;
+		let signed = false;
 		const secret =
 			state.k === 1
 				? derivedSecret(contract, key, executionId, nodeId, state.n)
@@ -1112,6 +1192,7 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 				? request.rawBody
 				: Buffer.from(JSON.stringify(context.getBodyData()));
 			if (verifyDelivery(headers, rawBody, secret, contract.webhooks.signature).valid) {
+				signed = true;
 				const delivery = readDelivery(contract.webhooks.delivery, context.getBodyData(), headers);
 				const job = findJob(contract.jobs, contract.webhooks.delivery.jobs, delivery.data);
 				if (job !== undefined && !state.j.includes(job.id))
@@ -1120,10 +1201,22 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 			}
 		}
 
+		const jobs = jobsOf(state);
+		// Calls without a valid signature read within a budget, from where the last one found a job pending.
+		const unsigned = signed ? undefined : unsignedReadsOf(wait);
+		const heldBack = unsigned === undefined ? undefined : holdBack(context, unsigned, query);
+		if (heldBack !== undefined) return heldBack;
 		const late = Date.now() >= state.d * 1000;
+		const reads = { count: 0 };
 		let read: Awaited<ReturnType<typeof readJobs>>;
 		try {
-			read = await readJobs(context, contract, jobsOf(state), { toTheEnd: late, after: named });
+			read = await readJobs(context, contract, jobs, {
+				toTheEnd: late,
+				start:
+					unsigned?.start ??
+					(named === undefined ? 0 : jobs.findIndex(({ itemIndex }) => itemIndex === named) + 1),
+				reads,
+			});
 		} catch (error) {
 			context.logger.debug(
 				`Content Publishing: a job of the wait could not be read: ${(error as Error).message}`,
@@ -1131,7 +1224,10 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 			return answer(context, 503, {
 				error: 'The jobs could not be read; the execution goes on waiting. Send again.',
 			});
+		} finally {
+			if (unsigned !== undefined) unsigned.tokens -= reads.count;
 		}
+		if (unsigned !== undefined) unsigned.start = read.pendingAt ?? 0;
 		if (read.pending && !late) return answer(context, 200, { received: true, waiting: true });
 
 		// The caller has its answer before media are downloaded: a service waits only seconds for one.
