@@ -231,9 +231,10 @@ export interface Fault {
 	redirectTo?: string;
 	/**
 	 * Answer `status` with this body instead of handling the request (or of the usual error body):
-	 * text, or JSON for anything else; a function is called for each answer.
+	 * text, or JSON for anything else; a function is called for each answer, with the request's
+	 * body (a service's refusal may quote what it was sent).
 	 */
-	body?: string | object | (() => unknown);
+	body?: string | object | ((requestBody: unknown) => unknown);
 }
 
 export interface Delivery {
@@ -1513,7 +1514,7 @@ export class FakeService {
 				faulted: true,
 			};
 		if (fault?.status !== undefined && !fault.afterHandling)
-			return faultReply(fault, fault.status, this.adapter);
+			return faultReply(fault, fault.status, this.adapter, body.value);
 
 		// A service without a document answers 404 for it, with a key or without.
 		const anonymous =
@@ -1543,7 +1544,7 @@ export class FakeService {
 			match.route.handler(this, { params: match.params, query: input.query, body: input.body }),
 		);
 		if (fault?.afterHandling && fault.status !== undefined)
-			return faultReply(fault, fault.status, adapter);
+			return faultReply(fault, fault.status, adapter, body.value);
 		const result = adapter
 			? adapter.outgoing(
 					match.route.operationId,
@@ -1932,8 +1933,13 @@ function faultMatches(fault: Fault, method: string, path: string): boolean {
 		: path.search(expectedPath) !== -1;
 }
 
-function faultReply(fault: Fault, status: number, adapter: ProfileAdapter | undefined): Reply {
-	const body = typeof fault.body === 'function' ? fault.body() : fault.body;
+function faultReply(
+	fault: Fault,
+	status: number,
+	adapter: ProfileAdapter | undefined,
+	requestBody: unknown,
+): Reply {
+	const body = typeof fault.body === 'function' ? fault.body(requestBody) : fault.body;
 	if (typeof body === 'string') return { status, text: body, faulted: true };
 	if (body !== undefined) return { status, json: body, faulted: true };
 	const code = FAULT_ERROR_CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');

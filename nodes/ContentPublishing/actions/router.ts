@@ -6,7 +6,7 @@ import { ENDPOINTS, readResource, type Contract } from '../../shared/contract';
 import { callEndpoint, inServiceFields, loadContract, requireObject } from '../../shared/transport';
 import { readAllItems } from '../../shared/transport/paging';
 import { readRequestTimeout } from '../helpers/fields';
-import { awaitByEvent, prepareEventWait } from '../helpers/eventWait';
+import { awaitByEvent, prepareEventWait, sweepEventWaits } from '../helpers/eventWait';
 import { JobToAwait, resultOrJobToAwait, waitForJob, type WaitOptions } from '../helpers/jobs';
 import { downloadMedia, type MediaOptions } from '../helpers/media';
 import { errorJson, withoutErrorKey } from '../helpers/outputs';
@@ -316,5 +316,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 	});
 
+	// Where this process planned it: removes what event waits that ended without the node left.
+	await sweepEventWaits.call(this, contract);
 	return [outputs.flat()];
 }
