@@ -26,8 +26,8 @@ import {
 	serviceEvents,
 } from '../shared/transport';
 import { readAllItems } from '../shared/transport/paging';
-import { registrationId, secretFor, usableSecret } from '../shared/secrets';
-import { markStarted, startedBefore } from './deliveries';
+import { registrationId, secretFor, secretProblem, usableSecret } from '../shared/secrets';
+import { admission, deliveryKey, rememberStart, retentionMs, type Admission } from './deliveries';
 import { storedDelivery, storedJobs } from './stored';
 
 const JOB_LOOKUP_TIMEOUT_MS = 10_000;
@@ -80,6 +80,25 @@ async function deleteWebhooksFor(
 
 function isNotFound(error: unknown): boolean {
 	return error instanceof NodeApiError && error.httpCode === '404';
+}
+
+const NOT_REGISTERED =
+	'The registration was removed again, so no delivery arrives that n8n could not remove later or check. Check that the Base URL points at the API.';
+const NO_SECRET =
+	'The registration was removed again: anyone could sign deliveries with that secret. Have the service generate webhook signing secrets of at least 16 random bytes (regenerate or rotate the secret in its settings), or use a service that takes a secret from the node; then activate the workflow again.';
+
+/** How a delivery is answered that is a repeat, or that the trigger's full memory cannot take yet; undefined to go on. */
+function answerFor(this: IWebhookFunctions, admitted: Admission): IWebhookResponseData | undefined {
+	if (admitted.admit === 'repeat')
+		return { webhookResponse: { received: true, ignored: 'delivered before' } };
+	if (admitted.admit === 'start') return undefined;
+	// Refusing for now loses nothing: the service sends a delivery again until it is taken.
+	const response = this.getResponseObject();
+	response.setHeader('Retry-After', String(admitted.retryAfterSeconds));
+	response.status(503).json({
+		error: 'This trigger remembers as many recent deliveries as it can; send this one again later.',
+	});
+	return { noWebhookResponse: true };
 }
 
 export class ContentPublishingTrigger implements INodeType {
@@ -152,6 +171,7 @@ export class ContentPublishingTrigger implements INodeType {
 					this.getNodeParameter('events') as string[],
 				);
 				const { registration } = profile.webhooks;
+				const scheme = stored.signature ?? BUILT_IN_PROFILE.webhooks.signature;
 
 				let current: IDataObject;
 				try {
@@ -171,11 +191,13 @@ export class ContentPublishingTrigger implements INodeType {
 				if (
 					readAt(current, registration.url) === webhookUrl &&
 					sameEvents(readAt(current, registration.events), events) &&
-					active !== (registration.negated ? true : false)
+					active !== (registration.negated === true) &&
+					usableSecret(stored.secret, undefined, scheme)
 				) {
 					return true;
 				}
-				// It no longer matches the node: replace it rather than keep a second one.
+				// It no longer matches the node, or its secret (kept before secrets were checked) is
+				// none: replace it rather than keep a second one.
 				await callEndpoint
 					.call(this, 'deleteWebhook', { id: stored.id })
 					.catch((error: unknown) => {
@@ -217,26 +239,28 @@ export class ContentPublishingTrigger implements INodeType {
 				const id = registrationId(profile, created);
 				const answered = webhooks.secret.by === 'service' ? webhooks.secret : undefined;
 				const servicesSecret = answered === undefined ? undefined : readAt(created, answered.at);
+				// Named by its shape only: the value may be a real secret that is merely short.
+				const weakness =
+					ownSecret === undefined && servicesSecret !== undefined
+						? secretProblem(servicesSecret, answered?.pattern, webhooks.signature)
+						: undefined;
 				const secret =
 					ownSecret ??
-					(answered !== undefined && usableSecret(servicesSecret, answered.pattern)
-						? servicesSecret
-						: undefined);
+					(servicesSecret !== undefined && weakness === undefined ? servicesSecret : undefined);
 				const problem =
 					id === undefined
 						? 'The service registered the webhook but answered without its id'
 						: secret !== undefined
 							? undefined
-							: answered !== undefined && servicesSecret !== undefined
-								? 'The service registered the webhook but answered with a masked or partial signing secret'
+							: weakness !== undefined
+								? `The service registered the webhook but answered with a signing secret that is no secret: ${weakness}`
 								: 'The service registered the webhook but neither took nor gave a signing secret';
 				if (problem !== undefined) {
 					// Without its id the webhook could never be removed, without a secret no delivery checked: remove it now.
 					await deleteWebhooksFor.call(this, profile, webhookUrl);
 					throw new NodeApiError(this.getNode(), { problem } as JsonObject, {
 						message: problem,
-						description:
-							'The registration was removed again, so no delivery arrives that n8n could not remove later or check. Check that the Base URL points at the API.',
+						description: id !== undefined && weakness !== undefined ? NO_SECRET : NOT_REGISTERED,
 					});
 				}
 				subscriptions[webhookUrl] = {
@@ -276,14 +300,12 @@ export class ContentPublishingTrigger implements INodeType {
 		const builtIn = BUILT_IN_PROFILE;
 		// Test and production URLs each have their own subscription; a delivery signed by either is ours.
 		const subscriptions = Object.values(subscriptionsOf(this.getWorkflowStaticData('node')));
+		const schemeOf = (candidate: Subscription) => candidate.signature ?? builtIn.webhooks.signature;
+		// A secret kept before secrets were checked, that anyone could sign with, verifies nothing.
 		const subscription = subscriptions.find(
 			(candidate) =>
-				verifyDelivery(
-					headers,
-					rawBody,
-					candidate.secret,
-					candidate.signature ?? builtIn.webhooks.signature,
-				).valid,
+				usableSecret(candidate.secret, undefined, schemeOf(candidate)) &&
+				verifyDelivery(headers, rawBody, candidate.secret, schemeOf(candidate)).valid,
 		);
 		if (subscription === undefined) {
 			this.getResponseObject().status(401).json({ error: 'invalid signature' });
@@ -293,13 +315,17 @@ export class ContentPublishingTrigger implements INodeType {
 		const jobs = storedJobs(subscription.jobs) ?? builtIn.jobs;
 		const reading = storedDelivery(subscription.delivery) ?? builtIn.webhooks.delivery;
 		const delivery = readDelivery(reading, { body: this.getBodyData(), headers });
-		const seenKey = delivery.id === undefined ? undefined : `${subscription.id}:${delivery.id}`;
-		if (seenKey !== undefined && startedBefore(seenKey)) {
-			return { webhookResponse: { received: true, ignored: 'delivered before' } };
-		}
-		if (!subscription.events.includes('*') && !subscription.events.includes(delivery.type)) {
+		// Each trigger remembers its own deliveries: this workflow's node, on this subscription.
+		const trigger = [this.getWorkflow().id ?? '', this.getNode().id, subscription.id].join('\n');
+		const key = deliveryKey(delivery.id, rawBody);
+		const seen = admission(trigger, key);
+		const selected =
+			subscription.events.includes('*') || subscription.events.includes(delivery.type);
+		if (seen.admit !== 'repeat' && !selected) {
 			return { webhookResponse: { received: true, ignored: 'event not selected' } };
 		}
+		const notNow = answerFor.call(this, seen);
+		if (notNow !== undefined) return notNow;
 
 		const options = this.getNodeParameter('options', {}) as {
 			contentKinds?: string[];
@@ -335,7 +361,12 @@ export class ContentPublishingTrigger implements INodeType {
 		}
 		if (options.includeHeaders) output.headers = headers as IDataObject;
 
-		if (seenKey !== undefined) markStarted(seenKey);
-		return { workflowData: [this.helpers.returnJsonArray(output)] };
+		// Remembered as it starts, not before: a delivery whose handling failed is answered with an
+		// error and not remembered, so the service's retry runs.
+		const admitted = answerFor.call(
+			this,
+			rememberStart(trigger, key, retentionMs(schemeOf(subscription))),
+		);
+		return admitted ?? { workflowData: [this.helpers.returnJsonArray(output)] };
 	}
 }

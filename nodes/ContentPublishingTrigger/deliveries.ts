@@ -1,36 +1,152 @@
+import { createHash } from 'crypto';
+
 import { TOLERANCE_SECONDS } from '../shared/executor/signatures';
+import type { SignatureScheme } from '../shared/profile/types';
 
-// A delivery older than the signature's replay window is refused anyway, so ids need keeping
-// only that long (twice, for clocks that differ).
-const REMEMBER_MS = 2 * TOLERANCE_SECONDS * 1000;
-const MAX_REMEMBERED = 10_000;
+/**
+ * The deliveries each trigger has started its workflow for, so that a retry of one, or a replay of
+ * a captured one, starts nothing while its signature would still be accepted. Each trigger (a
+ * workflow's node and its subscription) has a memory of its own, so no trigger's traffic can push
+ * another's deliveries out; an entry is kept until a replay of it would fail the signature check
+ * anyway, and never dropped before: a memory that is full answers "later" instead, and the service
+ * sends the delivery again. The memory is this n8n process's: each webhook processor of n8n's queue
+ * mode keeps its own.
+ */
 
-/** Keys of deliveries that started a workflow, oldest first, with when each did. */
-const started = new Map<string, number>();
+/** Deliveries one trigger remembers at most: 10,000 in the 10-minute window is 16 a second. */
+export const MAX_DELIVERIES_PER_TRIGGER = 10_000;
+/** Triggers the process remembers deliveries for at most, each at most MAX_DELIVERIES_PER_TRIGGER. */
+export const MAX_TRIGGERS = 1_000;
 
-function forgetOld(now: number): void {
-	for (const [oldest, at] of started) {
-		if (now - at < REMEMBER_MS && started.size < MAX_REMEMBERED) break;
-		started.delete(oldest);
+// A signed timestamp is accepted TOLERANCE_SECONDS either side of n8n's clock, in whole seconds,
+// so a delivery that arrived now can be replayed until its timestamp (at most TOLERANCE_SECONDS
+// ahead) is that old: up to 2 × TOLERANCE_SECONDS from now, and the second that is still counting.
+const SIGNED_TIME_WINDOW_MS = (2 * TOLERANCE_SECONDS + 1) * 1000;
+// A signature over the body alone has no window: a captured delivery verifies for ever. An hour
+// covers the retries a service sends soon after a lost answer (Standard Webhooks' schedule retries
+// after 5 s, 5 min and 30 min); a replay later than that starts the workflow again.
+const UNSIGNED_TIME_RETENTION_MS = 60 * 60 * 1000;
+
+/** How long a started delivery is remembered: as long as a replay of it could verify. */
+export function retentionMs(scheme: Pick<SignatureScheme, 'signed'>): number {
+	return scheme.signed.includes('timestamp') ? SIGNED_TIME_WINDOW_MS : UNSIGNED_TIME_RETENTION_MS;
+}
+
+/**
+ * What to do with a delivery: start the workflow, answer that it was delivered before, or answer
+ * 503 with Retry-After because the memory is full of deliveries still inside their window.
+ */
+export type Admission =
+	| { admit: 'start' }
+	| { admit: 'repeat' }
+	| { admit: 'later'; retryAfterSeconds: number };
+
+interface TriggerMemory {
+	/** A digest of each delivery, with when it may be forgotten (ms). */
+	forgetAt: Map<string, number>;
+	/**
+	 * The same digests in the order they started, the oldest at `head`: a queue, because a Map's
+	 * iterator walks past every entry deleted before it, which would make forgetting the oldest
+	 * cost as much as the memory is large.
+	 */
+	order: string[];
+	head: number;
+	/** When the last of them may be forgotten. */
+	emptyAt: number;
+}
+
+// The forgotten part of a queue is cut off once it is this long and most of the queue.
+const QUEUE_COMPACTION = 1024;
+
+const triggers = new Map<string, TriggerMemory>();
+
+// SHA-256, one character a byte ('binary' is latin1): ids and bodies of any length cost the
+// same 32 characters.
+function digest(text: string | Buffer): string {
+	return createHash('sha256').update(text).digest('binary');
+}
+
+/** What identifies a delivery: its id where the service gives one, else its body. */
+export function deliveryKey(id: string | undefined, rawBody: Buffer): string {
+	return id === undefined ? `body ${digest(rawBody)}` : `id ${id}`;
+}
+
+function secondsUntil(at: number, now: number): number {
+	return Math.max(1, Math.ceil((at - now) / 1000));
+}
+
+/** Drops the entries whose time is up: the oldest come first, so this stops at the first that is not. */
+function forgetExpired(trigger: string, memory: TriggerMemory, now: number): void {
+	while (memory.head < memory.order.length) {
+		const oldest = memory.order[memory.head];
+		if ((memory.forgetAt.get(oldest) ?? 0) > now) break;
+		memory.forgetAt.delete(oldest);
+		memory.head++;
+	}
+	if (memory.forgetAt.size === 0) triggers.delete(trigger);
+	else if (memory.head >= QUEUE_COMPACTION && memory.head * 2 >= memory.order.length) {
+		memory.order = memory.order.slice(memory.head);
+		memory.head = 0;
 	}
 }
 
-/**
- * Whether this delivery (a webhook registration's event id) already started a workflow, recently.
- * The service retries a delivery whose answer it did not get; that retry must not start a second
- * execution. Memory stays bounded: entries older than the replay window go, and beyond 10,000 the
- * oldest. Kept per n8n process: n8n's webhook processors in queue mode each keep their own.
- */
-export function startedBefore(key: string, now = Date.now()): boolean {
-	forgetOld(now);
-	return started.has(key);
+function lookUp(trigger: string, delivery: string, now: number): Admission {
+	const memory = triggers.get(trigger);
+	if (memory === undefined) return { admit: 'start' };
+	forgetExpired(trigger, memory, now);
+	if (memory.forgetAt.has(delivery)) return { admit: 'repeat' };
+	if (memory.forgetAt.size < MAX_DELIVERIES_PER_TRIGGER) return { admit: 'start' };
+	const oldest = memory.forgetAt.get(memory.order[memory.head]) ?? now;
+	return { admit: 'later', retryAfterSeconds: secondsUntil(oldest, now) };
+}
+
+/** Room for one more trigger, else when the first of them will have none left to remember. */
+function roomForTrigger(now: number): Admission {
+	if (triggers.size < MAX_TRIGGERS) return { admit: 'start' };
+	// Only ever reached with MAX_TRIGGERS triggers in their window: one pass over them, not their deliveries.
+	for (const [trigger, memory] of triggers) forgetExpired(trigger, memory, now);
+	if (triggers.size < MAX_TRIGGERS) return { admit: 'start' };
+	const soonest = Math.min(...[...triggers.values()].map((memory) => memory.emptyAt));
+	return { admit: 'later', retryAfterSeconds: secondsUntil(soonest, now) };
+}
+
+function decide(trigger: string, delivery: string, now: number): Admission {
+	const known = lookUp(trigger, delivery, now);
+	return known.admit === 'start' && !triggers.has(trigger) ? roomForTrigger(now) : known;
 }
 
 /**
- * Remembers a delivery once its workflow is being started, not before: a delivery whose handling
- * failed (a job lookup the service did not answer) is answered with an error, and its retry runs.
+ * Whether the trigger has started this delivery before, or could not remember it now: asked
+ * before the delivery's job is looked up, so a full memory costs the service no lookup.
  */
-export function markStarted(key: string, now = Date.now()): void {
-	forgetOld(now);
-	started.set(key, now);
+export function admission(trigger: string, delivery: string, now = Date.now()): Admission {
+	return decide(digest(trigger), digest(delivery), now);
+}
+
+/**
+ * Remembers the delivery as the trigger starts its workflow, for `keepMs`; 'start' means it was
+ * not there and is now. A delivery whose handling failed was never remembered, so the service's
+ * retry runs; a copy that arrived meanwhile and got here first makes this one a 'repeat'.
+ */
+export function rememberStart(
+	trigger: string,
+	delivery: string,
+	keepMs: number,
+	now = Date.now(),
+): Admission {
+	const triggerKey = digest(trigger);
+	const deliveryDigest = digest(delivery);
+	const decided = decide(triggerKey, deliveryDigest, now);
+	if (decided.admit !== 'start') return decided;
+	let memory = triggers.get(triggerKey);
+	if (memory === undefined) {
+		memory = { forgetAt: new Map(), order: [], head: 0, emptyAt: 0 };
+		triggers.set(triggerKey, memory);
+	}
+	// Never before an entry already there: a clock set back keeps entries longer, never shorter.
+	const forgetAt = Math.max(now + keepMs, memory.emptyAt);
+	memory.forgetAt.set(deliveryDigest, forgetAt);
+	memory.order.push(deliveryDigest);
+	memory.emptyAt = forgetAt;
+	return decided;
 }

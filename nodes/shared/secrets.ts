@@ -1,5 +1,6 @@
 import { randomBytes } from 'crypto';
 
+import { signingKey } from './executor/signatures';
 import { readAt } from './profile/pointer';
 import type { Profile, SignatureScheme } from './profile/types';
 
@@ -8,10 +9,6 @@ import type { Profile, SignatureScheme } from './profile/types';
  * secret the node sends, the secret a service answers with, and the id the answer names.
  */
 
-// A secret shorter than this, or with masking characters in it, is a hint at the secret, not the secret.
-const MIN_SECRET_LENGTH = 16;
-const MASKED = /[•*…·●]|x{4,}|\.{3}/i;
-
 /** A secret of the kind the service's signatures use: `whsec_` + base64 for Standard Webhooks, else hex. */
 export function secretFor(scheme: SignatureScheme, bytes: Buffer = randomBytes(32)): string {
 	return scheme.secretEncoding === 'whsec'
@@ -19,15 +16,73 @@ export function secretFor(scheme: SignatureScheme, bytes: Buffer = randomBytes(3
 		: bytes.toString('hex');
 }
 
-/** Whether the service's answer holds its secret itself, not a hint at it (its last digits, a masked copy). */
-export function usableSecret(value: unknown, pattern: string | undefined): value is string {
-	if (typeof value !== 'string' || MASKED.test(value)) return false;
-	if (value.replace(/^[a-z]+_/i, '').length < MIN_SECRET_LENGTH) return false;
+// A signing key anyone could guess signs deliveries anyone could forge. A key has at least 16
+// bytes (Standard Webhooks' secrets have 24 to 64). Of 16 random bytes, fewer than 8 distinct
+// values turn up once in 10^12; of a text secret's 16 hex digits (the smallest alphabet services
+// write secrets in), fewer than 5 distinct once in 2.4 million: below those, the value is a
+// pattern (`abab…`, `0000…1111`), not a secret.
+const MIN_KEY_BYTES = 16;
+const MIN_DISTINCT_KEY_BYTES = 8;
+const MIN_DISTINCT_TEXT_BYTES = 5;
+// What a service shows in place of a secret it keeps: its last digits after dots or stars.
+const MASKED = /[•*…·●]|x{4,}|\.{3}/i;
+const SPACES_OR_CONTROLS = /[\s\p{Cc}]/u;
+// `whsec_`, `sk_live_`: a label in front of the secret, the same for everyone.
+const LABEL = /^(?:[a-z]{1,12}_)+/i;
+
+/** Whether `text` is base64 as an encoder writes it (standard or URL alphabet, padded or not). */
+function isBase64(text: string): boolean {
+	if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(text)) return false;
+	const bare = text.replace(/=+$/, '').replace(/-/g, '+').replace(/_/g, '/');
+	return Buffer.from(bare, 'base64').toString('base64').replace(/=+$/, '') === bare;
+}
+
+function distinctBytes(bytes: Buffer): number {
+	return new Set(bytes).size;
+}
+
+/**
+ * What is wrong with a signing secret the service made, told by its shape and never its value
+ * ("a value of 22 characters decoding to 0 bytes, not base64 after whsec_"); undefined for a
+ * secret. The key is what signatures are checked with: the bytes after `whsec_` for Standard
+ * Webhooks, else the text after any label such as `sk_`.
+ */
+export function secretProblem(
+	value: unknown,
+	pattern: string | undefined,
+	scheme: Pick<SignatureScheme, 'secretEncoding'>,
+): string | undefined {
+	if (typeof value !== 'string')
+		return value === null || value === undefined ? 'no value' : `a ${typeof value}, not text`;
+	const whsec = scheme.secretEncoding === 'whsec';
+	const key = whsec ? signingKey(value, scheme) : Buffer.from(value.replace(LABEL, ''), 'utf8');
+	const bytes = `${key.length} byte${key.length === 1 ? '' : 's'}`;
+	const shape = `a value of ${value.length} characters${whsec ? ` decoding to ${bytes}` : ''}`;
+	const kind = whsec ? 'byte value' : 'character';
+	if (MASKED.test(value)) return `${shape}, masked (with •, *, …, xxxx or ... in it)`;
+	if (SPACES_OR_CONTROLS.test(value)) return `${shape}, with spaces or control characters in it`;
+	if (whsec && !isBase64(value.replace(/^whsec_/, ''))) return `${shape}, not base64 after whsec_`;
+	if (key.length < MIN_KEY_BYTES) return `${shape}, fewer than ${MIN_KEY_BYTES} bytes`;
+	const distinct = distinctBytes(key);
+	if (distinct === 1) return `${shape}, one repeated ${kind}`;
+	if (distinct < (whsec ? MIN_DISTINCT_KEY_BYTES : MIN_DISTINCT_TEXT_BYTES))
+		return `${shape}, only ${distinct} different ${kind}s`;
 	try {
-		return pattern === undefined || new RegExp(pattern.slice(0, 200)).test(value);
+		if (pattern !== undefined && !new RegExp(pattern.slice(0, 200)).test(value))
+			return `${shape}, not of the form the service's document gives`;
 	} catch {
-		return true;
+		// A pattern the node cannot read says nothing about the value.
 	}
+	return undefined;
+}
+
+/** Whether the service's answer holds a secret itself, not a hint at it or a value anyone could guess. */
+export function usableSecret(
+	value: unknown,
+	pattern: string | undefined,
+	scheme: Pick<SignatureScheme, 'secretEncoding'>,
+): value is string {
+	return secretProblem(value, pattern, scheme) === undefined;
 }
 
 /** The id of a registration the service answered with, where its document says it is (else `id`). */

@@ -1,7 +1,9 @@
 /**
- * The package in n8n's queue mode: PostgreSQL, Redis, a main process, one webhook processor and
+ * The package in n8n's queue mode: PostgreSQL, Redis, a main process, two webhook processors and
  * two workers, in each pinned n8n. The main process registers the trigger; deliveries reach the
- * webhook processor, and the workers run the executions.
+ * first webhook processor (the address the trigger registered), and the workers run the
+ * executions. The second webhook processor stands for a load balancer sending a request to another
+ * one: what it does with a replayed delivery is measured.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -43,13 +45,14 @@ function queueSuite(pin: N8nPinName): void {
 	let main: N8nInstance;
 	let processes: N8nInstance[] = [];
 	let webhookUrl: string;
+	let otherWebhookUrl: string;
 
 	const until = <T>(probe: () => T | undefined | false, what: string) =>
 		waitUntil(probe, what, () =>
 			processes.map((process) => process.log().slice(-2000)).join('\n---\n'),
 		);
 
-	const workers = () => processes.slice(2);
+	const workers = () => processes.slice(2, 4);
 	const finishedOnWorkers = () =>
 		workers().map((worker) => (worker.log().match(/Worker finished execution/g) ?? []).length);
 	/** How often the workers started and finished an execution, by their logs. */
@@ -71,6 +74,8 @@ function queueSuite(pin: N8nPinName): void {
 		]);
 		const webhookPort = await freePort();
 		webhookUrl = `http://127.0.0.1:${webhookPort}/`;
+		const otherWebhookPort = await freePort();
+		otherWebhookUrl = `http://127.0.0.1:${otherWebhookPort}/`;
 		const env = {
 			N8N_ENCRYPTION_KEY: 'queue-mode-encryption-key-0123',
 			DB_TYPE: 'postgresdb',
@@ -92,6 +97,7 @@ function queueSuite(pin: N8nPinName): void {
 			await createN8n(pinned, { ...shared, command: 'webhook', port: webhookPort }),
 			await createN8n(pinned, { ...shared, command: 'worker' }),
 			await createN8n(pinned, { ...shared, command: 'worker' }),
+			await createN8n(pinned, { ...shared, command: 'webhook', port: otherWebhookPort }),
 		];
 
 		const file = (name: string, content: unknown) => {
@@ -207,6 +213,47 @@ function queueSuite(pin: N8nPinName): void {
 		expect(recorded().sort()).toEqual(jobs.map((job) => `event for ${job.id}`).sort());
 		expect(finishedOnWorkers().reduce((sum, count) => sum + count, 0)).toBe(4);
 		expect(main.log()).not.toMatch(/Worker finished execution/);
+	});
+
+	it('refuses a replay at the webhook processor that took the delivery; another webhook processor, whose memory is its own, starts it once more', async () => {
+		const finished = () => finishedOnWorkers().reduce((sum, count) => sum + count, 0);
+		const finishedBefore = finished();
+		const job = service.startJob('generate.video', { prompt: 'Replayed' });
+		await service.finishJob(job.id, 'succeeded');
+		const executions = () =>
+			[...service.posts.values()].filter((post) => post.content === `event for ${job.id}`).length;
+		await until(() => executions() === 1, 'the execution of the delivery');
+		const delivery = service.deliveries.find((sent) => sent.body.includes(job.id))!;
+		const replay = async (base: string) => {
+			const response = await fetch(`${base}webhook/${TRIGGER_WEBHOOK_ID}/webhook`, {
+				method: 'POST',
+				headers: delivery.headers,
+				body: delivery.body,
+			});
+			// A started execution is answered with n8n's own text, a repeat with the node's JSON.
+			const text = await response.text();
+			return {
+				status: response.status,
+				body: text.startsWith('{') ? (JSON.parse(text) as unknown) : text,
+			};
+		};
+		const repeat = { received: true, ignored: 'delivered before' };
+
+		const atSame = await replay(webhookUrl);
+		expect(atSame).toEqual({ status: 200, body: repeat });
+		const atOther = await replay(otherWebhookUrl);
+		expect(atOther.status).toBe(200);
+		await until(() => executions() === 2, 'the execution of the replay');
+		const atOtherAgain = await replay(otherWebhookUrl);
+		expect(atOtherAgain).toEqual({ status: 200, body: repeat });
+		// The delivery's execution and the replay's.
+		await until(() => finished() === finishedBefore + 2, 'the workers to finish');
+		expect(executions()).toBe(2);
+		const outcome = (answer: { body: unknown }) =>
+			JSON.stringify(answer.body) === JSON.stringify(repeat) ? 'refused' : 'started';
+		console.log(
+			`queue mode in n8n ${pinnedN8n(pin).version}, 2 webhook processors, one delivery replayed inside the window: at the processor that took it ${outcome(atSame)}; at the other ${outcome(atOther)} (${executions()} executions); again at the other ${outcome(atOtherAgain)}`,
+		);
 	});
 
 	it('waits for a job inside an execution that a worker runs', async () => {

@@ -177,6 +177,11 @@ export interface FakeServiceOptions {
 	/** Whether GET /v1/openapi.json serves the document; false answers 404. Default true. */
 	openApiDocument?: boolean;
 	/**
+	 * Changes the document GET /v1/openapi.json serves, as another service's may say less (a
+	 * pattern left out); requests are still checked against the profile's own.
+	 */
+	editDocument?: (document: ContractDocument) => void;
+	/**
 	 * A file that keeps the service's data between runs (state-file.ts): loaded at start when it
 	 * exists, written a moment after each change and when the service closes. Without it, the data
 	 * lives as long as the service.
@@ -226,9 +231,10 @@ export interface Fault {
 	redirectTo?: string;
 	/**
 	 * Answer `status` with this body instead of handling the request (or of the usual error body):
-	 * text, or JSON for anything else; a function is called for each answer.
+	 * text, or JSON for anything else; a function is called for each answer, with the request's
+	 * body (a service's refusal may quote what it was sent).
 	 */
-	body?: string | object | (() => unknown);
+	body?: string | object | ((requestBody: unknown) => unknown);
 }
 
 export interface Delivery {
@@ -359,8 +365,7 @@ export const routes: readonly Route[] = [
 		path: '/v1/openapi.json',
 		operationId: 'getOpenApiDocument',
 		anonymous: true,
-		handler: (service) =>
-			ok(PROFILES[service.profile]?.document(service.url) ?? buildOpenApiDocument(service.url)),
+		handler: (service) => ok(service.servedDocument()),
 	},
 	{
 		method: 'GET',
@@ -991,6 +996,13 @@ export class FakeService {
 	);
 	private saveTimer: NodeJS.Timeout | undefined;
 
+	/** The document GET /v1/openapi.json serves. */
+	servedDocument(): ContractDocument {
+		const document = PROFILES[this.profile]?.document(this.url) ?? buildOpenApiDocument(this.url);
+		this.options.editDocument?.(document);
+		return document;
+	}
+
 	static async start(options: FakeServiceOptions = {}): Promise<FakeService> {
 		const service = new FakeService(options);
 		await service.listen(options.port ?? 0);
@@ -1502,7 +1514,7 @@ export class FakeService {
 				faulted: true,
 			};
 		if (fault?.status !== undefined && !fault.afterHandling)
-			return faultReply(fault, fault.status, this.adapter);
+			return faultReply(fault, fault.status, this.adapter, body.value);
 
 		// A service without a document answers 404 for it, with a key or without.
 		const anonymous =
@@ -1532,7 +1544,7 @@ export class FakeService {
 			match.route.handler(this, { params: match.params, query: input.query, body: input.body }),
 		);
 		if (fault?.afterHandling && fault.status !== undefined)
-			return faultReply(fault, fault.status, adapter);
+			return faultReply(fault, fault.status, adapter, body.value);
 		const result = adapter
 			? adapter.outgoing(
 					match.route.operationId,
@@ -1921,8 +1933,13 @@ function faultMatches(fault: Fault, method: string, path: string): boolean {
 		: path.search(expectedPath) !== -1;
 }
 
-function faultReply(fault: Fault, status: number, adapter: ProfileAdapter | undefined): Reply {
-	const body = typeof fault.body === 'function' ? fault.body() : fault.body;
+function faultReply(
+	fault: Fault,
+	status: number,
+	adapter: ProfileAdapter | undefined,
+	requestBody: unknown,
+): Reply {
+	const body = typeof fault.body === 'function' ? fault.body(requestBody) : fault.body;
 	if (typeof body === 'string') return { status, text: body, faulted: true };
 	if (body !== undefined) return { status, json: body, faulted: true };
 	const code = FAULT_ERROR_CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request');

@@ -1,10 +1,19 @@
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+
 import type { FakeServiceOptions } from '../fake-service';
 import { useFakeService } from '../support/fixtures';
-import { contentPublishingNode, runNode } from '../support/n8n-engine';
+import { contentPublishingNode, runNode, type RunResult } from '../support/n8n-engine';
 import { WaitingN8n } from '../support/waiting-n8n';
 import { isLoopbackHost } from '../../nodes/shared/transport/hosts';
+import {
+	MAX_LIST_PAGES,
+	MAX_SWEEP_DELETES,
+	SWEEP_INTERVAL_MS,
+	UNSIGNED_READS_PER_MINUTE,
+} from '../../nodes/ContentPublishing/helpers/eventWait';
 
 /**
  * Wait Method "Service Event" in n8n's engine: the execution is kept as n8n keeps a waiting one and
@@ -22,6 +31,12 @@ function ownReads(n8n: WaitingN8n, executionId: string): number {
 	return n8n.calls.filter(
 		(call) => call.executionId === executionId && call.own && call.status === 200,
 	).length;
+}
+
+/** Until the deadline a registered address names (in whole seconds) has passed. */
+async function pastDeadline(address: string): Promise<void> {
+	const until = Number(new URL(address).searchParams.get('cp_until')) * 1000;
+	while (Date.now() < until) await sleep(20);
 }
 
 function videoNode(parameters: IDataObject = {}, options: IDataObject = {}) {
@@ -410,7 +425,7 @@ describe('Wait Method "Service Event" in n8n\'s engine', () => {
 	it('at its time limit resumes with the input items as n8n does, and the next wait of the node removes the registration left behind', async () => {
 		const timedOut = await run(videoNode({}, { maxWaitTime: 1 }), inputs(2));
 		expect([...harness.service.webhooks.values()]).toHaveLength(1);
-		await sleep(1100);
+		await pastDeadline([...harness.service.webhooks.values()][0].url);
 		const result = await n8n.timeOut(timedOut.executionId);
 		// n8n resumes a wait at its time limit without calling the node: the input passes through.
 		expect(result.items.map((item) => item.json)).toEqual(inputs(2).map((item) => item.json));
@@ -524,5 +539,349 @@ describe('what counts as this machine for the resume address', () => {
 		].map(hostOf);
 		expect(loopback.filter((host) => !isLoopbackHost(host))).toEqual([]);
 		expect(elsewhere.filter((host) => isLoopbackHost(host))).toEqual([]);
+	});
+});
+
+// ------------------------------------------------------------------------------------------------
+// Nothing left on the service, on any path
+
+let faultPaths = 0;
+let registrationsLeft = 0;
+afterAll(() =>
+	console.log(
+		`event waits: ${faultPaths} fault paths, ${registrationsLeft} registrations left on the service`,
+	),
+);
+
+// Date.now moved on: sweeps are due minutes after a wait, and the tests do not wait minutes.
+const realNow = Date.now.bind(Date);
+let clockOffset = 0;
+// What n8n's logger received (the node logs through it): no address may be in it either.
+const logged: string[] = [];
+let n8nLogger: Logger;
+beforeAll(() => {
+	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + clockOffset);
+	n8nLogger = Container.get(Logger);
+	const record = (message: string) => {
+		logged.push(message);
+	};
+	const levels = new Set<PropertyKey>(['debug', 'info', 'warn', 'error']);
+	const real = n8nLogger as unknown as Record<PropertyKey, unknown>;
+	Container.set(
+		Logger,
+		new Proxy(
+			{},
+			{
+				get: (_target, name) => {
+					if (levels.has(name)) return record;
+					const value = real[name];
+					return typeof value === 'function' ? value.bind(n8nLogger) : value;
+				},
+			},
+		) as Logger,
+	);
+});
+afterAll(() => {
+	jest.restoreAllMocks();
+	Container.set(Logger, n8nLogger);
+});
+
+/** Every part of a registered address that must not be shown: the address, its path and each value in it. */
+function addressParts(address: string): string[] {
+	const url = new URL(address);
+	return [
+		address,
+		url.pathname,
+		...[...url.searchParams.values()].filter((value) => value.length >= 8),
+	];
+}
+
+/** What runs showed: their hints, errors and items, and what was logged. */
+function shown(...results: RunResult[]): string {
+	return JSON.stringify([
+		logged,
+		...results.map((result) => ({
+			hints: Object.values(result.run.data.resultData.runData).flatMap((runs) =>
+				runs.flatMap((run) => run.hints ?? []),
+			),
+			error: result.error && [result.error.message, result.error.description],
+			items: result.items.map((item) => item.json),
+		})),
+	]);
+}
+
+function hintsOf(result: RunResult): string[] {
+	return (result.run.data.resultData.runData['Content Publishing']?.at(-1)?.hints ?? []).map(
+		(hint) => hint.message,
+	);
+}
+
+function useFaultPaths(options: Pick<FakeServiceOptions, 'profile'> = {}) {
+	const { harness, run } = useServiceAndN8n(options);
+	const field = options.profile === 'alternate' ? 'callbackUrl' : 'url';
+	return {
+		harness,
+		run,
+		/** An execution of another operation of the node with the credential. */
+		runAnother: async () =>
+			await n8n.run(
+				contentPublishingNode({ resource: 'account', operation: 'get' }),
+				harness.credentials,
+			),
+		finishLastJob: async () =>
+			await harness.service.finishJob([...harness.service.jobs.values()].at(-1)!.id, 'succeeded'),
+		requests: (method: string, path: RegExp) =>
+			harness.service.requests.filter(
+				(request) => request.method === method && path.test(request.path),
+			).length,
+		/** The end of one or more fault paths: nothing of them left on the service, nothing of their addresses shown. */
+		checkFaultPath(text: string, paths = 1) {
+			faultPaths += paths;
+			registrationsLeft += harness.service.webhooks.size;
+			expect([...harness.service.webhooks.values()].map((webhook) => webhook.url)).toEqual([]);
+			const addresses = harness.service.requests
+				.filter((request) => request.method === 'POST' && request.path === '/v1/webhooks')
+				.map((request) => (request.body as IDataObject)[field] as string);
+			expect(addresses.length).toBeGreaterThan(0);
+			expect(addresses.flatMap(addressParts).filter((part) => text.includes(part))).toEqual([]);
+		},
+	};
+}
+
+const LIST = /^\/v1\/webhooks$/;
+const DELETE = /^\/v1\/webhooks\//;
+const JOB_READS = /^\/v1\/jobs\//;
+
+describe('Registrations of event waits on the service', () => {
+	const { harness, run, runAnother, finishLastJob, requests, checkFaultPath } = useFaultPaths();
+	beforeEach(() => {
+		logged.length = 0;
+	});
+
+	it('removes a registration the service stored but refused (422) before polling, and the hint does not quote its address', async () => {
+		harness.service.jobMode = 'poll';
+		harness.service.injectFault({
+			match: { method: 'POST', path: '/v1/webhooks' },
+			status: 422,
+			afterHandling: true,
+			body: (request) => ({
+				error: {
+					code: 'validation_error',
+					message: `url ${(request as IDataObject).url as string} is not reachable`,
+				},
+			}),
+		});
+		const { first } = await run(videoNode({}, { pollInterval: 0.05 }), inputs(2));
+		expect(first.items.map((item) => item.json.status)).toEqual(['succeeded', 'succeeded']);
+		expect(hintsOf(first)).toEqual([
+			expect.stringMatching(
+				/^The service did not register the webhook the wait needs \(url .+\), so the node polled the jobs\.$/,
+			),
+		]);
+		checkFaultPath(shown(first));
+	});
+
+	it.each([
+		['DELETE', DELETE],
+		['list', LIST],
+	])('tries a %s that failed when the wait resumed once more', async (_name, path) => {
+		const { ended } = await run(videoNode(), inputs(1));
+		harness.service.injectFault({
+			match: { method: path === LIST ? 'GET' : 'DELETE', path },
+			status: 500,
+		});
+		await finishLastJob();
+		const result = await ended;
+		expect(result.items[0].json.status).toBe('succeeded');
+		checkFaultPath(shown(result));
+	});
+
+	it('sweeps what a clean-up that kept failing, a cancel or a time limit left at the next execution with the credential once due', async () => {
+		// Its DELETE fails when the wait resumes, and a second later.
+		const resumed = await run(videoNode(), inputs(1));
+		harness.service.injectFault({
+			match: { method: 'DELETE', path: DELETE },
+			status: 500,
+			times: 2,
+		});
+		await finishLastJob();
+		const result = await resumed.ended;
+		expect(result.items[0].json.status).toBe('succeeded');
+		// A cancelled execution calls nothing of the node.
+		const cancelled = await run(videoNode(), inputs(1));
+		n8n.cancel(cancelled.executionId);
+		// n8n resumes an execution at its time limit without the node.
+		const timedOut = await run(videoNode({}, { maxWaitTime: 1 }), inputs(1));
+		await pastDeadline([...harness.service.webhooks.values()].at(-1)!.url);
+		await n8n.timeOut(timedOut.executionId);
+		expect(harness.service.webhooks.size).toBe(3);
+
+		// Until a sweep is due, an execution sends nothing more.
+		const lists = requests('GET', LIST);
+		await runAnother();
+		expect(requests('GET', LIST)).toBe(lists);
+		expect(harness.service.webhooks.size).toBe(3);
+
+		clockOffset += SWEEP_INTERVAL_MS;
+		await runAnother();
+		checkFaultPath(shown(result, cancelled.first, timedOut.first), 3);
+	});
+
+	it('goes on waiting by event where a leftover cannot be deleted, without a hint, and sweeps it later', async () => {
+		const timedOut = await run(videoNode({}, { maxWaitTime: 1 }), inputs(1));
+		await pastDeadline([...harness.service.webhooks.values()][0].url);
+		await n8n.timeOut(timedOut.executionId);
+		const [leftover] = [...harness.service.webhooks.values()];
+		harness.service.injectFault({
+			match: { method: 'DELETE', path: `/v1/webhooks/${leftover.id}` },
+			status: 500,
+			times: 1000,
+		});
+		const next = await run(videoNode({}, { maxWaitTime: 5 }), inputs(1));
+		expect(n8n.status(next.executionId)).toBe('waiting');
+		expect(hintsOf(next.first)).toEqual([]);
+		expect(requests('DELETE', new RegExp(`/${leftover.id}$`))).toBe(1);
+		await finishLastJob();
+		const result = await next.ended;
+		expect(result.items[0].json.status).toBe('succeeded');
+		expect([...harness.service.webhooks.keys()]).toEqual([leftover.id]);
+
+		harness.service.clearFaults();
+		clockOffset += SWEEP_INTERVAL_MS;
+		await runAnother();
+		checkFaultPath(shown(timedOut.first, next.first, result));
+	});
+
+	it('sends a bounded number of requests for one clean-up, however many registrations are left', async () => {
+		// Registrations of waits of this n8n whose time limit passed long ago.
+		const crafted = new Set<string>();
+		for (let index = 0; index < 50; index++) {
+			const response = await fetch(`${harness.service.url}/v1/webhooks`, {
+				method: 'POST',
+				headers: {
+					authorization: `Bearer ${harness.service.apiKey}`,
+					'content-type': 'application/json',
+				},
+				body: JSON.stringify({
+					url: `${n8n.resumeUrl(`old${index}`)}/${NODE_ID}?cp_wait=x&cp_until=1&cp_run=y`,
+					// Events that do not come here: no deliveries to addresses nobody serves.
+					events: ['post.published'],
+				}),
+			});
+			expect(response.status).toBe(201);
+			crafted.add(((await response.json()) as { id: string }).id);
+		}
+		const left = () => [...harness.service.webhooks.keys()].filter((id) => crafted.has(id));
+		// The fake service's pages hold 2 registrations: 10 pages see 20 of them.
+		const most = { registering: { lists: 0, deletes: 0 }, resuming: { lists: 0, deletes: 0 } };
+		const count = (phase: keyof typeof most, before: [number, number]) => {
+			most[phase].lists = Math.max(most[phase].lists, requests('GET', LIST) - before[0]);
+			most[phase].deletes = Math.max(most[phase].deletes, requests('DELETE', DELETE) - before[1]);
+		};
+		let waits = 0;
+		while (left().length > 0 && waits < 10) {
+			waits++;
+			let before: [number, number] = [requests('GET', LIST), requests('DELETE', DELETE)];
+			const { ended } = await run(videoNode(), inputs(1));
+			count('registering', before);
+			before = [requests('GET', LIST), requests('DELETE', DELETE)];
+			await finishLastJob();
+			await ended;
+			count('resuming', before);
+		}
+		console.log(
+			`event-wait clean-up: 50 registrations left, removed by ${waits} waits; registering sent at most ${most.registering.lists} list requests and ${most.registering.deletes} DELETEs, resuming ${most.resuming.lists} and ${most.resuming.deletes}`,
+		);
+		expect(left()).toEqual([]);
+		expect(most.registering.lists).toBeLessThanOrEqual(MAX_LIST_PAGES);
+		expect(most.registering.deletes).toBeLessThanOrEqual(MAX_SWEEP_DELETES);
+		// Looking for its own registration, tried twice.
+		expect(most.resuming.lists).toBeLessThanOrEqual(2 * MAX_LIST_PAGES);
+		expect(most.resuming.deletes).toBeLessThanOrEqual(1);
+		// The waits' own registrations beyond the pages read go with the next sweeps.
+		clockOffset += SWEEP_INTERVAL_MS;
+		for (let sweeps = 0; sweeps < 3 && harness.service.webhooks.size > 0; sweeps++) {
+			clockOffset += SWEEP_INTERVAL_MS;
+			await runAnother();
+		}
+		expect(harness.service.webhooks.size).toBe(0);
+	});
+
+	it(`holds back calls without a valid signature past ${UNSIGNED_READS_PER_MINUTE} job reads, and reads once more itself when allowed`, async () => {
+		const { executionId, ended } = await run(videoNode(), inputs(1));
+		const [registration] = [...harness.service.webhooks.values()];
+		const before = requests('GET', JOB_READS);
+		const started = realNow();
+		const statuses: number[] = [];
+		let retryAfter: string | null = null;
+		for (let call = 0; call < 100; call++) {
+			const response = await fetch(registration.url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: '{}',
+			});
+			statuses.push(response.status);
+			if (response.status === 429) retryAfter ??= response.headers.get('retry-after');
+			await response.arrayBuffer();
+		}
+		// One more read is allowed every 5 seconds the calls took.
+		const allowed = UNSIGNED_READS_PER_MINUTE + Math.floor((realNow() - started) / 5000);
+		const read = requests('GET', JOB_READS) - before;
+		const heldBack = statuses.filter((status) => status === 429).length;
+		console.log(
+			`event-wait throttle: 100 unsigned calls, ${read} job reads (${allowed} allowed), ${heldBack} answered 429`,
+		);
+		expect(read).toBeLessThanOrEqual(allowed);
+		expect(heldBack).toBeGreaterThanOrEqual(100 - allowed);
+		expect(Number(retryAfter)).toBeGreaterThan(0);
+		expect(n8n.status(executionId)).toBe('waiting');
+		// The job finishes without an event reaching the wait: the node's own read for the calls held back resumes it.
+		registration.active = false;
+		await finishLastJob();
+		expect((await ended).items[0].json.status).toBe('succeeded');
+		expect(harness.service.webhooks.size).toBe(0);
+	});
+});
+
+describe('Registrations of event waits on a service without idempotency keys', () => {
+	const { harness, run, runAnother, checkFaultPath } = useFaultPaths({ profile: 'alternate' });
+
+	it.each([
+		['found by its address and removed before polling', 0],
+		[
+			'said in the hint when it cannot be looked for, and swept at the next execution with the credential once due',
+			2,
+		],
+	])('a registration whose answer was lost is %s', async (_name, failedLists) => {
+		harness.service.jobMode = 'poll';
+		harness.service.injectFault({
+			match: { method: 'POST', path: '/v1/webhooks' },
+			status: 502,
+			afterHandling: true,
+		});
+		// After the sweep before registering: the look for the registration, and its second try.
+		if (failedLists > 0)
+			harness.service.injectFault({
+				match: { method: 'GET', path: '/v1/webhooks' },
+				status: 500,
+				after: 1,
+				times: failedLists,
+			});
+		const { first } = await run(videoNode({}, { pollInterval: 0.05 }), inputs(2));
+		expect(first.error).toBeUndefined();
+		expect(first.items.map((item) => item.json.phase)).toEqual(['READY', 'READY']);
+		const [hint] = hintsOf(first);
+		expect(hint).toMatch(
+			/^The service did not register the webhook the wait needs \(The service's answer to POST \/v1\/webhooks was lost.*\), so the node polled the jobs\./,
+		);
+		if (failedLists > 0) {
+			expect(hint).toMatch(/may have registered/);
+			expect(harness.service.webhooks.size).toBe(1);
+			clockOffset += SWEEP_INTERVAL_MS;
+			await runAnother();
+		} else {
+			expect(hint).not.toMatch(/may have registered/);
+		}
+		checkFaultPath(shown(first));
 	});
 });

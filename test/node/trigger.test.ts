@@ -1,3 +1,5 @@
+import type { INode } from 'n8n-workflow';
+
 import { signWebhookPayload } from '../fake-service';
 import { useFakeService, type Harness } from '../support/fixtures';
 import {
@@ -14,8 +16,9 @@ const harness = useFakeService();
 function setUp(
 	parameters: Record<string, unknown> = { events: ['job.completed'] },
 	on: Harness = harness,
+	nodeChanges: Partial<INode> = {},
 ) {
-	const node = triggerNode(parameters as never);
+	const node = { ...triggerNode(parameters as never), ...nodeChanges };
 	const workflow = triggerWorkflow(node);
 	const lifecycle = (
 		method: 'checkExists' | 'create' | 'delete',
@@ -47,6 +50,23 @@ function signed(secret: string, event: object, timestamp = Math.floor(Date.now()
 			'X-Content-Publishing-Timestamp': String(timestamp),
 			'X-Content-Publishing-Signature': signWebhookPayload(secret, String(timestamp), rawBody),
 			'X-Content-Publishing-Event': (event as { type: string }).type,
+		},
+	};
+}
+
+function jobEvent(type = 'job.completed', job: object = {}) {
+	return {
+		id: 'evt_1',
+		type,
+		created_at: '2026-11-22T10:00:00.000Z',
+		data: {
+			job: {
+				id: 'job_1',
+				type: 'generate.video',
+				status: 'succeeded',
+				result: { video_url: 'https://v/1.mp4' },
+				...job,
+			},
 		},
 	};
 }
@@ -86,6 +106,21 @@ describe('trigger lifecycle', () => {
 		expect(stored()?.subscriptions?.[webhookUrl(node)].secret).toBe(
 			[...harness.service.webhooks.values()][0].secret,
 		);
+	});
+
+	it('verifies nothing with a secret kept before secrets were checked, and replaces its registration on the next activation', async () => {
+		const { node, workflow, lifecycle, activate, stored } = setUp();
+		await activate();
+		const weak = 'a'.repeat(16);
+		stored()!.subscriptions![webhookUrl(node)].secret = weak;
+
+		const forged = await deliver(workflow, node, harness.credentials, signed(weak, jobEvent()));
+		expect(forged.status).toBe(401);
+		expect(forged.response.workflowData).toBeUndefined();
+		await expect(lifecycle('checkExists')).resolves.toBe(false);
+		expect(harness.service.webhooks.size).toBe(0);
+		await lifecycle('create');
+		expect(stored()?.subscriptions?.[webhookUrl(node)].secret).toMatch(/^[0-9a-f]{64}$/);
 	});
 
 	it('recreates a webhook deleted on the service, without a duplicate', async () => {
@@ -169,30 +204,15 @@ describe('trigger lifecycle', () => {
 });
 
 describe('trigger deliveries', () => {
-	async function activated(parameters?: Record<string, unknown>) {
-		const setup = setUp(parameters);
+	async function activated(parameters?: Record<string, unknown>, nodeChanges?: Partial<INode>) {
+		const setup = setUp(parameters, harness, nodeChanges);
 		await setup.activate();
-		const secret = [...harness.service.webhooks.values()][0].secret;
+		const secret = [...harness.service.webhooks.values()].find(
+			(webhook) => webhook.url === webhookUrl(setup.node),
+		)!.secret;
 		const post = (request: { headers: Record<string, string>; rawBody: string }) =>
 			deliver(setup.workflow, setup.node, harness.credentials, request);
 		return { ...setup, secret, post };
-	}
-
-	function jobEvent(type = 'job.completed', job: object = {}) {
-		return {
-			id: 'evt_1',
-			type,
-			created_at: '2026-11-22T10:00:00.000Z',
-			data: {
-				job: {
-					id: 'job_1',
-					type: 'generate.video',
-					status: 'succeeded',
-					result: { video_url: 'https://v/1.mp4' },
-					...job,
-				},
-			},
-		};
 	}
 
 	it('starts the workflow with the event, the job and its result', async () => {
@@ -253,6 +273,68 @@ describe('trigger deliveries', () => {
 			webhookResponse: { received: true, ignored: 'delivered before' },
 		});
 		expect(other.response.workflowData).toHaveLength(1);
+	});
+
+	it('refuses a replay of a delivery without an id, by its body', async () => {
+		const { secret, post } = await activated();
+		const withoutId: Partial<ReturnType<typeof jobEvent>> = jobEvent();
+		delete withoutId.id;
+		const delivery = signed(secret, withoutId);
+
+		expect((await post(delivery)).response.workflowData).toHaveLength(1);
+		expect((await post(delivery)).response).toEqual({
+			webhookResponse: { received: true, ignored: 'delivered before' },
+		});
+	});
+
+	describe('replays', () => {
+		const figures: string[] = [];
+		afterAll(() => console.log(`replays: ${figures.join('; ')}`));
+		const OTHER_TRIGGER = {
+			id: 'other-trigger-node',
+			webhookId: '5e0c1b7a-2f4d-4e8b-9c6a-3d2e1f0a9b8c',
+		};
+		const repeat = { webhookResponse: { received: true, ignored: 'delivered before' } };
+
+		it("are refused for the whole window whatever else arrives: another trigger's 10,000 deliveries push nothing out, and a trigger full of deliveries inside their window answers 503 with Retry-After", async () => {
+			const first = await activated();
+			const other = await activated(undefined, OTHER_TRIGGER);
+			const captured = signed(first.secret, { ...jobEvent(), id: 'evt_captured' });
+			expect((await first.post(captured)).response.workflowData).toHaveLength(1);
+
+			// The issue's 10,000: as many as one trigger remembers, all inside the window.
+			let started = 0;
+			for (let index = 0; index < 10_000; index++) {
+				const result = await other.post(
+					signed(other.secret, { ...jobEvent(), id: `evt_other_${index}` }),
+				);
+				if (result.response.workflowData !== undefined) started++;
+			}
+			expect(started).toBe(10_000);
+			const replayed = await first.post(captured);
+			expect(replayed.response).toEqual(repeat);
+			figures.push(
+				`${started.toLocaleString('en')} deliveries, then a replay inside the window: ${replayed.response.workflowData === undefined ? 'refused' : 'started'}`,
+			);
+
+			// The other trigger is full: a new delivery waits, forgetting nothing, and its first replay is still refused.
+			const waiting = await other.post(
+				signed(other.secret, { ...jobEvent(), id: 'evt_other_new' }),
+			);
+			expect(waiting.status).toBe(503);
+			expect(waiting.response).toEqual({ noWebhookResponse: true });
+			const retryAfter = Number(waiting.headers['retry-after']);
+			expect(retryAfter).toBeGreaterThanOrEqual(1);
+			expect(retryAfter).toBeLessThanOrEqual(601);
+			const oldest = await other.post(signed(other.secret, { ...jobEvent(), id: 'evt_other_0' }));
+			expect(oldest.response).toEqual(repeat);
+			// The first trigger's memory is its own: it goes on taking new deliveries.
+			const fresh = await first.post(signed(first.secret, { ...jobEvent(), id: 'evt_fresh' }));
+			expect(fresh.response.workflowData).toHaveLength(1);
+			figures.push(
+				`a trigger holding 10,000 deliveries inside the window: the next answered ${waiting.status} with Retry-After ${retryAfter} s, a replay of its oldest refused, the other trigger unaffected`,
+			);
+		}, 300_000);
 	});
 
 	it('ignores events the node did not select', async () => {
@@ -324,6 +406,19 @@ describe('trigger deliveries that name only the job (read by the built-in conven
 		return job;
 	}
 
+	/** A finished carousel, and a delivery of its event that names only the job. */
+	async function namingOnlyTheJob(eventId: string) {
+		const { secret, post } = await activated();
+		const job = await finishedCarousel();
+		const delivery = signed(secret, {
+			id: eventId,
+			type: 'job.completed',
+			created_at: 'now',
+			data: { job_id: job.id },
+		});
+		return { post, job, delivery };
+	}
+
 	it('reads the job from the service when the event names only its id', async () => {
 		const { secret, post } = await activated();
 		const job = await finishedCarousel();
@@ -345,14 +440,7 @@ describe('trigger deliveries that name only the job (read by the built-in conven
 	});
 
 	it("loses no event: a delivery whose job lookup fails is not remembered, so the service's retry runs the workflow", async () => {
-		const { secret, post } = await activated();
-		const job = await finishedCarousel();
-		const delivery = signed(secret, {
-			id: 'evt_lost',
-			type: 'job.completed',
-			created_at: 'now',
-			data: { job_id: job.id },
-		});
+		const { post, job, delivery } = await namingOnlyTheJob('evt_lost');
 		bare.service.injectFault({
 			match: { method: 'GET', path: /^\/v1\/jobs\// },
 			status: 503,
@@ -368,6 +456,20 @@ describe('trigger deliveries that name only the job (read by the built-in conven
 		);
 		// Once started, the same delivery again is a repeat.
 		expect((await post(delivery)).response).toEqual({
+			webhookResponse: { received: true, ignored: 'delivered before' },
+		});
+	});
+
+	it('starts one execution for two copies of a delivery that arrive while its job is looked up', async () => {
+		const { post, delivery } = await namingOnlyTheJob('evt_copied');
+		bare.service.injectFault({
+			match: { method: 'GET', path: /^\/v1\/jobs\// },
+			delayMs: 200,
+			times: 2,
+		});
+		const answers = await Promise.all([post(delivery), post(delivery)]);
+		expect(answers.filter((answer) => answer.response.workflowData !== undefined)).toHaveLength(1);
+		expect(answers.map((answer) => answer.response)).toContainEqual({
 			webhookResponse: { received: true, ignored: 'delivered before' },
 		});
 	});

@@ -595,6 +595,8 @@ export function webhookUrl(node: INode, { isTest = false } = {}): string {
 
 export interface DeliveryResult {
 	status: number;
+	/** Headers the node set on its own answer, by lower-case name. */
+	headers: Record<string, string>;
 	body: unknown;
 	response: IWebhookResponseData;
 }
@@ -607,8 +609,12 @@ export async function deliver(
 	request: { headers: Record<string, string>; rawBody: string },
 ): Promise<DeliveryResult> {
 	const additionalData = additionalDataFor(credentials);
-	const answer = { status: 200, body: undefined as unknown };
+	const answer = { status: 200, headers: {} as Record<string, string>, body: undefined as unknown };
 	const httpResponse = {
+		setHeader(name: string, value: string) {
+			answer.headers[name.toLowerCase()] = value;
+			return httpResponse;
+		},
 		status(code: number) {
 			answer.status = code;
 			return httpResponse;

@@ -11,6 +11,8 @@
  *   and leaves the execution as it was; `workflowData` becomes the disabled node's input and the
  *   execution runs on; a `webhook()` that throws resumes the execution with the error;
  * - active-executions.ts `add`: a resume only from the waiting state (a second one is refused);
+ * - executions/execution.service.ts `stopInRegularMode`: a cancelled waiting execution is marked
+ *   cancelled with an error, so its resume address answers 409 and nothing of the node runs;
  * - wait-tracker.ts `startExecution`: at its time limit the execution runs again as it was saved,
  *   and WorkflowExecute's `handleWaitingState` passes the node's input items through.
  * The end-to-end tests check the same in real n8n versions.
@@ -39,7 +41,7 @@ import {
 	type TestCredentials,
 } from './n8n-engine';
 
-export type ExecutionStatus = 'running' | 'waiting' | 'success' | 'error';
+export type ExecutionStatus = 'running' | 'waiting' | 'success' | 'error' | 'canceled';
 
 interface StoredExecution {
 	id: string;
@@ -151,7 +153,7 @@ export class WaitingN8n {
 
 	/** Stays up until the node's own call after each wait has come, as n8n would be. */
 	async close(): Promise<void> {
-		const quiet = this.lastWait + NUDGE_DELAY_MS + 1000 - Date.now();
+		const quiet = this.lastWait + NUDGE_DELAY_MS + 1000 - performance.now();
 		if (quiet > 0) await new Promise((resolve) => setTimeout(resolve, quiet));
 		this.server.closeAllConnections();
 		await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -195,6 +197,17 @@ export class WaitingN8n {
 		if (execution?.status !== 'waiting') throw new Error(`Execution ${executionId} is not waiting`);
 		await this.execute(execution, JSON.parse(execution.data) as IRunExecutionData);
 		return await execution.ended;
+	}
+
+	/**
+	 * As n8n's execution service stops a waiting execution (`stopDuringRun`): it is marked cancelled
+	 * with an error, and its resume address answers 409 from then on. Nothing of the node runs.
+	 */
+	cancel(executionId: string): void {
+		const execution = this.executions.get(executionId);
+		if (execution?.status !== 'waiting') throw new Error(`Execution ${executionId} is not waiting`);
+		execution.status = 'canceled';
+		execution.end(execution.runs[execution.runs.length - 1]);
 	}
 
 	/** How long an execution has run in all, in milliseconds: the time it held a worker. */
@@ -242,7 +255,8 @@ export class WaitingN8n {
 			: run.data.resultData.error || run.status === 'error'
 				? 'error'
 				: 'success';
-		if (run.waitTill) this.lastWait = Date.now();
+		// Not Date.now, which a test may move on.
+		if (run.waitTill) this.lastWait = performance.now();
 		if (execution.status !== 'waiting') execution.end(result);
 		return result;
 	}
@@ -271,7 +285,7 @@ export class WaitingN8n {
 			return reply(404, { message: `The execution "${executionId}" does not exist.` });
 		if (execution.status !== 'waiting')
 			return reply(409, {
-				message: `The execution "${executionId}" is ${execution.status === 'running' ? 'running already' : 'finished'}.`,
+				message: `The execution "${executionId}" ${execution.status === 'running' ? 'is running already' : execution.status === 'success' ? 'has finished already' : 'has finished with error'}.`,
 			});
 
 		// As read from the database, then prepared as getWebhookExecutionData does.

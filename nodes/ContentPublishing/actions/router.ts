@@ -13,7 +13,7 @@ import {
 } from '../../shared/transport';
 import { readAllItems } from '../../shared/transport/paging';
 import { readRequestTimeout } from '../helpers/fields';
-import { awaitByEvent, prepareEventWait } from '../helpers/eventWait';
+import { awaitByEvent, prepareEventWait, sweepEventWaits } from '../helpers/eventWait';
 import { JobToAwait, resultOrJobToAwait, waitForJob, type WaitOptions } from '../helpers/jobs';
 import { downloadMedia, type MediaOptions } from '../helpers/media';
 import { errorJson, withoutErrorKey } from '../helpers/outputs';
@@ -321,5 +321,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 	});
 
+	// Where this process planned it: removes what event waits that ended without the node left.
+	await sweepEventWaits.call(this, profile);
 	return [outputs.flat()];
 }

@@ -1,4 +1,11 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'crypto';
+import {
+	createCipheriv,
+	createDecipheriv,
+	createHmac,
+	randomBytes,
+	randomInt,
+	timingSafeEqual,
+} from 'crypto';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -9,7 +16,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { jobInDelivery, readDelivery, readJob, readResource } from '../../shared/executor/answers';
+import {
+	jobInDelivery,
+	readDelivery,
+	readJob,
+	readResource,
+	type PageToken,
+} from '../../shared/executor/answers';
 import { verifyDelivery } from '../../shared/executor/signatures';
 import { isRecord, own, readAt } from '../../shared/profile/pointer';
 import type { Profile } from '../../shared/profile/types';
@@ -25,7 +38,7 @@ import {
 	type RequestContext,
 } from '../../shared/transport';
 import { isLoopbackHost } from '../../shared/transport/hosts';
-import { readAllItems } from '../../shared/transport/paging';
+import { readPage } from '../../shared/transport/paging';
 import { failedJobError, jobTimeoutError, type JobToAwait } from './jobs';
 import { downloadMedia, type MediaOptions } from './media';
 import { errorJson, withoutErrorKey } from './outputs';
@@ -41,13 +54,22 @@ import { errorJson, withoutErrorKey } from './outputs';
  * - n8n then calls `resumeOnEvent` for every request to that address. A request is only ever a
  *   prompt: the node reads the jobs' states from the service with its own key, keeps waiting while
  *   one is pending, and resumes the execution once all have finished, one output item per input
- *   item. Nothing in a request is believed.
+ *   item. Nothing in a request is believed, and requests without a valid signature read within a
+ *   budget per wait.
  *
  * The resume URL carries what the wait needs later (the items' job ids, their outputs decided
  * before the wait, the deadline), sealed (AES-256-GCM) with a key derived from the credential's API
  * key: n8n keeps nothing of a waiting node's own output for its webhook (waiting-webhooks.ts pops
  * it), and static data is the workflow's, not the execution's. Only the deadline is in clear, for
- * the node's next registration to see whether the wait is over.
+ * sweeps to see whether the wait is over.
+ *
+ * Every registration goes: where the node runs, at once (when the wait resumes, or when it falls
+ * back to polling, looking the registration up by its address, unique by the wait's nonce, where
+ * the service's answer did not give its id), tried once more a second later. Nothing of the node
+ * runs while an execution waits, when n8n resumes it at its deadline or when it is cancelled: there
+ * a sweep removes it, before every registration and in the node's later executions where this
+ * process planned one (see `sweepEventWaits`). A registration that cannot be removed never changes
+ * how a later wait waits, and no hint, error or log carries an address.
  */
 
 /**
@@ -82,11 +104,31 @@ export const CHECK_HEADER = 'x-content-publishing-wait';
 const DEFAULT_MAX_URL_LENGTH = 2048;
 const MAX_URL_LENGTH = 8000;
 const READ_TIMEOUT_MS = 10_000;
-// A registration of this node past its deadline by this much belongs to an execution n8n resumed
-// already (n8n checks waiting executions once a minute).
+// A registration past its deadline by this much belongs to an execution n8n resumed already (n8n
+// checks waiting executions once a minute).
 const LEFTOVER_GRACE_MS = 120_000;
-const MAX_PROBES = 20;
 const PROBE_TIMEOUT_MS = 5_000;
+// What one clean-up may send: pages of the service's list (of up to LIST_PAGE_SIZE), calls to n8n
+// asking whether an execution still waits, and DELETEs; and how long it may take.
+export const MAX_LIST_PAGES = 10;
+const LIST_PAGE_SIZE = 100;
+const MAX_PROBES = 20;
+export const MAX_SWEEP_DELETES = 20;
+const SWEEP_TIME_LIMIT_MS = 30_000;
+// A registration this young may be of an execution n8n is still saving as waiting: its address
+// answers 409 until then, as an ended execution's does.
+const YOUNG_MS = 60_000;
+// While registrations of waits of this n8n remain on the service, a process that made or saw one
+// sweeps again this often, at the next execution of the node with the credential.
+export const SWEEP_INTERVAL_MS = 5 * 60_000;
+// After a clean-up that failed, the next sweep is due this much later (and the registration is
+// then old enough to be judged).
+const SWEEP_RETRY_MS = YOUNG_MS;
+// A clean-up that failed where the node runs is tried once more, this much later.
+const CLEANUP_RETRY_MS = 1_000;
+// Calls of a wait's address without a valid signature read this many jobs at once, then one more
+// every 5 seconds (this many a minute), in each n8n process; a signed event is never held back.
+export const UNSIGNED_READS_PER_MINUTE = 12;
 // After the node returns, n8n saves the execution as waiting (within milliseconds); a delivery
 // before that gets 409. One call of the node's own this much later reads the jobs for an event a
 // service sent in that moment and did not send again.
@@ -258,12 +300,19 @@ function text(value: unknown): string | undefined {
 	return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** A registration of the service read back as a wait of this node: its execution, deadline (ms) and sealed state. */
-function registeredWait(
-	address: unknown,
-	resume: URL,
-	nodeId: string,
-): { executionId: string; until: number; sealed: string; url: URL } | undefined {
+/** A registration on the service of a wait of this n8n's Content Publishing nodes. */
+interface Registration {
+	id: string;
+	executionId: string;
+	nodeId: string;
+	/** The wait's deadline, in milliseconds. */
+	until: number;
+	sealed: string;
+	url: URL;
+}
+
+/** A registration's address read back as a wait of this n8n (its origin and waiting-webhook path): any node, any execution. */
+function registeredWait(address: unknown, resume: URL): Omit<Registration, 'id'> | undefined {
 	if (typeof address !== 'string') return undefined;
 	let url: URL;
 	try {
@@ -273,26 +322,77 @@ function registeredWait(
 	}
 	const segments = url.pathname.split('/');
 	const ours = resume.pathname.split('/');
-	// The same n8n (origin and waiting-webhook path), the same node; any execution.
 	const samePlace =
 		url.origin === resume.origin &&
 		segments.length === ours.length &&
 		segments.slice(0, -2).join('/') === ours.slice(0, -2).join('/');
 	const sealed = url.searchParams.get(STATE_PARAM);
-	const until = Number(url.searchParams.get(UNTIL_PARAM));
+	const until = url.searchParams.get(UNTIL_PARAM) ?? '';
 	if (
 		!samePlace ||
-		segments[segments.length - 1] !== encodeURIComponent(nodeId) ||
 		sealed === null ||
-		!Number.isFinite(until)
+		!url.searchParams.has(RUN_MAC_PARAM) ||
+		!/^\d{1,12}$/.test(until)
 	)
 		return undefined;
-	return {
-		executionId: decodeURIComponent(segments[segments.length - 2]),
-		until: until * 1000,
-		sealed,
-		url,
-	};
+	try {
+		return {
+			executionId: decodeURIComponent(segments[segments.length - 2]),
+			nodeId: decodeURIComponent(segments[segments.length - 1]),
+			until: Number(until) * 1000,
+			sealed,
+			url,
+		};
+	} catch {
+		// A path that does not decode is no address n8n made.
+		return undefined;
+	}
+}
+
+const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Text from a service or a failure without any address of a wait: the addresses given, n8n's
+ * token, any address under this n8n's waiting-webhook path and any value of the node's query
+ * parameters, in the forms a service may quote them. Hints, errors and logs carry no address.
+ */
+function withoutAddresses(text: string, resume: URL, ...addresses: URL[]): string {
+	let result = text;
+	const waitingPath = resume.pathname.split('/').slice(0, -2).join('/');
+	if (waitingPath !== '')
+		result = result.replace(
+			new RegExp(
+				`(?:${escapeRegExp(resume.origin)})?${escapeRegExp(waitingPath)}/[^\\s"'<>()]*`,
+				'g',
+			),
+			'[address]',
+		);
+	const secrets = [resume, ...addresses]
+		.flatMap((address) => [address.toString(), ...address.searchParams.values()])
+		.filter((secret) => secret.length >= 8)
+		.sort((a, b) => b.length - a.length);
+	for (const secret of secrets)
+		for (const form of new Set([
+			secret,
+			encodeURIComponent(secret),
+			JSON.stringify(secret).slice(1, -1),
+		]))
+			result = result.split(form).join('[address]');
+	return result.replace(
+		new RegExp(
+			`\\b(${[STATE_PARAM, UNTIL_PARAM, RUN_MAC_PARAM, SECRET_PARAM, PROBE_PARAM, 'signature'].join('|')})(=|%3D)[^\\s"'&<>()]*`,
+			'gi',
+		),
+		'$1=…',
+	);
+}
+
+function safeMessage(error: unknown, resume: URL, ...addresses: URL[]): string {
+	return withoutAddresses(
+		error instanceof Error ? error.message : String(error),
+		resume,
+		...addresses,
+	);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -326,30 +426,35 @@ async function readOutcome(
 
 /**
  * Reads the jobs up to the first one still pending (or all of them, `toTheEnd`), so a call that
- * changes nothing costs one read. Reading starts after the item whose job a signed event named
- * (that job has just finished; jobs tend to finish in the order they started, so the next one is
- * the likeliest to be pending) and comes round to it last.
+ * changes nothing costs one read. Reading starts at `start` (a position in `jobs`) and comes round
+ * to the jobs before it last: after the job a signed event named (that job has just finished; jobs
+ * tend to finish in the order they started, so the next one is the likeliest to be pending), or at
+ * the job an earlier call found pending. `reads` counts the reads as they are sent.
  */
 async function readJobs(
 	context: RequestContext,
 	profile: Profile,
 	jobs: Array<{ itemIndex: number; jobId: string }>,
-	{ toTheEnd = false, after }: { toTheEnd?: boolean; after?: number } = {},
-): Promise<{ outcomes: Map<number, JobOutcome>; pending: boolean }> {
-	const start =
-		after === undefined ? 0 : jobs.findIndex(({ itemIndex }) => itemIndex === after) + 1;
-	const order = [...jobs.slice(start), ...jobs.slice(0, start)];
+	{
+		toTheEnd = false,
+		start = 0,
+		reads,
+	}: { toTheEnd?: boolean; start?: number; reads?: { count: number } } = {},
+): Promise<{ outcomes: Map<number, JobOutcome>; pending: boolean; pendingAt?: number }> {
 	const outcomes = new Map<number, JobOutcome>();
-	let pending = false;
-	for (const { itemIndex, jobId } of order) {
+	let pendingAt: number | undefined;
+	for (let step = 0; step < jobs.length; step++) {
+		const position = (start + step) % jobs.length;
+		const { itemIndex, jobId } = jobs[position];
+		if (reads) reads.count++;
 		const outcome = await readOutcome(context, profile, jobId, itemIndex);
 		outcomes.set(itemIndex, outcome);
 		if (outcome.state === 'pending') {
-			pending = true;
+			pendingAt ??= position;
 			if (!toTheEnd) break;
 		}
 	}
-	return { outcomes, pending };
+	return { outcomes, pending: pendingAt !== undefined, pendingAt };
 }
 
 function jobsOf(state: WaitState): Array<{ itemIndex: number; jobId: string }> {
@@ -366,22 +471,44 @@ async function deleteRegistration(context: RequestContext, id: string): Promise<
 	});
 }
 
-/** The registrations on the service that are this node's waits, as `registeredWait` reads them. */
-async function waitRegistrations(
+/**
+ * The service's registrations that are waits of this n8n, page by page, up to MAX_LIST_PAGES pages
+ * or the page where `found` holds for one; `complete` when the list ended within them.
+ */
+async function listRegistrations(
 	context: RequestContext,
 	profile: Profile,
 	resume: URL,
-	nodeId: string,
-) {
-	const listed = await readAllItems.call(context, 'listWebhooks', {});
+	found?: (registration: Registration) => boolean,
+): Promise<{ registrations: Registration[]; complete: boolean }> {
 	const itemId = profile.operations.listWebhooks.answer.itemId ?? '/id';
-	return listed.flatMap((webhook) => {
-		const wait = registeredWait(readAt(webhook, profile.webhooks.registration.url), resume, nodeId);
-		const id = readAt(webhook, itemId);
-		return wait === undefined || (typeof id !== 'string' && typeof id !== 'number')
-			? []
-			: [{ ...wait, id: String(id) }];
-	});
+	const registrations: Registration[] = [];
+	const tokens = new Set<string>();
+	let next: PageToken | undefined;
+	for (let page = 1; page <= MAX_LIST_PAGES; page++) {
+		const listed = await readPage.call(context, 'listWebhooks', {
+			next,
+			pageSize: LIST_PAGE_SIZE,
+			timeoutMs: READ_TIMEOUT_MS,
+		});
+		let hit = false;
+		for (const webhook of listed.items) {
+			const wait = registeredWait(readAt(webhook, profile.webhooks.registration.url), resume);
+			const id = readAt(webhook, itemId);
+			if (wait === undefined || (typeof id !== 'string' && typeof id !== 'number')) continue;
+			const registration = { ...wait, id: String(id) };
+			registrations.push(registration);
+			hit ||= found?.(registration) === true;
+		}
+		const token = listed.next === undefined ? undefined : JSON.stringify(listed.next);
+		// A list whose next page repeats an earlier one, or brings nothing, has ended.
+		if (token === undefined || listed.items.length === 0 || tokens.has(token))
+			return { registrations, complete: true };
+		if (hit) break;
+		tokens.add(token);
+		next = listed.next;
+	}
+	return { registrations, complete: false };
 }
 
 /**
@@ -406,30 +533,184 @@ async function stillWaiting(context: IExecuteFunctions, url: URL): Promise<boole
 	} catch (error) {
 		// n8n not reachable from itself: the registration is kept until its deadline has passed.
 		context.logger.debug(
-			`Content Publishing: could not probe a waiting registration: ${(error as Error).message}`,
+			`Content Publishing: could not probe a waiting registration: ${safeMessage(error, url)}`,
 		);
 		return true;
 	}
 }
 
+/** When a wait began, where this credential sealed its state: its deadline less its Maximum Wait Time. */
+function startOf(key: Buffer, registration: Registration): number | undefined {
+	const state = openState(key, registration.executionId, registration.nodeId, registration.sealed);
+	return state === undefined ? undefined : (state.d - state.w) * 1000;
+}
+
 /**
- * Removes this node's registrations whose wait is over: an earlier run of the node in this
- * execution, a wait past its deadline, or one whose execution n8n says has ended (cancelled,
- * failed). Registrations of other nodes, other n8n instances or waits that go on are left alone.
+ * Removes registrations of this n8n's waits that are over: of the running execution (it waits for
+ * nothing now), two minutes past their deadline, or whose execution n8n says has ended (cancelled,
+ * failed, finished: it answers 404 or 409 at their address). n8n is asked only about a wait past its
+ * deadline or begun over a minute ago, since it answers 409 while it saves a wait too. Registrations
+ * of waits that go on, of other n8n instances and of other services' users are left alone.
+ * Bounded: MAX_LIST_PAGES pages, MAX_PROBES calls to n8n (from a random place in the list, so that
+ * every wait is asked in turn), MAX_SWEEP_DELETES DELETEs, SWEEP_TIME_LIMIT_MS. A DELETE that fails
+ * is counted, never thrown: a registration that cannot be removed holds back no wait.
  */
-async function removeLeftovers(
+async function sweep(
 	context: IExecuteFunctions,
 	profile: Profile,
 	resume: URL,
-): Promise<void> {
+	key: Buffer,
+): Promise<{ failed: number; kept: number[]; complete: boolean }> {
+	const started = Date.now();
 	const executionId = context.getExecutionId();
+	const { registrations, complete } = await listRegistrations(context, profile, resume);
 	let probes = 0;
-	for (const wait of await waitRegistrations(context, profile, resume, context.getNode().id)) {
-		const over =
-			wait.executionId === executionId ||
-			wait.until + LEFTOVER_GRACE_MS < Date.now() ||
-			(probes++ < MAX_PROBES && !(await stillWaiting(context, wait.url)));
-		if (over) await deleteRegistration(context, wait.id);
+	let deletes = 0;
+	let failed = 0;
+	const kept: number[] = [];
+	const offset = registrations.length > 0 ? randomInt(registrations.length) : 0;
+	for (let index = 0; index < registrations.length; index++) {
+		const registration = registrations[(offset + index) % registrations.length];
+		const now = Date.now();
+		const inTime = now - started < SWEEP_TIME_LIMIT_MS;
+		let over =
+			registration.executionId === executionId || registration.until + LEFTOVER_GRACE_MS < now;
+		if (!over && inTime && probes < MAX_PROBES) {
+			const start = startOf(key, registration);
+			if (registration.until <= now || (start !== undefined && start + YOUNG_MS <= now)) {
+				probes++;
+				over = !(await stillWaiting(context, registration.url));
+			}
+		}
+		if (over && inTime && deletes < MAX_SWEEP_DELETES) {
+			deletes++;
+			try {
+				await deleteRegistration(context, registration.id);
+				continue;
+			} catch (error) {
+				failed++;
+				context.logger.warn(
+					`Content Publishing: the webhook of an event wait that is over could not be removed: ${safeMessage(error, resume, registration.url)}`,
+				);
+			}
+		}
+		kept.push(registration.until);
+	}
+	return { failed, kept, complete };
+}
+
+// When this process sweeps a credential's registrations next, by credential.
+const sweepsDue = new Map<string, number>();
+
+/** The credential a sweep is planned for: its Base URL and key, as a digest. */
+async function credentialOf(context: RequestContext): Promise<{ key: Buffer; credential: string }> {
+	const { baseUrl } = await readCredentials.call(context);
+	const key = await waitKey(context);
+	return {
+		key,
+		credential: createHmac('sha256', key).update(`sweep\n${baseUrl}`).digest('base64url'),
+	};
+}
+
+function planSweep(credential: string, at: number): void {
+	const planned = sweepsDue.get(credential);
+	if (planned !== undefined && planned <= at) return;
+	if (planned === undefined && sweepsDue.size >= MAX_REMEMBERED)
+		sweepsDue.delete(sweepsDue.keys().next().value as string);
+	sweepsDue.set(credential, at);
+}
+
+/** Sweeps, never failing, and plans the next sweep while registrations of this n8n's waits remain. */
+async function sweepQuietly(
+	context: IExecuteFunctions,
+	profile: Profile,
+	resume: URL,
+	{ key, credential }: { key: Buffer; credential: string },
+): Promise<void> {
+	sweepsDue.delete(credential);
+	try {
+		const { failed, kept, complete } = await sweep(context, profile, resume, key);
+		const now = Date.now();
+		if (failed > 0 || !complete) planSweep(credential, now + SWEEP_RETRY_MS);
+		if (kept.length > 0) {
+			const firstOver = kept.reduce((first, until) => Math.min(first, until)) + LEFTOVER_GRACE_MS;
+			planSweep(
+				credential,
+				Math.max(now + SWEEP_RETRY_MS, Math.min(now + SWEEP_INTERVAL_MS, firstOver)),
+			);
+		}
+	} catch (error) {
+		planSweep(credential, Date.now() + SWEEP_RETRY_MS);
+		context.logger.warn(
+			`Content Publishing: the webhooks of event waits could not be read: ${safeMessage(error, resume)}`,
+		);
+	}
+}
+
+/**
+ * Where the node made a registration and does not know its id (the answer was lost or refused
+ * after the service stored it, or came without an id, or the call of its address does not say):
+ * removes the one with this sealed state, which no other registration has (it holds the wait's
+ * random nonce). Tried once more a second later; where that fails too, a sweep is planned and
+ * false returned.
+ */
+async function removeRegistration(
+	context: RequestContext,
+	profile: Profile,
+	resume: URL,
+	target: { sealed: string } | { id: string },
+	credential: string,
+): Promise<boolean> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			if ('id' in target) {
+				await deleteRegistration(context, target.id);
+				return true;
+			}
+			const mine = (registration: Registration) => registration.sealed === target.sealed;
+			const { registrations, complete } = await listRegistrations(context, profile, resume, mine);
+			const found = registrations.filter(mine);
+			for (const registration of found.slice(0, MAX_SWEEP_DELETES))
+				await deleteRegistration(context, registration.id);
+			if (found.length > 0 || complete) return true;
+			throw new Error(
+				`It is not among the first ${MAX_LIST_PAGES} pages of the service's webhooks`,
+			);
+		} catch (error) {
+			if (attempt >= 2) {
+				planSweep(credential, Date.now() + SWEEP_RETRY_MS);
+				context.logger.warn(
+					`Content Publishing: the webhook of an event wait could not be removed: ${safeMessage(error, resume)}`,
+				);
+				return false;
+			}
+			await sleep(CLEANUP_RETRY_MS);
+		}
+	}
+}
+
+/**
+ * After an execution of the node: sweeps the credential's registrations of event waits where this
+ * process planned a sweep that is due now (SWEEP_INTERVAL_MS after it made or saw one, two minutes
+ * after a wait's deadline, a minute after a clean-up failed). Nothing of the node runs while an
+ * execution waits, when n8n resumes it at its deadline or when it is cancelled: later executions
+ * are where what those leave behind is removed. Never fails.
+ */
+export async function sweepEventWaits(
+	this: IExecuteFunctions,
+	profile: Profile | undefined,
+): Promise<void> {
+	if (profile === undefined || sweepsDue.size === 0) return;
+	const resume = resumeAddress(this);
+	if (resume === undefined) return;
+	try {
+		const scope = await credentialOf(this);
+		const due = sweepsDue.get(scope.credential);
+		if (due !== undefined && due <= Date.now()) await sweepQuietly(this, profile, resume, scope);
+	} catch (error) {
+		this.logger.debug(
+			`Content Publishing: the webhooks of event waits were not swept: ${safeMessage(error, resume)}`,
+		);
 	}
 }
 
@@ -517,25 +798,33 @@ export async function prepareEventWait(
 }
 
 /**
- * One call of the node's own to its resume address once n8n has saved the wait: it reads the jobs
- * for an event that came while n8n saved. It holds no execution: the execution has returned.
+ * One call of the node's own to a wait's resume address, `delayMs` from now, so that the jobs are
+ * read: once n8n has saved the wait (for an event that came while n8n saved), or when calls refused
+ * for too many reads may read again. It holds no execution: the execution has returned.
  */
-function nudgeWhenWaiting(context: IExecuteFunctions, url: string): void {
-	const nudge = async () => {
-		await sleep(NUDGE_DELAY_MS);
+function callLater(
+	context: IExecuteFunctions | IWebhookFunctions,
+	url: URL,
+	why: string,
+	delayMs: number,
+	before: () => void = () => undefined,
+): void {
+	const call = async () => {
+		await sleep(delayMs);
+		before();
 		await context.helpers.httpRequest({
 			method: 'POST',
-			url,
+			url: url.toString(),
 			body: {},
 			json: true,
-			headers: { [CHECK_HEADER]: 'after-wait' },
+			headers: { [CHECK_HEADER]: why },
 			ignoreHttpStatusErrors: true,
 			timeout: READ_TIMEOUT_MS,
 		});
 	};
-	nudge().catch((error: unknown) =>
+	call().catch((error: unknown) =>
 		context.logger.debug(
-			`Content Publishing: the call to the resume address failed: ${(error as Error).message}`,
+			`Content Publishing: the call to the resume address failed: ${safeMessage(error, url)}`,
 		),
 	);
 }
@@ -588,7 +877,8 @@ export async function awaitByEvent(
 			: media;
 	if (profile.webhooks.secret.by === 'node') state.k = 1;
 
-	const key = await waitKey(this);
+	const scope = await credentialOf(this);
+	const { key, credential } = scope;
 	const sealed = sealState(key, executionId, nodeId, state);
 	const address = new URL(setup.resume.toString());
 	address.searchParams.set(STATE_PARAM, sealed);
@@ -602,9 +892,14 @@ export async function awaitByEvent(
 		};
 	}
 
-	let id: string;
+	// Before registering: what earlier waits left. A registration that cannot be removed now holds
+	// this wait back in no way.
+	await sweepQuietly(this, profile, setup.resume, scope);
+	const notRegistered = (why: string, removed: boolean) =>
+		`${why}, so the node polled the jobs.${removed ? '' : ' A webhook the service may have registered for the wait could not be looked for: a later execution of the node with this credential removes it, from a minute on.'}`;
+
+	let created: unknown;
 	try {
-		await removeLeftovers(this, profile, setup.resume);
 		const secret =
 			state.k === 1 ? derivedSecret(profile, key, executionId, nodeId, state.n) : undefined;
 		const answer = await callEndpoint.call(this, 'createWebhook', {
@@ -616,55 +911,64 @@ export async function awaitByEvent(
 			optional: { description: `n8n execution ${executionId}: waiting for ${jobs.length} jobs` },
 			itemKey: randomBytes(16).toString('hex'),
 		});
-		const created = readResource(profile.operations.createWebhook.answer, answer.body);
-		const createdId = registrationId(profile, created);
-		if (createdId === undefined) {
-			for (const wait of await waitRegistrations(this, profile, setup.resume, nodeId))
-				if (wait.sealed === sealed) await deleteRegistration(this, wait.id);
-			return {
-				waiting: false,
-				poll: 'The service registered the webhook but answered without its id, so the node removed it again and polled the jobs.',
-			};
-		}
-		id = createdId;
-		const answered = profile.webhooks.secret.by === 'service' ? profile.webhooks.secret : undefined;
-		const servicesSecret = answered === undefined ? undefined : readAt(created, answered.at);
-		if (
-			state.k === undefined &&
-			answered !== undefined &&
-			usableSecret(servicesSecret, answered.pattern)
-		) {
-			// The service chose the secret: the address carries it, sealed, so the node can check deliveries.
-			const withSecret = new URL(address.toString());
-			withSecret.searchParams.set(
-				SECRET_PARAM,
-				seal(key, secretScope(executionId, nodeId, state.n), servicesSecret),
-			);
-			await callEndpoint
-				.call(this, 'updateWebhook', { id, params: { url: withSecret.toString() } })
-				.then(
-					() =>
-						address.searchParams.set(
-							SECRET_PARAM,
-							withSecret.searchParams.get(SECRET_PARAM) as string,
-						),
-					(error: unknown) =>
-						this.logger.warn(
-							`Content Publishing: deliveries of this wait are read unsigned: ${(error as Error).message}`,
-						),
-				);
-		}
+		created = readResource(profile.operations.createWebhook.answer, answer.body);
 	} catch (error) {
+		// The service may have stored it all the same: a lost answer, or a refusal after storing.
+		const removed = await removeRegistration(this, profile, setup.resume, { sealed }, credential);
 		return {
 			waiting: false,
-			poll: `The service did not register the webhook the wait needs (${(error as Error).message}), so the node polled the jobs.`,
+			poll: notRegistered(
+				`The service did not register the webhook the wait needs (${safeMessage(error, setup.resume, address)})`,
+				removed,
+			),
 		};
+	}
+	const createdId = registrationId(profile, created);
+	if (createdId === undefined) {
+		const removed = await removeRegistration(this, profile, setup.resume, { sealed }, credential);
+		return {
+			waiting: false,
+			poll: removed
+				? 'The service registered the webhook but answered without its id, so the node removed it again and polled the jobs.'
+				: notRegistered('The service registered the webhook but answered without its id', false),
+		};
+	}
+	const id = createdId;
+	// Nothing of the node runs while the execution waits: should it end without the node (cancelled,
+	// or at its deadline), this process's next execution of the node sweeps.
+	planSweep(credential, Math.min(Date.now() + SWEEP_INTERVAL_MS, deadline + LEFTOVER_GRACE_MS));
+	const answered = profile.webhooks.secret.by === 'service' ? profile.webhooks.secret : undefined;
+	const servicesSecret = answered === undefined ? undefined : readAt(created, answered.at);
+	if (
+		state.k === undefined &&
+		answered !== undefined &&
+		usableSecret(servicesSecret, answered.pattern, profile.webhooks.signature)
+	) {
+		// The service chose the secret: the address carries it, sealed, so the node can check deliveries.
+		const withSecret = new URL(address.toString());
+		withSecret.searchParams.set(
+			SECRET_PARAM,
+			seal(key, secretScope(executionId, nodeId, state.n), servicesSecret),
+		);
+		await callEndpoint
+			.call(this, 'updateWebhook', { id, params: { url: withSecret.toString() } })
+			.then(
+				() =>
+					address.searchParams.set(
+						SECRET_PARAM,
+						withSecret.searchParams.get(SECRET_PARAM) as string,
+					),
+				(error: unknown) =>
+					this.logger.warn(
+						`Content Publishing: deliveries of this wait are read unsigned: ${safeMessage(error, setup.resume, withSecret)}`,
+					),
+			);
 	}
 
 	try {
 		const { outcomes, pending } = await readJobs(this, profile, jobsOf(state));
 		if (!pending) {
-			await deleteRegistration(this, id);
+			await removeRegistration(this, profile, setup.resume, { id }, credential);
 			const finished = new Map<number, IDataObject | Error>();
 			for (const [itemIndex, outcome] of outcomes)
 				finished.set(
@@ -676,12 +980,12 @@ export async function awaitByEvent(
 	} catch (error) {
 		// Waiting goes on after a rate limit or a gateway error: the events, or the node's own call, read again.
 		if (!isTransient(error)) {
-			await deleteRegistration(this, id).catch(() => undefined);
+			await removeRegistration(this, profile, setup.resume, { id }, credential);
 			throw asNodeError(this, error);
 		}
 	}
 	await this.putExecutionToWait(new Date(deadline));
-	nudgeWhenWaiting(this, address.toString());
+	callLater(this, address, 'after-wait', NUDGE_DELAY_MS);
 	return { waiting: true };
 }
 
@@ -708,6 +1012,68 @@ function rememberResumed(key: string): void {
 	for (const [entry, until] of resumed)
 		if (until < now || resumed.size >= MAX_REMEMBERED) resumed.delete(entry);
 	resumed.set(key, now + RESUMED_MEMORY_MS);
+	unsignedReads.delete(key);
+}
+
+/** A wait's reads for calls without a valid signature, in this process: a token bucket. */
+interface UnsignedReads {
+	/** Reads allowed now: up to UNSIGNED_READS_PER_MINUTE, one more every READ_REFILL_MS; below 0 after a call that read many. */
+	tokens: number;
+	at: number;
+	/** The position of the job the last such call found pending: where the next one starts. */
+	start: number;
+	/** Whether the node's own call is planned, for the calls held back meanwhile. */
+	owed: boolean;
+}
+
+const READ_REFILL_MS = 60_000 / UNSIGNED_READS_PER_MINUTE;
+const unsignedReads = new Map<string, UnsignedReads>();
+
+function unsignedReadsOf(wait: string): UnsignedReads {
+	const now = Date.now();
+	let reads = unsignedReads.get(wait);
+	if (reads === undefined) {
+		if (unsignedReads.size >= MAX_REMEMBERED)
+			unsignedReads.delete(unsignedReads.keys().next().value as string);
+		reads = { tokens: UNSIGNED_READS_PER_MINUTE, at: now, start: 0, owed: false };
+		unsignedReads.set(wait, reads);
+	}
+	reads.tokens = Math.min(
+		UNSIGNED_READS_PER_MINUTE,
+		reads.tokens + Math.max(0, now - reads.at) / READ_REFILL_MS,
+	);
+	reads.at = now;
+	return reads;
+}
+
+/**
+ * Holds back a call without a valid signature where the wait's such calls have no read left: 429
+ * with Retry-After, and one call of the node's own once a read is allowed again, so that an event
+ * held back here is not lost. Nothing in a call is believed, so the calls held back meanwhile ask
+ * for nothing more than that one read.
+ */
+function holdBack(
+	context: IWebhookFunctions,
+	reads: UnsignedReads,
+	query: IDataObject,
+): IWebhookResponseData | undefined {
+	if (reads.tokens >= 1) return undefined;
+	const waitMs = Math.ceil((1 - reads.tokens) * READ_REFILL_MS);
+	const address = resumeAddress(context);
+	if (!reads.owed && address !== undefined) {
+		for (const param of [STATE_PARAM, UNTIL_PARAM, RUN_MAC_PARAM, SECRET_PARAM]) {
+			const value = text(query[param]);
+			if (value !== undefined) address.searchParams.set(param, value);
+		}
+		reads.owed = true;
+		callLater(context, address, 'held-back', waitMs, () => {
+			reads.owed = false;
+		});
+	}
+	context.getResponseObject().setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
+	return answer(context, 429, {
+		error: 'Too many calls without a valid signature: the jobs are read again shortly.',
+	});
 }
 
 function answer(
@@ -805,6 +1171,7 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 		// A delivery the node can check, about a job not of this wait, needs no read; one about a job of
 		// this wait says where reading starts.
 		let named: number | undefined;
+		let signed = false;
 		const secret =
 			state.k === 1
 				? derivedSecret(profile, key, executionId, nodeId, state.n)
@@ -816,6 +1183,7 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 				? request.rawBody
 				: Buffer.from(JSON.stringify(context.getBodyData()));
 			if (verifyDelivery(headers, rawBody, secret, profile.webhooks.signature).valid) {
+				signed = true;
 				const delivery = readDelivery(profile.webhooks.delivery, {
 					body: context.getBodyData(),
 					headers,
@@ -827,10 +1195,22 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 			}
 		}
 
+		const jobs = jobsOf(state);
+		// Calls without a valid signature read within a budget, from where the last one found a job pending.
+		const unsigned = signed ? undefined : unsignedReadsOf(wait);
+		const heldBack = unsigned === undefined ? undefined : holdBack(context, unsigned, query);
+		if (heldBack !== undefined) return heldBack;
 		const late = Date.now() >= state.d * 1000;
+		const reads = { count: 0 };
 		let read: Awaited<ReturnType<typeof readJobs>>;
 		try {
-			read = await readJobs(context, profile, jobsOf(state), { toTheEnd: late, after: named });
+			read = await readJobs(context, profile, jobs, {
+				toTheEnd: late,
+				start:
+					unsigned?.start ??
+					(named === undefined ? 0 : jobs.findIndex(({ itemIndex }) => itemIndex === named) + 1),
+				reads,
+			});
 		} catch (error) {
 			context.logger.debug(
 				`Content Publishing: a job of the wait could not be read: ${(error as Error).message}`,
@@ -838,25 +1218,26 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 			return answer(context, 503, {
 				error: 'The jobs could not be read; the execution goes on waiting. Send again.',
 			});
+		} finally {
+			if (unsigned !== undefined) unsigned.tokens -= reads.count;
 		}
+		if (unsigned !== undefined) unsigned.start = read.pendingAt ?? 0;
 		if (read.pending && !late) return answer(context, 200, { received: true, waiting: true });
 
 		// The caller has its answer before media are downloaded: a service waits only seconds for one.
 		answer(context, 200, { received: true, resumed: true });
 		const items = await resumedItems(context, profile, state, read.outcomes);
-		try {
-			const resume = resumeAddress(context);
-			for (const registration of resume === undefined
-				? []
-				: await waitRegistrations(context, profile, resume, nodeId)) {
-				if (registration.sealed === sealed) await deleteRegistration(context, registration.id);
-			}
-		} catch (error) {
-			// The node's next registration removes it.
-			context.logger.warn(
-				`Content Publishing: the wait's webhook could not be removed: ${(error as Error).message}`,
+		// The call does not say which registration it came by: the one with this wait's address.
+		const resume = resumeAddress(context);
+		if (resume !== undefined)
+			await credentialOf(context).then(
+				async ({ credential }) =>
+					await removeRegistration(context, profile, resume, { sealed }, credential),
+				(error: unknown) =>
+					context.logger.warn(
+						`Content Publishing: the wait's webhook was not removed: ${safeMessage(error, resume)}`,
+					),
 			);
-		}
 		rememberResumed(wait);
 		return { noWebhookResponse: true, workflowData: [items] };
 	});
