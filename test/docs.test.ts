@@ -189,10 +189,10 @@ describe('the README', () => {
 describe('the rules of these checks', () => {
 	it('find a file that is not there, a placeholder that matches nothing and a broken anchor', () => {
 		const development = namedPaths(readFileSync(path.join(ROOT, 'docs/development.md'), 'utf8'));
-		expect(development).toContain('nodes/shared/contract/catalog.ts');
+		expect(development).toContain('nodes/shared/profile/builtIn.ts');
 		expect(development).toContain('nodes/shared/transport/pacing.ts');
 		expect(pathExists('nodes/ContentPublishing/transport/endpoints.ts')).toBe(false);
-		expect(pathExists('nodes/shared/contract/catalog.ts')).toBe(true);
+		expect(pathExists('nodes/shared/profile/builtIn.ts')).toBe(true);
 		expect(pathExists('nodes/ContentPublishing/actions/<resource>/<operation>.operation.ts')).toBe(
 			true,
 		);

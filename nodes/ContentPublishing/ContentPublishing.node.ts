@@ -18,7 +18,7 @@ import * as publication from './actions/publication';
 import * as service from './actions/service';
 import { router } from './actions/router';
 import { operationSubtitle, requestOptionsField } from './descriptions/common';
-import { EVENT_WAIT_WEBHOOKS, resumeOnEvent } from './helpers/eventWait';
+import { EVENT_WAIT_WEBHOOKS, resumeOnEvent } from './waiting/event';
 import * as webhook from './actions/webhook';
 import { listSearch, loadOptions } from './methods';
 

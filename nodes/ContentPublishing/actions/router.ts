@@ -12,11 +12,11 @@ import {
 	requireObject,
 } from '../../shared/transport';
 import { readAllItems } from '../../shared/transport/paging';
-import { readRequestTimeout } from '../helpers/fields';
-import { awaitByEvent, prepareEventWait, sweepEventWaits } from '../helpers/eventWait';
-import { JobToAwait, resultOrJobToAwait, waitForJob, type WaitOptions } from '../helpers/jobs';
-import { downloadMedia, type MediaOptions } from '../helpers/media';
-import { errorJson, withoutErrorKey } from '../helpers/outputs';
+import { readRequestTimeout } from '../parameters/fields';
+import { awaitByEvent, prepareEventWait, sweepEventWaits } from '../waiting/event';
+import { JobToAwait, resultOrJobToAwait, waitForJob, type WaitOptions } from '../waiting/poll';
+import { downloadMedia, type MediaOptions } from '../media/binary';
+import { errorJson, withoutErrorKey } from './outputs';
 import * as account from './account';
 import * as content from './content';
 import * as job from './job';

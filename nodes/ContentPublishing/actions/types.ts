@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { OperationName } from '../../shared/profile/types';
-import type { JobToAwait, WaitOptions } from '../helpers/jobs';
-import type { MediaOptions } from '../helpers/media';
+import type { JobToAwait, WaitOptions } from '../waiting/poll';
+import type { MediaOptions } from '../media/binary';
 
 export interface ExtraFields {
 	body: IDataObject;

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { timeZoneField } from '../helpers/dates';
+import { timeZoneField } from '../parameters/dates';
 import { extraBodyField, extraQueryField } from './common';
 import { pageIdField } from './locators';
 

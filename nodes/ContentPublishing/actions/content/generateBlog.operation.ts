@@ -10,9 +10,9 @@ import {
 } from '../../descriptions/common';
 import { languageField, toneField } from './shared';
 import { pageIdField } from '../../descriptions/locators';
-import { pickFields, readCollection, readExtraFields } from '../../helpers/fields';
-import { readJobWait } from '../../helpers/jobs';
-import { MAX_TRANSCRIPT_BYTES, readTranscriptFromBinary } from '../../helpers/transcript';
+import { pickFields, readCollection, readExtraFields } from '../../parameters/fields';
+import { readJobWait } from '../../waiting/poll';
+import { MAX_TRANSCRIPT_BYTES, readTranscriptFromBinary } from '../../parameters/transcript';
 import type { RequestPlan } from '../types';
 
 const properties: INodeProperties[] = [

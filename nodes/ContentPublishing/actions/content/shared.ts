@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { pickFields, readCollection, readExtraFields } from '../../helpers/fields';
-import { readJobWait } from '../../helpers/jobs';
-import { mediaFields, readMediaOptions } from '../../helpers/media';
+import { pickFields, readCollection, readExtraFields } from '../../parameters/fields';
+import { readJobWait } from '../../waiting/poll';
+import { mediaFields, readMediaOptions } from '../../media/binary';
 import type { RequestPlan } from '../types';
 import {
 	extraBodyField,

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireId } from '../../helpers/fields';
-import { mediaFields, readMediaOptions } from '../../helpers/media';
+import { requireId } from '../../parameters/fields';
+import { mediaFields, readMediaOptions } from '../../media/binary';
 import type { RequestPlan } from '../types';
 import { jobIdField } from './shared';
 

@@ -2,9 +2,9 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { waitMethodField, waitOptionsField } from '../../descriptions/common';
-import { requireId } from '../../helpers/fields';
-import { JobToAwait, readWaitOptions } from '../../helpers/jobs';
-import { mediaFields, readMediaOptions } from '../../helpers/media';
+import { requireId } from '../../parameters/fields';
+import { JobToAwait, readWaitOptions } from '../../waiting/poll';
+import { mediaFields, readMediaOptions } from '../../media/binary';
 import { jobIdField } from './shared';
 
 // The wait's fields without their "Wait for Completion" switch: waiting is this operation's purpose.

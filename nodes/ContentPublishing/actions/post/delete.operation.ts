@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { postLocator } from '../../descriptions/locators';
-import { requireLocator } from '../../helpers/fields';
+import { requireLocator } from '../../parameters/fields';
 import type { RequestPlan } from '../types';
 
 export const description = updateDisplayOptions(

@@ -4,8 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { extraQueryField, returnAllAndLimit } from '../../descriptions/common';
 import { pageIdField } from '../../descriptions/locators';
 import { POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
-import { pickFields, readCollection } from '../../helpers/fields';
-import { listPlan } from '../../helpers/lists';
+import { pickFields, readCollection } from '../../parameters/fields';
+import { listPlan } from '../../parameters/lists';
 import type { ListPlan } from '../types';
 
 const properties: INodeProperties[] = [

@@ -3,8 +3,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { pageIdField, postLocator } from '../../descriptions/locators';
 import { optionalPostFields, POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
-import { readDateTime } from '../../helpers/dates';
-import { pickFields, readCollection, readExtraFields, requireLocator } from '../../helpers/fields';
+import { readDateTime } from '../../parameters/dates';
+import { pickFields, readCollection, readExtraFields, requireLocator } from '../../parameters/fields';
 import type { RequestPlan } from '../types';
 
 const properties: INodeProperties[] = [

@@ -8,7 +8,7 @@ import {
 	waitOptionsField,
 } from '../../descriptions/common';
 import { pageIdField, postLocator } from '../../descriptions/locators';
-import { readDateTime, timeZoneField } from '../../helpers/dates';
+import { readDateTime, timeZoneField } from '../../parameters/dates';
 import {
 	pickFields,
 	readCollection,
@@ -16,8 +16,8 @@ import {
 	requireLocator,
 	requireString,
 	requireTextList,
-} from '../../helpers/fields';
-import { readJobWait } from '../../helpers/jobs';
+} from '../../parameters/fields';
+import { readJobWait } from '../../waiting/poll';
 import type { RequestPlan } from '../types';
 
 /** A platform that takes several parts as one publication: Twitter, as a thread. */

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { pickFields, readExtraFields, requireString } from '../../helpers/fields';
+import { pickFields, readExtraFields, requireString } from '../../parameters/fields';
 import type { RequestPlan } from '../types';
 import { eventsField } from '../../descriptions/events';
 import { optionalWebhookFields, serviceEvents } from './shared';

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireLocator } from '../../helpers/fields';
+import { requireLocator } from '../../parameters/fields';
 import type { RequestPlan } from '../types';
 import { webhookLocator } from '../../descriptions/locators';
 

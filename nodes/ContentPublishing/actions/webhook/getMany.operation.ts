@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { extraQueryField, returnAllAndLimit } from '../../descriptions/common';
-import { listPlan } from '../../helpers/lists';
+import { listPlan } from '../../parameters/lists';
 import type { ListPlan } from '../types';
 
 const properties: INodeProperties[] = [

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { pickFields, readExtraFields, requireLocator } from '../../helpers/fields';
+import { pickFields, readExtraFields, requireLocator } from '../../parameters/fields';
 import type { RequestPlan } from '../types';
 import { eventsField } from '../../descriptions/events';
 import { webhookLocator } from '../../descriptions/locators';

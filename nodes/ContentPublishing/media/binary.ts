@@ -10,7 +10,7 @@ import {
 	type MediaContext,
 } from '../../shared/transport/download';
 import { readHostRules, type HostRule } from '../../shared/transport/hosts';
-import { readRequestTimeout } from './fields';
+import { readRequestTimeout } from '../parameters/fields';
 
 /** Where a job's media goes (binary field `field`, or `field_0`, `field_1`, … for several files) and the bounds of its downloads. */
 export interface MediaOptions {

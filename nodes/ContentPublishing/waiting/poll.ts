@@ -19,7 +19,7 @@ import {
 	requireObject,
 	retryAfterMs,
 } from '../../shared/transport';
-import type { MediaOptions } from './media';
+import type { MediaOptions } from '../media/binary';
 
 const MAX_POLL_INTERVAL_MS = 30_000;
 // A Poll Interval beyond this is taken as this: it bounds every timer the wait sets.

@@ -39,9 +39,9 @@ import {
 } from '../../shared/transport';
 import { isLoopbackHost } from '../../shared/transport/hosts';
 import { readPage } from '../../shared/transport/paging';
-import { failedJobError, jobTimeoutError, type JobToAwait } from './jobs';
-import { downloadMedia, type MediaOptions } from './media';
-import { errorJson, withoutErrorKey } from './outputs';
+import { failedJobError, jobTimeoutError, type JobToAwait } from './poll';
+import { downloadMedia, type MediaOptions } from '../media/binary';
+import { errorJson, withoutErrorKey } from '../actions/outputs';
 
 /**
  * Wait for Completion by the service's event: the execution sleeps in n8n's waiting state (as n8n's
