@@ -28,6 +28,7 @@ import {
 	eventWaitWorkflow,
 	node,
 	until as waitUntil,
+	untilAsync,
 	workflowFile,
 } from './workflows';
 
@@ -304,18 +305,11 @@ function suite(pin: N8nPinName): void {
 
 	const until = <T>(probe: () => T | undefined | false, what: string, timeoutMs?: number) =>
 		waitUntil(probe, what, () => n8n.log().slice(-4000), timeoutMs);
-	const waitUntilAsync = async (
-		probe: () => Promise<boolean>,
+	const waitUntilAsync = <T>(
+		probe: () => Promise<T | undefined | false>,
 		what: string,
-		timeoutMs = 60_000,
-	) => {
-		const deadline = Date.now() + timeoutMs;
-		while (!(await probe())) {
-			if (Date.now() > deadline)
-				throw new Error(`Timed out waiting for ${what}\n${n8n.log().slice(-4000)}`);
-			await new Promise((resolve) => setTimeout(resolve, 200));
-		}
-	};
+		timeoutMs?: number,
+	) => untilAsync(probe, what, () => n8n.log().slice(-4000), timeoutMs);
 
 	beforeAll(async () => {
 		const pinned = await ensureN8nInstalled(pin);

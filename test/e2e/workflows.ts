@@ -59,13 +59,45 @@ export async function until<T>(
 	explain: () => string,
 	timeoutMs = 60_000,
 ): Promise<T> {
+	return await untilAsync(async () => probe(), what, explain, timeoutMs);
+}
+
+/** `until` for a probe that has to wait for its answer (a page, n8n's REST API, a port). */
+export async function untilAsync<T>(
+	probe: () => Promise<T | undefined | false>,
+	what: string,
+	explain: () => string,
+	timeoutMs = 60_000,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
-		const value = probe();
+		const value = await probe();
 		if (value) return value;
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
 	throw new Error(`Timed out waiting for ${what}\n${explain()}`);
+}
+
+/**
+ * Reads until the check passes (a page draws in steps, n8n settles after it answers), then gives the
+ * reading; past the time limit, the check's own failure is thrown, with the last reading's difference.
+ */
+export async function settled<T>(
+	read: () => Promise<T>,
+	check: (value: T) => void,
+	timeoutMs = 15_000,
+): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await read();
+		try {
+			check(value);
+			return value;
+		} catch (failure) {
+			if (Date.now() > deadline) throw failure;
+		}
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
 }
 
 /**
