@@ -254,13 +254,17 @@ describe('the first minutes in the editor', () => {
 		await page.goto(`${started.n8n.url}/workflow/cpExThread`);
 		await page.getByTestId('node-creator-plus-button').click();
 		const search = page.getByTestId('node-creator-search-bar');
+		const ourNode = page
+			.getByTestId('node-creator-item-name')
+			.filter({ hasText: 'Content Publishing' })
+			.first();
 		for (const alias of ['carousel', 'social media', 'transcript', 'linkedin']) {
+			// Back to the panel's categories, which list no node, so that what is found next was
+			// found by this alias and not left from the one before.
+			await search.fill('');
+			await ourNode.waitFor({ state: 'detached' });
 			await search.fill(alias);
-			await page
-				.getByTestId('node-creator-item-name')
-				.filter({ hasText: 'Content Publishing' })
-				.first()
-				.waitFor();
+			await ourNode.waitFor();
 			expect({ alias, found: await panelItems() }).toEqual({
 				alias,
 				found: expect.arrayContaining(['Content Publishing']),
@@ -268,11 +272,7 @@ describe('the first minutes in the editor', () => {
 		}
 		await shot('5-panel-search');
 
-		await page
-			.getByTestId('node-creator-item-name')
-			.filter({ hasText: 'Content Publishing' })
-			.first()
-			.click();
+		await ourNode.click();
 		// n8n shows the trigger's description for the node and trigger together (see the trigger's source).
 		const details = page.getByText(/^Generate blog posts, social posts, carousels and videos/);
 		await details.waitFor();
