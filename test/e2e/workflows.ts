@@ -3,6 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+import type { N8nRestClient } from '../../scripts/n8n-instance';
+
 /**
  * n8n 1.x saves a workflow's static data, where the trigger keeps its webhook's id and signing
  * secret, only for ids of at most 16 characters (the length it generates; 2.x allows 21). A longer
@@ -76,6 +78,27 @@ export async function untilAsync<T>(
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
 	throw new Error(`Timed out waiting for ${what}\n${explain()}`);
+}
+
+/**
+ * Waits until n8n has activated a workflow: its trigger node's static data, where a trigger keeps its
+ * registration, is saved last. n8n 2.41 activates after its ready line; 1.123 and 2.8 before it.
+ */
+export async function untilActivated(
+	rest: N8nRestClient,
+	workflowId: string,
+	triggerNode: string,
+	explain: () => string,
+): Promise<void> {
+	await untilAsync(
+		async () => {
+			const { staticData } = await rest.call('GET', `/workflows/${workflowId}`);
+			const saved = (staticData as IDataObject | null)?.[`node:${triggerNode}`];
+			return typeof saved === 'object' && saved !== null && Object.keys(saved).length > 0;
+		},
+		`n8n's activation of ${workflowId}`,
+		explain,
+	);
 }
 
 /**
