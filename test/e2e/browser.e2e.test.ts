@@ -30,6 +30,7 @@ let started: Started;
 let browser: BrowserContext;
 let page: Page;
 let stateFolder: string;
+let browserProfile: string;
 
 beforeAll(async () => {
 	// CI machines start without a browser; Debian's package is the one that runs offline here.
@@ -43,24 +44,22 @@ beforeAll(async () => {
 		realService: undefined,
 	});
 	// A fresh profile each run; Playwright passes it as --user-data-dir.
-	browser = await chromium.launchPersistentContext(
-		mkdtempSync(path.join(tmpdir(), 'cp-chromium-')),
-		{
-			executablePath: CHROMIUM,
-			headless: true,
-			viewport: { width: 1440, height: 900 },
-			args: [
-				'--headless',
-				'--no-sandbox',
-				'--disable-gpu',
-				'--disable-quic',
-				'--no-first-run',
-				'--disable-background-networking',
-				'--disable-component-update',
-				'--disable-sync',
-			],
-		},
-	);
+	browserProfile = mkdtempSync(path.join(tmpdir(), 'cp-chromium-'));
+	browser = await chromium.launchPersistentContext(browserProfile, {
+		executablePath: CHROMIUM,
+		headless: true,
+		viewport: { width: 1440, height: 900 },
+		args: [
+			'--headless',
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-quic',
+			'--no-first-run',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+		],
+	});
 	// Every wait for the page has this bound unless it names its own: on a busy 2-core machine the
 	// editor can take longer than Playwright's 30 s default to draw.
 	browser.setDefaultTimeout(60_000);
@@ -71,7 +70,8 @@ beforeAll(async () => {
 afterAll(async () => {
 	await browser?.close();
 	await started?.stop();
-	if (stateFolder) rmSync(stateFolder, { recursive: true, force: true });
+	for (const folder of [stateFolder, browserProfile])
+		if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
 /** What the checks read of a <video> and an <img> in the page (this project compiles without the DOM's types). */
