@@ -2,11 +2,11 @@
  * No document can hurt n8n: every document of the hostile corpus (test/support/hostile-documents.ts)
  * is served by a loopback service of its own to the real node in n8n's engine, which then gets the
  * account, reads a list with Return All, creates and updates a post, waits for a job, creates a
- * webhook, and activates the trigger and takes two deliveries. The node must follow what is
- * truthful or fall back to its built-in conventions with a hint naming what it did not follow;
- * never read a value through a prototype; never take a hint at a secret for the secret (the
- * activation fails and the registration is removed); and never hold n8n's event loop for 50 ms of
- * its own work, measured around every case.
+ * webhook, and activates the trigger (on the case's events, `job.completed` unless it says) and
+ * takes two deliveries. The node must follow what is truthful or fall back to its built-in
+ * conventions with a hint naming what it did not follow; never read a value through a prototype;
+ * never take a hint at a secret for the secret (the activation fails and the registration is
+ * removed); and never hold n8n's event loop for 50 ms of its own work, measured around every case.
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
