@@ -44,24 +44,15 @@ import { downloadMedia, type MediaOptions } from '../media/binary';
 import { errorJson, withoutErrorKey } from '../actions/outputs';
 
 /**
- * Wait Method "Service Event": the execution sleeps in n8n's waiting state (as n8n's Wait node and
- * its "send and wait" operations do) until the service reports the jobs finished, in regular and in
- * queue mode alike.
- *
- * `awaitByEvent` registers ONE webhook on the service whose address is the execution's resume
- * address, reads the jobs once and puts the execution to wait. n8n calls `resumeOnEvent` for every
- * request to that address: a request is only a prompt (the node reads the jobs' states itself, and
- * requests without a valid signature read within a budget); the execution resumes once every job
- * has finished. The address carries the wait's state sealed with a key derived from the API key:
- * n8n keeps nothing of a waiting node's output for its webhook, and static data is the workflow's,
- * not the execution's. Every registration is removed where the node runs, else by a bounded sweep
- * (`sweepEventWaits`); no hint, error or log carries an address.
+ * Wait Method "Service Event" (docs/waiting.md): the execution sleeps in n8n's waiting state until
+ * the service calls its resume address. `awaitByEvent` registers the webhook and puts the execution
+ * to wait; n8n calls `resumeOnEvent` for every request to the address, which only prompts the node
+ * to read the jobs itself. The wait's state travels sealed in the address: n8n keeps nothing of a
+ * waiting node's output for its webhook, and static data is the workflow's, not the execution's.
  */
 
-// The resume address n8n serves while the execution waits: `$execution.resumeUrl` + `/<node id>`.
-// n8n never registers a restart webhook, so it has no lifecycle: a named constant, as n8n's own
-// `sendAndWaitWebhooksDescription`, since the community rule `webhook-lifecycle-complete` asks
-// lifecycle methods of webhooks in a description.
+// `$execution.resumeUrl` + `/<node id>`. A named constant, as n8n's `sendAndWaitWebhooksDescription`:
+// n8n never registers a restart webhook, so the rule `webhook-lifecycle-complete` must not ask for lifecycle methods.
 export const EVENT_WAIT_WEBHOOKS: IWebhookDescription[] = [
 	{
 		name: 'default',
@@ -83,36 +74,30 @@ const PROBE_PARAM = 'cp_probe';
 // Marks the node's own calls of a resume address, for n8n's logs (and the tests); nothing is believed from it.
 export const CHECK_HEADER = 'x-content-publishing-wait';
 
-// Where the service states no limit for a webhook's address; n8n refuses request lines near
-// Node.js's 16 kB header limit.
+// For a service that states no limit of a webhook's address; n8n refuses request lines near 16 kB.
 const DEFAULT_MAX_URL_LENGTH = 2048;
 const MAX_URL_LENGTH = 8000;
 const READ_TIMEOUT_MS = 10_000;
 const PROBE_TIMEOUT_MS = 5_000;
-// A registration this far past its deadline belongs to an execution n8n resumed already (n8n
-// checks waiting executions once a minute).
+// A registration this far past its deadline is of an execution n8n resumed (it checks once a minute).
 const LEFTOVER_GRACE_MS = 120_000;
-// What one sweep may send (list pages, calls asking n8n whether an execution still waits, DELETEs)
-// and how long it may take.
+// What one sweep may send (list pages, probes of n8n, DELETEs) and how long it may take.
 export const MAX_LIST_PAGES = 10;
 const LIST_PAGE_SIZE = 100;
 const MAX_PROBES = 20;
 export const MAX_SWEEP_DELETES = 20;
 const SWEEP_TIME_LIMIT_MS = 30_000;
-// n8n answers 409 at the address of a wait it is still saving, as at an ended execution's: waits
-// younger than this are not asked about.
+// n8n answers 409 for a wait it is still saving, as for an ended one: younger waits are not probed.
 const YOUNG_MS = 60_000;
 // While registrations of this n8n's waits remain, a process that made or saw one sweeps this often.
 export const SWEEP_INTERVAL_MS = 5 * 60_000;
 // After a failed clean-up, the next sweep comes when the registration is old enough to be judged.
 const SWEEP_RETRY_MS = YOUNG_MS;
 const CLEANUP_RETRY_MS = 1_000;
-// Calls without a valid signature read this many jobs at once per wait, then one more every 5
-// seconds, in each n8n process; a signed event is never held back.
+// Calls without a valid signature read this many jobs at once per wait and process, then one per 5 s.
 export const UNSIGNED_READS_PER_MINUTE = 12;
 const READ_REFILL_MS = 60_000 / UNSIGNED_READS_PER_MINUTE;
-// n8n saves the execution as waiting after the node returns, and answers 409 until then: one call
-// of the node's own this much later reads the jobs for an event sent in that moment.
+// n8n answers 409 until it has saved the wait: the node's own call this much later reads the jobs.
 export const NUDGE_DELAY_MS = 2_000;
 // Waits this process resumed, so that a call coming while n8n starts the execution does not resume it twice.
 const RESUMED_MEMORY_MS = 10 * 60_000;
@@ -160,18 +145,11 @@ function hmac(key: Buffer | string, data: string): Buffer {
 	return createHmac('sha256', key).update(data).digest();
 }
 
-/**
- * The key the wait's state is sealed with (derived from the API key, so only this credential's
- * node writes a state it believes), and the credential as sweeps know it (with its Base URL).
- */
+/** The key that seals a wait's state (only this credential writes a state it believes), and the credential as sweeps know it. */
 async function credentialOf(context: RequestContext): Promise<{ key: Buffer; credential: string }> {
 	const { apiKey, baseUrl } = await readCredentials.call(context);
 	const key = hmac(apiKey, 'n8n-nodes-content-publishing event wait v1');
 	return { key, credential: hmac(key, `sweep\n${baseUrl}`).toString('base64url') };
-}
-
-function mac(key: Buffer, ...parts: string[]): string {
-	return hmac(key, parts.join('\n')).toString('base64url');
 }
 
 function sameText(a: string, b: string): boolean {
@@ -212,38 +190,39 @@ function unseal(key: Buffer, aad: string, sealed: string): string | undefined {
 }
 
 /**
- * Which run of the node this wait is: the node that handed it its items, and that node's output
- * and run. n8n serves one resume address per execution and node, so without this a later run of
- * the node in a loop could be resumed with an earlier run's state. (Not the number of items:
- * with Execute Once the node sees one, its webhook all of them.)
+ * Binds the address to this run of the node (its input's node, output and run, not the number of
+ * items, which Execute Once changes): n8n serves one resume address per execution and node, so a
+ * later run in a loop could otherwise be resumed with an earlier run's state.
  */
-function runOf(context: IExecuteFunctions | IWebhookFunctions): string {
-	return String(
-		context.evaluateExpression(
-			'{{ JSON.stringify([$prevNode.name, $prevNode.outputIndex, $prevNode.runIndex]) }}',
-			0,
-		),
+function runMac(
+	context: IExecuteFunctions | IWebhookFunctions,
+	key: Buffer,
+	nonce: string,
+): string {
+	const run = context.evaluateExpression(
+		'{{ JSON.stringify([$prevNode.name, $prevNode.outputIndex, $prevNode.runIndex]) }}',
+		0,
 	);
+	const parts = [context.getExecutionId(), context.getNode().id, nonce, String(run)];
+	return hmac(key, parts.join('\n')).toString('base64url');
 }
 
 function isState(value: unknown): value is WaitState {
-	if (
-		!isRecord(value) ||
-		value.v !== 1 ||
-		typeof value.n !== 'string' ||
-		typeof value.d !== 'number' ||
-		typeof value.w !== 'number'
-	)
-		return false;
-	return Array.isArray(value.j) && value.j.every((id) => id === null || typeof id === 'string');
+	return (
+		isRecord(value) &&
+		value.v === 1 &&
+		typeof value.n === 'string' &&
+		typeof value.d === 'number' &&
+		typeof value.w === 'number' &&
+		Array.isArray(value.j) &&
+		value.j.every((id) => id === null || typeof id === 'string')
+	);
 }
 
 /** The wait's state from its address, where this credential sealed it for this execution and node. */
 function openState(
 	key: Buffer,
-	executionId: string,
-	nodeId: string,
-	sealed: string,
+	{ executionId, nodeId, sealed }: Pick<Registration, 'executionId' | 'nodeId' | 'sealed'>,
 ): WaitState | undefined {
 	try {
 		const value: unknown = JSON.parse(
@@ -273,28 +252,21 @@ interface Registration {
 /** A registration's address read back as a wait of this n8n (its origin and waiting-webhook path): any node, any execution. */
 function registeredWait(address: unknown, resume: URL): Omit<Registration, 'id'> | undefined {
 	if (typeof address !== 'string') return undefined;
-	let url: URL;
 	try {
-		url = new URL(address);
-	} catch {
-		return undefined;
-	}
-	const segments = url.pathname.split('/');
-	const ours = resume.pathname.split('/');
-	const samePlace =
-		url.origin === resume.origin &&
-		segments.length === ours.length &&
-		segments.slice(0, -2).join('/') === ours.slice(0, -2).join('/');
-	const sealed = url.searchParams.get(STATE_PARAM);
-	const until = url.searchParams.get(UNTIL_PARAM) ?? '';
-	if (
-		!samePlace ||
-		sealed === null ||
-		!url.searchParams.has(RUN_MAC_PARAM) ||
-		!/^\d{1,12}$/.test(until)
-	)
-		return undefined;
-	try {
+		const url = new URL(address);
+		const segments = url.pathname.split('/');
+		const ours = resume.pathname.split('/');
+		const sealed = url.searchParams.get(STATE_PARAM);
+		const until = url.searchParams.get(UNTIL_PARAM) ?? '';
+		if (
+			url.origin !== resume.origin ||
+			segments.length !== ours.length ||
+			segments.slice(0, -2).join('/') !== ours.slice(0, -2).join('/') ||
+			sealed === null ||
+			!url.searchParams.has(RUN_MAC_PARAM) ||
+			!/^\d{1,12}$/.test(until)
+		)
+			return undefined;
 		return {
 			executionId: decodeURIComponent(segments[segments.length - 2]),
 			nodeId: decodeURIComponent(segments[segments.length - 1]),
@@ -303,7 +275,7 @@ function registeredWait(address: unknown, resume: URL): Omit<Registration, 'id'>
 			url,
 		};
 	} catch {
-		// A path that does not decode is no address n8n made.
+		// Not an address, or a path that does not decode: no address n8n made.
 		return undefined;
 	}
 }
@@ -311,9 +283,8 @@ function registeredWait(address: unknown, resume: URL): Omit<Registration, 'id'>
 const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * A failure's message without any address of a wait: the addresses given, n8n's token, any address
- * under this n8n's waiting-webhook path and any value of the node's query parameters, in the forms
- * a service may quote them.
+ * A failure's message without the addresses given, n8n's token, any address under n8n's
+ * waiting-webhook path or any value of the node's query parameters, in any form a service quotes.
  */
 function safeMessage(error: unknown, resume: URL, ...addresses: URL[]): string {
 	let result = error instanceof Error ? error.message : String(error);
@@ -354,65 +325,52 @@ interface WaitedJob {
 	jobId: string;
 }
 
+type ReadOptions = { toTheEnd?: boolean; start?: number; budget?: { tokens: number } };
+
 function jobsOf(state: WaitState): WaitedJob[] {
 	return state.j.flatMap((jobId, itemIndex) => (jobId === null ? [] : [{ itemIndex, jobId }]));
 }
 
-/** A job's output: the finished job, its failure, or (while it runs) the error its item gets once the wait is over. */
-async function readOutcome(
-	context: RequestContext,
-	profile: Profile,
-	{ itemIndex, jobId }: WaitedJob,
-	maxWaitSeconds: number,
-): Promise<{ output: IDataObject | Error; pending?: true }> {
-	let job: IDataObject;
-	try {
-		job = await readJobById.call(context, jobId, {
-			itemIndex,
-			retryReads: false,
-			timeoutMs: READ_TIMEOUT_MS,
-		});
-	} catch (error) {
-		// A job the service no longer knows will never finish: its item fails. Any other failure is read again later.
-		if (error instanceof NodeApiError && error.httpCode === '404') return { output: error };
-		throw asNodeError(context, error, itemIndex);
-	}
-	const view = readJob(profile.jobs, job);
-	if (view.state === 'succeeded' || view.state === 'scheduled') return { output: job };
-	if (view.state === 'failed') return { output: failedJobError(context, job, view, itemIndex) };
-	const status = view.status || 'unknown';
-	return {
-		output: jobTimeoutError(context, jobId, maxWaitSeconds, status, itemIndex),
-		pending: true,
-	};
-}
-
 /**
- * Reads the jobs up to the first one still pending (or all of them, `toTheEnd`), so a call that
- * changes nothing costs one read. Reading starts at `start` (a position in `jobs`) and comes round
- * to the jobs before it last: after the job a signed event named (jobs tend to finish in the order
- * they started, so the next one is the likeliest to be pending), or at the job an earlier call
- * found pending. Each read sent takes a token of `budget`.
+ * Each item's output (a pending job's: its item's error once the wait is over), read up to the first
+ * job still pending (or to the end), so a call that changes nothing costs one read. Reading starts
+ * at `start` and comes round: after the job a signed event named (jobs tend to finish in the order
+ * they started), or at the job an earlier call found pending. Each read takes a token of `budget`.
  */
 async function readJobs(
 	context: RequestContext,
 	profile: Profile,
 	jobs: WaitedJob[],
 	maxWaitSeconds: number,
-	{
-		toTheEnd = false,
-		start = 0,
-		budget,
-	}: { toTheEnd?: boolean; start?: number; budget?: { tokens: number } } = {},
+	{ toTheEnd = false, start = 0, budget }: ReadOptions = {},
 ): Promise<{ outputs: Map<number, IDataObject | Error>; pendingAt?: number }> {
 	const outputs = new Map<number, IDataObject | Error>();
 	let pendingAt: number | undefined;
 	for (let step = 0; step < jobs.length; step++) {
 		const position = (start + step) % jobs.length;
+		const { itemIndex, jobId } = jobs[position];
 		if (budget) budget.tokens--;
-		const { output, pending } = await readOutcome(context, profile, jobs[position], maxWaitSeconds);
-		outputs.set(jobs[position].itemIndex, output);
-		if (pending) {
+		let job: IDataObject;
+		try {
+			job = await readJobById.call(context, jobId, {
+				itemIndex,
+				retryReads: false,
+				timeoutMs: READ_TIMEOUT_MS,
+			});
+		} catch (error) {
+			// A job the service no longer knows will never finish: its item fails. Any other failure is read again later.
+			if (!(error instanceof NodeApiError && error.httpCode === '404'))
+				throw asNodeError(context, error, itemIndex);
+			outputs.set(itemIndex, error);
+			continue;
+		}
+		const view = readJob(profile.jobs, job);
+		if (view.state === 'succeeded' || view.state === 'scheduled') outputs.set(itemIndex, job);
+		else if (view.state === 'failed')
+			outputs.set(itemIndex, failedJobError(context, job, view, itemIndex));
+		else {
+			const status = view.status || 'unknown';
+			outputs.set(itemIndex, jobTimeoutError(context, jobId, maxWaitSeconds, status, itemIndex));
 			pendingAt ??= position;
 			if (!toTheEnd) break;
 		}
@@ -450,10 +408,7 @@ async function deleteRegistration(context: RequestContext, id: string): Promise<
 	});
 }
 
-/**
- * The service's registrations that are waits of this n8n, page by page, up to MAX_LIST_PAGES pages
- * or the page where `found` holds for one; `complete` when the list ended within them.
- */
+/** The service's registrations of this n8n's waits, up to the page where `found` holds for one; `complete` where the list ended. */
 async function listRegistrations(
 	context: RequestContext,
 	profile: Profile,
@@ -489,10 +444,7 @@ async function listRegistrations(
 	return { registrations, complete: false };
 }
 
-/**
- * Whether the execution behind a registration still waits: n8n answers 404 or 409 at the address of
- * an execution that ended (finished, cancelled, failed, deleted), the node's own webhook 200.
- */
+/** Whether a registration's execution still waits: n8n answers 404 or 409 for one that ended, the node 200. */
 async function stillWaiting(context: IExecuteFunctions, url: URL): Promise<boolean> {
 	const probe = new URL(url.toString());
 	probe.searchParams.set(PROBE_PARAM, '1');
@@ -508,25 +460,27 @@ async function stillWaiting(context: IExecuteFunctions, url: URL): Promise<boole
 	}
 }
 
+/** Sets `key` in a memory of this process, forgetting the oldest entry where it holds MAX_REMEMBERED. */
+function remember<T>(memory: Map<string, T>, key: string, value: T): T {
+	if (!memory.has(key) && memory.size >= MAX_REMEMBERED)
+		memory.delete(memory.keys().next().value as string);
+	memory.set(key, value);
+	return value;
+}
+
 // When this process sweeps a credential's registrations next, by credential.
 const sweepsDue = new Map<string, number>();
 
 function planSweep(credential: string, at: number): void {
 	const planned = sweepsDue.get(credential);
-	if (planned !== undefined && planned <= at) return;
-	if (planned === undefined && sweepsDue.size >= MAX_REMEMBERED)
-		sweepsDue.delete(sweepsDue.keys().next().value as string);
-	sweepsDue.set(credential, at);
+	if (planned === undefined || at < planned) remember(sweepsDue, credential, at);
 }
 
 /**
- * Removes registrations of this n8n's waits that are over: of the running execution (it waits for
- * nothing now), two minutes past their deadline, or whose execution n8n says has ended. n8n is
- * asked only about a wait past its deadline or begun over a minute ago (see YOUNG_MS). Waits that go
- * on, other n8n instances' and other users' registrations are left alone. Bounded (MAX_LIST_PAGES,
- * MAX_PROBES from a random place in the list so every wait is asked in turn, MAX_SWEEP_DELETES,
- * SWEEP_TIME_LIMIT_MS); never fails, so a registration that cannot be removed holds back no wait.
- * Plans the next sweep while registrations of this n8n's waits remain.
+ * Removes the registrations of this n8n's waits that are over: the running execution's, those two
+ * minutes past their deadline, and those whose execution n8n says has ended (asked from a random
+ * place in the list, so every wait is asked in turn). Bounded; never fails, so a registration that
+ * cannot be removed holds back no wait. Plans the next sweep while registrations remain.
  */
 async function sweep(
 	context: IExecuteFunctions,
@@ -558,12 +512,7 @@ async function sweep(
 		let over =
 			registration.executionId === executionId || registration.until + LEFTOVER_GRACE_MS < now;
 		if (!over && inTime && probes < MAX_PROBES) {
-			const state = openState(
-				key,
-				registration.executionId,
-				registration.nodeId,
-				registration.sealed,
-			);
+			const state = openState(key, registration);
 			const begun = state === undefined ? undefined : (state.d - state.w) * 1000;
 			if (registration.until <= now || (begun !== undefined && begun + YOUNG_MS <= now)) {
 				probes++;
@@ -594,10 +543,9 @@ async function sweep(
 }
 
 /**
- * Removes the wait's registration: by its id, or where the node does not know it (the service's
- * answer was lost, refused after storing or without an id, or a call of the address does not say)
- * the one with this sealed state, which no other registration has (it holds the wait's nonce).
- * Tried once more a second later; where that fails too, a sweep is planned and false returned.
+ * Removes the wait's registration by its id, or where the node does not know it by its sealed state
+ * (unique: it holds the wait's nonce). Tried once more a second later; where that fails too, a sweep
+ * is planned and false returned.
  */
 async function removeRegistration(
 	context: RequestContext,
@@ -635,9 +583,8 @@ async function removeRegistration(
 }
 
 /**
- * After an execution of the node: sweeps the credential's registrations where this process planned
- * a sweep that is due now. Nothing of the node runs while an execution waits, when n8n resumes it at
- * its deadline or when it is cancelled: later executions remove what those leave. Never fails.
+ * After an execution of the node, where this process planned a sweep that is due: nothing of the
+ * node runs when n8n resumes a wait at its deadline or cancels it. Never fails.
  */
 export async function sweepEventWaits(
 	this: IExecuteFunctions,
@@ -660,12 +607,6 @@ export async function sweepEventWaits(
 // ------------------------------------------------------------------------------------------------
 // Before and when the execution sleeps
 
-function cannotWait(context: IExecuteFunctions, message: string, why: string): NodeOperationError {
-	return new NodeOperationError(context.getNode(), message, {
-		description: `${why} Set "Wait Method" to "Poll" to wait for the jobs from the running node instead.`,
-	});
-}
-
 /** `$execution.resumeUrl` with this node's id: where n8n serves the node's webhook while the execution waits. */
 function resumeAddress(context: IExecuteFunctions | IWebhookFunctions): URL | undefined {
 	const executionId = context.getExecutionId();
@@ -681,53 +622,44 @@ function resumeAddress(context: IExecuteFunctions | IWebhookFunctions): URL | un
 	return resume;
 }
 
-/**
- * Whether waiting for the service's event can work in this execution, checked before anything is
- * sent: where it cannot, the node fails at once, saying why, and nothing has started.
- */
+/** Refuses, before any job has started, where waiting for the service's event cannot work. */
 export async function prepareEventWait(
 	this: IExecuteFunctions,
 	profile: Profile,
 ): Promise<EventWaitSetup> {
-	if (typeof this.isToolExecution === 'function' && this.isToolExecution()) {
+	const cannotWait = (message: string, why: string) =>
+		new NodeOperationError(this.getNode(), message, {
+			description: `${why} Set "Wait Method" to "Poll" to wait for the jobs from the running node instead.`,
+		});
+	if (typeof this.isToolExecution === 'function' && this.isToolExecution())
 		throw cannotWait(
-			this,
 			"An AI agent cannot wait for the service's event",
 			"An agent's tool call cannot sleep until a job finishes.",
 		);
-	}
 	// n8n 2.41's opt-in engine v2 refuses to resume waiting executions.
-	if (own(this.getWorkflowSettings(), 'engineType') === 'v2') {
+	if (own(this.getWorkflowSettings(), 'engineType') === 'v2')
 		throw cannotWait(
-			this,
 			"This workflow's execution engine cannot resume a waiting execution",
 			"The workflow runs on n8n's engine v2, which cannot resume executions that wait (yet).",
 		);
-	}
 	const resume = resumeAddress(this);
-	if (resume === undefined) {
+	if (resume === undefined)
 		throw cannotWait(
-			this,
 			'This n8n has no resume address for the execution',
 			'n8n gives the execution no $execution.resumeUrl that names it.',
 		);
-	}
 	const { baseUrl } = await readCredentials.call(this);
-	if (isLoopbackHost(resume.hostname) && !isLoopbackHost(new URL(baseUrl).hostname)) {
+	if (isLoopbackHost(resume.hostname) && !isLoopbackHost(new URL(baseUrl).hostname))
 		throw cannotWait(
-			this,
 			`The service cannot reach n8n at ${resume.origin}`,
 			"n8n's address for webhooks is on this machine only. Set n8n's WEBHOOK_URL to the address where the service reaches n8n.",
 		);
-	}
 	const { meanings, events } = profile.webhooks;
-	if (events !== undefined && meanings['job.completed'].length === 0) {
+	if (events !== undefined && meanings['job.completed'].length === 0)
 		throw cannotWait(
-			this,
 			'The service offers no event for a finished job',
 			`Its OpenAPI document lists: ${events.join(', ')}.`,
 		);
-	}
 	const chosen =
 		events === undefined || meanings['job.failed'].length > 0
 			? ['job.completed', 'job.failed']
@@ -735,10 +667,7 @@ export async function prepareEventWait(
 	return { resume, events: serviceEvents.call(this, profile.webhooks, chosen) };
 }
 
-/**
- * One call of the node's own to a wait's address, `delayMs` from now, so that the jobs are read: once
- * n8n has saved the wait, or when calls held back may read again. It holds no execution.
- */
+/** A call of the node's own to a wait's address `delayMs` from now, so the jobs are read; it holds no execution. */
 function callLater(
 	context: IExecuteFunctions | IWebhookFunctions,
 	url: URL,
@@ -760,8 +689,7 @@ function callLater(
 
 /**
  * After every item's job has started: registers the webhook, reads the jobs once, and puts the
- * execution to wait, unless every job has finished already. Where the registration fails or the
- * wait does not fit the address the service takes, the node polls instead and says why.
+ * execution to wait unless all have finished. Where it cannot register, the node polls and says why.
  */
 export async function awaitByEvent(
 	this: IExecuteFunctions,
@@ -813,7 +741,7 @@ export async function awaitByEvent(
 	let address = new URL(setup.resume.toString());
 	address.searchParams.set(STATE_PARAM, sealed);
 	address.searchParams.set(UNTIL_PARAM, String(state.d));
-	address.searchParams.set(RUN_MAC_PARAM, mac(key, executionId, nodeId, state.n, runOf(this)));
+	address.searchParams.set(RUN_MAC_PARAM, runMac(this, key, state.n));
 	const stated = profile.webhooks.registration.maxUrlLength;
 	const limit = stated === undefined ? DEFAULT_MAX_URL_LENGTH : Math.min(stated, MAX_URL_LENGTH);
 	if (address.toString().length > limit) {
@@ -857,8 +785,7 @@ export async function awaitByEvent(
 				: notRegistered('The service registered the webhook but answered without its id', false),
 		};
 	}
-	// Should the execution end without the node (cancelled, or at its deadline), this process's next
-	// execution of the node sweeps.
+	// Should the execution end without the node (cancelled, or at its deadline), a later one sweeps.
 	planSweep(credential, Math.min(Date.now() + SWEEP_INTERVAL_MS, deadline + LEFTOVER_GRACE_MS));
 	const { secret } = profile.webhooks;
 	const chosen = secret.by === 'service' ? readAt(created, secret.at) : undefined;
@@ -917,9 +844,8 @@ async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
 
 function rememberResumed(key: string): void {
 	const now = Date.now();
-	for (const [entry, until] of resumed)
-		if (until < now || resumed.size >= MAX_REMEMBERED) resumed.delete(entry);
-	resumed.set(key, now + RESUMED_MEMORY_MS);
+	for (const [entry, until] of resumed) if (until < now) resumed.delete(entry);
+	remember(resumed, key, now + RESUMED_MEMORY_MS);
 	unsignedReads.delete(key);
 }
 
@@ -938,13 +864,14 @@ const unsignedReads = new Map<string, UnsignedReads>();
 
 function unsignedReadsOf(wait: string): UnsignedReads {
 	const now = Date.now();
-	let reads = unsignedReads.get(wait);
-	if (reads === undefined) {
-		if (unsignedReads.size >= MAX_REMEMBERED)
-			unsignedReads.delete(unsignedReads.keys().next().value as string);
-		reads = { tokens: UNSIGNED_READS_PER_MINUTE, at: now, start: 0, owed: false };
-		unsignedReads.set(wait, reads);
-	}
+	const reads =
+		unsignedReads.get(wait) ??
+		remember(unsignedReads, wait, {
+			tokens: UNSIGNED_READS_PER_MINUTE,
+			at: now,
+			start: 0,
+			owed: false,
+		});
 	reads.tokens = Math.min(
 		UNSIGNED_READS_PER_MINUTE,
 		reads.tokens + Math.max(0, now - reads.at) / READ_REFILL_MS,
@@ -954,10 +881,8 @@ function unsignedReadsOf(wait: string): UnsignedReads {
 }
 
 /**
- * A call without a valid signature where the wait's such calls have no read left: 429 with
- * Retry-After, and one call of the node's own once a read is allowed again, so that an event held
- * back is not lost. Nothing in a call is believed, so the calls held back meanwhile ask for nothing
- * more than that one read.
+ * A call without a valid signature and without a read left: 429 with Retry-After, and one call of the
+ * node's own once a read is allowed, so an event held back is not lost (nothing in a call is believed).
  */
 function holdBack(
 	context: IWebhookFunctions,
@@ -1030,10 +955,9 @@ async function resumedItems(
 }
 
 /**
- * A call of the resume address: answers at once where the address is not this wait's, reads the
- * jobs, and resumes the execution once every job has finished (or the deadline has passed, with
- * the unfinished ones as timed-out items). It never throws: n8n resumes a waiting execution whose
- * webhook throws, with its data replaced by the error.
+ * A call of the resume address: resumes the execution once every job has finished, or with the
+ * unfinished ones as timed-out items after the deadline. It never throws: n8n would resume the
+ * execution with its data replaced by the error.
  */
 export async function resumeOnEvent(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	try {
@@ -1052,13 +976,10 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 	const executionId = context.getExecutionId();
 	const nodeId = context.getNode().id;
 	const { key, credential } = await credentialOf(context);
-	const state = openState(key, executionId, nodeId, sealed);
+	const state = openState(key, { executionId, nodeId, sealed });
 	const ours =
 		state !== undefined &&
-		sameText(
-			text(query[RUN_MAC_PARAM]) ?? '',
-			mac(key, executionId, nodeId, state.n, runOf(context)),
-		);
+		sameText(text(query[RUN_MAC_PARAM]) ?? '', runMac(context, key, state.n));
 	if (!ours)
 		return answer(context, 401, { error: 'This address is not the one this wait registered.' });
 	if (query[PROBE_PARAM] === '1') return answer(context, 200, { waiting: true });
