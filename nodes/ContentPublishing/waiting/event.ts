@@ -864,14 +864,8 @@ const unsignedReads = new Map<string, UnsignedReads>();
 
 function unsignedReadsOf(wait: string): UnsignedReads {
 	const now = Date.now();
-	const reads =
-		unsignedReads.get(wait) ??
-		remember(unsignedReads, wait, {
-			tokens: UNSIGNED_READS_PER_MINUTE,
-			at: now,
-			start: 0,
-			owed: false,
-		});
+	const full = { tokens: UNSIGNED_READS_PER_MINUTE, at: now, start: 0, owed: false };
+	const reads = unsignedReads.get(wait) ?? remember(unsignedReads, wait, full);
 	reads.tokens = Math.min(
 		UNSIGNED_READS_PER_MINUTE,
 		reads.tokens + Math.max(0, now - reads.at) / READ_REFILL_MS,
@@ -933,13 +927,10 @@ async function resumedItems(
 		}
 		const output =
 			outputs.get(itemIndex) ?? jobTimeoutError(context, jobId, state.w, 'unknown', itemIndex);
-		if (output instanceof Error) {
-			items.push({ json: errorJson(output), pairedItem });
-			continue;
-		}
 		const media = Array.isArray(state.m) ? state.m[itemIndex] : state.m;
-		const json = withoutErrorKey(output);
 		try {
+			if (output instanceof Error) throw output;
+			const json = withoutErrorKey(output);
 			items.push({
 				json,
 				pairedItem,

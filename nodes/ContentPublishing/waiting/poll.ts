@@ -199,28 +199,24 @@ export function readJobWait(this: IExecuteFunctions, itemIndex: number): WaitOpt
 export function readWaitOptions(this: IExecuteFunctions, itemIndex: number): WaitOptions {
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const method = this.getNodeParameter('waitMethod', itemIndex, 'poll');
-	if (method !== 'poll' && method !== 'event') {
+	if (method !== 'poll' && method !== 'event')
 		throw new NodeOperationError(
 			this.getNode(),
 			`"Wait Method" of item ${itemIndex} must be "poll" or "event"`,
 			{ itemIndex },
 		);
-	}
 	const pollIntervalSeconds = Number(options.pollInterval ?? 5);
 	const maxWaitSeconds = Number(options.maxWaitTime ?? 600);
 	for (const [name, value] of [
 		['Poll Interval', pollIntervalSeconds],
 		['Maximum Wait Time', maxWaitSeconds],
 	] as const) {
-		if (!Number.isFinite(value) || value <= 0) {
+		if (!Number.isFinite(value) || value <= 0)
 			throw new NodeOperationError(
 				this.getNode(),
 				`"${name}" must be a positive number of seconds`,
-				{
-					itemIndex,
-				},
+				{ itemIndex },
 			);
-		}
 	}
 	return { pollIntervalSeconds, maxWaitSeconds, method };
 }
