@@ -744,12 +744,11 @@ export async function awaitByEvent(
 	address.searchParams.set(RUN_MAC_PARAM, runMac(this, key, state.n));
 	const stated = profile.webhooks.registration.maxUrlLength;
 	const limit = stated === undefined ? DEFAULT_MAX_URL_LENGTH : Math.min(stated, MAX_URL_LENGTH);
-	if (address.toString().length > limit) {
+	if (address.toString().length > limit)
 		return {
 			waiting: false,
 			poll: `The ${jobs.length} items' jobs make the address the wait registers longer than the service takes (${limit} characters), so the node polled them. Split the items into smaller batches (Loop Over Items) to wait for the service's event.`,
 		};
-	}
 
 	// Before registering: what earlier waits left.
 	await sweep(this, profile, setup.resume, scope);
