@@ -39,7 +39,7 @@ describe('subtitle lines built against regular expressions', () => {
 			'dist',
 			'nodes',
 			'ContentPublishing',
-			'helpers',
+			'parameters',
 			'transcript.js',
 		);
 		const worker = new Worker(

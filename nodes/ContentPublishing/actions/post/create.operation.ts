@@ -4,7 +4,12 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { pageIdField } from '../../descriptions/locators';
 import { optionalPostFields, POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
 import { readDateTime } from '../../parameters/dates';
-import { pickFields, readCollection, readExtraFields, requireString } from '../../parameters/fields';
+import {
+	pickFields,
+	readCollection,
+	readExtraFields,
+	requireString,
+} from '../../parameters/fields';
 import type { RequestPlan } from '../types';
 
 const properties: INodeProperties[] = [
