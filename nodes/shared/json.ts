@@ -1,4 +1,7 @@
+import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
+
+import { setOwn } from './profile/pointer';
 
 /**
  * Parses JSON the service sent, within limits, without holding n8n's event loop: JSON.parse of a
@@ -135,13 +138,7 @@ async function parseInSlices(
 			parent.value.push(value);
 		} else {
 			const key = parent.key as string;
-			if (key === '__proto__')
-				Object.defineProperty(parent.value, key, {
-					value,
-					enumerable: true,
-					writable: true,
-					configurable: true,
-				});
+			if (key === '__proto__') setOwn(parent.value as IDataObject, key, value);
 			else parent.value[key] = value;
 			parent.key = undefined;
 		}

@@ -1,7 +1,7 @@
 import { randomBytes } from 'crypto';
 
+import { itemIdOf } from './executor/answers';
 import { signingKey } from './executor/signatures';
-import { readAt } from './profile/pointer';
 import type { Profile, SignatureScheme } from './profile/types';
 
 /**
@@ -37,10 +37,6 @@ function isBase64(text: string): boolean {
 	return Buffer.from(bare, 'base64').toString('base64').replace(/=+$/, '') === bare;
 }
 
-function distinctBytes(bytes: Buffer): number {
-	return new Set(bytes).size;
-}
-
 /**
  * What is wrong with a signing secret the service made, told by its shape and never its value
  * ("a value of 22 characters decoding to 0 bytes, not base64 after whsec_"); undefined for a
@@ -63,7 +59,7 @@ export function secretProblem(
 	if (SPACES_OR_CONTROLS.test(value)) return `${shape}, with spaces or control characters in it`;
 	if (whsec && !isBase64(value.replace(/^whsec_/, ''))) return `${shape}, not base64 after whsec_`;
 	if (key.length < MIN_KEY_BYTES) return `${shape}, fewer than ${MIN_KEY_BYTES} bytes`;
-	const distinct = distinctBytes(key);
+	const distinct = new Set(key).size;
 	if (distinct === 1) return `${shape}, one repeated ${kind}`;
 	if (distinct < (whsec ? MIN_DISTINCT_KEY_BYTES : MIN_DISTINCT_TEXT_BYTES))
 		return `${shape}, only ${distinct} different ${kind}s`;
@@ -87,6 +83,5 @@ export function usableSecret(
 
 /** The id of a registration the service answered with, where its document says it is (else `id`). */
 export function registrationId(profile: Profile, created: unknown): string | undefined {
-	const id = readAt(created, profile.operations.listWebhooks.answer.itemId ?? '/id');
-	return (typeof id === 'string' && id !== '') || typeof id === 'number' ? String(id) : undefined;
+	return itemIdOf(profile.operations.listWebhooks.answer, created);
 }

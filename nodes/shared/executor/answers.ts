@@ -40,7 +40,8 @@ function firstIn(value: unknown, pointers: string[]): unknown {
 		.find((found) => found !== undefined && found !== null);
 }
 
-function idOf(value: unknown): string | undefined {
+/** A string or number as text; undefined for anything else, or an empty string. */
+function textOf(value: unknown): string | undefined {
 	return (typeof value === 'string' && value !== '') || typeof value === 'number'
 		? String(value)
 		: undefined;
@@ -88,19 +89,19 @@ export function nextLink(header: string): string | undefined {
 /** The next page's token or address at the first location that holds one. */
 function pointed(message: Message, locations: Location[]): string | undefined {
 	for (const location of locations) {
-		const value =
+		const value = textOf(
 			location === '/headers/link'
 				? nextLink(headerValue(message.headers ?? {}, 'link'))
-				: readLocation(message, location);
-		if ((typeof value === 'string' && value !== '') || typeof value === 'number')
-			return String(value);
+				: readLocation(message, location),
+		);
+		if (value !== undefined) return value;
 	}
 	return undefined;
 }
 
 /** The id of a list's item, by the list's reading. */
 export function itemIdOf(reading: AnswerReading, item: unknown): string | undefined {
-	return idOf(readAt(item, reading.itemId ?? '/id'));
+	return textOf(readAt(item, reading.itemId ?? '/id'));
 }
 
 /** Reads one page of a list answer; `requested` is the token that asked for it. */
@@ -173,7 +174,7 @@ function errorOf(value: unknown): { message: string; code?: string } | undefined
 
 /** Whether a value is a job: an object with an id and a status (or a completion flag). */
 export function isJob(jobs: JobProfile, value: unknown): value is IDataObject {
-	if (!isRecord(value) || idOf(firstIn(value, jobs.id)) === undefined) return false;
+	if (!isRecord(value) || textOf(firstIn(value, jobs.id)) === undefined) return false;
 	const { completion } = jobs;
 	return completion.by === 'status'
 		? typeof firstIn(value, completion.status) === 'string'
@@ -203,7 +204,7 @@ export function readJob(jobs: JobProfile, job: IDataObject): JobView {
 	}
 	const kind = firstIn(job, jobs.kind);
 	return {
-		id: idOf(firstIn(job, jobs.id)) ?? '',
+		id: textOf(firstIn(job, jobs.id)) ?? '',
 		status,
 		state,
 		result: firstIn(job, jobs.result) ?? null,
@@ -257,7 +258,7 @@ export function findJob(
 			const job = readLocation(message, reference.job);
 			if (isJob(jobs, job)) return { id: readJob(jobs, job).id, job, via: 'job' };
 		} else if ('id' in reference) {
-			const id = idOf(readLocation(message, reference.id));
+			const id = textOf(readLocation(message, reference.id));
 			if (id !== undefined) return { id, via: 'id' };
 		} else {
 			const address = readLocation(message, reference.address);
@@ -295,13 +296,6 @@ export function mediaAddresses(jobs: JobProfile, result: unknown, limit: number)
 // ------------------------------------------------------------------------------------------------
 // Errors
 
-function textAt(value: unknown, read: (value: unknown) => unknown): string | undefined {
-	const found = read(value);
-	return (typeof found === 'string' && found !== '') || typeof found === 'number'
-		? String(found)
-		: undefined;
-}
-
 /** The service's own message, code and details, where its error profile puts them. */
 export function describeError(
 	errors: ErrorProfile,
@@ -310,13 +304,11 @@ export function describeError(
 	if (typeof body === 'string') return { message: body.slice(0, MAX_QUOTED_TEXT) || undefined };
 	if (!isRecord(body)) return {};
 	const first = (locations: Location[]) =>
-		locations
-			.map((location) => textAt(body, (value) => readLocation({ body: value }, location)))
-			.find(Boolean);
+		locations.map((location) => textOf(readLocation({ body }, location))).find(Boolean);
 	const list =
 		errors.details.map((location) => readLocation({ body }, location)).find(Array.isArray) ?? [];
 	const property = (detail: unknown, names: string[]) =>
-		names.map((name) => textAt(detail, (value) => own(value, name))).find(Boolean);
+		names.map((name) => textOf(own(detail, name))).find(Boolean);
 	const details = (list as unknown[]).slice(0, 20).map((detail) => ({
 		field: property(detail, errors.detailField),
 		message: isRecord(detail) ? property(detail, errors.detailMessage) : String(detail),
@@ -360,7 +352,7 @@ export function readDelivery(reading: DeliveryReading, message: Message): Delive
 	const type = firstAt(message, reading.type);
 	return {
 		type: typeof type === 'string' ? type : '',
-		id: idOf(firstAt(message, reading.id)),
+		id: textOf(firstAt(message, reading.id)),
 		time: firstAt(message, reading.time),
 		data,
 		post,
