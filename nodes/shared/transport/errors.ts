@@ -14,7 +14,7 @@ import type { ServiceAnswer } from './http';
  */
 
 const MAX_QUOTED_TEXT = 300;
-export const TRANSIENT_STATUSES = new Set([429, 502, 503, 504]);
+const TRANSIENT_STATUSES = new Set([429, 502, 503, 504]);
 
 /** What each status means here; the 429 hint depends on whether writes can be sent again safely. */
 function statusHint(statusCode: number, idempotent: boolean): string | undefined {
@@ -42,6 +42,28 @@ export function asNodeError(
 ): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+}
+
+export function cancelledError(context: RequestContext, itemIndex?: number): NodeOperationError {
+	return new NodeOperationError(
+		context.getNode(),
+		'The execution was cancelled while waiting for the service',
+		{ itemIndex },
+	);
+}
+
+/** What a failure to reach a server says: its system code (`ECONNREFUSED`) and messages. */
+export function failureDetails(error: unknown): string {
+	const {
+		code,
+		message,
+		messages = [],
+	} = error as {
+		code?: string;
+		message?: string;
+		messages?: string[];
+	};
+	return [code, message, ...(messages ?? [])].filter(Boolean).join(' ');
 }
 
 /** Whether an error is worth another try later: a rate limit, a gateway error or no answer. */

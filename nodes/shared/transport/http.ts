@@ -1,8 +1,9 @@
 import type { IHttpRequestOptions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { headerValue, type Headers } from '../profile/pointer';
 import { redact, type RequestContext } from './credentials';
+import { cancelledError, failureDetails } from './errors';
 
 /**
  * One exchange with the service through n8n's request helper (n8n's proxy and TLS settings
@@ -30,7 +31,8 @@ export interface ExchangeSettings {
 	maxBytes: number;
 }
 
-const MAX_REDIRECTS = 5;
+export const MAX_REDIRECTS = 5;
+export const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
 const MAX_QUOTED_TEXT = 300;
 
 /** A readable stream as n8n's helper hands it over. */
@@ -47,7 +49,7 @@ function isStream(value: unknown): value is BodyStream {
 	);
 }
 
-export class AnswerTooLarge extends Error {}
+class AnswerTooLarge extends Error {}
 
 /** Reads an answer's body up to `maxBytes`; more stops the reading and fails. */
 async function readText(body: unknown, maxBytes: number): Promise<string> {
@@ -106,13 +108,7 @@ async function sendOnce(
 		const text = await readText(response.body, maxBytes);
 		return { statusCode: response.statusCode, headers: response.headers ?? {}, text };
 	} catch (error) {
-		if (signal?.aborted) {
-			throw new NodeOperationError(
-				this.getNode(),
-				'The execution was cancelled while waiting for the service',
-				{ itemIndex },
-			);
-		}
+		if (signal?.aborted) throw cancelledError(this, itemIndex);
 		if (error instanceof AnswerTooLarge) {
 			throw new NodeApiError(
 				this.getNode(),
@@ -127,14 +123,14 @@ async function sendOnce(
 		}
 		// n8n hands network failures on as a NodeApiError whose messages keep the system error
 		// (such as "connect ECONNREFUSED 127.0.0.1:443"); only its code and wording travel on.
-		const reason = error as { message?: string; messages?: string[]; code?: string };
-		const details = [reason.code, reason.message, ...(reason.messages ?? [])].join(' ');
+		const details = failureDetails(error);
+		const { message } = error as { message?: string };
 		const timedOut =
 			deadline.aborted || /\b(ETIMEDOUT|ECONNABORTED)\b|timeout of \d+ms exceeded/.test(details);
 		const code = /\b(E[A-Z_]{3,})\b/.exec(details)?.[1];
 		const failure = new NodeApiError(
 			this.getNode(),
-			{ message: redact(String(reason.message ?? 'Request failed'), apiKey) },
+			{ message: redact(String(message ?? 'Request failed'), apiKey) },
 			timedOut
 				? {
 						message: `The service at ${baseUrl} did not answer within ${timeoutMs / 1000} seconds`,
@@ -145,7 +141,7 @@ async function sendOnce(
 				: {
 						// The code stays out of the message and error body: n8n would swap both for a generic text.
 						message: `Could not reach the service at ${baseUrl}`,
-						description: `${code ? `${code}: ` : ''}${redact(String(reason.message ?? ''), apiKey)} Check the credential's Base URL and that the service is reachable from n8n.`,
+						description: `${code ? `${code}: ` : ''}${redact(String(message ?? ''), apiKey)} Check the credential's Base URL and that the service is reachable from n8n.`,
 						itemIndex,
 					},
 		);
@@ -155,8 +151,9 @@ async function sendOnce(
 	}
 }
 
-function redirectTarget(answer: ServiceAnswer, from: string): URL | undefined {
-	const location = headerValue(answer.headers, 'location');
+/** Where a redirect points, or undefined where it names no readable address. */
+export function redirectTarget(headers: Headers, from: URL | string): URL | undefined {
+	const location = headerValue(headers, 'location');
 	try {
 		return location ? new URL(location, from) : undefined;
 	} catch {
@@ -175,8 +172,8 @@ export async function exchange(
 ): Promise<ServiceAnswer> {
 	let url = String(options.url);
 	let answer = await sendOnce.call(this, options, settings);
-	for (let redirects = 0; [301, 302, 303, 307, 308].includes(answer.statusCode); redirects++) {
-		const target = redirectTarget(answer, url);
+	for (let redirects = 0; REDIRECT_STATUSES.includes(answer.statusCode); redirects++) {
+		const target = redirectTarget(answer.headers, url);
 		const followable =
 			target !== undefined &&
 			target.origin === new URL(settings.baseUrl).origin &&

@@ -1,5 +1,5 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { pathFor, placeFields } from '../executor/request';
 import { eventsToSend } from '../executor/events';
@@ -10,7 +10,7 @@ import { JsonLimitError, parseJson } from '../json';
 import { sleepUnlessCancelled } from '../sleep';
 import { profileFor, refreshProfile, WHOLE_DOCUMENT } from './profiles';
 import { readCredentials, type Credentials, type RequestContext } from './credentials';
-import { asNodeError, refusal, retryAfterMs, serviceError } from './errors';
+import { asNodeError, cancelledError, refusal, retryAfterMs, serviceError } from './errors';
 import { exchange, notJsonError, type ServiceAnswer } from './http';
 import { endTurn, MAX_PAUSE_MS, takeTurn } from './pacing';
 import { isLostAnswer, recall, remember, sendPolicy } from './policy';
@@ -262,7 +262,7 @@ async function callByProfile(
 	const settings = { baseUrl, apiKey, itemIndex, timeoutMs, signal, maxBytes: MAX_ANSWER_BYTES };
 	for (let attempt = 1; ; attempt++) {
 		if (!(await takeTurn(this, deadline, signal))) {
-			if (signal?.aborted) throw cancelled(this, itemIndex);
+			if (signal?.aborted) throw cancelledError(this, itemIndex);
 			throw pausedTooLong(this, operation, itemIndex);
 		}
 		let answer: ServiceAnswer | undefined;
@@ -298,7 +298,7 @@ async function callByProfile(
 		} catch (error) {
 			const retryAfter = retryAfterMs(error);
 			if (answer === undefined || answer.statusCode >= 400) endTurn(this, answer, retryAfter);
-			if (signal?.aborted) throw cancelled(this, itemIndex);
+			if (signal?.aborted) throw cancelledError(this, itemIndex);
 			// After a 429 the execution's pace holds every request back; other failures back off on their own.
 			const rateLimited = error instanceof NodeApiError && error.httpCode === '429';
 			const backoff = rateLimited
@@ -319,19 +319,11 @@ async function callByProfile(
 				throw outcomeUnknown(this, operation, itemIndex, error);
 			}
 			if (!retry || !(await sleepUnlessCancelled(backoff, signal))) {
-				if (signal?.aborted) throw cancelled(this, itemIndex);
+				if (signal?.aborted) throw cancelledError(this, itemIndex);
 				throw asNodeError(this, error, itemIndex);
 			}
 		}
 	}
-}
-
-function cancelled(context: RequestContext, itemIndex?: number): NodeOperationError {
-	return new NodeOperationError(
-		context.getNode(),
-		'The execution was cancelled while waiting for the service',
-		{ itemIndex },
-	);
 }
 
 function pausedTooLong(
