@@ -37,15 +37,14 @@ const CHECK_EVERY_CHARACTERS = 256 * 1024;
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const WHITESPACE = /[ \t\n\r]*/y;
+const LITERALS = [
+	['true', true],
+	['false', false],
+	['null', null],
+] as const;
 
 type Container =
-	| {
-			kind: 'object';
-			value: Record<string, unknown>;
-			key?: string;
-			filled: boolean;
-			members: number;
-	  }
+	| { kind: 'object'; value: Record<string, unknown>; key?: string; members: number }
 	| { kind: 'array'; value: unknown[] };
 
 function tooManyMembers(maxMembers: number): JsonLimitError {
@@ -103,6 +102,12 @@ async function parseInSlices(
 		WHITESPACE.test(text);
 		index = WHITESPACE.lastIndex;
 	};
+	/** Steps over `char` and the whitespace after it; anything else is a syntax error. */
+	const step = (char: string, what: string) => {
+		if (text[index] !== char) fail(what);
+		index++;
+		skipWhitespace();
+	};
 	const readString = (): string => {
 		// The closing quote is the first one, unless a backslash comes before it; then it is found in
 		// one pass that steps over every escape (going from quote to quote, 5 million `\"` held n8n's
@@ -152,22 +157,15 @@ async function parseInSlices(
 				throw new JsonLimitError(`it nests deeper than ${maxDepth} levels`);
 			index++;
 			stack.push(
-				char === '{'
-					? { kind: 'object', value: {}, filled: false, members: 0 }
-					: { kind: 'array', value: [] },
+				char === '{' ? { kind: 'object', value: {}, members: 0 } : { kind: 'array', value: [] },
 			);
 			return;
 		}
 		if (char === '"') return attach(readString());
-		for (const [word, value] of [
-			['true', true],
-			['false', false],
-			['null', null],
-		] as const) {
-			if (text.startsWith(word, index)) {
-				index += word.length;
-				return attach(value);
-			}
+		const literal = LITERALS.find(([word]) => text.startsWith(word, index));
+		if (literal !== undefined) {
+			index += literal[0].length;
+			return attach(literal[1]);
 		}
 		NUMBER.lastIndex = index;
 		const match = NUMBER.exec(text);
@@ -188,26 +186,15 @@ async function parseInSlices(
 			stack.pop();
 			attach(top.value);
 		} else if (top.kind === 'object' && top.key === undefined) {
-			if (top.filled) {
-				if (text[index] !== ',') fail('Expected , or }');
-				index++;
-				skipWhitespace();
-			}
+			if (top.members > 0) step(',', 'Expected , or }');
 			if (text[index] !== '"') fail('Expected a key');
 			if (++top.members > maxMembers) throw tooManyMembers(maxMembers);
 			top.key = readString();
-			top.filled = true;
 			skipWhitespace();
-			if (text[index] !== ':') fail('Expected :');
-			index++;
-			skipWhitespace();
+			step(':', 'Expected :');
 			readValue();
 		} else {
-			if (top.kind === 'array' && top.value.length > 0) {
-				if (text[index] !== ',') fail('Expected , or ]');
-				index++;
-				skipWhitespace();
-			}
+			if (top.kind === 'array' && top.value.length > 0) step(',', 'Expected , or ]');
 			readValue();
 		}
 		if (
