@@ -4,17 +4,13 @@ import { own, type Headers } from '../profile/pointer';
 import type { SignatureScheme } from '../profile/types';
 
 /**
- * Checking a signed delivery against its scheme (the profile's `webhooks.signature`). Every scheme
- * is an HMAC of a text made of the delivery's parts, compared in constant time, with a timestamp
- * (where signed) inside the replay window. The schemes real services use differ in where the
- * signatures are and how they are written:
- * - Standard Webhooks (standardwebhooks.com, also Svix): `webhook-id`, `webhook-timestamp` and
- *   `webhook-signature: v1,<base64> v1,<base64>` over `<id>.<timestamp>.<body>`, keyed with the
- *   base64 after `whsec_`;
- * - Stripe: `t=<unix seconds>,v1=<hex>[,v1=<hex>]` over `<t>.<body>`;
- * - GitHub: `sha256=<hex>` over the body; Slack: `v0=<hex>` over `v0:<timestamp>:<body>`;
- * - Shopify: base64 over the body;
- * and the built-in one: `sha256=<hex>` over `<timestamp>.<body>` with a timestamp header.
+ * Checking a signed delivery against its scheme (the profile's `webhooks.signature`): an HMAC of
+ * the delivery's parts, compared in constant time, with a signed timestamp inside the replay
+ * window. Schemes differ in where the signatures are and how they are written: Standard Webhooks
+ * and Svix (`v1,<base64>` over `<id>.<timestamp>.<body>`, keyed with the base64 after `whsec_`),
+ * Stripe (`t=<seconds>,v1=<hex>` over `<t>.<body>`), GitHub (`sha256=<hex>` over the body), Slack
+ * (`v0=<hex>` over `v0:<timestamp>:<body>`), Shopify (base64 over the body) and the built-in one
+ * (`sha256=<hex>` over `<timestamp>.<body>`).
  */
 
 /** How far a delivery's timestamp may be from n8n's clock before it counts as a replay. */

@@ -4,16 +4,12 @@ import type { OperationName, OperationProfile } from '../profile/types';
 import { isTransient } from './errors';
 
 /**
- * When a request may be sent again, decided in one place.
- * - A read (GET) is tried up to three times after a rate limit, a gateway error or no answer.
- * - A write is sent again after a lost answer only where the service's document declares an
- *   idempotency header: the node then sends one key per item, the same on every attempt and on
- *   n8n's Retry On Fail of the same execution, node, run and item, and the service writes once.
- * - Any other write is sent again only after a 429, which the service answers before doing
- *   anything. A write whose answer is lost fails as "outcome unknown", and is not sent again in
- *   this execution: at most once.
- * - A write that succeeded is remembered by its item's key, so n8n's Retry On Fail of the node
- *   returns the first answer instead of writing again, whether or not the service knows keys.
+ * When a request may be sent again, decided in one place. A read is tried up to three times after
+ * a rate limit, a gateway error or no answer. A write is sent again after a lost answer only with
+ * the idempotency header the service declares (one key per item, the same on every attempt and on
+ * n8n's Retry On Fail), else only after a 429, which the service answers before doing anything; a
+ * lost answer then fails as "outcome unknown" and is not sent again in this execution. A write that
+ * succeeded is remembered by its item's key, so Retry On Fail returns its first answer.
  */
 
 const ATTEMPTS = 3;
