@@ -28,22 +28,10 @@ const IPV4_RANGES: Array<[string, number, string]> = [
 	['240.0.0.0', 4, 'a reserved address'],
 ];
 
-// Names that resolve only inside a network (RFC 6761, 6762, 8375, ICANN's .internal) or never.
-const LOCAL_SUFFIXES = [
-	'localhost',
-	'internal',
-	'local',
-	'localdomain',
-	'arpa',
-	'lan',
-	'intranet',
-	'corp',
-	'home',
-	'test',
-	'invalid',
-	'example',
-	'onion',
-];
+// Last labels of names that resolve only inside a network (RFC 6761, 6762, 8375, ICANN's .internal) or never.
+const LOCAL_LABELS = new Set(
+	'internal local localdomain arpa lan intranet corp home test invalid example onion'.split(' '),
+);
 // Cloud metadata services that answer at a public-looking name (Google Cloud, Tencent Cloud).
 const METADATA_NAMES = ['metadata.goog', 'metadata.tencentyun.com'];
 
@@ -139,12 +127,12 @@ export function nonPublicReason(hostname: string): string | undefined {
 	if (v4 !== undefined) return ipv4Reason(v4);
 	if (host === '') return 'an empty host';
 	const labels = host.split('.');
-	if (host === 'localhost' || labels[labels.length - 1] === 'localhost') return 'a loopback name';
+	const last = labels[labels.length - 1];
+	if (last === 'localhost') return 'a loopback name';
 	// A name without a dot is completed by the local resolver's search domains: always a local host.
 	if (labels.length === 1) return 'a single-label name, which only your own network resolves';
 	if (METADATA_NAMES.includes(host)) return 'a cloud metadata name';
-	const suffix = LOCAL_SUFFIXES.find((name) => host.endsWith(`.${name}`));
-	if (suffix !== undefined) return `a name under .${suffix}, which only a private network resolves`;
+	if (LOCAL_LABELS.has(last)) return `a name under .${last}, which only a private network resolves`;
 	return undefined;
 }
 
