@@ -56,7 +56,6 @@ export function readResource(reading: AnswerReading, body: unknown): unknown {
 	return body;
 }
 
-// ------------------------------------------------------------------------------------------------
 // Lists
 
 /** Where a list's next page is: a cursor, the id to start after, a page number, an offset or an address. */
@@ -145,7 +144,6 @@ export function readListPage(
 	}
 }
 
-// ------------------------------------------------------------------------------------------------
 // Jobs
 
 export interface JobView {
@@ -198,39 +196,28 @@ export function readJob(jobs: JobProfile, job: IDataObject): JobView {
 		state = !done ? 'pending' : error !== undefined ? 'failed' : 'succeeded';
 	} else {
 		status = String(firstIn(job, completion.status) ?? '');
-		state = Object.prototype.hasOwnProperty.call(completion.states, status)
-			? completion.states[status]
-			: 'pending';
+		state = (own(completion.states, status) as JobState | undefined) ?? 'pending';
 	}
 	const kind = firstIn(job, jobs.kind);
+	// `generate.video` is of the kind `video`.
+	const lastWord = typeof kind === 'string' ? kind.split(/[^A-Za-z0-9]+/).pop() : undefined;
 	return {
 		id: textOf(firstIn(job, jobs.id)) ?? '',
 		status,
 		state,
 		result: firstIn(job, jobs.result) ?? null,
 		error,
-		kind:
-			typeof kind === 'string'
-				? kind
-						.split(/[^A-Za-z0-9]+/)
-						.pop()
-						?.toLowerCase() || undefined
-				: undefined,
+		kind: lastWord?.toLowerCase() || undefined,
 	};
 }
 
 /** The id in an address that points at a job (`/v1/jobs/job_1`), by the path of Job → Get. */
 function jobIdFromAddress(address: string, jobPath: string): string | undefined {
-	let path: string;
-	try {
-		path = new URL(address, 'http://service.invalid').pathname;
-	} catch {
-		return undefined;
-	}
 	const [before, after = ''] = jobPath.split('{id}');
-	if (!path.startsWith(before) || !path.endsWith(after)) return undefined;
-	const id = path.slice(before.length, path.length - after.length);
 	try {
+		const path = new URL(address, 'http://service.invalid').pathname;
+		if (!path.startsWith(before) || !path.endsWith(after)) return undefined;
+		const id = path.slice(before.length, path.length - after.length);
 		return id !== '' && !id.includes('/') ? decodeURIComponent(id) : undefined;
 	} catch {
 		return undefined;
@@ -293,7 +280,6 @@ export function mediaAddresses(jobs: JobProfile, result: unknown, limit: number)
 	return found;
 }
 
-// ------------------------------------------------------------------------------------------------
 // Errors
 
 /** The service's own message, code and details, where its error profile puts them. */
@@ -331,7 +317,6 @@ export function describeError(
 	};
 }
 
-// ------------------------------------------------------------------------------------------------
 // Deliveries
 
 export interface DeliveryView {
