@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { describeError } from '../executor/answers';
 import { ProfileFieldError } from '../executor/request';
-import { headerValue } from '../profile/pointer';
+import { headerValue, isRecord } from '../profile/pointer';
 import type { ErrorProfile } from '../profile/types';
 import { redactValue, type RequestContext } from './credentials';
 import type { ServiceAnswer } from './http';
@@ -122,10 +122,9 @@ export function serviceError(
 	]
 		.filter(Boolean)
 		.join(' ');
-	const errorResponse: JsonObject =
-		errorBody !== null && typeof errorBody === 'object' && !Array.isArray(errorBody)
-			? (errorBody as JsonObject)
-			: { body: String(errorBody ?? '').slice(0, MAX_QUOTED_TEXT) };
+	const errorResponse: JsonObject = isRecord(errorBody)
+		? (errorBody as JsonObject)
+		: { body: String(errorBody ?? '').slice(0, MAX_QUOTED_TEXT) };
 	const error = new NodeApiError(context.getNode(), errorResponse, {
 		message: message ?? `The service answered with HTTP ${statusCode}`,
 		description: description || undefined,

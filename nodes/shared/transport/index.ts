@@ -4,7 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { pathFor, placeFields } from '../executor/request';
 import { eventsToSend } from '../executor/events';
 import { findJob, readResource } from '../executor/answers';
-import { isRecord, readAt, type Headers } from '../profile/pointer';
+import { isRecord, own, type Headers } from '../profile/pointer';
 import type { OperationName, OperationProfile, Profile, WebhookProfile } from '../profile/types';
 import { JsonLimitError, parseJson } from '../json';
 import { sleepUnlessCancelled } from '../sleep';
@@ -76,7 +76,6 @@ export function placeParams(
 	optional?: IDataObject,
 	itemIndex?: number,
 ): { body?: IDataObject; query: IDataObject } {
-	if (params === undefined && optional === undefined) return { query: {} };
 	try {
 		return placeFields(operation, params ?? {}, optional);
 	} catch (error) {
@@ -117,7 +116,7 @@ function keptFields(operation: OperationProfile, current: unknown): IDataObject 
 	if (!isRecord(current) || operation.replaces === undefined) return {};
 	const kept: IDataObject = {};
 	for (const name of operation.replaces.keep) {
-		const value = readAt(current, `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+		const value = own(current, name);
 		if (value !== undefined && value !== null) kept[name] = value as IDataObject[string];
 	}
 	return kept;
@@ -282,14 +281,10 @@ async function callByProfile(
 				});
 			}
 			endTurn(this, answer);
-			const parsed =
-				answer.statusCode === 204
-					? undefined
-					: await parseAnswer.call(this, answer, apiKey, itemIndex);
 			const result = {
 				statusCode: answer.statusCode,
 				headers: answer.headers,
-				body: parsed,
+				body: await parseAnswer.call(this, answer, apiKey, itemIndex),
 				profile,
 			};
 			if (answer.text.length <= MAX_REMEMBERED_ANSWER)

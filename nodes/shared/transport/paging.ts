@@ -62,17 +62,18 @@ export async function readPage(
 ): Promise<ListPage> {
 	const credentials = await readCredentials.call(this, request.itemIndex);
 	const { answer: reading, path } = (await profileFor.call(this, credentials)).operations[name];
-	if (next !== undefined && 'url' in next) {
-		// A next link names the whole address, query included; it is read only within the Base URL's origin.
-		const url = new URL(next.url, `${credentials.baseUrl}${path}`).toString();
-		const answer = await callEndpoint.call(this, name, { url, ...request });
-		return readListPage(answer.profile.operations[name].answer, answer, next);
-	}
-	const answer = await callEndpoint.call(this, name, {
-		qs: { ...pageQuery(reading.paging, next, pageSize), ...qs },
-		params: filters,
-		...request,
-	});
+	// A next link names the whole address, query included; it is read only within the Base URL's origin.
+	const answer = await callEndpoint.call(
+		this,
+		name,
+		next !== undefined && 'url' in next
+			? { url: new URL(next.url, `${credentials.baseUrl}${path}`).toString(), ...request }
+			: {
+					qs: { ...pageQuery(reading.paging, next, pageSize), ...qs },
+					params: filters,
+					...request,
+				},
+	);
 	return readListPage(answer.profile.operations[name].answer, answer, next);
 }
 
