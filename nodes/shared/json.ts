@@ -11,9 +11,7 @@ import { setOwn } from './profile/pointer';
  */
 
 export interface JsonLimits {
-	/** Most characters of text to read. */
 	maxLength: number;
-	/** Deepest nesting of objects and arrays. */
 	maxDepth: number;
 	/** Most values (objects, arrays, strings, numbers, literals) in the whole text. */
 	maxValues: number;

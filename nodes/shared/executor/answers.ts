@@ -98,7 +98,6 @@ function pointed(message: Message, locations: Location[]): string | undefined {
 	return undefined;
 }
 
-/** The id of a list's item, by the list's reading. */
 export function itemIdOf(reading: AnswerReading, item: unknown): string | undefined {
 	return textOf(readAt(item, reading.itemId ?? '/id'));
 }

@@ -14,7 +14,6 @@ export type MediaContext = IExecuteFunctions | IWebhookFunctions;
 export type BinarySource = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
 type BodyStream = Exclude<BinarySource, Buffer>;
 
-/** The bounds of an item's downloads. */
 export interface DownloadLimits {
 	/** Hosts the user allows besides the Base URL's origin and public hosts ("Allowed Media Hosts"). */
 	allowedHosts: HostRule[];
@@ -76,13 +75,7 @@ function shown(url: URL): string {
 }
 
 function destroy(body: unknown): void {
-	if (
-		body !== null &&
-		typeof body === 'object' &&
-		'destroy' in body &&
-		typeof body.destroy === 'function'
-	)
-		body.destroy();
+	(body as { destroy?: () => void } | undefined)?.destroy?.();
 }
 
 /**

@@ -13,26 +13,19 @@ import type { ServiceAnswer } from './http';
  * code and details in the description, with what the HTTP status means for this node.
  */
 
-const MAX_QUOTED_TEXT = 300;
+export const MAX_QUOTED_TEXT = 300;
 const TRANSIENT_STATUSES = new Set([429, 502, 503, 504]);
 
-/** What each status means here; the 429 hint depends on whether writes can be sent again safely. */
-function statusHint(statusCode: number, idempotent: boolean): string | undefined {
-	switch (statusCode) {
-		case 401:
-			return 'The service did not accept the API key. Check the key in the credential: it may be wrong or revoked, or the account may not be approved for API access yet.';
-		case 403:
-			return 'The service refused this request for this API key. The key may lack a permission this needs, the account may not be approved for API access yet, or (on some services) the key itself may be wrong.';
-		case 404:
-			return "Nothing exists at this address. Check the ID (it may have been deleted) and the credential's Base URL.";
-		case 429:
-			return idempotent
-				? 'The service is limiting the request rate. The node slows down and tries again after the Retry-After the service asks for, within the Timeout; lower "Requests in Parallel" if this persists. "Retry On Fail" is safe here: the service recognises a write sent again by its Idempotency-Key.'
-				: 'The service is limiting the request rate. The node slows down and tries again after the Retry-After the service asks for, within the Timeout; lower "Requests in Parallel" or the number of items per execution if this persists.';
-		default:
-			return undefined;
-	}
-}
+// What each status means here; the 429 hint depends on whether writes can be sent again safely.
+const RATE_LIMITED =
+	'The service is limiting the request rate. The node slows down and tries again after the Retry-After the service asks for, within the Timeout; lower "Requests in Parallel"';
+const STATUS_HINTS: Partial<Record<number, string>> = {
+	401: 'The service did not accept the API key. Check the key in the credential: it may be wrong or revoked, or the account may not be approved for API access yet.',
+	403: 'The service refused this request for this API key. The key may lack a permission this needs, the account may not be approved for API access yet, or (on some services) the key itself may be wrong.',
+	404: "Nothing exists at this address. Check the ID (it may have been deleted) and the credential's Base URL.",
+	429: `${RATE_LIMITED} or the number of items per execution if this persists.`,
+};
+const IDEMPOTENT_429_HINT = `${RATE_LIMITED} if this persists. "Retry On Fail" is safe here: the service recognises a write sent again by its Idempotency-Key.`;
 
 /** The error as n8n shows it: the node's own errors pass through, anything else is wrapped. */
 export function asNodeError(
@@ -112,7 +105,7 @@ export function serviceError(
 		statusCode === 429 && retryAfter
 			? `The service asks to retry after ${retryAfter} seconds.`
 			: undefined,
-		statusHint(statusCode, settings.idempotent),
+		statusCode === 429 && settings.idempotent ? IDEMPOTENT_429_HINT : STATUS_HINTS[statusCode],
 		// A refusal that is not JSON is rarely the API's own: another web app may answer at the Base URL.
 		body === undefined && answer.text.trim() !== '' && statusCode < 500
 			? "The answer was not JSON, so it may not come from this API at all: check that the credential's Base URL is the API's address (the one that serves /v1/me), not another web app's."

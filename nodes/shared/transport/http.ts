@@ -3,7 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { headerValue, type Headers } from '../profile/pointer';
 import { redact, type RequestContext } from './credentials';
-import { cancelledError, failureDetails } from './errors';
+import { cancelledError, failureDetails, MAX_QUOTED_TEXT } from './errors';
 
 /**
  * One exchange with the service through n8n's request helper (n8n's proxy and TLS settings
@@ -15,7 +15,6 @@ import { cancelledError, failureDetails } from './errors';
 export interface ServiceAnswer {
 	statusCode: number;
 	headers: Headers;
-	/** The answer's body as text. */
 	text: string;
 }
 
@@ -27,13 +26,11 @@ export interface ExchangeSettings {
 	timeoutMs: number;
 	/** The execution's cancel: a cancelled execution abandons the request at once. */
 	signal?: AbortSignal;
-	/** Most bytes of an answer to read. */
 	maxBytes: number;
 }
 
 export const MAX_REDIRECTS = 5;
 export const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
-const MAX_QUOTED_TEXT = 300;
 
 /** A readable stream as n8n's helper hands it over. */
 interface BodyStream extends AsyncIterable<Buffer | string> {

@@ -17,8 +17,7 @@ import { isLostAnswer, recall, remember, sendPolicy } from './policy';
 
 /**
  * Calling one of the profile's operations: the request the executor builds from the node's
- * parameters, sent under the retry policy and the execution's pace, and the answer parsed within
- * limits.
+ * parameters, sent under the retry policy and the execution's pace, the answer parsed within limits.
  */
 
 export { asNodeError, isTransient, retryAfterMs } from './errors';
@@ -256,8 +255,7 @@ async function callByProfile(
 		throw outcomeUnknown(this, operation, itemIndex);
 	}
 
-	const started = Date.now();
-	const deadline = options.deadline ?? started + timeoutMs;
+	const deadline = options.deadline ?? Date.now() + timeoutMs;
 	const settings = { baseUrl, apiKey, itemIndex, timeoutMs, signal, maxBytes: MAX_ANSWER_BYTES };
 	for (let attempt = 1; ; attempt++) {
 		if (!(await takeTurn(this, deadline, signal))) {

@@ -5,7 +5,7 @@ import { itemIdOf, readListPage, type ListPage, type PageToken } from '../execut
 import type { OperationName, Paging } from '../profile/types';
 import { readCredentials, type RequestContext } from './credentials';
 import { callEndpoint, type CallOptions } from './index';
-import { profileFor } from './profiles';
+import { loadProfile, profileFor } from './profiles';
 
 /**
  * Reading lists page by page, in whichever paging the service documents, so that it always ends:
@@ -16,7 +16,6 @@ import { profileFor } from './profiles';
 
 /** Most items one list read outputs, with Return All or any Limit. */
 export const MAX_LIST_ITEMS = 10_000;
-/** Most requests one list read sends. */
 export const MAX_LIST_REQUESTS = 1_000;
 const DEFAULT_PAGE_SIZE = 100;
 
@@ -84,9 +83,7 @@ export async function readAllItems(
 	{ limit, ...options }: ListOptions & { limit?: number },
 ): Promise<IDataObject[]> {
 	const wanted = Math.min(limit ?? MAX_LIST_ITEMS, MAX_LIST_ITEMS);
-	const { answer: reading } = (
-		await profileFor.call(this, await readCredentials.call(this, options.itemIndex))
-	).operations[name];
+	const { answer: reading } = (await loadProfile.call(this, options.itemIndex)).operations[name];
 	const paging = reading.paging ?? { style: 'none', from: 'built-in' };
 	const idOf = (item: IDataObject) => itemIdOf(reading, item);
 	const collected: IDataObject[] = [];

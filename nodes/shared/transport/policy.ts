@@ -19,11 +19,9 @@ const MAX_REMEMBERED = 10_000;
 
 export interface SendPolicy {
 	attempts: number;
-	/** Whether a failed attempt may be followed by another. */
 	retryable(error: unknown): boolean;
 	/** The headers a write carries, where the service declares them: its key, and when it was first sent. */
 	idempotency?: Record<string, string>;
-	/** The key a write's outcome is remembered by. */
 	memoKey?: string;
 }
 

@@ -146,10 +146,8 @@ export async function profileFor(this: RequestContext, credentials: Credentials)
 	let byOverrides = overridden.get(read);
 	if (byOverrides === undefined) overridden.set(read, (byOverrides = new Map()));
 	let profile = byOverrides.get(key);
-	if (profile === undefined) {
-		profile = applyOverrides(read, credentials.overrides);
-		byOverrides.set(key, profile);
-	}
+	if (profile === undefined)
+		byOverrides.set(key, (profile = applyOverrides(read, credentials.overrides)));
 	return profile;
 }
 
