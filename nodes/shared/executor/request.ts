@@ -71,7 +71,7 @@ export function placeFields(
 	fields: IDataObject,
 	optional: IDataObject = {},
 ): PlacedFields {
-	const placed: { body?: IDataObject; query: IDataObject } = { query: {} };
+	const placed: PlacedFields = { query: {} };
 	for (const [name, value] of Object.entries({ ...fields, ...optional })) {
 		if (value === undefined) continue;
 		const placement = own(operation.fields, name) as Placement | undefined;
@@ -107,14 +107,11 @@ export function isUnsafeId(id: string): boolean {
 	let decoded = id.trim();
 	// Decoding until nothing changes catches %2e and %252e alike; a few rounds are enough.
 	for (let round = 0; round < 4; round++) {
-		let next: string;
 		try {
-			next = decodeURIComponent(decoded).trim();
+			decoded = decodeURIComponent(decoded).trim();
 		} catch {
 			break;
 		}
-		if (next === decoded) break;
-		decoded = next;
 	}
 	return decoded === '' || decoded === '.' || decoded === '..';
 }
