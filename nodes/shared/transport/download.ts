@@ -190,15 +190,12 @@ export async function downloadFile(
 			if (REDIRECT_STATUSES.includes(response.statusCode)) {
 				destroy(response.body);
 				const next = redirectTarget(response.headers, url);
-				if (next === undefined)
+				if (next === undefined || redirects === MAX_REDIRECTS)
 					throw refuseStatus(
 						response.statusCode,
-						`The media at ${shown(url)} redirected to an address that cannot be read`,
-					);
-				if (redirects === MAX_REDIRECTS)
-					throw refuseStatus(
-						response.statusCode,
-						`The media at ${shown(first)} redirected more than ${MAX_REDIRECTS} times`,
+						next === undefined
+							? `The media at ${shown(url)} redirected to an address that cannot be read`
+							: `The media at ${shown(first)} redirected more than ${MAX_REDIRECTS} times`,
 					);
 				url = next;
 				continue;
@@ -225,14 +222,9 @@ export async function downloadFile(
 			// Whether the whole file came: a failure after that is n8n's storage, not the download.
 			let received = Buffer.isBuffer(body);
 			if (!Buffer.isBuffer(body)) body.once('end', () => (received = true));
-			const answered = {
-				body,
-				contentType: headerValue(response.headers, 'content-type') || undefined,
-				address: first,
-				final: url,
-			};
+			const contentType = headerValue(response.headers, 'content-type') || undefined;
 			try {
-				return await store(answered);
+				return await store({ body, contentType, address: first, final: url });
 			} catch (error) {
 				destroy(body);
 				destroy(response.body);

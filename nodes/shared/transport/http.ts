@@ -125,22 +125,19 @@ async function sendOnce(
 		const timedOut =
 			deadline.aborted || /\b(ETIMEDOUT|ECONNABORTED)\b|timeout of \d+ms exceeded/.test(details);
 		const code = /\b(E[A-Z_]{3,})\b/.exec(details)?.[1];
+		// The code stays out of the message and error body: n8n would swap both for a generic text.
 		const failure = new NodeApiError(
 			this.getNode(),
 			{ message: redact(String(message ?? 'Request failed'), apiKey) },
-			timedOut
-				? {
-						message: `The service at ${baseUrl} did not answer within ${timeoutMs / 1000} seconds`,
-						description:
-							'Raise "Timeout" under Request Options if the service is slow, or check that it is up.',
-						itemIndex,
-					}
-				: {
-						// The code stays out of the message and error body: n8n would swap both for a generic text.
-						message: `Could not reach the service at ${baseUrl}`,
-						description: `${code ? `${code}: ` : ''}${redact(String(message ?? ''), apiKey)} Check the credential's Base URL and that the service is reachable from n8n.`,
-						itemIndex,
-					},
+			{
+				message: timedOut
+					? `The service at ${baseUrl} did not answer within ${timeoutMs / 1000} seconds`
+					: `Could not reach the service at ${baseUrl}`,
+				description: timedOut
+					? 'Raise "Timeout" under Request Options if the service is slow, or check that it is up.'
+					: `${code ? `${code}: ` : ''}${redact(String(message ?? ''), apiKey)} Check the credential's Base URL and that the service is reachable from n8n.`,
+				itemIndex,
+			},
 		);
 		failure.context.transient = true;
 		failure.context.unanswered = true;

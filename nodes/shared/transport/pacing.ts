@@ -59,12 +59,10 @@ function quotaOf(
 		headerValue(headers, 'ratelimit'),
 	);
 	if (structured !== null) {
-		const remaining = Number(structured[1] ?? structured[4]);
-		const seconds = Number(structured[2] ?? structured[3]);
 		const policy = /\bq=(\d+)/.exec(headerValue(headers, 'ratelimit-policy'));
 		return {
-			remaining,
-			resetAt: now + seconds * 1000,
+			remaining: Number(structured[1] ?? structured[4]),
+			resetAt: now + Number(structured[2] ?? structured[3]) * 1000,
 			limit: policy === null ? undefined : Number(policy[1]),
 		};
 	}
