@@ -60,38 +60,30 @@ async function readCredentialsOnce(this: RequestContext, itemIndex?: number): Pr
 		apiKey?: unknown;
 		profileOverrides?: unknown;
 	}>(CREDENTIAL_TYPE, itemIndex);
+	const refuse = (message: string, description?: string) =>
+		new NodeOperationError(this.getNode(), message, { itemIndex, description });
 	const baseUrl = normalizeBaseUrl(String(credentials.baseUrl ?? ''));
 	if (!/^https?:\/\/[^/]/i.test(baseUrl)) {
-		throw new NodeOperationError(
-			this.getNode(),
+		// A URL with user info is not repeated: it would carry a password into the message.
+		throw refuse(
 			"The credential's Base URL must start with http:// or https://",
-			// A URL with user info is not repeated: it would carry a password into the message.
-			{
-				itemIndex,
-				description: baseUrl.includes('@') ? undefined : `Base URL found: "${baseUrl}"`,
-			},
+			baseUrl.includes('@') ? undefined : `Base URL found: "${baseUrl}"`,
 		);
 	}
 	if (/^https?:\/\/[^/?#]*@/i.test(baseUrl)) {
-		throw new NodeOperationError(
-			this.getNode(),
+		throw refuse(
 			"The credential's Base URL must not contain a user name or password",
-			{
-				itemIndex,
-				description:
-					'The API key authenticates every request; remove the "user:password@" part from the Base URL.',
-			},
+			'The API key authenticates every request; remove the "user:password@" part from the Base URL.',
 		);
 	}
 	// Checked over the built-in profile before anything is sent; the profile read from the service's
 	// document takes them the same way.
 	const { overrides, problem } = checkOverrides(credentials.profileOverrides, BUILT_IN_PROFILE);
 	if (problem !== undefined) {
-		throw new NodeOperationError(this.getNode(), `The credential's ${problem.message}`, {
-			itemIndex,
-			description:
-				'Correct the Profile Overrides in the credential: Service → Describe shows the profile they go over, and the README has examples.',
-		});
+		throw refuse(
+			`The credential's ${problem.message}`,
+			'Correct the Profile Overrides in the credential: Service → Describe shows the profile they go over, and the README has examples.',
+		);
 	}
 	return { baseUrl, apiKey: String(credentials.apiKey ?? ''), overrides };
 }

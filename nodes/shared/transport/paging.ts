@@ -84,8 +84,8 @@ export async function readAllItems(
 ): Promise<IDataObject[]> {
 	const wanted = Math.min(limit ?? MAX_LIST_ITEMS, MAX_LIST_ITEMS);
 	const { answer: reading } = (await loadProfile.call(this, options.itemIndex)).operations[name];
-	const paging = reading.paging ?? { style: 'none', from: 'built-in' };
-	const idOf = (item: IDataObject) => itemIdOf(reading, item);
+	const refuse = (message: string, description: string) =>
+		new NodeOperationError(this.getNode(), message, { itemIndex: options.itemIndex, description });
 	const collected: IDataObject[] = [];
 	const seenIds = new Set<string>();
 	const seenTokens = new Set<string>();
@@ -95,13 +95,13 @@ export async function readAllItems(
 		// Return All asks for one item beyond its cap, which shows whether the list goes on.
 		const missing = wanted - collected.length + (limit === undefined ? 1 : 0);
 		const pageSize =
-			paging.style === 'page'
+			reading.paging?.style === 'page'
 				? Math.min(limit ?? DEFAULT_PAGE_SIZE, DEFAULT_PAGE_SIZE)
 				: Math.min(missing, DEFAULT_PAGE_SIZE);
 		const page = await readPage.call(this, name, { ...options, next, pageSize });
 		let fresh = 0;
 		for (const item of page.items) {
-			const id = idOf(item);
+			const id = itemIdOf(reading, item);
 			// A service whose paging loops hands the same items back; each is output once.
 			if (id !== undefined) {
 				if (seenIds.has(id)) continue;
@@ -119,27 +119,18 @@ export async function readAllItems(
 		if (ended || collected.length > wanted || (limit !== undefined && collected.length >= wanted))
 			break;
 		if (requests >= MAX_LIST_REQUESTS) {
-			throw new NodeOperationError(
-				this.getNode(),
+			throw refuse(
 				`Reading the list stopped after ${MAX_LIST_REQUESTS.toLocaleString('en-US')} requests`,
-				{
-					itemIndex: options.itemIndex,
-					description: `${collected.length.toLocaleString('en-US')} items were read by then, and the service still named a next page. Set a Limit, or narrow the list with filters.`,
-				},
+				`${collected.length.toLocaleString('en-US')} items were read by then, and the service still named a next page. Set a Limit, or narrow the list with filters.`,
 			);
 		}
 		seenTokens.add(token);
 		next = page.next;
 	}
 	if (limit === undefined && collected.length > MAX_LIST_ITEMS) {
-		throw new NodeOperationError(
-			this.getNode(),
+		throw refuse(
 			`Return All stopped after ${MAX_LIST_ITEMS.toLocaleString('en-US')} items`,
-			{
-				itemIndex: options.itemIndex,
-				description:
-					'The list goes on further than one execution should read. Turn off Return All and set a Limit, or narrow the list with filters.',
-			},
+			'The list goes on further than one execution should read. Turn off Return All and set a Limit, or narrow the list with filters.',
 		);
 	}
 	return collected.slice(0, wanted);
