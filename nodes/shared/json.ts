@@ -5,9 +5,8 @@ import { setOwn } from './profile/pointer';
 
 /**
  * Parses JSON the service sent, within limits, without holding n8n's event loop: JSON.parse of a
- * few megabytes blocks every execution of the process for tens of milliseconds, so a large text is
- * parsed in slices that yield in between. Keys are set as own data properties, as JSON.parse
- * does, so a key named `__proto__` is a key like any other and never an object's prototype.
+ * few megabytes blocks every execution for tens of milliseconds, so a large text is parsed in
+ * slices that yield in between. A key named `__proto__` is an own property, as with JSON.parse.
  */
 
 export interface JsonLimits {
@@ -15,10 +14,7 @@ export interface JsonLimits {
 	maxDepth: number;
 	/** Most values (objects, arrays, strings, numbers, literals) in the whole text. */
 	maxValues: number;
-	/**
-	 * Most members of one object, where given. Whoever reads the object lists its keys in one
-	 * synchronous call: an OpenAPI document of 600,000 paths held n8n's event loop for over a second.
-	 */
+	/** Most members of one object: listing 600,000 paths' keys held n8n's event loop for a second. */
 	maxMembers?: number;
 }
 

@@ -6,9 +6,8 @@ import { sleep } from 'n8n-workflow';
 const SLICE_MS = 1000;
 
 /**
- * Waits `ms` milliseconds unless the execution is cancelled first; resolves to whether the whole
- * delay passed. Written here because a community package runs against the host n8n's own
- * n8n-workflow: its `sleepWithAbort` is gone from 2.34 on, while `sleep` exists in every version.
+ * Waits `ms` unless the execution is cancelled first; resolves to whether the whole delay passed.
+ * n8n-workflow's `sleepWithAbort` is gone from n8n 2.34 on, while `sleep` is in every version.
  */
 export async function sleepUnlessCancelled(ms: number, signal?: AbortSignal): Promise<boolean> {
 	const end = Date.now() + ms;

@@ -13,9 +13,8 @@ import type {
 } from '../profile/types';
 
 /**
- * Reading what the service sends, by the profile: the resource out of its envelope, a page of a
- * list and where the next one is, the job an answer started and its state, the service's error
- * message, a job's media addresses, and a webhook delivery. Every walk over a value has a bound.
+ * Reading what the service sends, by the profile: resources, list pages, jobs, error messages,
+ * media addresses and deliveries. Every walk over a value has a bound.
  */
 
 // A result is searched this deep, and this far, for media addresses.

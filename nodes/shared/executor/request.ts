@@ -62,9 +62,8 @@ function put(target: IDataObject | unknown[], segments: string[], value: unknown
 }
 
 /**
- * The body and query of a request from the node's parameters. A parameter the operation has no
- * place for fails here, before anything is sent; `optional` ones (extras the node adds itself)
- * are left out instead.
+ * The body and query of a request from the node's parameters; one the operation has no place for
+ * fails here, before anything is sent, unless it is `optional` (an extra the node adds itself).
  */
 export function placeFields(
 	operation: OperationProfile,

@@ -25,10 +25,7 @@ export interface Credentials {
 	overrides?: Record<string, unknown>;
 }
 
-/**
- * Accepts a base URL with or without a trailing slash or `/v1` suffix: endpoint paths carry
- * the version, so it must never appear twice.
- */
+/** A Base URL without a trailing slash or `/v1`: endpoint paths carry the version. */
 export function normalizeBaseUrl(baseUrl: string): string {
 	return baseUrl.trim().replace(/\/+$/, '').replace(/\/v1$/i, '');
 }
@@ -37,9 +34,8 @@ export function normalizeBaseUrl(baseUrl: string): string {
 const credentialsOf = new WeakMap<RequestContext, Promise<Credentials>>();
 
 /**
- * The credential, read and decrypted once per context (an execution's items share it) instead
- * of once per request; a credential that fails is read again by the next item, which then gets
- * an error naming itself.
+ * The credential, read and decrypted once per context instead of once per request; one that fails
+ * is read again by the next item, which then gets an error naming itself.
  */
 export async function readCredentials(
 	this: RequestContext,

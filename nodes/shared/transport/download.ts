@@ -42,9 +42,8 @@ const IDLE_CHECK_MS = 1000;
 const SOCKET_TIMEOUT_SLACK_MS = 2 * IDLE_CHECK_MS;
 
 /**
- * Watches a download for silence: aborts when no byte (and, before them, no headers) has come for
- * `idleMs`. Community nodes may not use setTimeout, so it sleeps in short slices with n8n's
- * `sleep`; a stopped watch leaves at most one slice behind.
+ * Aborts when no byte (nor, before them, headers) has come for `idleMs`. Community nodes may not
+ * use setTimeout: it sleeps in slices with n8n's `sleep`, and a stopped watch leaves one behind.
  */
 function idleWatch(idleMs: number) {
 	const controller = new AbortController();
@@ -79,15 +78,12 @@ function destroy(body: unknown): void {
 }
 
 /**
- * Streams a file the service's answer names, such as a finished video, into `store` (which hands
- * it to n8n's binary storage), within bounds:
- * - only from the Base URL's origin, the hosts the user lists, or hosts that are public as written
- *   (no loopback, private, link-local or metadata address in any spelling), checked again on every
- *   redirect, which the node follows itself, at most 5;
- * - the API key only while every address so far is on the Base URL's origin;
- * - at most `maxBytes`, with no silence longer than `idleMs`, before the item's deadline, and
- *   stopped by the execution's cancel. A bound that ends a download destroys the stream, so `store`
- *   fails and no half file becomes the item's binary.
+ * Streams a file the service's answer names into `store` (n8n's binary storage), within bounds:
+ * only from the Base URL's origin, the listed hosts or hosts public as written, checked again on
+ * every redirect (the node follows at most 5 itself); the API key only while every address so far
+ * is on the Base URL's origin; at most `maxBytes`, no silence longer than `idleMs`, before the
+ * item's deadline and the execution's cancel. A bound that ends a download destroys the stream, so
+ * `store` fails and no half file becomes the item's binary.
  */
 export async function downloadFile(
 	this: MediaContext,

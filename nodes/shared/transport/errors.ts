@@ -8,10 +8,7 @@ import type { ErrorProfile } from '../profile/types';
 import { redactValue, type RequestContext } from './credentials';
 import type { ServiceAnswer } from './http';
 
-/**
- * The service's refusals as n8n errors: the service's own message in the error's main text, its
- * code and details in the description, with what the HTTP status means for this node.
- */
+/** The service's refusals as n8n errors: its message first, its code, details and a hint after. */
 
 export const MAX_QUOTED_TEXT = 300;
 const TRANSIENT_STATUSES = new Set([429, 502, 503, 504]);

@@ -1,12 +1,9 @@
 /**
- * Which hosts a media address may name. A job's result is the service's answer, so an address in
- * it is untrusted: it must not make n8n fetch from n8n's own host, its network or a cloud metadata
- * endpoint. Hosts are judged as the WHATWG URL parser leaves them (the parser n8n's request helper
- * uses too), so `2130706433`, `0x7f.1`, `0177.0.0.1` and `１２７.０.０.１` all arrive as 127.0.0.1, and
- * `[::ffff:127.0.0.1]` as `[::ffff:7f00:1]`.
- *
- * What this cannot see: where a name resolves. Community nodes may not import `dns` or `net`, so a
- * public name that resolves to a private address passes; "Allowed Media Hosts" narrows that.
+ * Which hosts a media address may name: an address in a job's result is untrusted and must not
+ * reach n8n's own host, its network or a cloud metadata endpoint. Hosts are judged as the WHATWG
+ * URL parser (n8n's request helper's too) leaves them: `2130706433`, `0x7f.1` and `１２７.０.０.１`
+ * arrive as 127.0.0.1. Where a name resolves is unseen (community nodes may not import `dns`), so
+ * a public name of a private address passes; "Allowed Media Hosts" narrows that.
  */
 
 // IPv4 ranges that are not public (IANA special-purpose registry), with what they are.

@@ -6,10 +6,9 @@ import { redact, type RequestContext } from './credentials';
 import { cancelledError, failureDetails, MAX_QUOTED_TEXT } from './errors';
 
 /**
- * One exchange with the service through n8n's request helper (n8n's proxy and TLS settings
- * apply): a hard deadline and the execution's cancel around it, redirects followed only within
- * the Base URL's origin, and the answer read as text up to a size limit, so a service that sends
- * without end holds neither memory nor the execution.
+ * One exchange through n8n's request helper (its proxy and TLS settings apply): a hard deadline and
+ * the execution's cancel around it, redirects only within the Base URL's origin, and the answer
+ * read up to a size limit, so a service that sends without end holds neither memory nor execution.
  */
 
 export interface ServiceAnswer {

@@ -64,10 +64,7 @@ export interface Answer {
 	profile: Profile;
 }
 
-/**
- * The node's parameters placed in the request by the profile; a parameter the service has no
- * place for fails the item here. The router calls this for every item before sending anything.
- */
+/** The node's parameters placed by the profile; one it has no place for fails the item here. */
 export function placeParams(
 	this: RequestContext,
 	operation: OperationProfile,
@@ -156,10 +153,8 @@ export function builtInNotice(profile: Profile): string | undefined {
 }
 
 /**
- * The one function that talks to the service for an operation. It builds the request by the
- * service's profile, sends it, and hands back the parsed answer; a refusal becomes the n8n error
- * that tells what the service said. A 405, or a 404 on a collection, reads the document again
- * (it may have changed) and sends once more if the operation moved.
+ * The one function that talks to the service for an operation. A 405, or a 404 on a collection,
+ * reads the document again (it may have changed) and sends once more if the operation moved.
  */
 export async function callEndpoint(
 	this: RequestContext,

@@ -8,10 +8,9 @@ import { callEndpoint, type CallOptions } from './index';
 import { loadProfile, profileFor } from './profiles';
 
 /**
- * Reading lists page by page, in whichever paging the service documents, so that it always ends:
- * at the end the service names, at a page that brings nothing new (a cursor or link that repeats
- * or only seems to advance), and at hard caps on items and requests that no Limit lifts. A total the
- * service states is a hint for going on, never a reason to drop items that came.
+ * Reading lists page by page, in the service's paging, so that it always ends: at the end the
+ * service names, at a page that brings nothing new, and at caps on items and requests that no Limit
+ * lifts. A total the service states is a hint for going on, never a reason to drop items.
  */
 
 /** Most items one list read outputs, with Return All or any Limit. */

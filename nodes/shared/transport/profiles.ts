@@ -12,11 +12,9 @@ import { isTransient } from './errors';
 import { exchange } from './http';
 
 /**
- * The service's profile, read from its OpenAPI document once per Base URL and kept a while, shared
- * by every item, execution, list search and trigger of this n8n process. A document that was read
- * serves every credential on that Base URL; a failed read (another key's 401, a 503) is kept only
- * for the credential that met it, so one credential's failure never changes what another one's
- * requests look like. Each credential's Profile Overrides go over the profile read.
+ * The service's profile, read from its OpenAPI document once per Base URL and kept a while for the
+ * whole n8n process. A failed read (another key's 401, a 503) is kept only for the credential that
+ * met it, so it never changes another one's requests. Each credential's Profile Overrides go over.
  */
 
 /** Where the spec says the service describes itself (section 9). */
