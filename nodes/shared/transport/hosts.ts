@@ -41,9 +41,8 @@ function ipv4Number(text: string): number | undefined {
 
 function ipv4Reason(address: number): string | undefined {
 	for (const [start, bits, reason] of IPV4_RANGES) {
-		const size = 2 ** (32 - bits);
 		const first = ipv4Number(start) ?? 0;
-		if (address >= first && address < first + size) return reason;
+		if (address >= first && address < first + 2 ** (32 - bits)) return reason;
 	}
 	return undefined;
 }
@@ -64,12 +63,8 @@ function ipv6Groups(text: string): number[] | undefined {
 	const head = read(halves[0]);
 	const rest = halves.length === 2 ? read(halves[1]) : [];
 	const missing = 8 - head.length - rest.length;
-	if (
-		[...head, ...rest].some(Number.isNaN) ||
-		missing < 0 ||
-		(halves.length === 1 && missing !== 0)
-	)
-		return undefined;
+	const complete = halves.length === 2 ? missing >= 0 : missing === 0;
+	if (!complete || [...head, ...rest].some(Number.isNaN)) return undefined;
 	return [...head, ...new Array<number>(missing).fill(0), ...rest];
 }
 
