@@ -16,11 +16,9 @@ export function secretFor(scheme: SignatureScheme, bytes: Buffer = randomBytes(3
 		: bytes.toString('hex');
 }
 
-// A signing key anyone could guess signs deliveries anyone could forge. A key has at least 16
-// bytes (Standard Webhooks' secrets have 24 to 64). Of 16 random bytes, fewer than 8 distinct
-// values turn up once in 10^12; of a text secret's 16 hex digits (the smallest alphabet services
-// write secrets in), fewer than 5 distinct once in 2.4 million: below those, the value is a
-// pattern (`abab…`, `0000…1111`), not a secret.
+// A guessable key signs forgeable deliveries. A key has at least 16 bytes (Standard Webhooks': 24
+// to 64); 16 random bytes show fewer than 8 distinct values once in 10^12, 16 hex digits fewer
+// than 5 once in 2.4 million: below those, the value is a pattern (`abab…`), not a secret.
 const MIN_KEY_BYTES = 16;
 const MIN_DISTINCT_KEY_BYTES = 8;
 const MIN_DISTINCT_TEXT_BYTES = 5;

@@ -1,8 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
-// Community nodes may not clear timers, so a long wait sleeps in short slices: a cancelled wait
-// leaves at most one slice's timer behind, and no single timer meets Node.js's 24.8-day limit
-// (beyond which a timer fires at once).
+// Community nodes may not clear timers: a wait sleeps in slices, so a cancelled one leaves one
+// slice behind and no timer meets Node.js's 24.8-day limit (beyond which it fires at once).
 const SLICE_MS = 1000;
 
 /**

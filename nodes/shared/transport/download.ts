@@ -251,9 +251,8 @@ function bounded(
 	onTooLarge: () => void,
 ): BinarySource {
 	if (Buffer.isBuffer(body)) return body;
-	// Readable.map (an instance method: community nodes may not import `stream`) passes each chunk
-	// on as it comes, so the file streams through; throwing or the signal destroys the stream and
-	// the response it reads, and whatever reads it fails.
+	// Readable.map (community nodes may not import `stream`) passes each chunk on as it comes;
+	// throwing or the signal destroys it and the response, and whatever reads it fails.
 	let bytes = 0;
 	return (body as BodyStream).map(
 		(chunk: Buffer | string) => {

@@ -85,9 +85,8 @@ async function sendOnce(
 	const deadline = AbortSignal.timeout(timeoutMs);
 	const abortSignal = signal ? AbortSignal.any([signal, deadline]) : deadline;
 	try {
-		// The key read once per execution goes in here: httpRequestWithAuthentication would read and
-		// decrypt the credential again for every request. The header is the one the credential's
-		// `authenticate` describes.
+		// The key read once per execution, in the header the credential's `authenticate` describes:
+		// httpRequestWithAuthentication would decrypt the credential again for every request.
 		const response = (await this.helpers.httpRequest({
 			...options,
 			headers: {

@@ -117,9 +117,8 @@ export function endTurn(
 		pace.quota = quota.remaining;
 		pace.quotaUntil = quota.resetAt;
 		if (quota.remaining === 0) {
-			// None left: wait for the reset; where the size of the quota is known, only for the share of
-			// it one request is worth (a token bucket refills one at a time; a fixed window answers the
-			// early request with a 429 and its Retry-After), then one request may go.
+			// None left: wait for the reset or, where the quota's size is known, for one request's share
+			// of it (a token bucket refills one at a time; a fixed window answers early with a 429).
 			const share = quota.limit ? (quota.resetAt - now) / quota.limit : quota.resetAt - now;
 			pace.heldUntil = Math.max(pace.heldUntil, now + Math.min(Math.max(share, 0), MAX_PAUSE_MS));
 			if (quota.limit) pace.quota = 1;

@@ -28,8 +28,7 @@ const DOCUMENT_ATTEMPTS = 3;
 const DOCUMENT_RETRY_MS = 500;
 // Bounds on the document itself: well above any real API's description, far below harm.
 const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
-// No object of a real document comes near 10,000 members (paths, schemas, properties); a larger
-// one costs every reader of it a stall (see JsonLimits.maxMembers).
+// No real document's object nears 10,000 members; a larger one stalls its every reader.
 const DOCUMENT_LIMITS = {
 	maxLength: MAX_DOCUMENT_BYTES,
 	maxDepth: 256,
