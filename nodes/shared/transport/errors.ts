@@ -141,9 +141,6 @@ export function refusal(
 	return new NodeOperationError(
 		context.getNode(),
 		subject ? `${subject}: ${error.message}` : error.message,
-		{
-			itemIndex,
-			description: error.description,
-		},
+		{ itemIndex, description: error.description },
 	);
 }

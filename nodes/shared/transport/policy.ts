@@ -34,26 +34,23 @@ export function sendPolicy(
 	if (operation.method === 'GET')
 		return { attempts: retryReads ? ATTEMPTS : 1, retryable: isTransient };
 	const memoKey = itemKey === undefined ? undefined : `${name}:${itemKey}`;
-	const header = operation.idempotency?.header;
-	const firstSentHeader = operation.idempotency?.firstSent;
-	if (header !== undefined && itemKey !== undefined && memoKey !== undefined) {
-		const idempotency: Record<string, string> = {};
-		if (firstSentHeader === undefined) idempotency[header] = itemKey;
-		else {
-			// OASIS Repeatable Requests: a UUID, and the time the first attempt went out, the same on every repeat.
-			idempotency[header] = itemKey.replace(
-				/^(.{8})(.{4})(.{4})(.{4})(.{12}).*$/,
-				'$1-$2-$3-$4-$5',
-			);
-			idempotency[firstSentHeader] = firstSent(memoKey);
-		}
-		return { attempts: ATTEMPTS, retryable: isTransient, idempotency, memoKey };
+	const { header, firstSent: firstSentHeader } = operation.idempotency ?? {};
+	if (header === undefined || itemKey === undefined || memoKey === undefined) {
+		return {
+			attempts: ATTEMPTS,
+			retryable: (error) => error instanceof NodeApiError && error.httpCode === '429',
+			memoKey,
+		};
 	}
-	return {
-		attempts: ATTEMPTS,
-		retryable: (error) => error instanceof NodeApiError && error.httpCode === '429',
-		memoKey,
-	};
+	// OASIS Repeatable Requests: a UUID, and the time the first attempt went out, the same on every repeat.
+	const idempotency =
+		firstSentHeader === undefined
+			? { [header]: itemKey }
+			: {
+					[header]: itemKey.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12}).*$/, '$1-$2-$3-$4-$5'),
+					[firstSentHeader]: firstSent(memoKey),
+				};
+	return { attempts: ATTEMPTS, retryable: isTransient, idempotency, memoKey };
 }
 
 /** Whether an error means the request may have reached the service without its answer reaching n8n. */
@@ -83,8 +80,9 @@ function firstSent(memoKey: string): string {
 }
 
 /** What an earlier attempt of this item's write came to, if it is remembered. */
-export function recall<T>(memoKey: string | undefined, now = Date.now()): Outcome<T> | undefined {
+export function recall<T>(memoKey: string | undefined): Outcome<T> | undefined {
 	if (memoKey === undefined) return undefined;
+	const now = Date.now();
 	for (const [key, { at }] of outcomes) {
 		if (now - at < REMEMBER_MS && outcomes.size <= MAX_REMEMBERED) break;
 		outcomes.delete(key);
@@ -92,12 +90,8 @@ export function recall<T>(memoKey: string | undefined, now = Date.now()): Outcom
 	return outcomes.get(memoKey)?.outcome as Outcome<T> | undefined;
 }
 
-export function remember<T>(
-	memoKey: string | undefined,
-	outcome: Outcome<T>,
-	now = Date.now(),
-): void {
+export function remember<T>(memoKey: string | undefined, outcome: Outcome<T>): void {
 	if (memoKey === undefined) return;
 	outcomes.delete(memoKey);
-	outcomes.set(memoKey, { outcome, at: now });
+	outcomes.set(memoKey, { outcome, at: Date.now() });
 }
