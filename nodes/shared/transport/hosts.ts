@@ -178,12 +178,8 @@ export function readHostRules(text: string): { rules: HostRule[]; invalid?: stri
 		} catch {
 			return { rules, invalid: entry };
 		}
-		const bare =
-			url.username === '' &&
-			url.password === '' &&
-			url.search === '' &&
-			url.hash === '' &&
-			url.pathname === '/';
+		// Only a host and a port: no user, path, query or fragment (a path is at least `/`).
+		const bare = `${url.username}${url.password}${url.search}${url.hash}${url.pathname}` === '/';
 		if (!bare || url.hostname === '' || (subdomains && /^https?:/i.test(written)))
 			return { rules, invalid: entry };
 		const port = /^https?:\/\//i.test(written) ? defaultPort(url) : url.port || undefined;
