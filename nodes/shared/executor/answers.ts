@@ -179,13 +179,12 @@ export function isJob(jobs: JobProfile, value: unknown): value is IDataObject {
 
 export function readJob(jobs: JobProfile, job: IDataObject): JobView {
 	const { completion } = jobs;
+	const errorMessage = firstIn(job, jobs.errorMessage);
 	const error =
 		errorOf(firstIn(job, jobs.error)) ??
-		errorOf(
-			firstIn(job, jobs.errorMessage) === undefined
-				? undefined
-				: { message: firstIn(job, jobs.errorMessage), code: firstIn(job, jobs.errorCode) },
-		);
+		(errorMessage === undefined
+			? undefined
+			: errorOf({ message: errorMessage, code: firstIn(job, jobs.errorCode) }));
 	let status: string;
 	let state: JobState;
 	if (completion.by === 'flag') {

@@ -36,7 +36,7 @@ export function eventsToSend(webhooks: WebhookProfile, chosen: string[]): string
 	return [...events];
 }
 
-/** Whether two lists of events hold the same events, whatever their order. */
+/** Whether two lists hold the same events, in any order. */
 export function sameEvents(a: unknown, b: string[]): boolean {
 	if (!Array.isArray(a) || a.length !== b.length) return false;
 	const wanted = new Set(b);

@@ -91,7 +91,6 @@ export function redact(text: string, secret: string): string {
 	return text.split(secret).join('***').split(escaped).join('***');
 }
 
-/** The same value with the key removed from every string in it. */
 export function redactValue<T>(value: T, secret: string): T {
 	if (value === undefined || secret.length === 0) return value;
 	return JSON.parse(redact(JSON.stringify(value), secret)) as T;

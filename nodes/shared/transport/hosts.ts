@@ -188,7 +188,6 @@ export function readHostRules(text: string): { rules: HostRule[]; invalid?: stri
 	return { rules };
 }
 
-/** Whether the user listed the host (and port) of this address. */
 export function isListedHost(url: URL, rules: HostRule[]): boolean {
 	const host = url.hostname.toLowerCase().replace(/\.$/, '');
 	return rules.some(
