@@ -24,7 +24,7 @@ import * as page from './page';
 import * as post from './post';
 import * as publication from './publication';
 import * as service from './service';
-import { describeOutput } from './service/describe.operation';
+import { describeOutput } from './service';
 import type { Operation, OperationPlan } from './types';
 import * as webhook from './webhook';
 

@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { OperationName } from '../../shared/profile/types';
-import type { JobToAwait, WaitOptions } from '../waiting/poll';
 import type { MediaOptions } from '../media/binary';
+import type { JobToAwait, WaitOptions } from '../waiting/poll';
 
+/** Extra Body Fields and Extra Query Parameters: sent as given, last, so they override the rest. */
 export interface ExtraFields {
 	body: IDataObject;
 	qs: IDataObject;
@@ -15,9 +16,8 @@ export interface RequestPlan {
 	id?: string;
 	/** The node's parameters, which the service's profile places in the request. */
 	params?: IDataObject;
-	/** The escape hatches (Extra Body Fields, Extra Query Parameters), sent as given, last. */
 	extra?: ExtraFields;
-	/** For an endpoint that starts a job (the catalog says which): how to wait for it; none returns the job. */
+	/** For an endpoint that starts a job: how to wait for it; none returns the job. */
 	wait?: WaitOptions;
 	/** Where the finished job's media goes, when it is to be downloaded. */
 	media?: MediaOptions;

@@ -1,4 +1,5 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 export const returnAllAndLimit: INodeProperties[] = [
 	{
@@ -47,10 +48,6 @@ export const waitForCompletionField: INodeProperties = {
 		'Whether to wait until the job the service starts has finished and return its result, or return the job at once (pick it up later with Job → Wait for Completion)',
 };
 
-/**
- * How to wait for the job: poll from the running node (the default, as before the choice existed),
- * or sleep until the service reports the job finished (n8n's waiting executions, as its Wait node).
- */
 export const waitMethodField: INodeProperties = {
 	displayName: 'Wait Method',
 	name: 'waitMethod',
@@ -136,9 +133,8 @@ export const requestOptionsField: INodeProperties = {
 };
 
 /**
- * The canvas subtitle: "Resource → Operation" in the names the Resource and Operation lists show
- * ("Post → Create", "Publication → Publish to LinkedIn"), as the README writes them; the values
- * the parameters hold (`create: post`) mean nothing to a reader.
+ * The canvas subtitle: "Resource → Operation" in the names the lists show ("Post → Create"), not
+ * the values the parameters hold (`create: post`).
  */
 export function operationSubtitle(properties: INodeProperties[]): string {
 	const options = (property: INodeProperties | undefined) =>
@@ -157,4 +153,54 @@ export function operationSubtitle(properties: INodeProperties[]): string {
 	}
 	const key = '$parameter["resource"] + ":" + $parameter["operation"]';
 	return `={{ ${JSON.stringify(names)}[${key}] || ${key} }}`;
+}
+
+/** An operation's fields, shown only when its resource and operation are chosen. */
+export function showOnlyFor(
+	resource: string,
+	operation: string,
+	properties: INodeProperties[],
+): INodeProperties[] {
+	return updateDisplayOptions(
+		{ show: { resource: [resource], operation: [operation] } },
+		properties,
+	);
+}
+
+/** The Additional Fields of a create, or the Update Fields of an update. */
+export function fieldCollection(
+	name: 'additionalFields' | 'updateFields',
+	options: INodeProperties[],
+): INodeProperties {
+	return {
+		displayName: name === 'additionalFields' ? 'Additional Fields' : 'Update Fields',
+		name,
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options,
+	};
+}
+
+/**
+ * The fields of an operation that starts a job: its own, whether and how to wait, what to do with
+ * the job's media, its optional fields (with the escape hatches) in alphabetical order, and how
+ * long to wait.
+ */
+export function jobOperationFields(
+	own: INodeProperties[],
+	optional: INodeProperties[],
+	media: INodeProperties[] = [],
+): INodeProperties[] {
+	const sorted = [...optional, extraBodyField, extraQueryField].sort((a, b) =>
+		a.displayName.localeCompare(b.displayName),
+	);
+	return [
+		...own,
+		waitForCompletionField,
+		waitMethodField,
+		...media,
+		fieldCollection('additionalFields', sorted),
+		waitOptionsField,
+	];
 }

@@ -1,8 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import * as get from './get.operation';
+import type { Operation } from '../types';
 
-export { get };
+export const get: Operation = {
+	description: [],
+	execute: async () => ({ endpoint: 'getAccount' }),
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -21,5 +24,4 @@ export const description: INodeProperties[] = [
 		],
 		default: 'get',
 	},
-	...get.description,
 ];

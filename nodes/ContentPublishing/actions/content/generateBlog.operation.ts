@@ -1,21 +1,15 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	extraBodyField,
-	extraQueryField,
-	waitForCompletionField,
-	waitMethodField,
-	waitOptionsField,
-} from '../../descriptions/common';
-import { languageField, toneField } from './shared';
+import { jobOperationFields, showOnlyFor } from '../../descriptions/common';
 import { pageIdField } from '../../descriptions/locators';
 import { pickFields, readCollection, readExtraFields } from '../../parameters/fields';
-import { readJobWait } from '../../waiting/poll';
 import { MAX_TRANSCRIPT_BYTES, readTranscriptFromBinary } from '../../parameters/transcript';
+import { readJobWait } from '../../waiting/poll';
 import type { RequestPlan } from '../types';
+import { languageField, toneField } from './shared';
 
-const properties: INodeProperties[] = [
+const transcriptFields: INodeProperties[] = [
 	{
 		displayName: 'Transcript Source',
 		name: 'transcriptSource',
@@ -49,46 +43,36 @@ const properties: INodeProperties[] = [
 		hint: 'The name of the input binary field holding the transcript file; subtitles are reduced to plain text',
 		displayOptions: { show: { transcriptSource: ['binary'] } },
 	},
-	waitForCompletionField,
-	waitMethodField,
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			extraBodyField,
-			extraQueryField,
-			languageField,
-			{
-				displayName: 'Length',
-				name: 'length',
-				type: 'options',
-				options: [
-					{ name: 'Short', value: 'short' },
-					{ name: 'Medium', value: 'medium' },
-					{ name: 'Long', value: 'long' },
-				],
-				default: 'medium',
-			},
-			pageIdField,
-			{
-				displayName: 'Title',
-				name: 'title',
-				type: 'string',
-				default: '',
-				description: 'Title to use instead of a generated one',
-			},
-			toneField,
-		],
-	},
-	waitOptionsField,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['content'], operation: ['generateBlog'] } },
-	properties,
+const optionalFields: INodeProperties[] = [
+	languageField,
+	{
+		displayName: 'Length',
+		name: 'length',
+		type: 'options',
+		options: [
+			{ name: 'Short', value: 'short' },
+			{ name: 'Medium', value: 'medium' },
+			{ name: 'Long', value: 'long' },
+		],
+		default: 'medium',
+	},
+	pageIdField,
+	{
+		displayName: 'Title',
+		name: 'title',
+		type: 'string',
+		default: '',
+		description: 'Title to use instead of a generated one',
+	},
+	toneField,
+];
+
+export const description = showOnlyFor(
+	'content',
+	'generateBlog',
+	jobOperationFields(transcriptFields, optionalFields),
 );
 
 async function readTranscript(this: IExecuteFunctions, itemIndex: number): Promise<string> {
@@ -117,7 +101,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			},
 		);
 	}
-	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, [pageIdField]);
+	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex);
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
 	const body = pickFields({ ...additionalFields, transcript }, 'generateBlog');
 	return {

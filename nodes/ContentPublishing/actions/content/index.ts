@@ -1,10 +1,61 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as generateBlog from './generateBlog.operation';
-import * as generateCarousel from './generateCarousel.operation';
-import * as generateLinkedin from './generateLinkedin.operation';
-import * as generateTwitter from './generateTwitter.operation';
-import * as generateVideo from './generateVideo.operation';
+import { promptGeneration } from './shared';
+
+const generateCarousel = promptGeneration(
+	'generateCarousel',
+	[
+		{
+			displayName: 'Slide Count',
+			name: 'slideCount',
+			type: 'number',
+			typeOptions: { minValue: 2, maxValue: 20 },
+			default: 5,
+			description: 'Number of slides',
+		},
+	],
+	{ media: true },
+);
+
+const generateLinkedin = promptGeneration('generateLinkedin', []);
+
+const generateTwitter = promptGeneration('generateTwitter', [
+	{
+		displayName: 'Thread Length',
+		name: 'threadLength',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 25 },
+		default: 3,
+		description: 'Number of tweets in the thread',
+	},
+]);
+
+const generateVideo = promptGeneration(
+	'generateVideo',
+	[
+		{
+			displayName: 'Aspect Ratio',
+			name: 'aspectRatio',
+			type: 'options',
+			options: [
+				{ name: 'Landscape (16:9)', value: '16:9' },
+				{ name: 'Portrait (9:16)', value: '9:16' },
+				{ name: 'Square (1:1)', value: '1:1' },
+			],
+			default: '16:9',
+		},
+		{
+			displayName: 'Duration (Seconds)',
+			name: 'durationSeconds',
+			type: 'number',
+			typeOptions: { minValue: 5, maxValue: 600 },
+			default: 60,
+			description: 'Length of the video',
+		},
+	],
+	{ media: true },
+);
 
 export { generateBlog, generateCarousel, generateLinkedin, generateTwitter, generateVideo };
 
@@ -32,8 +83,7 @@ export const description: INodeProperties[] = [
 				name: 'Generate LinkedIn Post',
 				value: 'generateLinkedin',
 				description: 'Write a LinkedIn post',
-				// n8n's verification wants actions in sentence case, which would split LinkedIn into
-				// "linked in": one lowercase word keeps the brand findable in the nodes panel's search.
+				// Sentence case would split LinkedIn into "linked in": one lowercase word stays findable.
 				action: 'Generate a linkedin post',
 			},
 			{

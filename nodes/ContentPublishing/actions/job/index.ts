@@ -1,9 +1,47 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import * as get from './get.operation';
-import * as wait from './wait.operation';
+import { showOnlyFor, waitMethodField, waitOptionsField } from '../../descriptions/common';
+import { mediaFields, readMediaOptions } from '../../media/binary';
+import { requireId } from '../../parameters/fields';
+import { JobToAwait, readWaitOptions } from '../../waiting/poll';
+import type { RequestPlan } from '../types';
 
-export { get, wait };
+const jobIdField: INodeProperties = {
+	displayName: 'Job ID',
+	name: 'jobId',
+	type: 'string',
+	required: true,
+	default: '',
+	description: 'ID of the job, as returned by a Generate or Publish operation',
+};
+
+export const get = {
+	description: showOnlyFor('job', 'get', [jobIdField, ...mediaFields]),
+	async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
+		return {
+			endpoint: 'getJob',
+			id: requireId.call(this, 'jobId', 'Job ID', itemIndex),
+			media: readMediaOptions.call(this, itemIndex),
+		};
+	},
+};
+
+export const wait = {
+	// The wait's fields without their "Wait for Completion" switch: waiting is this operation's purpose.
+	description: showOnlyFor('job', 'wait', [
+		jobIdField,
+		{ ...waitMethodField, displayOptions: undefined },
+		...mediaFields,
+		{ ...waitOptionsField, displayOptions: undefined },
+	]),
+	async execute(this: IExecuteFunctions, itemIndex: number): Promise<JobToAwait> {
+		return new JobToAwait(
+			requireId.call(this, 'jobId', 'Job ID', itemIndex),
+			readWaitOptions.call(this, itemIndex),
+			readMediaOptions.call(this, itemIndex),
+		);
+	},
+};
 
 export const description: INodeProperties[] = [
 	{

@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import * as get from './get.operation';
-import * as getMany from './getMany.operation';
+import { pageLocator } from '../../descriptions/locators';
+import { byLocator, listOperation } from '../operations';
 
-export { get, getMany };
+export const get = byLocator('page', 'get', 'getPage', pageLocator);
+export const getMany = listOperation('page', 'listPages');
 
 export const description: INodeProperties[] = [
 	{

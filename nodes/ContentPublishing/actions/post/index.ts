@@ -1,10 +1,24 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { pageIdField, postLocator } from '../../descriptions/locators';
+import { POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
+import { byLocator, listOperation } from '../operations';
 import * as create from './create.operation';
-import * as del from './delete.operation';
-import * as get from './get.operation';
-import * as getMany from './getMany.operation';
 import * as update from './update.operation';
+
+const del = byLocator('post', 'delete', 'deletePost', postLocator);
+const get = byLocator('post', 'get', 'getPost', postLocator);
+const getMany = listOperation('post', 'listPosts', [
+	{ ...pageIdField, description: 'Only posts of this page' },
+	{
+		displayName: 'Status',
+		name: 'status',
+		type: 'options',
+		options: POST_STATUS_OPTIONS,
+		default: 'draft',
+		description: 'Only posts in this status',
+	},
+]);
 
 export { create, del as delete, get, getMany, update };
 

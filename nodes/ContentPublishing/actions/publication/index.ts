@@ -1,7 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import * as publishLinkedin from './publishLinkedin.operation';
-import * as publishTwitter from './publishTwitter.operation';
+import { publishOperation } from './shared';
+
+const publishLinkedin = publishOperation('publishLinkedin', 'LinkedIn');
+
+const publishTwitter = publishOperation('publishTwitter', 'Twitter', {
+	name: 'Thread',
+	description: 'Publish several tweets as a thread, each a reply to the one before',
+	placeholder: '["First tweet", "Second tweet"]',
+});
 
 export { publishLinkedin, publishTwitter };
 
@@ -17,8 +24,7 @@ export const description: INodeProperties[] = [
 				name: 'Publish to LinkedIn',
 				value: 'publishLinkedin',
 				description: 'Publish a post or text to LinkedIn',
-				// n8n's verification wants actions in sentence case, which would split LinkedIn into
-				// "linked in": one lowercase word keeps the brand findable in the nodes panel's search.
+				// Sentence case would split LinkedIn into "linked in": one lowercase word stays findable.
 				action: 'Publish to linkedin',
 			},
 			{

@@ -1,24 +1,18 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import {
-	extraBodyField,
-	extraQueryField,
-	waitForCompletionField,
-	waitMethodField,
-	waitOptionsField,
-} from '../../descriptions/common';
+import { jobOperationFields, showOnlyFor } from '../../descriptions/common';
 import { pageIdField, postLocator } from '../../descriptions/locators';
 import { readDateTime, timeZoneField } from '../../parameters/dates';
 import {
 	pickFields,
 	readCollection,
 	readExtraFields,
-	requireLocator,
+	requireId,
 	requireString,
 	requireTextList,
 } from '../../parameters/fields';
 import { readJobWait } from '../../waiting/poll';
-import type { RequestPlan } from '../types';
+import type { Operation, RequestPlan } from '../types';
 
 /** A platform that takes several parts as one publication: Twitter, as a thread. */
 interface Parts {
@@ -27,8 +21,8 @@ interface Parts {
 	placeholder: string;
 }
 
-export function publishProperties(platform: string, parts?: Parts): INodeProperties[] {
-	return [
+function publishFields(platform: string, parts?: Parts): INodeProperties[] {
+	const own: INodeProperties[] = [
 		{
 			displayName: 'Source',
 			name: 'source',
@@ -55,68 +49,56 @@ export function publishProperties(platform: string, parts?: Parts): INodePropert
 			default: '',
 			displayOptions: { show: { source: ['text'] } },
 		},
-		...(parts
-			? [
-					{
-						displayName: 'Parts',
-						name: 'parts',
-						type: 'json',
-						required: true,
-						default: '',
-						placeholder: parts.placeholder,
-						description:
-							'The parts in order: a JSON array of texts, or an expression that gives one, such as the tweets (result.tweets) of a Generate Twitter Thread before this node',
-						displayOptions: { show: { source: ['thread'] } },
-					} satisfies INodeProperties,
-				]
-			: []),
-		waitForCompletionField,
-		waitMethodField,
-		{
-			displayName: 'Additional Fields',
-			name: 'additionalFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			options: [
-				extraBodyField,
-				extraQueryField,
-				pageIdField,
-				{
-					displayName: 'Scheduled At',
-					name: 'scheduledAt',
-					type: 'dateTime',
-					default: '',
-					description: 'When to publish; empty publishes now',
-				},
-				timeZoneField,
-			],
-		},
-		waitOptionsField,
 	];
+	if (parts) {
+		own.push({
+			displayName: 'Parts',
+			name: 'parts',
+			type: 'json',
+			required: true,
+			default: '',
+			placeholder: parts.placeholder,
+			description:
+				'The parts in order: a JSON array of texts, or an expression that gives one, such as the tweets (result.tweets) of a Generate Twitter Thread before this node',
+			displayOptions: { show: { source: ['thread'] } },
+		});
+	}
+	const scheduledAt: INodeProperties = {
+		displayName: 'Scheduled At',
+		name: 'scheduledAt',
+		type: 'dateTime',
+		default: '',
+		description: 'When to publish; empty publishes now',
+	};
+	return jobOperationFields(own, [pageIdField, scheduledAt, timeZoneField]);
 }
 
-export async function executePublish(
-	this: IExecuteFunctions,
+export function publishOperation(
 	endpoint: 'publishLinkedin' | 'publishTwitter',
-	itemIndex: number,
-): Promise<RequestPlan> {
-	const source = this.getNodeParameter('source', itemIndex) as string;
-	const what =
-		source === 'post'
-			? { postId: requireLocator.call(this, 'postId', 'Post', itemIndex) }
-			: source === 'thread'
-				? { thread: requireTextList.call(this, 'parts', 'Parts', itemIndex) }
-				: { content: requireString.call(this, 'text', 'Text', itemIndex) };
-	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, [pageIdField]);
-	const extra = readExtraFields.call(this, additionalFields, itemIndex);
-	const scheduledAt = readDateTime.call(
-		this,
-		additionalFields.scheduledAt,
-		'Scheduled At',
-		itemIndex,
-		additionalFields.timeZone,
-	);
-	const body = pickFields({ ...additionalFields, ...what, scheduledAt }, endpoint);
-	return { endpoint, params: body, extra, wait: readJobWait.call(this, itemIndex) };
+	platform: string,
+	parts?: Parts,
+): Operation {
+	return {
+		description: showOnlyFor('publication', endpoint, publishFields(platform, parts)),
+		async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
+			const source = this.getNodeParameter('source', itemIndex) as string;
+			const what =
+				source === 'post'
+					? { postId: requireId.call(this, 'postId', 'Post', itemIndex) }
+					: source === 'thread'
+						? { thread: requireTextList.call(this, 'parts', 'Parts', itemIndex) }
+						: { content: requireString.call(this, 'text', 'Text', itemIndex) };
+			const additionalFields = readCollection.call(this, 'additionalFields', itemIndex);
+			const extra = readExtraFields.call(this, additionalFields, itemIndex);
+			const scheduledAt = readDateTime.call(
+				this,
+				additionalFields.scheduledAt,
+				'Scheduled At',
+				itemIndex,
+				additionalFields.timeZone,
+			);
+			const body = pickFields({ ...additionalFields, ...what, scheduledAt }, endpoint);
+			return { endpoint, params: body, extra, wait: readJobWait.call(this, itemIndex) };
+		},
+	};
 }

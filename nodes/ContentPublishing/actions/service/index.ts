@@ -1,8 +1,23 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import * as describe from './describe.operation';
+import { describeProfile } from '../../../shared/profile/describe';
+import type { Profile } from '../../../shared/profile/types';
+import type { Operation } from '../types';
 
-export { describe };
+export const describe: Operation = { description: [], execute: async () => ({ describe: true }) };
+
+/**
+ * The profile in use for the credential's service: in words, a line per decision, what the node
+ * could not follow, and the profile itself, whose parts the credential's Profile Overrides can set.
+ */
+export function describeOutput(profile: Profile): IDataObject {
+	return {
+		source: profile.source,
+		summary: describeProfile(profile),
+		notFollowed: profile.notFollowed as unknown as IDataObject[],
+		profile: profile as unknown as IDataObject,
+	};
+}
 
 export const description: INodeProperties[] = [
 	{
@@ -22,5 +37,4 @@ export const description: INodeProperties[] = [
 		],
 		default: 'describe',
 	},
-	...describe.description,
 ];

@@ -1,10 +1,129 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import * as create from './create.operation';
-import * as del from './delete.operation';
-import * as get from './get.operation';
-import * as getMany from './getMany.operation';
-import * as update from './update.operation';
+import { loadProfile, serviceEvents } from '../../../shared/transport';
+import {
+	fieldCollection,
+	extraBodyField,
+	extraQueryField,
+	showOnlyFor,
+} from '../../descriptions/common';
+import { eventsField } from '../../descriptions/events';
+import { webhookLocator } from '../../descriptions/locators';
+import {
+	pickFields,
+	readCollection,
+	readExtraFields,
+	requireChanges,
+	requireId,
+	requireString,
+} from '../../parameters/fields';
+import { byLocator, listOperation } from '../operations';
+import type { RequestPlan } from '../types';
+
+const optionalWebhookFields: INodeProperties[] = [
+	{
+		displayName: 'Active',
+		name: 'active',
+		type: 'boolean',
+		default: true,
+		description: 'Whether the service should deliver events to this webhook',
+	},
+	{
+		displayName: 'Description',
+		name: 'description',
+		type: 'string',
+		default: '',
+	},
+	extraBodyField,
+	extraQueryField,
+	{
+		displayName: 'Signing Secret',
+		name: 'secret',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		description: 'Secret the service signs deliveries with; left empty, the service chooses one',
+	},
+];
+
+/** The chosen events as the service names them, checked against the events it lists. */
+async function eventsAsNamed(
+	this: IExecuteFunctions,
+	events: string[],
+	itemIndex: number,
+): Promise<string[]> {
+	const { webhooks } = await loadProfile.call(this, itemIndex);
+	return serviceEvents.call(this, webhooks, events, itemIndex);
+}
+
+const create = {
+	description: showOnlyFor('webhook', 'create', [
+		{
+			displayName: 'URL',
+			name: 'url',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'https://example.com/hooks/content',
+			description: 'Address the service sends events to',
+		},
+		eventsField({ required: true, default: ['job.completed'] }),
+		fieldCollection('additionalFields', optionalWebhookFields),
+	]),
+	async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
+		const url = requireString.call(this, 'url', 'URL', itemIndex).trim();
+		if (!/^https?:\/\/\S+$/i.test(url)) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`"URL" of item ${itemIndex} is not an http(s) URL`,
+				{ itemIndex },
+			);
+		}
+		const chosen = this.getNodeParameter('events', itemIndex, []) as string[];
+		if (chosen.length === 0) {
+			throw new NodeOperationError(this.getNode(), `"Events" of item ${itemIndex} is empty`, {
+				itemIndex,
+				description: 'Choose at least one event to deliver.',
+			});
+		}
+		const events = await eventsAsNamed.call(this, chosen, itemIndex);
+		const optional = readCollection.call(this, 'additionalFields', itemIndex);
+		const extra = readExtraFields.call(this, optional, itemIndex);
+		const body = pickFields({ ...optional, url, events }, 'createWebhook');
+		return { endpoint: 'createWebhook', params: body, extra };
+	},
+};
+
+const del = byLocator('webhook', 'delete', 'deleteWebhook', webhookLocator);
+const get = byLocator('webhook', 'get', 'getWebhook', webhookLocator);
+const getMany = listOperation('webhook', 'listWebhooks');
+
+const update = {
+	description: showOnlyFor('webhook', 'update', [
+		webhookLocator,
+		fieldCollection('updateFields', [
+			...optionalWebhookFields,
+			eventsField({ default: [] }),
+			{
+				displayName: 'URL',
+				name: 'url',
+				type: 'string',
+				default: '',
+			},
+		]),
+	]),
+	async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
+		const id = requireId.call(this, 'webhookId', 'Webhook', itemIndex);
+		const updateFields = readCollection.call(this, 'updateFields', itemIndex);
+		const extra = readExtraFields.call(this, updateFields, itemIndex);
+		const body = pickFields(updateFields, 'updateWebhook');
+		if (Array.isArray(body.events))
+			body.events = await eventsAsNamed.call(this, body.events as string[], itemIndex);
+		requireChanges.call(this, body, extra, itemIndex);
+		return { endpoint: 'updateWebhook', id, params: body, extra };
+	},
+};
 
 export { create, del as delete, get, getMany, update };
 
