@@ -9,18 +9,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import * as account from './actions/account';
-import * as content from './actions/content';
-import * as job from './actions/job';
-import * as page from './actions/page';
-import * as post from './actions/post';
-import * as publication from './actions/publication';
-import * as service from './actions/service';
-import { router } from './actions/router';
+import { resources, router } from './actions/router';
 import { operationSubtitle, requestOptionsField } from './descriptions/common';
-import { EVENT_WAIT_WEBHOOKS, resumeOnEvent } from './waiting/event';
-import * as webhook from './actions/webhook';
 import { listSearch, loadOptions } from './methods';
+import { EVENT_WAIT_WEBHOOKS, resumeOnEvent } from './waiting/event';
 
 const properties: INodeProperties[] = [
 	{
@@ -40,14 +32,7 @@ const properties: INodeProperties[] = [
 		],
 		default: 'content',
 	},
-	...account.description,
-	...content.description,
-	...job.description,
-	...page.description,
-	...post.description,
-	...publication.description,
-	...service.description,
-	...webhook.description,
+	...Object.values(resources).flatMap((resource) => resource.description),
 	requestOptionsField,
 ];
 
