@@ -41,10 +41,9 @@ const CONTENT_KIND_OPTIONS = [
 ];
 
 /**
- * One subscription on the service, per webhook URL: test and production URLs never share one. It
- * keeps how the service signs and shapes deliveries and jobs, read from its document at
- * activation, so a delivery is checked without another request. Subscriptions stored before kept
- * none of that and read with the built-in conventions.
+ * One subscription on the service per webhook URL (test and production never share one), with how
+ * the service signs and shapes deliveries and jobs as read at activation, so a delivery is checked
+ * without another request. Ones stored before profiles kept none of that: the built-in conventions.
  */
 interface Subscription {
 	id: string;
@@ -80,6 +79,20 @@ async function deleteWebhooksFor(
 
 function isNotFound(error: unknown): boolean {
 	return error instanceof NodeApiError && error.httpCode === '404';
+}
+
+/** Deletes a registration; one already gone is what deleting wants, anything else must be seen. */
+async function deleteRegistration(this: IHookFunctions, id: string): Promise<void> {
+	try {
+		await callEndpoint.call(this, 'deleteWebhook', { id });
+	} catch (error) {
+		if (!isNotFound(error)) throw new NodeApiError(this.getNode(), error as JsonObject);
+	}
+}
+
+/** The events the node is set to, as the service names them. */
+function chosenEvents(this: IHookFunctions, profile: Profile): string[] {
+	return serviceEvents.call(this, profile.webhooks, this.getNodeParameter('events') as string[]);
 }
 
 const NOT_REGISTERED =
@@ -165,11 +178,7 @@ export class ContentPublishingTrigger implements INodeType {
 				const stored = subscriptions[webhookUrl];
 				if (stored === undefined) return false;
 				const profile = await loadProfile.call(this);
-				const events = serviceEvents.call(
-					this,
-					profile.webhooks,
-					this.getNodeParameter('events') as string[],
-				);
+				const events = chosenEvents.call(this, profile);
 				const { registration } = profile.webhooks;
 				const scheme = stored.signature ?? BUILT_IN_PROFILE.webhooks.signature;
 
@@ -198,11 +207,7 @@ export class ContentPublishingTrigger implements INodeType {
 				}
 				// It no longer matches the node, or its secret (kept before secrets were checked) is
 				// none: replace it rather than keep a second one.
-				await callEndpoint
-					.call(this, 'deleteWebhook', { id: stored.id })
-					.catch((error: unknown) => {
-						if (!isNotFound(error)) throw new NodeApiError(this.getNode(), error as JsonObject);
-					});
+				await deleteRegistration.call(this, stored.id);
 				delete subscriptions[webhookUrl];
 				return false;
 			},
@@ -210,11 +215,7 @@ export class ContentPublishingTrigger implements INodeType {
 			async create(this: IHookFunctions): Promise<boolean> {
 				const webhookUrl = this.getNodeWebhookUrl('default') as string;
 				const profile = await loadProfile.call(this);
-				const events = serviceEvents.call(
-					this,
-					profile.webhooks,
-					this.getNodeParameter('events') as string[],
-				);
+				const events = chosenEvents.call(this, profile);
 				const subscriptions = subscriptionsOf(this.getWorkflowStaticData('node'));
 				const { webhooks } = profile;
 
@@ -279,12 +280,7 @@ export class ContentPublishingTrigger implements INodeType {
 				const subscriptions = subscriptionsOf(this.getWorkflowStaticData('node'));
 				const stored = subscriptions[webhookUrl];
 				if (stored === undefined) return true;
-				try {
-					await callEndpoint.call(this, 'deleteWebhook', { id: stored.id });
-				} catch (error) {
-					// Already gone is what deleting wants; anything else must be seen.
-					if (!isNotFound(error)) throw new NodeApiError(this.getNode(), error as JsonObject);
-				}
+				await deleteRegistration.call(this, stored.id);
 				delete subscriptions[webhookUrl];
 				return true;
 			},
