@@ -32,7 +32,10 @@ const properties: INodeProperties[] = [
 		],
 		default: 'content',
 	},
-	...Object.values(resources).flatMap((resource) => resource.description),
+	...Object.values(resources).flatMap(({ operationField, operations }) => [
+		operationField,
+		...Object.values(operations).flatMap((operation) => operation.description),
+	]),
 	requestOptionsField,
 ];
 

@@ -7,21 +7,21 @@ export const get: Operation = {
 	execute: async () => ({ endpoint: 'getAccount' }),
 };
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['account'] } },
-		options: [
-			{
-				name: 'Get',
-				value: 'get',
-				description: 'Get the account the API key belongs to',
-				action: 'Get the account',
-			},
-		],
-		default: 'get',
-	},
-];
+export const operations = { get };
+
+export const operationField: INodeProperties = {
+	displayName: 'Operation',
+	name: 'operation',
+	type: 'options',
+	noDataExpression: true,
+	displayOptions: { show: { resource: ['account'] } },
+	options: [
+		{
+			name: 'Get',
+			value: 'get',
+			description: 'Get the account the API key belongs to',
+			action: 'Get the account',
+		},
+	],
+	default: 'get',
+};

@@ -15,7 +15,7 @@ const jobIdField: INodeProperties = {
 	description: 'ID of the job, as returned by a Generate or Publish operation',
 };
 
-export const get = {
+const get = {
 	description: showOnlyFor('job', 'get', [jobIdField, ...mediaFields]),
 	async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
 		return {
@@ -26,7 +26,7 @@ export const get = {
 	},
 };
 
-export const wait = {
+const wait = {
 	// The wait's fields without their "Wait for Completion" switch: waiting is this operation's purpose.
 	description: showOnlyFor('job', 'wait', [
 		jobIdField,
@@ -43,29 +43,27 @@ export const wait = {
 	},
 };
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['job'] } },
-		options: [
-			{
-				name: 'Get',
-				value: 'get',
-				description: 'Get the current state of a job',
-				action: 'Get a job',
-			},
-			{
-				name: 'Wait for Completion',
-				value: 'wait',
-				description: 'Wait until a job has finished and return it',
-				action: 'Wait for a job to finish',
-			},
-		],
-		default: 'get',
-	},
-	...get.description,
-	...wait.description,
-];
+export const operations = { get, wait };
+
+export const operationField: INodeProperties = {
+	displayName: 'Operation',
+	name: 'operation',
+	type: 'options',
+	noDataExpression: true,
+	displayOptions: { show: { resource: ['job'] } },
+	options: [
+		{
+			name: 'Get',
+			value: 'get',
+			description: 'Get the current state of a job',
+			action: 'Get a job',
+		},
+		{
+			name: 'Wait for Completion',
+			value: 'wait',
+			description: 'Wait until a job has finished and return it',
+			action: 'Wait for a job to finish',
+		},
+	],
+	default: 'get',
+};

@@ -19,22 +19,22 @@ export function describeOutput(profile: Profile): IDataObject {
 	};
 }
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['service'] } },
-		options: [
-			{
-				name: 'Describe',
-				value: 'describe',
-				description:
-					"Show how the node reads the credential's service: each operation's method, path and fields, paging, jobs, events and signatures",
-				action: 'Describe how the node reads the service',
-			},
-		],
-		default: 'describe',
-	},
-];
+export const operations = { describe };
+
+export const operationField: INodeProperties = {
+	displayName: 'Operation',
+	name: 'operation',
+	type: 'options',
+	noDataExpression: true,
+	displayOptions: { show: { resource: ['service'] } },
+	options: [
+		{
+			name: 'Describe',
+			value: 'describe',
+			description:
+				"Show how the node reads the credential's service: each operation's method, path and fields, paging, jobs, events and signatures",
+			action: 'Describe how the node reads the service',
+		},
+	],
+	default: 'describe',
+};

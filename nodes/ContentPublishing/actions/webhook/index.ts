@@ -95,10 +95,6 @@ const create = {
 	},
 };
 
-const del = byLocator('webhook', 'delete', 'deleteWebhook', webhookLocator);
-const get = byLocator('webhook', 'get', 'getWebhook', webhookLocator);
-const getMany = listOperation('webhook', 'listWebhooks');
-
 const update = {
 	description: showOnlyFor('webhook', 'update', [
 		webhookLocator,
@@ -125,47 +121,46 @@ const update = {
 	},
 };
 
-export { create, del as delete, get, getMany, update };
+export const operations = {
+	create,
+	delete: byLocator('webhook', 'delete', 'deleteWebhook', webhookLocator),
+	get: byLocator('webhook', 'get', 'getWebhook', webhookLocator),
+	getMany: listOperation('webhook', 'listWebhooks'),
+	update,
+};
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['webhook'] } },
-		options: [
-			{
-				name: 'Create',
-				value: 'create',
-				description: 'Subscribe a URL to events',
-				action: 'Create a webhook',
-			},
-			{
-				name: 'Delete',
-				value: 'delete',
-				description: 'Delete a webhook',
-				action: 'Delete a webhook',
-			},
-			{ name: 'Get', value: 'get', description: 'Get a webhook', action: 'Get a webhook' },
-			{
-				name: 'Get Many',
-				value: 'getMany',
-				description: 'List webhooks',
-				action: 'Get many webhooks',
-			},
-			{
-				name: 'Update',
-				value: 'update',
-				description: 'Update a webhook',
-				action: 'Update a webhook',
-			},
-		],
-		default: 'create',
-	},
-	...create.description,
-	...del.description,
-	...get.description,
-	...getMany.description,
-	...update.description,
-];
+export const operationField: INodeProperties = {
+	displayName: 'Operation',
+	name: 'operation',
+	type: 'options',
+	noDataExpression: true,
+	displayOptions: { show: { resource: ['webhook'] } },
+	options: [
+		{
+			name: 'Create',
+			value: 'create',
+			description: 'Subscribe a URL to events',
+			action: 'Create a webhook',
+		},
+		{
+			name: 'Delete',
+			value: 'delete',
+			description: 'Delete a webhook',
+			action: 'Delete a webhook',
+		},
+		{ name: 'Get', value: 'get', description: 'Get a webhook', action: 'Get a webhook' },
+		{
+			name: 'Get Many',
+			value: 'getMany',
+			description: 'List webhooks',
+			action: 'Get many webhooks',
+		},
+		{
+			name: 'Update',
+			value: 'update',
+			description: 'Update a webhook',
+			action: 'Update a webhook',
+		},
+	],
+	default: 'create',
+};
