@@ -32,14 +32,6 @@ import { storedDelivery, storedJobs } from './stored';
 
 const JOB_LOOKUP_TIMEOUT_MS = 10_000;
 
-const CONTENT_KIND_OPTIONS = [
-	{ name: 'Blog', value: 'blog' },
-	{ name: 'Carousel', value: 'carousel' },
-	{ name: 'LinkedIn', value: 'linkedin' },
-	{ name: 'Twitter', value: 'twitter' },
-	{ name: 'Video', value: 'video' },
-];
-
 /**
  * One subscription on the service per webhook URL (test and production never share one), with how
  * the service signs and shapes deliveries and jobs as read at activation, so a delivery is checked
@@ -57,9 +49,15 @@ interface Subscription {
 
 type Subscriptions = Record<string, Subscription>;
 
-function subscriptionsOf(staticData: IDataObject): Subscriptions {
+function subscriptionsOf(context: IHookFunctions | IWebhookFunctions): Subscriptions {
+	const staticData = context.getWorkflowStaticData('node');
 	staticData.subscriptions ??= {};
 	return staticData.subscriptions as Subscriptions;
+}
+
+/** How deliveries are signed; with the built-in scheme for subscriptions stored before profiles. */
+function schemeOf(subscription: Subscription): SignatureScheme {
+	return subscription.signature ?? BUILT_IN_PROFILE.webhooks.signature;
 }
 
 /** Removes every registration on the service that delivers to this URL. */
@@ -122,9 +120,8 @@ export class ContentPublishingTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: eventsSubtitle('events'),
-		// n8n's nodes panel shows a node `<name>` and a trigger `<name>Trigger` as one entry, with
-		// the trigger's description (the editor's generateMergedNodesAndActions). So this text says
-		// what the whole app does, not only what the trigger does.
+		// The nodes panel shows the node and its trigger as one entry with the trigger's description,
+		// so this says what the whole app does.
 		description:
 			'Generate blog posts, social posts, carousels and videos, publish to LinkedIn and Twitter, and start workflows when a content job finishes or a post is published',
 		defaults: { name: 'Content Publishing Trigger' },
@@ -152,7 +149,13 @@ export class ContentPublishingTrigger implements INodeType {
 						displayName: 'Content Kinds',
 						name: 'contentKinds',
 						type: 'multiOptions',
-						options: CONTENT_KIND_OPTIONS,
+						options: [
+							{ name: 'Blog', value: 'blog' },
+							{ name: 'Carousel', value: 'carousel' },
+							{ name: 'LinkedIn', value: 'linkedin' },
+							{ name: 'Twitter', value: 'twitter' },
+							{ name: 'Video', value: 'video' },
+						],
 						default: [],
 						description: 'Only job events for these kinds of content; empty means all kinds',
 					},
@@ -174,13 +177,12 @@ export class ContentPublishingTrigger implements INodeType {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				const webhookUrl = this.getNodeWebhookUrl('default') as string;
-				const subscriptions = subscriptionsOf(this.getWorkflowStaticData('node'));
+				const subscriptions = subscriptionsOf(this);
 				const stored = subscriptions[webhookUrl];
 				if (stored === undefined) return false;
 				const profile = await loadProfile.call(this);
 				const events = chosenEvents.call(this, profile);
 				const { registration } = profile.webhooks;
-				const scheme = stored.signature ?? BUILT_IN_PROFILE.webhooks.signature;
 
 				let current: IDataObject;
 				try {
@@ -201,7 +203,7 @@ export class ContentPublishingTrigger implements INodeType {
 					readAt(current, registration.url) === webhookUrl &&
 					sameEvents(readAt(current, registration.events), events) &&
 					active !== (registration.negated === true) &&
-					usableSecret(stored.secret, undefined, scheme)
+					usableSecret(stored.secret, undefined, schemeOf(stored))
 				) {
 					return true;
 				}
@@ -216,7 +218,7 @@ export class ContentPublishingTrigger implements INodeType {
 				const webhookUrl = this.getNodeWebhookUrl('default') as string;
 				const profile = await loadProfile.call(this);
 				const events = chosenEvents.call(this, profile);
-				const subscriptions = subscriptionsOf(this.getWorkflowStaticData('node'));
+				const subscriptions = subscriptionsOf(this);
 				const { webhooks } = profile;
 
 				// A subscription for this exact URL can only be this node's, left behind when its stored
@@ -238,16 +240,14 @@ export class ContentPublishingTrigger implements INodeType {
 				});
 				const created = readResource(profile.operations.createWebhook.answer, answer.body);
 				const id = registrationId(profile, created);
-				const answered = webhooks.secret.by === 'service' ? webhooks.secret : undefined;
-				const servicesSecret = answered === undefined ? undefined : readAt(created, answered.at);
+				const chosen = webhooks.secret;
+				const servicesSecret = chosen.by === 'service' ? readAt(created, chosen.at) : undefined;
 				// Named by its shape only: the value may be a real secret that is merely short.
 				const weakness =
-					ownSecret === undefined && servicesSecret !== undefined
-						? secretProblem(servicesSecret, answered?.pattern, webhooks.signature)
+					chosen.by === 'service' && servicesSecret !== undefined
+						? secretProblem(servicesSecret, chosen.pattern, webhooks.signature)
 						: undefined;
-				const secret =
-					ownSecret ??
-					(servicesSecret !== undefined && weakness === undefined ? servicesSecret : undefined);
+				const secret = ownSecret ?? (weakness === undefined ? servicesSecret : undefined);
 				const problem =
 					id === undefined
 						? 'The service registered the webhook but answered without its id'
@@ -277,7 +277,7 @@ export class ContentPublishingTrigger implements INodeType {
 
 			async delete(this: IHookFunctions): Promise<boolean> {
 				const webhookUrl = this.getNodeWebhookUrl('default') as string;
-				const subscriptions = subscriptionsOf(this.getWorkflowStaticData('node'));
+				const subscriptions = subscriptionsOf(this);
 				const stored = subscriptions[webhookUrl];
 				if (stored === undefined) return true;
 				await deleteRegistration.call(this, stored.id);
@@ -293,10 +293,8 @@ export class ContentPublishingTrigger implements INodeType {
 		const rawBody = Buffer.isBuffer(request.rawBody)
 			? request.rawBody
 			: Buffer.from(JSON.stringify(this.getBodyData()));
-		const builtIn = BUILT_IN_PROFILE;
 		// Test and production URLs each have their own subscription; a delivery signed by either is ours.
-		const subscriptions = Object.values(subscriptionsOf(this.getWorkflowStaticData('node')));
-		const schemeOf = (candidate: Subscription) => candidate.signature ?? builtIn.webhooks.signature;
+		const subscriptions = Object.values(subscriptionsOf(this));
 		// A secret kept before secrets were checked, that anyone could sign with, verifies nothing.
 		const subscription = subscriptions.find(
 			(candidate) =>
@@ -308,8 +306,8 @@ export class ContentPublishingTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
-		const jobs = storedJobs(subscription.jobs) ?? builtIn.jobs;
-		const reading = storedDelivery(subscription.delivery) ?? builtIn.webhooks.delivery;
+		const jobs = storedJobs(subscription.jobs) ?? BUILT_IN_PROFILE.jobs;
+		const reading = storedDelivery(subscription.delivery) ?? BUILT_IN_PROFILE.webhooks.delivery;
 		const delivery = readDelivery(reading, { body: this.getBodyData(), headers });
 		// Each trigger remembers its own deliveries: this workflow's node, on this subscription.
 		const trigger = [this.getWorkflow().id ?? '', this.getNode().id, subscription.id].join('\n');

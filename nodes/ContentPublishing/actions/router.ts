@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { createHash, randomBytes } from 'node:crypto';
 
@@ -29,15 +24,20 @@ import * as page from './page';
 import * as post from './post';
 import * as publication from './publication';
 import * as service from './service';
-import { describeOutput } from './service';
-import type { Operation, OperationPlan } from './types';
+import type { Operation, OperationPlan, Resource } from './types';
 import * as webhook from './webhook';
 
 /** Each resource's Operation field and operations, in the order of the Resource list. */
-export const resources: Record<
-	string,
-	{ operationField: INodeProperties; operations: Record<string, Operation> }
-> = { account, content, job, page, post, publication, service, webhook };
+export const resources: Record<string, Resource> = {
+	account,
+	content,
+	job,
+	page,
+	post,
+	publication,
+	service,
+	webhook,
+};
 
 // Enough to overlap the waits of a batch without polling the service from dozens of loops at once.
 const MAX_PARALLEL_JOB_WAITS = 8;
@@ -145,7 +145,7 @@ async function send(
 ): Promise<Answer> {
 	const { itemIndex } = sending;
 	if (plan instanceof JobToAwait) return plan;
-	if ('describe' in plan) return describeOutput(profile);
+	if ('describe' in plan) return service.describeOutput(profile);
 	if ('list' in plan) {
 		const { qs: filters, extra, limit } = plan;
 		return await readAllItems.call(this, plan.list, { filters, qs: extra?.qs, limit, ...sending });

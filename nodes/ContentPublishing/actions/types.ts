@@ -39,6 +39,7 @@ export interface DescribePlan {
 export type OperationPlan = RequestPlan | ListPlan | JobToAwait | DescribePlan;
 
 export interface Operation {
+	/** Its fields, shown only when it is chosen. */
 	description: INodeProperties[];
 	/**
 	 * Reads and checks one item's parameters and answers with what to send. The router sends
@@ -46,4 +47,10 @@ export interface Operation {
 	 * written.
 	 */
 	execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationPlan>;
+}
+
+/** A resource: its Operation field and its operations by value. */
+export interface Resource {
+	operationField: INodeProperties;
+	operations: Record<string, Operation>;
 }
