@@ -22,9 +22,18 @@ const DEFAULT_MAX_PAGE_SIZE = 100;
 
 export const body = (path: string[]): Location => pointerOf(['body', ...path]);
 
-/** Whether an object has an identifier of its own: `id`, `uid`, `gid`, or `<resource>Id`. */
-export function hasId(shape: ObjectShape | undefined, resource?: string): boolean {
+/**
+ * Whether an object has an identifier of its own: `id`, `uid`, `gid`, or `<resource>Id`. Counted:
+ * asked of each of 2,000 properties that share an object of 2,000 properties, it held n8n's event
+ * loop for 300 ms.
+ */
+export function hasId(
+	reader: DocumentReader,
+	shape: ObjectShape | undefined,
+	resource?: string,
+): boolean {
 	if (shape === undefined) return false;
+	reader.spend(shape.properties.size);
 	const ids = new Set([
 		'id',
 		'uid',
@@ -38,7 +47,9 @@ export function hasId(shape: ObjectShape | undefined, resource?: string): boolea
 /** The object properties of an answer that could hold a resource: objects with an id. */
 function holders(reader: DocumentReader, shape: ObjectShape, resource?: string): string[] {
 	return [...shape.properties.entries()]
-		.filter(([, schema]) => !reader.isArray(schema) && hasId(reader.shape(schema), resource))
+		.filter(
+			([, schema]) => !reader.isArray(schema) && hasId(reader, reader.shape(schema), resource),
+		)
 		.map(([name]) => name);
 }
 
@@ -56,7 +67,7 @@ export function resourcePath(
 	depth = 0,
 ): string[] {
 	const shape = reader.shape(schema);
-	if (shape === undefined || hasId(shape, resource) || depth >= MAX_PATH_DEPTH) return [];
+	if (shape === undefined || hasId(reader, shape, resource) || depth >= MAX_PATH_DEPTH) return [];
 	const candidates = holders(reader, shape, resource);
 	// Without an object with an id in it (a result computed at once), the property the document's
 	// other answers wrap their resource in, where this answer has it as an object.
@@ -85,7 +96,7 @@ export function envelopesOf(
 	for (const answer of answers) {
 		for (const variant of reader.variants(answer)) {
 			const shape = reader.shape(variant);
-			if (shape === undefined || hasId(shape)) continue;
+			if (shape === undefined || hasId(reader, shape)) continue;
 			for (const name of holders(reader, shape)) counts.set(name, (counts.get(name) ?? 0) + 1);
 		}
 	}
@@ -113,7 +124,7 @@ export function itemsPath(
 		const item = reader.items(property);
 		return (
 			(resourceSchema !== undefined && item === resourceSchema) ||
-			hasId(reader.shape(item), resource)
+			hasId(reader, reader.shape(item), resource)
 		);
 	};
 	const found = arrays.find(([, property]) => isResource(property));

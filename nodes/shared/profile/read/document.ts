@@ -82,6 +82,7 @@ export class DocumentReader {
 	private readonly expanding = new Set<object>();
 	private readonly refs = new Map<string, Schema | null>();
 	private readonly alternatives = new Map<object, Schema[]>();
+	private readonly listed = new Map<object, string[] | null>();
 	private spent = 0;
 	private stepEnd = Infinity;
 	private stepSize = Infinity;
@@ -265,16 +266,26 @@ export class DocumentReader {
 		);
 	}
 
-	/** A schema's allowed string values: its enum or const, also inside `oneOf`/`anyOf`. */
+	/**
+	 * A schema's allowed string values: its enum or const, also inside `oneOf`/`anyOf`. Read once
+	 * per schema, each value counted: an enum of 100,000 values shared by 190 properties of a job
+	 * held n8n's event loop for 2 seconds when it was read again for each of them.
+	 */
 	enumValues(value: unknown): string[] | undefined {
-		const values: string[] = [];
-		for (const variant of this.variants(value)) {
-			const listed = own(variant, 'enum');
-			if (Array.isArray(listed))
-				values.push(...listed.filter((entry): entry is string => typeof entry === 'string'));
+		const schema = this.deref(value);
+		if (schema === undefined) return undefined;
+		const known = this.listed.get(schema);
+		if (known !== undefined) return known ?? undefined;
+		const values = new Set<string>();
+		for (const variant of this.variants(schema)) {
+			const listed = ownArray(variant, 'enum');
+			this.spend(listed.length);
+			for (const entry of listed) if (typeof entry === 'string') values.add(entry);
 			const constant = own(variant, 'const');
-			if (typeof constant === 'string') values.push(constant);
+			if (typeof constant === 'string') values.add(constant);
 		}
-		return values.length > 0 ? [...new Set(values)] : undefined;
+		const found = values.size > 0 ? [...values] : undefined;
+		this.listed.set(schema, found ?? null);
+		return found;
 	}
 }

@@ -181,30 +181,62 @@ function spelling(
 	spec: FieldSpec,
 	schema: Schema,
 ): Record<string, string> | undefined {
+	if (spec.values === undefined) return undefined;
 	const allowed = reader.enumValues(reader.isArray(schema) ? reader.items(schema) : schema);
-	if (spec.values === undefined || allowed === undefined) return undefined;
+	if (allowed === undefined) return undefined;
 	const stem = (word: string) => normalizeName(word).replace(/(ing|ed|es|e|s)$/, '');
-	let explained: Map<string, string> | undefined;
+	// Each of the service's values is put in plain words once, and counted: compared anew with each
+	// of the node's values, an enum of 100,000 held n8n's event loop for 100 ms.
+	let candidates: Array<{ value: string; name: string; stem: string; said: Set<string> }> = [];
 	const values: Record<string, string> = {};
 	for (const value of spec.values) {
 		if (allowed.includes(value)) continue;
+		if (candidates.length === 0) {
+			const { explained } = enumExplanations(reader, schema, allowed);
+			candidates = allowed.map((candidate) => {
+				const words = (explained.get(candidate) ?? '').split(/[^A-Za-z]+/).filter(Boolean);
+				reader.spend(1 + words.length);
+				return {
+					value: candidate,
+					name: normalizeName(candidate),
+					stem: stem(candidate),
+					said: new Set(words.map(stem)),
+				};
+			});
+		}
 		// Spelt alike (`DRAFT`), of the same stem (`publish`), or explained with the value's word
 		// ("future: Scheduled, goes out at publish_on").
-		explained ??= enumExplanations(reader, schema, allowed).explained;
 		const service =
-			allowed.find((candidate) => normalizeName(candidate) === normalizeName(value)) ??
-			allowed.find((candidate) => stem(candidate) === stem(value)) ??
-			allowed.find((candidate) =>
-				(explained?.get(candidate) ?? '')
-					.split(/[^A-Za-z]+/)
-					.some((word) => word !== '' && stem(word) === stem(value)),
-			);
-		if (service !== undefined) values[value] = service;
+			candidates.find(({ name }) => name === normalizeName(value)) ??
+			candidates.find((candidate) => candidate.stem === stem(value)) ??
+			candidates.find(({ said }) => said.has(stem(value)));
+		if (service !== undefined) values[value] = service.value;
 	}
 	return Object.keys(values).length > 0 ? values : undefined;
 }
 
-type Rule = (spec: FieldSpec, field: string, builtInName: string, property: Property) => boolean;
+/** Whether a property lists one of the node's values, in any case; each list lower-cased once. */
+const lowerCased = new WeakMap<string[], Set<string>>();
+function listsOneOf(
+	reader: DocumentReader,
+	schema: Schema,
+	values: readonly string[] | undefined,
+): boolean {
+	const listed = values === undefined ? undefined : reader.enumValues(schema);
+	if (listed === undefined) return false;
+	let lower = lowerCased.get(listed);
+	if (lower === undefined)
+		lowerCased.set(listed, (lower = new Set(listed.map((entry) => entry.toLowerCase()))));
+	return values?.some((value) => lower.has(value)) ?? false;
+}
+
+type Rule = (
+	spec: FieldSpec,
+	field: string,
+	builtInName: string,
+	property: Property,
+	reader: DocumentReader,
+) => boolean;
 
 const RULES: Array<{ rule: Rule; reference?: boolean; negate?: boolean }> = [
 	{
@@ -226,16 +258,7 @@ const RULES: Array<{ rule: Rule; reference?: boolean; negate?: boolean }> = [
 			spec.words.some((words) => holdsWords(property.said, words, false)),
 	},
 	{
-		rule: (spec, _, __, property) => {
-			const listed = own(property.schema, 'enum');
-			return (
-				spec.values !== undefined &&
-				Array.isArray(listed) &&
-				listed.some(
-					(entry) => typeof entry === 'string' && spec.values?.includes(entry.toLowerCase()),
-				)
-			);
-		},
+		rule: (spec, _, __, property, reader) => listsOneOf(reader, property.schema, spec.values),
 	},
 	{
 		negate: true,
@@ -277,7 +300,7 @@ export function placeParameters(
 			for (const property of properties) {
 				reader.spend();
 				const key = property.path.join('/');
-				if (taken.has(key) || !rule(spec, field, builtInName, property)) continue;
+				if (taken.has(key) || !rule(spec, field, builtInName, property, reader)) continue;
 				let path: string[] | undefined;
 				if (reference) {
 					const id = isObject(reader, property.schema)

@@ -10,6 +10,7 @@ import {
 	ownArray,
 	ownRecord,
 	ownText,
+	SchemaBudgetError,
 	type ObjectShape,
 	type OpenApiDocument,
 	type Schema,
@@ -37,6 +38,9 @@ export interface Operation {
 const METHODS: HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 // The largest number of operations a document's paths are read for; beyond it the rest are not.
 const MAX_OPERATIONS = 5_000;
+// No real server URL is longer; every request's path would begin with a longer one's path (a
+// 200,000-character path had the service refuse every request with HTTP 431).
+const MAX_SERVER_URL = 2_000;
 
 /**
  * The path the document's paths are relative to: that of its first server (`https://api.example.com/v1`
@@ -45,6 +49,10 @@ const MAX_OPERATIONS = 5_000;
 function basePath(document: OpenApiDocument): string {
 	const url = own(ownArray(document, 'servers')[0], 'url');
 	if (typeof url !== 'string') return '';
+	if (url.length > MAX_SERVER_URL)
+		throw new SchemaBudgetError(
+			`its server URL is longer than ${MAX_SERVER_URL.toLocaleString('en-US')} characters`,
+		);
 	try {
 		// Server variables (`{region}`) stand for parts of the host, which the node does not use. Both
 		// expressions stop where a backtracking one would start over at every character: `\/+$` on a

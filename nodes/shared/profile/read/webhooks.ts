@@ -14,6 +14,7 @@ import {
 	firstSentence,
 	normalizeName,
 	own,
+	ownArray,
 	ownRecord,
 	ownText,
 	SchemaBudgetError,
@@ -32,6 +33,13 @@ import { enumExplanations, eventMeaning } from './words';
 
 // No real service has more events than this; a list beyond it is not followed.
 const MAX_EVENTS = 1_000;
+const tooManyEvents = () =>
+	new SchemaBudgetError(
+		`its events list has more than ${MAX_EVENTS.toLocaleString('en-US')} values`,
+	);
+const isEventType = named('type', 'event', 'event_type', 'eventType', 'kind', 'topic');
+const isData = named('data', 'payload', 'object', 'resource', 'detail');
+const isTime = named('timestamp', 'created', 'created_at', 'occurred_at');
 
 interface Delivery {
 	event?: string;
@@ -148,15 +156,14 @@ function deliveryReading(
 ): DeliveryReading {
 	const shape = reader.shape(delivery.body);
 	const properties = [...(shape?.properties.entries() ?? [])];
-	const pick = (test: (name: string, schema: Schema) => boolean) =>
-		properties.filter(([name, schema]) => test(name, schema)).map(([name]) => body([name]));
+	// Counted: deliveries may share one body, and each is read on its own.
+	const pick = (test: (name: string, schema: Schema) => boolean) => {
+		reader.spend(properties.length);
+		return properties.filter(([name, schema]) => test(name, schema)).map(([name]) => body([name]));
+	};
 	const typeHeader = eventTypeHeader(delivery.headers);
 	const idHeader = deliveryIdHeader(delivery.headers);
-	const data = pick(
-		(name, schema) =>
-			named('data', 'payload', 'object', 'resource', 'detail')(name) &&
-			reader.shape(schema) !== undefined,
-	);
+	const data = pick((name, schema) => isData(name) && reader.shape(schema) !== undefined);
 	const dataSchema =
 		data.length > 0 ? shape?.properties.get(segmentsOf(data[0])[1]) : delivery.body;
 	const jobs: JobReference[] = jobReferences(reader, dataSchema, isJob, '');
@@ -171,11 +178,7 @@ function deliveryReading(
 	}
 	return {
 		type: [
-			...pick(
-				(name, schema) =>
-					named('type', 'event', 'event_type', 'eventType', 'kind', 'topic')(name) &&
-					reader.types(schema).includes('string'),
-			),
+			...pick((name, schema) => isEventType(name) && reader.types(schema).includes('string')),
 			...(typeHeader ? [`/headers/${typeHeader}`] : []),
 		],
 		// A delivery's id is taken only from where the document says it is: a repeat is recognised by it.
@@ -183,11 +186,7 @@ function deliveryReading(
 			...pick(named('id', 'event_id', 'eventId', 'delivery_id', 'deliveryId')),
 			...(idHeader ? [`/headers/${idHeader}`] : []),
 		],
-		time: pick(
-			(name, schema) =>
-				ownText(schema, 'format') === 'date-time' ||
-				named('timestamp', 'created', 'created_at', 'occurred_at')(name),
-		),
+		time: pick((name, schema) => ownText(schema, 'format') === 'date-time' || isTime(name)),
 		data: data.length > 0 ? data : ['/body'],
 		jobs,
 		post: unique(posts),
@@ -215,11 +214,16 @@ export function readWebhooks(
 
 	// The events: the registration's enum, else what the deliveries are called or carry as their type.
 	const items = reader.items(eventsSchema);
-	const listed = reader.enumValues(items);
-	if ((listed?.length ?? 0) > MAX_EVENTS)
-		throw new SchemaBudgetError(
-			`its events list has more than ${MAX_EVENTS.toLocaleString('en-US')} values`,
+	// Counted before the values are read, so that a list beyond the bound is refused as such.
+	const count = reader
+		.variants(items)
+		.reduce(
+			(sum, variant) =>
+				sum + ownArray(variant, 'enum').length + (own(variant, 'const') === undefined ? 0 : 1),
+			0,
 		);
+	if (count > MAX_EVENTS) throw tooManyEvents();
+	const listed = reader.enumValues(items);
 	const explanations = listed
 		? enumExplanations(reader, items, listed).explained
 		: new Map<string, string>();
@@ -234,17 +238,19 @@ export function readWebhooks(
 	}
 	const delivered = new Set<string>();
 	for (const delivery of deliveries) {
-		const typeProperty = [...(reader.shape(delivery.body)?.properties.entries() ?? [])].find(
-			([name]) => named('type', 'event', 'event_type', 'eventType', 'kind', 'topic')(name),
-		);
+		const properties = [...(reader.shape(delivery.body)?.properties.entries() ?? [])];
+		// Counted: 1,000 deliveries that share a body of 2,000 properties held n8n's event loop for a second.
+		reader.spend(properties.length);
+		const typeProperty = properties.find(([name]) => isEventType(name));
 		const values = reader.enumValues(typeProperty?.[1]);
 		for (const value of values ??
 			(delivery.event !== undefined && own(reader.document, 'webhooks') !== undefined
 				? [delivery.event]
 				: [])) {
 			reader.spend();
-			if (delivered.size >= MAX_EVENTS) break;
 			delivered.add(value);
+			// Refused as a whole, as a listed one is: the first 1,000 would be All Events without a word.
+			if (delivered.size > MAX_EVENTS) throw tooManyEvents();
 			if (!explanations.has(value) && delivery.said.trim() !== '')
 				explanations.set(value, delivery.said);
 		}
