@@ -2,6 +2,7 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
+	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -10,34 +11,53 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { resources, router } from './actions/router';
-import { operationSubtitle, requestOptionsField } from './descriptions/common';
+import { requestOptionsField } from './descriptions/common';
 import { listSearch, loadOptions } from './methods';
 import { EVENT_WAIT_WEBHOOKS, resumeOnEvent } from './waiting/event';
 
+const resourceField: INodeProperties = {
+	displayName: 'Resource',
+	name: 'resource',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{ name: 'Account', value: 'account' },
+		{ name: 'Content Generation', value: 'content' },
+		{ name: 'Job', value: 'job' },
+		{ name: 'Page', value: 'page' },
+		{ name: 'Post', value: 'post' },
+		{ name: 'Publication', value: 'publication' },
+		{ name: 'Service', value: 'service' },
+		{ name: 'Webhook', value: 'webhook' },
+	],
+	default: 'content',
+};
+
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Resource',
-		name: 'resource',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{ name: 'Account', value: 'account' },
-			{ name: 'Content Generation', value: 'content' },
-			{ name: 'Job', value: 'job' },
-			{ name: 'Page', value: 'page' },
-			{ name: 'Post', value: 'post' },
-			{ name: 'Publication', value: 'publication' },
-			{ name: 'Service', value: 'service' },
-			{ name: 'Webhook', value: 'webhook' },
-		],
-		default: 'content',
-	},
+	resourceField,
 	...Object.values(resources).flatMap(({ operationField, operations }) => [
 		operationField,
 		...Object.values(operations).flatMap((operation) => operation.description),
 	]),
 	requestOptionsField,
 ];
+
+/**
+ * The canvas subtitle: "Resource → Operation" in the names the lists show ("Post → Create"), not
+ * the values the parameters hold (`create: post`).
+ */
+function operationSubtitle(): string {
+	const names: Record<string, string> = {};
+	for (const resource of resourceField.options as INodePropertyOptions[]) {
+		const { operationField } = resources[String(resource.value)];
+		for (const operation of operationField.options as INodePropertyOptions[]) {
+			names[`${String(resource.value)}:${String(operation.value)}`] =
+				`${resource.name} → ${operation.name}`;
+		}
+	}
+	const key = '$parameter["resource"] + ":" + $parameter["operation"]';
+	return `={{ ${JSON.stringify(names)}[${key}] || ${key} }}`;
+}
 
 export class ContentPublishing implements INodeType {
 	description: INodeTypeDescription = {
@@ -46,7 +66,7 @@ export class ContentPublishing implements INodeType {
 		icon: { light: 'file:contentPublishing.svg', dark: 'file:contentPublishing.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: operationSubtitle(properties),
+		subtitle: operationSubtitle(),
 		description:
 			'Generate blog posts, social posts, carousels and videos, manage posts and webhooks, and publish to LinkedIn and Twitter',
 		defaults: { name: 'Content Publishing' },

@@ -1,4 +1,4 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 export const returnAllAndLimit: INodeProperties[] = [
@@ -69,17 +69,15 @@ export const waitMethodField: INodeProperties = {
 	default: 'poll',
 	description:
 		'How to wait for the job. With Service Event, a job that fails makes its item an error item, and after Maximum Wait Time n8n resumes the execution with the input items unchanged.',
-	displayOptions: { show: { waitForCompletion: [true] } },
 };
 
-/** How long and how often to wait for a job; shown when waiting is on. */
+/** How long and how often to wait for a job. */
 export const waitOptionsField: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	displayOptions: { show: { waitForCompletion: [true] } },
 	options: [
 		{
 			displayName: 'Maximum Wait Time (Seconds)',
@@ -132,29 +130,6 @@ export const requestOptionsField: INodeProperties = {
 	],
 };
 
-/**
- * The canvas subtitle: "Resource → Operation" in the names the lists show ("Post → Create"), not
- * the values the parameters hold (`create: post`).
- */
-export function operationSubtitle(properties: INodeProperties[]): string {
-	const options = (property: INodeProperties | undefined) =>
-		(property?.options ?? []) as INodePropertyOptions[];
-	const names: Record<string, string> = {};
-	for (const resource of options(properties.find((property) => property.name === 'resource'))) {
-		const operations = properties.find(
-			(property) =>
-				property.name === 'operation' &&
-				property.displayOptions?.show?.resource?.includes(resource.value),
-		);
-		for (const operation of options(operations)) {
-			names[`${String(resource.value)}:${String(operation.value)}`] =
-				`${resource.name} → ${operation.name}`;
-		}
-	}
-	const key = '$parameter["resource"] + ":" + $parameter["operation"]';
-	return `={{ ${JSON.stringify(names)}[${key}] || ${key} }}`;
-}
-
 /** An operation's fields, shown only when its resource and operation are chosen. */
 export function showOnlyFor(
 	resource: string,
@@ -185,7 +160,7 @@ export function fieldCollection(
 /**
  * The fields of an operation that starts a job: its own, whether and how to wait, what to do with
  * the job's media, its optional fields (with the escape hatches) in alphabetical order, and how
- * long to wait.
+ * long to wait; what concerns the wait shown only while waiting is on.
  */
 export function jobOperationFields(
 	own: INodeProperties[],
@@ -195,12 +170,13 @@ export function jobOperationFields(
 	const sorted = [...optional, extraBodyField, extraQueryField].sort((a, b) =>
 		a.displayName.localeCompare(b.displayName),
 	);
+	const whileWaiting = (fields: INodeProperties[]) =>
+		updateDisplayOptions({ show: { waitForCompletion: [true] } }, fields);
 	return [
 		...own,
 		waitForCompletionField,
-		waitMethodField,
-		...media,
+		...whileWaiting([waitMethodField, ...media]),
 		fieldCollection('additionalFields', sorted),
-		waitOptionsField,
+		...whileWaiting([waitOptionsField]),
 	];
 }

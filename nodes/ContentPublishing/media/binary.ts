@@ -270,9 +270,7 @@ export async function downloadMedia(
 		);
 	}
 	const limits: DownloadLimits = {
-		allowedHosts: options.allowedHosts,
-		maxBytes: options.maxBytes,
-		idleMs: options.idleMs,
+		...options,
 		deadline: AbortSignal.timeout(options.maxSeconds * 1000),
 		deadlineSeconds: options.maxSeconds,
 	};

@@ -33,16 +33,10 @@ function offsetAt(timeZone: string, instant: number): number {
 		minute: 'numeric',
 		second: 'numeric',
 	}).formatToParts(new Date(instant));
-	const part = (type: string) => Number(parts.find((entry) => entry.type === type)?.value ?? 0);
-	const wall = Date.UTC(
-		part('year'),
-		part('month') - 1,
-		part('day'),
-		part('hour'),
-		part('minute'),
-		part('second'),
+	const { year, month, day, hour, minute, second } = Object.fromEntries(
+		parts.map(({ type, value }) => [type, Number(value)]),
 	);
-	return wall - Math.floor(instant / 1000) * 1000;
+	return Date.UTC(year, month - 1, day, hour, minute, second) - Math.floor(instant / 1000) * 1000;
 }
 
 /** The instant a wall-clock time names in a zone; around a clock change, the offset after it. */

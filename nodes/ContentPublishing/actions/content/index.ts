@@ -125,12 +125,6 @@ const sourceTextField: INodeProperties = {
 	description: 'Text to adapt, such as an article or a transcript',
 };
 
-// Media can only be downloaded from a job the node waits for.
-const mediaWhenWaiting = mediaFields.map((field) => ({
-	...field,
-	displayOptions: { show: { waitForCompletion: [true], ...field.displayOptions?.show } },
-}));
-
 /** A prompt-based generation (LinkedIn, Twitter, carousel, video), with the fields of its kind. */
 function promptGeneration(
 	endpoint: 'generateLinkedin' | 'generateTwitter' | 'generateCarousel' | 'generateVideo',
@@ -149,7 +143,7 @@ function promptGeneration(
 		description: showOnlyFor(
 			'content',
 			endpoint,
-			jobOperationFields([promptField], optional, media ? mediaWhenWaiting : []),
+			jobOperationFields([promptField], optional, media ? mediaFields : []),
 		),
 		async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
 			const prompt = this.getNodeParameter('prompt', itemIndex, '') as string;

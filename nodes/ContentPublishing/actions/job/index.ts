@@ -27,12 +27,12 @@ const get = {
 };
 
 const wait = {
-	// The wait's fields without their "Wait for Completion" switch: waiting is this operation's purpose.
+	// Without a "Wait for Completion" switch: waiting is this operation's purpose.
 	description: showOnlyFor('job', 'wait', [
 		jobIdField,
-		{ ...waitMethodField, displayOptions: undefined },
+		waitMethodField,
 		...mediaFields,
-		{ ...waitOptionsField, displayOptions: undefined },
+		waitOptionsField,
 	]),
 	async execute(this: IExecuteFunctions, itemIndex: number): Promise<JobToAwait> {
 		return new JobToAwait(
