@@ -32,7 +32,7 @@ export interface ListPlan {
 }
 
 /** Service → Describe: the profile in use, output without a request of its own. */
-export interface DescribePlan {
+interface DescribePlan {
 	describe: true;
 }
 

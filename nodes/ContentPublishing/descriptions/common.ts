@@ -39,7 +39,7 @@ export const extraQueryField: INodeProperties = {
 };
 
 /** The switch of every operation that can answer with an asynchronous job. */
-export const waitForCompletionField: INodeProperties = {
+const waitForCompletionField: INodeProperties = {
 	displayName: 'Wait for Completion',
 	name: 'waitForCompletion',
 	type: 'boolean',

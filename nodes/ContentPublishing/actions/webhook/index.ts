@@ -47,16 +47,6 @@ const optionalWebhookFields: INodeProperties[] = [
 	},
 ];
 
-/** The chosen events as the service names them, checked against the events it lists. */
-async function eventsAsNamed(
-	this: IExecuteFunctions,
-	events: string[],
-	itemIndex: number,
-): Promise<string[]> {
-	const { webhooks } = await loadProfile.call(this, itemIndex);
-	return serviceEvents.call(this, webhooks, events, itemIndex);
-}
-
 const create = {
 	description: showOnlyFor('webhook', 'create', [
 		{
@@ -87,7 +77,9 @@ const create = {
 				description: 'Choose at least one event to deliver.',
 			});
 		}
-		const events = await eventsAsNamed.call(this, chosen, itemIndex);
+		// As the service names them, checked against the events it lists.
+		const { webhooks } = await loadProfile.call(this, itemIndex);
+		const events = serviceEvents.call(this, webhooks, chosen, itemIndex);
 		const optional = readCollection.call(this, 'additionalFields', itemIndex);
 		const extra = readExtraFields.call(this, optional, itemIndex);
 		const body = pickFields({ ...optional, url, events }, 'createWebhook');
@@ -114,8 +106,10 @@ const update = {
 		const updateFields = readCollection.call(this, 'updateFields', itemIndex);
 		const extra = readExtraFields.call(this, updateFields, itemIndex);
 		const body = pickFields(updateFields, 'updateWebhook');
-		if (Array.isArray(body.events))
-			body.events = await eventsAsNamed.call(this, body.events as string[], itemIndex);
+		if (Array.isArray(body.events)) {
+			const { webhooks } = await loadProfile.call(this, itemIndex);
+			body.events = serviceEvents.call(this, webhooks, body.events as string[], itemIndex);
+		}
 		requireChanges.call(this, body, extra, itemIndex);
 		return { endpoint: 'updateWebhook', id, params: body, extra };
 	},
