@@ -16,8 +16,13 @@ import { jobInDelivery, readDelivery, readJob, readResource } from '../shared/ex
 import { sameEvents } from '../shared/executor/events';
 import { verifyDelivery } from '../shared/executor/signatures';
 import { BUILT_IN_PROFILE } from '../shared/profile/builtIn';
-import { readAt } from '../shared/profile/pointer';
-import type { Profile, SignatureScheme } from '../shared/profile/types';
+import { isRecord, readAt } from '../shared/profile/pointer';
+import type {
+	DeliveryReading,
+	JobProfile,
+	Profile,
+	SignatureScheme,
+} from '../shared/profile/types';
 import {
 	callEndpoint,
 	loadProfile,
@@ -28,7 +33,6 @@ import {
 import { readAllItems } from '../shared/transport/paging';
 import { registrationId, secretFor, secretProblem, usableSecret } from '../shared/secrets';
 import { admission, deliveryKey, rememberStart, retentionMs, type Admission } from './deliveries';
-import { storedDelivery, storedJobs } from './stored';
 
 const JOB_LOOKUP_TIMEOUT_MS = 10_000;
 
@@ -42,9 +46,18 @@ interface Subscription {
 	secret: string;
 	events: string[];
 	signature?: SignatureScheme;
-	/** Kept as the profile had them; registrations stored before profiles kept another shape (stored.ts). */
-	delivery?: unknown;
-	jobs?: unknown;
+	/** How deliveries and jobs are read, as the profile had them at activation. */
+	delivery?: DeliveryReading;
+	jobs?: JobProfile;
+}
+
+/**
+ * Whether a subscription keeps its readings as the profile has them: a registration stored before
+ * (a contract's readings) is registered again at the next activation, and read by the built-in
+ * profile until then.
+ */
+function isCurrent(subscription: Subscription): boolean {
+	return isRecord(subscription.jobs?.completion);
 }
 
 type Subscriptions = Record<string, Subscription>;
@@ -203,12 +216,13 @@ export class ContentPublishingTrigger implements INodeType {
 					readAt(current, registration.url) === webhookUrl &&
 					sameEvents(readAt(current, registration.events), events) &&
 					active !== (registration.negated === true) &&
-					usableSecret(stored.secret, undefined, schemeOf(stored))
+					usableSecret(stored.secret, undefined, schemeOf(stored)) &&
+					isCurrent(stored)
 				) {
 					return true;
 				}
-				// It no longer matches the node, or its secret (kept before secrets were checked) is
-				// none: replace it rather than keep a second one.
+				// It no longer matches the node, its secret (kept before secrets were checked) is none, or
+				// it was stored before profiles: replace it rather than keep a second one.
 				await deleteRegistration.call(this, stored.id);
 				delete subscriptions[webhookUrl];
 				return false;
@@ -306,8 +320,9 @@ export class ContentPublishingTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
-		const jobs = storedJobs(subscription.jobs) ?? BUILT_IN_PROFILE.jobs;
-		const reading = storedDelivery(subscription.delivery) ?? BUILT_IN_PROFILE.webhooks.delivery;
+		const current = isCurrent(subscription);
+		const jobs = (current && subscription.jobs) || BUILT_IN_PROFILE.jobs;
+		const reading = (current && subscription.delivery) || BUILT_IN_PROFILE.webhooks.delivery;
 		const delivery = readDelivery(reading, { body: this.getBodyData(), headers });
 		// Each trigger remembers its own deliveries: this workflow's node, on this subscription.
 		const trigger = [this.getWorkflow().id ?? '', this.getNode().id, subscription.id].join('\n');
