@@ -200,7 +200,7 @@ export interface RecordedRequest {
 	method: string;
 	/** Raw path without the query string, exactly as received (still percent-encoded). */
 	path: string;
-	query: Record<string, string | string[]>;
+	query: Query;
 	headers: Record<string, string | string[] | undefined>;
 	rawBody: string;
 	/** Parsed JSON, or undefined when the body was empty or not JSON. */
@@ -252,7 +252,7 @@ export interface Delivery {
 export interface RouteRequest {
 	/** Path parameters, already percent-decoded. */
 	params: Record<string, string>;
-	query: Record<string, string | string[]>;
+	query: Query;
 	body: unknown;
 }
 
@@ -359,128 +359,78 @@ interface CreateWebhookInput {
 // ---------------------------------------------------------------------------------------------
 // Routes
 
+const route = (
+	method: HttpMethod,
+	path: string,
+	operationId: string,
+	handler: Route['handler'],
+): Route => ({ method, path, operationId, handler });
+
+const capitalized = (word: string) => `${word[0].toUpperCase()}${word.slice(1)}`;
+
 export const routes: readonly Route[] = [
 	{
-		method: 'GET',
-		path: '/v1/openapi.json',
-		operationId: 'getOpenApiDocument',
+		...route('GET', '/v1/openapi.json', 'getOpenApiDocument', (service) =>
+			ok(service.servedDocument()),
+		),
 		anonymous: true,
-		handler: (service) => ok(service.servedDocument()),
 	},
-	{
-		method: 'GET',
-		path: '/v1/me',
-		operationId: 'getAccount',
-		handler: (service) => ok(service.account),
-	},
-	{
-		method: 'GET',
-		path: '/v1/pages',
-		operationId: 'listPages',
-		handler: (service, { query }) => {
-			const search = singleValue(query.q)?.toLowerCase();
-			const pages = [...service.pages.values()].filter(
-				(page) => search === undefined || page.name.toLowerCase().includes(search),
-			);
-			return ok(service.page('listPages', pages, query));
-		},
-	},
-	{
-		method: 'GET',
-		path: '/v1/pages/{id}',
-		operationId: 'getPage',
-		handler: (service, { params }) => ok(findOr404(service.pages, 'Page', params.id)),
-	},
-	{ method: 'POST', path: '/v1/posts', operationId: 'createPost', handler: createPost },
-	{
-		method: 'GET',
-		path: '/v1/posts',
-		operationId: 'listPosts',
-		handler: (service, { query }) => {
-			const status = singleValue(query.status);
-			const pageId = singleValue(query.page_id);
-			const posts = [...service.posts.values()].filter(
-				(post) =>
-					(status === undefined || post.status === status) &&
-					(pageId === undefined || post.page_id === pageId),
-			);
-			return ok(service.page('listPosts', posts, query));
-		},
-	},
-	{
-		method: 'GET',
-		path: '/v1/posts/{id}',
-		operationId: 'getPost',
-		handler: (service, { params }) => ok(findOr404(service.posts, 'Post', params.id)),
-	},
-	{ method: 'PATCH', path: '/v1/posts/{id}', operationId: 'updatePost', handler: updatePost },
-	{
-		method: 'DELETE',
-		path: '/v1/posts/{id}',
-		operationId: 'deletePost',
-		handler: (service, { params }) => {
-			findOr404(service.posts, 'Post', params.id);
-			service.posts.delete(params.id);
-			return { status: 204 };
-		},
-	},
-	generationRoute('blog', 'generateBlog'),
-	generationRoute('linkedin', 'generateLinkedin'),
-	generationRoute('twitter', 'generateTwitter'),
-	generationRoute('carousel', 'generateCarousel'),
-	generationRoute('video', 'generateVideo'),
-	publishingRoute('linkedin', 'publishLinkedin'),
-	publishingRoute('twitter', 'publishTwitter'),
-	{
-		method: 'GET',
-		path: '/v1/jobs/{id}',
-		operationId: 'getJob',
-		handler: (service, { params }) => {
-			const job = service.pollJob(params.id);
-			if (!job) throw notFound('Job', params.id);
-			return ok(job);
-		},
-	},
-	{ method: 'POST', path: '/v1/webhooks', operationId: 'createWebhook', handler: createWebhook },
-	{
-		method: 'GET',
-		path: '/v1/webhooks',
-		operationId: 'listWebhooks',
-		handler: (service, { query }) =>
-			ok(service.page('listWebhooks', [...service.webhooks.values()].map(withoutSecret), query)),
-	},
-	{
-		method: 'GET',
-		path: '/v1/webhooks/{id}',
-		operationId: 'getWebhook',
-		handler: (service, { params }) =>
-			ok(withoutSecret(findOr404(service.webhooks, 'Webhook', params.id))),
-	},
-	{
-		method: 'PATCH',
-		path: '/v1/webhooks/{id}',
-		operationId: 'updateWebhook',
-		handler: (service, { params, body }) => {
-			const webhook = findOr404(service.webhooks, 'Webhook', params.id);
-			const updated: StoredWebhook = {
-				...webhook,
-				...(body as Partial<CreateWebhookInput>),
-				updated_at: isoNow(),
-			};
-			service.webhooks.set(webhook.id, updated);
-			return ok(withoutSecret(updated));
-		},
-	},
-	{
-		method: 'DELETE',
-		path: '/v1/webhooks/{id}',
-		operationId: 'deleteWebhook',
-		handler: (service, { params }) => {
-			findOr404(service.webhooks, 'Webhook', params.id);
-			service.webhooks.delete(params.id);
-			return { status: 204 };
-		},
-	},
+	route('GET', '/v1/me', 'getAccount', (service) => ok(service.account)),
+	route('GET', '/v1/pages', 'listPages', (service, { query }) => {
+		const search = singleValue(query.q)?.toLowerCase();
+		const pages = [...service.pages.values()].filter(
+			(page) => search === undefined || page.name.toLowerCase().includes(search),
+		);
+		return ok(service.page('listPages', pages, query));
+	}),
+	route('GET', '/v1/pages/{id}', 'getPage', (service, { params }) =>
+		ok(findOr404(service.pages, 'Page', params.id)),
+	),
+	route('POST', '/v1/posts', 'createPost', createPost),
+	route('GET', '/v1/posts', 'listPosts', (service, { query }) => {
+		const [status, pageId] = [singleValue(query.status), singleValue(query.page_id)];
+		const posts = [...service.posts.values()].filter(
+			(post) =>
+				(status === undefined || post.status === status) &&
+				(pageId === undefined || post.page_id === pageId),
+		);
+		return ok(service.page('listPosts', posts, query));
+	}),
+	route('GET', '/v1/posts/{id}', 'getPost', (service, { params }) =>
+		ok(findOr404(service.posts, 'Post', params.id)),
+	),
+	route('PATCH', '/v1/posts/{id}', 'updatePost', updatePost),
+	route('DELETE', '/v1/posts/{id}', 'deletePost', (service, { params }) =>
+		remove(service.posts, 'Post', params.id),
+	),
+	...(['blog', 'linkedin', 'twitter', 'carousel', 'video'] as const).map((kind) =>
+		route('POST', `/v1/generate/${kind}`, `generate${capitalized(kind)}`, generation(kind)),
+	),
+	...(['linkedin', 'twitter'] as const).map((platform) =>
+		route(
+			'POST',
+			`/v1/publish/${platform}`,
+			`publish${capitalized(platform)}`,
+			publishing(platform),
+		),
+	),
+	route('GET', '/v1/jobs/{id}', 'getJob', (service, { params }) => ok(service.pollJob(params.id))),
+	route('POST', '/v1/webhooks', 'createWebhook', createWebhook),
+	route('GET', '/v1/webhooks', 'listWebhooks', (service, { query }) =>
+		ok(service.page('listWebhooks', [...service.webhooks.values()].map(withoutSecret), query)),
+	),
+	route('GET', '/v1/webhooks/{id}', 'getWebhook', (service, { params }) =>
+		ok(withoutSecret(findOr404(service.webhooks, 'Webhook', params.id))),
+	),
+	route('PATCH', '/v1/webhooks/{id}', 'updateWebhook', (service, { params, body }) => {
+		const webhook = findOr404(service.webhooks, 'Webhook', params.id);
+		const updated = { ...webhook, ...(body as Partial<CreateWebhookInput>), updated_at: isoNow() };
+		service.webhooks.set(webhook.id, updated);
+		return ok(withoutSecret(updated));
+	}),
+	route('DELETE', '/v1/webhooks/{id}', 'deleteWebhook', (service, { params }) =>
+		remove(service.webhooks, 'Webhook', params.id),
+	),
 ];
 
 function createPost(service: FakeService, { body }: RouteRequest): RouteResult {
@@ -505,6 +455,28 @@ function updatePost(service: FakeService, { params, body }: RouteRequest): Route
 	return ok(updated);
 }
 
+function generation(
+	kind: 'blog' | 'linkedin' | 'twitter' | 'carousel' | 'video',
+): Route['handler'] {
+	return (service, { body }) => {
+		const input = body as JobInput;
+		requireReference(service.pages, 'page_id', 'page', input.page_id);
+		requireReference(service.posts, 'source_post_id', 'post', input.source_post_id);
+		return { status: 202, body: service.startJob(`generate.${kind}`, input) };
+	};
+}
+
+function publishing(platform: 'linkedin' | 'twitter'): Route['handler'] {
+	return (service, { body }) => {
+		const input = body as JobInput;
+		requireReference(service.posts, 'post_id', 'post', input.post_id);
+		requireReference(service.pages, 'page_id', 'page', input.page_id);
+		if (input.thread !== undefined && (input.content !== undefined || input.post_id !== undefined))
+			throw invalidField('thread', 'takes the place of content and post_id: send one of the three');
+		return { status: 202, body: service.startJob(`publish.${platform}`, input) };
+	};
+}
+
 function createWebhook(service: FakeService, { body }: RouteRequest): RouteResult {
 	const input = body as CreateWebhookInput;
 	const now = isoNow();
@@ -520,46 +492,6 @@ function createWebhook(service: FakeService, { body }: RouteRequest): RouteResul
 	};
 	service.webhooks.set(webhook.id, webhook);
 	return { status: 201, body: webhook };
-}
-
-function generationRoute(
-	kind: 'blog' | 'linkedin' | 'twitter' | 'carousel' | 'video',
-	operationId: string,
-): Route {
-	return {
-		method: 'POST',
-		path: `/v1/generate/${kind}`,
-		operationId,
-		handler: (service, { body }) => {
-			const input = body as JobInput;
-			requireReference(service.pages, 'page_id', 'page', input.page_id);
-			requireReference(service.posts, 'source_post_id', 'post', input.source_post_id);
-			return { status: 202, body: service.startJob(`generate.${kind}`, input) };
-		},
-	};
-}
-
-function publishingRoute(platform: 'linkedin' | 'twitter', operationId: string): Route {
-	return {
-		method: 'POST',
-		path: `/v1/publish/${platform}`,
-		operationId,
-		handler: (service, { body }) => {
-			const input = body as JobInput;
-			requireReference(service.posts, 'post_id', 'post', input.post_id);
-			requireReference(service.pages, 'page_id', 'page', input.page_id);
-			if (
-				input.thread !== undefined &&
-				(input.content !== undefined || input.post_id !== undefined)
-			) {
-				throw invalidField(
-					'thread',
-					'takes the place of content and post_id: send one of the three',
-				);
-			}
-			return { status: 202, body: service.startJob(`publish.${platform}`, input) };
-		},
-	};
 }
 
 const profileRouteTables = new WeakMap<ProfileAdapter, ProfileRoute[]>();
@@ -645,6 +577,12 @@ function findOr404<T>(collection: Map<string, T>, resource: string, id: string):
 	return item;
 }
 
+function remove(collection: Map<string, unknown>, resource: string, id: string): RouteResult {
+	findOr404(collection, resource, id);
+	collection.delete(id);
+	return { status: 204 };
+}
+
 function requireReference(
 	collection: Map<string, unknown>,
 	field: string,
@@ -672,7 +610,7 @@ function singleValue(value: string | string[] | undefined): string | undefined {
 
 function paginate<T extends { id: string }>(
 	items: T[],
-	query: Record<string, string | string[]>,
+	query: Query,
 	maxPageSize: number,
 ): { data: T[]; next_cursor: string | null } {
 	const limit = Math.min(Number(singleValue(query.limit) ?? DEFAULT_PAGE_SIZE), maxPageSize);
@@ -848,10 +786,9 @@ interface Reply {
 	status: number;
 	headers?: Record<string, string>;
 	json?: unknown;
-	/** Of `json`; default application/json. */
-	contentType?: string;
-	html?: string;
 	text?: string;
+	/** Of `json` (default application/json) or `text` (default text/plain). */
+	contentType?: string;
 	/** Made by an injected fault, so not the service's own answer. */
 	faulted?: boolean;
 }
@@ -1050,12 +987,7 @@ export class FakeService {
 
 	/** Applies to jobs created afterwards. */
 	setJobPlan(plan: JobPlan): void {
-		this.jobPlan = {
-			outcome: plan.outcome,
-			pollsUntilRunning: plan.pollsUntilRunning ?? DEFAULT_JOB_PLAN.pollsUntilRunning,
-			pollsUntilDone: plan.pollsUntilDone ?? DEFAULT_JOB_PLAN.pollsUntilDone,
-			error: plan.error ?? DEFAULT_JOB_PLAN.error,
-		};
+		this.jobPlan = { ...DEFAULT_JOB_PLAN, ...plan };
 	}
 
 	/** Resolves once the webhook deliveries for the job were attempted (retries included). */
@@ -1256,10 +1188,10 @@ export class FakeService {
 	}
 
 	/** Looks a job up as GET /v1/jobs/{id} does, counting the poll (which advances it in 'poll' mode). */
-	pollJob(id: string): Job | undefined {
-		const job = this.jobs.get(id);
+	pollJob(id: string): Job {
+		const job = findOr404(this.jobs, 'Job', id);
 		const runtime = this.jobRuntimes.get(id);
-		if (job && runtime && this.jobMode !== 'timed') {
+		if (runtime && this.jobMode !== 'timed') {
 			runtime.polls += 1;
 			this.applyPolls(job, runtime);
 		}
@@ -1330,10 +1262,8 @@ export class FakeService {
 		} catch {
 			return; // The client went away mid-request; there is nobody to answer.
 		}
-		const rawUrl = request.url ?? '/';
-		const queryStart = rawUrl.indexOf('?');
-		const path = queryStart === -1 ? rawUrl : rawUrl.slice(0, queryStart);
-		const query = parseQuery(queryStart === -1 ? '' : rawUrl.slice(queryStart + 1));
+		const [path, search = ''] = (request.url ?? '/').split(/\?(.*)/s);
+		const query = parseQuery(search);
 		const method = request.method ?? 'GET';
 		const body = parseBody(rawBody);
 		const { match, operationId, allowed } = this.matchRequest(method, path);
@@ -1387,7 +1317,6 @@ export class FakeService {
 			problems.length === 0 &&
 			body.isJson &&
 			!reply.faulted &&
-			reply.html === undefined &&
 			reply.text === undefined
 		) {
 			const answer = sharedContractValidator(this.profile).validateResponse({
@@ -1432,11 +1361,7 @@ export class FakeService {
 	}
 
 	/** One page of a list, in the profile's paging style. */
-	page<T extends { id: string }>(
-		list: string,
-		items: T[],
-		query: Record<string, string | string[]>,
-	): object {
+	page<T extends { id: string }>(list: string, items: T[], query: Query): object {
 		const paging = {
 			maxPageSize: this.maxPageSize,
 			baseUrl: this.baseUrl,
@@ -1468,7 +1393,7 @@ export class FakeService {
 
 	private contractProblems(
 		operationId: string | undefined,
-		query: Record<string, string | string[]>,
+		query: Query,
 		body: ParsedBody,
 		contentType: string | undefined,
 	): ContractProblem[] {
@@ -1485,7 +1410,7 @@ export class FakeService {
 	private async reply(request: {
 		method: string;
 		path: string;
-		query: Record<string, string | string[]>;
+		query: Query;
 		body: ParsedBody;
 		rawBody: string;
 		match: ReturnType<typeof matchRoute>;
@@ -1506,7 +1431,8 @@ export class FakeService {
 		}
 		const fault = this.takeFault(method, path);
 		if (fault?.delayMs) await this.pause(fault.delayMs);
-		if (fault?.nonJsonBody) return { status: 200, html: LOGIN_PAGE, faulted: true };
+		if (fault?.nonJsonBody)
+			return { status: 200, text: LOGIN_PAGE, contentType: 'text/html', faulted: true };
 		if (fault?.redirectTo !== undefined)
 			return {
 				status: fault.status ?? 307,
@@ -1976,24 +1902,18 @@ function errorReply(error: unknown, adapter: ProfileAdapter | undefined): Reply 
 }
 
 function contentTypeOf(reply: Reply): string | undefined {
+	if (reply.text !== undefined) return reply.contentType ?? 'text/plain';
 	return reply.json === undefined ? undefined : (reply.contentType ?? 'application/json');
 }
 
 function send(response: ServerResponse, reply: Reply): void {
 	if (response.destroyed) return;
 	const headers: Record<string, string> = { ...reply.headers };
-	let payload: string | undefined;
-	if (reply.html !== undefined) {
-		headers['Content-Type'] = 'text/html; charset=utf-8';
-		payload = reply.html;
-	} else if (reply.text !== undefined) {
-		headers['Content-Type'] = 'text/plain; charset=utf-8';
-		payload = reply.text;
-	} else if (reply.json !== undefined) {
+	const payload = reply.text ?? (reply.json === undefined ? undefined : JSON.stringify(reply.json));
+	if (payload !== undefined) {
 		headers['Content-Type'] = `${contentTypeOf(reply)}; charset=utf-8`;
-		payload = JSON.stringify(reply.json);
+		headers['Content-Length'] = String(Buffer.byteLength(payload));
 	}
-	if (payload !== undefined) headers['Content-Length'] = String(Buffer.byteLength(payload));
 	response.writeHead(reply.status, headers);
 	response.end(payload);
 }
@@ -2016,8 +1936,8 @@ function parseBody(rawBody: string): ParsedBody {
 	}
 }
 
-function parseQuery(search: string): Record<string, string | string[]> {
-	const query: Record<string, string | string[]> = {};
+function parseQuery(search: string): Query {
+	const query: Query = {};
 	for (const [name, value] of new URLSearchParams(search)) {
 		const previous = query[name];
 		query[name] =
