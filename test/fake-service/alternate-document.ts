@@ -11,6 +11,7 @@ import {
 	DEFAULT_PAGE_SIZE,
 	headerParameter,
 	integerBetween as between,
+	JOB_TYPES,
 	MAX_PAGE_SIZE,
 	nonEmptyText,
 	oneOfValues,
@@ -49,9 +50,7 @@ const nullable = (type: string, extra: JsonSchema = {}): JsonSchema => ({
 });
 
 const POST_STATES = ['DRAFT', 'SCHEDULED', 'PUBLISHED'];
-const JOB_KINDS = ['blog', 'linkedin', 'twitter', 'carousel', 'video']
-	.map((kind) => `generate/${kind}`)
-	.concat('publish/linkedin', 'publish/twitter');
+const JOB_KINDS = JOB_TYPES.map((type) => type.replace('.', '/'));
 const EVENT_NAMES = Object.values(ALTERNATE_EVENTS);
 
 const postWriteFields: Record<string, JsonSchema> = {

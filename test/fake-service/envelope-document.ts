@@ -10,6 +10,7 @@ import {
 	GENERATION_OPTIONS,
 	headerParameter,
 	integerBetween as between,
+	JOB_TYPES,
 	jsonContent as json,
 	nonEmptyText,
 	oneOfValues,
@@ -59,9 +60,8 @@ const readOnly = (schema: JsonSchema): JsonSchema => ({ ...schema, readOnly: tru
 const header = (name: string): JsonSchema => ({ $ref: `#/components/headers/${name}` });
 const parameter = (name: string): JsonSchema => ({ $ref: `#/components/parameters/${name}` });
 const EVENT_NAMES: string[] = Object.values(ENVELOPE_EVENTS);
-const TASKS = ['blog', 'linkedin', 'twitter', 'carousel', 'video']
-	.map((kind) => `${kind}.generate`)
-	.concat('linkedin.publish', 'twitter.publish');
+// `linkedin.publish` for the primary's `publish.linkedin`.
+const TASKS = JOB_TYPES.map((type) => type.split('.').reverse().join('.'));
 
 // Cloudflare v4: every answer is {success, errors, messages, result}; the resource is `result`.
 const envelope = (result: JsonSchema, extra: Record<string, JsonSchema> = {}): JsonSchema => ({
@@ -122,14 +122,9 @@ const webhookAnswer = (secret: JsonSchema) =>
 		created_on: readOnly(dateTime),
 		modified_on: readOnly(dateTime),
 	});
-const OUTPUTS = [
-	'BlogOutput',
-	'LinkedinOutput',
-	'TwitterOutput',
-	'CarouselOutput',
-	'VideoOutput',
-	'PublishOutput',
-];
+const OUTPUTS = ['Blog', 'Linkedin', 'Twitter', 'Carousel', 'Video', 'Publish'].map(
+	(kind) => `${kind}Output`,
+);
 const message: JsonSchema = closed(
 	{
 		code: { type: 'integer', minimum: 1000 },

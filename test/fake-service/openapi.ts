@@ -307,14 +307,9 @@ function eventSchema(type: string, dataProperty: string, dataSchemaName: string)
 	});
 }
 
-const JOB_RESULT_SCHEMAS = [
-	'BlogResult',
-	'LinkedinResult',
-	'TwitterResult',
-	'CarouselResult',
-	'VideoResult',
-	'PublishResult',
-];
+const JOB_RESULT_SCHEMAS = ['Blog', 'Linkedin', 'Twitter', 'Carousel', 'Video', 'Publish'].map(
+	(kind) => `${kind}Result`,
+);
 
 const schemas: Record<string, JsonSchema> = {
 	Error: everyProperty({
