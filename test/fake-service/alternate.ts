@@ -20,33 +20,6 @@ import type { Paging, ProfileAdapter, Query } from './server';
 
 type Json = Record<string, unknown>;
 
-/** The alternate operation ids, by the primary's. */
-const OPERATION_IDS: Record<string, string> = {
-	getOpenApiDocument: 'meta.openapi',
-	getAccount: 'account.get',
-	listPages: 'pages.list',
-	getPage: 'pages.get',
-	createPost: 'posts.create',
-	listPosts: 'posts.list',
-	getPost: 'posts.get',
-	updatePost: 'posts.replace',
-	deletePost: 'posts.remove',
-	...Object.fromEntries(
-		['blog', 'linkedin', 'twitter', 'carousel', 'video'].map((kind) => [
-			`generate${kind[0].toUpperCase()}${kind.slice(1)}`,
-			`content.${kind}`,
-		]),
-	),
-	publishLinkedin: 'publishing.linkedin',
-	publishTwitter: 'publishing.twitter',
-	getJob: 'jobs.get',
-	createWebhook: 'hooks.create',
-	listWebhooks: 'hooks.list',
-	getWebhook: 'hooks.get',
-	updateWebhook: 'hooks.replace',
-	deleteWebhook: 'hooks.remove',
-};
-
 /** Alternate field → primary field; values of `state`, `length` and `topics` are translated too. */
 const INCOMING: Record<string, string> = {
 	text: 'content',
@@ -396,7 +369,6 @@ function alternateSignature(
 }
 
 export const ALTERNATE: ProfileAdapter = {
-	operationIds: OPERATION_IDS,
 	pathParameter: (resource) => `${resource}Id`,
 	updateMethod: 'PUT',
 	document: buildAlternateDocument,

@@ -27,32 +27,6 @@ import type {
 
 type Json = Record<string, unknown>;
 
-const OPERATION_IDS: Record<string, string> = {
-	getOpenApiDocument: 'meta/openapi',
-	getAccount: 'account/get',
-	listPages: 'pages/list',
-	getPage: 'pages/get',
-	createPost: 'posts/create',
-	listPosts: 'posts/list',
-	getPost: 'posts/get',
-	updatePost: 'posts/update',
-	deletePost: 'posts/delete',
-	...Object.fromEntries(
-		['blog', 'linkedin', 'twitter', 'carousel', 'video'].map((kind) => [
-			`generate${kind[0].toUpperCase()}${kind.slice(1)}`,
-			`generation/create-${kind}`,
-		]),
-	),
-	publishLinkedin: 'publishing/create-linkedin',
-	publishTwitter: 'publishing/create-twitter',
-	getJob: 'jobs/get',
-	createWebhook: 'webhooks/create',
-	listWebhooks: 'webhooks/list',
-	getWebhook: 'webhooks/get',
-	updateWebhook: 'webhooks/update',
-	deleteWebhook: 'webhooks/delete',
-};
-
 /** Envelope field (body or filter) → primary field. */
 const INCOMING: Record<string, string> = {
 	body: 'content',
@@ -373,7 +347,6 @@ function sign(
 }
 
 export const ENVELOPE: ProfileAdapter = {
-	operationIds: OPERATION_IDS,
 	// GitHub's {hook_id}, DigitalOcean's {droplet_id}.
 	pathParameter: (resource) => `${resource}_id`,
 	updateMethod: 'PATCH',

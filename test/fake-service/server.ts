@@ -16,6 +16,7 @@ import {
 	WEBHOOK_RETRY_DELAY_MS,
 	WEBHOOK_TIMEOUT_MS,
 	type ERROR_CODES,
+	type HttpMethodName,
 	type JOB_STATUSES,
 	type JOB_TYPES,
 	type PAGE_PLATFORMS,
@@ -270,8 +271,7 @@ export type Query = Record<string, string | string[]>;
  * every answer, error and delivery out of them.
  */
 export interface ProfileAdapter {
-	/** Its routes are the primary's with these operation ids (by the primary's), path parameter names (`{id}` of `/pages/{id}` is the page's) and update method. */
-	operationIds: Record<string, string>;
+	/** Its routes are the primary's with these path parameter names (`{id}` of `/pages/{id}` is the page's) and update method. */
 	pathParameter(resource: string): string;
 	updateMethod: 'PATCH' | 'PUT' | 'POST';
 	document(serverUrl?: string): ContractDocument;
@@ -496,20 +496,27 @@ function createWebhook(service: FakeService, { body }: RouteRequest): RouteResul
 
 const profileRouteTables = new WeakMap<ProfileAdapter, ProfileRoute[]>();
 
-/** A profile's routes: the primary's, with the profile's operation ids, path parameter names and update method. */
+/**
+ * A profile's routes: the primary's, with the profile's path parameter names and update method,
+ * and the operation ids its document gives them.
+ */
 export function profileRoutes(adapter: ProfileAdapter | undefined): ProfileRoute[] {
 	if (!adapter) return [];
-	const table =
-		profileRouteTables.get(adapter) ??
-		routes.map((route) => ({
-			method: route.method === 'PATCH' ? adapter.updateMethod : route.method,
-			path: route.path.replace(
-				/\/(\w+)s\/\{id\}$/,
-				(_, resource: string) => `/${resource}s/{${adapter.pathParameter(resource)}}`,
-			),
-			operationId: adapter.operationIds[route.operationId],
-			primary: route.operationId,
-		}));
+	const known = profileRouteTables.get(adapter);
+	if (known) return known;
+	const { paths } = adapter.document();
+	const table = routes.map((route) => {
+		const method = route.method === 'PATCH' ? adapter.updateMethod : route.method;
+		const path = route.path.replace(
+			/\/(\w+)s\/\{id\}$/,
+			(_, resource: string) => `/${resource}s/{${adapter.pathParameter(resource)}}`,
+		);
+		// A 3.0 document's paths start after its server's `/v1`.
+		const pathItem = paths[path] ?? paths[path.slice('/v1'.length)];
+		const operationId = pathItem?.[method.toLowerCase() as HttpMethodName]?.operationId;
+		if (!operationId) throw new Error(`The profile's document has no ${method} ${path}`);
+		return { method, path, operationId, primary: route.operationId };
+	});
 	profileRouteTables.set(adapter, table);
 	return table;
 }
