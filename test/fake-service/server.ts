@@ -789,6 +789,21 @@ interface ParsedBody {
 	value: unknown;
 }
 
+/** A request as the service handles it: parsed, routed and checked against the document. */
+interface Exchange {
+	method: string;
+	path: string;
+	query: Query;
+	body: ParsedBody;
+	rawBody: string;
+	headers: IncomingHttpHeaders;
+	match: ReturnType<typeof matchRoute>;
+	operationId?: string;
+	/** The methods the path takes, when it does not take this one. */
+	allowed?: string[];
+	problems: ContractProblem[];
+}
+
 interface Reply {
 	status: number;
 	headers?: Record<string, string>;
@@ -1249,15 +1264,15 @@ export class FakeService {
 			aspectRatio,
 		);
 		const padding = (this.options.videoBytes ?? 0) - video.length;
-		if (padding >= 16)
-			sendMedia(
-				request,
-				response,
-				'video/mp4',
-				Buffer.concat([video, freeBox(padding)]),
-				video.length + padding,
-			);
-		else sendMedia(request, response, 'video/mp4', video);
+		// A `free` box needs 16 bytes: a video asked for a little larger than its own stays as it is.
+		const padded = padding >= 16;
+		sendMedia(
+			request,
+			response,
+			'video/mp4',
+			padded ? Buffer.concat([video, freeBox(padding)]) : video,
+			padded ? video.length + padding : video.length,
+		);
 		return true;
 	}
 
@@ -1270,25 +1285,38 @@ export class FakeService {
 			return; // The client went away mid-request; there is nobody to answer.
 		}
 		const [path, search = ''] = (request.url ?? '/').split(/\?(.*)/s);
-		const query = parseQuery(search);
 		const method = request.method ?? 'GET';
 		const body = parseBody(rawBody);
-		const { match, operationId, allowed } = this.matchRequest(method, path);
-		const problems = this.contractProblems(
-			operationId,
-			query,
+		const routing = this.matchRequest(method, path);
+		const { operationId } = routing;
+		const exchange: Exchange = {
+			method,
+			path,
+			query: parseQuery(search),
 			body,
-			request.headers['content-type'],
-		);
+			rawBody,
+			headers: request.headers,
+			...routing,
+			problems: [],
+		};
+		if (operationId !== undefined)
+			exchange.problems = body.isJson
+				? sharedContractValidator(this.profile).validateRequest({
+						operationId,
+						query: exchange.query,
+						body: body.value,
+						contentType: request.headers['content-type'],
+					})
+				: [{ field: 'body', message: 'is not valid JSON' }];
 		const record: RecordedRequest = {
 			method,
 			path,
-			query,
+			query: exchange.query,
 			headers: { ...request.headers },
 			rawBody,
 			body: body.value,
 			operationId,
-			contractErrors: problems.map(formatProblem),
+			contractErrors: exchange.problems.map(formatProblem),
 			status: 0,
 		};
 		this.requests.push(record);
@@ -1297,17 +1325,7 @@ export class FakeService {
 
 		let reply: Reply;
 		try {
-			reply = await this.reply({
-				method,
-				path,
-				query,
-				body,
-				rawBody,
-				match,
-				allowed,
-				problems,
-				headers: request.headers,
-			});
+			reply = await this.reply(exchange);
 		} catch (error) {
 			if (!(error instanceof ApiError))
 				console.error('Fake content publishing service: unexpected error', error);
@@ -1321,7 +1339,7 @@ export class FakeService {
 		// The answer to every request that kept to the document is checked against it too, unless a fault made it.
 		if (
 			operationId !== undefined &&
-			problems.length === 0 &&
+			exchange.problems.length === 0 &&
 			body.isJson &&
 			!reply.faulted &&
 			reply.text === undefined
@@ -1342,7 +1360,7 @@ export class FakeService {
 	private matchRequest(
 		method: string,
 		path: string,
-	): { match: ReturnType<typeof matchRoute>; operationId?: string; allowed?: string[] } {
+	): Pick<Exchange, 'match' | 'operationId' | 'allowed'> {
 		// A service without a document has no such route at all.
 		if (!this.servesDocument && path === '/v1/openapi.json') return { match: undefined };
 		if (this.profile === 'primary') {
@@ -1369,11 +1387,7 @@ export class FakeService {
 
 	/** One page of a list, in the profile's paging style. */
 	page<T extends { id: string }>(list: string, items: T[], query: Query): object {
-		const paging = {
-			maxPageSize: this.maxPageSize,
-			baseUrl: this.baseUrl,
-			afterCursor,
-		};
+		const paging = { maxPageSize: this.maxPageSize, baseUrl: this.baseUrl, afterCursor };
 		return (
 			this.adapter?.page(list, items, query, paging) ?? paginate(items, query, this.maxPageSize)
 		);
@@ -1398,33 +1412,7 @@ export class FakeService {
 		};
 	}
 
-	private contractProblems(
-		operationId: string | undefined,
-		query: Query,
-		body: ParsedBody,
-		contentType: string | undefined,
-	): ContractProblem[] {
-		if (operationId === undefined) return [];
-		if (!body.isJson) return [{ field: 'body', message: 'is not valid JSON' }];
-		return sharedContractValidator(this.profile).validateRequest({
-			operationId,
-			query,
-			body: body.value,
-			contentType,
-		});
-	}
-
-	private async reply(request: {
-		method: string;
-		path: string;
-		query: Query;
-		body: ParsedBody;
-		rawBody: string;
-		match: ReturnType<typeof matchRoute>;
-		allowed?: string[];
-		problems: ContractProblem[];
-		headers: IncomingHttpHeaders;
-	}): Promise<Reply> {
+	private async reply(request: Exchange): Promise<Reply> {
 		const { method, path, query, body, match, problems } = request;
 		if ((this.options.rateLimit || this.adapter?.rateLimitFields) && !this.bucket.take()) {
 			const seconds = Math.max(1, this.bucket.secondsUntil(1));
@@ -1473,7 +1461,7 @@ export class FakeService {
 		const input = adapter
 			? adapter.incoming(match.route.operationId, body.value, query)
 			: { body: body.value, query };
-		const handled = this.once(method, path, request.headers, request.rawBody, () =>
+		const handled = this.once(request, () =>
 			match.route.handler(this, { params: match.params, query: input.query, body: input.body }),
 		);
 		if (fault?.afterHandling && fault.status !== undefined)
@@ -1526,78 +1514,59 @@ export class FakeService {
 	 * Carries a create out once per key: the primary's Idempotency-Key (the first answer again), or
 	 * where a profile says so, OASIS Repeatable Requests 1.0 §5
 	 * (https://docs.oasis-open.org/odata/repeatable-requests/v1.0/repeatable-requests-v1.0.html):
-	 *
-	 * | Repeatability-Request-ID | Repeatability-First-Sent                         | Repeatability-Result | answer                  |
-	 * |--------------------------|--------------------------------------------------|----------------------|-------------------------|
-	 * | absent                   | absent                                           | (none)               | carried out             |
-	 * | absent                   | present                                          | rejected             | 400                     |
-	 * | present                  | absent, or not an IMF-fixdate                    | rejected             | 400                     |
-	 * | present                  | before the window (5 minutes)                    | rejected             | 412                     |
-	 * | not seen                 | within the window                                | accepted             | carried out, remembered |
-	 * | seen                     | same method, path, First-Sent and body as before | accepted             | the first answer again  |
-	 * | seen                     | any of those different                           | rejected             | 400                     |
-	 *
-	 * Only successful answers are remembered (errors are thrown), so a failed request is carried out
-	 * again when repeated, as §5 allows. GET is never repeatable; every POST here creates.
+	 * without both headers a request is carried out as usual; a Repeatability-Request-ID with an
+	 * IMF-fixdate Repeatability-First-Sent of the last 5 minutes is `accepted`, carried out once and,
+	 * sent again with the same method, path, First-Sent and body, given the first answer again. Either
+	 * header alone, a First-Sent that is no IMF-fixdate or an ID sent before with another request is
+	 * `rejected` with 400, an older First-Sent with 412. Only successful answers are remembered
+	 * (errors are thrown), so a failed request is carried out again, as §5 allows.
 	 */
-	private once(
-		method: string,
-		path: string,
-		headers: IncomingHttpHeaders,
-		rawBody: string,
-		run: () => RouteResult,
-	): RouteResult {
+	private once({ method, path, headers, rawBody }: Exchange, run: () => RouteResult): RouteResult {
 		const header = (name: string) => singleValue(headers[name]);
+		const remembered = (key: string, fingerprint = '') => {
+			const answer = this.idempotentAnswers.get(key)?.answer ?? run();
+			this.idempotentAnswers.set(key, { fingerprint, answer });
+			return answer;
+		};
 		if (method !== 'POST' || (this.adapter && !this.adapter.repeatability)) return run();
-		let key = header('idempotency-key');
-		let fingerprint = '';
-		if (this.adapter) {
-			const [id, firstSent] = [
-				header('repeatability-request-id'),
-				header('repeatability-first-sent'),
-			];
-			if (id === undefined && firstSent === undefined) return run();
-			const rejected = (status: number, field: string, message: string) =>
-				new ApiError(
-					status,
-					'bad_request',
-					`${field} ${message}`,
-					[{ field: `header.${field}`, message }],
-					{ 'Repeatability-Result': 'rejected' },
-				);
-			if (id === undefined)
-				throw rejected(
-					400,
-					'Repeatability-Request-ID',
-					'is required with Repeatability-First-Sent',
-				);
-			const sentAt = IMF_FIXDATE.test(firstSent ?? '') ? Date.parse(firstSent ?? '') : NaN;
-			if (Number.isNaN(sentAt))
-				throw rejected(
-					400,
-					'Repeatability-First-Sent',
-					'must be an IMF-fixdate such as "Sun, 06 Nov 1994 08:49:37 GMT"',
-				);
-			if (sentAt < Date.now() - REPEATABILITY_WINDOW_MS)
-				throw rejected(
-					412,
-					'Repeatability-First-Sent',
-					'is older than the 5 minutes this service remembers',
-				);
-			fingerprint = `${method} ${path} ${firstSent} ${rawBody}`;
-			const seen = this.idempotentAnswers.get(`repeatability ${id}`);
-			if (seen && seen.fingerprint !== fingerprint)
-				throw rejected(400, 'Repeatability-Request-ID', 'was sent before with another request');
-			key = `repeatability ${id}`;
-		} else if (key !== undefined) {
-			key = `${path} ${key}`;
+		if (!this.adapter) {
+			const key = header('idempotency-key');
+			return key === undefined ? run() : remembered(`${path} ${key}`);
 		}
-		if (key === undefined) return run();
-		const answer = this.idempotentAnswers.get(key)?.answer ?? run();
-		this.idempotentAnswers.set(key, { fingerprint, answer });
-		return this.adapter
-			? { ...answer, headers: { ...answer.headers, 'Repeatability-Result': 'accepted' } }
-			: answer;
+		const [id, firstSent] = [
+			header('repeatability-request-id'),
+			header('repeatability-first-sent'),
+		];
+		if (id === undefined && firstSent === undefined) return run();
+		const rejected = (status: number, field: string, message: string) =>
+			new ApiError(
+				status,
+				'bad_request',
+				`${field} ${message}`,
+				[{ field: `header.${field}`, message }],
+				{ 'Repeatability-Result': 'rejected' },
+			);
+		if (id === undefined)
+			throw rejected(400, 'Repeatability-Request-ID', 'is required with Repeatability-First-Sent');
+		const sentAt = IMF_FIXDATE.test(firstSent ?? '') ? Date.parse(firstSent ?? '') : NaN;
+		if (Number.isNaN(sentAt))
+			throw rejected(
+				400,
+				'Repeatability-First-Sent',
+				'must be an IMF-fixdate such as "Sun, 06 Nov 1994 08:49:37 GMT"',
+			);
+		if (sentAt < Date.now() - REPEATABILITY_WINDOW_MS)
+			throw rejected(
+				412,
+				'Repeatability-First-Sent',
+				'is older than the 5 minutes this service remembers',
+			);
+		const fingerprint = `${method} ${path} ${firstSent} ${rawBody}`;
+		const seen = this.idempotentAnswers.get(`repeatability ${id}`);
+		if (seen && seen.fingerprint !== fingerprint)
+			throw rejected(400, 'Repeatability-Request-ID', 'was sent before with another request');
+		const answer = remembered(`repeatability ${id}`, fingerprint);
+		return { ...answer, headers: { ...answer.headers, 'Repeatability-Result': 'accepted' } };
 	}
 
 	private takeFault(method: string, path: string): Fault | undefined {
