@@ -83,17 +83,9 @@ const mini = (type: string, id: unknown) => (id === null ? null : { type, id });
 export function nestedPost(post: Json): Json {
 	return {
 		type: 'post',
-		id: post.id,
-		page: mini('page', post.page_id),
-		title: post.title,
-		content: post.content,
-		status: post.status,
-		tags: post.tags,
-		media_urls: post.media_urls,
-		scheduled_at: post.scheduled_at,
-		published_at: post.published_at,
-		created_at: post.created_at,
-		updated_at: post.updated_at,
+		...renamed(post, { page_id: 'page' }, (name, value) =>
+			name === 'page' ? mini('page', value) : value,
+		),
 	};
 }
 
