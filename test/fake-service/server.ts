@@ -1278,12 +1278,9 @@ export class FakeService {
 
 	private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
 		if (request.method === 'GET' && this.serveMedia(request, response)) return;
-		let rawBody: string;
-		try {
-			rawBody = await readBody(request);
-		} catch {
-			return; // The client went away mid-request; there is nobody to answer.
-		}
+		const rawBody = await readBody(request).catch(() => undefined);
+		// The client went away mid-request; there is nobody to answer.
+		if (rawBody === undefined) return;
 		const [path, search = ''] = (request.url ?? '/').split(/\?(.*)/s);
 		const method = request.method ?? 'GET';
 		const body = parseBody(rawBody);
@@ -1340,7 +1337,6 @@ export class FakeService {
 		if (
 			operationId !== undefined &&
 			exchange.problems.length === 0 &&
-			body.isJson &&
 			!reply.faulted &&
 			reply.text === undefined
 		) {
@@ -1745,19 +1741,12 @@ export class FakeService {
 			'Content-Type': 'application/json',
 			'User-Agent': 'content-publishing-fake-webhooks/1.0',
 			...(this.adapter
-				? {
-						...this.adapter.deliveryHeaders?.({ type: wire.type, webhookId: webhook.id }),
-						...this.adapter.sign(webhook.secret, body, {
-							eventId: event.id,
-							timestamp,
-							nth: this.deliveries.length,
-						}),
-					}
-				: {
-						[WEBHOOK_HEADERS.event]: event.type,
-						[WEBHOOK_HEADERS.delivery]: event.id,
-						...this.signDelivery(webhook.secret, body, timestamp),
-					}),
+				? this.adapter.deliveryHeaders?.({ type: wire.type, webhookId: webhook.id })
+				: { [WEBHOOK_HEADERS.event]: event.type, [WEBHOOK_HEADERS.delivery]: event.id }),
+			...this.signDelivery(webhook.secret, body, timestamp, {
+				eventId: event.id,
+				nth: this.deliveries.length,
+			}),
 		};
 		const delivery: Delivery = {
 			webhookId: webhook.id,
@@ -1777,14 +1766,11 @@ export class FakeService {
 			if (attempt > 1) await this.pause(WEBHOOK_RETRY_DELAY_MS);
 			if (this.shutdown.signal.aborted) return;
 			delivery.attempts = attempt;
-			delivery.lastStatus = await postOnce(target, headers, body, this.shutdown.signal).catch(
+			const status = await postOnce(target, headers, body, this.shutdown.signal).catch(
 				() => undefined,
 			);
-			if (
-				delivery.lastStatus !== undefined &&
-				delivery.lastStatus >= 200 &&
-				delivery.lastStatus < 300
-			) {
+			delivery.lastStatus = status;
+			if (status !== undefined && status >= 200 && status < 300) {
 				delivery.delivered = true;
 				return;
 			}
