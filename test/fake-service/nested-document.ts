@@ -21,11 +21,11 @@ import {
 	PAGE_PLATFORMS,
 	parameterRef,
 	POST_STATUSES,
+	RESULT_FIELDS,
 	queryParameter as query,
 	schemaRef as ref,
 	text,
 	uri,
-	VIDEO_ASPECT_RATIOS,
 	WEBHOOK_MAX_ATTEMPTS,
 } from './openapi';
 import type { ContractDocument } from './request-validator';
@@ -231,29 +231,8 @@ const RESPONSES: Array<[string, Record<string, JsonSchema>, string[]?]> = [
 			},
 		},
 	],
-	[
-		'generate.carousel',
-		{
-			slides: {
-				type: 'array',
-				minItems: 2,
-				maxItems: 20,
-				items: everyProperty({
-					title: text,
-					body: text,
-					image_url: described(uri, 'The slide as a PNG image.'),
-				}),
-			},
-		},
-	],
-	[
-		'generate.video',
-		{
-			video_url: described(uri, 'The video as an MP4 file (H.264), as long as `duration_seconds`.'),
-			duration_seconds: between(5, 600),
-			aspect_ratio: oneOfValues(VIDEO_ASPECT_RATIOS),
-		},
-	],
+	['generate.carousel', RESULT_FIELDS.carousel],
+	['generate.video', RESULT_FIELDS.video],
 	...(['linkedin', 'twitter'] as const).map(
 		(platform): [string, Record<string, JsonSchema>, string[]] => [
 			`publish.${platform}`,

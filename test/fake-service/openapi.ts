@@ -307,6 +307,27 @@ function eventSchema(type: string, dataProperty: string, dataSchemaName: string)
 	});
 }
 
+/** The fields of a carousel's and a video's result, in the primary's and the nested profile's names. */
+export const RESULT_FIELDS = {
+	carousel: {
+		slides: {
+			type: 'array',
+			minItems: 2,
+			maxItems: 20,
+			items: everyProperty({
+				title: text,
+				body: text,
+				image_url: described(uri, 'The slide as a PNG image.'),
+			}),
+		},
+	},
+	video: {
+		video_url: described(uri, 'The video as an MP4 file (H.264), as long as `duration_seconds`.'),
+		duration_seconds: integerBetween(5, 600),
+		aspect_ratio: oneOfValues(VIDEO_ASPECT_RATIOS),
+	},
+} satisfies Record<string, Record<string, JsonSchema>>;
+
 const JOB_RESULT_SCHEMAS = ['Blog', 'Linkedin', 'Twitter', 'Carousel', 'Video', 'Publish'].map(
 	(kind) => `${kind}Result`,
 );
@@ -377,23 +398,8 @@ const schemas: Record<string, JsonSchema> = {
 	TwitterResult: everyProperty({
 		tweets: { type: 'array', minItems: 1, maxItems: 25, items: { type: 'string', maxLength: 280 } },
 	}),
-	CarouselResult: everyProperty({
-		slides: {
-			type: 'array',
-			minItems: 2,
-			maxItems: 20,
-			items: everyProperty({
-				title: text,
-				body: text,
-				image_url: described(uri, 'The slide as a PNG image.'),
-			}),
-		},
-	}),
-	VideoResult: everyProperty({
-		video_url: described(uri, 'The video as an MP4 file (H.264), as long as `duration_seconds`.'),
-		duration_seconds: integerBetween(5, 600),
-		aspect_ratio: oneOfValues(VIDEO_ASPECT_RATIOS),
-	}),
+	CarouselResult: everyProperty(RESULT_FIELDS.carousel),
+	VideoResult: everyProperty(RESULT_FIELDS.video),
 	PublishResult: closedObject(
 		{
 			platform: oneOfValues(['linkedin', 'twitter']),
