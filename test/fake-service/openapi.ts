@@ -562,7 +562,8 @@ const responses: Record<string, JsonSchema> = {
 
 interface OperationOptions {
 	description?: string;
-	pathId?: 'PageId' | 'PostId' | 'JobId' | 'WebhookId';
+	/** The path parameter's component. */
+	pathId?: string;
 	query?: string[];
 	requestBody?: string;
 	anonymous?: boolean;
@@ -572,7 +573,12 @@ function operation(
 	operationId: string,
 	summary: string,
 	tag: string,
-	success: [status: '200' | '201' | '202' | '204', description: string, schema?: JsonSchema],
+	/** The answer's status, description, and schema (a component's name, or the schema itself). */
+	[status, answer, schema]: [
+		status: '200' | '201' | '202' | '204',
+		description: string,
+		schema?: string | JsonSchema,
+	],
 	{ description, pathId, query = [], requestBody, anonymous }: OperationOptions = {},
 ): OpenApiOperation {
 	const errors: Array<[string, string, boolean]> = [
@@ -593,10 +599,10 @@ function operation(
 			...(pathId ? [pathId] : []),
 			...query,
 			// Creates (a body, answered 201 or 202) honour an Idempotency-Key.
-			...(requestBody !== undefined && success[0] !== '200' ? ['IdempotencyKey'] : []),
+			...(requestBody !== undefined && status !== '200' ? ['IdempotencyKey'] : []),
 		].map(parameterRef),
 		body: requestBody,
-		success,
+		success: [status, answer, typeof schema === 'string' ? schemaRef(schema) : schema],
 		errors: Object.fromEntries(
 			errors
 				.filter(([, , applies]) => applies)
@@ -606,7 +612,7 @@ function operation(
 }
 
 const listQuery = ['Limit', 'Cursor'];
-const queuedJob: ['202', string, JsonSchema] = ['202', 'The queued job.', schemaRef('Job')];
+const queuedJob: ['202', string, string] = ['202', 'The queued job.', 'Job'];
 const capitalized = (word: string) => `${word[0].toUpperCase()}${word.slice(1)}`;
 
 function generation(kind: string, summary: string): OpenApiPathItem {
@@ -633,6 +639,27 @@ function publication(platform: 'linkedin' | 'twitter', name: string): OpenApiPat
 	};
 }
 
+/** A post's or webhook's own path: get, update and delete; `note` says what its answers leave out. */
+function resource(name: 'post' | 'webhook', update: string, note = ''): OpenApiPathItem {
+	const Name = capitalized(name);
+	const [tag, pathId] = [`${Name}s`, `${Name}Id`];
+	return {
+		get: operation(`get${Name}`, `Get a ${name}`, tag, ['200', `The ${name}${note}.`, Name], {
+			pathId,
+		}),
+		patch: operation(
+			`update${Name}`,
+			`Update a ${name}`,
+			tag,
+			['200', `The updated ${name}${note}.`, Name],
+			{ pathId, requestBody: update },
+		),
+		delete: operation(`delete${Name}`, `Delete a ${name}`, tag, ['204', 'Deleted; no body.'], {
+			pathId,
+		}),
+	};
+}
+
 const paths: Record<string, OpenApiPathItem> = {
 	'/v1/openapi.json': {
 		get: operation(
@@ -647,20 +674,16 @@ const paths: Record<string, OpenApiPathItem> = {
 		get: operation('getAccount', 'The account that owns the API key', 'Account', [
 			'200',
 			'The account.',
-			schemaRef('Account'),
+			'Account',
 		]),
 	},
 	'/v1/pages': {
-		get: operation(
-			'listPages',
-			'List pages',
-			'Pages',
-			['200', 'A page of pages.', schemaRef('PageList')],
-			{ query: [...listQuery, 'PageSearch'] },
-		),
+		get: operation('listPages', 'List pages', 'Pages', ['200', 'A page of pages.', 'PageList'], {
+			query: [...listQuery, 'PageSearch'],
+		}),
 	},
 	'/v1/pages/{id}': {
-		get: operation('getPage', 'Get a page', 'Pages', ['200', 'The page.', schemaRef('Page')], {
+		get: operation('getPage', 'Get a page', 'Pages', ['200', 'The page.', 'Page'], {
 			pathId: 'PageId',
 		}),
 	},
@@ -669,32 +692,14 @@ const paths: Record<string, OpenApiPathItem> = {
 			'listPosts',
 			'List posts',
 			'Posts',
-			['200', 'A page of posts, oldest first.', schemaRef('PostList')],
+			['200', 'A page of posts, oldest first.', 'PostList'],
 			{ query: [...listQuery, 'PostStatusFilter', 'PostPageFilter'] },
 		),
-		post: operation(
-			'createPost',
-			'Create a post',
-			'Posts',
-			['201', 'The new post.', schemaRef('Post')],
-			{ requestBody: 'CreatePostRequest' },
-		),
-	},
-	'/v1/posts/{id}': {
-		get: operation('getPost', 'Get a post', 'Posts', ['200', 'The post.', schemaRef('Post')], {
-			pathId: 'PostId',
-		}),
-		patch: operation(
-			'updatePost',
-			'Update a post',
-			'Posts',
-			['200', 'The updated post.', schemaRef('Post')],
-			{ pathId: 'PostId', requestBody: 'UpdatePostRequest' },
-		),
-		delete: operation('deletePost', 'Delete a post', 'Posts', ['204', 'Deleted; no body.'], {
-			pathId: 'PostId',
+		post: operation('createPost', 'Create a post', 'Posts', ['201', 'The new post.', 'Post'], {
+			requestBody: 'CreatePostRequest',
 		}),
 	},
+	'/v1/posts/{id}': resource('post', 'UpdatePostRequest'),
 	'/v1/generate/blog': generation('blog', 'Write a blog post from a transcript'),
 	'/v1/generate/linkedin': generation('linkedin', 'Write a LinkedIn post'),
 	'/v1/generate/twitter': generation('twitter', 'Write a Twitter thread'),
@@ -703,7 +708,7 @@ const paths: Record<string, OpenApiPathItem> = {
 	'/v1/publish/linkedin': publication('linkedin', 'LinkedIn'),
 	'/v1/publish/twitter': publication('twitter', 'Twitter'),
 	'/v1/jobs/{id}': {
-		get: operation('getJob', 'Get a job', 'Jobs', ['200', 'The job.', schemaRef('Job')], {
+		get: operation('getJob', 'Get a job', 'Jobs', ['200', 'The job.', 'Job'], {
 			pathId: 'JobId',
 		}),
 	},
@@ -712,7 +717,7 @@ const paths: Record<string, OpenApiPathItem> = {
 			'listWebhooks',
 			'List webhooks',
 			'Webhooks',
-			['200', 'A page of webhooks (without secrets).', schemaRef('WebhookList')],
+			['200', 'A page of webhooks (without secrets).', 'WebhookList'],
 			{ query: listQuery },
 		),
 		post: operation(
@@ -722,34 +727,12 @@ const paths: Record<string, OpenApiPathItem> = {
 			[
 				'201',
 				'The new webhook, including its signing secret (generated when none was given).',
-				schemaRef('WebhookWithSecret'),
+				'WebhookWithSecret',
 			],
 			{ requestBody: 'CreateWebhookRequest' },
 		),
 	},
-	'/v1/webhooks/{id}': {
-		get: operation(
-			'getWebhook',
-			'Get a webhook',
-			'Webhooks',
-			['200', 'The webhook (without secret).', schemaRef('Webhook')],
-			{ pathId: 'WebhookId' },
-		),
-		patch: operation(
-			'updateWebhook',
-			'Update a webhook',
-			'Webhooks',
-			['200', 'The updated webhook (without secret).', schemaRef('Webhook')],
-			{ pathId: 'WebhookId', requestBody: 'UpdateWebhookRequest' },
-		),
-		delete: operation(
-			'deleteWebhook',
-			'Delete a webhook',
-			'Webhooks',
-			['204', 'Deleted; no body.'],
-			{ pathId: 'WebhookId' },
-		),
-	},
+	'/v1/webhooks/{id}': resource('webhook', 'UpdateWebhookRequest', ' (without secret)'),
 };
 
 const signatureScheme = [
