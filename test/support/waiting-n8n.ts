@@ -215,12 +215,10 @@ export class WaitingN8n {
 			own: request.headers[CHECK_HEADER] !== undefined,
 		};
 		this.calls.push(call);
+		const express = expressResponse(response, (sent) => (call.body = sent));
 		const reply = (status: number, body: unknown) => {
 			call.status = status;
-			call.body = body;
-			response.statusCode = status;
-			response.setHeader('content-type', 'application/json');
-			response.end(JSON.stringify(body));
+			express.status(status).json(body);
 		};
 		const execution = this.executions.get(executionId);
 		if (prefix !== 'webhook-waiting' || execution === undefined)
@@ -257,9 +255,9 @@ export class WaitingN8n {
 		);
 		let body: unknown = {};
 		try {
-			body = rawBody.length > 0 ? JSON.parse(rawBody.toString('utf8')) : {};
+			body = JSON.parse(rawBody.toString('utf8'));
 		} catch {
-			body = {};
+			// An empty or non-JSON body reaches the node as an empty object.
 		}
 		additionalData.httpRequest = {
 			method: request.method,
@@ -270,7 +268,7 @@ export class WaitingN8n {
 			query: Object.fromEntries(url.searchParams),
 			params: {},
 		} as never;
-		additionalData.httpResponse = expressResponse(response, (sent) => (call.body = sent)) as never;
+		additionalData.httpResponse = express as never;
 		const webhookData: IWebhookData = {
 			httpMethod: 'POST',
 			node: node.name,
