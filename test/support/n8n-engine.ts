@@ -63,14 +63,11 @@ interface PackageJson {
 // Loads the built package the way n8n does, by the paths its package.json declares.
 const loadFromPackage = createRequire(path.join(ROOT, 'package.json'));
 
-function loadClassesFrom(relativePaths: string[]): Array<INodeType | ICredentialType> {
+/** An instance of the class each path exports under the name its file starts with. */
+function instancesOf<T>(relativePaths: string[]): T[] {
 	return relativePaths.map((relativePath) => {
-		const exported = loadFromPackage(path.join(ROOT, relativePath)) as Record<
-			string,
-			new () => unknown
-		>;
-		const className = path.basename(relativePath).split('.')[0];
-		return new exported[className]() as INodeType | ICredentialType;
+		const exported = loadFromPackage(path.join(ROOT, relativePath)) as Record<string, new () => T>;
+		return new exported[path.basename(relativePath).split('.')[0]]();
 	});
 }
 
@@ -79,16 +76,18 @@ export function loadPackage(): {
 	nodeTypes: Map<string, INodeType>;
 	credentialTypes: Map<string, ICredentialType>;
 } {
-	const packageJson = loadFromPackage('./package.json') as PackageJson;
-	const nodeTypes = new Map<string, INodeType>();
-	for (const nodeType of loadClassesFrom(packageJson.n8n.nodes) as INodeType[]) {
-		nodeTypes.set(`${PACKAGE_NAME}.${nodeType.description.name}`, nodeType);
-	}
-	const credentialTypes = new Map<string, ICredentialType>();
-	for (const credentialType of loadClassesFrom(packageJson.n8n.credentials) as ICredentialType[]) {
-		credentialTypes.set(credentialType.name, credentialType);
-	}
-	return { nodeTypes, credentialTypes };
+	const { n8n } = loadFromPackage('./package.json') as PackageJson;
+	return {
+		nodeTypes: new Map(
+			instancesOf<INodeType>(n8n.nodes).map((type) => [
+				`${PACKAGE_NAME}.${type.description.name}`,
+				type,
+			]),
+		),
+		credentialTypes: new Map(
+			instancesOf<ICredentialType>(n8n.credentials).map((type) => [type.name, type]),
+		),
+	};
 }
 
 const loaded = loadPackage();
@@ -137,8 +136,7 @@ class TestCredentialsHelper extends ICredentialsHelper {
 		workflow: Workflow,
 		node: INode,
 	): Promise<IHttpRequestOptions> {
-		const credentialType = loaded.credentialTypes.get(typeName);
-		const authenticate = credentialType?.authenticate;
+		const authenticate = loaded.credentialTypes.get(typeName)?.authenticate;
 		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
 		if (authenticate?.type !== 'generic') return requestOptions;
 		for (const [target, entries] of Object.entries(authenticate.properties)) {
