@@ -1056,10 +1056,7 @@ export class FakeService {
 		this.bucket = rateLimit
 			? new TokenBucket(rateLimit.perSecond, 1)
 			: new TokenBucket(PROFILE_LIMIT.quota, PROFILE_LIMIT.windowSeconds);
-		this.posts.clear();
-		this.jobs.clear();
-		this.webhooks.clear();
-		this.pages.clear();
+		for (const collection of [this.posts, this.jobs, this.webhooks, this.pages]) collection.clear();
 		const dayMs = 86_400_000;
 		SEED_PAGES.forEach((seed, index) => {
 			const page: Page = {
