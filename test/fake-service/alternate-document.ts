@@ -1,20 +1,27 @@
-import type { JsonSchema, OpenApiDocument, OpenApiOperation, OpenApiPathItem } from './openapi';
+import type { JsonSchema, OpenApiDocument, OpenApiPathItem } from './openapi';
 import {
 	atLeastOneOf as oneOfRequired,
 	BLOG_LENGTHS,
 	closedObject as closed,
 	dateTime,
+	deliveryObject,
+	described,
+	everyProperty,
 	GENERATION_OPTIONS,
 	DEFAULT_PAGE_SIZE,
+	headerParameter,
 	integerBetween as between,
-	jsonContent as json,
+	JOB_TYPES,
 	MAX_PAGE_SIZE,
+	nonEmptyText,
 	oneOfValues,
+	operationObject,
 	PAGE_PLATFORMS,
+	queryParameter as query,
 	schemaRef as ref,
 	text,
+	uri,
 	VIDEO_ASPECT_RATIOS,
-	WEBHOOK_MAX_ATTEMPTS,
 } from './openapi';
 
 /**
@@ -37,25 +44,17 @@ export const ALTERNATE_SIGNATURE_HEADER = 'Webhook-Signature';
 export const ALTERNATE_DELIVERY_HEADER = 'Webhook-Id';
 export const PROBLEM_TYPE_BASE = 'https://problems.content-publishing.example/';
 
-export const described = (schema: JsonSchema, description: string): JsonSchema => ({
-	...schema,
-	description,
-});
 const nullable = (type: string, extra: JsonSchema = {}): JsonSchema => ({
 	type: [type, 'null'],
 	...extra,
 });
-export const everyProperty = (properties: Record<string, JsonSchema>) =>
-	closed(properties, Object.keys(properties));
 
 const POST_STATES = ['DRAFT', 'SCHEDULED', 'PUBLISHED'];
-const JOB_KINDS = ['blog', 'linkedin', 'twitter', 'carousel', 'video']
-	.map((kind) => `generate/${kind}`)
-	.concat('publish/linkedin', 'publish/twitter');
+const JOB_KINDS = JOB_TYPES.map((type) => type.replace('.', '/'));
 const EVENT_NAMES = Object.values(ALTERNATE_EVENTS);
 
 const postWriteFields: Record<string, JsonSchema> = {
-	text: described({ type: 'string', minLength: 1 }, 'Text of the post.'),
+	text: described(nonEmptyText, 'Text of the post.'),
 	headline: described(text, 'Title of the post.'),
 	pageId: described(text, 'Page the post belongs to.'),
 	state: described(oneOfValues(POST_STATES), 'Lifecycle state of the post.'),
@@ -64,10 +63,7 @@ const postWriteFields: Record<string, JsonSchema> = {
 		'When a scheduled post goes out (required when state is SCHEDULED).',
 	),
 	labels: described({ type: 'array', items: text }, 'Tags shown with the post.'),
-	mediaUrls: described(
-		{ type: 'array', items: { type: 'string', format: 'uri' } },
-		'Images or videos attached to the post.',
-	),
+	mediaUrls: described({ type: 'array', items: uri }, 'Images or videos attached to the post.'),
 };
 const scheduledNeedsTime: JsonSchema = {
 	if: { required: ['state'], properties: { state: { const: 'SCHEDULED' } } },
@@ -79,23 +75,20 @@ const commonGeneration: Record<string, JsonSchema> = {
 	pageId: described(text, 'Page the content is for.'),
 };
 const promptFields: Record<string, JsonSchema> = {
-	instructions: described({ type: 'string', minLength: 1 }, 'The prompt: what to write about.'),
-	sourceText: described({ type: 'string', minLength: 1 }, 'Text to adapt.'),
+	instructions: described(nonEmptyText, 'The prompt: what to write about.'),
+	sourceText: described(nonEmptyText, 'Text to adapt.'),
 	sourcePostId: described(text, 'An existing post to adapt.'),
 	...commonGeneration,
 };
 const promptSources = oneOfRequired(['instructions', 'sourceText', 'sourcePostId']);
 const publishFields: Record<string, JsonSchema> = {
 	postId: described(text, 'An existing post to publish.'),
-	text: described({ type: 'string', minLength: 1 }, 'Text to publish as a new post.'),
+	text: described(nonEmptyText, 'Text to publish as a new post.'),
 	pageId: commonGeneration.pageId,
 	publishAt: described(dateTime, 'When the post goes out.'),
 };
 const webhookFields: Record<string, JsonSchema> = {
-	callbackUrl: described(
-		{ type: 'string', format: 'uri' },
-		'Where deliveries are sent (loopback hosts only, in this fake).',
-	),
+	callbackUrl: described(uri, 'Where deliveries are sent (loopback hosts only, in this fake).'),
 	topics: described(
 		{ type: 'array', minItems: 1, uniqueItems: true, items: oneOfValues(EVENT_NAMES) },
 		'Events to deliver.',
@@ -124,10 +117,7 @@ const OUTPUTS = [
 const schemas: Record<string, JsonSchema> = {
 	Problem: closed(
 		{
-			type: described(
-				{ type: 'string', format: 'uri' },
-				`Kind of problem: ${PROBLEM_TYPE_BASE}<slug>.`,
-			),
+			type: described(uri, `Kind of problem: ${PROBLEM_TYPE_BASE}<slug>.`),
 			title: described(text, 'The HTTP status, in words.'),
 			status: described({ type: 'integer' }, 'The HTTP status code.'),
 			detail: described(text, 'What went wrong with this request.'),
@@ -149,7 +139,7 @@ const schemas: Record<string, JsonSchema> = {
 		id: text,
 		title: text,
 		network: oneOfValues(PAGE_PLATFORMS),
-		link: { type: 'string', format: 'uri' },
+		link: uri,
 		createdAt: dateTime,
 	}),
 	Post: everyProperty({
@@ -190,16 +180,12 @@ const schemas: Record<string, JsonSchema> = {
 			items: everyProperty({
 				heading: text,
 				body: text,
-				imageUrl: { type: 'string', format: 'uri', description: 'The slide as a PNG image.' },
+				imageUrl: described(uri, 'The slide as a PNG image.'),
 			}),
 		},
 	}),
 	VideoOutput: everyProperty({
-		videoUrl: {
-			type: 'string',
-			format: 'uri',
-			description: 'The video as an MP4 file (H.264), as long as `durationSeconds`.',
-		},
+		videoUrl: described(uri, 'The video as an MP4 file (H.264), as long as `durationSeconds`.'),
 		durationSeconds: { type: 'integer' },
 		aspectRatio: oneOfValues(VIDEO_ASPECT_RATIOS),
 	}),
@@ -207,10 +193,10 @@ const schemas: Record<string, JsonSchema> = {
 		{
 			network: oneOfValues(['linkedin', 'twitter']),
 			postId: text,
-			link: { type: 'string', format: 'uri' },
+			link: uri,
 			publishedAt: dateTime,
 			partLinks: described(
-				{ type: 'array', items: { type: 'string', format: 'uri' } },
+				{ type: 'array', items: uri },
 				'Only for a thread: the link of each part, in order.',
 			),
 		},
@@ -350,72 +336,68 @@ const schemas: Record<string, JsonSchema> = {
 };
 
 const pathParameter = (name: string) => ({ name, in: 'path', required: true, schema: text });
-const query = (name: string, schema: JsonSchema, description: string) => ({
-	name,
-	in: 'query',
-	description,
-	schema,
-});
 const size = (name: string) =>
-	query(name, { ...between(1, MAX_PAGE_SIZE), default: DEFAULT_PAGE_SIZE }, 'Page size.');
+	query(name, 'Page size.', { ...between(1, MAX_PAGE_SIZE), default: DEFAULT_PAGE_SIZE });
 
-const problemHeaders: Record<string, Record<string, unknown>> = {
-	'405': { Allow: { description: 'The methods this path takes.', schema: text } },
-	'429': {
+const problem = (description: string, headers?: Record<string, JsonSchema>) => ({
+	description,
+	...(headers ? { headers } : {}),
+	content: { 'application/problem+json': { schema: ref('Problem') } },
+});
+const problems: Record<string, JsonSchema> = {
+	'400': problem('The body is not JSON.'),
+	'401': problem('Missing or wrong API key.'),
+	'404': problem('No such resource.'),
+	'405': problem('Method not allowed on this path.', {
+		Allow: { description: 'The methods this path takes.', schema: text },
+	}),
+	'422': problem('The request breaks this document.'),
+	'429': problem('Too many requests; see Retry-After.', {
 		'Retry-After': {
 			description: 'Seconds to wait before trying again.',
 			schema: { type: 'integer' },
 		},
-	},
-};
-const problems: Record<string, string> = {
-	'400': 'The body is not JSON.',
-	'401': 'Missing or wrong API key.',
-	'404': 'No such resource.',
-	'405': 'Method not allowed on this path.',
-	'422': 'The request breaks this document.',
-	'429': 'Too many requests; see Retry-After.',
-	'5XX': 'Unexpected failure, or the service is unavailable.',
+	}),
+	'5XX': problem('Unexpected failure, or the service is unavailable.'),
 };
 
 function operation(
 	operationId: string,
 	success: [string, string, JsonSchema?],
-	{
-		parameters = [],
-		body,
-		anonymous = false,
-	}: { parameters?: JsonSchema[]; body?: string; anonymous?: boolean } = {},
-): OpenApiOperation {
-	const [status, description, schema] = success;
-	return {
+	options: { parameters?: JsonSchema[]; body?: string; anonymous?: boolean } = {},
+) {
+	return operationObject({
 		operationId,
 		summary: operationId,
-		...(anonymous ? { security: [] } : {}),
-		...(parameters.length > 0 ? { parameters } : {}),
-		...(body ? { requestBody: { required: true, content: json(ref(body)) } } : {}),
-		responses: {
-			[status]: { description, ...(schema ? { content: json(schema) } : {}) },
-			...Object.fromEntries(
-				Object.entries(problems)
-					.filter(([code]) => !(anonymous && code === '401'))
-					.map(([code, text]) => [
-						code,
-						{
-							description: text,
-							...(problemHeaders[code] ? { headers: problemHeaders[code] } : {}),
-							content: { 'application/problem+json': { schema: ref('Problem') } },
-						},
-					]),
-			),
-		},
-	};
+		success,
+		errors: Object.fromEntries(
+			Object.entries(problems).filter(([code]) => !(options.anonymous && code === '401')),
+		),
+		...options,
+	});
 }
 
 const data = (name: string): JsonSchema => everyProperty({ data: ref(name) });
 const job = (operationId: string, body: string) => ({
 	post: operation(operationId, ['202', 'The started job.', data('Job')], { body }),
 });
+/** A resource's own path: get, replace (PUT) and remove. */
+function resource(
+	name: string,
+	operations: string,
+	schema: string,
+	replacement: string,
+): OpenApiPathItem {
+	const parameters = [pathParameter(`${name}Id`)];
+	return {
+		get: operation(`${operations}.get`, ['200', `The ${name}.`, data(schema)], { parameters }),
+		put: operation(`${operations}.replace`, ['200', `The replaced ${name}.`, data(schema)], {
+			parameters,
+			body: replacement,
+		}),
+		delete: operation(`${operations}.remove`, ['200', 'Deleted.', data('Deleted')], { parameters }),
+	};
+}
 
 const paths: Record<string, OpenApiPathItem> = {
 	'/v1/openapi.json': {
@@ -427,7 +409,7 @@ const paths: Record<string, OpenApiPathItem> = {
 	'/v1/pages': {
 		get: operation('pages.list', ['200', 'One page of pages.', ref('PageList')], {
 			parameters: [
-				query('page', { type: 'integer', minimum: 1, default: 1 }, 'Page number, from 1.'),
+				query('page', 'Page number, from 1.', { type: 'integer', minimum: 1, default: 1 }),
 				size('per_page'),
 			],
 		}),
@@ -441,25 +423,14 @@ const paths: Record<string, OpenApiPathItem> = {
 		post: operation('posts.create', ['201', 'The post.', data('Post')], { body: 'NewPost' }),
 		get: operation('posts.list', ['200', 'Posts from an offset.', ref('PostList')], {
 			parameters: [
-				query('offset', { type: 'integer', minimum: 0, default: 0 }, 'How many posts to skip.'),
+				query('offset', 'How many posts to skip.', { type: 'integer', minimum: 0, default: 0 }),
 				size('limit'),
-				query('state', oneOfValues(POST_STATES), 'Only posts in this state.'),
-				query('pageId', text, 'Only posts of this page.'),
+				query('state', 'Only posts in this state.', oneOfValues(POST_STATES)),
+				query('pageId', 'Only posts of this page.', text),
 			],
 		}),
 	},
-	'/v1/posts/{postId}': {
-		get: operation('posts.get', ['200', 'The post.', data('Post')], {
-			parameters: [pathParameter('postId')],
-		}),
-		put: operation('posts.replace', ['200', 'The replaced post.', data('Post')], {
-			parameters: [pathParameter('postId')],
-			body: 'PostReplacement',
-		}),
-		delete: operation('posts.remove', ['200', 'Deleted.', data('Deleted')], {
-			parameters: [pathParameter('postId')],
-		}),
-	},
+	'/v1/posts/{postId}': resource('post', 'posts', 'Post', 'PostReplacement'),
 	'/v1/generate/blog': job('content.blog', 'BlogRequest'),
 	'/v1/generate/linkedin': job('content.linkedin', 'LinkedinRequest'),
 	'/v1/generate/twitter': job('content.twitter', 'TwitterRequest'),
@@ -481,51 +452,27 @@ const paths: Record<string, OpenApiPathItem> = {
 		get: operation('hooks.list', ['200', 'One page of webhooks.', ref('WebhookList')], {
 			parameters: [
 				size('limit'),
-				query('after', text, 'Opaque position; follow links.next instead of building it.'),
+				query('after', 'Opaque position; follow links.next instead of building it.', text),
 			],
 		}),
 	},
-	'/v1/webhooks/{webhookId}': {
-		get: operation('hooks.get', ['200', 'The webhook.', data('Webhook')], {
-			parameters: [pathParameter('webhookId')],
-		}),
-		put: operation('hooks.replace', ['200', 'The replaced webhook.', data('Webhook')], {
-			parameters: [pathParameter('webhookId')],
-			body: 'WebhookInput',
-		}),
-		delete: operation('hooks.remove', ['200', 'Deleted.', data('Deleted')], {
-			parameters: [pathParameter('webhookId')],
-		}),
-	},
+	'/v1/webhooks/{webhookId}': resource('webhook', 'hooks', 'Webhook', 'WebhookInput'),
 };
 
-function delivery(summary: string, schema: string): OpenApiPathItem {
-	return {
-		post: {
-			summary,
-			description: `Sent as a POST; any 2xx acknowledges it, anything else is retried (${WEBHOOK_MAX_ATTEMPTS} attempts in all).`,
-			security: [],
-			parameters: [
-				{
-					name: ALTERNATE_DELIVERY_HEADER,
-					in: 'header',
-					required: true,
-					description: 'The event id; the same for every retry.',
-					schema: text,
-				},
-				{
-					name: ALTERNATE_SIGNATURE_HEADER,
-					in: 'header',
-					required: true,
-					description:
-						'`t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>", keyed with the signingSecret>`.',
-					schema: { type: 'string', pattern: '^t=[0-9]+,v1=[0-9a-f]{64}$' },
-				},
-			],
-			requestBody: { required: true, content: json(ref(schema)) },
-			responses: { '2XX': { description: 'Acknowledged.' }, default: { description: 'Retried.' } },
-		},
-	};
+function delivery(summary: string, payload: string): OpenApiPathItem {
+	return deliveryObject({
+		summary,
+		anonymous: true,
+		parameters: [
+			headerParameter(ALTERNATE_DELIVERY_HEADER, 'The event id; the same for every retry.', text),
+			headerParameter(
+				ALTERNATE_SIGNATURE_HEADER,
+				'`t=<unix seconds>,v1=<lowercase hex HMAC-SHA256 of "<t>.<raw body>", keyed with the signingSecret>`.',
+				{ type: 'string', pattern: '^t=[0-9]+,v1=[0-9a-f]{64}$' },
+			),
+		],
+		payload,
+	});
 }
 
 export function buildAlternateDocument(serverUrl?: string): OpenApiDocument {

@@ -10,7 +10,7 @@ import {
 	PROBLEM_TYPE_BASE,
 } from './alternate-document';
 import { DEFAULT_PAGE_SIZE } from './openapi';
-import type { Paging, ProfileAdapter, Query } from './server';
+import type { Paging, ProfileAdapter, Query, RouteResult } from './server';
 
 /**
  * The alternate profile: the same service and state, with other conventions at the edges. A
@@ -19,33 +19,6 @@ import type { Paging, ProfileAdapter, Query } from './server';
  */
 
 type Json = Record<string, unknown>;
-
-/** The alternate operation ids, by the primary's. */
-const OPERATION_IDS: Record<string, string> = {
-	getOpenApiDocument: 'meta.openapi',
-	getAccount: 'account.get',
-	listPages: 'pages.list',
-	getPage: 'pages.get',
-	createPost: 'posts.create',
-	listPosts: 'posts.list',
-	getPost: 'posts.get',
-	updatePost: 'posts.replace',
-	deletePost: 'posts.remove',
-	...Object.fromEntries(
-		['blog', 'linkedin', 'twitter', 'carousel', 'video'].map((kind) => [
-			`generate${kind[0].toUpperCase()}${kind.slice(1)}`,
-			`content.${kind}`,
-		]),
-	),
-	publishLinkedin: 'publishing.linkedin',
-	publishTwitter: 'publishing.twitter',
-	getJob: 'jobs.get',
-	createWebhook: 'hooks.create',
-	listWebhooks: 'hooks.list',
-	getWebhook: 'hooks.get',
-	updateWebhook: 'hooks.replace',
-	deleteWebhook: 'hooks.remove',
-};
 
 /** Alternate field → primary field; values of `state`, `length` and `topics` are translated too. */
 const INCOMING: Record<string, string> = {
@@ -91,11 +64,7 @@ const EMPTIED: Record<string, Json> = {
 };
 
 /** A request's body and query in the primary's terms. */
-function incoming(
-	primaryOperation: string,
-	body: unknown,
-	query: Record<string, string | string[]>,
-) {
+function incoming(primaryOperation: string, body: unknown, query: Query) {
 	const translate = (fields: Json): Json =>
 		renamed(fields, INCOMING, (primary, value) => {
 			if (primary === 'status' || primary === 'length') return String(value).toLowerCase();
@@ -110,33 +79,14 @@ function incoming(
 			Object.entries(query).filter(([name]) => name === 'state' || name === 'pageId'),
 		),
 	);
-	return {
-		body: translatedBody,
-		query: { ...query, ...filters } as Record<string, string | string[]>,
-	};
+	return { body: translatedBody, query: { ...query, ...filters } as Query };
 }
 
+/** The names of job results' fields that are not just camelCase. */
 const RESULTS: Record<string, Record<string, string>> = {
-	'generate.blog': { title: 'headline', content: 'body', summary: 'summary' },
+	'generate.blog': { title: 'headline', content: 'body' },
 	'generate.linkedin': { content: 'text' },
-	'generate.video': {
-		video_url: 'videoUrl',
-		duration_seconds: 'durationSeconds',
-		aspect_ratio: 'aspectRatio',
-	},
-	'publish.linkedin': {
-		platform: 'network',
-		post_id: 'postId',
-		url: 'link',
-		published_at: 'publishedAt',
-	},
-	'publish.twitter': {
-		platform: 'network',
-		post_id: 'postId',
-		url: 'link',
-		published_at: 'publishedAt',
-		thread_urls: 'partLinks',
-	},
+	publish: { platform: 'network', url: 'link', thread_urls: 'partLinks' },
 };
 
 /** The fields under their names in `names` (else their own), each value as `convert` makes it. */
@@ -153,6 +103,15 @@ export function renamed(
 	);
 }
 
+const camelCase = (name: string) =>
+	name.replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase());
+
+/** The fields under their names in `names`, else in camelCase. */
+const alternateFields = (fields: Json, names: Record<string, string> = {}) =>
+	Object.fromEntries(
+		Object.entries(fields).map(([name, value]) => [names[name] ?? camelCase(name), value]),
+	);
+
 export function alternateJob(job: Json): Json {
 	const type = String(job.type);
 	const result = job.result as Json | null;
@@ -161,13 +120,11 @@ export function alternateJob(job: Json): Json {
 			? null
 			: type === 'generate.carousel'
 				? {
-						slides: (result.slides as Json[]).map(({ title, body, image_url }) => ({
-							heading: title,
-							body,
-							imageUrl: image_url,
-						})),
+						slides: (result.slides as Json[]).map((slide) =>
+							alternateFields(slide, { title: 'heading' }),
+						),
 					}
-				: renamed(result, RESULTS[type] ?? {});
+				: alternateFields(result, RESULTS[type] ?? RESULTS[type.split('.')[0]]);
 	const error = job.error as { code: string; message: string } | null;
 	return {
 		jobId: job.id,
@@ -183,46 +140,17 @@ export function alternateJob(job: Json): Json {
 }
 
 export function alternatePost(post: Json): Json {
-	return {
-		id: post.id,
-		pageId: post.page_id,
-		headline: post.title,
-		text: post.content,
-		state: String(post.status).toUpperCase(),
-		labels: post.tags,
-		mediaUrls: post.media_urls,
-		publishAt: post.scheduled_at,
-		publishedAt: post.published_at,
-		createdAt: post.created_at,
-		updatedAt: post.updated_at,
-	};
+	return { ...alternateFields(post, OUTGOING), state: String(post.status).toUpperCase() };
 }
 
 const RESOURCES: Record<string, (value: Json) => Json> = {
-	Account: (account) => ({
-		id: account.id,
-		displayName: account.name,
-		email: account.email,
-		plan: account.plan,
-		createdAt: account.created_at,
-	}),
-	Page: (page) => ({
-		id: page.id,
-		title: page.name,
-		network: page.platform,
-		link: page.url,
-		createdAt: page.created_at,
-	}),
+	Account: (account) => alternateFields(account, { name: 'displayName' }),
+	Page: (page) => alternateFields(page, { name: 'title', platform: 'network', url: 'link' }),
 	Post: alternatePost,
 	Job: alternateJob,
 	Webhook: ({ secret, ...webhook }) => ({
-		id: webhook.id,
-		callbackUrl: webhook.url,
+		...alternateFields(webhook, OUTGOING),
 		topics: (webhook.events as string[]).map(alternateEvent),
-		label: webhook.description,
-		enabled: webhook.active,
-		createdAt: webhook.created_at,
-		updatedAt: webhook.updated_at,
 		...(secret === undefined ? {} : { signingSecret: secret }),
 	}),
 };
@@ -243,12 +171,11 @@ export function resourceOf<T>(
 /** A primary answer in the alternate's terms: enveloped objects, `results` lists, deletes with a body. */
 function outgoing(
 	primaryOperation: string,
-	status: number,
-	body: unknown,
-	deletedId: string | undefined,
-): { status: number; body: unknown } {
+	{ status, body }: RouteResult,
+	{ id }: { id?: string },
+): RouteResult {
 	if (primaryOperation === 'getOpenApiDocument') return { status, body };
-	if (status === 204) return { status: 200, body: { data: { id: deletedId, deleted: true } } };
+	if (status === 204) return { status: 200, body: { data: { id, deleted: true } } };
 	const resource = resourceOf(primaryOperation, RESOURCES);
 	const answer = body as Json;
 	if (Array.isArray(answer.results))
@@ -256,15 +183,9 @@ function outgoing(
 	return { status, body: { data: resource(answer) } };
 }
 
-const PAGING_OF: Record<string, 'page' | 'offset' | 'link'> = {
-	listPages: 'page',
-	listPosts: 'offset',
-	listWebhooks: 'link',
-};
-
 /**
- * One page of a list, in the list's own paging style: page and per_page with a total, offset and
- * limit with a total, or a limit with a next link.
+ * One page of a list, in the list's own paging style: page and per_page with a total (pages),
+ * offset and limit with a total (posts), or a limit with a next link (webhooks).
  */
 function alternatePage(
 	list: string,
@@ -272,38 +193,22 @@ function alternatePage(
 	query: Query,
 	{ maxPageSize, baseUrl, afterCursor }: Paging,
 ): Json {
-	const single = (name: string) => {
-		const value = query[name];
-		return Array.isArray(value) ? value[0] : value;
-	};
-	const style = PAGING_OF[list];
+	const single = (name: string) => [query[name]].flat()[0];
 	const size = Math.min(
-		Number(single(style === 'page' ? 'per_page' : 'limit') ?? DEFAULT_PAGE_SIZE),
+		Number(single(list === 'listPages' ? 'per_page' : 'limit') ?? DEFAULT_PAGE_SIZE),
 		maxPageSize,
 	);
-	if (style === 'page') {
-		const page = Number(single('page') ?? 1);
-		return {
-			results: items.slice((page - 1) * size, page * size),
-			page,
-			per_page: size,
-			total: items.length,
-		};
+	if (list === 'listWebhooks') {
+		const { items: results, next } = afterCursor(items, single('after'), size, 'query.after');
+		const link = next === null ? null : `${baseUrl}/v1/webhooks?limit=${size}&after=${next}`;
+		return { results, links: { next: link } };
 	}
-	if (style === 'offset') {
-		const offset = Number(single('offset') ?? 0);
-		return {
-			results: items.slice(offset, offset + size),
-			offset,
-			limit: size,
-			total: items.length,
-		};
-	}
-	const { items: results, next } = afterCursor(items, single('after'), size, 'query.after');
-	return {
-		results,
-		links: { next: next === null ? null : `${baseUrl}/v1/webhooks?limit=${size}&after=${next}` },
-	};
+	const page = Number(single('page') ?? 1);
+	const offset = list === 'listPages' ? (page - 1) * size : Number(single('offset') ?? 0);
+	const results = items.slice(offset, offset + size);
+	return list === 'listPages'
+		? { results, page, per_page: size, total: items.length }
+		: { results, offset, limit: size, total: items.length };
 }
 
 const PROBLEM_SLUGS: Record<number, string> = {
@@ -365,53 +270,33 @@ function problem(
 	};
 }
 
-/** A delivery's body in the alternate's terms. */
-function alternateEventBody(event: {
-	id: string;
-	type: string;
-	created_at: string;
-	data: Json;
-}): Json {
-	const { job, post } = event.data as { job?: Json; post?: Json };
-	return {
-		eventId: event.id,
-		eventType: alternateEvent(event.type),
-		occurredAt: event.created_at,
-		payload: job ? alternateJob(job) : alternatePost(post as Json),
-	};
-}
-
-/** `Webhook-Signature: t=<seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. */
-function alternateSignature(
-	secret: string,
-	rawBody: string,
-	eventId: string | undefined,
-	timestamp: number,
-): Record<string, string> {
-	const digest = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
-	return {
-		...(eventId === undefined ? {} : { [ALTERNATE_DELIVERY_HEADER]: eventId }),
-		[ALTERNATE_SIGNATURE_HEADER]: `t=${timestamp},v1=${digest}`,
-	};
-}
-
 export const ALTERNATE: ProfileAdapter = {
-	operationIds: OPERATION_IDS,
 	pathParameter: (resource) => `${resource}Id`,
 	updateMethod: 'PUT',
 	document: buildAlternateDocument,
 	incoming,
-	outgoing: (operation, { status, body }, { id }) => outgoing(operation, status, body, id),
+	outgoing,
 	page: alternatePage,
 	error: ({ status, message, details }) => ({
 		status,
 		body: problem(status, message, details),
 		contentType: 'application/problem+json',
 	}),
-	event: (event) => ({
-		type: alternateEvent(event.type),
-		body: alternateEventBody(event as unknown as Parameters<typeof alternateEventBody>[0]),
-	}),
-	sign: (secret, rawBody, { eventId, timestamp }) =>
-		alternateSignature(secret, rawBody, eventId, timestamp),
+	event: (event) => {
+		const { job, post } = event.data as unknown as { job?: Json; post?: Json };
+		const type = alternateEvent(event.type);
+		const payload = job ? alternateJob(job) : alternatePost(post as Json);
+		return {
+			type,
+			body: { eventId: event.id, eventType: type, occurredAt: event.created_at, payload },
+		};
+	},
+	// `Webhook-Signature: t=<seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`.
+	sign: (secret, rawBody, { eventId, timestamp }) => {
+		const digest = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
+		return {
+			...(eventId === undefined ? {} : { [ALTERNATE_DELIVERY_HEADER]: eventId }),
+			[ALTERNATE_SIGNATURE_HEADER]: `t=${timestamp},v1=${digest}`,
+		};
+	},
 };

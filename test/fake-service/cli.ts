@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
 
 import { startFakeService, type Profile } from './server';
 
@@ -17,57 +18,49 @@ function fail(message: string): never {
 	process.exit(2);
 }
 
-function readArguments(argv: string[]): {
-	port: number;
-	apiKey: string;
-	profile: Profile;
-	openApiDocument: boolean;
-	stateFile?: string;
-} {
-	let port = process.env.FAKE_SERVICE_PORT;
-	let apiKey = process.env.FAKE_SERVICE_API_KEY;
-	let profile = process.env.FAKE_SERVICE_PROFILE ?? 'primary';
-	let openApiDocument = process.env.FAKE_SERVICE_OPENAPI !== 'off';
-	let stateFile = process.env.FAKE_SERVICE_STATE_FILE || undefined;
-	for (let index = 0; index < argv.length; index += 1) {
-		const [flag, inlineValue] = argv[index].split(/=(.*)/s, 2);
-		const value = () => inlineValue ?? argv[++index] ?? fail(`${flag} needs a value`);
-		if (flag === '--port') port = value();
-		else if (flag === '--api-key') apiKey = value();
-		else if (flag === '--profile') profile = value();
-		else if (flag === '--no-openapi') openApiDocument = false;
-		else if (flag === '--state-file') stateFile = value();
-		else if (flag === '--help' || flag === '-h') {
-			process.stdout.write(`${usage}\n`);
-			process.exit(0);
-		} else fail(`Unknown argument: ${argv[index]}`);
+function readArguments() {
+	const text = { type: 'string' } as const;
+	let values;
+	try {
+		({ values } = parseArgs({
+			options: {
+				port: text,
+				'api-key': text,
+				profile: text,
+				'no-openapi': { type: 'boolean' },
+				'state-file': text,
+				help: { type: 'boolean', short: 'h' },
+			},
+		}));
+	} catch (error) {
+		fail((error as Error).message);
 	}
+	if (values.help) {
+		process.stdout.write(`${usage}\n`);
+		process.exit(0);
+	}
+	const { env } = process;
+	const port = values.port ?? env.FAKE_SERVICE_PORT;
 	const portNumber = Number(port ?? 0);
 	if (!Number.isInteger(portNumber) || portNumber < 0 || portNumber > 65535)
 		fail(`Invalid port: ${port}`);
+	const apiKey = values['api-key'] ?? env.FAKE_SERVICE_API_KEY;
 	if (apiKey === '') fail('The API key must not be empty');
+	const profile = values.profile ?? env.FAKE_SERVICE_PROFILE ?? 'primary';
 	if (!isProfile(profile)) fail(`Unknown profile: ${profile}`);
 	return {
 		port: portNumber,
 		apiKey: apiKey ?? `cp_test_${randomBytes(16).toString('hex')}`,
 		profile,
-		openApiDocument,
-		stateFile,
+		openApiDocument: !values['no-openapi'] && env.FAKE_SERVICE_OPENAPI !== 'off',
+		stateFile: values['state-file'] ?? (env.FAKE_SERVICE_STATE_FILE || undefined),
 	};
 }
 
 async function main(): Promise<void> {
-	const { port, apiKey, profile, openApiDocument, stateFile } = readArguments(
-		process.argv.slice(2),
-	);
-	const service = await startFakeService({
-		port,
-		apiKey,
-		jobMode: 'timed',
-		profile,
-		openApiDocument,
-		stateFile,
-	});
+	const options = readArguments();
+	const { profile, openApiDocument, stateFile } = options;
+	const service = await startFakeService({ ...options, jobMode: 'timed' });
 	process.stdout.write(
 		[
 			`Fake Content Publishing service: ${service.url}`,

@@ -1,20 +1,28 @@
-import { described, everyProperty } from './alternate-document';
-import type { JsonSchema, OpenApiOperation, OpenApiPathItem } from './openapi';
+import type { JsonSchema, OpenApiPathItem } from './openapi';
 import {
 	atLeastOneOf,
 	BLOG_LENGTHS,
 	closedObject as closed,
 	dateTime,
+	deliveryObject,
+	described,
+	everyProperty,
 	GENERATION_OPTIONS,
+	headerParameter,
 	integerBetween as between,
+	JOB_TYPES,
 	jsonContent as json,
+	nonEmptyText,
 	oneOfValues,
 	openApi30Document,
+	operationObject,
+	orNull,
 	PAGE_PLATFORMS,
+	queryParameter as query,
 	schemaRef as ref,
 	text,
+	uri,
 	VIDEO_ASPECT_RATIOS,
-	WEBHOOK_MAX_ATTEMPTS,
 } from './openapi';
 import type { ContractDocument } from './request-validator';
 
@@ -45,19 +53,15 @@ export const JOB_ERROR_CODES: Record<string, number> = {
 };
 // GitHub's masked webhook secret (`webhook-config-secret` example).
 export const MASKED_SECRET = '********';
-export const RATE_LIMIT_POLICY = '"default"';
 
-const orNull = (schema: JsonSchema): JsonSchema => ({ ...schema, nullable: true });
 // Cloudflare's `result: {type: object, nullable: true, enum: [null]}`: 3.0's way to say "always null".
 const alwaysNull: JsonSchema = { type: 'object', nullable: true, enum: [null] };
 const readOnly = (schema: JsonSchema): JsonSchema => ({ ...schema, readOnly: true });
 const header = (name: string): JsonSchema => ({ $ref: `#/components/headers/${name}` });
 const parameter = (name: string): JsonSchema => ({ $ref: `#/components/parameters/${name}` });
-const uri: JsonSchema = { type: 'string', format: 'uri' };
 const EVENT_NAMES: string[] = Object.values(ENVELOPE_EVENTS);
-const TASKS = ['blog', 'linkedin', 'twitter', 'carousel', 'video']
-	.map((kind) => `${kind}.generate`)
-	.concat('linkedin.publish', 'twitter.publish');
+// `linkedin.publish` for the primary's `publish.linkedin`.
+const TASKS = JOB_TYPES.map((type) => type.split('.').reverse().join('.'));
 
 // Cloudflare v4: every answer is {success, errors, messages, result}; the resource is `result`.
 const envelope = (result: JsonSchema, extra: Record<string, JsonSchema> = {}): JsonSchema => ({
@@ -72,7 +76,7 @@ const envelope = (result: JsonSchema, extra: Record<string, JsonSchema> = {}): J
 });
 
 const postFields: Record<string, JsonSchema> = {
-	body: described({ type: 'string', minLength: 1 }, 'Text of the post.'),
+	body: described(nonEmptyText, 'Text of the post.'),
 	subject: described(text, 'Title of the post.'),
 	page: described(text, 'Id of the page the post belongs to.'),
 	publication: {
@@ -89,8 +93,8 @@ const postFields: Record<string, JsonSchema> = {
 	asset_urls: described({ type: 'array', items: uri }, 'Images or videos attached to the post.'),
 };
 const sourceFields: Record<string, JsonSchema> = {
-	brief: described({ type: 'string', minLength: 1 }, 'The prompt: what to write about.'),
-	source_copy: described({ type: 'string', minLength: 1 }, 'Text to adapt.'),
+	brief: described(nonEmptyText, 'The prompt: what to write about.'),
+	source_copy: described(nonEmptyText, 'Text to adapt.'),
 	based_on: described(text, 'Id of an existing post to adapt.'),
 	style: described(text, 'Tone of voice.'),
 	language_code: described(text, 'Language to write in, as a BCP 47 tag.'),
@@ -118,14 +122,9 @@ const webhookAnswer = (secret: JsonSchema) =>
 		created_on: readOnly(dateTime),
 		modified_on: readOnly(dateTime),
 	});
-const OUTPUTS = [
-	'BlogOutput',
-	'LinkedinOutput',
-	'TwitterOutput',
-	'CarouselOutput',
-	'VideoOutput',
-	'PublishOutput',
-];
+const OUTPUTS = ['Blog', 'Linkedin', 'Twitter', 'Carousel', 'Video', 'Publish'].map(
+	(kind) => `${kind}Output`,
+);
 const message: JsonSchema = closed(
 	{
 		code: { type: 'integer', minimum: 1000 },
@@ -292,7 +291,7 @@ const schemas: Record<string, JsonSchema> = {
 	PublishRequest: closed(
 		{
 			post: described(text, 'Id of an existing post to publish.'),
-			body: described({ type: 'string', minLength: 1 }, 'Text to publish as a new post.'),
+			body: described(nonEmptyText, 'Text to publish as a new post.'),
 			page: sourceFields.page,
 			publish_on: described(
 				dateTime,
@@ -410,19 +409,13 @@ const responses: Record<string, JsonSchema> = {
 };
 
 const pathParameter = (name: string) => ({ name, in: 'path', required: true, schema: text });
-const query = (name: string, schema: JsonSchema, description: string) => ({
-	name,
-	in: 'query',
-	description,
-	schema,
+const pageNumber = query('page', 'Page number, from 1.', {
+	type: 'integer',
+	minimum: 1,
+	default: 1,
 });
-const pageNumber = query(
-	'page',
-	{ type: 'integer', minimum: 1, default: 1 },
-	'Page number, from 1.',
-);
 const perPage = (byDefault: number) =>
-	query('per_page', { ...between(1, 100), default: byDefault }, 'Page size.');
+	query('per_page', 'Page size.', { ...between(1, 100), default: byDefault });
 const parameters: Record<string, JsonSchema> = {
 	// Azure REST guidelines / OASIS Repeatable Requests 1.0.
 	RepeatabilityRequestId: {
@@ -451,54 +444,37 @@ interface Spec {
 
 function operation(
 	operationId: string,
-	{
-		success: [status, description, schema, successHeaders = {}],
-		parameters = [],
-		body,
-		mediaType = 'application/json',
-		anonymous = false,
-	}: Spec,
-): OpenApiOperation {
-	const creates = body !== undefined && mediaType === 'application/json';
+	{ success: [status, description, schema, successHeaders], parameters = [], ...spec }: Spec,
+) {
+	const creates = spec.body !== undefined && spec.mediaType === undefined;
 	const skipped = [
-		...(anonymous ? ['401', '403'] : []),
-		...(body ? [] : ['415']),
+		...(spec.anonymous ? ['401', '403'] : []),
+		...(spec.body ? [] : ['415']),
 		...(creates ? [] : ['412']),
 	];
-	return {
+	return operationObject({
 		operationId,
 		summary: operationId,
-		...(anonymous ? { security: [] } : {}),
-		...(parameters.length > 0 || creates
-			? {
-					parameters: [
-						...parameters,
-						...(creates
-							? [parameter('RepeatabilityRequestId'), parameter('RepeatabilityFirstSent')]
-							: []),
-					],
-				}
-			: {}),
-		...(body
-			? { requestBody: { required: true, content: { [mediaType]: { schema: ref(body) } } } }
-			: {}),
-		responses: {
-			[status]: {
-				description,
-				headers: {
-					...rateLimited,
-					...successHeaders,
-					...(creates ? { 'Repeatability-Result': header('Repeatability-Result') } : {}),
-				},
-				...(schema ? { content: json(schema) } : {}),
+		parameters: creates
+			? [...parameters, parameter('RepeatabilityRequestId'), parameter('RepeatabilityFirstSent')]
+			: parameters,
+		success: [
+			status,
+			description,
+			schema,
+			{
+				...rateLimited,
+				...successHeaders,
+				...(creates ? { 'Repeatability-Result': header('Repeatability-Result') } : {}),
 			},
-			...Object.fromEntries(
-				Object.keys(responses)
-					.filter((code) => !skipped.includes(code))
-					.map((code) => [code, { $ref: `#/components/responses/${code}` }]),
-			),
-		},
-	};
+		],
+		errors: Object.fromEntries(
+			Object.keys(responses)
+				.filter((code) => !skipped.includes(code))
+				.map((code) => [code, { $ref: `#/components/responses/${code}` }]),
+		),
+		...spec,
+	});
 }
 
 // Graph's LRO pattern: 202, no job in the body, the job at Location; Azure's Retry-After on the monitor.
@@ -538,38 +514,24 @@ const merged = { mediaType: 'application/merge-patch+json' };
 const list = (item: string, info?: JsonSchema) =>
 	envelope({ type: 'array', items: ref(item) }, info ? { result_info: info } : {});
 
-function delivery(summary: string, schema: string): Record<string, OpenApiPathItem> {
-	const required = (name: string, description: string, schema: JsonSchema) => ({
-		name,
-		in: 'header',
-		required: true,
-		description,
-		schema,
-	});
+function delivery(summary: string, payload: string): Record<string, OpenApiPathItem> {
 	return {
-		'{$request.body#/address}': {
-			post: {
-				summary,
-				description: `Sent as a POST; any 2xx acknowledges it, anything else is retried (${WEBHOOK_MAX_ATTEMPTS} attempts in all).`,
-				parameters: [
-					required('webhook-id', 'Event id; the same on every retry.', text),
-					required('webhook-timestamp', 'Unix seconds when this delivery was signed.', {
-						type: 'string',
-						pattern: '^[0-9]+$',
-					}),
-					required(
-						'webhook-signature',
-						'Standard Webhooks (https://www.standardwebhooks.com): space-separated `v1,<base64 HMAC-SHA256>` entries over `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64-decoded part of the secret after `whsec_`. Entries of other versions (`v1a`) may appear; one matching `v1` entry suffices.',
-						{ type: 'string', pattern: '^v1a?,[A-Za-z0-9+/=]+( v1a?,[A-Za-z0-9+/=]+)*$' },
-					),
-				],
-				requestBody: { required: true, content: json(ref(schema)) },
-				responses: {
-					'2XX': { description: 'Acknowledged.' },
-					default: { description: 'Retried.' },
-				},
-			},
-		},
+		'{$request.body#/address}': deliveryObject({
+			summary,
+			parameters: [
+				headerParameter('webhook-id', 'Event id; the same on every retry.', text),
+				headerParameter('webhook-timestamp', 'Unix seconds when this delivery was signed.', {
+					type: 'string',
+					pattern: '^[0-9]+$',
+				}),
+				headerParameter(
+					'webhook-signature',
+					'Standard Webhooks (https://www.standardwebhooks.com): space-separated `v1,<base64 HMAC-SHA256>` entries over `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64-decoded part of the secret after `whsec_`. Entries of other versions (`v1a`) may appear; one matching `v1` entry suffices.',
+					{ type: 'string', pattern: '^v1a?,[A-Za-z0-9+/=]+( v1a?,[A-Za-z0-9+/=]+)*$' },
+				),
+			],
+			payload,
+		}),
 	};
 }
 
@@ -604,7 +566,7 @@ const paths: Record<string, OpenApiPathItem> = {
 			parameters: [
 				pageNumber,
 				perPage(20),
-				query('search', text, 'Case-insensitive part of the display name.'),
+				query('search', 'Case-insensitive part of the display name.', text),
 			],
 		}),
 	},
@@ -627,11 +589,11 @@ const paths: Record<string, OpenApiPathItem> = {
 				perPage(30),
 				query(
 					'publication',
-					oneOfValues(Object.values(PUBLICATIONS)),
 					'Only posts with this publication status.',
+					oneOfValues(Object.values(PUBLICATIONS)),
 				),
 				// Cloudflare's `account.id` filter on zones.
-				query('page.id', text, 'Only posts of this page.'),
+				query('page.id', 'Only posts of this page.', text),
 			],
 		}),
 	},
@@ -700,8 +662,8 @@ const paths: Record<string, OpenApiPathItem> = {
 				),
 			],
 			parameters: [
-				query('limit', { ...between(1, 100), default: 10 }, 'Page size.'),
-				query('starting_after', text, 'Id of the last webhook of the previous page.'),
+				query('limit', 'Page size.', { ...between(1, 100), default: 10 }),
+				query('starting_after', 'Id of the last webhook of the previous page.', text),
 			],
 		}),
 	},

@@ -27,32 +27,6 @@ import type {
 
 type Json = Record<string, unknown>;
 
-const OPERATION_IDS: Record<string, string> = {
-	getOpenApiDocument: 'meta/openapi',
-	getAccount: 'account/get',
-	listPages: 'pages/list',
-	getPage: 'pages/get',
-	createPost: 'posts/create',
-	listPosts: 'posts/list',
-	getPost: 'posts/get',
-	updatePost: 'posts/update',
-	deletePost: 'posts/delete',
-	...Object.fromEntries(
-		['blog', 'linkedin', 'twitter', 'carousel', 'video'].map((kind) => [
-			`generate${kind[0].toUpperCase()}${kind.slice(1)}`,
-			`generation/create-${kind}`,
-		]),
-	),
-	publishLinkedin: 'publishing/create-linkedin',
-	publishTwitter: 'publishing/create-twitter',
-	getJob: 'jobs/get',
-	createWebhook: 'webhooks/create',
-	listWebhooks: 'webhooks/list',
-	getWebhook: 'webhooks/get',
-	updateWebhook: 'webhooks/update',
-	deleteWebhook: 'webhooks/delete',
-};
-
 /** Envelope field (body or filter) → primary field. */
 const INCOMING: Record<string, string> = {
 	body: 'content',
@@ -162,49 +136,29 @@ function envelopeJob(job: Json, scheduled: boolean): Json {
 	};
 }
 
-const envelopePost = (post: Json): Json => ({
-	id: post.id,
-	page: post.page_id,
-	subject: post.title,
-	body: post.content,
-	publication: PUBLICATIONS[post.status as keyof typeof PUBLICATIONS],
-	publish_on: post.scheduled_at,
-	categories: post.tags,
-	asset_urls: post.media_urls,
-	published_on: post.published_at,
-	created_on: post.created_at,
-	modified_on: post.updated_at,
-});
+// Cloudflare's *_on, for the times every resource has.
+const TIMES = { created_at: 'created_on', updated_at: 'modified_on', published_at: 'published_on' };
+
+const envelopePost = (post: Json): Json =>
+	renamed(post, { ...OUTGOING, ...TIMES }, (name, value) =>
+		name === 'publication' ? PUBLICATIONS[value as keyof typeof PUBLICATIONS] : value,
+	);
 
 const resources = (service: FakeService) => ({
-	Account: (account: Json) => ({
-		id: account.id,
-		email: account.email,
-		full_name: account.name,
-		tier: account.plan,
-		created_on: account.created_at,
-	}),
-	Page: (page: Json) => ({
-		id: page.id,
-		display_name: page.name,
-		channel: page.platform,
-		permalink: page.url,
-		created_on: page.created_at,
-	}),
+	Account: (account: Json) => renamed(account, { name: 'full_name', plan: 'tier', ...TIMES }),
+	Page: (page: Json) =>
+		renamed(page, { name: 'display_name', platform: 'channel', url: 'permalink', ...TIMES }),
 	Post: envelopePost,
 	Job: (job: Json) => envelopeJob(job, service.heldJobs.has(String(job.id))),
 	Webhook: (webhook: Json) => ({
-		id: webhook.id,
-		address: webhook.url,
-		// The primary's wildcard is every event here.
-		triggers: (webhook.events as string[]).includes('*')
-			? Object.values(ENVELOPE_EVENTS)
-			: (webhook.events as string[]).map(envelopeEvent),
-		name: webhook.description,
-		disabled: !webhook.active,
+		...renamed(webhook, { ...OUTGOING, ...TIMES }, (name, value) => {
+			if (name === 'disabled') return !value;
+			// The primary's wildcard is every event here.
+			if (name !== 'triggers') return value;
+			const events = value as string[];
+			return events.includes('*') ? Object.values(ENVELOPE_EVENTS) : events.map(envelopeEvent);
+		}),
 		secret: webhook.secret ?? MASKED_SECRET,
-		created_on: webhook.created_at,
-		modified_on: webhook.updated_at,
 	}),
 });
 
@@ -373,7 +327,6 @@ function sign(
 }
 
 export const ENVELOPE: ProfileAdapter = {
-	operationIds: OPERATION_IDS,
 	// GitHub's {hook_id}, DigitalOcean's {droplet_id}.
 	pathParameter: (resource) => `${resource}_id`,
 	updateMethod: 'PATCH',

@@ -1,22 +1,31 @@
-import { described, everyProperty } from './alternate-document';
 import { MASKED_SECRET } from './envelope-document';
-import type { JsonSchema, OpenApiOperation, OpenApiPathItem } from './openapi';
+import type { JsonSchema, OpenApiPathItem } from './openapi';
 import {
 	atLeastOneOf,
 	BLOG_LENGTHS,
 	closedObject as closed,
 	dateTime,
+	deliveryObject,
+	described,
+	everyProperty,
 	GENERATION_OPTIONS,
+	headerParameter as header,
 	integerBetween as between,
 	JOB_TYPES,
-	jsonContent as json,
+	errorResponse,
+	nonEmptyText as nonEmpty,
 	oneOfValues,
 	openApi30Document,
+	operationObject,
+	orNull,
 	PAGE_PLATFORMS,
+	parameterRef,
 	POST_STATUSES,
+	RESULT_FIELDS,
+	queryParameter as query,
 	schemaRef as ref,
 	text,
-	VIDEO_ASPECT_RATIOS,
+	uri,
 	WEBHOOK_MAX_ATTEMPTS,
 } from './openapi';
 import type { ContractDocument } from './request-validator';
@@ -100,9 +109,6 @@ const EVENT_NAMES: string[] = Object.values(NESTED_EVENTS);
 const EVENTS_PROSE =
 	'Determines what events the hook is triggered for. `generation.succeeded` is sent when a generation or publishing job (a blog post, LinkedIn post, Twitter thread, carousel or video, or a publication to LinkedIn or Twitter) finishes successfully, and its delivery carries the finished Operation with its `response`; `generation.failed` is sent when such a job fails, and the Operation then carries its `error` instead; `post.published` is sent once a post is live on its network, whether a publishing job or an update of the post published it, and its delivery carries the Post.';
 
-const nonEmpty: JsonSchema = { type: 'string', minLength: 1 };
-const uri: JsonSchema = { type: 'string', format: 'uri' };
-const orNull = (schema: JsonSchema): JsonSchema => ({ ...schema, nullable: true });
 // Stripe: a parameter that can be unset also takes the empty string.
 const emptyString: JsonSchema = { type: 'string', enum: [''] };
 const orEmpty = (schema: JsonSchema, description: string): JsonSchema => ({
@@ -225,29 +231,8 @@ const RESPONSES: Array<[string, Record<string, JsonSchema>, string[]?]> = [
 			},
 		},
 	],
-	[
-		'generate.carousel',
-		{
-			slides: {
-				type: 'array',
-				minItems: 2,
-				maxItems: 20,
-				items: everyProperty({
-					title: text,
-					body: text,
-					image_url: described(uri, 'The slide as a PNG image.'),
-				}),
-			},
-		},
-	],
-	[
-		'generate.video',
-		{
-			video_url: described(uri, 'The video as an MP4 file (H.264), as long as `duration_seconds`.'),
-			duration_seconds: between(5, 600),
-			aspect_ratio: oneOfValues(VIDEO_ASPECT_RATIOS),
-		},
-	],
+	['generate.carousel', RESULT_FIELDS.carousel],
+	['generate.video', RESULT_FIELDS.video],
 	...(['linkedin', 'twitter'] as const).map(
 		(platform): [string, Record<string, JsonSchema>, string[]] => [
 			`publish.${platform}`,
@@ -583,44 +568,36 @@ const list = (plural: string, item: string): JsonSchema =>
 
 const parameters: Record<string, JsonSchema> = {
 	// Slack's own wording.
-	limit: {
-		name: 'limit',
-		in: 'query',
-		description: `The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the list hasn't been reached. Must be an integer no larger than ${NESTED_MAX_LIMIT}.`,
-		schema: { ...between(1, NESTED_MAX_LIMIT), default: NESTED_DEFAULT_LIMIT },
-	},
-	cursor: {
-		name: 'cursor',
-		in: 'query',
-		description:
-			'Paginate through collections of data by setting the `cursor` parameter to a `next_cursor` attribute returned by a previous request\'s `response_metadata`. Default value fetches the first "page" of the collection.',
-		schema: text,
-	},
+	limit: query(
+		'limit',
+		`The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the list hasn't been reached. Must be an integer no larger than ${NESTED_MAX_LIMIT}.`,
+		{ ...between(1, NESTED_MAX_LIMIT), default: NESTED_DEFAULT_LIMIT },
+	),
+	cursor: query(
+		'cursor',
+		'Paginate through collections of data by setting the `cursor` parameter to a `next_cursor` attribute returned by a previous request\'s `response_metadata`. Default value fetches the first "page" of the collection.',
+		text,
+	),
 };
 
-const errorAnswer = (description: string, headers: Record<string, JsonSchema> = {}) => ({
-	description,
-	...(Object.keys(headers).length > 0 ? { headers } : {}),
-	content: json(ref('Error')),
-});
 const responses: Record<string, JsonSchema> = {
-	'400': errorAnswer(
+	'400': errorResponse(
 		'`INVALID_ARGUMENT`: the body is not JSON, the request breaks this document, or it names a page or post that does not exist; a `BadRequest` in `details` lists the fields.',
 	),
-	'401': errorAnswer('`UNAUTHENTICATED`: missing or wrong API key.', {
+	'401': errorResponse('`UNAUTHENTICATED`: missing or wrong API key.', {
 		'WWW-Authenticate': { schema: oneOfValues(['Bearer']) },
 	}),
-	'404': errorAnswer('`NOT_FOUND`: no such resource.'),
-	'405': errorAnswer('`UNIMPLEMENTED`: this path does not take this method.', {
+	'404': errorResponse('`NOT_FOUND`: no such resource.'),
+	'405': errorResponse('`UNIMPLEMENTED`: this path does not take this method.', {
 		Allow: { description: 'The methods this path takes.', schema: text },
 	}),
-	'429': errorAnswer('`RESOURCE_EXHAUSTED`: too many requests.', {
+	'429': errorResponse('`RESOURCE_EXHAUSTED`: too many requests.', {
 		'Retry-After': {
 			description: 'Seconds to wait before retrying.',
 			schema: { type: 'string', pattern: '^[0-9]+$' },
 		},
 	}),
-	'5XX': errorAnswer(
+	'5XX': errorResponse(
 		'`INTERNAL`, `UNAVAILABLE` (503) or `DEADLINE_EXCEEDED` (504): an unexpected failure; safe to retry.',
 	),
 };
@@ -643,37 +620,26 @@ interface Spec {
 	anonymous?: boolean;
 }
 
-function operation(
-	operationId: string,
-	{ summary, description, success: [code, answer, schema], parameters = [], body, anonymous }: Spec,
-): OpenApiOperation {
-	const byId = parameters.some((parameter) => parameter.in === 'path');
+function operation(operationId: string, spec: Spec) {
+	const byId = spec.parameters?.some((parameter) => parameter.in === 'path');
 	const errors = [
 		'400',
-		...(anonymous ? [] : ['401']),
+		...(spec.anonymous ? [] : ['401']),
 		...(byId ? ['404'] : []),
 		'405',
 		'429',
 		'5XX',
 	];
-	return {
+	return operationObject({
 		operationId,
-		summary,
-		...(description ? { description } : {}),
-		...(anonymous ? { security: [] } : {}),
-		...(parameters.length > 0 ? { parameters } : {}),
-		...(body ? { requestBody: { required: true, content: json(ref(body)) } } : {}),
-		responses: {
-			[code]: { description: answer, ...(schema ? { content: json(schema) } : {}) },
-			...Object.fromEntries(
-				errors.map((status) => [status, { $ref: `#/components/responses/${status}` }]),
-			),
-		},
-	};
+		errors: Object.fromEntries(
+			errors.map((status) => [status, { $ref: `#/components/responses/${status}` }]),
+		),
+		...spec,
+	});
 }
 
 const page = pathParameter('page');
-const parameterRef = (name: string): JsonSchema => ({ $ref: `#/components/parameters/${name}` });
 const paging = [parameterRef('limit'), parameterRef('cursor')];
 // AIP-151: a long-running method answers the Operation itself.
 const longRunning = (operationId: string, summary: string, body: string) =>
@@ -686,49 +652,36 @@ const longRunning = (operationId: string, summary: string, body: string) =>
 	});
 function delivery(summary: string, payload: string): Record<string, OpenApiPathItem> {
 	// GitHub's descriptions of its delivery headers.
-	const header = (name: string, description: string, schema: JsonSchema, required = true) => ({
-		name,
-		in: 'header',
-		required,
-		description,
-		schema,
-	});
 	return {
-		'{$request.body#/config/url}': {
-			post: {
-				summary,
-				description: `Sent as a POST with \`Content-Type: application/json\`; any 2xx acknowledges it, anything else is retried (${WEBHOOK_MAX_ATTEMPTS} attempts in all, with the same headers).`,
-				parameters: [
-					header(DELIVERY_HEADERS.hook, 'The unique identifier of the webhook.', text),
-					header(
-						DELIVERY_HEADERS.event,
-						'The name of the event that triggered the delivery.',
-						oneOfValues(EVENT_NAMES),
-					),
-					header(
-						DELIVERY_HEADERS.delivery,
-						'A globally unique identifier (GUID) to identify the delivery. If you request a redelivery, the header will be the same as in the original delivery.',
-						{ type: 'string', format: 'uuid' },
-					),
-					header(
-						DELIVERY_HEADERS.signature,
-						'This header is sent if the webhook is configured with a `secret`. This is the HMAC hex digest of the request body, and is generated using the SHA-256 hash function and the `secret` as the HMAC key. It is `sha256=` and the hex digest, computed over the raw body as sent, with no timestamp.',
-						{ type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
-						false,
-					),
-					header(
-						DELIVERY_HEADERS.agent,
-						`This header will always have the prefix \`${USER_AGENT_PREFIX}\`.`,
-						{ type: 'string', pattern: `^${USER_AGENT_PREFIX.replace('/', '\\/')}` },
-					),
-				],
-				requestBody: { required: true, content: json(ref(payload)) },
-				responses: {
-					'2XX': { description: 'Acknowledged.' },
-					default: { description: 'Retried.' },
-				},
-			},
-		},
+		'{$request.body#/config/url}': deliveryObject({
+			summary,
+			description: `Sent as a POST with \`Content-Type: application/json\`; any 2xx acknowledges it, anything else is retried (${WEBHOOK_MAX_ATTEMPTS} attempts in all, with the same headers).`,
+			parameters: [
+				header(DELIVERY_HEADERS.hook, 'The unique identifier of the webhook.', text),
+				header(
+					DELIVERY_HEADERS.event,
+					'The name of the event that triggered the delivery.',
+					oneOfValues(EVENT_NAMES),
+				),
+				header(
+					DELIVERY_HEADERS.delivery,
+					'A globally unique identifier (GUID) to identify the delivery. If you request a redelivery, the header will be the same as in the original delivery.',
+					{ type: 'string', format: 'uuid' },
+				),
+				header(
+					DELIVERY_HEADERS.signature,
+					'This header is sent if the webhook is configured with a `secret`. This is the HMAC hex digest of the request body, and is generated using the SHA-256 hash function and the `secret` as the HMAC key. It is `sha256=` and the hex digest, computed over the raw body as sent, with no timestamp.',
+					{ type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
+					false,
+				),
+				header(
+					DELIVERY_HEADERS.agent,
+					`This header will always have the prefix \`${USER_AGENT_PREFIX}\`.`,
+					{ type: 'string', pattern: `^${USER_AGENT_PREFIX.replace('/', '\\/')}` },
+				),
+			],
+			payload,
+		}),
 	};
 }
 
@@ -791,18 +744,8 @@ const paths: Record<string, OpenApiPathItem> = {
 			success: ['200', 'A portion of the posts, oldest first.', list('posts', 'Post')],
 			parameters: [
 				...paging,
-				{
-					name: 'page',
-					in: 'query',
-					description: 'Only the posts of the page with this ID.',
-					schema: text,
-				},
-				{
-					name: 'status',
-					in: 'query',
-					description: 'Only the posts with this status.',
-					schema: oneOfValues(POST_STATUSES),
-				},
+				query('page', 'Only the posts of the page with this ID.', text),
+				query('status', 'Only the posts with this status.', oneOfValues(POST_STATUSES)),
 			],
 		}),
 		post: operation('PostPosts', {

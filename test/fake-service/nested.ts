@@ -30,50 +30,12 @@ import type {
 
 /**
  * The nested profile: the same service and state, every open point decided after a real, published
- * API (nested-document.ts states each as that API does):
- *
- * - Replicate predictions: a generation's content inputs in `input`, options beside it.
- * - GitHub repository webhooks: settings in `config {url, content_type, secret}`, the secret masked
- *   in answers; events explained in prose; deliveries signed `X-Hub-Signature-256` over the raw body.
- * - Box: objects named by references `{id}`, answered as mini objects `{type, id}`.
- * - Stripe: update by POST to the resource's own path (405 for PATCH and PUT), `""` unsets a field.
- * - Google long-running operations (AIP-151): a job is an Operation with `done`; generations and
- *   publications answer it with 200.
- * - Slack Web API cursor paging: `limit`, `cursor`, `response_metadata.next_cursor`.
- * - Google AIP-193 errors: `{error: {code, message, status, details}}`.
- * - X API v2 tweet objects: a thread is `tweets: [{text}]`.
- *
- * Like alternate.ts and envelope.ts, a translation at the edges: requests into the primary's terms
- * before a handler sees them, answers, errors and deliveries out of them.
+ * API (nested-document.ts names each). Like alternate.ts and envelope.ts, a translation at the edges:
+ * requests into the primary's terms before a handler sees them, answers, errors and deliveries out
+ * of them.
  */
 
 type Json = Record<string, unknown>;
-
-// Stripe's operation ids: the method, then each path segment (`{post}` as `Post`).
-const OPERATION_IDS: Record<string, string> = {
-	getOpenApiDocument: 'GetOpenapiJson',
-	getAccount: 'GetMe',
-	listPages: 'GetPages',
-	getPage: 'GetPagesPage',
-	createPost: 'PostPosts',
-	listPosts: 'GetPosts',
-	getPost: 'GetPostsPost',
-	updatePost: 'PostPostsPost',
-	deletePost: 'DeletePostsPost',
-	generateBlog: 'PostGenerateBlog',
-	generateLinkedin: 'PostGenerateLinkedin',
-	generateTwitter: 'PostGenerateTwitter',
-	generateCarousel: 'PostGenerateCarousel',
-	generateVideo: 'PostGenerateVideo',
-	publishLinkedin: 'PostPublishLinkedin',
-	publishTwitter: 'PostPublishTwitter',
-	getJob: 'GetJobsJob',
-	createWebhook: 'PostWebhooks',
-	listWebhooks: 'GetWebhooks',
-	getWebhook: 'GetWebhooksWebhook',
-	updateWebhook: 'PostWebhooksWebhook',
-	deleteWebhook: 'DeleteWebhooksWebhook',
-};
 
 /** Nested field → primary field, at the top of a body. */
 const INCOMING: Record<string, string> = {
@@ -121,17 +83,9 @@ const mini = (type: string, id: unknown) => (id === null ? null : { type, id });
 export function nestedPost(post: Json): Json {
 	return {
 		type: 'post',
-		id: post.id,
-		page: mini('page', post.page_id),
-		title: post.title,
-		content: post.content,
-		status: post.status,
-		tags: post.tags,
-		media_urls: post.media_urls,
-		scheduled_at: post.scheduled_at,
-		published_at: post.published_at,
-		created_at: post.created_at,
-		updated_at: post.updated_at,
+		...renamed(post, { page_id: 'page' }, (name, value) =>
+			name === 'page' ? mini('page', value) : value,
+		),
 	};
 }
 
@@ -288,7 +242,6 @@ function error({ status, code, message, details }: ApiError): { status: number; 
 const USER_AGENT = `${USER_AGENT_PREFIX}4a9c1e7`;
 
 export const NESTED: ProfileAdapter = {
-	operationIds: OPERATION_IDS,
 	// Stripe: `/v1/customers/{customer}`.
 	pathParameter: (resource) => resource,
 	updateMethod: 'POST',

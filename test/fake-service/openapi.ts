@@ -76,15 +76,20 @@ export const MAX_PAGE_SIZE = 100;
 
 // Schema helpers, shared by the profiles' documents.
 export const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
-const parameterRef = (name: string): JsonSchema => ({ $ref: `#/components/parameters/${name}` });
+export const parameterRef = (name: string): JsonSchema => ({
+	$ref: `#/components/parameters/${name}`,
+});
 const responseRef = (name: string): JsonSchema => ({ $ref: `#/components/responses/${name}` });
 export const jsonContent = (schema: JsonSchema) => ({ 'application/json': { schema } });
 
 export const text: JsonSchema = { type: 'string' };
-const nonEmptyText: JsonSchema = { type: 'string', minLength: 1 };
+export const nonEmptyText: JsonSchema = { type: 'string', minLength: 1 };
+export const uri: JsonSchema = { type: 'string', format: 'uri' };
 export const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
 const nullableDateTime: JsonSchema = { type: ['string', 'null'], format: 'date-time' };
 const nullableText: JsonSchema = { type: ['string', 'null'] };
+/** OpenAPI 3.0's way to let a value be null. */
+export const orNull = (schema: JsonSchema): JsonSchema => ({ ...schema, nullable: true });
 const idOf = (prefix: string): JsonSchema => ({ type: 'string', pattern: `^${prefix}_` });
 export const oneOfValues = (values: readonly string[]): JsonSchema => ({
 	type: 'string',
@@ -94,6 +99,10 @@ export const integerBetween = (minimum: number, maximum: number): JsonSchema => 
 	type: 'integer',
 	minimum,
 	maximum,
+});
+export const described = (schema: JsonSchema, description: string): JsonSchema => ({
+	...schema,
+	description,
 });
 
 /** The options of the generations, with their bounds and defaults: the same in every profile's document. */
@@ -118,64 +127,156 @@ export function closedObject(
 	};
 }
 
+export const everyProperty = (properties: Record<string, JsonSchema>) =>
+	closedObject(properties, Object.keys(properties));
+
 export function atLeastOneOf(fields: string[]): JsonSchema {
 	return { anyOf: fields.map((field) => ({ required: [field] })) };
 }
 
-function listOf(itemSchemaName: string): JsonSchema {
-	return closedObject(
-		{
-			data: { type: 'array', items: schemaRef(itemSchemaName) },
-			next_cursor: {
-				type: ['string', 'null'],
-				description: 'Pass as `cursor` to get the next page; null on the last page.',
+export const queryParameter = (name: string, description: string, schema: JsonSchema) => ({
+	name,
+	in: 'query',
+	description,
+	schema,
+});
+
+export const headerParameter = (
+	name: string,
+	description: string,
+	schema: JsonSchema,
+	required = true,
+) => ({ name, in: 'header', required, description, schema });
+
+/** An operation object: what every profile's operations have in common. */
+export function operationObject({
+	operationId,
+	summary,
+	description,
+	tags,
+	anonymous,
+	parameters = [],
+	body,
+	mediaType = 'application/json',
+	success: [status, answer, schema, headers],
+	errors,
+}: {
+	operationId: string;
+	summary: string;
+	description?: string;
+	tags?: string[];
+	anonymous?: boolean;
+	parameters?: JsonSchema[];
+	/** The name of the request body's schema. */
+	body?: string;
+	mediaType?: string;
+	success: [status: string, description: string, schema?: JsonSchema, headers?: JsonSchema];
+	errors: Record<string, JsonSchema>;
+}): OpenApiOperation {
+	return {
+		operationId,
+		summary,
+		...(description ? { description } : {}),
+		...(tags ? { tags } : {}),
+		...(anonymous ? { security: [] } : {}),
+		...(parameters.length > 0 ? { parameters } : {}),
+		...(body
+			? { requestBody: { required: true, content: { [mediaType]: { schema: schemaRef(body) } } } }
+			: {}),
+		responses: {
+			[status]: {
+				description: answer,
+				...(headers ? { headers } : {}),
+				...(schema ? { content: jsonContent(schema) } : {}),
 			},
+			...errors,
 		},
-		['data', 'next_cursor'],
-	);
+	};
 }
 
-function errorResponse(description: string, headers?: Record<string, JsonSchema>): JsonSchema {
+/** A delivery of webhook events, as a POST to the subscriber that any 2xx acknowledges. */
+export function deliveryObject({
+	summary,
+	description = `Sent as a POST; any 2xx acknowledges it, anything else is retried (${WEBHOOK_MAX_ATTEMPTS} attempts in all).`,
+	tags,
+	anonymous,
+	parameters,
+	payload,
+	retried = 'Retried.',
+}: {
+	summary: string;
+	description?: string;
+	tags?: string[];
+	anonymous?: boolean;
+	parameters: JsonSchema[];
+	payload: string;
+	retried?: string;
+}): OpenApiPathItem {
+	return {
+		post: {
+			summary,
+			description,
+			...(tags ? { tags } : {}),
+			...(anonymous ? { security: [] } : {}),
+			parameters,
+			requestBody: { required: true, content: jsonContent(schemaRef(payload)) },
+			responses: { '2XX': { description: 'Acknowledged.' }, default: { description: retried } },
+		},
+	};
+}
+
+function listOf(itemSchemaName: string): JsonSchema {
+	return everyProperty({
+		data: { type: 'array', items: schemaRef(itemSchemaName) },
+		next_cursor: {
+			type: ['string', 'null'],
+			description: 'Pass as `cursor` to get the next page; null on the last page.',
+		},
+	});
+}
+
+export function errorResponse(
+	description: string,
+	headers?: Record<string, JsonSchema>,
+): JsonSchema {
 	return { description, ...(headers ? { headers } : {}), content: jsonContent(schemaRef('Error')) };
 }
 
 const postFields: Record<string, JsonSchema> = {
 	content: nonEmptyText,
 	title: text,
-	page_id: { ...idOf('page'), description: 'Must name an existing page (422 otherwise).' },
+	page_id: described(idOf('page'), 'Must name an existing page (422 otherwise).'),
 	status: { ...oneOfValues(POST_STATUSES), default: 'draft' },
 	scheduled_at: dateTime,
 	tags: { type: 'array', items: text },
-	media_urls: { type: 'array', items: { type: 'string', format: 'uri' } },
+	media_urls: { type: 'array', items: uri },
 };
 
 const generationSourceFields: Record<string, JsonSchema> = {
 	prompt: nonEmptyText,
 	source_text: nonEmptyText,
-	source_post_id: { ...idOf('post'), description: 'Must name an existing post (422 otherwise).' },
+	source_post_id: described(idOf('post'), 'Must name an existing post (422 otherwise).'),
 	tone: text,
 	language: text,
-	page_id: { ...idOf('page'), description: 'Must name an existing page (422 otherwise).' },
+	page_id: postFields.page_id,
 };
 const generationSources = atLeastOneOf(['prompt', 'source_text', 'source_post_id']);
 
 const publishFields: Record<string, JsonSchema> = {
-	post_id: { ...idOf('post'), description: 'Must name an existing post (422 otherwise).' },
-	content: { ...nonEmptyText, description: 'Publishes a new post with this content.' },
-	page_id: generationSourceFields.page_id,
-	scheduled_at: {
-		...dateTime,
-		description: 'Recorded on the post; the post is published when the job succeeds.',
-	},
+	post_id: generationSourceFields.source_post_id,
+	content: described(nonEmptyText, 'Publishes a new post with this content.'),
+	page_id: postFields.page_id,
+	scheduled_at: described(
+		dateTime,
+		'Recorded on the post; the post is published when the job succeeds.',
+	),
 };
 
 const webhookFields: Record<string, JsonSchema> = {
-	url: {
-		type: 'string',
-		format: 'uri',
-		description:
-			'Events are only ever sent to loopback hosts (127.0.0.0/8, localhost, [::1]) by this service.',
-	},
+	url: described(
+		uri,
+		'Events are only ever sent to loopback hosts (127.0.0.0/8, localhost, [::1]) by this service.',
+	),
 	events: {
 		type: 'array',
 		minItems: 1,
@@ -189,7 +290,7 @@ const webhookFields: Record<string, JsonSchema> = {
 
 const webhookResponseFields: Record<string, JsonSchema> = {
 	id: idOf('wh'),
-	url: { type: 'string', format: 'uri' },
+	url: uri,
 	events: webhookFields.events,
 	description: nullableText,
 	active: { type: 'boolean' },
@@ -198,100 +299,85 @@ const webhookResponseFields: Record<string, JsonSchema> = {
 };
 
 function eventSchema(type: string, dataProperty: string, dataSchemaName: string): JsonSchema {
-	return closedObject(
-		{
-			id: idOf('evt'),
-			type: { type: 'string', const: type },
-			created_at: dateTime,
-			data: closedObject({ [dataProperty]: schemaRef(dataSchemaName) }, [dataProperty]),
-		},
-		['id', 'type', 'created_at', 'data'],
-	);
+	return everyProperty({
+		id: idOf('evt'),
+		type: { type: 'string', const: type },
+		created_at: dateTime,
+		data: everyProperty({ [dataProperty]: schemaRef(dataSchemaName) }),
+	});
 }
 
-const JOB_RESULT_SCHEMAS = [
-	'BlogResult',
-	'LinkedinResult',
-	'TwitterResult',
-	'CarouselResult',
-	'VideoResult',
-	'PublishResult',
-];
+/** The fields of a carousel's and a video's result, in the primary's and the nested profile's names. */
+export const RESULT_FIELDS = {
+	carousel: {
+		slides: {
+			type: 'array',
+			minItems: 2,
+			maxItems: 20,
+			items: everyProperty({
+				title: text,
+				body: text,
+				image_url: described(uri, 'The slide as a PNG image.'),
+			}),
+		},
+	},
+	video: {
+		video_url: described(uri, 'The video as an MP4 file (H.264), as long as `duration_seconds`.'),
+		duration_seconds: integerBetween(5, 600),
+		aspect_ratio: oneOfValues(VIDEO_ASPECT_RATIOS),
+	},
+} satisfies Record<string, Record<string, JsonSchema>>;
+
+const JOB_RESULT_SCHEMAS = ['Blog', 'Linkedin', 'Twitter', 'Carousel', 'Video', 'Publish'].map(
+	(kind) => `${kind}Result`,
+);
 
 const schemas: Record<string, JsonSchema> = {
-	Error: closedObject(
-		{
-			error: closedObject(
-				{
-					code: oneOfValues(ERROR_CODES),
-					message: text,
-					details: { type: 'array', items: schemaRef('ValidationDetail') },
-				},
-				['code', 'message'],
-			),
-		},
-		['error'],
-	),
-	ValidationDetail: closedObject(
-		{
-			field: {
-				type: 'string',
-				description:
-					'Body fields by name or path (`title`, `media_urls[0]`), `body` for the whole body, `query.<name>` for query parameters, `header.content-type` for the content type.',
+	Error: everyProperty({
+		error: closedObject(
+			{
+				code: oneOfValues(ERROR_CODES),
+				message: text,
+				details: { type: 'array', items: schemaRef('ValidationDetail') },
 			},
-			message: text,
-		},
-		['field', 'message'],
-	),
-	Account: closedObject(
-		{
-			id: idOf('acc'),
-			email: { type: 'string', format: 'email' },
-			name: text,
-			plan: oneOfValues(['free', 'pro', 'business']),
-			created_at: dateTime,
-		},
-		['id', 'email', 'name', 'plan', 'created_at'],
-	),
-	Page: closedObject(
-		{
-			id: idOf('page'),
-			name: text,
-			platform: oneOfValues(PAGE_PLATFORMS),
-			url: { type: 'string', format: 'uri' },
-			created_at: dateTime,
-		},
-		['id', 'name', 'platform', 'url', 'created_at'],
-	),
+			['code', 'message'],
+		),
+	}),
+	ValidationDetail: everyProperty({
+		field: described(
+			text,
+			'Body fields by name or path (`title`, `media_urls[0]`), `body` for the whole body, `query.<name>` for query parameters, `header.content-type` for the content type.',
+		),
+		message: text,
+	}),
+	Account: everyProperty({
+		id: idOf('acc'),
+		email: { type: 'string', format: 'email' },
+		name: text,
+		plan: oneOfValues(['free', 'pro', 'business']),
+		created_at: dateTime,
+	}),
+	Page: everyProperty({
+		id: idOf('page'),
+		name: text,
+		platform: oneOfValues(PAGE_PLATFORMS),
+		url: uri,
+		created_at: dateTime,
+	}),
 	PageList: listOf('Page'),
-	Post: closedObject(
-		{
-			id: idOf('post'),
-			page_id: { type: ['string', 'null'] },
-			title: nullableText,
-			content: text,
-			status: oneOfValues(POST_STATUSES),
-			tags: { type: 'array', items: text },
-			media_urls: { type: 'array', items: { type: 'string', format: 'uri' } },
-			scheduled_at: nullableDateTime,
-			published_at: nullableDateTime,
-			created_at: dateTime,
-			updated_at: dateTime,
-		},
-		[
-			'id',
-			'page_id',
-			'title',
-			'content',
-			'status',
-			'tags',
-			'media_urls',
-			'scheduled_at',
-			'published_at',
-			'created_at',
-			'updated_at',
-		],
-	),
+	Post: everyProperty({
+		id: idOf('post'),
+		page_id: { type: ['string', 'null'] },
+		title: nullableText,
+		content: text,
+		status: oneOfValues(POST_STATUSES),
+		tags: { type: 'array', items: text },
+		media_urls: { type: 'array', items: uri },
+		scheduled_at: nullableDateTime,
+		published_at: nullableDateTime,
+		created_at: dateTime,
+		updated_at: dateTime,
+	}),
 	PostList: listOf('Post'),
 	CreatePostRequest: closedObject(postFields, ['content'], {
 		if: { required: ['status'], properties: { status: { const: 'scheduled' } } },
@@ -302,98 +388,48 @@ const schemas: Record<string, JsonSchema> = {
 		description:
 			'Only the given fields change. A post whose resulting status is "scheduled" must have scheduled_at (422 otherwise).',
 	}),
-	JobError: closedObject({ code: text, message: text }, ['code', 'message']),
-	BlogResult: closedObject(
-		{ title: text, content: { type: 'string', contentMediaType: 'text/markdown' }, summary: text },
-		['title', 'content', 'summary'],
-	),
-	LinkedinResult: closedObject({ content: text }, ['content']),
-	TwitterResult: closedObject(
-		{
-			tweets: {
-				type: 'array',
-				minItems: 1,
-				maxItems: 25,
-				items: { type: 'string', maxLength: 280 },
-			},
-		},
-		['tweets'],
-	),
-	CarouselResult: closedObject(
-		{
-			slides: {
-				type: 'array',
-				minItems: 2,
-				maxItems: 20,
-				items: closedObject(
-					{
-						title: text,
-						body: text,
-						image_url: { type: 'string', format: 'uri', description: 'The slide as a PNG image.' },
-					},
-					['title', 'body', 'image_url'],
-				),
-			},
-		},
-		['slides'],
-	),
-	VideoResult: closedObject(
-		{
-			video_url: {
-				type: 'string',
-				format: 'uri',
-				description: 'The video as an MP4 file (H.264), as long as `duration_seconds`.',
-			},
-			duration_seconds: integerBetween(5, 600),
-			aspect_ratio: oneOfValues(VIDEO_ASPECT_RATIOS),
-		},
-		['video_url', 'duration_seconds', 'aspect_ratio'],
-	),
+	JobError: everyProperty({ code: text, message: text }),
+	BlogResult: everyProperty({
+		title: text,
+		content: { type: 'string', contentMediaType: 'text/markdown' },
+		summary: text,
+	}),
+	LinkedinResult: everyProperty({ content: text }),
+	TwitterResult: everyProperty({
+		tweets: { type: 'array', minItems: 1, maxItems: 25, items: { type: 'string', maxLength: 280 } },
+	}),
+	CarouselResult: everyProperty(RESULT_FIELDS.carousel),
+	VideoResult: everyProperty(RESULT_FIELDS.video),
 	PublishResult: closedObject(
 		{
 			platform: oneOfValues(['linkedin', 'twitter']),
 			post_id: idOf('post'),
-			url: { type: 'string', format: 'uri' },
+			url: uri,
 			published_at: dateTime,
-			thread_urls: {
-				type: 'array',
-				items: { type: 'string', format: 'uri' },
-				description:
-					'Only for a thread: the address of each of its tweets, in order (`url` is the first).',
-			},
+			thread_urls: described(
+				{ type: 'array', items: uri },
+				'Only for a thread: the address of each of its tweets, in order (`url` is the first).',
+			),
 		},
 		['platform', 'post_id', 'url', 'published_at'],
 	),
-	Job: closedObject(
-		{
-			id: idOf('job'),
-			type: oneOfValues(JOB_TYPES),
-			status: oneOfValues(JOB_STATUSES),
-			progress: integerBetween(0, 100),
-			result: {
-				description: 'Set when status is "succeeded"; its shape depends on the job type.',
-				oneOf: [...JOB_RESULT_SCHEMAS.map(schemaRef), { type: 'null' }],
-			},
-			error: {
-				description: 'Set when status is "failed".',
-				oneOf: [schemaRef('JobError'), { type: 'null' }],
-			},
-			created_at: dateTime,
-			updated_at: dateTime,
-			finished_at: nullableDateTime,
+	Job: everyProperty({
+		id: idOf('job'),
+		type: oneOfValues(JOB_TYPES),
+		status: oneOfValues(JOB_STATUSES),
+		progress: integerBetween(0, 100),
+		result: {
+			description: 'Set when status is "succeeded"; its shape depends on the job type.',
+			oneOf: [...JOB_RESULT_SCHEMAS.map(schemaRef), { type: 'null' }],
 		},
-		[
-			'id',
-			'type',
-			'status',
-			'progress',
-			'result',
-			'error',
-			'created_at',
-			'updated_at',
-			'finished_at',
-		],
-	),
+		error: {
+			description: 'Set when status is "failed".',
+			oneOf: [schemaRef('JobError'), { type: 'null' }],
+		},
+		created_at: dateTime,
+		updated_at: dateTime,
+		finished_at: nullableDateTime,
+	}),
 	GenerateBlogRequest: closedObject(
 		{
 			transcript: nonEmptyText,
@@ -429,26 +465,19 @@ const schemas: Record<string, JsonSchema> = {
 	PublishTwitterRequest: closedObject(
 		{
 			...publishFields,
-			thread: {
-				type: 'array',
-				minItems: 1,
-				maxItems: 25,
-				items: { type: 'string', minLength: 1, maxLength: 280 },
-				description:
-					'Publishes a thread: one tweet per text, in order, each a reply to the one before. Takes the place of `content` and `post_id` (422 with either); the new post holds the texts, a blank line between them.',
-			},
+			thread: described(
+				{ type: 'array', minItems: 1, maxItems: 25, items: { ...nonEmptyText, maxLength: 280 } },
+				'Publishes a thread: one tweet per text, in order, each a reply to the one before. Takes the place of `content` and `post_id` (422 with either); the new post holds the texts, a blank line between them.',
+			),
 		},
 		[],
 		atLeastOneOf(['post_id', 'content', 'thread']),
 	),
-	Webhook: closedObject(webhookResponseFields, Object.keys(webhookResponseFields)),
-	WebhookWithSecret: closedObject(
-		{
-			...webhookResponseFields,
-			secret: { type: 'string', minLength: 16, description: 'Only ever returned here.' },
-		},
-		[...Object.keys(webhookResponseFields), 'secret'],
-	),
+	Webhook: everyProperty(webhookResponseFields),
+	WebhookWithSecret: everyProperty({
+		...webhookResponseFields,
+		secret: { type: 'string', minLength: 16, description: 'Only ever returned here.' },
+	}),
 	WebhookList: listOf('Webhook'),
 	CreateWebhookRequest: closedObject(webhookFields, ['url', 'events']),
 	UpdateWebhookRequest: closedObject(webhookFields, [], { minProperties: 1 }),
@@ -467,62 +496,46 @@ function pathId(resource: string, prefix: string): JsonSchema {
 	};
 }
 
-function deliveryHeader(name: string, description: string, schema: JsonSchema): JsonSchema {
-	return { name, in: 'header', required: true, description, schema };
-}
-
 const parameters: Record<string, JsonSchema> = {
 	PageId: pathId('page', 'page'),
 	PostId: pathId('post', 'post'),
 	JobId: pathId('job', 'job'),
 	WebhookId: pathId('webhook', 'wh'),
-	Limit: {
-		name: 'limit',
-		in: 'query',
-		description: `Page size, default ${DEFAULT_PAGE_SIZE}. The service may return fewer items than asked for.`,
-		schema: { ...integerBetween(1, MAX_PAGE_SIZE), default: DEFAULT_PAGE_SIZE },
-	},
-	Cursor: {
-		name: 'cursor',
-		in: 'query',
-		description: 'Opaque `next_cursor` of the previous page (422 for anything else).',
-		schema: text,
-	},
-	IdempotencyKey: {
-		name: 'Idempotency-Key',
-		in: 'header',
-		required: false,
-		description:
-			'Any string up to 255 characters. A create repeated on the same path with the same key is not carried out again: it gets the answer of the first one.',
-		schema: { type: 'string', minLength: 1, maxLength: 255 },
-	},
-	PageSearch: {
-		name: 'q',
-		in: 'query',
-		description: 'Case-insensitive substring of the page name.',
-		schema: text,
-	},
+	Limit: queryParameter(
+		'limit',
+		`Page size, default ${DEFAULT_PAGE_SIZE}. The service may return fewer items than asked for.`,
+		{ ...integerBetween(1, MAX_PAGE_SIZE), default: DEFAULT_PAGE_SIZE },
+	),
+	Cursor: queryParameter(
+		'cursor',
+		'Opaque `next_cursor` of the previous page (422 for anything else).',
+		text,
+	),
+	IdempotencyKey: headerParameter(
+		'Idempotency-Key',
+		'Any string up to 255 characters. A create repeated on the same path with the same key is not carried out again: it gets the answer of the first one.',
+		{ type: 'string', minLength: 1, maxLength: 255 },
+		false,
+	),
+	PageSearch: queryParameter('q', 'Case-insensitive substring of the page name.', text),
 	PostStatusFilter: { name: 'status', in: 'query', schema: oneOfValues(POST_STATUSES) },
 	PostPageFilter: { name: 'page_id', in: 'query', schema: text },
-	EventTypeHeader: deliveryHeader(
+	EventTypeHeader: headerParameter(
 		WEBHOOK_HEADERS.event,
 		'The event type.',
 		oneOfValues(WEBHOOK_EVENT_TYPES),
 	),
-	DeliveryIdHeader: deliveryHeader(
+	DeliveryIdHeader: headerParameter(
 		WEBHOOK_HEADERS.delivery,
 		'The event id (same as `id` in the body).',
 		idOf('evt'),
 	),
-	TimestampHeader: deliveryHeader(
+	TimestampHeader: headerParameter(
 		WEBHOOK_HEADERS.timestamp,
 		'Unix time in seconds when the event was signed.',
-		{
-			type: 'string',
-			pattern: '^[0-9]+$',
-		},
+		{ type: 'string', pattern: '^[0-9]+$' },
 	),
-	SignatureHeader: deliveryHeader(
+	SignatureHeader: headerParameter(
 		WEBHOOK_HEADERS.signature,
 		'`sha256=` + lowercase hex HMAC-SHA256, keyed with the webhook secret, of `<timestamp>.<raw body>`.',
 		{ type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
@@ -547,274 +560,179 @@ const responses: Record<string, JsonSchema> = {
 	InternalError: errorResponse('Unexpected failure (`internal_error`); safe to retry.'),
 };
 
-interface OperationSpec {
-	operationId: string;
-	summary: string;
-	tag: string;
+interface OperationOptions {
 	description?: string;
-	pathId?: 'PageId' | 'PostId' | 'JobId' | 'WebhookId';
+	/** The path parameter's component. */
+	pathId?: string;
 	query?: string[];
 	requestBody?: string;
-	success: { status: '200' | '201' | '202' | '204'; description: string; schema?: JsonSchema };
 	anonymous?: boolean;
 }
 
-function operation(spec: OperationSpec): OpenApiOperation {
-	const parameterNames = [
-		...(spec.pathId ? [spec.pathId] : []),
-		...(spec.query ?? []),
-		// Creates (a body, answered 201 or 202) honour an Idempotency-Key.
-		...(spec.requestBody !== undefined && spec.success.status !== '200' ? ['IdempotencyKey'] : []),
-	];
-	const errorResponses: Array<[string, string, boolean]> = [
-		['400', 'BadRequest', spec.requestBody !== undefined],
-		['401', 'Unauthorized', !spec.anonymous],
-		['404', 'NotFound', spec.pathId !== undefined],
-		['422', 'ValidationError', spec.requestBody !== undefined || (spec.query?.length ?? 0) > 0],
+function operation(
+	operationId: string,
+	summary: string,
+	tag: string,
+	/** The answer's status, description, and schema (a component's name, or the schema itself). */
+	[status, answer, schema]: [
+		status: '200' | '201' | '202' | '204',
+		description: string,
+		schema?: string | JsonSchema,
+	],
+	{ description, pathId, query = [], requestBody, anonymous }: OperationOptions = {},
+): OpenApiOperation {
+	const errors: Array<[string, string, boolean]> = [
+		['400', 'BadRequest', requestBody !== undefined],
+		['401', 'Unauthorized', !anonymous],
+		['404', 'NotFound', pathId !== undefined],
+		['422', 'ValidationError', requestBody !== undefined || query.length > 0],
 		['429', 'RateLimited', true],
 		['500', 'InternalError', true],
 	];
-	return {
-		operationId: spec.operationId,
-		summary: spec.summary,
-		...(spec.description ? { description: spec.description } : {}),
-		tags: [spec.tag],
-		...(spec.anonymous ? { security: [] } : {}),
-		...(parameterNames.length > 0 ? { parameters: parameterNames.map(parameterRef) } : {}),
-		...(spec.requestBody
-			? { requestBody: { required: true, content: jsonContent(schemaRef(spec.requestBody)) } }
-			: {}),
-		responses: {
-			[spec.success.status]: {
-				description: spec.success.description,
-				...(spec.success.schema ? { content: jsonContent(spec.success.schema) } : {}),
-			},
-			...Object.fromEntries(
-				errorResponses
-					.filter(([, , applies]) => applies)
-					.map(([status, name]) => [status, responseRef(name)]),
-			),
-		},
-	};
+	return operationObject({
+		operationId,
+		summary,
+		description,
+		tags: [tag],
+		anonymous,
+		parameters: [
+			...(pathId ? [pathId] : []),
+			...query,
+			// Creates (a body, answered 201 or 202) honour an Idempotency-Key.
+			...(requestBody !== undefined && status !== '200' ? ['IdempotencyKey'] : []),
+		].map(parameterRef),
+		body: requestBody,
+		success: [status, answer, typeof schema === 'string' ? schemaRef(schema) : schema],
+		errors: Object.fromEntries(
+			errors
+				.filter(([, , applies]) => applies)
+				.map(([status, name]) => [status, responseRef(name)]),
+		),
+	});
 }
 
 const listQuery = ['Limit', 'Cursor'];
+const queuedJob: ['202', string, string] = ['202', 'The queued job.', 'Job'];
+const capitalized = (word: string) => `${word[0].toUpperCase()}${word.slice(1)}`;
 
-function generateOperation(
-	kind: string,
-	operationId: string,
-	requestBody: string,
-	summary: string,
-): OpenApiOperation {
-	return operation({
-		operationId,
-		summary,
-		tag: 'Generation',
-		description: `Starts a \`generate.${kind}\` job; poll it with getJob or subscribe to job events.`,
-		requestBody,
-		success: { status: '202', description: 'The queued job.', schema: schemaRef('Job') },
-	});
+function generation(kind: string, summary: string): OpenApiPathItem {
+	return {
+		post: operation(`generate${capitalized(kind)}`, summary, 'Generation', queuedJob, {
+			description: `Starts a \`generate.${kind}\` job; poll it with getJob or subscribe to job events.`,
+			requestBody: `Generate${capitalized(kind)}Request`,
+		}),
+	};
 }
 
-function publishOperation(platform: 'linkedin' | 'twitter', operationId: string): OpenApiOperation {
-	return operation({
-		operationId,
-		summary: `Publish a post on ${platform === 'linkedin' ? 'LinkedIn' : 'Twitter'}`,
-		tag: 'Publishing',
-		description: `Starts a \`publish.${platform}\` job. When it succeeds the post (the given one, or a new one made from \`content\`) has status "published" and a \`post.published\` event is sent.`,
-		requestBody: platform === 'twitter' ? 'PublishTwitterRequest' : 'PublishRequest',
-		success: { status: '202', description: 'The queued job.', schema: schemaRef('Job') },
-	});
+function publication(platform: 'linkedin' | 'twitter', name: string): OpenApiPathItem {
+	return {
+		post: operation(
+			`publish${capitalized(platform)}`,
+			`Publish a post on ${name}`,
+			'Publishing',
+			queuedJob,
+			{
+				description: `Starts a \`publish.${platform}\` job. When it succeeds the post (the given one, or a new one made from \`content\`) has status "published" and a \`post.published\` event is sent.`,
+				requestBody: platform === 'twitter' ? 'PublishTwitterRequest' : 'PublishRequest',
+			},
+		),
+	};
+}
+
+/** A post's or webhook's own path: get, update and delete; `note` says what its answers leave out. */
+function resource(name: 'post' | 'webhook', update: string, note = ''): OpenApiPathItem {
+	const Name = capitalized(name);
+	const [tag, pathId] = [`${Name}s`, `${Name}Id`];
+	return {
+		get: operation(`get${Name}`, `Get a ${name}`, tag, ['200', `The ${name}${note}.`, Name], {
+			pathId,
+		}),
+		patch: operation(
+			`update${Name}`,
+			`Update a ${name}`,
+			tag,
+			['200', `The updated ${name}${note}.`, Name],
+			{ pathId, requestBody: update },
+		),
+		delete: operation(`delete${Name}`, `Delete a ${name}`, tag, ['204', 'Deleted; no body.'], {
+			pathId,
+		}),
+	};
 }
 
 const paths: Record<string, OpenApiPathItem> = {
 	'/v1/openapi.json': {
-		get: operation({
-			operationId: 'getOpenApiDocument',
-			summary: 'This document',
-			tag: 'Meta',
-			anonymous: true,
-			success: { status: '200', description: 'The OpenAPI document.', schema: { type: 'object' } },
-		}),
+		get: operation(
+			'getOpenApiDocument',
+			'This document',
+			'Meta',
+			['200', 'The OpenAPI document.', { type: 'object' }],
+			{ anonymous: true },
+		),
 	},
 	'/v1/me': {
-		get: operation({
-			operationId: 'getAccount',
-			summary: 'The account that owns the API key',
-			tag: 'Account',
-			success: { status: '200', description: 'The account.', schema: schemaRef('Account') },
-		}),
+		get: operation('getAccount', 'The account that owns the API key', 'Account', [
+			'200',
+			'The account.',
+			'Account',
+		]),
 	},
 	'/v1/pages': {
-		get: operation({
-			operationId: 'listPages',
-			summary: 'List pages',
-			tag: 'Pages',
+		get: operation('listPages', 'List pages', 'Pages', ['200', 'A page of pages.', 'PageList'], {
 			query: [...listQuery, 'PageSearch'],
-			success: { status: '200', description: 'A page of pages.', schema: schemaRef('PageList') },
 		}),
 	},
 	'/v1/pages/{id}': {
-		get: operation({
-			operationId: 'getPage',
-			summary: 'Get a page',
-			tag: 'Pages',
+		get: operation('getPage', 'Get a page', 'Pages', ['200', 'The page.', 'Page'], {
 			pathId: 'PageId',
-			success: { status: '200', description: 'The page.', schema: schemaRef('Page') },
 		}),
 	},
 	'/v1/posts': {
-		get: operation({
-			operationId: 'listPosts',
-			summary: 'List posts',
-			tag: 'Posts',
-			query: [...listQuery, 'PostStatusFilter', 'PostPageFilter'],
-			success: {
-				status: '200',
-				description: 'A page of posts, oldest first.',
-				schema: schemaRef('PostList'),
-			},
-		}),
-		post: operation({
-			operationId: 'createPost',
-			summary: 'Create a post',
-			tag: 'Posts',
+		get: operation(
+			'listPosts',
+			'List posts',
+			'Posts',
+			['200', 'A page of posts, oldest first.', 'PostList'],
+			{ query: [...listQuery, 'PostStatusFilter', 'PostPageFilter'] },
+		),
+		post: operation('createPost', 'Create a post', 'Posts', ['201', 'The new post.', 'Post'], {
 			requestBody: 'CreatePostRequest',
-			success: { status: '201', description: 'The new post.', schema: schemaRef('Post') },
 		}),
 	},
-	'/v1/posts/{id}': {
-		get: operation({
-			operationId: 'getPost',
-			summary: 'Get a post',
-			tag: 'Posts',
-			pathId: 'PostId',
-			success: { status: '200', description: 'The post.', schema: schemaRef('Post') },
-		}),
-		patch: operation({
-			operationId: 'updatePost',
-			summary: 'Update a post',
-			tag: 'Posts',
-			pathId: 'PostId',
-			requestBody: 'UpdatePostRequest',
-			success: { status: '200', description: 'The updated post.', schema: schemaRef('Post') },
-		}),
-		delete: operation({
-			operationId: 'deletePost',
-			summary: 'Delete a post',
-			tag: 'Posts',
-			pathId: 'PostId',
-			success: { status: '204', description: 'Deleted; no body.' },
-		}),
-	},
-	'/v1/generate/blog': {
-		post: generateOperation(
-			'blog',
-			'generateBlog',
-			'GenerateBlogRequest',
-			'Write a blog post from a transcript',
-		),
-	},
-	'/v1/generate/linkedin': {
-		post: generateOperation(
-			'linkedin',
-			'generateLinkedin',
-			'GenerateLinkedinRequest',
-			'Write a LinkedIn post',
-		),
-	},
-	'/v1/generate/twitter': {
-		post: generateOperation(
-			'twitter',
-			'generateTwitter',
-			'GenerateTwitterRequest',
-			'Write a Twitter thread',
-		),
-	},
-	'/v1/generate/carousel': {
-		post: generateOperation(
-			'carousel',
-			'generateCarousel',
-			'GenerateCarouselRequest',
-			'Write carousel slides',
-		),
-	},
-	'/v1/generate/video': {
-		post: generateOperation(
-			'video',
-			'generateVideo',
-			'GenerateVideoRequest',
-			'Render a short video',
-		),
-	},
-	'/v1/publish/linkedin': { post: publishOperation('linkedin', 'publishLinkedin') },
-	'/v1/publish/twitter': { post: publishOperation('twitter', 'publishTwitter') },
+	'/v1/posts/{id}': resource('post', 'UpdatePostRequest'),
+	'/v1/generate/blog': generation('blog', 'Write a blog post from a transcript'),
+	'/v1/generate/linkedin': generation('linkedin', 'Write a LinkedIn post'),
+	'/v1/generate/twitter': generation('twitter', 'Write a Twitter thread'),
+	'/v1/generate/carousel': generation('carousel', 'Write carousel slides'),
+	'/v1/generate/video': generation('video', 'Render a short video'),
+	'/v1/publish/linkedin': publication('linkedin', 'LinkedIn'),
+	'/v1/publish/twitter': publication('twitter', 'Twitter'),
 	'/v1/jobs/{id}': {
-		get: operation({
-			operationId: 'getJob',
-			summary: 'Get a job',
-			tag: 'Jobs',
+		get: operation('getJob', 'Get a job', 'Jobs', ['200', 'The job.', 'Job'], {
 			pathId: 'JobId',
-			success: { status: '200', description: 'The job.', schema: schemaRef('Job') },
 		}),
 	},
 	'/v1/webhooks': {
-		get: operation({
-			operationId: 'listWebhooks',
-			summary: 'List webhooks',
-			tag: 'Webhooks',
-			query: listQuery,
-			success: {
-				status: '200',
-				description: 'A page of webhooks (without secrets).',
-				schema: schemaRef('WebhookList'),
-			},
-		}),
-		post: operation({
-			operationId: 'createWebhook',
-			summary: 'Subscribe a URL to events',
-			tag: 'Webhooks',
-			requestBody: 'CreateWebhookRequest',
-			success: {
-				status: '201',
-				description:
-					'The new webhook, including its signing secret (generated when none was given).',
-				schema: schemaRef('WebhookWithSecret'),
-			},
-		}),
+		get: operation(
+			'listWebhooks',
+			'List webhooks',
+			'Webhooks',
+			['200', 'A page of webhooks (without secrets).', 'WebhookList'],
+			{ query: listQuery },
+		),
+		post: operation(
+			'createWebhook',
+			'Subscribe a URL to events',
+			'Webhooks',
+			[
+				'201',
+				'The new webhook, including its signing secret (generated when none was given).',
+				'WebhookWithSecret',
+			],
+			{ requestBody: 'CreateWebhookRequest' },
+		),
 	},
-	'/v1/webhooks/{id}': {
-		get: operation({
-			operationId: 'getWebhook',
-			summary: 'Get a webhook',
-			tag: 'Webhooks',
-			pathId: 'WebhookId',
-			success: {
-				status: '200',
-				description: 'The webhook (without secret).',
-				schema: schemaRef('Webhook'),
-			},
-		}),
-		patch: operation({
-			operationId: 'updateWebhook',
-			summary: 'Update a webhook',
-			tag: 'Webhooks',
-			pathId: 'WebhookId',
-			requestBody: 'UpdateWebhookRequest',
-			success: {
-				status: '200',
-				description: 'The updated webhook (without secret).',
-				schema: schemaRef('Webhook'),
-			},
-		}),
-		delete: operation({
-			operationId: 'deleteWebhook',
-			summary: 'Delete a webhook',
-			tag: 'Webhooks',
-			pathId: 'WebhookId',
-			success: { status: '204', description: 'Deleted; no body.' },
-		}),
-	},
+	'/v1/webhooks/{id}': resource('webhook', 'UpdateWebhookRequest', ' (without secret)'),
 };
 
 const signatureScheme = [
@@ -824,23 +742,18 @@ const signatureScheme = [
 	'This service only sends to loopback hosts (127.0.0.0/8, localhost, [::1]); deliveries to any other host are recorded as not delivered and never sent.',
 ].join('\n\n');
 
-function webhookEvent(summary: string, eventSchemaName: string): OpenApiPathItem {
-	return {
-		post: {
-			summary,
-			description: signatureScheme,
-			tags: ['Webhooks'],
-			security: [],
-			parameters: ['EventTypeHeader', 'DeliveryIdHeader', 'TimestampHeader', 'SignatureHeader'].map(
-				parameterRef,
-			),
-			requestBody: { required: true, content: jsonContent(schemaRef(eventSchemaName)) },
-			responses: {
-				'2XX': { description: 'Acknowledged.' },
-				default: { description: 'Not acknowledged; the delivery is retried.' },
-			},
-		},
-	};
+function webhookEvent(summary: string, payload: string): OpenApiPathItem {
+	return deliveryObject({
+		summary,
+		description: signatureScheme,
+		tags: ['Webhooks'],
+		anonymous: true,
+		parameters: ['EventTypeHeader', 'DeliveryIdHeader', 'TimestampHeader', 'SignatureHeader'].map(
+			parameterRef,
+		),
+		payload,
+		retried: 'Not acknowledged; the delivery is retried.',
+	});
 }
 
 const apiDescription = `Generate blog posts and social content with jobs, manage posts and pages, publish to LinkedIn and Twitter, and receive signed webhook events.

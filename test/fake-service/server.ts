@@ -16,6 +16,7 @@ import {
 	WEBHOOK_RETRY_DELAY_MS,
 	WEBHOOK_TIMEOUT_MS,
 	type ERROR_CODES,
+	type HttpMethodName,
 	type JOB_STATUSES,
 	type JOB_TYPES,
 	type PAGE_PLATFORMS,
@@ -200,7 +201,7 @@ export interface RecordedRequest {
 	method: string;
 	/** Raw path without the query string, exactly as received (still percent-encoded). */
 	path: string;
-	query: Record<string, string | string[]>;
+	query: Query;
 	headers: Record<string, string | string[] | undefined>;
 	rawBody: string;
 	/** Parsed JSON, or undefined when the body was empty or not JSON. */
@@ -252,7 +253,7 @@ export interface Delivery {
 export interface RouteRequest {
 	/** Path parameters, already percent-decoded. */
 	params: Record<string, string>;
-	query: Record<string, string | string[]>;
+	query: Query;
 	body: unknown;
 }
 
@@ -270,8 +271,7 @@ export type Query = Record<string, string | string[]>;
  * every answer, error and delivery out of them.
  */
 export interface ProfileAdapter {
-	/** Its routes are the primary's with these operation ids (by the primary's), path parameter names (`{id}` of `/pages/{id}` is the page's) and update method. */
-	operationIds: Record<string, string>;
+	/** Its routes are the primary's with these path parameter names (`{id}` of `/pages/{id}` is the page's) and update method. */
 	pathParameter(resource: string): string;
 	updateMethod: 'PATCH' | 'PUT' | 'POST';
 	document(serverUrl?: string): ContractDocument;
@@ -359,128 +359,78 @@ interface CreateWebhookInput {
 // ---------------------------------------------------------------------------------------------
 // Routes
 
+const route = (
+	method: HttpMethod,
+	path: string,
+	operationId: string,
+	handler: Route['handler'],
+): Route => ({ method, path, operationId, handler });
+
+const capitalized = (word: string) => `${word[0].toUpperCase()}${word.slice(1)}`;
+
 export const routes: readonly Route[] = [
 	{
-		method: 'GET',
-		path: '/v1/openapi.json',
-		operationId: 'getOpenApiDocument',
+		...route('GET', '/v1/openapi.json', 'getOpenApiDocument', (service) =>
+			ok(service.servedDocument()),
+		),
 		anonymous: true,
-		handler: (service) => ok(service.servedDocument()),
 	},
-	{
-		method: 'GET',
-		path: '/v1/me',
-		operationId: 'getAccount',
-		handler: (service) => ok(service.account),
-	},
-	{
-		method: 'GET',
-		path: '/v1/pages',
-		operationId: 'listPages',
-		handler: (service, { query }) => {
-			const search = singleValue(query.q)?.toLowerCase();
-			const pages = [...service.pages.values()].filter(
-				(page) => search === undefined || page.name.toLowerCase().includes(search),
-			);
-			return ok(service.page('listPages', pages, query));
-		},
-	},
-	{
-		method: 'GET',
-		path: '/v1/pages/{id}',
-		operationId: 'getPage',
-		handler: (service, { params }) => ok(findOr404(service.pages, 'Page', params.id)),
-	},
-	{ method: 'POST', path: '/v1/posts', operationId: 'createPost', handler: createPost },
-	{
-		method: 'GET',
-		path: '/v1/posts',
-		operationId: 'listPosts',
-		handler: (service, { query }) => {
-			const status = singleValue(query.status);
-			const pageId = singleValue(query.page_id);
-			const posts = [...service.posts.values()].filter(
-				(post) =>
-					(status === undefined || post.status === status) &&
-					(pageId === undefined || post.page_id === pageId),
-			);
-			return ok(service.page('listPosts', posts, query));
-		},
-	},
-	{
-		method: 'GET',
-		path: '/v1/posts/{id}',
-		operationId: 'getPost',
-		handler: (service, { params }) => ok(findOr404(service.posts, 'Post', params.id)),
-	},
-	{ method: 'PATCH', path: '/v1/posts/{id}', operationId: 'updatePost', handler: updatePost },
-	{
-		method: 'DELETE',
-		path: '/v1/posts/{id}',
-		operationId: 'deletePost',
-		handler: (service, { params }) => {
-			findOr404(service.posts, 'Post', params.id);
-			service.posts.delete(params.id);
-			return { status: 204 };
-		},
-	},
-	generationRoute('blog', 'generateBlog'),
-	generationRoute('linkedin', 'generateLinkedin'),
-	generationRoute('twitter', 'generateTwitter'),
-	generationRoute('carousel', 'generateCarousel'),
-	generationRoute('video', 'generateVideo'),
-	publishingRoute('linkedin', 'publishLinkedin'),
-	publishingRoute('twitter', 'publishTwitter'),
-	{
-		method: 'GET',
-		path: '/v1/jobs/{id}',
-		operationId: 'getJob',
-		handler: (service, { params }) => {
-			const job = service.pollJob(params.id);
-			if (!job) throw notFound('Job', params.id);
-			return ok(job);
-		},
-	},
-	{ method: 'POST', path: '/v1/webhooks', operationId: 'createWebhook', handler: createWebhook },
-	{
-		method: 'GET',
-		path: '/v1/webhooks',
-		operationId: 'listWebhooks',
-		handler: (service, { query }) =>
-			ok(service.page('listWebhooks', [...service.webhooks.values()].map(withoutSecret), query)),
-	},
-	{
-		method: 'GET',
-		path: '/v1/webhooks/{id}',
-		operationId: 'getWebhook',
-		handler: (service, { params }) =>
-			ok(withoutSecret(findOr404(service.webhooks, 'Webhook', params.id))),
-	},
-	{
-		method: 'PATCH',
-		path: '/v1/webhooks/{id}',
-		operationId: 'updateWebhook',
-		handler: (service, { params, body }) => {
-			const webhook = findOr404(service.webhooks, 'Webhook', params.id);
-			const updated: StoredWebhook = {
-				...webhook,
-				...(body as Partial<CreateWebhookInput>),
-				updated_at: isoNow(),
-			};
-			service.webhooks.set(webhook.id, updated);
-			return ok(withoutSecret(updated));
-		},
-	},
-	{
-		method: 'DELETE',
-		path: '/v1/webhooks/{id}',
-		operationId: 'deleteWebhook',
-		handler: (service, { params }) => {
-			findOr404(service.webhooks, 'Webhook', params.id);
-			service.webhooks.delete(params.id);
-			return { status: 204 };
-		},
-	},
+	route('GET', '/v1/me', 'getAccount', (service) => ok(service.account)),
+	route('GET', '/v1/pages', 'listPages', (service, { query }) => {
+		const search = singleValue(query.q)?.toLowerCase();
+		const pages = [...service.pages.values()].filter(
+			(page) => search === undefined || page.name.toLowerCase().includes(search),
+		);
+		return ok(service.page('listPages', pages, query));
+	}),
+	route('GET', '/v1/pages/{id}', 'getPage', (service, { params }) =>
+		ok(findOr404(service.pages, 'Page', params.id)),
+	),
+	route('POST', '/v1/posts', 'createPost', createPost),
+	route('GET', '/v1/posts', 'listPosts', (service, { query }) => {
+		const [status, pageId] = [singleValue(query.status), singleValue(query.page_id)];
+		const posts = [...service.posts.values()].filter(
+			(post) =>
+				(status === undefined || post.status === status) &&
+				(pageId === undefined || post.page_id === pageId),
+		);
+		return ok(service.page('listPosts', posts, query));
+	}),
+	route('GET', '/v1/posts/{id}', 'getPost', (service, { params }) =>
+		ok(findOr404(service.posts, 'Post', params.id)),
+	),
+	route('PATCH', '/v1/posts/{id}', 'updatePost', updatePost),
+	route('DELETE', '/v1/posts/{id}', 'deletePost', (service, { params }) =>
+		remove(service.posts, 'Post', params.id),
+	),
+	...(['blog', 'linkedin', 'twitter', 'carousel', 'video'] as const).map((kind) =>
+		route('POST', `/v1/generate/${kind}`, `generate${capitalized(kind)}`, generation(kind)),
+	),
+	...(['linkedin', 'twitter'] as const).map((platform) =>
+		route(
+			'POST',
+			`/v1/publish/${platform}`,
+			`publish${capitalized(platform)}`,
+			publishing(platform),
+		),
+	),
+	route('GET', '/v1/jobs/{id}', 'getJob', (service, { params }) => ok(service.pollJob(params.id))),
+	route('POST', '/v1/webhooks', 'createWebhook', createWebhook),
+	route('GET', '/v1/webhooks', 'listWebhooks', (service, { query }) =>
+		ok(service.page('listWebhooks', [...service.webhooks.values()].map(withoutSecret), query)),
+	),
+	route('GET', '/v1/webhooks/{id}', 'getWebhook', (service, { params }) =>
+		ok(withoutSecret(findOr404(service.webhooks, 'Webhook', params.id))),
+	),
+	route('PATCH', '/v1/webhooks/{id}', 'updateWebhook', (service, { params, body }) => {
+		const webhook = findOr404(service.webhooks, 'Webhook', params.id);
+		const updated = { ...webhook, ...(body as Partial<CreateWebhookInput>), updated_at: isoNow() };
+		service.webhooks.set(webhook.id, updated);
+		return ok(withoutSecret(updated));
+	}),
+	route('DELETE', '/v1/webhooks/{id}', 'deleteWebhook', (service, { params }) =>
+		remove(service.webhooks, 'Webhook', params.id),
+	),
 ];
 
 function createPost(service: FakeService, { body }: RouteRequest): RouteResult {
@@ -505,6 +455,28 @@ function updatePost(service: FakeService, { params, body }: RouteRequest): Route
 	return ok(updated);
 }
 
+function generation(
+	kind: 'blog' | 'linkedin' | 'twitter' | 'carousel' | 'video',
+): Route['handler'] {
+	return (service, { body }) => {
+		const input = body as JobInput;
+		requireReference(service.pages, 'page_id', 'page', input.page_id);
+		requireReference(service.posts, 'source_post_id', 'post', input.source_post_id);
+		return { status: 202, body: service.startJob(`generate.${kind}`, input) };
+	};
+}
+
+function publishing(platform: 'linkedin' | 'twitter'): Route['handler'] {
+	return (service, { body }) => {
+		const input = body as JobInput;
+		requireReference(service.posts, 'post_id', 'post', input.post_id);
+		requireReference(service.pages, 'page_id', 'page', input.page_id);
+		if (input.thread !== undefined && (input.content !== undefined || input.post_id !== undefined))
+			throw invalidField('thread', 'takes the place of content and post_id: send one of the three');
+		return { status: 202, body: service.startJob(`publish.${platform}`, input) };
+	};
+}
+
 function createWebhook(service: FakeService, { body }: RouteRequest): RouteResult {
 	const input = body as CreateWebhookInput;
 	const now = isoNow();
@@ -522,62 +494,29 @@ function createWebhook(service: FakeService, { body }: RouteRequest): RouteResul
 	return { status: 201, body: webhook };
 }
 
-function generationRoute(
-	kind: 'blog' | 'linkedin' | 'twitter' | 'carousel' | 'video',
-	operationId: string,
-): Route {
-	return {
-		method: 'POST',
-		path: `/v1/generate/${kind}`,
-		operationId,
-		handler: (service, { body }) => {
-			const input = body as JobInput;
-			requireReference(service.pages, 'page_id', 'page', input.page_id);
-			requireReference(service.posts, 'source_post_id', 'post', input.source_post_id);
-			return { status: 202, body: service.startJob(`generate.${kind}`, input) };
-		},
-	};
-}
-
-function publishingRoute(platform: 'linkedin' | 'twitter', operationId: string): Route {
-	return {
-		method: 'POST',
-		path: `/v1/publish/${platform}`,
-		operationId,
-		handler: (service, { body }) => {
-			const input = body as JobInput;
-			requireReference(service.posts, 'post_id', 'post', input.post_id);
-			requireReference(service.pages, 'page_id', 'page', input.page_id);
-			if (
-				input.thread !== undefined &&
-				(input.content !== undefined || input.post_id !== undefined)
-			) {
-				throw invalidField(
-					'thread',
-					'takes the place of content and post_id: send one of the three',
-				);
-			}
-			return { status: 202, body: service.startJob(`publish.${platform}`, input) };
-		},
-	};
-}
-
 const profileRouteTables = new WeakMap<ProfileAdapter, ProfileRoute[]>();
 
-/** A profile's routes: the primary's, with the profile's operation ids, path parameter names and update method. */
+/**
+ * A profile's routes: the primary's, with the profile's path parameter names and update method,
+ * and the operation ids its document gives them.
+ */
 export function profileRoutes(adapter: ProfileAdapter | undefined): ProfileRoute[] {
 	if (!adapter) return [];
-	const table =
-		profileRouteTables.get(adapter) ??
-		routes.map((route) => ({
-			method: route.method === 'PATCH' ? adapter.updateMethod : route.method,
-			path: route.path.replace(
-				/\/(\w+)s\/\{id\}$/,
-				(_, resource: string) => `/${resource}s/{${adapter.pathParameter(resource)}}`,
-			),
-			operationId: adapter.operationIds[route.operationId],
-			primary: route.operationId,
-		}));
+	const known = profileRouteTables.get(adapter);
+	if (known) return known;
+	const { paths } = adapter.document();
+	const table = routes.map((route) => {
+		const method = route.method === 'PATCH' ? adapter.updateMethod : route.method;
+		const path = route.path.replace(
+			/\/(\w+)s\/\{id\}$/,
+			(_, resource: string) => `/${resource}s/{${adapter.pathParameter(resource)}}`,
+		);
+		// A 3.0 document's paths start after its server's `/v1`.
+		const pathItem = paths[path] ?? paths[path.slice('/v1'.length)];
+		const operationId = pathItem?.[method.toLowerCase() as HttpMethodName]?.operationId;
+		if (!operationId) throw new Error(`The profile's document has no ${method} ${path}`);
+		return { method, path, operationId, primary: route.operationId };
+	});
 	profileRouteTables.set(adapter, table);
 	return table;
 }
@@ -645,6 +584,12 @@ function findOr404<T>(collection: Map<string, T>, resource: string, id: string):
 	return item;
 }
 
+function remove(collection: Map<string, unknown>, resource: string, id: string): RouteResult {
+	findOr404(collection, resource, id);
+	collection.delete(id);
+	return { status: 204 };
+}
+
 function requireReference(
 	collection: Map<string, unknown>,
 	field: string,
@@ -672,7 +617,7 @@ function singleValue(value: string | string[] | undefined): string | undefined {
 
 function paginate<T extends { id: string }>(
 	items: T[],
-	query: Record<string, string | string[]>,
+	query: Query,
 	maxPageSize: number,
 ): { data: T[]; next_cursor: string | null } {
 	const limit = Math.min(Number(singleValue(query.limit) ?? DEFAULT_PAGE_SIZE), maxPageSize);
@@ -844,14 +789,28 @@ interface ParsedBody {
 	value: unknown;
 }
 
+/** A request as the service handles it: parsed, routed and checked against the document. */
+interface Exchange {
+	method: string;
+	path: string;
+	query: Query;
+	body: ParsedBody;
+	rawBody: string;
+	headers: IncomingHttpHeaders;
+	match: ReturnType<typeof matchRoute>;
+	operationId?: string;
+	/** The methods the path takes, when it does not take this one. */
+	allowed?: string[];
+	problems: ContractProblem[];
+}
+
 interface Reply {
 	status: number;
 	headers?: Record<string, string>;
 	json?: unknown;
-	/** Of `json`; default application/json. */
-	contentType?: string;
-	html?: string;
 	text?: string;
+	/** Of `json` (default application/json) or `text` (default text/plain). */
+	contentType?: string;
 	/** Made by an injected fault, so not the service's own answer. */
 	faulted?: boolean;
 }
@@ -1050,12 +1009,7 @@ export class FakeService {
 
 	/** Applies to jobs created afterwards. */
 	setJobPlan(plan: JobPlan): void {
-		this.jobPlan = {
-			outcome: plan.outcome,
-			pollsUntilRunning: plan.pollsUntilRunning ?? DEFAULT_JOB_PLAN.pollsUntilRunning,
-			pollsUntilDone: plan.pollsUntilDone ?? DEFAULT_JOB_PLAN.pollsUntilDone,
-			error: plan.error ?? DEFAULT_JOB_PLAN.error,
-		};
+		this.jobPlan = { ...DEFAULT_JOB_PLAN, ...plan };
 	}
 
 	/** Resolves once the webhook deliveries for the job were attempted (retries included). */
@@ -1102,10 +1056,7 @@ export class FakeService {
 		this.bucket = rateLimit
 			? new TokenBucket(rateLimit.perSecond, 1)
 			: new TokenBucket(PROFILE_LIMIT.quota, PROFILE_LIMIT.windowSeconds);
-		this.posts.clear();
-		this.jobs.clear();
-		this.webhooks.clear();
-		this.pages.clear();
+		for (const collection of [this.posts, this.jobs, this.webhooks, this.pages]) collection.clear();
 		const dayMs = 86_400_000;
 		SEED_PAGES.forEach((seed, index) => {
 			const page: Page = {
@@ -1256,10 +1207,10 @@ export class FakeService {
 	}
 
 	/** Looks a job up as GET /v1/jobs/{id} does, counting the poll (which advances it in 'poll' mode). */
-	pollJob(id: string): Job | undefined {
-		const job = this.jobs.get(id);
+	pollJob(id: string): Job {
+		const job = findOr404(this.jobs, 'Job', id);
 		const runtime = this.jobRuntimes.get(id);
-		if (job && runtime && this.jobMode !== 'timed') {
+		if (runtime && this.jobMode !== 'timed') {
 			runtime.polls += 1;
 			this.applyPolls(job, runtime);
 		}
@@ -1310,48 +1261,56 @@ export class FakeService {
 			aspectRatio,
 		);
 		const padding = (this.options.videoBytes ?? 0) - video.length;
-		if (padding >= 16)
-			sendMedia(
-				request,
-				response,
-				'video/mp4',
-				Buffer.concat([video, freeBox(padding)]),
-				video.length + padding,
-			);
-		else sendMedia(request, response, 'video/mp4', video);
+		// A `free` box needs 16 bytes: a video asked for a little larger than its own stays as it is.
+		const padded = padding >= 16;
+		sendMedia(
+			request,
+			response,
+			'video/mp4',
+			padded ? Buffer.concat([video, freeBox(padding)]) : video,
+			padded ? video.length + padding : video.length,
+		);
 		return true;
 	}
 
 	private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
 		if (request.method === 'GET' && this.serveMedia(request, response)) return;
-		let rawBody: string;
-		try {
-			rawBody = await readBody(request);
-		} catch {
-			return; // The client went away mid-request; there is nobody to answer.
-		}
-		const rawUrl = request.url ?? '/';
-		const queryStart = rawUrl.indexOf('?');
-		const path = queryStart === -1 ? rawUrl : rawUrl.slice(0, queryStart);
-		const query = parseQuery(queryStart === -1 ? '' : rawUrl.slice(queryStart + 1));
+		const rawBody = await readBody(request).catch(() => undefined);
+		// The client went away mid-request; there is nobody to answer.
+		if (rawBody === undefined) return;
+		const [path, search = ''] = (request.url ?? '/').split(/\?(.*)/s);
 		const method = request.method ?? 'GET';
 		const body = parseBody(rawBody);
-		const { match, operationId, allowed } = this.matchRequest(method, path);
-		const problems = this.contractProblems(
-			operationId,
-			query,
+		const routing = this.matchRequest(method, path);
+		const { operationId } = routing;
+		const exchange: Exchange = {
+			method,
+			path,
+			query: parseQuery(search),
 			body,
-			request.headers['content-type'],
-		);
+			rawBody,
+			headers: request.headers,
+			...routing,
+			problems: [],
+		};
+		if (operationId !== undefined)
+			exchange.problems = body.isJson
+				? sharedContractValidator(this.profile).validateRequest({
+						operationId,
+						query: exchange.query,
+						body: body.value,
+						contentType: request.headers['content-type'],
+					})
+				: [{ field: 'body', message: 'is not valid JSON' }];
 		const record: RecordedRequest = {
 			method,
 			path,
-			query,
+			query: exchange.query,
 			headers: { ...request.headers },
 			rawBody,
 			body: body.value,
 			operationId,
-			contractErrors: problems.map(formatProblem),
+			contractErrors: exchange.problems.map(formatProblem),
 			status: 0,
 		};
 		this.requests.push(record);
@@ -1360,17 +1319,7 @@ export class FakeService {
 
 		let reply: Reply;
 		try {
-			reply = await this.reply({
-				method,
-				path,
-				query,
-				body,
-				rawBody,
-				match,
-				allowed,
-				problems,
-				headers: request.headers,
-			});
+			reply = await this.reply(exchange);
 		} catch (error) {
 			if (!(error instanceof ApiError))
 				console.error('Fake content publishing service: unexpected error', error);
@@ -1384,10 +1333,8 @@ export class FakeService {
 		// The answer to every request that kept to the document is checked against it too, unless a fault made it.
 		if (
 			operationId !== undefined &&
-			problems.length === 0 &&
-			body.isJson &&
+			exchange.problems.length === 0 &&
 			!reply.faulted &&
-			reply.html === undefined &&
 			reply.text === undefined
 		) {
 			const answer = sharedContractValidator(this.profile).validateResponse({
@@ -1406,7 +1353,7 @@ export class FakeService {
 	private matchRequest(
 		method: string,
 		path: string,
-	): { match: ReturnType<typeof matchRoute>; operationId?: string; allowed?: string[] } {
+	): Pick<Exchange, 'match' | 'operationId' | 'allowed'> {
 		// A service without a document has no such route at all.
 		if (!this.servesDocument && path === '/v1/openapi.json') return { match: undefined };
 		if (this.profile === 'primary') {
@@ -1432,16 +1379,8 @@ export class FakeService {
 	}
 
 	/** One page of a list, in the profile's paging style. */
-	page<T extends { id: string }>(
-		list: string,
-		items: T[],
-		query: Record<string, string | string[]>,
-	): object {
-		const paging = {
-			maxPageSize: this.maxPageSize,
-			baseUrl: this.baseUrl,
-			afterCursor,
-		};
+	page<T extends { id: string }>(list: string, items: T[], query: Query): object {
+		const paging = { maxPageSize: this.maxPageSize, baseUrl: this.baseUrl, afterCursor };
 		return (
 			this.adapter?.page(list, items, query, paging) ?? paginate(items, query, this.maxPageSize)
 		);
@@ -1466,33 +1405,7 @@ export class FakeService {
 		};
 	}
 
-	private contractProblems(
-		operationId: string | undefined,
-		query: Record<string, string | string[]>,
-		body: ParsedBody,
-		contentType: string | undefined,
-	): ContractProblem[] {
-		if (operationId === undefined) return [];
-		if (!body.isJson) return [{ field: 'body', message: 'is not valid JSON' }];
-		return sharedContractValidator(this.profile).validateRequest({
-			operationId,
-			query,
-			body: body.value,
-			contentType,
-		});
-	}
-
-	private async reply(request: {
-		method: string;
-		path: string;
-		query: Record<string, string | string[]>;
-		body: ParsedBody;
-		rawBody: string;
-		match: ReturnType<typeof matchRoute>;
-		allowed?: string[];
-		problems: ContractProblem[];
-		headers: IncomingHttpHeaders;
-	}): Promise<Reply> {
+	private async reply(request: Exchange): Promise<Reply> {
 		const { method, path, query, body, match, problems } = request;
 		if ((this.options.rateLimit || this.adapter?.rateLimitFields) && !this.bucket.take()) {
 			const seconds = Math.max(1, this.bucket.secondsUntil(1));
@@ -1506,7 +1419,8 @@ export class FakeService {
 		}
 		const fault = this.takeFault(method, path);
 		if (fault?.delayMs) await this.pause(fault.delayMs);
-		if (fault?.nonJsonBody) return { status: 200, html: LOGIN_PAGE, faulted: true };
+		if (fault?.nonJsonBody)
+			return { status: 200, text: LOGIN_PAGE, contentType: 'text/html', faulted: true };
 		if (fault?.redirectTo !== undefined)
 			return {
 				status: fault.status ?? 307,
@@ -1540,7 +1454,7 @@ export class FakeService {
 		const input = adapter
 			? adapter.incoming(match.route.operationId, body.value, query)
 			: { body: body.value, query };
-		const handled = this.once(method, path, request.headers, request.rawBody, () =>
+		const handled = this.once(request, () =>
 			match.route.handler(this, { params: match.params, query: input.query, body: input.body }),
 		);
 		if (fault?.afterHandling && fault.status !== undefined)
@@ -1593,78 +1507,59 @@ export class FakeService {
 	 * Carries a create out once per key: the primary's Idempotency-Key (the first answer again), or
 	 * where a profile says so, OASIS Repeatable Requests 1.0 §5
 	 * (https://docs.oasis-open.org/odata/repeatable-requests/v1.0/repeatable-requests-v1.0.html):
-	 *
-	 * | Repeatability-Request-ID | Repeatability-First-Sent                         | Repeatability-Result | answer                  |
-	 * |--------------------------|--------------------------------------------------|----------------------|-------------------------|
-	 * | absent                   | absent                                           | (none)               | carried out             |
-	 * | absent                   | present                                          | rejected             | 400                     |
-	 * | present                  | absent, or not an IMF-fixdate                    | rejected             | 400                     |
-	 * | present                  | before the window (5 minutes)                    | rejected             | 412                     |
-	 * | not seen                 | within the window                                | accepted             | carried out, remembered |
-	 * | seen                     | same method, path, First-Sent and body as before | accepted             | the first answer again  |
-	 * | seen                     | any of those different                           | rejected             | 400                     |
-	 *
-	 * Only successful answers are remembered (errors are thrown), so a failed request is carried out
-	 * again when repeated, as §5 allows. GET is never repeatable; every POST here creates.
+	 * without both headers a request is carried out as usual; a Repeatability-Request-ID with an
+	 * IMF-fixdate Repeatability-First-Sent of the last 5 minutes is `accepted`, carried out once and,
+	 * sent again with the same method, path, First-Sent and body, given the first answer again. Either
+	 * header alone, a First-Sent that is no IMF-fixdate or an ID sent before with another request is
+	 * `rejected` with 400, an older First-Sent with 412. Only successful answers are remembered
+	 * (errors are thrown), so a failed request is carried out again, as §5 allows.
 	 */
-	private once(
-		method: string,
-		path: string,
-		headers: IncomingHttpHeaders,
-		rawBody: string,
-		run: () => RouteResult,
-	): RouteResult {
+	private once({ method, path, headers, rawBody }: Exchange, run: () => RouteResult): RouteResult {
 		const header = (name: string) => singleValue(headers[name]);
+		const remembered = (key: string, fingerprint = '') => {
+			const answer = this.idempotentAnswers.get(key)?.answer ?? run();
+			this.idempotentAnswers.set(key, { fingerprint, answer });
+			return answer;
+		};
 		if (method !== 'POST' || (this.adapter && !this.adapter.repeatability)) return run();
-		let key = header('idempotency-key');
-		let fingerprint = '';
-		if (this.adapter) {
-			const [id, firstSent] = [
-				header('repeatability-request-id'),
-				header('repeatability-first-sent'),
-			];
-			if (id === undefined && firstSent === undefined) return run();
-			const rejected = (status: number, field: string, message: string) =>
-				new ApiError(
-					status,
-					'bad_request',
-					`${field} ${message}`,
-					[{ field: `header.${field}`, message }],
-					{ 'Repeatability-Result': 'rejected' },
-				);
-			if (id === undefined)
-				throw rejected(
-					400,
-					'Repeatability-Request-ID',
-					'is required with Repeatability-First-Sent',
-				);
-			const sentAt = IMF_FIXDATE.test(firstSent ?? '') ? Date.parse(firstSent ?? '') : NaN;
-			if (Number.isNaN(sentAt))
-				throw rejected(
-					400,
-					'Repeatability-First-Sent',
-					'must be an IMF-fixdate such as "Sun, 06 Nov 1994 08:49:37 GMT"',
-				);
-			if (sentAt < Date.now() - REPEATABILITY_WINDOW_MS)
-				throw rejected(
-					412,
-					'Repeatability-First-Sent',
-					'is older than the 5 minutes this service remembers',
-				);
-			fingerprint = `${method} ${path} ${firstSent} ${rawBody}`;
-			const seen = this.idempotentAnswers.get(`repeatability ${id}`);
-			if (seen && seen.fingerprint !== fingerprint)
-				throw rejected(400, 'Repeatability-Request-ID', 'was sent before with another request');
-			key = `repeatability ${id}`;
-		} else if (key !== undefined) {
-			key = `${path} ${key}`;
+		if (!this.adapter) {
+			const key = header('idempotency-key');
+			return key === undefined ? run() : remembered(`${path} ${key}`);
 		}
-		if (key === undefined) return run();
-		const answer = this.idempotentAnswers.get(key)?.answer ?? run();
-		this.idempotentAnswers.set(key, { fingerprint, answer });
-		return this.adapter
-			? { ...answer, headers: { ...answer.headers, 'Repeatability-Result': 'accepted' } }
-			: answer;
+		const [id, firstSent] = [
+			header('repeatability-request-id'),
+			header('repeatability-first-sent'),
+		];
+		if (id === undefined && firstSent === undefined) return run();
+		const rejected = (status: number, field: string, message: string) =>
+			new ApiError(
+				status,
+				'bad_request',
+				`${field} ${message}`,
+				[{ field: `header.${field}`, message }],
+				{ 'Repeatability-Result': 'rejected' },
+			);
+		if (id === undefined)
+			throw rejected(400, 'Repeatability-Request-ID', 'is required with Repeatability-First-Sent');
+		const sentAt = IMF_FIXDATE.test(firstSent ?? '') ? Date.parse(firstSent ?? '') : NaN;
+		if (Number.isNaN(sentAt))
+			throw rejected(
+				400,
+				'Repeatability-First-Sent',
+				'must be an IMF-fixdate such as "Sun, 06 Nov 1994 08:49:37 GMT"',
+			);
+		if (sentAt < Date.now() - REPEATABILITY_WINDOW_MS)
+			throw rejected(
+				412,
+				'Repeatability-First-Sent',
+				'is older than the 5 minutes this service remembers',
+			);
+		const fingerprint = `${method} ${path} ${firstSent} ${rawBody}`;
+		const seen = this.idempotentAnswers.get(`repeatability ${id}`);
+		if (seen && seen.fingerprint !== fingerprint)
+			throw rejected(400, 'Repeatability-Request-ID', 'was sent before with another request');
+		const answer = remembered(`repeatability ${id}`, fingerprint);
+		return { ...answer, headers: { ...answer.headers, 'Repeatability-Result': 'accepted' } };
 	}
 
 	private takeFault(method: string, path: string): Fault | undefined {
@@ -1843,19 +1738,12 @@ export class FakeService {
 			'Content-Type': 'application/json',
 			'User-Agent': 'content-publishing-fake-webhooks/1.0',
 			...(this.adapter
-				? {
-						...this.adapter.deliveryHeaders?.({ type: wire.type, webhookId: webhook.id }),
-						...this.adapter.sign(webhook.secret, body, {
-							eventId: event.id,
-							timestamp,
-							nth: this.deliveries.length,
-						}),
-					}
-				: {
-						[WEBHOOK_HEADERS.event]: event.type,
-						[WEBHOOK_HEADERS.delivery]: event.id,
-						...this.signDelivery(webhook.secret, body, timestamp),
-					}),
+				? this.adapter.deliveryHeaders?.({ type: wire.type, webhookId: webhook.id })
+				: { [WEBHOOK_HEADERS.event]: event.type, [WEBHOOK_HEADERS.delivery]: event.id }),
+			...this.signDelivery(webhook.secret, body, timestamp, {
+				eventId: event.id,
+				nth: this.deliveries.length,
+			}),
 		};
 		const delivery: Delivery = {
 			webhookId: webhook.id,
@@ -1875,14 +1763,11 @@ export class FakeService {
 			if (attempt > 1) await this.pause(WEBHOOK_RETRY_DELAY_MS);
 			if (this.shutdown.signal.aborted) return;
 			delivery.attempts = attempt;
-			delivery.lastStatus = await postOnce(target, headers, body, this.shutdown.signal).catch(
+			const status = await postOnce(target, headers, body, this.shutdown.signal).catch(
 				() => undefined,
 			);
-			if (
-				delivery.lastStatus !== undefined &&
-				delivery.lastStatus >= 200 &&
-				delivery.lastStatus < 300
-			) {
+			delivery.lastStatus = status;
+			if (status !== undefined && status >= 200 && status < 300) {
 				delivery.delivered = true;
 				return;
 			}
@@ -1976,24 +1861,18 @@ function errorReply(error: unknown, adapter: ProfileAdapter | undefined): Reply 
 }
 
 function contentTypeOf(reply: Reply): string | undefined {
+	if (reply.text !== undefined) return reply.contentType ?? 'text/plain';
 	return reply.json === undefined ? undefined : (reply.contentType ?? 'application/json');
 }
 
 function send(response: ServerResponse, reply: Reply): void {
 	if (response.destroyed) return;
 	const headers: Record<string, string> = { ...reply.headers };
-	let payload: string | undefined;
-	if (reply.html !== undefined) {
-		headers['Content-Type'] = 'text/html; charset=utf-8';
-		payload = reply.html;
-	} else if (reply.text !== undefined) {
-		headers['Content-Type'] = 'text/plain; charset=utf-8';
-		payload = reply.text;
-	} else if (reply.json !== undefined) {
+	const payload = reply.text ?? (reply.json === undefined ? undefined : JSON.stringify(reply.json));
+	if (payload !== undefined) {
 		headers['Content-Type'] = `${contentTypeOf(reply)}; charset=utf-8`;
-		payload = JSON.stringify(reply.json);
+		headers['Content-Length'] = String(Buffer.byteLength(payload));
 	}
-	if (payload !== undefined) headers['Content-Length'] = String(Buffer.byteLength(payload));
 	response.writeHead(reply.status, headers);
 	response.end(payload);
 }
@@ -2016,8 +1895,8 @@ function parseBody(rawBody: string): ParsedBody {
 	}
 }
 
-function parseQuery(search: string): Record<string, string | string[]> {
-	const query: Record<string, string | string[]> = {};
+function parseQuery(search: string): Query {
+	const query: Query = {};
 	for (const [name, value] of new URLSearchParams(search)) {
 		const previous = query[name];
 		query[name] =

@@ -133,34 +133,21 @@ export function readState(file: string): SavedState | undefined {
 export function boundedState(state: SavedState, maxBytes = MAX_STATE_BYTES): SavedState {
 	const kept: SavedState = { ...state, posts: [], jobs: [], webhooks: [] };
 	let room = maxBytes - Buffer.byteLength(JSON.stringify(kept));
-	const records = [
-		...state.posts.map((post) => ({
-			id: post.id,
-			add: () => kept.posts.push(post),
-			size: JSON.stringify(post),
-		})),
-		...state.jobs.map((entry) => ({
-			id: entry.job.id,
-			add: () => kept.jobs.push(entry),
-			size: JSON.stringify(entry),
-		})),
-		...state.webhooks.map((webhook) => ({
-			id: webhook.id,
-			add: () => kept.webhooks.push(webhook),
-			size: JSON.stringify(webhook),
-		})),
-	].sort((a, b) => creationOrder(b.id) - creationOrder(a.id));
-	for (const record of records) {
+	const order = (record: { id: string } | { job: Job }) =>
+		creationOrder('job' in record ? record.job.id : record.id);
+	const records = (['posts', 'jobs', 'webhooks'] as const)
+		.flatMap((list) =>
+			(state[list] as Array<{ id: string } | { job: Job }>).map((record) => ({ list, record })),
+		)
+		.sort((a, b) => order(b.record) - order(a.record));
+	for (const { list, record } of records) {
 		// One comma between records, besides the record itself.
-		const bytes = Buffer.byteLength(record.size) + 1;
+		const bytes = Buffer.byteLength(JSON.stringify(record)) + 1;
 		if (bytes > room) break;
 		room -= bytes;
-		record.add();
+		// Newest first, so each list ends up in creation order, which lists and cursors go by.
+		(kept[list] as unknown[]).unshift(record);
 	}
-	// Back in creation order, which lists and cursors go by.
-	kept.posts.sort((a, b) => creationOrder(a.id) - creationOrder(b.id));
-	kept.webhooks.sort((a, b) => creationOrder(a.id) - creationOrder(b.id));
-	kept.jobs.sort((a, b) => creationOrder(a.job.id) - creationOrder(b.job.id));
 	return kept;
 }
 

@@ -24,13 +24,13 @@ import type {
 	IExecuteData,
 	IHttpRequestOptions,
 	INode,
-	INodeCredentialsDetails,
 	INodeExecutionData,
 	INodeListSearchResult,
 	INodePropertyOptions,
 	INodeType,
 	INodeTypes,
 	IRun,
+	IRunExecutionData,
 	IVersionedNodeType,
 	IWebhookData,
 	IWebhookResponseData,
@@ -63,14 +63,11 @@ interface PackageJson {
 // Loads the built package the way n8n does, by the paths its package.json declares.
 const loadFromPackage = createRequire(path.join(ROOT, 'package.json'));
 
-function loadClassesFrom(relativePaths: string[]): Array<INodeType | ICredentialType> {
+/** An instance of the class each path exports under the name its file starts with. */
+function instancesOf<T>(relativePaths: string[]): T[] {
 	return relativePaths.map((relativePath) => {
-		const exported = loadFromPackage(path.join(ROOT, relativePath)) as Record<
-			string,
-			new () => unknown
-		>;
-		const className = path.basename(relativePath).split('.')[0];
-		return new exported[className]() as INodeType | ICredentialType;
+		const exported = loadFromPackage(path.join(ROOT, relativePath)) as Record<string, new () => T>;
+		return new exported[path.basename(relativePath).split('.')[0]]();
 	});
 }
 
@@ -79,16 +76,18 @@ export function loadPackage(): {
 	nodeTypes: Map<string, INodeType>;
 	credentialTypes: Map<string, ICredentialType>;
 } {
-	const packageJson = loadFromPackage('./package.json') as PackageJson;
-	const nodeTypes = new Map<string, INodeType>();
-	for (const nodeType of loadClassesFrom(packageJson.n8n.nodes) as INodeType[]) {
-		nodeTypes.set(`${PACKAGE_NAME}.${nodeType.description.name}`, nodeType);
-	}
-	const credentialTypes = new Map<string, ICredentialType>();
-	for (const credentialType of loadClassesFrom(packageJson.n8n.credentials) as ICredentialType[]) {
-		credentialTypes.set(credentialType.name, credentialType);
-	}
-	return { nodeTypes, credentialTypes };
+	const { n8n } = loadFromPackage('./package.json') as PackageJson;
+	return {
+		nodeTypes: new Map(
+			instancesOf<INodeType>(n8n.nodes).map((type) => [
+				`${PACKAGE_NAME}.${type.description.name}`,
+				type,
+			]),
+		),
+		credentialTypes: new Map(
+			instancesOf<ICredentialType>(n8n.credentials).map((type) => [type.name, type]),
+		),
+	};
 }
 
 const loaded = loadPackage();
@@ -122,7 +121,7 @@ export const nodeTypes: INodeTypes = {
 
 /** n8n's credentials helper, reduced to what a node execution uses, with the same generic auth. */
 class TestCredentialsHelper extends ICredentialsHelper {
-	constructor(private readonly credentials: Record<string, ICredentialDataDecryptedObject>) {
+	constructor(private readonly credentials: TestCredentials) {
 		super();
 	}
 
@@ -137,8 +136,7 @@ class TestCredentialsHelper extends ICredentialsHelper {
 		workflow: Workflow,
 		node: INode,
 	): Promise<IHttpRequestOptions> {
-		const credentialType = loaded.credentialTypes.get(typeName);
-		const authenticate = credentialType?.authenticate;
+		const authenticate = loaded.credentialTypes.get(typeName)?.authenticate;
 		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
 		if (authenticate?.type !== 'generic') return requestOptions;
 		for (const [target, entries] of Object.entries(authenticate.properties)) {
@@ -165,22 +163,13 @@ class TestCredentialsHelper extends ICredentialsHelper {
 		return undefined;
 	}
 
-	async runPreAuthentication() {
-		return undefined;
-	}
-
 	getCredentialsProperties(type: string) {
 		return loaded.credentialTypes.get(type)?.properties ?? [];
 	}
 
-	async getDecrypted(
-		_additionalData: IWorkflowExecuteAdditionalData,
-		nodeCredentials: INodeCredentialsDetails,
-		type: string,
-	): Promise<ICredentialDataDecryptedObject> {
-		const data = this.credentials[nodeCredentials.id ?? ''] ?? this.credentials[type];
-		if (!data) throw new Error(`No test credentials for ${type}`);
-		return { ...data };
+	/** The node's one credential, whichever it asks for. */
+	async getDecrypted(): Promise<ICredentialDataDecryptedObject> {
+		return { ...this.credentials };
 	}
 
 	async getCredentials(): Promise<never> {
@@ -190,14 +179,6 @@ class TestCredentialsHelper extends ICredentialsHelper {
 	async updateCredentials() {}
 
 	async updateCredentialsOauthTokenData() {}
-
-	getOAuth2Options() {
-		return undefined;
-	}
-
-	isCredentialUsableByNode() {
-		return true;
-	}
 }
 
 /** lodash's `get`, which n8n applies to a credential test's answer: it reads properties of strings too. */
@@ -270,9 +251,7 @@ export function additionalDataFor(
 ): IWorkflowExecuteAdditionalData {
 	return {
 		executionId,
-		credentialsHelper: new TestCredentialsHelper({
-			[CREDENTIAL_TYPE]: credentials as unknown as ICredentialDataDecryptedObject,
-		}),
+		credentialsHelper: new TestCredentialsHelper(credentials),
 		hooks,
 		restApiUrl: 'http://127.0.0.1:5678/rest',
 		instanceBaseUrl: 'http://127.0.0.1:5678/',
@@ -344,14 +323,24 @@ export function oneNodeWorkflow(node: INode, settings: IDataObject = {}): Workfl
 	});
 }
 
-/** Executes a one-node workflow, starting the node with the given input items. */
-export async function runNode(node: INode, options: RunOptions): Promise<RunResult> {
-	const workflow = oneNodeWorkflow(node, {
-		...options.settings,
-		...(options.timezone ? { timezone: options.timezone } : {}),
+/** The execution data that starts `node` with these input items. */
+export function startingData(node: INode, input: INodeExecutionData[] = [{ json: {} }]) {
+	return createRunExecutionData({
+		executionData: { nodeExecutionStack: [{ node, data: { main: [input] }, source: null }] },
 	});
+}
+
+/**
+ * Runs a one-node workflow from `data` in n8n's WorkflowExecute until it ends or waits; resolves
+ * to the run as n8n's `workflowExecuteAfter` hook has it.
+ */
+export async function execute(
+	node: INode,
+	data: IRunExecutionData,
+	options: RunOptions & { executionId: string; webhookWaitingBaseUrl?: string },
+): Promise<IRun> {
 	const mode = options.mode ?? 'manual';
-	const hooks = new ExecutionLifecycleHooks(mode, 'test-execution', {
+	const hooks = new ExecutionLifecycleHooks(mode, options.executionId, {
 		id: 'test-workflow',
 		name: 'Test workflow',
 		nodes: [node],
@@ -360,31 +349,30 @@ export async function runNode(node: INode, options: RunOptions): Promise<RunResu
 		settings: {},
 	} as never);
 	const finished = createDeferredPromise<IRun>();
-	hooks.addHandler('workflowExecuteAfter', (fullRunData) => finished.resolve(fullRunData));
-
-	const runExecutionData = createRunExecutionData({
-		executionData: {
-			nodeExecutionStack: [
-				{ node, data: { main: [options.input ?? [{ json: {} }]] }, source: null },
-			],
-		},
-	});
-
-	const executionId = options.executionId ?? `test-execution-${randomUUID()}`;
-	const execution = new WorkflowExecute(
-		additionalDataFor(options.credentials, hooks, executionId),
-		mode,
-		runExecutionData,
+	hooks.addHandler('workflowExecuteAfter', (run) => finished.resolve(run));
+	const additionalData = additionalDataFor(
+		options.credentials,
+		hooks,
+		options.executionId,
+		options.webhookWaitingBaseUrl,
 	);
-	const running = execution.processRunExecutionData(workflow);
+	const workflow = oneNodeWorkflow(node, {
+		...options.settings,
+		...(options.timezone ? { timezone: options.timezone } : {}),
+	});
+	const running = new WorkflowExecute(additionalData, mode, data).processRunExecutionData(workflow);
 	options.onStarted?.(() => running.cancel());
 	try {
 		await running;
 	} catch {
-		// A cancelled run rejects here; its data still arrives through the hook.
+		// A cancelled or failed run rejects here; its data still arrives through the hook.
 	}
-	const run = await finished.promise;
-	const taskData = run.data.resultData.runData[node.name]?.[0];
+	return await finished.promise;
+}
+
+/** The node's last run in an execution: its output items and the error it stopped with. */
+export function resultOf(run: IRun, nodeName: string): RunResult {
+	const taskData = run.data.resultData.runData[nodeName]?.at(-1);
 	return {
 		run,
 		items: taskData?.data?.main?.[0] ?? [],
@@ -392,7 +380,20 @@ export async function runNode(node: INode, options: RunOptions): Promise<RunResu
 	};
 }
 
-/** Calls a list-search method the way the editor does, through n8n's LoadOptionsContext. */
+/** Executes a one-node workflow, starting the node with the given input items. */
+export async function runNode(node: INode, options: RunOptions): Promise<RunResult> {
+	const executionId = options.executionId ?? `test-execution-${randomUUID()}`;
+	const run = await execute(node, startingData(node, options.input), { ...options, executionId });
+	return resultOf(run, node.name);
+}
+
+/** What the editor calls a node's methods with: n8n's LoadOptionsContext, for one parameter. */
+function editorContext(node: INode, credentials: TestCredentials, parameterPath: string) {
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	return new LoadOptionsContext(workflow, node, additionalDataFor(credentials), parameterPath);
+}
+
+/** Calls a list-search method the way the editor does. */
 export async function listSearch(
 	node: INode,
 	method: string,
@@ -400,37 +401,28 @@ export async function listSearch(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-	const context = new LoadOptionsContext(
-		workflow,
-		node,
-		additionalDataFor(credentials),
-		'parameters.pageId',
-	);
-	const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
-	const search = nodeType.methods?.listSearch?.[method];
+	const search = nodeTypes.getByNameAndVersion(node.type, node.typeVersion).methods?.listSearch?.[
+		method
+	];
 	if (!search) throw new Error(`No list search ${method}`);
-	return await search.call(context, filter, paginationToken);
+	return await search.call(
+		editorContext(node, credentials, 'parameters.pageId'),
+		filter,
+		paginationToken,
+	);
 }
 
-/** Calls a load-options method the way the editor does, through n8n's LoadOptionsContext. */
+/** Calls a load-options method the way the editor does. */
 export async function loadOptions(
 	node: INode,
 	method: string,
 	credentials: TestCredentials,
 ): Promise<INodePropertyOptions[]> {
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-	const context = new LoadOptionsContext(
-		workflow,
-		node,
-		additionalDataFor(credentials),
-		'parameters.events',
-	);
 	const load = nodeTypes.getByNameAndVersion(node.type, node.typeVersion).methods?.loadOptions?.[
 		method
 	];
 	if (!load) throw new Error(`No load-options method ${method}`);
-	return await load.call(context);
+	return await load.call(editorContext(node, credentials, 'parameters.events'));
 }
 
 /**
@@ -609,27 +601,12 @@ export async function deliver(
 	request: { headers: Record<string, string>; rawBody: string },
 ): Promise<DeliveryResult> {
 	const additionalData = additionalDataFor(credentials);
-	const answer = { status: 200, headers: {} as Record<string, string>, body: undefined as unknown };
-	const httpResponse = {
-		setHeader(name: string, value: string) {
-			answer.headers[name.toLowerCase()] = value;
-			return httpResponse;
-		},
-		status(code: number) {
-			answer.status = code;
-			return httpResponse;
-		},
-		json(body: unknown) {
-			answer.body = body;
-			return httpResponse;
-		},
-		send(body: unknown) {
-			answer.body = body;
-			return httpResponse;
-		},
-		end() {
-			return httpResponse;
-		},
+	const answer = { headers: {} as Record<string, string>, body: undefined as unknown };
+	const recorder = {
+		statusCode: 200,
+		headersSent: false,
+		setHeader: (name: string, value: string) => (answer.headers[name.toLowerCase()] = value),
+		end: () => undefined,
 	};
 	const headers = Object.fromEntries(
 		Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]),
@@ -641,7 +618,7 @@ export async function deliver(
 		query: {},
 		params: {},
 	} as never;
-	additionalData.httpResponse = httpResponse as never;
+	additionalData.httpResponse = expressResponse(recorder, (body) => (answer.body = body)) as never;
 	const context = new WebhookContext(
 		workflow,
 		node,
@@ -653,5 +630,37 @@ export async function deliver(
 	);
 	const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 	const response = await nodeType.webhook!.call(context);
-	return { ...answer, response };
+	return { status: recorder.statusCode, ...answer, response };
+}
+
+/** The part of express's Response the node uses, over Node's own (or a recorder); `sent` sees each body. */
+export function expressResponse(
+	response: {
+		statusCode: number;
+		readonly headersSent: boolean;
+		setHeader(name: string, value: string): unknown;
+		end(body: string): unknown;
+	},
+	sent: (body: unknown) => void,
+) {
+	const adapter = {
+		get headersSent() {
+			return response.headersSent;
+		},
+		status(code: number) {
+			response.statusCode = code;
+			return adapter;
+		},
+		setHeader(name: string, value: string) {
+			response.setHeader(name, value);
+			return adapter;
+		},
+		json(body: unknown) {
+			sent(body);
+			response.setHeader('content-type', 'application/json');
+			response.end(JSON.stringify(body));
+			return adapter;
+		},
+	};
+	return adapter;
 }

@@ -17,17 +17,16 @@
  *   and WorkflowExecute's `handleWaitingState` passes the node's input items through.
  * The end-to-end tests check the same in real n8n versions.
  */
-import { ExecutionLifecycleHooks, WebhookContext, WorkflowExecute } from 'n8n-core';
+import { WebhookContext } from 'n8n-core';
 import type {
 	IDataObject,
 	INode,
 	INodeExecutionData,
-	IRun,
 	IRunExecutionData,
 	IWebhookData,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { createDeferredPromise, createRunExecutionData } from 'n8n-workflow';
+import { createDeferredPromise } from 'n8n-workflow';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -35,8 +34,12 @@ import { performance } from 'node:perf_hooks';
 import { CHECK_HEADER, NUDGE_DELAY_MS } from '../../nodes/ContentPublishing/waiting/event';
 import {
 	additionalDataFor,
+	execute,
+	expressResponse,
 	nodeTypes,
 	oneNodeWorkflow,
+	resultOf,
+	startingData,
 	type RunResult,
 	type TestCredentials,
 } from './n8n-engine';
@@ -68,52 +71,10 @@ export interface WaitingCall {
 	own: boolean;
 }
 
-function resultOf(run: IRun, nodeName: string): RunResult {
-	const runs = run.data.resultData.runData[nodeName] ?? [];
-	const taskData = runs[runs.length - 1];
-	return {
-		run,
-		items: taskData?.data?.main?.[0] ?? [],
-		error: (taskData?.error ?? run.data.resultData.error) as RunResult['error'],
-	};
-}
-
 async function readBody(request: IncomingMessage): Promise<Buffer> {
 	const chunks: Buffer[] = [];
 	for await (const chunk of request) chunks.push(chunk as Buffer);
 	return Buffer.concat(chunks);
-}
-
-/** The part of express's Response the node uses, over Node's own; `sent` sees each body. */
-function expressResponse(response: ServerResponse, sent: (body: unknown) => void) {
-	const adapter = {
-		get headersSent() {
-			return response.headersSent;
-		},
-		status(code: number) {
-			response.statusCode = code;
-			return adapter;
-		},
-		json(body: unknown) {
-			sent(body);
-			response.setHeader('content-type', 'application/json');
-			response.end(JSON.stringify(body));
-			return adapter;
-		},
-		send(body: unknown) {
-			response.end(typeof body === 'string' ? body : JSON.stringify(body));
-			return adapter;
-		},
-		end() {
-			response.end();
-			return adapter;
-		},
-		setHeader(name: string, value: string) {
-			response.setHeader(name, value);
-			return adapter;
-		},
-	};
-	return adapter;
 }
 
 export class WaitingN8n {
@@ -180,10 +141,7 @@ export class WaitingN8n {
 			end: ended.resolve,
 		};
 		this.executions.set(id, execution);
-		const data = createRunExecutionData({
-			executionData: { nodeExecutionStack: [{ node, data: { main: [input] }, source: null }] },
-		});
-		const first = await this.execute(execution, data);
+		const first = await this.execute(execution, startingData(node, input));
 		return { executionId: id, first, ended: execution.ended };
 	}
 
@@ -223,27 +181,11 @@ export class WaitingN8n {
 	private async execute(execution: StoredExecution, data: IRunExecutionData): Promise<RunResult> {
 		execution.status = 'running';
 		const started = performance.now();
-		const hooks = new ExecutionLifecycleHooks('manual', execution.id, {
-			id: 'test-workflow',
-			name: 'Test workflow',
-			nodes: [execution.node],
-			connections: {},
-			active: false,
-			settings: {},
-		} as never);
-		const done = createDeferredPromise<IRun>();
-		hooks.addHandler('workflowExecuteAfter', (run) => done.resolve(run));
-		const running = new WorkflowExecute(
-			additionalDataFor(execution.credentials, hooks, execution.id, this.baseUrl),
-			'manual',
-			data,
-		).processRunExecutionData(oneNodeWorkflow(execution.node));
-		try {
-			await running;
-		} catch {
-			// A failed run's data arrives through the hook.
-		}
-		const run = await done.promise;
+		const run = await execute(execution.node, data, {
+			credentials: execution.credentials,
+			executionId: execution.id,
+			webhookWaitingBaseUrl: this.baseUrl,
+		});
 		execution.heldMs += performance.now() - started;
 		if (run.waitTill && this.saveDelayMs > 0)
 			await new Promise((resolve) => setTimeout(resolve, this.saveDelayMs));
@@ -273,12 +215,10 @@ export class WaitingN8n {
 			own: request.headers[CHECK_HEADER] !== undefined,
 		};
 		this.calls.push(call);
+		const express = expressResponse(response, (sent) => (call.body = sent));
 		const reply = (status: number, body: unknown) => {
 			call.status = status;
-			call.body = body;
-			response.statusCode = status;
-			response.setHeader('content-type', 'application/json');
-			response.end(JSON.stringify(body));
+			express.status(status).json(body);
 		};
 		const execution = this.executions.get(executionId);
 		if (prefix !== 'webhook-waiting' || execution === undefined)
@@ -315,9 +255,9 @@ export class WaitingN8n {
 		);
 		let body: unknown = {};
 		try {
-			body = rawBody.length > 0 ? JSON.parse(rawBody.toString('utf8')) : {};
+			body = JSON.parse(rawBody.toString('utf8'));
 		} catch {
-			body = {};
+			// An empty or non-JSON body reaches the node as an empty object.
 		}
 		additionalData.httpRequest = {
 			method: request.method,
@@ -328,10 +268,7 @@ export class WaitingN8n {
 			query: Object.fromEntries(url.searchParams),
 			params: {},
 		} as never;
-		const adapter = expressResponse(response, (sentBody) => {
-			call.body = sentBody;
-		});
-		additionalData.httpResponse = adapter as never;
+		additionalData.httpResponse = express as never;
 		const webhookData: IWebhookData = {
 			httpMethod: 'POST',
 			node: node.name,
