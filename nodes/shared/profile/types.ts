@@ -23,31 +23,32 @@ export type Source = string;
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
-/** What the node asks of the service, by purpose. */
-export const OPERATION_NAMES = [
-	'getAccount',
-	'listPages',
-	'getPage',
-	'createPost',
-	'listPosts',
-	'getPost',
-	'updatePost',
-	'deletePost',
-	'generateBlog',
-	'generateLinkedin',
-	'generateTwitter',
-	'generateCarousel',
-	'generateVideo',
-	'publishLinkedin',
-	'publishTwitter',
-	'getJob',
-	'createWebhook',
-	'listWebhooks',
-	'getWebhook',
-	'updateWebhook',
-	'deleteWebhook',
-] as const;
-export type OperationName = (typeof OPERATION_NAMES)[number];
+/** What the node asks of the service, by purpose: what each operation does, and to what. */
+export const PURPOSES = {
+	getAccount: { verb: 'get', resource: 'account' },
+	listPages: { verb: 'list', resource: 'page' },
+	getPage: { verb: 'get', resource: 'page' },
+	createPost: { verb: 'create', resource: 'post' },
+	listPosts: { verb: 'list', resource: 'post' },
+	getPost: { verb: 'get', resource: 'post' },
+	updatePost: { verb: 'update', resource: 'post' },
+	deletePost: { verb: 'delete', resource: 'post' },
+	generateBlog: { verb: 'generate', resource: 'blog' },
+	generateLinkedin: { verb: 'generate', resource: 'linkedin' },
+	generateTwitter: { verb: 'generate', resource: 'twitter' },
+	generateCarousel: { verb: 'generate', resource: 'carousel' },
+	generateVideo: { verb: 'generate', resource: 'video' },
+	publishLinkedin: { verb: 'publish', resource: 'linkedin' },
+	publishTwitter: { verb: 'publish', resource: 'twitter' },
+	getJob: { verb: 'wait', resource: 'job' },
+	createWebhook: { verb: 'create', resource: 'webhook' },
+	listWebhooks: { verb: 'list', resource: 'webhook' },
+	getWebhook: { verb: 'get', resource: 'webhook' },
+	updateWebhook: { verb: 'update', resource: 'webhook' },
+	deleteWebhook: { verb: 'delete', resource: 'webhook' },
+} as const;
+export type OperationName = keyof typeof PURPOSES;
+export const OPERATION_NAMES = Object.keys(PURPOSES) as OperationName[];
 
 /**
  * Where one of the node's parameters goes in a request, and how its value is written there; `to:

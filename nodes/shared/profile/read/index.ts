@@ -4,6 +4,7 @@ import { BUILT_IN_PROFILE } from '../builtIn';
 import { pointerOf, segmentsOf } from '../pointer';
 import {
 	OPERATION_NAMES,
+	PURPOSES,
 	type AnswerReading,
 	type OperationName,
 	type OperationProfile,
@@ -60,31 +61,11 @@ const READ_DEADLINE_MS = 3_000;
 // How long the reading runs before it lets n8n run.
 const SLICE_MS = 4;
 
-type Kind = 'object' | 'list' | 'job' | 'deleted';
-
-const KINDS: Record<OperationName, { kind: Kind; resource?: string }> = {
-	getAccount: { kind: 'object', resource: 'Account' },
-	listPages: { kind: 'list', resource: 'Page' },
-	getPage: { kind: 'object', resource: 'Page' },
-	createPost: { kind: 'object', resource: 'Post' },
-	listPosts: { kind: 'list', resource: 'Post' },
-	getPost: { kind: 'object', resource: 'Post' },
-	updatePost: { kind: 'object', resource: 'Post' },
-	deletePost: { kind: 'deleted' },
-	generateBlog: { kind: 'job' },
-	generateLinkedin: { kind: 'job' },
-	generateTwitter: { kind: 'job' },
-	generateCarousel: { kind: 'job' },
-	generateVideo: { kind: 'job' },
-	publishLinkedin: { kind: 'job' },
-	publishTwitter: { kind: 'job' },
-	getJob: { kind: 'job', resource: 'Job' },
-	createWebhook: { kind: 'object', resource: 'Webhook' },
-	listWebhooks: { kind: 'list', resource: 'Webhook' },
-	getWebhook: { kind: 'object', resource: 'Webhook' },
-	updateWebhook: { kind: 'object', resource: 'Webhook' },
-	deleteWebhook: { kind: 'deleted' },
-};
+/** The resource an operation answers with: none where it deletes or starts a job. */
+function resourceOf(name: OperationName): string | undefined {
+	const { verb, resource } = PURPOSES[name];
+	return ['delete', 'generate', 'publish'].includes(verb) ? undefined : resource;
+}
 
 /** What reading one operation needs of the others. */
 interface Context {
@@ -157,7 +138,8 @@ function readOperation(
 	context: Context,
 ): OperationProfile {
 	const builtIn = BUILT_IN_PROFILE.operations[name];
-	const { kind, resource } = KINDS[name];
+	const { verb } = PURPOSES[name];
+	const resource = resourceOf(name);
 	const request = requestOf(reader, entry.operation);
 	const answers = successes(reader, entry.operation);
 	const success = answers.find((answer) => answer.schema !== undefined) ?? answers[0];
@@ -172,13 +154,13 @@ function readOperation(
 	const from = `${entry.from}/responses`;
 	const answer: AnswerReading = { from };
 	const resourceSchema = resource === undefined ? undefined : context.resources.get(resource);
-	if (kind === 'list') Object.assign(answer, readList(reader, entry, resourceSchema, resource));
+	if (verb === 'list') Object.assign(answer, readList(reader, entry, resourceSchema, resource));
 	else {
 		answer.resource = unique(
 			variants.map((variant) => body(resourcePath(reader, variant, context.envelopes, resource))),
 		);
 	}
-	if (kind === 'job') {
+	if (['generate', 'publish', 'wait'].includes(verb)) {
 		const jobs = jobReferences(reader, success?.schema, context.isJob, '/body');
 		if (success?.headers.has('location') || success?.status === '202')
 			jobs.push({ address: '/headers/location' });
@@ -219,7 +201,7 @@ function readOperation(
 				`${entry.from}/parameters`,
 			),
 		);
-	const search = kind === 'list' ? searchOf(reader, filters) : undefined;
+	const search = verb === 'list' ? searchOf(reader, filters) : undefined;
 	if (search !== undefined)
 		fields.search = {
 			to: pointerOf(['query', search]),
@@ -371,7 +353,7 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 	const read: Partial<Record<OperationName, OperationProfile>> = {};
 	// Single resources first: a list's items are recognised as the resource its own read answers with.
 	const order = [...OPERATION_NAMES].sort(
-		(a, b) => Number(KINDS[a].kind === 'list') - Number(KINDS[b].kind === 'list'),
+		(a, b) => Number(PURPOSES[a].verb === 'list') - Number(PURPOSES[b].verb === 'list'),
 	);
 	for (const name of order) {
 		const entry = found.get(name);
@@ -384,14 +366,9 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 			`${entry.method} ${entry.path}`,
 			() => {
 				const operation = readOperation(reader, entry, name, context);
-				const { resource, kind } = KINDS[name];
+				const resource = resourceOf(name);
 				// Noted within the step: noted after it, past the budget, it threw out of the whole reading.
-				if (
-					resource !== undefined &&
-					kind === 'object' &&
-					entry.method === 'GET' &&
-					!context.resources.has(resource)
-				) {
+				if (PURPOSES[name].verb === 'get' && resource && !context.resources.has(resource)) {
 					let schema = answerOf(name);
 					for (const key of segmentsOf(operation.answer.resource?.[0] ?? '/body').slice(1))
 						schema = reader.shape(schema)?.properties.get(key);
@@ -433,7 +410,7 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 				reader,
 				{ create, registration, answer },
 				context.isJob,
-				context.resources.get('Post'),
+				context.resources.get('post'),
 				schemaAt(reader, request, create.fields.events?.to),
 				schemaAt(reader, request, create.fields.url?.to),
 				BUILT_IN_PROFILE.webhooks,

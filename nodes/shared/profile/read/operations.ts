@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { pointerOf } from '../pointer';
-import type { HttpMethod, OperationName } from '../types';
+import { HTTP_METHODS, PURPOSES, type HttpMethod, type OperationName } from '../types';
 import {
 	DocumentReader,
 	isRecord,
@@ -34,7 +34,6 @@ export interface Operation {
 	parameters: number;
 }
 
-const METHODS: HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 // The largest number of operations a document's paths are read for; beyond it the rest are not.
 const MAX_OPERATIONS = 5_000;
 
@@ -75,7 +74,7 @@ export function operationsOf(reader: DocumentReader): Operation[] {
 	const base = basePath(document);
 	for (const [path, pathItem] of Object.entries(document.paths)) {
 		if (!isRecord(pathItem)) continue;
-		for (const method of METHODS) {
+		for (const method of HTTP_METHODS) {
 			const operation = own(pathItem, method.toLowerCase());
 			reader.spend();
 			if (!isRecord(operation) || found.length >= MAX_OPERATIONS) continue;
@@ -102,8 +101,10 @@ export function operationsOf(reader: DocumentReader): Operation[] {
 // ------------------------------------------------------------------------------------------------
 // Which operation is each of the node's
 
+export type Verb = (typeof PURPOSES)[OperationName]['verb'];
+
 /** What each operation of the node does, in words a document's operationIds and summaries use. */
-const VERBS = {
+const VERBS: Record<Verb, RegExp> = {
 	list: /\b(list|all|index|search|find|query|browse|many)\b/,
 	get: /\b(get|retrieve|read|fetch|show|find|describe|view|one)\b/,
 	create: /\b(create|add|new|register|make|insert)\b/,
@@ -113,7 +114,7 @@ const VERBS = {
 	publish: /\b(publish|publication|share|post)\b/,
 	wait: /\b(get|retrieve|read|poll|status|check|fetch)\b/,
 };
-const RESOURCES = {
+const RESOURCES: Record<(typeof PURPOSES)[OperationName]['resource'], RegExp> = {
 	account: /\b(me|account|user|profile|whoami|self)\b/,
 	page: /\bpages?\b/,
 	post: /\bposts?\b/,
@@ -125,34 +126,6 @@ const RESOURCES = {
 	carousel: /\bcarousels?\b/,
 	video: /\bvideos?\b/,
 };
-type Verb = keyof typeof VERBS;
-type Resource = keyof typeof RESOURCES;
-
-/** Each of the node's operations: what it does, to what, and how many path parameters it has. */
-const PURPOSES: Record<OperationName, { verb: Verb; resource: Resource; parameters: number }> = {
-	getAccount: { verb: 'get', resource: 'account', parameters: 0 },
-	listPages: { verb: 'list', resource: 'page', parameters: 0 },
-	getPage: { verb: 'get', resource: 'page', parameters: 1 },
-	createPost: { verb: 'create', resource: 'post', parameters: 0 },
-	listPosts: { verb: 'list', resource: 'post', parameters: 0 },
-	getPost: { verb: 'get', resource: 'post', parameters: 1 },
-	updatePost: { verb: 'update', resource: 'post', parameters: 1 },
-	deletePost: { verb: 'delete', resource: 'post', parameters: 1 },
-	generateBlog: { verb: 'generate', resource: 'blog', parameters: 0 },
-	generateLinkedin: { verb: 'generate', resource: 'linkedin', parameters: 0 },
-	generateTwitter: { verb: 'generate', resource: 'twitter', parameters: 0 },
-	generateCarousel: { verb: 'generate', resource: 'carousel', parameters: 0 },
-	generateVideo: { verb: 'generate', resource: 'video', parameters: 0 },
-	publishLinkedin: { verb: 'publish', resource: 'linkedin', parameters: 0 },
-	publishTwitter: { verb: 'publish', resource: 'twitter', parameters: 0 },
-	getJob: { verb: 'wait', resource: 'job', parameters: 1 },
-	createWebhook: { verb: 'create', resource: 'webhook', parameters: 0 },
-	listWebhooks: { verb: 'list', resource: 'webhook', parameters: 0 },
-	getWebhook: { verb: 'get', resource: 'webhook', parameters: 1 },
-	updateWebhook: { verb: 'update', resource: 'webhook', parameters: 1 },
-	deleteWebhook: { verb: 'delete', resource: 'webhook', parameters: 1 },
-};
-
 /** The methods each purpose may use, first the most usual. */
 const VERB_METHODS: Record<Verb, HttpMethod[]> = {
 	list: ['GET'],
@@ -181,14 +154,14 @@ export function findOperation(
 	name: OperationName,
 	builtIn: { method: HttpMethod; path: string },
 ): Operation | undefined {
-	const { verb, resource, parameters } = PURPOSES[name];
+	const { verb, resource } = PURPOSES[name];
 	const methods = VERB_METHODS[verb];
 	const atPath = operations.filter((entry) => entry.path === builtIn.path);
 	const exact = atPath.find((entry) => entry.method === builtIn.method);
 	if (exact !== undefined) return exact;
-	const says = (entry: Operation, what: Verb) => VERBS[what].test(entry.said);
+	const says = (entry: Operation) => VERBS[verb].test(entry.said);
 	const samePath = atPath.filter(
-		(entry) => methods.includes(entry.method) && entry.method !== 'GET' && says(entry, verb),
+		(entry) => methods.includes(entry.method) && entry.method !== 'GET' && says(entry),
 	);
 	if (samePath.length === 1) return samePath[0];
 	if (verb === 'update') {
@@ -197,9 +170,9 @@ export function findOperation(
 	}
 	const elsewhere = operations.filter(
 		(entry) =>
-			entry.parameters === parameters &&
+			entry.parameters === Number(builtIn.path.includes('{id}')) &&
 			methods.includes(entry.method) &&
-			says(entry, verb) &&
+			says(entry) &&
 			RESOURCES[resource].test(`${entry.said} ${wordsOf(entry.path)}`),
 	);
 	return elsewhere.length === 1 ? elsewhere[0] : undefined;
