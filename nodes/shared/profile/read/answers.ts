@@ -1,5 +1,5 @@
-import { pointerOf } from '../pointer';
-import type { JobReference, Location, Paging } from '../types';
+import { pointerOf, segmentsOf } from '../pointer';
+import type { AnswerReading, JobReference, Location, Paging } from '../types';
 import {
 	DocumentReader,
 	firstSentence,
@@ -141,6 +141,15 @@ export function itemIdOf(
 		),
 	);
 	return pointerOf([name ?? 'id']);
+}
+
+/** The schema of the resource in an answer's schema, at the first place the reading names. */
+export function resourceIn(
+	reader: DocumentReader,
+	schema: Schema | undefined,
+	answer: AnswerReading,
+): Schema | undefined {
+	return reader.at(schema, segmentsOf(answer.resource?.[0] ?? '/body').slice(1));
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+import { BUILT_IN_PROFILE } from '../builtIn';
 import type { ErrorProfile } from '../types';
 import { body } from './answers';
 import { DocumentReader, normalizeName, ownRecord } from './document';
@@ -8,12 +9,7 @@ import type { Schema } from './document';
  * The service's error body: the one most of the document's `4xx`/`5xx`/`default` answers use (by
  * schema identity, never by text), with where it says its message, code and field details.
  */
-export function readErrors(
-	reader: DocumentReader,
-	operations: Operation[],
-	fallback: ErrorProfile,
-	from: string,
-): ErrorProfile {
+export function readErrors(reader: DocumentReader, operations: Operation[]): ErrorProfile {
 	const counts = new Map<Schema, number>();
 	for (const { operation } of operations) {
 		for (const [status, response] of Object.entries(ownRecord(operation, 'responses') ?? {})) {
@@ -25,7 +21,7 @@ export function readErrors(
 	}
 	const [best] = [...counts.entries()].sort((a, b) => b[1] - a[1]);
 	const schema = best?.[0];
-	if (reader.shape(schema) === undefined) return fallback;
+	if (reader.shape(schema) === undefined) return BUILT_IN_PROFILE.errors;
 	const variants = reader.variants(schema);
 	// In the order of preference, whatever order the schema lists them in.
 	const pathsOf = (...names: string[]) =>
@@ -73,6 +69,6 @@ export function readErrors(
 		detailField: detailNamed('field', 'field', 'pointer', 'name', 'param', 'path', 'location'),
 		detailMessage: detailNamed('message', 'message', 'detail', 'reason', 'description'),
 		detailCode: detailNamed('code', 'code', 'error_code', 'type'),
-		from,
+		from: '#/paths (error answers)',
 	};
 }

@@ -252,10 +252,18 @@ const RULES: Array<{ rule: Rule; reference?: boolean; negate?: boolean }> = [
 export function placeParameters(
 	reader: DocumentReader,
 	root: 'body' | 'query',
-	shape: Pick<ObjectShape, 'properties' | 'closed'>,
+	shape: Pick<ObjectShape, 'properties' | 'closed'> | undefined,
 	builtIn: Record<string, Placement>,
 	from: string,
 ): Record<string, Placement> {
+	if (Object.keys(builtIn).length === 0) return {};
+	if (shape === undefined)
+		return Object.fromEntries(
+			Object.entries(builtIn).map(([field, place]) => [
+				field,
+				{ ...place, from: 'built-in (the document describes no request body)' },
+			]),
+		);
 	const properties =
 		root === 'query'
 			? [...shape.properties].map(([name, schema]) => ({

@@ -1,7 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
 import { BUILT_IN_PROFILE } from '../builtIn';
-import { pointerOf, segmentsOf } from '../pointer';
+import { pointerOf } from '../pointer';
 import {
 	OPERATION_NAMES,
 	PURPOSES,
@@ -18,6 +18,7 @@ import {
 	itemsPath,
 	jobReferences,
 	pagingOf,
+	resourceIn,
 	resourcePath,
 	searchOf,
 } from './answers';
@@ -101,8 +102,7 @@ function readList(
 	const found = variants
 		.map((variant) => ({ variant, path: itemsPath(reader, variant, resourceSchema, resource) }))
 		.filter((entry): entry is { variant: Schema; path: string[] } => entry.path !== undefined);
-	let listed: Schema | undefined = found[0]?.variant;
-	for (const key of found[0]?.path ?? []) listed = reader.shape(listed)?.properties.get(key);
+	const listed = reader.at(found[0]?.variant, found[0]?.path ?? []);
 	return {
 		items: unique(found.map(({ path }) => body(path))),
 		itemId: itemIdOf(reader, reader.items(listed), resource),
@@ -168,39 +168,27 @@ function readOperation(
 		answer.jobs = jobs.length > 0 ? jobs : builtIn.answer.jobs;
 	}
 
-	const fields: Record<string, Placement> = {};
-	const builtInBody = Object.fromEntries(
-		Object.entries(builtIn.fields).filter(([, placement]) => placement.to?.startsWith('/body/')),
-	);
-	const builtInQuery = Object.fromEntries(
-		Object.entries(builtIn.fields).filter(([, placement]) => placement.to?.startsWith('/query/')),
-	);
-	const requestFrom = `${entry.from}/requestBody`;
-	if (Object.keys(builtInBody).length > 0) {
-		Object.assign(
-			fields,
-			request?.shape === undefined
-				? Object.fromEntries(
-						Object.entries(builtInBody).map(([field, placement]) => [
-							field,
-							{ ...placement, from: 'built-in (the document describes no request body)' },
-						]),
-					)
-				: placeParameters(reader, 'body', request.shape, builtInBody, requestFrom),
+	const builtInAt = (root: string) =>
+		Object.fromEntries(
+			Object.entries(builtIn.fields).filter(([, place]) => place.to?.startsWith(`/${root}/`)),
 		);
-	}
 	const filters = withoutPaging(query, answer);
-	if (Object.keys(builtInQuery).length > 0)
-		Object.assign(
-			fields,
-			placeParameters(
-				reader,
-				'query',
-				{ properties: filters, closed: query.size > 0 },
-				builtInQuery,
-				`${entry.from}/parameters`,
-			),
-		);
+	const fields: Record<string, Placement> = {
+		...placeParameters(
+			reader,
+			'body',
+			request?.shape,
+			builtInAt('body'),
+			`${entry.from}/requestBody`,
+		),
+		...placeParameters(
+			reader,
+			'query',
+			{ properties: filters, closed: query.size > 0 },
+			builtInAt('query'),
+			`${entry.from}/parameters`,
+		),
+	};
 	const search = verb === 'list' ? searchOf(reader, filters) : undefined;
 	if (search !== undefined)
 		fields.search = {
@@ -254,23 +242,6 @@ function readOperation(
 		};
 	}
 	return profile;
-}
-
-/** The schema at a request placement, walking the body's objects and arrays. */
-function schemaAt(
-	reader: DocumentReader,
-	shape: { properties: Map<string, Schema> } | undefined,
-	to: string | null | undefined,
-): Schema | undefined {
-	const [, ...path] = segmentsOf(to ?? '');
-	let schema: Schema | undefined;
-	let current = shape;
-	for (const segment of path) {
-		if (segment === '-') return schema;
-		schema = current?.properties.get(segment);
-		current = reader.shape(schema);
-	}
-	return schema;
 }
 
 /** A profile from a service's OpenAPI document; `source` says where it was read from. */
@@ -333,10 +304,8 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 	const jobSchema = await step(
 		'its jobs',
 		() => {
-			let schema = answerOf('getJob');
-			for (const key of resourcePath(reader, schema, new Set(), 'job'))
-				schema = reader.shape(schema)?.properties.get(key);
-			return schema;
+			const schema = answerOf('getJob');
+			return reader.at(schema, resourcePath(reader, schema, new Set(), 'job'));
 		},
 		() => undefined,
 	);
@@ -369,9 +338,7 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 				const resource = resourceOf(name);
 				// Noted within the step: noted after it, past the budget, it threw out of the whole reading.
 				if (PURPOSES[name].verb === 'get' && resource && !context.resources.has(resource)) {
-					let schema = answerOf(name);
-					for (const key of segmentsOf(operation.answer.resource?.[0] ?? '/body').slice(1))
-						schema = reader.shape(schema)?.properties.get(key);
+					const schema = resourceIn(reader, answerOf(name), operation.answer);
 					if (schema !== undefined) context.resources.set(resource, schema);
 				}
 				return operation;
@@ -384,39 +351,24 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 	) as Profile['operations'];
 	const jobs = await step(
 		'its jobs',
-		() =>
-			readJobs(reader, jobSchema, BUILT_IN_PROFILE.jobs, found.get('getJob')?.from ?? 'built-in'),
+		() => readJobs(reader, jobSchema, found.get('getJob')?.from ?? 'built-in'),
 		() => BUILT_IN_PROFILE.jobs,
 	);
 	const errors = await step(
 		'its error answers',
-		() => readErrors(reader, operations, BUILT_IN_PROFILE.errors, '#/paths (error answers)'),
+		() => readErrors(reader, operations),
 		() => BUILT_IN_PROFILE.errors,
 	);
-	const registration = found.get('createWebhook');
 	const webhooks = await step(
 		'its webhooks',
-		() => {
-			const create = profiled.createWebhook;
-			let answer =
-				registration === undefined
-					? undefined
-					: successes(reader, registration.operation)[0]?.schema;
-			for (const key of segmentsOf(create.answer.resource?.[0] ?? '/body').slice(1))
-				answer = reader.shape(answer)?.properties.get(key);
-			const request =
-				registration === undefined ? undefined : requestOf(reader, registration.operation)?.shape;
-			return readWebhooks(
+		() =>
+			readWebhooks(
 				reader,
-				{ create, registration, answer },
+				found.get('createWebhook'),
+				profiled.createWebhook,
 				context.isJob,
 				context.resources.get('post'),
-				schemaAt(reader, request, create.fields.events?.to),
-				schemaAt(reader, request, create.fields.url?.to),
-				BUILT_IN_PROFILE.webhooks,
-				registration?.from ?? 'built-in',
-			);
-		},
+			),
 		() => BUILT_IN_PROFILE.webhooks,
 	);
 	return { source, operations: profiled, jobs, errors, webhooks, notFollowed };

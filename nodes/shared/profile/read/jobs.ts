@@ -1,3 +1,4 @@
+import { BUILT_IN_PROFILE } from '../builtIn';
 import { pointerOf } from '../pointer';
 import type { Completion, JobProfile } from '../types';
 import { DocumentReader, firstSentence, normalizeName, ownText, type Schema } from './document';
@@ -18,9 +19,9 @@ const MEDIA_WORDS =
 export function readJobs(
 	reader: DocumentReader,
 	schema: Schema | undefined,
-	fallback: JobProfile,
 	from: string,
 ): JobProfile {
+	const fallback = BUILT_IN_PROFILE.jobs;
 	const shape = reader.shape(schema);
 	if (shape === undefined) return fallback;
 	const properties = [...shape.properties.entries()];

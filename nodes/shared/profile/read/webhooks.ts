@@ -8,7 +8,8 @@ import {
 	type OperationProfile,
 	type WebhookProfile,
 } from '../types';
-import { body, jobReferences } from './answers';
+import { BUILT_IN_PROFILE } from '../builtIn';
+import { body, jobReferences, resourceIn } from './answers';
 import {
 	DocumentReader,
 	firstSentence,
@@ -19,7 +20,15 @@ import {
 	SchemaBudgetError,
 	type Schema,
 } from './document';
-import { named, parametersOf, responseSchema, unique, type Operation } from './operations';
+import {
+	named,
+	parametersOf,
+	requestOf,
+	responseSchema,
+	successes,
+	unique,
+	type Operation,
+} from './operations';
 import { deliveryIdHeader, eventTypeHeader, signatureScheme } from './signatures';
 import { enumExplanations, eventMeaning } from './words';
 
@@ -194,6 +203,23 @@ function deliveryReading(
 	};
 }
 
+/** The schema at a request placement, walking the body's objects and arrays. */
+function schemaAt(
+	reader: DocumentReader,
+	shape: { properties: Map<string, Schema> } | undefined,
+	to: string | null | undefined,
+): Schema | undefined {
+	const [, ...path] = segmentsOf(to ?? '');
+	let schema: Schema | undefined;
+	let current = shape;
+	for (const segment of path) {
+		if (segment === '-') return schema;
+		schema = current?.properties.get(segment);
+		current = reader.shape(schema);
+	}
+	return schema;
+}
+
 /** Where a registration as the service answers it holds a field the node places at `to` in the request. */
 function inRegistration(to: Location | null | undefined, fallback: string): string {
 	const [part, ...rest] = segmentsOf(to ?? '');
@@ -202,15 +228,18 @@ function inRegistration(to: Location | null | undefined, fallback: string): stri
 
 export function readWebhooks(
 	reader: DocumentReader,
-	operations: { create: OperationProfile; registration?: Operation; answer?: Schema },
+	registration: Operation | undefined,
+	create: OperationProfile,
 	isJob: (schema: Schema | undefined) => boolean,
 	post: Schema | undefined,
-	eventsSchema: Schema | undefined,
-	urlSchema: Schema | undefined,
-	fallback: WebhookProfile,
-	from: string,
 ): WebhookProfile {
-	const { create, registration, answer } = operations;
+	const fallback = BUILT_IN_PROFILE.webhooks;
+	const answer =
+		registration &&
+		resourceIn(reader, successes(reader, registration.operation)[0]?.schema, create.answer);
+	const request = registration && requestOf(reader, registration.operation)?.shape;
+	const eventsSchema = schemaAt(reader, request, create.fields.events?.to);
+	const urlSchema = schemaAt(reader, request, create.fields.url?.to);
 	const deliveries = deliveriesOf(reader, registration);
 
 	// The events: the registration's enum, else what the deliveries are called or carry as their type.
@@ -296,6 +325,6 @@ export function readWebhooks(
 		secret: registration !== undefined ? secretPolicy(reader, create, answer) : fallback.secret,
 		delivery,
 		signature: (signed && signatureScheme(signed.headers)) ?? fallback.signature,
-		from,
+		from: registration?.from ?? 'built-in',
 	};
 }
