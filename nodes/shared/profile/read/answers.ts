@@ -22,18 +22,14 @@ const DEFAULT_MAX_PAGE_SIZE = 100;
 
 export const body = (path: string[]): Location => pointerOf(['body', ...path]);
 
-/** Whether an object has an identifier of its own: `id`, `uid`, `gid`, or `<resource>Id`. */
-export function hasId(shape: ObjectShape | undefined, resource?: string): boolean {
-	if (shape === undefined) return false;
-	const ids = new Set([
-		'id',
-		'uid',
-		'uuid',
-		'gid',
-		...(resource ? [`${resource.toLowerCase()}id`] : []),
-	]);
-	return [...shape.properties.keys()].some((name) => ids.has(normalizeName(name)));
+/** The property that identifies an object: `id`, `uid`, `uuid`, `gid`, or `<resource>Id`. */
+export function idOf(shape: ObjectShape | undefined, resource = ''): string | undefined {
+	const ids = ['id', 'uid', 'uuid', 'gid', `${resource.toLowerCase()}id`];
+	return [...(shape?.properties.keys() ?? [])].find((name) => ids.includes(normalizeName(name)));
 }
+
+const hasId = (shape: ObjectShape | undefined, resource?: string) =>
+	idOf(shape, resource) !== undefined;
 
 /** The object properties of an answer that could hold a resource: objects with an id. */
 function holders(reader: DocumentReader, shape: ObjectShape, resource?: string): string[] {
@@ -127,20 +123,6 @@ export function itemsPath(
 	// No array holds objects with an id: the only array, if it is not one of errors or messages.
 	const plain = arrays.filter(([name]) => !/error|message|warning/.test(normalizeName(name)));
 	return plain.length === 1 ? [plain[0][0]] : undefined;
-}
-
-/** The property that identifies a list's items, as a pointer into an item. */
-export function itemIdOf(
-	reader: DocumentReader,
-	item: Schema | undefined,
-	resource?: string,
-): string {
-	const name = [...(reader.shape(item)?.properties.keys() ?? [])].find((key) =>
-		['id', 'uid', 'uuid', 'gid', `${(resource ?? '').toLowerCase()}id`].includes(
-			normalizeName(key),
-		),
-	);
-	return pointerOf([name ?? 'id']);
 }
 
 /** The schema of the resource in an answer's schema, at the first place the reading names. */

@@ -1,10 +1,12 @@
 import { pointerOf } from '../pointer';
 import type { Placement } from '../types';
+import { idOf } from './answers';
 import {
 	DocumentReader,
 	firstSentence,
 	normalizeName,
 	own,
+	ownArray,
 	type ObjectShape,
 	type Schema,
 } from './document';
@@ -27,28 +29,26 @@ import { enumExplanations } from './words';
  * array holds objects, to the one text property of each (`tweets[].text`).
  */
 
-type FieldType = 'string' | 'integer' | 'boolean' | 'list' | 'date-time';
-
 interface FieldSpec {
-	type: FieldType;
+	type: 'string' | 'integer' | 'boolean' | 'list' | 'date-time';
 	/** The words the parameter goes by: a name or first sentence holding all words of one entry matches. */
 	words: string[][];
 	values?: readonly string[];
 	/** For a yes/no: the words its opposite goes by, sent negated. */
 	opposite?: string[][];
 	/** For an id of another resource: the words that resource goes by, as an object holding its id. */
-	reference?: string[];
+	reference?: string[][];
 }
 
-export const FIELDS: Record<string, FieldSpec> = {
+const FIELDS: Record<string, FieldSpec> = {
 	content: { type: 'string', words: [['content'], ['text'], ['body']] },
 	title: { type: 'string', words: [['title'], ['headline']] },
 	transcript: { type: 'string', words: [['transcript']] },
 	prompt: { type: 'string', words: [['prompt'], ['instruction']] },
 	sourceText: { type: 'string', words: [['source', 'text']] },
-	sourcePostId: { type: 'string', words: [['source', 'post']], reference: ['source', 'post'] },
-	pageId: { type: 'string', words: [['page']], reference: ['page'] },
-	postId: { type: 'string', words: [['post']], reference: ['post'] },
+	sourcePostId: { type: 'string', words: [['source', 'post']], reference: [['source', 'post']] },
+	pageId: { type: 'string', words: [['page']], reference: [['page']] },
+	postId: { type: 'string', words: [['post']], reference: [['post']] },
 	status: {
 		type: 'string',
 		words: [['status'], ['state']],
@@ -74,7 +74,6 @@ export const FIELDS: Record<string, FieldSpec> = {
 		opposite: [['disable'], ['inactive'], ['pause']],
 	},
 	secret: { type: 'string', words: [['secret']] },
-	search: { type: 'string', words: [['search'], ['query']] },
 };
 
 // The most properties (all levels together) a request may have for the node to place its
@@ -91,6 +90,11 @@ interface Property {
 	schema: Schema;
 }
 
+function propertyAt(path: string[], schema: Schema): Property {
+	const name = path[path.length - 1];
+	return { path, name, normalized: normalizeName(name), said: firstSentence(schema), schema };
+}
+
 /** The properties of a request, the top level first, then each object's own, two levels down. */
 function propertiesOf(reader: DocumentReader, shape: Pick<ObjectShape, 'properties'>): Property[] {
 	const found: Property[] = [];
@@ -105,13 +109,7 @@ function propertiesOf(reader: DocumentReader, shape: Pick<ObjectShape, 'properti
 				if (found.length >= MAX_REQUEST_FIELDS) return found;
 				if (own(schema, 'readOnly') === true) continue;
 				const path = [...parent.path, name];
-				found.push({
-					path,
-					name,
-					normalized: normalizeName(name),
-					said: firstSentence(schema),
-					schema,
-				});
+				found.push(propertyAt(path, schema));
 				const inner = reader.isArray(schema) ? undefined : reader.shape(schema);
 				if (inner !== undefined) next.push({ path, shape: inner });
 			}
@@ -121,57 +119,76 @@ function propertiesOf(reader: DocumentReader, shape: Pick<ObjectShape, 'properti
 	return found;
 }
 
+/** Whether a name (without separators) holds every word of one of the entries. */
+const nameHolds = (name: string, entries: string[][] = []) =>
+	entries.some((words) => words.every((word) => name.includes(word)));
+
 const wordPatterns = new Map<string, RegExp>();
 
-/** Whether a name (without separators) or a sentence holds every word of an entry. */
-function holdsWords(text: string, words: readonly string[], inName: boolean): boolean {
-	return words.every((word) => {
-		if (inName) return text.includes(word);
-		let pattern = wordPatterns.get(word);
-		if (pattern === undefined) wordPatterns.set(word, (pattern = new RegExp(`\\b${word}`)));
-		return pattern.test(text);
-	});
-}
-
-function isObject(reader: DocumentReader, schema: Schema): boolean {
-	return !reader.isArray(schema) && reader.shape(schema) !== undefined;
-}
-
-/** The property of an object that identifies it: `id`, `uid`, `uuid`, `gid`. */
-function idProperty(reader: DocumentReader, schema: Schema): string | undefined {
-	return [...(reader.shape(schema)?.properties.keys() ?? [])].find((name) =>
-		['id', 'uid', 'uuid', 'gid'].includes(normalizeName(name)),
+/** Whether a sentence holds every word of one of the entries, each at the start of a word. */
+const sentenceHolds = (sentence: string, entries: string[][]) =>
+	entries.some((words) =>
+		words.every((word) => {
+			let pattern = wordPatterns.get(word);
+			if (pattern === undefined) wordPatterns.set(word, (pattern = new RegExp(`\\b${word}`)));
+			return pattern.test(sentence);
+		}),
 	);
-}
 
-/** Where a value of the parameter's type can go in a property: its path, or undefined. */
-function fit(reader: DocumentReader, spec: FieldSpec, property: Property): string[] | undefined {
+type Rule = (spec: FieldSpec, names: string[], property: Property) => boolean;
+
+/** The rules, strongest first, and how a property a rule finds takes the parameter. */
+const RULES: Array<{ rule: Rule; by?: 'reference' | 'negate' }> = [
+	{ rule: (_, names, { name }) => names.includes(name) },
+	{ rule: (_, [field], { normalized }) => normalized === normalizeName(field) },
+	{ by: 'reference', rule: (spec, _, { normalized }) => nameHolds(normalized, spec.reference) },
+	{ rule: (spec, _, { normalized }) => nameHolds(normalized, spec.words) },
+	{ rule: (spec, _, { said }) => sentenceHolds(said, spec.words) },
+	{
+		rule: (spec, _, { schema }) =>
+			ownArray(schema, 'enum').some(
+				(entry) => typeof entry === 'string' && (spec.values ?? []).includes(entry.toLowerCase()),
+			),
+	},
+	{ by: 'negate', rule: (spec, _, { normalized }) => nameHolds(normalized, spec.opposite) },
+];
+
+/**
+ * Where a value of the parameter's type can go in a property: its path, or undefined. A reference
+ * goes to the id of an object, a negated yes/no to a yes/no.
+ */
+function fit(
+	reader: DocumentReader,
+	spec: FieldSpec,
+	{ path, schema }: Property,
+	by?: 'reference' | 'negate',
+): string[] | undefined {
+	if (by === 'reference') {
+		const id = reader.isArray(schema) ? undefined : idOf(reader.shape(schema));
+		return id === undefined ? undefined : [...path, id];
+	}
+	if (by === 'negate') return reader.types(schema).includes('boolean') ? path : undefined;
 	// A time never goes where only listed values are taken (a status of `scheduled`).
-	if (spec.type === 'date-time' && reader.enumValues(property.schema) !== undefined)
-		return undefined;
-	const types = reader.types(property.schema);
-	const untyped =
-		types.length === 0 && !isObject(reader, property.schema) && !reader.isArray(property.schema);
+	if (spec.type === 'date-time' && reader.enumValues(schema) !== undefined) return undefined;
+	const types = reader.types(schema);
+	const untyped = types.length === 0 && !reader.isArray(schema) && !reader.shape(schema);
 	switch (spec.type) {
 		case 'list': {
-			if (!reader.isArray(property.schema)) return undefined;
-			const item = reader.items(property.schema);
-			const inner = reader.shape(item);
-			if (inner === undefined) return property.path;
+			if (!reader.isArray(schema)) return undefined;
+			const inner = reader.shape(reader.items(schema));
+			if (inner === undefined) return path;
 			// A list of objects takes each entry as the one text property of an object (`tweets[].text`).
-			const texts = [...inner.properties.entries()].filter(([, schema]) =>
-				reader.types(schema).includes('string'),
+			const texts = [...inner.properties].filter(([, item]) =>
+				reader.types(item).includes('string'),
 			);
-			return texts.length === 1 ? [...property.path, '-', texts[0][0]] : undefined;
+			return texts.length === 1 ? [...path, '-', texts[0][0]] : undefined;
 		}
 		case 'integer':
-			return untyped || types.includes('integer') || types.includes('number')
-				? property.path
-				: undefined;
+			return untyped || types.includes('integer') || types.includes('number') ? path : undefined;
 		case 'boolean':
-			return untyped || types.includes('boolean') ? property.path : undefined;
+			return untyped || types.includes('boolean') ? path : undefined;
 		default:
-			return untyped || types.includes('string') ? property.path : undefined;
+			return untyped || types.includes('string') ? path : undefined;
 	}
 }
 
@@ -204,46 +221,6 @@ function spelling(
 	return Object.keys(values).length > 0 ? values : undefined;
 }
 
-type Rule = (spec: FieldSpec, field: string, builtInName: string, property: Property) => boolean;
-
-const RULES: Array<{ rule: Rule; reference?: boolean; negate?: boolean }> = [
-	{
-		rule: (_, field, builtInName, property) =>
-			property.name === field || property.name === builtInName,
-	},
-	{ rule: (_, field, __, property) => property.normalized === normalizeName(field) },
-	{
-		reference: true,
-		rule: (spec, _, __, property) =>
-			spec.reference !== undefined && holdsWords(property.normalized, spec.reference, true),
-	},
-	{
-		rule: (spec, _, __, property) =>
-			spec.words.some((words) => holdsWords(property.normalized, words, true)),
-	},
-	{
-		rule: (spec, _, __, property) =>
-			spec.words.some((words) => holdsWords(property.said, words, false)),
-	},
-	{
-		rule: (spec, _, __, property) => {
-			const listed = own(property.schema, 'enum');
-			return (
-				spec.values !== undefined &&
-				Array.isArray(listed) &&
-				listed.some(
-					(entry) => typeof entry === 'string' && spec.values?.includes(entry.toLowerCase()),
-				)
-			);
-		},
-	},
-	{
-		negate: true,
-		rule: (spec, _, __, property) =>
-			(spec.opposite ?? []).some((words) => holdsWords(property.normalized, words, true)),
-	},
-];
-
 /**
  * The places of an operation's parameters among a request's properties (`shape`, or the query
  * parameters), under `root` (`body` or `query`); `builtIn` has each parameter's built-in place,
@@ -266,42 +243,28 @@ export function placeParameters(
 		);
 	const properties =
 		root === 'query'
-			? [...shape.properties].map(([name, schema]) => ({
-					path: [name],
-					name,
-					normalized: normalizeName(name),
-					said: firstSentence(schema),
-					schema,
-				}))
+			? [...shape.properties].map(([name, schema]) => propertyAt([name], schema))
 			: propertiesOf(reader, shape);
 	const taken = new Set<string>();
 	const placed: Record<string, Placement> = {};
 	const fields = Object.keys(builtIn).filter((field) => field in FIELDS);
-	for (const { rule, reference, negate } of RULES) {
+	for (const { rule, by } of RULES) {
 		for (const field of fields) {
 			if (field in placed) continue;
 			const spec = FIELDS[field];
-			const builtInName = (builtIn[field].to ?? '').split('/').pop() ?? field;
+			const names = [field, (builtIn[field].to ?? '').split('/').pop() ?? field];
 			for (const property of properties) {
 				reader.spend();
 				const key = property.path.join('/');
-				if (taken.has(key) || !rule(spec, field, builtInName, property)) continue;
-				let path: string[] | undefined;
-				if (reference) {
-					const id = isObject(reader, property.schema)
-						? idProperty(reader, property.schema)
-						: undefined;
-					path = id === undefined ? undefined : [...property.path, id];
-				} else if (negate) {
-					path = reader.types(property.schema).includes('boolean') ? property.path : undefined;
-				} else path = fit(reader, spec, property);
+				if (taken.has(key) || !rule(spec, names, property)) continue;
+				const path = fit(reader, spec, property, by);
 				if (path === undefined) continue;
 				taken.add(key);
 				const values = spelling(reader, spec, property.schema);
 				placed[field] = {
 					to: pointerOf([root, ...path]),
 					...(values ? { values } : {}),
-					...(negate ? { negate: true } : {}),
+					...(by === 'negate' ? { negate: true } : {}),
 					from: `${from}: ${property.path.join('.')}`,
 				};
 				break;

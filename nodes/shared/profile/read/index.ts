@@ -14,7 +14,7 @@ import {
 import {
 	body,
 	envelopesOf,
-	itemIdOf,
+	idOf,
 	itemsPath,
 	jobReferences,
 	pagingOf,
@@ -105,7 +105,7 @@ function readList(
 	const listed = reader.at(found[0]?.variant, found[0]?.path ?? []);
 	return {
 		items: unique(found.map(({ path }) => body(path))),
-		itemId: itemIdOf(reader, reader.items(listed), resource),
+		itemId: pointerOf([idOf(reader.shape(reader.items(listed)), resource) ?? 'id']),
 		paging: pagingOf(
 			reader,
 			parametersOf(reader, entry, 'query'),
