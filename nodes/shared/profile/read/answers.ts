@@ -157,18 +157,7 @@ export function pagingOf(
 ): Paging {
 	const parameter = (test: (name: string) => boolean) => [...query.keys()].find(test);
 	const size = parameter(
-		named(
-			'limit',
-			'per_page',
-			'page_size',
-			'pageSize',
-			'size',
-			'count',
-			'max_results',
-			'maxResults',
-			'first',
-			'top',
-		),
+		named('limit', 'per_page', 'page_size', 'size', 'count', 'max_results', 'first', 'top'),
 	);
 	const max =
 		Number(size === undefined ? NaN : own(query.get(size), 'maximum')) || DEFAULT_MAX_PAGE_SIZE;
@@ -230,7 +219,7 @@ export function pagingOf(
 		)[0];
 		return { style: 'after', cursor: after, ...(more ? { more: body(more) } : {}), ...sizing };
 	}
-	const page = parameter(named('page', 'page_number', 'pageNumber'));
+	const page = parameter(named('page', 'page_number'));
 	if (page !== undefined) {
 		const schema = query.get(page);
 		const first = Number(own(schema, 'minimum') ?? own(schema, 'default') ?? 1);
@@ -241,7 +230,7 @@ export function pagingOf(
 			...sizing,
 		};
 	}
-	const offset = parameter(named('offset', 'skip', 'start', 'start_at', 'startAt'));
+	const offset = parameter(named('offset', 'skip', 'start', 'start_at'));
 	if (offset !== undefined) return { style: 'offset', offset, ...sizing };
 	return { style: 'none', from };
 }

@@ -3,7 +3,6 @@ import {
 	BUILT_IN_EVENTS,
 	type BuiltInEvent,
 	type DeliveryReading,
-	type JobReference,
 	type Location,
 	type OperationProfile,
 	type WebhookProfile,
@@ -42,8 +41,10 @@ import { enumExplanations, eventMeaning } from './words';
 // No real service has more events than this; a list beyond it is not followed.
 const MAX_EVENTS = 1_000;
 
+const EVENT_TYPE = named('type', 'event', 'event_type', 'kind', 'topic');
+
 interface Delivery {
-	event?: string;
+	event: string;
 	headers: Map<string, Schema>;
 	body?: Schema;
 	said: string;
@@ -52,7 +53,7 @@ interface Delivery {
 /** Every delivery the document describes: 3.1 `webhooks`, and the `callbacks` of the registration. */
 function deliveriesOf(reader: DocumentReader, registration: Operation | undefined): Delivery[] {
 	const found: Delivery[] = [];
-	const add = (event: string | undefined, pathItem: unknown) => {
+	const add = (event: string, pathItem: unknown) => {
 		const item = reader.deref(pathItem);
 		const post = ownRecord(item, 'post');
 		reader.spend();
@@ -79,40 +80,26 @@ function meaningsOf(
 	events: string[],
 	explanations: Map<string, string>,
 ): Record<BuiltInEvent, string[]> {
-	const meanings: Record<BuiltInEvent, string[]> = {
-		'job.completed': [],
-		'job.failed': [],
-		'post.published': [],
-	};
+	const meanings = Object.fromEntries(BUILT_IN_EVENTS.map((event) => [event, [] as string[]]));
 	for (const event of events) {
 		const meaning = (BUILT_IN_EVENTS as readonly string[]).includes(event)
 			? (event as BuiltInEvent)
 			: eventMeaning(event, explanations.get(event) ?? '');
 		if (meaning !== undefined) meanings[meaning].push(event);
 	}
-	return meanings;
+	return meanings as Record<BuiltInEvent, string[]>;
 }
 
-const SECRET_NAMES = new Set([
-	'secret',
-	'signingsecret',
-	'webhooksecret',
-	'secretkey',
-	'signingkey',
-	'hmacsecret',
-	'hmackey',
-	'signaturesecret',
-]);
+const SECRET_NAME = /^((signing|webhook|hmac|signature)?secret|secretkey|signingkey|hmackey)$/;
 // A property that only hints at the secret (its last digits, a masked copy) is never the secret.
 const NOT_THE_SECRET =
 	/last|hint|mask|prefix|suffix|preview|hash|digest|redact|partial|length|expire|rotat/;
 
 /**
- * A secret's pattern, where the node can test a value against it without backtracking without end:
- * anchored at the start, no groups or alternatives, at most one quantifier (character classes and
- * escapes aside), as `^whsec_[A-Za-z0-9+/=]{32,}$`. Testing `^(a+)+$` against 40 `a`s and a `!`
- * held n8n's event loop for over two minutes. A pattern beyond this is not followed; the other
- * checks of the value still are. Classes are read without `[` inside, so that the reading is linear.
+ * A secret's pattern, where the node can test a value against it without backtracking without end
+ * (`^(a+)+$` held n8n for minutes): anchored at the start, no groups or alternatives, at most one
+ * quantifier (character classes and escapes aside), as `^whsec_[A-Za-z0-9+/=]{32,}$`; else none,
+ * the other checks of the value still made. Classes are read without `[` inside, in linear time.
  */
 function checkablePattern(pattern: string): string | undefined {
 	const bare = pattern.slice(0, 200).replace(/\\.|\[(?:\\.|[^\][\\])*\]/g, 'x');
@@ -139,7 +126,7 @@ function secretPolicy(
 		if (NOT_THE_SECRET.test(normalized) || !reader.types(property).includes('string')) continue;
 		const said = firstSentence(property);
 		if (
-			SECRET_NAMES.has(normalized) ||
+			SECRET_NAME.test(normalized) ||
 			(/\bsecret\b/.test(said) && /\b(sign|verif|hmac)/.test(said) && !NOT_THE_SECRET.test(said))
 		) {
 			const pattern = checkablePattern(ownText(property, 'pattern'));
@@ -158,17 +145,15 @@ function deliveryReading(
 	const shape = reader.shape(delivery.body);
 	const properties = [...(shape?.properties.entries() ?? [])];
 	const pick = (test: (name: string, schema: Schema) => boolean) =>
-		properties.filter(([name, schema]) => test(name, schema)).map(([name]) => body([name]));
-	const typeHeader = eventTypeHeader(delivery.headers);
-	const idHeader = deliveryIdHeader(delivery.headers);
+		properties.filter(([name, schema]) => test(name, schema)).map(([name]) => name);
+	const inHeader = (name: string | undefined) => (name ? [`/headers/${name}`] : []);
 	const data = pick(
 		(name, schema) =>
 			named('data', 'payload', 'object', 'resource', 'detail')(name) &&
 			reader.shape(schema) !== undefined,
 	);
-	const dataSchema =
-		data.length > 0 ? shape?.properties.get(segmentsOf(data[0])[1]) : delivery.body;
-	const jobs: JobReference[] = jobReferences(reader, dataSchema, isJob, '');
+	const dataSchema = data.length > 0 ? shape?.properties.get(data[0]) : delivery.body;
+	const jobs = jobReferences(reader, dataSchema, isJob, '');
 	const posts: string[] = [];
 	for (const variant of reader.variants(dataSchema)) {
 		if (post !== undefined && variant === post) posts.push('');
@@ -180,24 +165,22 @@ function deliveryReading(
 	}
 	return {
 		type: [
-			...pick(
-				(name, schema) =>
-					named('type', 'event', 'event_type', 'eventType', 'kind', 'topic')(name) &&
-					reader.types(schema).includes('string'),
+			...pick((name, schema) => EVENT_TYPE(name) && reader.types(schema).includes('string')).map(
+				(name) => body([name]),
 			),
-			...(typeHeader ? [`/headers/${typeHeader}`] : []),
+			...inHeader(eventTypeHeader(delivery.headers)),
 		],
 		// A delivery's id is taken only from where the document says it is: a repeat is recognised by it.
 		id: [
-			...pick(named('id', 'event_id', 'eventId', 'delivery_id', 'deliveryId')),
-			...(idHeader ? [`/headers/${idHeader}`] : []),
+			...pick(named('id', 'event_id', 'delivery_id')).map((name) => body([name])),
+			...inHeader(deliveryIdHeader(delivery.headers)),
 		],
 		time: pick(
 			(name, schema) =>
 				ownText(schema, 'format') === 'date-time' ||
 				named('timestamp', 'created', 'created_at', 'occurred_at')(name),
-		),
-		data: data.length > 0 ? data : ['/body'],
+		).map((name) => body([name])),
+		data: data.length > 0 ? data.map((name) => body([name])) : ['/body'],
 		jobs,
 		post: unique(posts),
 	};
@@ -249,28 +232,19 @@ export function readWebhooks(
 		throw new SchemaBudgetError(
 			`its events list has more than ${MAX_EVENTS.toLocaleString('en-US')} values`,
 		);
-	const explanations = listed
-		? enumExplanations(reader, items, listed).explained
-		: new Map<string, string>();
-	// The description of the registration's events field explains them too (GitHub's way, in prose).
-	if (listed) {
-		for (const [event, text] of enumExplanations(
-			reader,
-			{ description: ownText(eventsSchema, 'description') },
-			listed,
-		).explained)
+	const explanations = new Map<string, string>();
+	// Explained with the enum, or in the description of the registration's events field (GitHub's way).
+	for (const schema of listed ? [items, { description: ownText(eventsSchema, 'description') }] : [])
+		for (const [event, text] of enumExplanations(reader, schema, listed ?? []).explained)
 			if (!explanations.has(event)) explanations.set(event, text);
-	}
 	const delivered = new Set<string>();
 	for (const delivery of deliveries) {
 		const typeProperty = [...(reader.shape(delivery.body)?.properties.entries() ?? [])].find(
-			([name]) => named('type', 'event', 'event_type', 'eventType', 'kind', 'topic')(name),
+			([name]) => EVENT_TYPE(name),
 		);
 		const values = reader.enumValues(typeProperty?.[1]);
 		for (const value of values ??
-			(delivery.event !== undefined && own(reader.document, 'webhooks') !== undefined
-				? [delivery.event]
-				: [])) {
+			(own(reader.document, 'webhooks') !== undefined ? [delivery.event] : [])) {
 			reader.spend();
 			if (delivered.size >= MAX_EVENTS) break;
 			delivered.add(value);
@@ -288,20 +262,23 @@ export function readWebhooks(
 
 	const signed = deliveries.find((delivery) => signatureScheme(delivery.headers) !== undefined);
 	const readings = deliveries.map((delivery) => deliveryReading(reader, delivery, isJob, post));
-	const merged = <K extends keyof DeliveryReading>(key: K) =>
-		unique(
+	// Each part as all deliveries have it, or where none says, the built-in one.
+	const merged = <K extends keyof DeliveryReading>(key: K, otherwise?: DeliveryReading[K]) => {
+		const found = unique(
 			readings.flatMap((reading) => reading[key] as DeliveryReading[K][number][]),
-		) as DeliveryReading[K];
+		);
+		return (found.length === 0 && otherwise ? otherwise : found) as DeliveryReading[K];
+	};
 	const delivery: DeliveryReading =
 		readings.length === 0
 			? fallback.delivery
 			: {
-					type: merged('type').length > 0 ? merged('type') : fallback.delivery.type,
+					type: merged('type', fallback.delivery.type),
 					id: merged('id'),
 					time: merged('time'),
 					data: merged('data'),
-					jobs: merged('jobs').length > 0 ? merged('jobs') : fallback.delivery.jobs,
-					post: merged('post').length > 0 ? merged('post') : fallback.delivery.post,
+					jobs: merged('jobs', fallback.delivery.jobs),
+					post: merged('post', fallback.delivery.post),
 				};
 	const active = create.fields.active;
 	const maxUrlLength = own(urlSchema, 'maxLength');
