@@ -45,10 +45,8 @@ function basePath(document: OpenApiDocument): string {
 	const url = own(ownArray(document, 'servers')[0], 'url');
 	if (typeof url !== 'string') return '';
 	try {
-		// Server variables (`{region}`) stand for parts of the host, which the node does not use. Both
-		// expressions stop where a backtracking one would start over at every character: `\/+$` on a
-		// run of slashes that does not end the path, `\{[^}]*\}` on braces that do not close, took
-		// n8n's event loop for seconds (quadratic in their length).
+		// Server variables (`{region}`) stand for parts of the host, which the node does not use. Neither
+		// expression backtracks on a run of slashes or on braces that do not close.
 		return new URL(url.replace(/\{[^{}]*\}/g, 'x'), 'http://service.invalid').pathname.replace(
 			/(?<!\/)\/+$/,
 			'',
@@ -78,9 +76,6 @@ export function operationsOf(reader: DocumentReader): Operation[] {
 			const operation = own(pathItem, method.toLowerCase());
 			reader.spend();
 			if (!isRecord(operation) || found.length >= MAX_OPERATIONS) continue;
-			// Whatever its path parameter is called: `{id}`, `{post_id}`, `{postId}`; `[^{}]`, so that
-			// braces that never close are passed once, not once for every brace before them.
-			const parameters = path.match(/\{[^{}]+\}/g)?.length ?? 0;
 			const tags = ownArray(operation, 'tags').filter((tag) => typeof tag === 'string');
 			found.push({
 				path: `${base}${path}`.replace(/\{[^{}]+\}/g, '{id}'),
@@ -91,7 +86,8 @@ export function operationsOf(reader: DocumentReader): Operation[] {
 				said: wordsOf(
 					`${ownText(operation, 'operationId')} ${ownText(operation, 'summary')} ${tags.join(' ')}`,
 				),
-				parameters,
+				// Whatever they are called: `{id}`, `{post_id}`; `[^{}]` passes braces that never close once.
+				parameters: path.match(/\{[^{}]+\}/g)?.length ?? 0,
 			});
 		}
 	}

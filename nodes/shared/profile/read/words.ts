@@ -1,3 +1,4 @@
+import { setOwn } from '../pointer';
 import type { BuiltInEvent, JobState } from '../types';
 import {
 	DocumentReader,
@@ -179,13 +180,7 @@ export function statesOf(
 		const state = pending.has(value)
 			? 'pending'
 			: (stateFromText(explained.get(value) ?? '') ?? stateFromText(value));
-		if (state !== undefined)
-			Object.defineProperty(states, value, {
-				value: state,
-				enumerable: true,
-				writable: true,
-				configurable: true,
-			});
+		if (state !== undefined) setOwn(states, value, state);
 	}
 	return states;
 }
