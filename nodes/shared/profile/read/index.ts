@@ -150,14 +150,14 @@ function readOperation(
 		query.size > MAX_REQUEST_FIELDS
 	)
 		throw new SchemaBudgetError(`its request has more than ${MAX_REQUEST_FIELDS} fields`);
-	const variants = reader.variants(success?.schema);
-	const from = `${entry.from}/responses`;
-	const answer: AnswerReading = { from };
-	const resourceSchema = resource === undefined ? undefined : context.resources.get(resource);
-	if (verb === 'list') Object.assign(answer, readList(reader, entry, resourceSchema, resource));
+	const answer: AnswerReading = { from: `${entry.from}/responses` };
+	if (verb === 'list')
+		Object.assign(answer, readList(reader, entry, context.resources.get(resource ?? ''), resource));
 	else {
 		answer.resource = unique(
-			variants.map((variant) => body(resourcePath(reader, variant, context.envelopes, resource))),
+			reader
+				.variants(success?.schema)
+				.map((variant) => body(resourcePath(reader, variant, context.envelopes, resource))),
 		);
 	}
 	if (['generate', 'publish', 'wait'].includes(verb)) {
@@ -205,13 +205,12 @@ function readOperation(
 	const firstSent = [...headers.keys()].find((header) =>
 		/^repeatability-first-sent$/i.test(header),
 	);
+	const mediaType = request?.mediaType ?? builtIn.mediaType;
 	const profile: OperationProfile = {
 		method: entry.method,
 		path: entry.path,
 		from: entry.from,
-		...(request !== undefined || builtIn.mediaType !== undefined
-			? { mediaType: request?.mediaType ?? builtIn.mediaType }
-			: {}),
+		...(mediaType ? { mediaType } : {}),
 		fields,
 		...(idempotency === undefined
 			? {}
@@ -225,12 +224,7 @@ function readOperation(
 		answer,
 	};
 	// A PUT whose body has required fields replaces the whole object.
-	if (
-		name.startsWith('update') &&
-		entry.method === 'PUT' &&
-		request?.shape !== undefined &&
-		request.shape.required.size > 0
-	) {
+	if (verb === 'update' && entry.method === 'PUT' && request?.shape?.required.size) {
 		const secret = fields.secret?.to;
 		profile.replaces = {
 			keep: [...request.shape.properties]
@@ -251,38 +245,28 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 	const notFollowed: Profile['notFollowed'] = [];
 	let slice = Date.now();
 	/** One part of the reading, after a break for n8n once the parts since the last took a few milliseconds. */
-	async function step<T>(part: string, read: () => T, otherwise: () => T): Promise<T> {
+	async function step<T>(part: string, read: () => T, otherwise: T): Promise<T> {
 		if (Date.now() - slice >= SLICE_MS) {
 			await sleep(0);
 			slice = Date.now();
 		}
-		if (Date.now() > deadline) {
-			notFollowed.push({
-				part,
-				why: `reading took longer than ${READ_DEADLINE_MS / 1000} seconds`,
-			});
-			return otherwise();
-		}
-		try {
-			reader.beginStep(STEP_BUDGET);
-			return read();
-		} catch (error) {
-			notFollowed.push({
-				part,
-				why:
+		let why = `reading took longer than ${READ_DEADLINE_MS / 1000} seconds`;
+		if (Date.now() <= deadline) {
+			try {
+				reader.beginStep(STEP_BUDGET);
+				return read();
+			} catch (error) {
+				why =
 					error instanceof SchemaBudgetError
 						? error.message
-						: 'it is not built as an OpenAPI document describes',
-			});
-			return otherwise();
+						: 'it is not built as an OpenAPI document describes';
+			}
 		}
+		notFollowed.push({ part, why });
+		return otherwise;
 	}
 
-	const operations = await step(
-		'its paths',
-		() => operationsOf(reader),
-		() => [],
-	);
+	const operations = await step('its paths', () => operationsOf(reader), []);
 	const found = new Map<OperationName, Operation>();
 	await step(
 		'which of its operations is each of the node’s',
@@ -293,11 +277,11 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 				if (entry !== undefined) found.set(name, entry);
 			}
 		},
-		() => undefined,
+		undefined,
 	);
 	const answerOf = (name: OperationName) => {
 		const entry = found.get(name);
-		return entry === undefined ? undefined : successes(reader, entry.operation)[0]?.schema;
+		return entry && successes(reader, entry.operation)[0]?.schema;
 	};
 	// The job's schema is a step of its own: envelopes beyond a step's budget must not also lose how
 	// answers that start a job are recognised (the node would no longer wait for jobs).
@@ -307,13 +291,13 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 			const schema = answerOf('getJob');
 			return reader.at(schema, resourcePath(reader, schema, new Set(), 'job'));
 		},
-		() => undefined,
+		undefined,
 	);
 	const context: Context = {
 		envelopes: await step(
 			"its answers' envelopes",
 			() => envelopesOf(reader, OPERATION_NAMES.map(answerOf)),
-			() => new Set<string>(),
+			new Set<string>(),
 		),
 		isJob: (schema) => jobSchema !== undefined && reader.variants(schema).includes(jobSchema),
 		resources: new Map(),
@@ -327,24 +311,22 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 	for (const name of order) {
 		const entry = found.get(name);
 		const builtIn = BUILT_IN_PROFILE.operations[name];
-		if (entry === undefined) {
-			read[name] = builtIn;
-			continue;
-		}
-		read[name] = await step(
-			`${entry.method} ${entry.path}`,
-			() => {
-				const operation = readOperation(reader, entry, name, context);
-				const resource = resourceOf(name);
-				// Noted within the step: noted after it, past the budget, it threw out of the whole reading.
-				if (PURPOSES[name].verb === 'get' && resource && !context.resources.has(resource)) {
-					const schema = resourceIn(reader, answerOf(name), operation.answer);
-					if (schema !== undefined) context.resources.set(resource, schema);
-				}
-				return operation;
-			},
-			() => builtIn,
-		);
+		read[name] = !entry
+			? builtIn
+			: await step(
+					`${entry.method} ${entry.path}`,
+					() => {
+						const operation = readOperation(reader, entry, name, context);
+						const resource = resourceOf(name);
+						// Noted within the step: noted after it, past the budget, it threw out of the whole reading.
+						if (PURPOSES[name].verb === 'get' && resource && !context.resources.has(resource)) {
+							const schema = resourceIn(reader, answerOf(name), operation.answer);
+							if (schema !== undefined) context.resources.set(resource, schema);
+						}
+						return operation;
+					},
+					builtIn,
+				);
 	}
 	const profiled = Object.fromEntries(
 		OPERATION_NAMES.map((name) => [name, read[name]]),
@@ -352,12 +334,12 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 	const jobs = await step(
 		'its jobs',
 		() => readJobs(reader, jobSchema, found.get('getJob')?.from ?? 'built-in'),
-		() => BUILT_IN_PROFILE.jobs,
+		BUILT_IN_PROFILE.jobs,
 	);
 	const errors = await step(
 		'its error answers',
 		() => readErrors(reader, operations),
-		() => BUILT_IN_PROFILE.errors,
+		BUILT_IN_PROFILE.errors,
 	);
 	const webhooks = await step(
 		'its webhooks',
@@ -369,7 +351,7 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 				context.isJob,
 				context.resources.get('post'),
 			),
-		() => BUILT_IN_PROFILE.webhooks,
+		BUILT_IN_PROFILE.webhooks,
 	);
 	return { source, operations: profiled, jobs, errors, webhooks, notFollowed };
 }
