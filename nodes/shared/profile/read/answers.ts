@@ -137,7 +137,7 @@ export function resourceIn(
 // ------------------------------------------------------------------------------------------------
 // Paging
 
-function isUri(reader: DocumentReader, schema: Schema): boolean {
+export function isUri(reader: DocumentReader, schema: Schema): boolean {
 	return reader
 		.variants(schema)
 		.some((variant) => /^(uri|uri-reference|url|iri)$/.test(ownText(variant, 'format')));
