@@ -1,9 +1,8 @@
 import { BUILT_IN_PROFILE } from '../builtIn';
 import type { ErrorProfile } from '../types';
 import { body } from './answers';
-import { DocumentReader, normalizeName, ownRecord } from './document';
+import { DocumentReader, normalizeName, ownRecord, type Schema } from './document';
 import { findPaths, named, responseSchema, unique, type Operation } from './operations';
-import type { Schema } from './document';
 
 /**
  * The service's error body: the one most of the document's `4xx`/`5xx`/`default` answers use (by
@@ -51,24 +50,24 @@ export function readErrors(reader: DocumentReader, operations: Operation[]): Err
 	const detailNames = new Set<string>();
 	for (const variant of variants) {
 		for (const path of details) {
-			let property: Schema | undefined = variant;
-			for (const key of path) property = reader.shape(property)?.properties.get(key);
-			for (const name of reader.shape(reader.items(property))?.properties.keys() ?? []) {
+			const entry = reader.items(reader.at(variant, path));
+			for (const name of reader.shape(entry)?.properties.keys() ?? []) {
 				reader.spend();
 				detailNames.add(name);
 			}
 		}
 	}
-	const detailNamed = (fallbackName: string, ...names: string[]) => [
-		...new Set([...[...detailNames].filter(named(...names)), fallbackName]),
+	// The entries' properties so named, and the first name, which the entries may leave undescribed.
+	const detailNamed = (...names: string[]) => [
+		...new Set([...[...detailNames].filter(named(...names)), names[0]]),
 	];
 	return {
 		message: pathsOf('message', 'detail', 'error_description', 'title', 'description', 'error'),
 		code: pathsOf('code', 'error_code', 'type', 'status_code'),
 		details: details.map(body),
-		detailField: detailNamed('field', 'field', 'pointer', 'name', 'param', 'path', 'location'),
-		detailMessage: detailNamed('message', 'message', 'detail', 'reason', 'description'),
-		detailCode: detailNamed('code', 'code', 'error_code', 'type'),
+		detailField: detailNamed('field', 'pointer', 'name', 'param', 'path', 'location'),
+		detailMessage: detailNamed('message', 'detail', 'reason', 'description'),
+		detailCode: detailNamed('code', 'error_code', 'type'),
 		from: '#/paths (error answers)',
 	};
 }

@@ -8,13 +8,8 @@ import { firstSentence, normalizeName, ownText, type Schema } from './document';
  */
 
 function textOf(name: string, schema: Schema | undefined): string {
-	return [
-		name,
-		ownText(schema, 'description'),
-		ownText(schema, 'pattern'),
-		ownText(schema, 'example'),
-		ownText(schema, 'format'),
-	].join(' ');
+	const said = ['description', 'pattern', 'example', 'format'].map((key) => ownText(schema, key));
+	return [name, ...said].join(' ');
 }
 
 /** The header the document names as a delivery's unique id, if it names one. */

@@ -64,18 +64,21 @@ const ARROW = /^\s*(?:->|→|=>|⇒|>|\bthen\b|,\s*then\b)\s*$/i;
 const ALTERNATIVE = /^\s*(?:\||\/|,|\bor\b|,\s*or\b)\s*$/i;
 
 /**
- * What a description says of each of an enum's values, read once from start to end:
+ * What a description says of each of an enum's values not yet `explained`, read once from start
+ * to end:
  * - a sequence of the values (`queued -> running -> succeeded | failed`): every value before the
  *   last step is on its way (`pending`), and the last step's values are left to their own words;
  * - otherwise each value's explanation is the text after it, up to the next value it names or the
  *   end of the sentence (`generation.succeeded: a generation job succeeded. generation.failed: …`),
  *   so one value's explanation never runs into the next one's.
  */
-export function proseExplanations(
+function proseExplanations(
 	reader: DocumentReader,
 	description: string,
 	values: Set<string>,
-): { explained: Map<string, string>; pending: Set<string> } {
+	explained: Map<string, string>,
+	pending: Set<string>,
+): void {
 	const text = description.slice(0, 2000);
 	const mentions: Array<{ value: string; start: number; end: number }> = [];
 	for (const match of text.matchAll(TOKEN)) {
@@ -85,8 +88,6 @@ export function proseExplanations(
 		if (values.has(token))
 			mentions.push({ value: token, start: match.index, end: match.index + token.length });
 	}
-	const explained = new Map<string, string>();
-	const pending = new Set<string>();
 	// Steps of the longest sequence: runs of mentions joined only by arrows or alternatives.
 	let steps: string[][] = [];
 	const flush = () => {
@@ -119,7 +120,6 @@ export function proseExplanations(
 			explained.set(mention.value, clause.slice(0, MAX_EXPLANATION));
 	});
 	flush();
-	return { explained, pending };
 }
 
 /**
@@ -134,6 +134,7 @@ export function enumExplanations(
 ): { explained: Map<string, string>; pending: Set<string> } {
 	const wanted = new Set(values);
 	const explained = new Map<string, string>();
+	const pending = new Set<string>();
 	const explain = (value: unknown, text: unknown) => {
 		reader.spend();
 		if (
@@ -145,7 +146,6 @@ export function enumExplanations(
 		)
 			explained.set(value, text.slice(0, MAX_EXPLANATION));
 	};
-	const pending = new Set<string>();
 	for (const variant of [schema, ...reader.variants(schema)]) {
 		const listed = ownArray(variant, 'enum');
 		const extension = own(variant, 'x-enum-descriptions') ?? own(variant, 'x-enumDescriptions');
@@ -155,10 +155,7 @@ export function enumExplanations(
 		for (const entry of ownArray(ownRecord(variant, 'x-ms-enum'), 'values'))
 			explain(own(entry, 'value'), own(entry, 'description'));
 		explain(own(variant, 'const'), own(variant, 'description') ?? own(variant, 'title'));
-		const prose = proseExplanations(reader, ownText(variant, 'description'), wanted);
-		for (const [value, text] of prose.explained)
-			if (!explained.has(value)) explained.set(value, text);
-		for (const value of prose.pending) pending.add(value);
+		proseExplanations(reader, ownText(variant, 'description'), wanted, explained, pending);
 	}
 	return { explained, pending };
 }
