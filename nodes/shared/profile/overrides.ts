@@ -50,20 +50,18 @@ const text =
 			: value.length > MAX_TEXT
 				? problem(path, `must be at most ${MAX_TEXT} characters long`)
 				: undefined;
-const oneOf =
-	(...values: readonly string[]): Check =>
+const leaf =
+	(test: (value: unknown) => boolean, what: string): Check =>
 	(value, path) =>
-		typeof value !== 'string' || !values.includes(value)
-			? problem(path, `must be one of ${values.join(', ')}`)
-			: undefined;
-const bool: Check = (value, path) =>
-	typeof value !== 'boolean' ? problem(path, 'must be true or false') : undefined;
-const integer =
-	(min: number, max: number): Check =>
-	(value, path) =>
-		typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max
-			? problem(path, `must be a whole number from ${min} to ${max}`)
-			: undefined;
+		test(value) ? undefined : problem(path, `must be ${what}`);
+const oneOf = (...values: readonly unknown[]) =>
+	leaf((value) => values.includes(value), `one of ${values.join(', ')}`);
+const bool = leaf((value) => typeof value === 'boolean', 'true or false');
+const integer = (min: number, max: number) =>
+	leaf(
+		(value) => Number.isInteger(value) && Number(value) >= min && Number(value) <= max,
+		`a whole number from ${min} to ${max}`,
+	);
 function list(entry: Shape): Check {
 	const check = checkOf(entry);
 	return (value, path) =>

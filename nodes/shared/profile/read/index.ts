@@ -76,17 +76,12 @@ interface Context {
 	resources: Map<string, Schema>;
 }
 
+/** A list's query parameters but those it pages by: its filters. */
 function withoutPaging(query: Map<string, Schema>, answer: AnswerReading): Map<string, Schema> {
-	const paging = answer.paging ?? { style: 'none' };
-	const own = new Set(
-		Object.entries(paging)
-			.filter(
-				([key, value]) =>
-					!['style', 'from', 'next', 'more'].includes(key) && typeof value === 'string',
-			)
-			.map(([, value]) => value as string),
-	);
-	return new Map([...query].filter(([name]) => !own.has(name)));
+	const paging = Object.entries(answer.paging ?? {})
+		.filter(([key]) => ['size', 'cursor', 'page', 'offset'].includes(key))
+		.map(([, name]) => name);
+	return new Map([...query].filter(([name]) => !paging.includes(name)));
 }
 
 /** A list's reading: where its items are and how it pages (the rules Get Many follows on any service). */
