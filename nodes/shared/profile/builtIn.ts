@@ -8,12 +8,10 @@ import type {
 } from './types';
 
 /**
- * The built-in conventions: what the node assumes where the spec says "not shown" and the service
- * serves no OpenAPI document of its own. A served document's profile falls back on this one point
- * by point (an operation the document does not list, a job it does not describe). Fields are
- * snake_case, objects come bare, lists are `{data, next_cursor}` with `limit`/`cursor`, updates are
- * PATCH, jobs have `id`/`status`/`result`/`error`, and deliveries are signed with
- * `X-Content-Publishing-Signature`.
+ * The built-in conventions, where the spec says "not shown" and the service serves no document (a
+ * document's profile falls back on them point by point): fields in snake_case, bare objects, lists
+ * as `{data, next_cursor}` with `limit`/`cursor`, PATCH updates, jobs with `id`/`status`/`result`/
+ * `error`, deliveries signed in `X-Content-Publishing-Signature`.
  */
 
 const from = 'built-in';

@@ -11,10 +11,7 @@ import {
 } from './document';
 import { findPaths, named, unique, type Success } from './operations';
 
-/**
- * How answers are read: where a resource sits in its envelope, where a list's items are and how it
- * pages, and how an answer refers to the job it started.
- */
+/** Where a resource sits in its answer's envelope, a list's items and paging, an answer's job. */
 
 // Paths into an answer are looked for this deep: `{data: {items: [...]}}`.
 const MAX_PATH_DEPTH = 3;
@@ -166,9 +163,7 @@ export function pagingOf(
 	const inAnswers = (test: (name: string, schema: Schema) => boolean) =>
 		unique(answers.flatMap((answer) => findPaths(reader, answer, test, [], 3)));
 	const header = (test: (name: string, schema: Schema) => boolean) =>
-		[...(success?.headers ?? new Map<string, Schema>()).entries()].find(([name, schema]) =>
-			test(name, schema),
-		)?.[0];
+		[...(success?.headers ?? [])].find(([name, schema]) => test(name, schema))?.[0];
 
 	// A next page's address: in the body (`next`, `links.next`, `@odata.nextLink`), or in a `Link` header (RFC 8288).
 	const nextLinks: Location[] = inAnswers(

@@ -5,10 +5,9 @@ import { isRecord, own } from '../pointer';
 export { isRecord, own };
 
 /**
- * Reading an OpenAPI document, which the service writes and the node must not trust: every read
- * is of an own property (a `__proto__` or `constructor` key is data, never the prototype), every
- * `$ref` chain and schema composition is expanded once per document (memoized, cycles cut), and
- * all of it within a budget of steps, so no document, however built, holds n8n's event loop.
+ * Reading an OpenAPI document, which the node must not trust: own properties only (`__proto__` is
+ * data), every `$ref` chain and composition expanded once (memoized, cycles cut), all within a
+ * budget of steps, so that no document, however built, holds n8n's event loop.
  */
 
 /** A JSON Schema or OpenAPI object, read as plain data. */

@@ -45,12 +45,11 @@ import {
 import { readWebhooks } from './webhooks';
 
 /**
- * A service's OpenAPI document read into its profile: which of the document's operations is each
- * of the node's, and for each its method, path, where each parameter goes and how its answer is
- * read; then the jobs, the errors and the webhooks. Deterministic for a document, and bounded: a
- * budget of steps for the whole, each part a step of its own with n8n running in between, and a
- * part the document does not allow (missing, beyond the budget, built in a way nothing foresaw) is
- * the built-in profile's, with the reason in `notFollowed`.
+ * A service's OpenAPI document read into its profile: each of the node's operations (method, path,
+ * parameters' places, how its answer is read), then the jobs, errors and webhooks. Deterministic,
+ * and bounded: a budget of steps, each part a step with n8n running in between; a part the document
+ * does not allow (missing, beyond the budget, built as nothing foresaw) is the built-in profile's,
+ * with the reason in `notFollowed`.
  */
 
 // Steps (schema expansions, properties read, rules tried, references followed) one document may take.
@@ -68,11 +67,10 @@ function resourceOf(name: OperationName): string | undefined {
 	return ['delete', 'generate', 'publish'].includes(verb) ? undefined : resource;
 }
 
-/** What reading one operation needs of the others. */
+/** What reading one operation needs of the others; `resources`: what each resource's own read answers with. */
 interface Context {
 	envelopes: Set<string>;
 	isJob(schema: Schema | undefined): boolean;
-	/** The schema each resource's own read answers with. */
 	resources: Map<string, Schema>;
 }
 

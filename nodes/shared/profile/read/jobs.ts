@@ -7,11 +7,9 @@ import { named } from './operations';
 import { statesOf } from './words';
 
 /**
- * A job, from the schema Job → Get answers with (out of its envelope): its id, how its completion
- * is judged, its result, error and kind, and which of its result's properties hold media.
- * Completion is a status whose every value has a state (from the document's explanations, or the
- * value's own words), or, where the job has no status with values but a yes/no that says it is
- * done (Google's long-running operations: `done`, with `response` or `error` beside it), that flag.
+ * A job, from the schema Job → Get answers with: its id, result, error, kind and media, and its
+ * completion: a status whose values have states (from their explanations or their own words), or
+ * without one, a yes/no that says it is done (Google's long-running operations' `done`).
  */
 
 const MEDIA_WORDS =

@@ -15,10 +15,7 @@ import {
 	type Schema,
 } from './document';
 
-/**
- * The parts of a document every reading needs: its operations (and which of them is each of the
- * node's), their bodies, answers and parameters, and paths into answers.
- */
+/** A document's operations (and which is each of the node's), their bodies, answers and parameters. */
 
 export interface Operation {
 	/** Relative to the document's first server, with `{id}` for its one path parameter. */
@@ -37,10 +34,7 @@ export interface Operation {
 // The largest number of operations a document's paths are read for; beyond it the rest are not.
 const MAX_OPERATIONS = 5_000;
 
-/**
- * The path the document's paths are relative to: that of its first server (`https://api.example.com/v1`
- * makes `/posts` the node's `/v1/posts`), or none.
- */
+/** The path of the document's first server, which its paths are below (`/v1` + `/posts`), or none. */
 function basePath(document: OpenApiDocument): string {
 	const url = own(ownArray(document, 'servers')[0], 'url');
 	if (typeof url !== 'string') return '';

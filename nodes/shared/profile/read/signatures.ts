@@ -2,9 +2,8 @@ import type { SignatureScheme } from '../types';
 import { firstSentence, normalizeName, ownText, type Schema } from './document';
 
 /**
- * Which signature scheme a delivery's documented headers describe (executor/signatures.ts checks
- * deliveries against it): Standard Webhooks by its three headers, else a header named as a
- * signature or an HMAC, read for its prefix, algorithm, encoding and what it signs.
+ * The signature scheme a delivery's headers describe: Standard Webhooks by its three headers, else a
+ * header named as a signature or an HMAC, read for its prefix, algorithm, encoding and what it signs.
  */
 
 function textOf(name: string, schema: Schema | undefined): string {

@@ -32,10 +32,9 @@ import { deliveryIdHeader, eventTypeHeader, signatureScheme } from './signatures
 import { enumExplanations, eventMeaning } from './words';
 
 /**
- * How a service registers webhooks and delivers events, from its document: the events and what
- * they mean, where a registration holds its address and events, who chooses the signing secret,
- * and each delivery's body, headers and signature, described by OpenAPI 3.1's top-level
- * `webhooks` or by 3.0 `callbacks` on the operation that registers a webhook.
+ * How a service registers webhooks and delivers events: the events and their meanings, a
+ * registration's address and events, who chooses the signing secret, and each delivery's body,
+ * headers and signature, from 3.1's top-level `webhooks` or 3.0 `callbacks` of the registration.
  */
 
 // No real service has more events than this; a list beyond it is not followed.

@@ -11,9 +11,8 @@ import {
 } from './document';
 
 /**
- * What a document's words say about values: the explanation of each value of an enum, the state a
- * job's status means, and which of the node's events a service's event means. Every reading is
- * linear in the text it reads, and counted against the document's reading budget.
+ * What a document's words say of values: an enum's explanations, the state a job's status means,
+ * the node's event a service's event means; linear in the text, counted against the budget.
  */
 
 // A value's explanation is read for its first words: a description of a megabyte would hold n8n.
