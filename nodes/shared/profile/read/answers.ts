@@ -36,10 +36,9 @@ function holders(reader: DocumentReader, shape: ObjectShape, resource?: string):
 }
 
 /**
- * Where the resource is in one form of an answer: the answer itself when it has an id; else the
- * one property holding an object with an id (`data`, `result`), whatever sits beside it
- * (`success`, `errors`, `messages`); where several could, the one the document's other answers
- * use (`envelopes`); else the answer itself.
+ * Where the resource is in one form of an answer: the answer itself when it has an id; else the one
+ * property holding an object with an id, whatever sits beside it; where several could, the one the
+ * document's other answers use (`envelopes`); else the answer itself.
  */
 export function resourcePath(
 	reader: DocumentReader,
@@ -51,8 +50,7 @@ export function resourcePath(
 	const shape = reader.shape(schema);
 	if (shape === undefined || hasId(shape, resource) || depth >= MAX_PATH_DEPTH) return [];
 	const candidates = holders(reader, shape, resource);
-	// Without an object with an id in it (a result computed at once), the property the document's
-	// other answers wrap their resource in, where this answer has it as an object.
+	// Without an object with an id (a result computed at once), the other answers' envelope.
 	const wrapper = [...shape.properties.entries()].find(
 		([name, property]) => envelopes.has(name) && reader.shape(property) !== undefined,
 	)?.[0];
@@ -86,9 +84,8 @@ export function envelopesOf(
 }
 
 /**
- * Where a list's items are in one form of its answer: the array of the resource (the same schema
- * the resource's own endpoint answers with, or objects with an id), not an `errors` or `messages`
- * array beside it; a bare array is the list itself.
+ * Where a list's items are in one form of its answer: the array of the resource (the schema its own
+ * read answers with, or objects with an id), not an `errors` array beside it; or the bare array.
  */
 export function itemsPath(
 	reader: DocumentReader,
@@ -141,9 +138,8 @@ export function isUri(reader: DocumentReader, schema: Schema): boolean {
 }
 
 /**
- * How a list pages, from its query parameters and answers: a next page's address (in the body, or
- * a `Link` header), a cursor in the answer for a cursor parameter, the last item's id for a
- * `starting_after`-like parameter, a page number or an offset; else none.
+ * How a list pages: a next page's address (in the body, or a `Link` header), else a cursor from the
+ * answer, the last item's id (`starting_after`), a page number or an offset; else none.
  */
 export function pagingOf(
 	reader: DocumentReader,
@@ -230,10 +226,7 @@ export function pagingOf(
 	return { style: 'none', from };
 }
 
-/**
- * A list's text-search parameter: a string parameter called like one (`q`, `search`, `query`) or
- * whose description says it searches or matches text.
- */
+/** A list's text-search parameter: a string one called so (`q`, `search`) or described so. */
 export function searchOf(reader: DocumentReader, query: Map<string, Schema>): string | undefined {
 	const isText = (schema: Schema) =>
 		reader.types(schema).length === 0 || reader.types(schema).includes('string');
@@ -249,10 +242,7 @@ export function searchOf(reader: DocumentReader, query: Map<string, Schema>): st
 // ------------------------------------------------------------------------------------------------
 // Jobs an answer refers to
 
-/**
- * How an answer (or a delivery's data, `root` ''): it is the job, holds it, names its id (`job_id`,
- * or a property described as the job's id), or points at it (`202` with a `Location`).
- */
+/** How an answer (or a delivery's data, `root` '') refers to a job: it is it, holds it, or names its id. */
 export function jobReferences(
 	reader: DocumentReader,
 	schema: Schema | undefined,

@@ -13,20 +13,10 @@ import {
 import { enumExplanations } from './words';
 
 /**
- * Where each of the node's parameters goes in a request the document describes, decided once per
- * document. The rules run in this order over every parameter of an operation, so that a stronger
- * rule for one parameter is never taken by a weaker rule for another:
- * 1. a property of the same name (`title`, or the built-in `scheduled_at`);
- * 2. the same name in another case style (`page_id` = `pageId`);
- * 3. a reference given as an object: `pageId` is `page.id` where `page` is an object with an id
- *    (Box's `"parent": {"id": "0"}`);
- * 4. a property whose name holds the parameter's words (`text` for content, `topics` for events);
- * 5. a property whose description's first sentence holds them ("The transcript to write from.");
- * 6. for a parameter of known values (a post's status), the property whose enum holds one of them;
- * 7. for a yes/no, a property named by its opposite (`disabled` for `active`), sent negated.
- * Properties are looked for in the body, and in the objects inside it two levels down (Replicate's
- * `input.prompt`, GitHub's `config.url`), shallower first. A list goes to an array, and where the
- * array holds objects, to the one text property of each (`tweets[].text`).
+ * Where each of the node's parameters goes in a request the document describes (docs/service.md,
+ * "Request fields"): the rules run in order over all of an operation's parameters, so that a
+ * stronger rule for one is never taken by a weaker rule for another; properties are looked for in
+ * the body and the objects inside it two levels down, shallower first.
  */
 
 interface FieldSpec {
@@ -137,7 +127,11 @@ const sentenceHolds = (sentence: string, entries: string[][]) =>
 
 type Rule = (spec: FieldSpec, names: string[], property: Property) => boolean;
 
-/** The rules, strongest first, and how a property a rule finds takes the parameter. */
+/**
+ * The rules, strongest first, and how a property a rule finds takes the parameter: the same name
+ * (or the built-in one), in another case style, a reference as an object (`page.id`), the words in
+ * the name, in the first sentence, a value in the enum, the opposite's words (sent negated).
+ */
 const RULES: Array<{ rule: Rule; by?: 'reference' | 'negate' }> = [
 	{ rule: (_, names, { name }) => names.includes(name) },
 	{ rule: (_, [field], { normalized }) => normalized === normalizeName(field) },

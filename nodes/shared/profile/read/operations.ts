@@ -129,15 +129,10 @@ const VERB_METHODS: Record<Verb, HttpMethod[]> = {
 };
 
 /**
- * The document's operation for one of the node's, in this order:
- * 1. the built-in method on the built-in path;
- * 2. on the built-in path, another method the purpose may use whose operationId or summary says
- *    the purpose (an update as `POST /v1/posts/{id}` "Update a post", Stripe's way), or for an
- *    update, the one PUT or PATCH there;
- * 3. anywhere, the one operation whose operationId or summary says the purpose and the resource,
- *    with as many path parameters and a method the purpose may use.
- * The node's operations share their paths: a read and an update of `/v1/posts/{id}` are both
- * found there, each by its method.
+ * The document's operation for one of the node's: the built-in method on the built-in path; else
+ * there, the one other method of the purpose whose words say it (Stripe's `POST` update), or for an
+ * update the one PUT or PATCH; else anywhere, the one whose words say the purpose and the resource,
+ * with as many path parameters and a method of the purpose.
  */
 export function findOperation(
 	operations: Operation[],

@@ -109,9 +109,8 @@ function checkablePattern(pattern: string): string | undefined {
 }
 
 /**
- * Who chooses the signing secret: the node, where the registration takes one; the service, only
- * where the document says its answer carries the secret (a property named as the secret, or whose
- * description says it signs or verifies deliveries); never a property that only hints at it.
+ * Who chooses the signing secret: the node, where the registration takes one; the service only
+ * where its answer is documented to carry the secret, never a property that only hints at it.
  */
 function secretPolicy(
 	reader: DocumentReader,

@@ -63,13 +63,10 @@ const ARROW = /^\s*(?:->|→|=>|⇒|>|\bthen\b|,\s*then\b)\s*$/i;
 const ALTERNATIVE = /^\s*(?:\||\/|,|\bor\b|,\s*or\b)\s*$/i;
 
 /**
- * What a description says of each of an enum's values not yet `explained`, read once from start
- * to end:
- * - a sequence of the values (`queued -> running -> succeeded | failed`): every value before the
- *   last step is on its way (`pending`), and the last step's values are left to their own words;
- * - otherwise each value's explanation is the text after it, up to the next value it names or the
- *   end of the sentence (`generation.succeeded: a generation job succeeded. generation.failed: …`),
- *   so one value's explanation never runs into the next one's.
+ * What a description says of each of an enum's values not yet `explained`, read once: in a
+ * sequence (`queued -> running -> succeeded | failed`) every value before the last step is
+ * `pending`; else a value's explanation is the text after it, up to the next value it names or the
+ * end of the sentence, so that it never runs into the next one's.
  */
 function proseExplanations(
 	reader: DocumentReader,
