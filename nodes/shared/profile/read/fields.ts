@@ -88,23 +88,17 @@ function propertyAt(path: string[], schema: Schema): Property {
 /** The properties of a request, the top level first, then each object's own, two levels down. */
 function propertiesOf(reader: DocumentReader, shape: Pick<ObjectShape, 'properties'>): Property[] {
 	const found: Property[] = [];
-	let level: Array<{ path: string[]; shape: Pick<ObjectShape, 'properties'> }> = [
-		{ path: [], shape },
-	];
-	for (let depth = 0; depth <= MAX_NESTING && level.length > 0; depth++) {
-		const next: typeof level = [];
-		for (const parent of level) {
-			for (const [name, schema] of parent.shape.properties) {
-				reader.spend();
-				if (found.length >= MAX_REQUEST_FIELDS) return found;
-				if (own(schema, 'readOnly') === true) continue;
-				const path = [...parent.path, name];
-				found.push(propertyAt(path, schema));
-				const inner = reader.isArray(schema) ? undefined : reader.shape(schema);
-				if (inner !== undefined) next.push({ path, shape: inner });
-			}
+	const parents = [{ path: [] as string[], shape }];
+	for (const parent of parents) {
+		for (const [name, schema] of parent.shape.properties) {
+			reader.spend();
+			if (found.length >= MAX_REQUEST_FIELDS) return found;
+			if (own(schema, 'readOnly') === true) continue;
+			const path = [...parent.path, name];
+			found.push(propertyAt(path, schema));
+			const inner = reader.isArray(schema) ? undefined : reader.shape(schema);
+			if (inner !== undefined && path.length <= MAX_NESTING) parents.push({ path, shape: inner });
 		}
-		level = next;
 	}
 	return found;
 }

@@ -173,7 +173,7 @@ const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
 export function requestOf(
 	reader: DocumentReader,
 	operation: IDataObject,
-): { shape?: ObjectShape; mediaType: string } | undefined {
+): { schema?: Schema; shape?: ObjectShape; mediaType: string } | undefined {
 	const content = ownRecord(reader.deref(own(operation, 'requestBody')), 'content');
 	if (content === undefined) return undefined;
 	const types = Object.keys(content);
@@ -182,10 +182,8 @@ export function requestOf(
 		types.find((type) => JSON_TYPE.test(type)) ??
 		types.find((type) => FORM_TYPE.test(type));
 	if (mediaType === undefined) return undefined;
-	return {
-		shape: reader.shape(own(own(content, mediaType), 'schema')),
-		mediaType: mediaType.split(';')[0].trim(),
-	};
+	const schema = reader.deref(own(own(content, mediaType), 'schema'));
+	return { schema, shape: reader.shape(schema), mediaType: mediaType.split(';')[0].trim() };
 }
 
 /** The JSON schema of a response, if it has one. */

@@ -184,21 +184,16 @@ function deliveryReading(
 	};
 }
 
-/** The schema at a request placement, walking the body's objects and arrays. */
+/** The schema at a request placement, down the body's objects to a list's entries. */
 function schemaAt(
 	reader: DocumentReader,
-	shape: { properties: Map<string, Schema> } | undefined,
+	request: Schema | undefined,
 	to: string | null | undefined,
-): Schema | undefined {
+) {
 	const [, ...path] = segmentsOf(to ?? '');
-	let schema: Schema | undefined;
-	let current = shape;
-	for (const segment of path) {
-		if (segment === '-') return schema;
-		schema = current?.properties.get(segment);
-		current = reader.shape(schema);
-	}
-	return schema;
+	const end = path.indexOf('-');
+	if (path.length === 0 || end === 0) return undefined;
+	return reader.at(request, end === -1 ? path : path.slice(0, end));
 }
 
 /** Where a registration as the service answers it holds a field the node places at `to` in the request. */
@@ -218,7 +213,7 @@ export function readWebhooks(
 	const answer =
 		registration &&
 		resourceIn(reader, successes(reader, registration.operation)[0]?.schema, create.answer);
-	const request = registration && requestOf(reader, registration.operation)?.shape;
+	const request = registration && requestOf(reader, registration.operation)?.schema;
 	const eventsSchema = schemaAt(reader, request, create.fields.events?.to);
 	const urlSchema = schemaAt(reader, request, create.fields.url?.to);
 	const deliveries = deliveriesOf(reader, registration);
