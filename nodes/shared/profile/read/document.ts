@@ -90,16 +90,13 @@ export class DocumentReader {
 	/** Counts work; past the budget, or past the current step's share of it, the reading stops with SchemaBudgetError. */
 	spend(steps = 1): void {
 		this.spent += steps;
-		if (this.spent > this.budget) {
-			throw new SchemaBudgetError(
-				`its schemas take more than ${this.budget.toLocaleString('en-US')} steps to read`,
-			);
-		}
-		if (this.spent > this.stepEnd) {
-			throw new SchemaBudgetError(
-				`its schemas take more than ${this.stepSize.toLocaleString('en-US')} steps to read at once`,
-			);
-		}
+		const over =
+			this.spent > this.budget
+				? `${this.budget.toLocaleString('en-US')} steps to read`
+				: this.spent > this.stepEnd
+					? `${this.stepSize.toLocaleString('en-US')} steps to read at once`
+					: undefined;
+		if (over !== undefined) throw new SchemaBudgetError(`its schemas take more than ${over}`);
 	}
 
 	/** Starts one step of the reading, which runs without a break for n8n: it may take only this many steps. */

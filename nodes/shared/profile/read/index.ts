@@ -195,9 +195,7 @@ function readOperation(
 			/^(x-)?idempotency-?key$|^repeatability-request-id$/i.test(header) ||
 			/idempoten|carried out once/.test(firstSentence(headers.get(header))),
 	);
-	const firstSent = [...headers.keys()].find((header) =>
-		/^repeatability-first-sent$/i.test(header),
-	);
+	const firstSent = [...headers.keys()].find((name) => /^repeatability-first-sent$/i.test(name));
 	const mediaType = request?.mediaType ?? builtIn.mediaType;
 	const profile: OperationProfile = {
 		method: entry.method,

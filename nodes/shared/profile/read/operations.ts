@@ -93,16 +93,19 @@ export function operationsOf(reader: DocumentReader): Operation[] {
 
 export type Verb = (typeof PURPOSES)[OperationName]['verb'];
 
-/** What each operation of the node does, in words a document's operationIds and summaries use. */
-const VERBS: Record<Verb, RegExp> = {
-	list: /\b(list|all|index|search|find|query|browse|many)\b/,
-	get: /\b(get|retrieve|read|fetch|show|find|describe|view|one)\b/,
-	create: /\b(create|add|new|register|make|insert)\b/,
-	update: /\b(update|modify|edit|change|replace|patch|set|upsert)\b/,
-	delete: /\b(delete|remove|destroy|unregister|erase|drop)\b/,
-	generate: /\b(generate|generation|create|write|draft|make|compose)\b/,
-	publish: /\b(publish|publication|share|post)\b/,
-	wait: /\b(get|retrieve|read|poll|status|check|fetch)\b/,
+/**
+ * What each operation of the node does, in words a document's operationIds and summaries use, and
+ * the methods it may use, first the most usual.
+ */
+const VERBS: Record<Verb, [RegExp, HttpMethod[]]> = {
+	list: [/\b(list|all|index|search|find|query|browse|many)\b/, ['GET']],
+	get: [/\b(get|retrieve|read|fetch|show|find|describe|view|one)\b/, ['GET']],
+	create: [/\b(create|add|new|register|make|insert)\b/, ['POST', 'PUT']],
+	update: [/\b(update|modify|edit|change|replace|patch|set|upsert)\b/, ['PATCH', 'PUT', 'POST']],
+	delete: [/\b(delete|remove|destroy|unregister|erase|drop)\b/, ['DELETE', 'POST']],
+	generate: [/\b(generate|generation|create|write|draft|make|compose)\b/, ['POST']],
+	publish: [/\b(publish|publication|share|post)\b/, ['POST']],
+	wait: [/\b(get|retrieve|read|poll|status|check|fetch)\b/, ['GET']],
 };
 const RESOURCES: Record<(typeof PURPOSES)[OperationName]['resource'], RegExp> = {
 	account: /\b(me|account|user|profile|whoami|self)\b/,
@@ -115,17 +118,6 @@ const RESOURCES: Record<(typeof PURPOSES)[OperationName]['resource'], RegExp> = 
 	twitter: /\b(twitter|tweets?|x)\b/,
 	carousel: /\bcarousels?\b/,
 	video: /\bvideos?\b/,
-};
-/** The methods each purpose may use, first the most usual. */
-const VERB_METHODS: Record<Verb, HttpMethod[]> = {
-	list: ['GET'],
-	get: ['GET'],
-	wait: ['GET'],
-	create: ['POST', 'PUT'],
-	update: ['PATCH', 'PUT', 'POST'],
-	delete: ['DELETE', 'POST'],
-	generate: ['POST'],
-	publish: ['POST'],
 };
 
 /**
@@ -140,11 +132,11 @@ export function findOperation(
 	builtIn: { method: HttpMethod; path: string },
 ): Operation | undefined {
 	const { verb, resource } = PURPOSES[name];
-	const methods = VERB_METHODS[verb];
+	const [said, methods] = VERBS[verb];
 	const atPath = operations.filter((entry) => entry.path === builtIn.path);
 	const exact = atPath.find((entry) => entry.method === builtIn.method);
 	if (exact !== undefined) return exact;
-	const says = (entry: Operation) => VERBS[verb].test(entry.said);
+	const says = (entry: Operation) => said.test(entry.said);
 	const samePath = atPath.filter(
 		(entry) => methods.includes(entry.method) && entry.method !== 'GET' && says(entry),
 	);
