@@ -129,8 +129,7 @@ const requestLocation = text(
 	/^(\/body(\/[^/]+)+|\/query\/[^/]+)$/,
 	'a place in the request such as "/body/input/text", "/body/tweets/-/text" or "/query/page_id"',
 );
-// A path below the Base URL, with at most one `{id}`: no address of another host, and no empty,
-// `.` or `..` segment.
+// A path below the Base URL with at most one `{id}`: no other host, no empty, `.` or `..` segment.
 const apiPath = text(
 	/^(?!.*\/\.{0,2}(\/|$))\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*(\{id\}[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*)?$/,
 	'a path below the Base URL such as "/v1/posts/{id}", with no "." or ".." segment',
@@ -368,9 +367,7 @@ export function checkOverrides(
 		applyOverrides(base, overrides);
 		return { overrides };
 	} catch (error) {
-		return {
-			problem: error instanceof OverrideError ? error : problem([], String(error)),
-		};
+		return { problem: error instanceof OverrideError ? error : problem([], String(error)) };
 	}
 }
 

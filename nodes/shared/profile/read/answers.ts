@@ -128,9 +128,6 @@ export function resourceIn(
 	return reader.at(schema, segmentsOf(answer.resource?.[0] ?? '/body').slice(1));
 }
 
-// ------------------------------------------------------------------------------------------------
-// Paging
-
 export function isUri(reader: DocumentReader, schema: Schema): boolean {
 	return reader
 		.variants(schema)
@@ -214,12 +211,7 @@ export function pagingOf(
 	if (page !== undefined) {
 		const schema = query.get(page);
 		const first = Number(own(schema, 'minimum') ?? own(schema, 'default') ?? 1);
-		return {
-			style: 'page',
-			page,
-			first: Number.isInteger(first) ? first : 1,
-			...sizing,
-		};
+		return { style: 'page', page, first: Number.isInteger(first) ? first : 1, ...sizing };
 	}
 	const offset = parameter(named('offset', 'skip', 'start', 'start_at'));
 	if (offset !== undefined) return { style: 'offset', offset, ...sizing };
@@ -238,9 +230,6 @@ export function searchOf(reader: DocumentReader, query: Map<string, Schema>): st
 		)
 	);
 }
-
-// ------------------------------------------------------------------------------------------------
-// Jobs an answer refers to
 
 /** How an answer (or a delivery's data, `root` '') refers to a job: it is it, holds it, or names its id. */
 export function jobReferences(

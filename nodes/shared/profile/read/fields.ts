@@ -66,8 +66,7 @@ const FIELDS: Record<string, FieldSpec> = {
 	secret: { type: 'string', words: [['secret']] },
 };
 
-// The most properties (all levels together) a request may have for the node to place its
-// parameters among them: real APIs have tens.
+// The most properties a request may have, all levels together, for its fields to be placed: real APIs have tens.
 export const MAX_REQUEST_FIELDS = 200;
 const MAX_NESTING = 2;
 
@@ -193,8 +192,7 @@ function spelling(
 	const values: Record<string, string> = {};
 	for (const value of spec.values) {
 		if (allowed.includes(value)) continue;
-		// Spelt alike (`DRAFT`), of the same stem (`publish`), or explained with the value's word
-		// ("future: Scheduled, goes out at publish_on").
+		// Spelt alike (`DRAFT`), of the same stem (`publish`), or explained with the value's word.
 		explained ??= enumExplanations(reader, schema, allowed).explained;
 		const service =
 			allowed.find((candidate) => normalizeName(candidate) === normalizeName(value)) ??

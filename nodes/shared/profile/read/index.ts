@@ -274,8 +274,7 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 		const entry = found.get(name);
 		return entry && successes(reader, entry.operation)[0]?.schema;
 	};
-	// The job's schema is a step of its own: envelopes beyond a step's budget must not also lose how
-	// answers that start a job are recognised (the node would no longer wait for jobs).
+	// A step of its own: envelopes beyond the budget must not also lose how jobs are recognised.
 	const jobSchema = await step(
 		'its jobs',
 		() => {

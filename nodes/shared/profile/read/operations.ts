@@ -39,8 +39,7 @@ function basePath(document: OpenApiDocument): string {
 	const url = own(ownArray(document, 'servers')[0], 'url');
 	if (typeof url !== 'string') return '';
 	try {
-		// Server variables (`{region}`) stand for parts of the host, which the node does not use. Neither
-		// expression backtracks on a run of slashes or on braces that do not close.
+		// Variables (`{region}`) are the host's. Neither expression backtracks on `/////` or on `{{{{`.
 		return new URL(url.replace(/\{[^{}]*\}/g, 'x'), 'http://service.invalid').pathname.replace(
 			/(?<!\/)\/+$/,
 			'',
@@ -87,9 +86,6 @@ export function operationsOf(reader: DocumentReader): Operation[] {
 	}
 	return found;
 }
-
-// ------------------------------------------------------------------------------------------------
-// Which operation is each of the node's
 
 export type Verb = (typeof PURPOSES)[OperationName]['verb'];
 
@@ -154,9 +150,6 @@ export function findOperation(
 	);
 	return elsewhere.length === 1 ? elsewhere[0] : undefined;
 }
-
-// ------------------------------------------------------------------------------------------------
-// Bodies, answers and parameters of one operation
 
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\b/i;
 const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;

@@ -185,11 +185,7 @@ function deliveryReading(
 }
 
 /** The schema at a request placement, down the body's objects to a list's entries. */
-function schemaAt(
-	reader: DocumentReader,
-	request: Schema | undefined,
-	to: string | null | undefined,
-) {
+function schemaAt(reader: DocumentReader, request: Schema | undefined, to?: string | null) {
 	const [, ...path] = segmentsOf(to ?? '');
 	const end = path.indexOf('-');
 	if (path.length === 0 || end === 0) return undefined;
