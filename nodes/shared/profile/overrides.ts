@@ -62,22 +62,21 @@ const integer = (min: number, max: number) =>
 		(value) => Number.isInteger(value) && Number(value) >= min && Number(value) <= max,
 		`a whole number from ${min} to ${max}`,
 	);
-function list(entry: Shape): Check {
+/** A list or an object each of whose entries passes `entry`. */
+function each(container: (value: unknown) => value is object, what: string, entry: Shape): Check {
 	const check = checkOf(entry);
 	return (value, path) =>
-		!Array.isArray(value) || value.length > MAX_LIST
-			? problem(path, `must be a list of at most ${MAX_LIST} entries`)
-			: first(value.entries(), ([index, item]) => check(item, [...path, String(index)]));
-}
-
-/** An object of any keys, each of whose values passes `entry`. */
-function record(entry: Shape): Check {
-	const check = checkOf(entry);
-	return (value, path) =>
-		!isRecord(value)
-			? problem(path, 'must be an object')
+		!container(value)
+			? problem(path, `must be ${what}`)
 			: first(Object.entries(value), ([key, item]) => check(item, [...path, key]));
 }
+const list = (entry: Shape) =>
+	each(
+		(value): value is unknown[] => Array.isArray(value) && value.length <= MAX_LIST,
+		`a list of at most ${MAX_LIST} entries`,
+		entry,
+	);
+const record = (entry: Shape) => each(isRecord, 'an object', entry);
 
 function either(what: string, ...shapes: Shape[]): Check {
 	const checks = shapes.map(checkOf);
