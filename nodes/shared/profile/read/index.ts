@@ -293,34 +293,29 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 		resources: new Map(),
 	};
 
-	const read: Partial<Record<OperationName, OperationProfile>> = {};
 	// Single resources first: a list's items are recognised as the resource its own read answers with.
 	const order = [...OPERATION_NAMES].sort(
 		(a, b) => Number(PURPOSES[a].verb === 'list') - Number(PURPOSES[b].verb === 'list'),
 	);
+	const profiled = { ...BUILT_IN_PROFILE.operations };
 	for (const name of order) {
 		const entry = found.get(name);
-		const builtIn = BUILT_IN_PROFILE.operations[name];
-		read[name] = !entry
-			? builtIn
-			: await step(
-					`${entry.method} ${entry.path}`,
-					() => {
-						const operation = readOperation(reader, entry, name, context);
-						const resource = resourceOf(name);
-						// Noted within the step: noted after it, past the budget, it threw out of the whole reading.
-						if (PURPOSES[name].verb === 'get' && resource && !context.resources.has(resource)) {
-							const schema = resourceIn(reader, answerOf(name), operation.answer);
-							if (schema !== undefined) context.resources.set(resource, schema);
-						}
-						return operation;
-					},
-					builtIn,
-				);
+		if (entry === undefined) continue;
+		profiled[name] = await step(
+			`${entry.method} ${entry.path}`,
+			() => {
+				const operation = readOperation(reader, entry, name, context);
+				const resource = resourceOf(name);
+				// Noted within the step: noted after it, past the budget, it threw out of the whole reading.
+				if (PURPOSES[name].verb === 'get' && resource && !context.resources.has(resource)) {
+					const schema = resourceIn(reader, answerOf(name), operation.answer);
+					if (schema !== undefined) context.resources.set(resource, schema);
+				}
+				return operation;
+			},
+			BUILT_IN_PROFILE.operations[name],
+		);
 	}
-	const profiled = Object.fromEntries(
-		OPERATION_NAMES.map((name) => [name, read[name]]),
-	) as Profile['operations'];
 	const jobs = await step(
 		'its jobs',
 		() => readJobs(reader, jobSchema, found.get('getJob')?.from ?? 'built-in'),
