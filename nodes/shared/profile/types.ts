@@ -23,32 +23,36 @@ export type Source = string;
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
-/** What the node asks of the service, by purpose: what each operation does, and to what. */
-export const PURPOSES = {
-	getAccount: { verb: 'get', resource: 'account' },
-	listPages: { verb: 'list', resource: 'page' },
-	getPage: { verb: 'get', resource: 'page' },
-	createPost: { verb: 'create', resource: 'post' },
-	listPosts: { verb: 'list', resource: 'post' },
-	getPost: { verb: 'get', resource: 'post' },
-	updatePost: { verb: 'update', resource: 'post' },
-	deletePost: { verb: 'delete', resource: 'post' },
-	generateBlog: { verb: 'generate', resource: 'blog' },
-	generateLinkedin: { verb: 'generate', resource: 'linkedin' },
-	generateTwitter: { verb: 'generate', resource: 'twitter' },
-	generateCarousel: { verb: 'generate', resource: 'carousel' },
-	generateVideo: { verb: 'generate', resource: 'video' },
-	publishLinkedin: { verb: 'publish', resource: 'linkedin' },
-	publishTwitter: { verb: 'publish', resource: 'twitter' },
-	getJob: { verb: 'wait', resource: 'job' },
-	createWebhook: { verb: 'create', resource: 'webhook' },
-	listWebhooks: { verb: 'list', resource: 'webhook' },
-	getWebhook: { verb: 'get', resource: 'webhook' },
-	updateWebhook: { verb: 'update', resource: 'webhook' },
-	deleteWebhook: { verb: 'delete', resource: 'webhook' },
-} as const;
-export type OperationName = keyof typeof PURPOSES;
-export const OPERATION_NAMES = Object.keys(PURPOSES) as OperationName[];
+function op<V extends string, R extends string>(verb: V, resource: R, title: string) {
+	return { verb, resource, title };
+}
+
+/** What the node asks of the service: what each operation does, to what, and its title in n8n. */
+export const OPERATIONS = {
+	getAccount: op('get', 'account', 'Account → Get'),
+	listPages: op('list', 'page', 'Page → Get Many'),
+	getPage: op('get', 'page', 'Page → Get'),
+	createPost: op('create', 'post', 'Post → Create'),
+	listPosts: op('list', 'post', 'Post → Get Many'),
+	getPost: op('get', 'post', 'Post → Get'),
+	updatePost: op('update', 'post', 'Post → Update'),
+	deletePost: op('delete', 'post', 'Post → Delete'),
+	generateBlog: op('generate', 'blog', 'Content Generation → Generate Blog Post'),
+	generateLinkedin: op('generate', 'linkedin', 'Content Generation → Generate LinkedIn Post'),
+	generateTwitter: op('generate', 'twitter', 'Content Generation → Generate Twitter Thread'),
+	generateCarousel: op('generate', 'carousel', 'Content Generation → Generate Carousel'),
+	generateVideo: op('generate', 'video', 'Content Generation → Generate Video'),
+	publishLinkedin: op('publish', 'linkedin', 'Publication → Publish to LinkedIn'),
+	publishTwitter: op('publish', 'twitter', 'Publication → Publish to Twitter'),
+	getJob: op('wait', 'job', 'Job → Get and Wait for Completion'),
+	createWebhook: op('create', 'webhook', 'Webhook → Create (and the trigger’s registration)'),
+	listWebhooks: op('list', 'webhook', 'Webhook → Get Many'),
+	getWebhook: op('get', 'webhook', 'Webhook → Get'),
+	updateWebhook: op('update', 'webhook', 'Webhook → Update'),
+	deleteWebhook: op('delete', 'webhook', 'Webhook → Delete'),
+};
+export type OperationName = keyof typeof OPERATIONS;
+export const OPERATION_NAMES = Object.keys(OPERATIONS) as OperationName[];
 
 /**
  * Where one of the node's parameters goes in a request, and how its value is written there; `to:

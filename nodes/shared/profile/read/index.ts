@@ -4,7 +4,7 @@ import { BUILT_IN_PROFILE } from '../builtIn';
 import { pointerOf } from '../pointer';
 import {
 	OPERATION_NAMES,
-	PURPOSES,
+	OPERATIONS,
 	type AnswerReading,
 	type OperationName,
 	type OperationProfile,
@@ -63,7 +63,7 @@ const SLICE_MS = 4;
 
 /** The resource an operation answers with: none where it deletes or starts a job. */
 function resourceOf(name: OperationName): string | undefined {
-	const { verb, resource } = PURPOSES[name];
+	const { verb, resource } = OPERATIONS[name];
 	return ['delete', 'generate', 'publish'].includes(verb) ? undefined : resource;
 }
 
@@ -131,7 +131,7 @@ function readOperation(
 	context: Context,
 ): OperationProfile {
 	const builtIn = BUILT_IN_PROFILE.operations[name];
-	const { verb } = PURPOSES[name];
+	const { verb } = OPERATIONS[name];
 	const resource = resourceOf(name);
 	const request = requestOf(reader, entry.operation);
 	const answers = successes(reader, entry.operation);
@@ -295,7 +295,7 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 
 	// Single resources first: a list's items are recognised as the resource its own read answers with.
 	const order = [...OPERATION_NAMES].sort(
-		(a, b) => Number(PURPOSES[a].verb === 'list') - Number(PURPOSES[b].verb === 'list'),
+		(a, b) => Number(OPERATIONS[a].verb === 'list') - Number(OPERATIONS[b].verb === 'list'),
 	);
 	const profiled = { ...BUILT_IN_PROFILE.operations };
 	for (const name of order) {
@@ -307,7 +307,7 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 				const operation = readOperation(reader, entry, name, context);
 				const resource = resourceOf(name);
 				// Noted within the step: noted after it, past the budget, it threw out of the whole reading.
-				if (PURPOSES[name].verb === 'get' && resource && !context.resources.has(resource)) {
+				if (OPERATIONS[name].verb === 'get' && resource && !context.resources.has(resource)) {
 					const schema = resourceIn(reader, answerOf(name), operation.answer);
 					if (schema !== undefined) context.resources.set(resource, schema);
 				}

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { pointerOf } from '../pointer';
-import { HTTP_METHODS, PURPOSES, type HttpMethod, type OperationName } from '../types';
+import { HTTP_METHODS, OPERATIONS, type HttpMethod, type OperationName } from '../types';
 import {
 	DocumentReader,
 	isRecord,
@@ -87,7 +87,7 @@ export function operationsOf(reader: DocumentReader): Operation[] {
 	return found;
 }
 
-export type Verb = (typeof PURPOSES)[OperationName]['verb'];
+export type Verb = (typeof OPERATIONS)[OperationName]['verb'];
 
 /**
  * What each operation of the node does, in words a document's operationIds and summaries use, and
@@ -103,7 +103,7 @@ const VERBS: Record<Verb, [RegExp, HttpMethod[]]> = {
 	publish: [/\b(publish|publication|share|post)\b/, ['POST']],
 	wait: [/\b(get|retrieve|read|poll|status|check|fetch)\b/, ['GET']],
 };
-const RESOURCES: Record<(typeof PURPOSES)[OperationName]['resource'], RegExp> = {
+const RESOURCES: Record<(typeof OPERATIONS)[OperationName]['resource'], RegExp> = {
 	account: /\b(me|account|user|profile|whoami|self)\b/,
 	page: /\bpages?\b/,
 	post: /\bposts?\b/,
@@ -127,7 +127,7 @@ export function findOperation(
 	name: OperationName,
 	builtIn: { method: HttpMethod; path: string },
 ): Operation | undefined {
-	const { verb, resource } = PURPOSES[name];
+	const { verb, resource } = OPERATIONS[name];
 	const [said, methods] = VERBS[verb];
 	const atPath = operations.filter((entry) => entry.path === builtIn.path);
 	const exact = atPath.find((entry) => entry.method === builtIn.method);
