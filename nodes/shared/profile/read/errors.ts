@@ -22,30 +22,21 @@ export function readErrors(reader: DocumentReader, operations: Operation[]): Err
 	const schema = best?.[0];
 	if (reader.shape(schema) === undefined) return BUILT_IN_PROFILE.errors;
 	const variants = reader.variants(schema);
+	const paths = (test: (name: string, value: Schema) => boolean) =>
+		unique(variants.flatMap((variant) => findPaths(reader, variant, test)));
 	// In the order of preference, whatever order the schema lists them in.
 	const pathsOf = (...names: string[]) =>
 		unique(
 			names.flatMap((name) =>
-				variants.flatMap((variant) =>
-					findPaths(
-						reader,
-						variant,
-						(property, value) =>
-							named(name)(property) && !reader.isArray(value) && reader.shape(value) === undefined,
-					),
+				paths(
+					(property, value) =>
+						named(name)(property) && !reader.isArray(value) && reader.shape(value) === undefined,
 				),
 			),
 		).map(body);
-	const details = unique(
-		variants.flatMap((variant) =>
-			findPaths(
-				reader,
-				variant,
-				(name, value) =>
-					reader.isArray(value) &&
-					/detail|error|invalid|violation|message/.test(normalizeName(name)),
-			),
-		),
+	const details = paths(
+		(name, value) =>
+			reader.isArray(value) && /detail|error|invalid|violation|message/.test(normalizeName(name)),
 	);
 	const detailNames = new Set<string>();
 	for (const variant of variants) {
