@@ -74,19 +74,12 @@ function deliveriesOf(reader: DocumentReader, registration: Operation | undefine
 	return found;
 }
 
-/** The service's events for each of the node's own: an event named as the node names it means it; others by their words. */
-function meaningsOf(
-	events: string[],
-	explanations: Map<string, string>,
-): Record<BuiltInEvent, string[]> {
-	const meanings = Object.fromEntries(BUILT_IN_EVENTS.map((event) => [event, [] as string[]]));
-	for (const event of events) {
-		const meaning = (BUILT_IN_EVENTS as readonly string[]).includes(event)
-			? (event as BuiltInEvent)
-			: eventMeaning(event, explanations.get(event) ?? '');
-		if (meaning !== undefined) meanings[meaning].push(event);
-	}
-	return meanings as Record<BuiltInEvent, string[]>;
+/** The service's events for each of the node's own. */
+function meaningsOf(events: string[], explanations: Map<string, string>) {
+	const meaning = events.map((event) => eventMeaning(event, explanations.get(event) ?? ''));
+	return Object.fromEntries(
+		BUILT_IN_EVENTS.map((own) => [own, events.filter((_, index) => meaning[index] === own)]),
+	) as Record<BuiltInEvent, string[]>;
 }
 
 const SECRET_NAME = /^((signing|webhook|hmac|signature)?secret|secretkey|signingkey|hmackey)$/;

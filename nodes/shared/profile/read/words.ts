@@ -1,5 +1,5 @@
 import { setOwn } from '../pointer';
-import type { BuiltInEvent, JobState } from '../types';
+import { BUILT_IN_EVENTS, type BuiltInEvent, type JobState } from '../types';
 import {
 	DocumentReader,
 	isRecord,
@@ -43,8 +43,9 @@ export function stateFromText(text: string): JobState | undefined {
 	return undefined;
 }
 
-/** What a service's event means, by its name first (`generation.failed`), else its explanation. */
+/** What a service's event means: itself if the node names it so, else by its name or explanation. */
 export function eventMeaning(event: string, explanation: string): BuiltInEvent | undefined {
+	if ((BUILT_IN_EVENTS as readonly string[]).includes(event)) return event as BuiltInEvent;
 	if (event === '*') return undefined;
 	for (const text of [plain(event), plain(explanation)]) {
 		if (FAILED.test(text)) return 'job.failed';
