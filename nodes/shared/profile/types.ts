@@ -54,10 +54,7 @@ export const OPERATIONS = {
 export type OperationName = keyof typeof OPERATIONS;
 export const OPERATION_NAMES = Object.keys(OPERATIONS) as OperationName[];
 
-/**
- * Where one of the node's parameters goes in a request, and how its value is written there; `to:
- * null` where the service has no place for it, with why.
- */
+/** Where a parameter goes in a request and how it is written; `to: null`, with why, for no place. */
 export interface Placement {
 	to: Location | null;
 	why?: string;
@@ -109,18 +106,13 @@ export interface OperationProfile {
 	from: Source;
 	/** The media type a body is sent as: JSON, a `+json` type, or a form. */
 	mediaType?: string;
-	/**
-	 * Each parameter of the node this operation can send, and where it goes. A parameter with no
-	 * place fails its item before anything is sent, unless it is an optional extra the node adds
-	 * itself (a webhook's description).
-	 */
+	/** Where each parameter goes; one with no place fails its item, unless an optional extra. */
 	fields: Record<string, Placement>;
 	/** A header that makes a write idempotent, and (OASIS Repeatable Requests) when it was first sent. */
 	idempotency?: { header: string; firstSent?: string; from: Source };
 	/**
-	 * An update that replaces the whole object (a PUT with required fields): the object is read
-	 * first, and these of its properties (the request's writable ones, never a secret) are sent back
-	 * with the changed ones.
+	 * An update that replaces the object (a PUT with required fields): it is read first, and these of
+	 * its properties (writable ones, never a secret) are sent back with the changed ones.
 	 */
 	replaces?: { keep: string[] };
 	answer: AnswerReading;
@@ -166,10 +158,7 @@ export interface ErrorProfile {
 export const BUILT_IN_EVENTS = ['job.completed', 'job.failed', 'post.published'] as const;
 export type BuiltInEvent = (typeof BUILT_IN_EVENTS)[number];
 
-/**
- * How deliveries are signed: an HMAC of a text made of the delivery's id, timestamp and raw body,
- * in one or more signatures of a header.
- */
+/** How deliveries are signed: an HMAC of their id, timestamp and raw body, in a header. */
 export interface SignatureScheme {
 	/** Lower-case header names. */
 	header: string;
@@ -206,10 +195,7 @@ export interface WebhookProfile {
 	wildcard: boolean;
 	/** The service's events for each event the node names itself. */
 	meanings: Record<BuiltInEvent, string[]>;
-	/**
-	 * Where a registration (as the service answers it) holds its address, events and on/off switch,
-	 * and the longest address it takes, where the document states one.
-	 */
+	/** Where a registration as answered holds its address, events and switch; its longest address. */
 	registration: {
 		url: Pointer;
 		events: Pointer;
@@ -217,10 +203,7 @@ export interface WebhookProfile {
 		negated?: boolean;
 		maxUrlLength?: number;
 	};
-	/**
-	 * Who chooses the signing secret: the node (where the registration takes one, the createWebhook
-	 * operation's `secret` field), or the service, whose answer holds it `at` this place.
-	 */
+	/** Who chooses the signing secret: the node, or the service, whose answer holds it `at` a place. */
 	secret: { by: 'node' } | { by: 'service'; at: Pointer; pattern?: string } | { by: 'none' };
 	delivery: DeliveryReading;
 	signature: SignatureScheme;
