@@ -99,14 +99,13 @@ export function itemsPath(
 	const shape = reader.shape(schema);
 	if (shape === undefined || depth >= MAX_PATH_DEPTH) return undefined;
 	const arrays = [...shape.properties.entries()].filter(([, property]) => reader.isArray(property));
-	const isResource = (property: Schema) => {
+	const found = arrays.find(([, property]) => {
 		const item = reader.items(property);
 		return (
 			(resourceSchema !== undefined && item === resourceSchema) ||
 			hasId(reader.shape(item), resource)
 		);
-	};
-	const found = arrays.find(([, property]) => isResource(property));
+	});
 	if (found) return [found[0]];
 	for (const [name, property] of shape.properties) {
 		reader.spend();

@@ -241,14 +241,9 @@ export class DocumentReader {
 
 	/** A schema's allowed string values: its enum or const, also inside `oneOf`/`anyOf`. */
 	enumValues(value: unknown): string[] | undefined {
-		const values: string[] = [];
-		for (const variant of this.variants(value)) {
-			const listed = own(variant, 'enum');
-			if (Array.isArray(listed))
-				values.push(...listed.filter((entry): entry is string => typeof entry === 'string'));
-			const constant = own(variant, 'const');
-			if (typeof constant === 'string') values.push(constant);
-		}
+		const values = this.variants(value)
+			.flatMap((variant) => [...ownArray(variant, 'enum'), own(variant, 'const')])
+			.filter((entry): entry is string => typeof entry === 'string');
 		return values.length > 0 ? [...new Set(values)] : undefined;
 	}
 }

@@ -220,17 +220,12 @@ export function placeParameters(
 	from: string,
 ): Record<string, Placement> {
 	if (Object.keys(builtIn).length === 0) return {};
-	if (shape === undefined)
-		return Object.fromEntries(
-			Object.entries(builtIn).map(([field, place]) => [
-				field,
-				{ ...place, from: 'built-in (the document describes no request body)' },
-			]),
-		);
 	const properties =
-		root === 'query'
-			? [...shape.properties].map(([name, schema]) => propertyAt([name], schema))
-			: propertiesOf(reader, shape);
+		shape === undefined
+			? []
+			: root === 'query'
+				? [...shape.properties].map(([name, schema]) => propertyAt([name], schema))
+				: propertiesOf(reader, shape);
 	const taken = new Set<string>();
 	const placed: Record<string, Placement> = {};
 	const fields = Object.keys(builtIn).filter((field) => field in FIELDS);
@@ -260,18 +255,20 @@ export function placeParameters(
 	for (const field of Object.keys(builtIn)) {
 		if (field in placed) continue;
 		// A schema that takes other properties takes the parameter under its built-in name.
-		placed[field] = !shape.closed
-			? {
-					...builtIn[field],
-					from: `built-in (${root === 'body' ? 'the request body' : 'the query'} takes other fields)`,
-				}
-			: {
-					to: null,
-					why: `Its OpenAPI document lists${root === 'body' ? '' : ' these query parameters'}: ${
-						[...shape.properties.keys()].slice(0, 20).join(', ') || 'nothing'
-					}.`,
-					from,
-				};
+		placed[field] = !shape
+			? { ...builtIn[field], from: 'built-in (the document describes no request body)' }
+			: !shape.closed
+				? {
+						...builtIn[field],
+						from: `built-in (${root === 'body' ? 'the request body' : 'the query'} takes other fields)`,
+					}
+				: {
+						to: null,
+						why: `Its OpenAPI document lists${root === 'body' ? '' : ' these query parameters'}: ${
+							[...shape.properties.keys()].slice(0, 20).join(', ') || 'nothing'
+						}.`,
+						from,
+					};
 	}
 	return placed;
 }
