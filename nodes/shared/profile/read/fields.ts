@@ -208,17 +208,20 @@ function spelling(
 }
 
 /**
- * The places of an operation's parameters among a request's properties (`shape`, or the query
- * parameters), under `root` (`body` or `query`); `builtIn` has each parameter's built-in place,
- * whose last segment is its built-in name. A parameter with no place gets `to: null` and why.
+ * The places of the parameters an operation sends under `root` (`body` or `query`, by their
+ * built-in places, whose last segment is their built-in name) among a request's properties
+ * (`shape`, or the query parameters). A parameter with no place gets `to: null` and why.
  */
 export function placeParameters(
 	reader: DocumentReader,
 	root: 'body' | 'query',
 	shape: Pick<ObjectShape, 'properties' | 'closed'> | undefined,
-	builtIn: Record<string, Placement>,
+	builtInPlaces: Record<string, Placement>,
 	from: string,
 ): Record<string, Placement> {
+	const builtIn = Object.fromEntries(
+		Object.entries(builtInPlaces).filter(([, place]) => place.to?.startsWith(`/${root}/`)),
+	);
 	if (Object.keys(builtIn).length === 0) return {};
 	const properties =
 		shape === undefined

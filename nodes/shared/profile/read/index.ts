@@ -161,24 +161,14 @@ function readOperation(
 		answer.jobs = jobs.length > 0 ? jobs : builtIn.answer.jobs;
 	}
 
-	const builtInAt = (root: string) =>
-		Object.fromEntries(
-			Object.entries(builtIn.fields).filter(([, place]) => place.to?.startsWith(`/${root}/`)),
-		);
 	const filters = withoutPaging(query, answer);
 	const fields: Record<string, Placement> = {
-		...placeParameters(
-			reader,
-			'body',
-			request?.shape,
-			builtInAt('body'),
-			`${entry.from}/requestBody`,
-		),
+		...placeParameters(reader, 'body', request?.shape, builtIn.fields, `${entry.from}/requestBody`),
 		...placeParameters(
 			reader,
 			'query',
 			{ properties: filters, closed: query.size > 0 },
-			builtInAt('query'),
+			builtIn.fields,
 			`${entry.from}/parameters`,
 		),
 	};
