@@ -1,6 +1,6 @@
 import { BUILT_IN_PROFILE } from '../builtIn';
 import { pointerOf } from '../pointer';
-import type { Completion, JobProfile } from '../types';
+import type { JobProfile } from '../types';
 import { isUri } from './answers';
 import { DocumentReader, firstSentence, normalizeName, ownText, type Schema } from './document';
 import { named } from './operations';
@@ -44,18 +44,13 @@ export function readJobs(
 				/^(if|whether)\b.*\b(done|complete|finished)/.test(firstSentence(property))),
 	);
 	const plainStatus = pick(named('status', 'state', 'phase'));
-	const completion: Completion =
-		status !== undefined
-			? {
-					by: 'status',
-					status: [pointerOf([status[0]])],
-					states: statesOf(reader, status[1], reader.enumValues(status[1]) ?? []),
-				}
-			: flag !== undefined
-				? { by: 'flag', done: [pointerOf([flag])] }
-				: plainStatus !== undefined && fallback.completion.by === 'status'
-					? { ...fallback.completion, status: [pointerOf([plainStatus])] }
-					: fallback.completion;
+	let completion = fallback.completion;
+	if (status !== undefined) {
+		const states = statesOf(reader, status[1], reader.enumValues(status[1]) ?? []);
+		completion = { by: 'status', status: [pointerOf([status[0]])], states };
+	} else if (flag !== undefined) completion = { by: 'flag', done: [pointerOf([flag])] };
+	else if (plainStatus !== undefined && completion.by === 'status')
+		completion = { ...completion, status: [pointerOf([plainStatus])] };
 
 	const result =
 		pick(named('result', 'results', 'output', 'outputs', 'response')) ??
