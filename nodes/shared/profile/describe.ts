@@ -1,5 +1,5 @@
-import { OPERATIONS } from './types';
-import type { JobReference, OperationName, Paging, Placement, Profile } from './types';
+import { OPERATION_NAMES, OPERATIONS } from './types';
+import type { JobReference, Paging, Placement, Profile } from './types';
 
 /**
  * A profile in words, a line per decision: what Service → Describe outputs beside the profile
@@ -50,9 +50,8 @@ function references(jobs: JobReference[]): string {
 
 export function describeProfile(profile: Profile): string[] {
 	const lines = [`Read from: ${profile.source}`];
-	for (const [name, operation] of Object.entries(profile.operations) as Array<
-		[OperationName, Profile['operations'][OperationName]]
-	>) {
+	for (const name of OPERATION_NAMES) {
+		const operation = profile.operations[name];
 		const documented = operation.from === 'built-in' ? ' (not in the document: built-in)' : '';
 		lines.push(`${OPERATIONS[name].title}: ${operation.method} ${operation.path}${documented}`);
 		if (operation.mediaType !== undefined && operation.mediaType !== 'application/json')

@@ -92,29 +92,24 @@ function proseExplanations(
 			for (const step of steps.slice(0, -1)) for (const value of step) pending.add(value);
 		steps = [];
 	};
-	mentions.forEach((mention, index) => {
+	mentions.forEach(({ value, start, end }, index) => {
 		const between =
-			index === 0 ? '' : text.slice(mentions[index - 1].end, mention.start).replace(/[`'"*]/g, '');
-		if (index > 0 && ARROW.test(between)) steps.push([mention.value]);
-		else if (index > 0 && ALTERNATIVE.test(between) && steps.length > 0)
-			steps[steps.length - 1].push(mention.value);
+			index === 0 ? '' : text.slice(mentions[index - 1].end, start).replace(/[`'"*]/g, '');
+		if (ARROW.test(between)) steps.push([value]);
+		else if (ALTERNATIVE.test(between)) steps[steps.length - 1].push(value);
 		else {
 			flush();
-			steps = [[mention.value]];
+			steps = [[value]];
 		}
-		const next = mentions[index + 1]?.start ?? text.length;
-		const after = text.slice(mention.end, next).replace(/[`'"*]/g, ' ');
+		const after = text
+			.slice(end, mentions[index + 1]?.start ?? text.length)
+			.replace(/[`'"*]/g, ' ');
 		const sentence = after.search(/[.;!?](\s|$)|\n/);
 		const clause = (sentence === -1 ? after : after.slice(0, sentence))
 			.replace(/^\s*(?::|=|–|—|-(?!>)|means\b|is\b)?\s*/i, '')
 			.trim();
-		if (
-			clause !== '' &&
-			!ARROW.test(clause) &&
-			!ALTERNATIVE.test(clause) &&
-			!explained.has(mention.value)
-		)
-			explained.set(mention.value, clause.slice(0, MAX_EXPLANATION));
+		if (clause !== '' && !ARROW.test(clause) && !ALTERNATIVE.test(clause) && !explained.has(value))
+			explained.set(value, clause.slice(0, MAX_EXPLANATION));
 	});
 	flush();
 }
