@@ -234,13 +234,8 @@ export function readWebhooks(
 				explanations.set(value, delivery.said);
 		}
 	}
-	const events =
-		listed ??
-		(delivered.size > 0
-			? [...delivered]
-			: registration !== undefined
-				? undefined
-				: fallback.events);
+	const known = delivered.size > 0 ? [...delivered] : undefined;
+	const events = listed ?? known ?? (registration ? undefined : fallback.events);
 
 	const signed = deliveries.find((delivery) => signatureScheme(delivery.headers) !== undefined);
 	const readings = deliveries.map((delivery) => deliveryReading(reader, delivery, isJob, post));
