@@ -18,7 +18,7 @@ import {
 } from '../test/support/n8n-engine';
 import { WaitingN8n } from '../test/support/waiting-n8n';
 import type { FakeService } from '../test/fake-service';
-import { subtitlesToText } from '../nodes/ContentPublishing/helpers/transcript';
+import { subtitlesToText } from '../nodes/ContentPublishing/parameters/transcript';
 
 /**
  * BENCH_SMOKE=1 runs every benchmark at a small size, as the tests do to keep them working; its

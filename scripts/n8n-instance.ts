@@ -87,10 +87,66 @@ export function pinnedN8n(name: N8nPinName = 'oldest'): PinnedN8n {
 }
 
 /**
- * Installs a pinned n8n once per version of its pinning files. Asynchronous, so that several pins
- * install side by side.
+ * Runs a command and gives its output. With a signal, the command runs in a process group of its
+ * own, and aborting the signal ends the whole group: npm runs install scripts through `sh -c`,
+ * which does not pass a signal on to what it started.
  */
-export async function ensureN8nInstalled(name: N8nPinName = 'oldest'): Promise<PinnedN8n> {
+export async function runCommand(
+	command: string,
+	args: string[],
+	options: { cwd: string; env?: NodeJS.ProcessEnv; signal?: AbortSignal; inheritOutput?: boolean },
+): Promise<string> {
+	const { signal } = options;
+	return await new Promise((resolve, reject) => {
+		const child = spawn(command, args, {
+			cwd: options.cwd,
+			env: options.env ?? process.env,
+			detached: signal !== undefined,
+			stdio: options.inheritOutput ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+		});
+		let stdout = '';
+		let stderr = '';
+		child.stdout?.on('data', (chunk: Buffer) => {
+			stdout = (stdout + chunk.toString()).slice(-MAX_KEPT_OUTPUT);
+		});
+		child.stderr?.on('data', (chunk: Buffer) => {
+			stderr = (stderr + chunk.toString()).slice(-MAX_KEPT_OUTPUT);
+		});
+		const endGroup = () => {
+			try {
+				process.kill(-child.pid!, 'SIGTERM');
+			} catch (error) {
+				// ESRCH: the group has ended already.
+				if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+			}
+		};
+		child.once('error', reject);
+		child.once('close', (code, killedBy) => {
+			signal?.removeEventListener('abort', endGroup);
+			if (code === 0) resolve(stdout);
+			else
+				reject(
+					Object.assign(
+						new Error(`${command} ${args.join(' ')} failed (exit ${code ?? killedBy})`),
+						{ stdout, stderr },
+					),
+				);
+		});
+		if (child.pid !== undefined && signal) {
+			if (signal.aborted) endGroup();
+			else signal.addEventListener('abort', endGroup, { once: true });
+		}
+	});
+}
+
+/**
+ * Installs a pinned n8n once per version of its pinning files. Asynchronous, so that several pins
+ * install side by side; aborting the signal stops the install, and the next call starts it afresh.
+ */
+export async function ensureN8nInstalled(
+	name: N8nPinName = 'oldest',
+	signal?: AbortSignal,
+): Promise<PinnedN8n> {
 	const pinned = pinnedN8n(name);
 	if (pinned.installed) return pinned;
 	const { folder } = pinned;
@@ -100,11 +156,7 @@ export async function ensureN8nInstalled(name: N8nPinName = 'oldest'): Promise<P
 		cpSync(path.join(ROOT, 'test', 'e2e', 'n8n', name, file), path.join(folder, file));
 	}
 	const npm = async (args: string[], env: NodeJS.ProcessEnv = process.env) =>
-		await execFileAsync('npm', [...args, '--no-audit', '--no-fund'], {
-			cwd: folder,
-			env,
-			maxBuffer: 64 * 2 ** 20,
-		});
+		await runCommand('npm', [...args, '--no-audit', '--no-fund'], { cwd: folder, env, signal });
 	// `npm install` rather than `npm ci`: n8n's lockfiles lack some optional platform binaries the
 	// registry does not have, which `npm ci` refuses; `npm install` still installs the locked versions.
 	// Install scripts fetch prebuilt binaries this network cannot reach; only sqlite3 is needed,
@@ -243,6 +295,8 @@ export async function createN8n(pinned: PinnedN8n, options: N8nOptions = {}): Pr
 	};
 	const command = options.command ?? 'start';
 	let child: ChildProcess | undefined;
+	/** The CLI commands running now, which `stop()` ends too. */
+	const commands = new Set<ChildProcess>();
 	let output = '';
 
 	const instance: N8nInstance = {
@@ -266,6 +320,8 @@ export async function createN8n(pinned: PinnedN8n, options: N8nOptions = {}): Pr
 					encoding: 'utf8',
 					maxBuffer: 64 * 2 ** 20,
 				});
+				commands.add(running.child);
+				running.child.once('exit', () => commands.delete(running.child));
 				onSpawn?.(running.child);
 				return (await running).stdout;
 			} catch (error) {
@@ -302,7 +358,8 @@ export async function createN8n(pinned: PinnedN8n, options: N8nOptions = {}): Pr
 			child.once('exit', () => logFile?.end());
 			const deadline = Date.now() + 120_000;
 			while (Date.now() < deadline) {
-				if (child.exitCode !== null) throw new Error(`n8n exited early:\n${output}`);
+				if (child.exitCode !== null || child.signalCode !== null)
+					throw new Error(`n8n exited early:\n${output}`);
 				// Readiness comes before the REST API and the active workflows; this line comes after.
 				if (sinceStart.includes(READY_LINES[command])) return;
 				await new Promise((resolve) => setTimeout(resolve, 250));
@@ -310,12 +367,7 @@ export async function createN8n(pinned: PinnedN8n, options: N8nOptions = {}): Pr
 			throw new Error(`n8n did not become ready:\n${output}`);
 		},
 		async stop() {
-			if (!child || child.exitCode !== null) return;
-			const exited = new Promise((resolve) => child!.once('exit', resolve));
-			child.kill('SIGTERM');
-			const timer = setTimeout(() => child?.kill('SIGKILL'), 20_000);
-			await exited;
-			clearTimeout(timer);
+			await Promise.all([...commands, ...(child ? [child] : [])].map(terminate));
 		},
 		log: () => output,
 		remove: () => rmSync(userFolder, { recursive: true, force: true }),
@@ -323,7 +375,17 @@ export async function createN8n(pinned: PinnedN8n, options: N8nOptions = {}): Pr
 	return instance;
 }
 
-/** n8n's REST API as its editor uses it, with the session cookie of the user it logged in. */
+/** Ends a process the way n8n shuts down cleanly (SIGTERM), and for good if it takes longer than 20 s. */
+async function terminate(running: ChildProcess): Promise<void> {
+	// A process ended by a signal has no exit code, only the signal.
+	if (running.exitCode !== null || running.signalCode !== null) return;
+	const exited = new Promise((resolve) => running.once('exit', resolve));
+	running.kill('SIGTERM');
+	const timer = setTimeout(() => running.kill('SIGKILL'), 20_000);
+	await exited;
+	clearTimeout(timer);
+}
+
 /** A failed n8n command, with what it printed (a command can print a whole run and still fail). */
 export class N8nCliError extends Error {
 	constructor(
@@ -334,6 +396,7 @@ export class N8nCliError extends Error {
 	}
 }
 
+/** n8n's REST API as its editor uses it, with the session cookie of the user it logged in. */
 export class N8nRestClient {
 	private cookie = '';
 

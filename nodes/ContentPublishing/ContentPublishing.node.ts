@@ -2,6 +2,7 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
+	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -9,47 +10,54 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import * as account from './actions/account';
-import * as content from './actions/content';
-import * as job from './actions/job';
-import * as page from './actions/page';
-import * as post from './actions/post';
-import * as publication from './actions/publication';
-import * as service from './actions/service';
-import { router } from './actions/router';
-import { operationSubtitle, requestOptionsField } from './descriptions/common';
-import { EVENT_WAIT_WEBHOOKS, resumeOnEvent } from './waiting/event';
-import * as webhook from './actions/webhook';
+import { resources, router } from './actions/router';
+import { requestOptionsField } from './descriptions/common';
 import { listSearch, loadOptions } from './methods';
+import { EVENT_WAIT_WEBHOOKS, resumeOnEvent } from './waiting/event';
+
+const resourceField: INodeProperties = {
+	displayName: 'Resource',
+	name: 'resource',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{ name: 'Account', value: 'account' },
+		{ name: 'Content Generation', value: 'content' },
+		{ name: 'Job', value: 'job' },
+		{ name: 'Page', value: 'page' },
+		{ name: 'Post', value: 'post' },
+		{ name: 'Publication', value: 'publication' },
+		{ name: 'Service', value: 'service' },
+		{ name: 'Webhook', value: 'webhook' },
+	],
+	default: 'content',
+};
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Resource',
-		name: 'resource',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{ name: 'Account', value: 'account' },
-			{ name: 'Content Generation', value: 'content' },
-			{ name: 'Job', value: 'job' },
-			{ name: 'Page', value: 'page' },
-			{ name: 'Post', value: 'post' },
-			{ name: 'Publication', value: 'publication' },
-			{ name: 'Service', value: 'service' },
-			{ name: 'Webhook', value: 'webhook' },
-		],
-		default: 'content',
-	},
-	...account.description,
-	...content.description,
-	...job.description,
-	...page.description,
-	...post.description,
-	...publication.description,
-	...service.description,
-	...webhook.description,
+	resourceField,
+	...Object.values(resources).flatMap(({ operationField, operations }) => [
+		operationField,
+		...Object.values(operations).flatMap((operation) => operation.description),
+	]),
 	requestOptionsField,
 ];
+
+/**
+ * The canvas subtitle: "Resource → Operation" in the names the lists show ("Post → Create"), not
+ * the values the parameters hold (`create: post`).
+ */
+function operationSubtitle(): string {
+	const names: Record<string, string> = {};
+	for (const resource of resourceField.options as INodePropertyOptions[]) {
+		const { operationField } = resources[String(resource.value)];
+		for (const operation of operationField.options as INodePropertyOptions[]) {
+			names[`${String(resource.value)}:${String(operation.value)}`] =
+				`${resource.name} → ${operation.name}`;
+		}
+	}
+	const key = '$parameter["resource"] + ":" + $parameter["operation"]';
+	return `={{ ${JSON.stringify(names)}[${key}] || ${key} }}`;
+}
 
 export class ContentPublishing implements INodeType {
 	description: INodeTypeDescription = {
@@ -58,7 +66,7 @@ export class ContentPublishing implements INodeType {
 		icon: { light: 'file:contentPublishing.svg', dark: 'file:contentPublishing.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: operationSubtitle(properties),
+		subtitle: operationSubtitle(),
 		description:
 			'Generate blog posts, social posts, carousels and videos, manage posts and webhooks, and publish to LinkedIn and Twitter',
 		defaults: { name: 'Content Publishing' },

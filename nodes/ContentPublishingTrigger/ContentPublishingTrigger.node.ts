@@ -16,8 +16,13 @@ import { jobInDelivery, readDelivery, readJob, readResource } from '../shared/ex
 import { sameEvents } from '../shared/executor/events';
 import { verifyDelivery } from '../shared/executor/signatures';
 import { BUILT_IN_PROFILE } from '../shared/profile/builtIn';
-import { readAt } from '../shared/profile/pointer';
-import type { Profile, SignatureScheme } from '../shared/profile/types';
+import { isRecord, readAt } from '../shared/profile/pointer';
+import type {
+	DeliveryReading,
+	JobProfile,
+	Profile,
+	SignatureScheme,
+} from '../shared/profile/types';
 import {
 	callEndpoint,
 	loadProfile,
@@ -28,39 +33,44 @@ import {
 import { readAllItems } from '../shared/transport/paging';
 import { registrationId, secretFor, secretProblem, usableSecret } from '../shared/secrets';
 import { admission, deliveryKey, rememberStart, retentionMs, type Admission } from './deliveries';
-import { storedDelivery, storedJobs } from './stored';
 
 const JOB_LOOKUP_TIMEOUT_MS = 10_000;
 
-const CONTENT_KIND_OPTIONS = [
-	{ name: 'Blog', value: 'blog' },
-	{ name: 'Carousel', value: 'carousel' },
-	{ name: 'LinkedIn', value: 'linkedin' },
-	{ name: 'Twitter', value: 'twitter' },
-	{ name: 'Video', value: 'video' },
-];
-
 /**
- * One subscription on the service, per webhook URL: test and production URLs never share one. It
- * keeps how the service signs and shapes deliveries and jobs, read from its document at
- * activation, so a delivery is checked without another request. Subscriptions stored before kept
- * none of that and read with the built-in conventions.
+ * One subscription on the service per webhook URL (test and production never share one), with how
+ * the service signs and shapes deliveries and jobs as read at activation, so a delivery is checked
+ * without another request. Ones stored before profiles kept none of that: the built-in conventions.
  */
 interface Subscription {
 	id: string;
 	secret: string;
 	events: string[];
 	signature?: SignatureScheme;
-	/** Kept as the profile had them; registrations stored before profiles kept another shape (stored.ts). */
-	delivery?: unknown;
-	jobs?: unknown;
+	/** How deliveries and jobs are read, as the profile had them at activation. */
+	delivery?: DeliveryReading;
+	jobs?: JobProfile;
+}
+
+/**
+ * Whether a subscription keeps its readings as the profile has them: a registration stored before
+ * (a contract's readings) is registered again at the next activation, and read by the built-in
+ * profile until then.
+ */
+function isCurrent(subscription: Subscription): boolean {
+	return isRecord(subscription.jobs?.completion);
 }
 
 type Subscriptions = Record<string, Subscription>;
 
-function subscriptionsOf(staticData: IDataObject): Subscriptions {
+function subscriptionsOf(context: IHookFunctions | IWebhookFunctions): Subscriptions {
+	const staticData = context.getWorkflowStaticData('node');
 	staticData.subscriptions ??= {};
 	return staticData.subscriptions as Subscriptions;
+}
+
+/** How deliveries are signed; with the built-in scheme for subscriptions stored before profiles. */
+function schemeOf(subscription: Subscription): SignatureScheme {
+	return subscription.signature ?? BUILT_IN_PROFILE.webhooks.signature;
 }
 
 /** Removes every registration on the service that delivers to this URL. */
@@ -80,6 +90,20 @@ async function deleteWebhooksFor(
 
 function isNotFound(error: unknown): boolean {
 	return error instanceof NodeApiError && error.httpCode === '404';
+}
+
+/** Deletes a registration; one already gone is what deleting wants, anything else must be seen. */
+async function deleteRegistration(this: IHookFunctions, id: string): Promise<void> {
+	try {
+		await callEndpoint.call(this, 'deleteWebhook', { id });
+	} catch (error) {
+		if (!isNotFound(error)) throw new NodeApiError(this.getNode(), error as JsonObject);
+	}
+}
+
+/** The events the node is set to, as the service names them. */
+function chosenEvents(this: IHookFunctions, profile: Profile): string[] {
+	return serviceEvents.call(this, profile.webhooks, this.getNodeParameter('events') as string[]);
 }
 
 const NOT_REGISTERED =
@@ -109,9 +133,8 @@ export class ContentPublishingTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: eventsSubtitle('events'),
-		// n8n's nodes panel shows a node `<name>` and a trigger `<name>Trigger` as one entry, with
-		// the trigger's description (the editor's generateMergedNodesAndActions). So this text says
-		// what the whole app does, not only what the trigger does.
+		// The nodes panel shows the node and its trigger as one entry with the trigger's description,
+		// so this says what the whole app does.
 		description:
 			'Generate blog posts, social posts, carousels and videos, publish to LinkedIn and Twitter, and start workflows when a content job finishes or a post is published',
 		defaults: { name: 'Content Publishing Trigger' },
@@ -139,7 +162,13 @@ export class ContentPublishingTrigger implements INodeType {
 						displayName: 'Content Kinds',
 						name: 'contentKinds',
 						type: 'multiOptions',
-						options: CONTENT_KIND_OPTIONS,
+						options: [
+							{ name: 'Blog', value: 'blog' },
+							{ name: 'Carousel', value: 'carousel' },
+							{ name: 'LinkedIn', value: 'linkedin' },
+							{ name: 'Twitter', value: 'twitter' },
+							{ name: 'Video', value: 'video' },
+						],
 						default: [],
 						description: 'Only job events for these kinds of content; empty means all kinds',
 					},
@@ -161,17 +190,12 @@ export class ContentPublishingTrigger implements INodeType {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				const webhookUrl = this.getNodeWebhookUrl('default') as string;
-				const subscriptions = subscriptionsOf(this.getWorkflowStaticData('node'));
+				const subscriptions = subscriptionsOf(this);
 				const stored = subscriptions[webhookUrl];
 				if (stored === undefined) return false;
 				const profile = await loadProfile.call(this);
-				const events = serviceEvents.call(
-					this,
-					profile.webhooks,
-					this.getNodeParameter('events') as string[],
-				);
+				const events = chosenEvents.call(this, profile);
 				const { registration } = profile.webhooks;
-				const scheme = stored.signature ?? BUILT_IN_PROFILE.webhooks.signature;
 
 				let current: IDataObject;
 				try {
@@ -192,17 +216,14 @@ export class ContentPublishingTrigger implements INodeType {
 					readAt(current, registration.url) === webhookUrl &&
 					sameEvents(readAt(current, registration.events), events) &&
 					active !== (registration.negated === true) &&
-					usableSecret(stored.secret, undefined, scheme)
+					usableSecret(stored.secret, undefined, schemeOf(stored)) &&
+					isCurrent(stored)
 				) {
 					return true;
 				}
-				// It no longer matches the node, or its secret (kept before secrets were checked) is
-				// none: replace it rather than keep a second one.
-				await callEndpoint
-					.call(this, 'deleteWebhook', { id: stored.id })
-					.catch((error: unknown) => {
-						if (!isNotFound(error)) throw new NodeApiError(this.getNode(), error as JsonObject);
-					});
+				// It no longer matches the node, its secret (kept before secrets were checked) is none, or
+				// it was stored before profiles: replace it rather than keep a second one.
+				await deleteRegistration.call(this, stored.id);
 				delete subscriptions[webhookUrl];
 				return false;
 			},
@@ -210,12 +231,8 @@ export class ContentPublishingTrigger implements INodeType {
 			async create(this: IHookFunctions): Promise<boolean> {
 				const webhookUrl = this.getNodeWebhookUrl('default') as string;
 				const profile = await loadProfile.call(this);
-				const events = serviceEvents.call(
-					this,
-					profile.webhooks,
-					this.getNodeParameter('events') as string[],
-				);
-				const subscriptions = subscriptionsOf(this.getWorkflowStaticData('node'));
+				const events = chosenEvents.call(this, profile);
+				const subscriptions = subscriptionsOf(this);
 				const { webhooks } = profile;
 
 				// A subscription for this exact URL can only be this node's, left behind when its stored
@@ -237,16 +254,14 @@ export class ContentPublishingTrigger implements INodeType {
 				});
 				const created = readResource(profile.operations.createWebhook.answer, answer.body);
 				const id = registrationId(profile, created);
-				const answered = webhooks.secret.by === 'service' ? webhooks.secret : undefined;
-				const servicesSecret = answered === undefined ? undefined : readAt(created, answered.at);
+				const chosen = webhooks.secret;
+				const servicesSecret = chosen.by === 'service' ? readAt(created, chosen.at) : undefined;
 				// Named by its shape only: the value may be a real secret that is merely short.
 				const weakness =
-					ownSecret === undefined && servicesSecret !== undefined
-						? secretProblem(servicesSecret, answered?.pattern, webhooks.signature)
+					chosen.by === 'service' && servicesSecret !== undefined
+						? secretProblem(servicesSecret, chosen.pattern, webhooks.signature)
 						: undefined;
-				const secret =
-					ownSecret ??
-					(servicesSecret !== undefined && weakness === undefined ? servicesSecret : undefined);
+				const secret = ownSecret ?? (weakness === undefined ? servicesSecret : undefined);
 				const problem =
 					id === undefined
 						? 'The service registered the webhook but answered without its id'
@@ -276,15 +291,10 @@ export class ContentPublishingTrigger implements INodeType {
 
 			async delete(this: IHookFunctions): Promise<boolean> {
 				const webhookUrl = this.getNodeWebhookUrl('default') as string;
-				const subscriptions = subscriptionsOf(this.getWorkflowStaticData('node'));
+				const subscriptions = subscriptionsOf(this);
 				const stored = subscriptions[webhookUrl];
 				if (stored === undefined) return true;
-				try {
-					await callEndpoint.call(this, 'deleteWebhook', { id: stored.id });
-				} catch (error) {
-					// Already gone is what deleting wants; anything else must be seen.
-					if (!isNotFound(error)) throw new NodeApiError(this.getNode(), error as JsonObject);
-				}
+				await deleteRegistration.call(this, stored.id);
 				delete subscriptions[webhookUrl];
 				return true;
 			},
@@ -297,10 +307,8 @@ export class ContentPublishingTrigger implements INodeType {
 		const rawBody = Buffer.isBuffer(request.rawBody)
 			? request.rawBody
 			: Buffer.from(JSON.stringify(this.getBodyData()));
-		const builtIn = BUILT_IN_PROFILE;
 		// Test and production URLs each have their own subscription; a delivery signed by either is ours.
-		const subscriptions = Object.values(subscriptionsOf(this.getWorkflowStaticData('node')));
-		const schemeOf = (candidate: Subscription) => candidate.signature ?? builtIn.webhooks.signature;
+		const subscriptions = Object.values(subscriptionsOf(this));
 		// A secret kept before secrets were checked, that anyone could sign with, verifies nothing.
 		const subscription = subscriptions.find(
 			(candidate) =>
@@ -312,8 +320,9 @@ export class ContentPublishingTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
-		const jobs = storedJobs(subscription.jobs) ?? builtIn.jobs;
-		const reading = storedDelivery(subscription.delivery) ?? builtIn.webhooks.delivery;
+		const current = isCurrent(subscription);
+		const jobs = (current && subscription.jobs) || BUILT_IN_PROFILE.jobs;
+		const reading = (current && subscription.delivery) || BUILT_IN_PROFILE.webhooks.delivery;
 		const delivery = readDelivery(reading, { body: this.getBodyData(), headers });
 		// Each trigger remembers its own deliveries: this workflow's node, on this subscription.
 		const trigger = [this.getWorkflow().id ?? '', this.getNode().id, subscription.id].join('\n');

@@ -4,13 +4,11 @@ import { TOLERANCE_SECONDS } from '../shared/executor/signatures';
 import type { SignatureScheme } from '../shared/profile/types';
 
 /**
- * The deliveries each trigger has started its workflow for, so that a retry of one, or a replay of
- * a captured one, starts nothing while its signature would still be accepted. Each trigger (a
- * workflow's node and its subscription) has a memory of its own, so no trigger's traffic can push
- * another's deliveries out; an entry is kept until a replay of it would fail the signature check
- * anyway, and never dropped before: a memory that is full answers "later" instead, and the service
- * sends the delivery again. The memory is this n8n process's: each webhook processor of n8n's queue
- * mode keeps its own.
+ * The deliveries each trigger (a workflow's node on its subscription) has started its workflow
+ * for, so a retry or a replayed capture starts nothing while its signature would still verify.
+ * Each trigger has its own memory, so no trigger's traffic pushes out another's; an entry is never
+ * dropped early: a full memory answers "later", and the service sends again. The memory is this
+ * process's: each webhook processor of n8n's queue mode keeps its own.
  */
 
 /** Deliveries one trigger remembers at most: 10,000 in the 10-minute window is 16 a second. */
@@ -18,13 +16,11 @@ export const MAX_DELIVERIES_PER_TRIGGER = 10_000;
 /** Triggers the process remembers deliveries for at most, each at most MAX_DELIVERIES_PER_TRIGGER. */
 export const MAX_TRIGGERS = 1_000;
 
-// A signed timestamp is accepted TOLERANCE_SECONDS either side of n8n's clock, in whole seconds,
-// so a delivery that arrived now can be replayed until its timestamp (at most TOLERANCE_SECONDS
-// ahead) is that old: up to 2 × TOLERANCE_SECONDS from now, and the second that is still counting.
+// A signed timestamp is accepted TOLERANCE_SECONDS either side of n8n's clock, so a delivery can
+// be replayed for up to 2 × TOLERANCE_SECONDS from now, and the second still counting.
 const SIGNED_TIME_WINDOW_MS = (2 * TOLERANCE_SECONDS + 1) * 1000;
-// A signature over the body alone has no window: a captured delivery verifies for ever. An hour
-// covers the retries a service sends soon after a lost answer (Standard Webhooks' schedule retries
-// after 5 s, 5 min and 30 min); a replay later than that starts the workflow again.
+// A signature over the body alone verifies for ever. An hour covers the retries soon after a lost
+// answer (Standard Webhooks retries after 5 s, 5 min and 30 min); a later replay starts again.
 const UNSIGNED_TIME_RETENTION_MS = 60 * 60 * 1000;
 
 /** How long a started delivery is remembered: as long as a replay of it could verify. */
@@ -45,9 +41,8 @@ interface TriggerMemory {
 	/** A digest of each delivery, with when it may be forgotten (ms). */
 	forgetAt: Map<string, number>;
 	/**
-	 * The same digests in the order they started, the oldest at `head`: a queue, because a Map's
-	 * iterator walks past every entry deleted before it, which would make forgetting the oldest
-	 * cost as much as the memory is large.
+	 * The same digests in the order they started, the oldest at `head`: a Map's iterator walks
+	 * past every entry deleted before it, so forgetting the oldest would cost the memory's size.
 	 */
 	order: string[];
 	head: number;
@@ -60,8 +55,7 @@ const QUEUE_COMPACTION = 1024;
 
 const triggers = new Map<string, TriggerMemory>();
 
-// SHA-256, one character a byte ('binary' is latin1): ids and bodies of any length cost the
-// same 32 characters.
+// SHA-256, one character a byte: ids and bodies of any length cost the same 32 characters.
 function digest(text: string | Buffer): string {
 	return createHash('sha256').update(text).digest('binary');
 }

@@ -1,23 +1,20 @@
+import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
+
+import { setOwn } from './profile/pointer';
 
 /**
  * Parses JSON the service sent, within limits, without holding n8n's event loop: JSON.parse of a
- * few megabytes blocks every execution of the process for tens of milliseconds, so a large text is
- * parsed in slices that yield in between. Keys are set as own data properties, as JSON.parse
- * does, so a key named `__proto__` is a key like any other and never an object's prototype.
+ * few megabytes blocks every execution for tens of milliseconds, so a large text is parsed in
+ * slices that yield in between. A key named `__proto__` is an own property, as with JSON.parse.
  */
 
 export interface JsonLimits {
-	/** Most characters of text to read. */
 	maxLength: number;
-	/** Deepest nesting of objects and arrays. */
 	maxDepth: number;
 	/** Most values (objects, arrays, strings, numbers, literals) in the whole text. */
 	maxValues: number;
-	/**
-	 * Most members of one object, where given. Whoever reads the object lists its keys in one
-	 * synchronous call: an OpenAPI document of 600,000 paths held n8n's event loop for over a second.
-	 */
+	/** Most members of one object: listing 600,000 paths' keys held n8n's event loop for a second. */
 	maxMembers?: number;
 }
 
@@ -34,15 +31,14 @@ const CHECK_EVERY_CHARACTERS = 256 * 1024;
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const WHITESPACE = /[ \t\n\r]*/y;
+const LITERALS = [
+	['true', true],
+	['false', false],
+	['null', null],
+] as const;
 
 type Container =
-	| {
-			kind: 'object';
-			value: Record<string, unknown>;
-			key?: string;
-			filled: boolean;
-			members: number;
-	  }
+	| { kind: 'object'; value: Record<string, unknown>; key?: string; members: number }
 	| { kind: 'array'; value: unknown[] };
 
 function tooManyMembers(maxMembers: number): JsonLimitError {
@@ -100,10 +96,15 @@ async function parseInSlices(
 		WHITESPACE.test(text);
 		index = WHITESPACE.lastIndex;
 	};
+	/** Steps over `char` and the whitespace after it; anything else is a syntax error. */
+	const step = (char: string, what: string) => {
+		if (text[index] !== char) fail(what);
+		index++;
+		skipWhitespace();
+	};
 	const readString = (): string => {
-		// The closing quote is the first one, unless a backslash comes before it; then it is found in
-		// one pass that steps over every escape (going from quote to quote, 5 million `\"` held n8n's
-		// event loop for 70 ms). JSON.parse decodes the escapes.
+		// The closing quote is the first one, unless a backslash comes before it: then one pass steps
+		// over every escape (quote to quote, 5 million `\"` held the event loop for 70 ms).
 		let end = text.indexOf('"', index + 1);
 		if (end === -1) fail('Unterminated string');
 		const escaped = text.slice(index + 1, end).includes('\\');
@@ -135,13 +136,7 @@ async function parseInSlices(
 			parent.value.push(value);
 		} else {
 			const key = parent.key as string;
-			if (key === '__proto__')
-				Object.defineProperty(parent.value, key, {
-					value,
-					enumerable: true,
-					writable: true,
-					configurable: true,
-				});
+			if (key === '__proto__') setOwn(parent.value as IDataObject, key, value);
 			else parent.value[key] = value;
 			parent.key = undefined;
 		}
@@ -155,22 +150,15 @@ async function parseInSlices(
 				throw new JsonLimitError(`it nests deeper than ${maxDepth} levels`);
 			index++;
 			stack.push(
-				char === '{'
-					? { kind: 'object', value: {}, filled: false, members: 0 }
-					: { kind: 'array', value: [] },
+				char === '{' ? { kind: 'object', value: {}, members: 0 } : { kind: 'array', value: [] },
 			);
 			return;
 		}
 		if (char === '"') return attach(readString());
-		for (const [word, value] of [
-			['true', true],
-			['false', false],
-			['null', null],
-		] as const) {
-			if (text.startsWith(word, index)) {
-				index += word.length;
-				return attach(value);
-			}
+		const literal = LITERALS.find(([word]) => text.startsWith(word, index));
+		if (literal !== undefined) {
+			index += literal[0].length;
+			return attach(literal[1]);
 		}
 		NUMBER.lastIndex = index;
 		const match = NUMBER.exec(text);
@@ -191,26 +179,15 @@ async function parseInSlices(
 			stack.pop();
 			attach(top.value);
 		} else if (top.kind === 'object' && top.key === undefined) {
-			if (top.filled) {
-				if (text[index] !== ',') fail('Expected , or }');
-				index++;
-				skipWhitespace();
-			}
+			if (top.members > 0) step(',', 'Expected , or }');
 			if (text[index] !== '"') fail('Expected a key');
 			if (++top.members > maxMembers) throw tooManyMembers(maxMembers);
 			top.key = readString();
-			top.filled = true;
 			skipWhitespace();
-			if (text[index] !== ':') fail('Expected :');
-			index++;
-			skipWhitespace();
+			step(':', 'Expected :');
 			readValue();
 		} else {
-			if (top.kind === 'array' && top.value.length > 0) {
-				if (text[index] !== ',') fail('Expected , or ]');
-				index++;
-				skipWhitespace();
-			}
+			if (top.kind === 'array' && top.value.length > 0) step(',', 'Expected , or ]');
 			readValue();
 		}
 		if (

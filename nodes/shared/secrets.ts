@@ -1,7 +1,7 @@
 import { randomBytes } from 'crypto';
 
+import { itemIdOf } from './executor/answers';
 import { signingKey } from './executor/signatures';
-import { readAt } from './profile/pointer';
 import type { Profile, SignatureScheme } from './profile/types';
 
 /**
@@ -16,11 +16,9 @@ export function secretFor(scheme: SignatureScheme, bytes: Buffer = randomBytes(3
 		: bytes.toString('hex');
 }
 
-// A signing key anyone could guess signs deliveries anyone could forge. A key has at least 16
-// bytes (Standard Webhooks' secrets have 24 to 64). Of 16 random bytes, fewer than 8 distinct
-// values turn up once in 10^12; of a text secret's 16 hex digits (the smallest alphabet services
-// write secrets in), fewer than 5 distinct once in 2.4 million: below those, the value is a
-// pattern (`abab…`, `0000…1111`), not a secret.
+// A guessable key signs forgeable deliveries. A key has at least 16 bytes (Standard Webhooks': 24
+// to 64); 16 random bytes show fewer than 8 distinct values once in 10^12, 16 hex digits fewer
+// than 5 once in 2.4 million: below those, the value is a pattern (`abab…`), not a secret.
 const MIN_KEY_BYTES = 16;
 const MIN_DISTINCT_KEY_BYTES = 8;
 const MIN_DISTINCT_TEXT_BYTES = 5;
@@ -35,10 +33,6 @@ function isBase64(text: string): boolean {
 	if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(text)) return false;
 	const bare = text.replace(/=+$/, '').replace(/-/g, '+').replace(/_/g, '/');
 	return Buffer.from(bare, 'base64').toString('base64').replace(/=+$/, '') === bare;
-}
-
-function distinctBytes(bytes: Buffer): number {
-	return new Set(bytes).size;
 }
 
 /**
@@ -63,7 +57,7 @@ export function secretProblem(
 	if (SPACES_OR_CONTROLS.test(value)) return `${shape}, with spaces or control characters in it`;
 	if (whsec && !isBase64(value.replace(/^whsec_/, ''))) return `${shape}, not base64 after whsec_`;
 	if (key.length < MIN_KEY_BYTES) return `${shape}, fewer than ${MIN_KEY_BYTES} bytes`;
-	const distinct = distinctBytes(key);
+	const distinct = new Set(key).size;
 	if (distinct === 1) return `${shape}, one repeated ${kind}`;
 	if (distinct < (whsec ? MIN_DISTINCT_KEY_BYTES : MIN_DISTINCT_TEXT_BYTES))
 		return `${shape}, only ${distinct} different ${kind}s`;
@@ -87,6 +81,5 @@ export function usableSecret(
 
 /** The id of a registration the service answered with, where its document says it is (else `id`). */
 export function registrationId(profile: Profile, created: unknown): string | undefined {
-	const id = readAt(created, profile.operations.listWebhooks.answer.itemId ?? '/id');
-	return (typeof id === 'string' && id !== '') || typeof id === 'number' ? String(id) : undefined;
+	return itemIdOf(profile.operations.listWebhooks.answer, created);
 }

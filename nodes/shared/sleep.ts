@@ -1,14 +1,12 @@
 import { sleep } from 'n8n-workflow';
 
-// Community nodes may not clear timers, so a long wait sleeps in short slices: a cancelled wait
-// leaves at most one slice's timer behind, and no single timer meets Node.js's 24.8-day limit
-// (beyond which a timer fires at once).
+// Community nodes may not clear timers: a wait sleeps in slices, so a cancelled one leaves one
+// slice behind and no timer meets Node.js's 24.8-day limit (beyond which it fires at once).
 const SLICE_MS = 1000;
 
 /**
- * Waits `ms` milliseconds unless the execution is cancelled first; resolves to whether the whole
- * delay passed. Written here because a community package runs against the host n8n's own
- * n8n-workflow: its `sleepWithAbort` is gone from 2.34 on, while `sleep` exists in every version.
+ * Waits `ms` unless the execution is cancelled first; resolves to whether the whole delay passed.
+ * n8n-workflow's `sleepWithAbort` is gone from n8n 2.34 on, while `sleep` is in every version.
  */
 export async function sleepUnlessCancelled(ms: number, signal?: AbortSignal): Promise<boolean> {
 	const end = Date.now() + ms;

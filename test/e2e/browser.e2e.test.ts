@@ -20,6 +20,7 @@ import {
 } from '../../scripts/start';
 import { startFakeService } from '../fake-service';
 import { CHROMIUM, ensureDebianPackages } from './debian';
+import { settled, until } from './workflows';
 
 jest.setTimeout(180_000);
 
@@ -29,6 +30,7 @@ let started: Started;
 let browser: BrowserContext;
 let page: Page;
 let stateFolder: string;
+let browserProfile: string;
 
 beforeAll(async () => {
 	// CI machines start without a browser; Debian's package is the one that runs offline here.
@@ -42,24 +44,25 @@ beforeAll(async () => {
 		realService: undefined,
 	});
 	// A fresh profile each run; Playwright passes it as --user-data-dir.
-	browser = await chromium.launchPersistentContext(
-		mkdtempSync(path.join(tmpdir(), 'cp-chromium-')),
-		{
-			executablePath: CHROMIUM,
-			headless: true,
-			viewport: { width: 1440, height: 900 },
-			args: [
-				'--headless',
-				'--no-sandbox',
-				'--disable-gpu',
-				'--disable-quic',
-				'--no-first-run',
-				'--disable-background-networking',
-				'--disable-component-update',
-				'--disable-sync',
-			],
-		},
-	);
+	browserProfile = mkdtempSync(path.join(tmpdir(), 'cp-chromium-'));
+	browser = await chromium.launchPersistentContext(browserProfile, {
+		executablePath: CHROMIUM,
+		headless: true,
+		viewport: { width: 1440, height: 900 },
+		args: [
+			'--headless',
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-quic',
+			'--no-first-run',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+		],
+	});
+	// Every wait for the page has this bound unless it names its own: on a busy 2-core machine the
+	// editor can take longer than Playwright's 30 s default to draw.
+	browser.setDefaultTimeout(60_000);
 	page = browser.pages()[0] ?? (await browser.newPage());
 	mkdirSync(SCREENSHOTS, { recursive: true });
 }, 900_000);
@@ -67,7 +70,8 @@ beforeAll(async () => {
 afterAll(async () => {
 	await browser?.close();
 	await started?.stop();
-	if (stateFolder) rmSync(stateFolder, { recursive: true, force: true });
+	for (const folder of [stateFolder, browserProfile])
+		if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
 /** What the checks read of a <video> and an <img> in the page (this project compiles without the DOM's types). */
@@ -109,6 +113,44 @@ async function ownerRest(): Promise<N8nRestClient> {
 
 const canvasNode = (name: string) => page.getByTestId('canvas-node').filter({ hasText: name });
 
+/** n8n's recent output, to explain a wait that timed out. */
+const n8nLog = () => started.n8n.log().slice(-4000);
+
+/**
+ * The workflows a test made, removed after it whether it passed or failed, so that the next test
+ * finds n8n as this one did (a workflow left by a failed test was once counted by a later one).
+ */
+const madeByTest = new Set<string>();
+
+afterEach(async () => {
+	if (madeByTest.size === 0) return;
+	const rest = await ownerRest();
+	for (const id of madeByTest) {
+		await rest.call('POST', `/workflows/${id}/archive`);
+		await rest.call('DELETE', `/workflows/${id}`);
+	}
+	madeByTest.clear();
+});
+
+/** Creates a workflow through n8n's REST API, to be removed after the test. */
+async function createWorkflow(workflow: Record<string, unknown>): Promise<string> {
+	const id = String((await (await ownerRest()).call('POST', '/workflows', workflow)).id);
+	madeByTest.add(id);
+	return id;
+}
+
+/** Publishes (activates) a workflow for the length of `run`, whatever `run` does. */
+async function whilePublished(id: string, run: () => Promise<void>): Promise<void> {
+	const rest = await ownerRest();
+	const { versionId } = await rest.call('GET', `/workflows/${id}`);
+	await rest.call('POST', `/workflows/${id}/activate`, { versionId });
+	try {
+		await run();
+	} finally {
+		await (await ownerRest()).call('POST', `/workflows/${id}/deactivate`, {});
+	}
+}
+
 it("logs in, runs the first example green and shows the node's resources and operations", async () => {
 	await page.goto(`${started.n8n.url}/signin`);
 	await page.getByTestId('emailOrLdapLoginId').locator('input').fill(OWNER_EMAIL);
@@ -127,7 +169,7 @@ it("logs in, runs the first example green and shows the node's resources and ope
 	expect(started.fake!.requestsTo('publishLinkedin')).toHaveLength(1);
 
 	await page.getByTestId('canvas-node').filter({ hasText: 'Generate blog post' }).dblclick();
-	expect(await dropdownOptions('resource')).toEqual([
+	await expectDropdownOptions('resource', [
 		'Account',
 		'Content Generation',
 		'Job',
@@ -138,7 +180,7 @@ it("logs in, runs the first example green and shows the node's resources and ope
 		// Added by n8n to every node whose credential can authenticate the HTTP Request node.
 		'Custom API Call',
 	]);
-	expect(await dropdownOptions('operation')).toEqual([
+	await expectDropdownOptions('operation', [
 		'Generate Blog Post',
 		'Generate Carousel',
 		'Generate LinkedIn Post',
@@ -154,7 +196,6 @@ async function saveChain(
 	name: string,
 	steps: Array<{ name: string; parameters: Record<string, unknown>; type?: string }>,
 ) {
-	const rest = await ownerRest();
 	const credentials = { contentPublishingApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } };
 	const nodes = [
 		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
@@ -176,38 +217,29 @@ async function saveChain(
 				{ main: [[{ node: node.name, type: 'main', index: 0 }]] },
 			]),
 	);
-	const id = String(
-		(
-			await rest.call('POST', '/workflows', {
-				name,
-				active: false,
-				settings: { executionOrder: 'v1' },
-				nodes,
-				connections,
-			})
-		).id,
-	);
+	const id = await createWorkflow({
+		name,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes,
+		connections,
+	});
 	await page.goto(`${started.n8n.url}/workflow/${id}`);
-	return {
-		id,
-		remove: async () => {
-			await rest.call('POST', `/workflows/${id}/archive`);
-			await rest.call('DELETE', `/workflows/${id}`);
-		},
-	};
+	return id;
 }
 
-/** Opens a parameter's dropdown in the node panel and reads its option names. */
-async function dropdownOptions(parameter: string): Promise<string[]> {
+/** Opens a parameter's dropdown in the node panel and checks its option names, once it has drawn them. */
+async function expectDropdownOptions(parameter: string, expected: string[]): Promise<void> {
 	await page.getByTestId(`parameter-input-${parameter}`).click();
 	const options = page.locator('.el-select-dropdown__item:visible');
-	await options.first().waitFor();
-	const names = (await options.allInnerTexts()).map((text) => text.split('\n')[0].trim());
+	await settled(
+		async () => (await options.allInnerTexts()).map((text) => text.split('\n')[0].trim()),
+		(names) => expect(names).toEqual(expected),
+	);
 	await shot(`dropdown-${parameter}`);
 	await page.keyboard.press('Escape');
 	// The list fades out; the next dropdown must not be read while this one is still on screen.
-	while ((await options.count()) > 0) await page.waitForTimeout(50);
-	return names;
+	await options.first().waitFor({ state: 'hidden' });
 }
 
 describe('the first minutes in the editor', () => {
@@ -222,13 +254,17 @@ describe('the first minutes in the editor', () => {
 		await page.goto(`${started.n8n.url}/workflow/cpExThread`);
 		await page.getByTestId('node-creator-plus-button').click();
 		const search = page.getByTestId('node-creator-search-bar');
+		const ourNode = page
+			.getByTestId('node-creator-item-name')
+			.filter({ hasText: 'Content Publishing' })
+			.first();
 		for (const alias of ['carousel', 'social media', 'transcript', 'linkedin']) {
+			// Back to the panel's categories, which list no node, so that what is found next was
+			// found by this alias and not left from the one before.
+			await search.fill('');
+			await ourNode.waitFor({ state: 'detached' });
 			await search.fill(alias);
-			await page
-				.getByTestId('node-creator-item-name')
-				.filter({ hasText: 'Content Publishing' })
-				.first()
-				.waitFor();
+			await ourNode.waitFor();
 			expect({ alias, found: await panelItems() }).toEqual({
 				alias,
 				found: expect.arrayContaining(['Content Publishing']),
@@ -236,11 +272,7 @@ describe('the first minutes in the editor', () => {
 		}
 		await shot('5-panel-search');
 
-		await page
-			.getByTestId('node-creator-item-name')
-			.filter({ hasText: 'Content Publishing' })
-			.first()
-			.click();
+		await ourNode.click();
 		// n8n shows the trigger's description for the node and trigger together (see the trigger's source).
 		const details = page.getByText(/^Generate blog posts, social posts, carousels and videos/);
 		await details.waitFor();
@@ -251,16 +283,17 @@ describe('the first minutes in the editor', () => {
 		const nodeEntries = page
 			.getByTestId('node-creator-node-item')
 			.or(page.getByTestId('node-creator-action-item'));
-		await nodeEntries.first().waitFor({ state: 'detached', timeout: 10_000 });
-		const actions = await panelItems();
+		await nodeEntries.first().waitFor({ state: 'detached' });
 		// n8n's scanner lets a brand into an action only in lower case (see test/node/description.test.ts).
-		expect(actions).toEqual(
-			expect.arrayContaining([
-				'Generate a linkedin post',
-				'Generate a twitter thread',
-				'Publish to linkedin',
-				'Publish to twitter',
-			]),
+		const actions = await settled(panelItems, (items) =>
+			expect(items).toEqual(
+				expect.arrayContaining([
+					'Generate a linkedin post',
+					'Generate a twitter thread',
+					'Publish to linkedin',
+					'Publish to twitter',
+				]),
+			),
 		);
 		expect(actions.filter((action) => /linkedin/i.test(action))).toHaveLength(2);
 		await shot('6-panel-actions');
@@ -269,7 +302,7 @@ describe('the first minutes in the editor', () => {
 
 	it("previews an operation's output fields before it has run, without publishing anything", async () => {
 		const published = started.fake!.requestsTo('publishLinkedin').length;
-		const workflow = await saveChain('Preview before a run', [
+		await saveChain('Preview before a run', [
 			{
 				name: 'Publish to LinkedIn',
 				parameters: {
@@ -283,29 +316,32 @@ describe('the first minutes in the editor', () => {
 		]);
 		await page.getByTestId('canvas-node').filter({ hasText: 'Next step' }).dblclick();
 		await page.getByTestId('schema-preview-warning').waitFor();
-		const fields = (await page.getByTestId('run-data-schema-item').allInnerTexts()).map((text) =>
-			text.split('\n')[0].trim(),
-		);
-		expect(fields).toEqual(
-			expect.arrayContaining([
-				'id',
-				'status',
-				'result',
-				'platform',
-				'post_id',
-				'url',
-				'published_at',
-			]),
+		await settled(
+			async () =>
+				(await page.getByTestId('run-data-schema-item').allInnerTexts()).map((text) =>
+					text.split('\n')[0].trim(),
+				),
+			(fields) =>
+				expect(fields).toEqual(
+					expect.arrayContaining([
+						'id',
+						'status',
+						'result',
+						'platform',
+						'post_id',
+						'url',
+						'published_at',
+					]),
+				),
 		);
 		await shot('7-output-preview');
 		await page.keyboard.press('Escape');
 		expect(started.fake!.requestsTo('publishLinkedin')).toHaveLength(published);
-		await workflow.remove();
 	});
 
 	it("plays a generated video and shows carousel slides in the output's binary preview", async () => {
 		const media = { resource: 'content', prompt: 'Our launch', downloadMedia: true };
-		const workflow = await saveChain('Media preview', [
+		await saveChain('Media preview', [
 			{
 				name: 'Generate video',
 				parameters: {
@@ -367,7 +403,6 @@ describe('the first minutes in the editor', () => {
 		expect(slideSize).toEqual([640, 640]);
 		await shot('11-slide-preview');
 		await page.keyboard.press('Escape');
-		await workflow.remove();
 	});
 
 	it("shows the AI agent example's tool fields as the model's to fill, with no parameter issues once the chat has input", async () => {
@@ -376,13 +411,13 @@ describe('the first minutes in the editor', () => {
 			readFileSync(path.resolve(__dirname, '..', '..', 'examples', '4-ai-agent-tool.json'), 'utf8'),
 		) as Record<string, unknown>;
 		const rest = await ownerRest();
-		const { id } = await rest.call('POST', '/workflows', {
+		const id = await createWorkflow({
 			name: 'AI agent example, with a chat message',
 			nodes: example.nodes,
 			connections: example.connections,
 			settings: example.settings,
 		});
-		const saved = await rest.call('GET', `/workflows/${String(id)}`);
+		const saved = await rest.call('GET', `/workflows/${id}`);
 		const chat = [
 			{
 				json: {
@@ -392,11 +427,11 @@ describe('the first minutes in the editor', () => {
 				},
 			},
 		];
-		await rest.call('PATCH', `/workflows/${String(id)}`, {
+		await rest.call('PATCH', `/workflows/${id}`, {
 			...saved,
 			pinData: { 'When chat message received': chat },
 		});
-		await page.goto(`${started.n8n.url}/workflow/${String(id)}`);
+		await page.goto(`${started.n8n.url}/workflow/${id}`);
 		await canvasNode('Publish to LinkedIn').waitFor();
 		await shot('12-agent-example');
 
@@ -406,25 +441,28 @@ describe('the first minutes in the editor', () => {
 				['Publish to LinkedIn', 1],
 			] as const
 		).entries()) {
-			// No warning sign on the canvas, and in the panel each field the model fills says so instead of failing to resolve.
-			expect({ tool, issues: await canvasNode(tool).getByTestId('node-issues').count() }).toEqual({
-				tool,
-				issues: 0,
-			});
+			// In the panel each field the model fills says so instead of failing to resolve; the panel
+			// draws the fields one by one, and resolves their expressions after drawing them.
 			await canvasNode(tool).dblclick();
 			const panel = page.getByTestId('ndv');
-			await panel.getByText('Defined automatically by the model').first().waitFor();
-			expect({
-				tool,
-				byModel: await panel.getByText('Defined automatically by the model').count(),
-				failing: await panel.locator('.cm-invalid-resolvable').count(),
-				issues: await panel.getByTestId('parameter-issues').count(),
-			}).toEqual({ tool, byModel: fields, failing: 0, issues: 0 });
+			await settled(
+				async () => ({
+					tool,
+					byModel: await panel.getByText('Defined automatically by the model').count(),
+					failing: await panel.locator('.cm-invalid-resolvable').count(),
+					issues: await panel.getByTestId('parameter-issues').count(),
+				}),
+				(seen) => expect(seen).toEqual({ tool, byModel: fields, failing: 0, issues: 0 }),
+			);
 			await shot(`13-agent-tool-${index + 1}`);
 			await page.keyboard.press('Escape');
+			await panel.waitFor({ state: 'hidden' });
+			// No warning sign on the canvas, once the editor has checked the node with its panel open.
+			await settled(
+				async () => ({ tool, issues: await canvasNode(tool).getByTestId('node-issues').count() }),
+				(seen) => expect(seen).toEqual({ tool, issues: 0 }),
+			);
 		}
-		await rest.call('POST', `/workflows/${String(id)}/archive`);
-		await rest.call('DELETE', `/workflows/${String(id)}`);
 	});
 
 	it('says in the trigger example how to fire an event, and doing so in another tab runs it', async () => {
@@ -441,7 +479,7 @@ describe('the first minutes in the editor', () => {
 		const listening = () =>
 			[...fake.webhooks.values()].some((webhook) => webhook.url.includes('/webhook-test/'));
 		await page.getByTestId('execute-workflow-button').first().click();
-		while (!listening()) await page.waitForTimeout(100);
+		await until(listening, "n8n's test webhook on the fake service", n8nLog);
 
 		const other = await browser.newPage();
 		try {
@@ -456,33 +494,31 @@ describe('the first minutes in the editor', () => {
 		await page.getByTestId('canvas-node-status-success').nth(2).waitFor({ timeout: 60_000 });
 		await shot('9-trigger-fired');
 		expect(fake.requestsTo('publishLinkedin').length).toBeGreaterThan(0);
-		while (listening()) await page.waitForTimeout(100);
+		await until(() => !listening(), "the test webhook's removal", n8nLog);
 	});
 });
 
 it('runs the video example when the fake service finishes a video', async () => {
-	const rest = await ownerRest();
-	const { versionId } = await rest.call('GET', '/workflows/cpExVideoReady');
-	await rest.call('POST', '/workflows/cpExVideoReady/activate', { versionId });
 	const fake = started.fake!;
-	const published = fake.requestsTo('publishLinkedin').length;
-
-	const video = fake.startJob('generate.video', { prompt: 'Launch video' });
-	while (fake.requestsTo('publishLinkedin').length === published)
-		await new Promise((resolve) => setTimeout(resolve, 100));
-
-	const postId = (fake.requestsTo('publishLinkedin').at(-1)!.body as { post_id: string }).post_id;
-	expect(fake.posts.get(postId)?.content).toBe(
-		`Our new video is out: ${fake.url}/media/${video.id}.mp4`,
-	);
-	await rest.call('POST', '/workflows/cpExVideoReady/deactivate', {});
-	expect(fake.webhooks.size).toBe(0);
+	await whilePublished('cpExVideoReady', async () => {
+		const published = fake.requestsTo('publishLinkedin').length;
+		const video = fake.startJob('generate.video', { prompt: 'Launch video' });
+		await nextLinkedinPublication(published);
+		const postId = (fake.requestsTo('publishLinkedin').at(-1)!.body as { post_id: string }).post_id;
+		expect(fake.posts.get(postId)?.content).toBe(
+			`Our new video is out: ${fake.url}/media/${video.id}.mp4`,
+		);
+	});
+	await until(() => fake.webhooks.size === 0, "the trigger's webhook removal", n8nLog);
 });
 
 /** Waits until the fake service has had one more publication to LinkedIn than before. */
 async function nextLinkedinPublication(before: number): Promise<void> {
-	while (started.fake!.requestsTo('publishLinkedin').length === before)
-		await new Promise((resolve) => setTimeout(resolve, 100));
+	await until(
+		() => started.fake!.requestsTo('publishLinkedin').length > before,
+		'a publication to LinkedIn',
+		n8nLog,
+	);
 }
 
 describe('a second npm start', () => {
@@ -500,72 +536,71 @@ describe('a second npm start', () => {
 		);
 		await rest.call('PATCH', '/workflows/cpExTranscript', { ...example, nodes });
 		// ...publishes the trigger example...
-		const { versionId } = await rest.call('GET', '/workflows/cpExVideoReady');
-		await rest.call('POST', '/workflows/cpExVideoReady/activate', { versionId });
-		expect(started.fake!.webhooks.size).toBe(1);
-		const [registered] = [...started.fake!.webhooks.values()];
-		expect(registered).toEqual(
-			expect.objectContaining({ url: expect.stringContaining('/webhook/') }),
-		);
-		// ...and picks a page from the list in a workflow of their own.
-		const picked = [...started.fake!.pages.values()][2];
-		const workflow = await saveChain('A page picked before the restart', [
-			{
-				name: 'Get the page',
-				parameters: {
-					resource: 'page',
-					operation: 'get',
-					pageId: { __rl: true, mode: 'list', value: picked.id, cachedResultName: picked.name },
+		await whilePublished('cpExVideoReady', async () => {
+			expect(started.fake!.webhooks.size).toBe(1);
+			const [registered] = [...started.fake!.webhooks.values()];
+			expect(registered).toEqual(
+				expect.objectContaining({ url: expect.stringContaining('/webhook/') }),
+			);
+			// ...and picks a page from the list in a workflow of their own.
+			const picked = [...started.fake!.pages.values()][2];
+			const workflow = await saveChain('A page picked before the restart', [
+				{
+					name: 'Get the page',
+					parameters: {
+						resource: 'page',
+						operation: 'get',
+						pageId: { __rl: true, mode: 'list', value: picked.id, cachedResultName: picked.name },
+					},
 				},
-			},
-		]);
+			]);
 
-		// Ctrl+C, then npm start again.
-		await started.stop();
-		const restartedAt = Date.now();
-		started = await start({
-			stateFolder,
-			n8nPort: started.n8n.port,
-			fakePort: Number(new URL(started.fake!.url).port),
-			realService: undefined,
+			// Ctrl+C, then npm start again.
+			await started.stop();
+			const restartedAt = Date.now();
+			started = await start({
+				stateFolder,
+				n8nPort: started.n8n.port,
+				fakePort: Number(new URL(started.fake!.url).port),
+				realService: undefined,
+			});
+			console.log(`The second start took ${((Date.now() - restartedAt) / 1000).toFixed(1)} s`);
+			expect(readFileSync(fakeServiceStateFile(stateFolder), 'utf8')).toContain(picked.id);
+
+			rest = await ownerRest();
+			const kept = await rest.call('GET', '/workflows/cpExTranscript');
+			const blog = (
+				kept.nodes as Array<{ name: string; parameters: { transcript?: string } }>
+			).find((node) => node.name === 'Generate blog post');
+			expect(blog?.parameters.transcript).toBe(edited);
+			expect((await rest.call('GET', '/workflows/cpExVideoReady')).active).toBe(true);
+			// The same registration, with the same secret, on the restarted service: n8n checked it
+			// and kept it (n8n is ready only once it has activated what is published).
+			expect([...started.fake!.webhooks.values()]).toEqual([registered]);
+			const fake = started.fake!;
+			const published = fake.requestsTo('publishLinkedin').length;
+			const video = fake.startJob('generate.video', { prompt: 'After the restart' });
+			await nextLinkedinPublication(published);
+			const postId = (fake.requestsTo('publishLinkedin').at(-1)!.body as { post_id: string })
+				.post_id;
+			expect(fake.posts.get(postId)?.content).toBe(
+				`Our new video is out: ${fake.url}/media/${video.id}.mp4`,
+			);
+
+			await page.goto(`${started.n8n.url}/workflow/cpExVideoReady`);
+			await page.getByRole('heading', { name: 'When a video is ready, publish it' }).waitFor();
+			await shot('14-trigger-still-published');
+			await page.goto(`${started.n8n.url}/workflow/${workflow}`);
+			await page.getByTestId('execute-workflow-button').first().click();
+			await page.getByTestId('canvas-node-status-success').nth(1).waitFor({ timeout: 60_000 });
+			await canvasNode('Get the page').dblclick();
+			await page.getByTestId('output-panel').getByText(picked.name).first().waitFor();
+			await shot('15-page-picked-before-restart');
+			await page.keyboard.press('Escape');
 		});
-		console.log(`The second start took ${((Date.now() - restartedAt) / 1000).toFixed(1)} s`);
-		expect(readFileSync(fakeServiceStateFile(stateFolder), 'utf8')).toContain(picked.id);
-
-		rest = await ownerRest();
-		const kept = await rest.call('GET', '/workflows/cpExTranscript');
-		const blog = (kept.nodes as Array<{ name: string; parameters: { transcript?: string } }>).find(
-			(node) => node.name === 'Generate blog post',
-		);
-		expect(blog?.parameters.transcript).toBe(edited);
-		expect((await rest.call('GET', '/workflows/cpExVideoReady')).active).toBe(true);
-		// The same registration, with the same secret, on the restarted service: n8n checked it and kept it.
-		expect([...started.fake!.webhooks.values()]).toEqual([registered]);
-		const fake = started.fake!;
-		const published = fake.requestsTo('publishLinkedin').length;
-		const video = fake.startJob('generate.video', { prompt: 'After the restart' });
-		await nextLinkedinPublication(published);
-		const postId = (fake.requestsTo('publishLinkedin').at(-1)!.body as { post_id: string }).post_id;
-		expect(fake.posts.get(postId)?.content).toBe(
-			`Our new video is out: ${fake.url}/media/${video.id}.mp4`,
-		);
-
-		await page.goto(`${started.n8n.url}/workflow/cpExVideoReady`);
-		await page.getByRole('heading', { name: 'When a video is ready, publish it' }).waitFor();
-		await shot('14-trigger-still-published');
-		await page.goto(`${started.n8n.url}/workflow/${workflow.id}`);
-		await page.getByTestId('execute-workflow-button').first().click();
-		await page.getByTestId('canvas-node-status-success').nth(1).waitFor({ timeout: 60_000 });
-		await canvasNode('Get the page').dblclick();
-		await page.getByTestId('output-panel').getByText(picked.name).first().waitFor();
-		await shot('15-page-picked-before-restart');
-		await page.keyboard.press('Escape');
-
-		await rest.call('POST', '/workflows/cpExVideoReady/deactivate', {});
-		await workflow.remove();
 	});
 
-	it('reuses the folder without duplicates, and can point the credential at another service', async () => {
+	it('reuses the folder without duplicates, and can point the credential at another service, named after it', async () => {
 		const other = await startFakeService({ apiKey: 'another-service-key-0123' });
 		try {
 			const ports = { n8nPort: started.n8n.port, fakePort: await freePort() };
@@ -578,21 +613,38 @@ describe('a second npm start', () => {
 			expect(started.fake).toBeUndefined();
 
 			const rest = await ownerRest();
-			const workflows = (await rest.call('GET', '/workflows')) as unknown as Array<{ id: string }>;
+			const workflows = (await rest.call('GET', '/workflows')) as unknown as Array<{
+				id: string;
+				name: string;
+			}>;
 			const credentials = (await rest.call('GET', '/credentials')) as unknown as Array<{
 				id: string;
 				name: string;
 			}>;
-			expect(workflows.map((workflow) => workflow.id).sort()).toEqual(
-				['cpExAgent', 'cpExFireEvent', 'cpExThread', 'cpExTranscript', 'cpExVideoReady'].sort(),
-			);
+			// Each example once, and no copy of one under another id.
+			const examples = [
+				'cpExAgent',
+				'cpExFireEvent',
+				'cpExThread',
+				'cpExTranscript',
+				'cpExVideoReady',
+			];
+			expect(
+				workflows
+					.filter(({ id, name }) => examples.includes(id) || name.startsWith('Example:'))
+					.map(({ id }) => id)
+					.sort(),
+			).toEqual(examples.sort());
 			expect(credentials.map((credential) => credential.id)).toEqual([CREDENTIAL.id]);
 
-			// The stored credential now names the other service.
+			// The stored credential now points at the other service, and says so in its name.
 			const stored = (await rest.call('GET', `/credentials/${CREDENTIAL.id}?includeData=true`)) as {
+				name: string;
 				data: { baseUrl: string };
 			};
 			expect(stored.data.baseUrl).toBe(other.url);
+			expect(stored.name).toBe(`Content Publishing (${new URL(other.url).host})`);
+			expect(started.credentialName).toBe(stored.name);
 		} finally {
 			await other.close();
 		}

@@ -29,6 +29,8 @@ import {
 	eventWaitWorkflow,
 	node,
 	until as waitUntil,
+	untilActivated,
+	untilAsync,
 	workflowFile,
 } from './workflows';
 
@@ -321,18 +323,11 @@ function suite(pin: N8nPinName): void {
 
 	const until = <T>(probe: () => T | undefined | false, what: string, timeoutMs?: number) =>
 		waitUntil(probe, what, () => n8n.log().slice(-4000), timeoutMs);
-	const waitUntilAsync = async (
-		probe: () => Promise<boolean>,
+	const waitUntilAsync = <T>(
+		probe: () => Promise<T | undefined | false>,
 		what: string,
-		timeoutMs = 60_000,
-	) => {
-		const deadline = Date.now() + timeoutMs;
-		while (!(await probe())) {
-			if (Date.now() > deadline)
-				throw new Error(`Timed out waiting for ${what}\n${n8n.log().slice(-4000)}`);
-			await new Promise((resolve) => setTimeout(resolve, 200));
-		}
-	};
+		timeoutMs?: number,
+	) => untilAsync(probe, what, () => n8n.log().slice(-4000), timeoutMs);
 
 	beforeAll(async () => {
 		const pinned = await ensureN8nInstalled(pin);
@@ -781,12 +776,15 @@ function suite(pin: N8nPinName): void {
 		}, 240_000);
 
 		it('registers exactly one webhook, with the production URL, on activation', async () => {
+			// Once the activation has ended, a second registration could only come from an activation
+			// that failed, tried again.
+			await untilActivated(rest, 'cpTriggerFlow', 'Content Publishing Trigger', () =>
+				n8n.log().slice(-4000),
+			);
 			const [webhook] = await until(
 				() => service.webhooks.size > 0 && [...service.webhooks.values()],
 				'the webhook registration',
 			);
-			// Give n8n time to register a second one, if it ever did.
-			await new Promise((resolve) => setTimeout(resolve, 1000));
 			expect(service.webhooks.size).toBe(1);
 			expect(service.requestsTo('createWebhook')).toHaveLength(1);
 			expect(webhook).toEqual(
@@ -1114,8 +1112,14 @@ function suite(pin: N8nPinName): void {
 			expect(await statusOf(executionId)).toBe('waiting');
 
 			const order = [3, 0, 7, 5, 1, 6, 2, 4];
-			// The waiting late batch gets these events too; signed, about jobs not its own, they cost it no read.
-			await new Promise((resolve) => setTimeout(resolve, 2500));
+			// The late batch gets these events too, once it waits and its Maximum Wait Time has passed
+			// (n8n resumes it only at its next check, in the last test); signed, about jobs not its
+			// own, they cost it no read. Its address carries the deadline in clear, in Unix seconds.
+			const lateUntil = Number(new URL(late.registration.url).searchParams.get('cp_until'));
+			await waitUntilAsync(
+				async () => Date.now() / 1000 > lateUntil && (await statusOf(lateExecution)) === 'waiting',
+				"the late batch's wait, past its time",
+			);
 			const lateReadsBefore = lateReads();
 			for (const [step, index] of order.entries()) {
 				await service.finishJob(jobs[index].id, 'succeeded');

@@ -14,6 +14,7 @@ import {
 	ensureN8nInstalled,
 	freePort,
 	N8N_PINS,
+	N8nRestClient,
 	pinnedN8n,
 	type N8nInstance,
 	type N8nPinName,
@@ -25,6 +26,7 @@ import {
 	eventWaitWorkflow,
 	node,
 	until as waitUntil,
+	untilActivated,
 	workflowFile,
 } from './workflows';
 
@@ -47,14 +49,17 @@ function queueSuite(pin: N8nPinName): void {
 	let webhookUrl: string;
 	let otherWebhookUrl: string;
 
+	const explain = () => processes.map((process) => process.log().slice(-2000)).join('\n---\n');
 	const until = <T>(probe: () => T | undefined | false, what: string) =>
-		waitUntil(probe, what, () =>
-			processes.map((process) => process.log().slice(-2000)).join('\n---\n'),
-		);
+		waitUntil(probe, what, explain);
 
 	const workers = () => processes.slice(2, 4);
-	const finishedOnWorkers = () =>
-		workers().map((worker) => (worker.log().match(/Worker finished execution/g) ?? []).length);
+	/** How many executions each worker has started or finished, by its log. */
+	const onWorkers = (what: 'started' | 'finished') =>
+		workers().map(
+			(worker) => (worker.log().match(new RegExp(`Worker ${what} execution`, 'g')) ?? []).length,
+		);
+	const finishedOnWorkers = () => onWorkers('finished');
 	/** How often the workers started and finished an execution, by their logs. */
 	const workerRuns = (executionId: string) =>
 		workers().map((worker) =>
@@ -188,12 +193,16 @@ function queueSuite(pin: N8nPinName): void {
 	});
 
 	it("registers the trigger once, with the webhook processor's address", async () => {
+		// Once the main process has activated it, a second registration could only come from an
+		// activation that failed, tried again.
+		const rest = new N8nRestClient(main.url);
+		await rest.setUpOwner('owner@example.com', 'Password123!');
+		await untilActivated(rest, 'cpQueueTrigger', 'Content Publishing Trigger', explain);
 		const [webhook] = await until(
 			() => service.webhooks.size > 0 && [...service.webhooks.values()],
 			'the registration',
 		);
 		expect(webhook.url).toBe(`${webhookUrl}webhook/${TRIGGER_WEBHOOK_ID}/webhook`);
-		await new Promise((resolve) => setTimeout(resolve, 1000));
 		expect(service.webhooks.size).toBe(1);
 	});
 
@@ -208,8 +217,15 @@ function queueSuite(pin: N8nPinName): void {
 			[...service.posts.values()]
 				.map((post) => post.content)
 				.filter((content) => content.startsWith('event for '));
-		await until(() => recorded().length >= 4, 'four executions');
-		await new Promise((resolve) => setTimeout(resolve, 1000));
+		// Each delivery was answered once its execution was queued; once the workers have finished as
+		// many as they started, and at least four, no execution is left to record anything.
+		const total = (counts: number[]) => counts.reduce((sum, count) => sum + count, 0);
+		await until(
+			() =>
+				total(onWorkers('finished')) >= 4 &&
+				total(onWorkers('finished')) === total(onWorkers('started')),
+			'the workers to finish the executions',
+		);
 		expect(recorded().sort()).toEqual(jobs.map((job) => `event for ${job.id}`).sort());
 		expect(finishedOnWorkers().reduce((sum, count) => sum + count, 0)).toBe(4);
 		expect(main.log()).not.toMatch(/Worker finished execution/);

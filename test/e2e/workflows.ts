@@ -3,6 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+import type { N8nRestClient } from '../../scripts/n8n-instance';
+
 /**
  * n8n 1.x saves a workflow's static data, where the trigger keeps its webhook's id and signing
  * secret, only for ids of at most 16 characters (the length it generates; 2.x allows 21). A longer
@@ -59,13 +61,66 @@ export async function until<T>(
 	explain: () => string,
 	timeoutMs = 60_000,
 ): Promise<T> {
+	return await untilAsync(async () => probe(), what, explain, timeoutMs);
+}
+
+/** `until` for a probe that has to wait for its answer (a page, n8n's REST API, a port). */
+export async function untilAsync<T>(
+	probe: () => Promise<T | undefined | false>,
+	what: string,
+	explain: () => string,
+	timeoutMs = 60_000,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
-		const value = probe();
+		const value = await probe();
 		if (value) return value;
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
 	throw new Error(`Timed out waiting for ${what}\n${explain()}`);
+}
+
+/**
+ * Waits until n8n has activated a workflow: its trigger node's static data, where a trigger keeps its
+ * registration, is saved last. n8n 2.41 activates after its ready line; 1.123 and 2.8 before it.
+ */
+export async function untilActivated(
+	rest: N8nRestClient,
+	workflowId: string,
+	triggerNode: string,
+	explain: () => string,
+): Promise<void> {
+	await untilAsync(
+		async () => {
+			const { staticData } = await rest.call('GET', `/workflows/${workflowId}`);
+			const saved = (staticData as IDataObject | null)?.[`node:${triggerNode}`];
+			return typeof saved === 'object' && saved !== null && Object.keys(saved).length > 0;
+		},
+		`n8n's activation of ${workflowId}`,
+		explain,
+	);
+}
+
+/**
+ * Reads until the check passes (a page draws in steps, n8n settles after it answers), then gives the
+ * reading; past the time limit, the check's own failure is thrown, with the last reading's difference.
+ */
+export async function settled<T>(
+	read: () => Promise<T>,
+	check: (value: T) => void,
+	timeoutMs = 15_000,
+): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await read();
+		try {
+			check(value);
+			return value;
+		} catch (failure) {
+			if (Date.now() > deadline) throw failure;
+		}
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
 }
 
 /**

@@ -13,7 +13,7 @@ import {
 	MAX_SWEEP_DELETES,
 	SWEEP_INTERVAL_MS,
 	UNSIGNED_READS_PER_MINUTE,
-} from '../../nodes/ContentPublishing/helpers/eventWait';
+} from '../../nodes/ContentPublishing/waiting/event';
 
 /**
  * Wait Method "Service Event" in n8n's engine: the execution is kept as n8n keeps a waiting one and

@@ -1,11 +1,29 @@
+import { createHmac } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
+import {
+	describeError,
+	findJob,
+	mediaAddresses,
+	readDelivery,
+	readJob,
+	readListPage,
+	readResource,
+} from '../../nodes/shared/executor/answers';
+import { eventsToSend } from '../../nodes/shared/executor/events';
+import { placeFields } from '../../nodes/shared/executor/request';
+import { verifyDelivery } from '../../nodes/shared/executor/signatures';
+import { BUILT_IN_PROFILE } from '../../nodes/shared/profile/builtIn';
 import { readProfile } from '../../nodes/shared/profile/read';
+import type { OpenApiDocument } from '../../nodes/shared/profile/read/document';
 import type { Profile } from '../../nodes/shared/profile/types';
+import { buildOpenApiDocument } from '../fake-service/openapi';
 
 /**
- * Each reading rule on a small document of its own: what the rule decides is shown as data (the
- * profile's part it sets), so a change of a rule shows up here as a changed expectation.
+ * Each reading rule on a small document of its own, most of them written the way a widely used
+ * public API writes it (named beside each): what the rule decides is shown as data (the profile's
+ * part it sets), so a change of a rule shows up here as a changed expectation; where the decision
+ * is how an answer, a job, an error or a delivery is read, the executor reads one by it.
  */
 
 const json = (schema: IDataObject) => ({ content: { 'application/json': { schema } } });
@@ -77,6 +95,19 @@ describe('which operation is each of the node’s', () => {
 			'/v1/posts/{id}/edit': { post: { operationId: 'posts.edit', ...ok(post) } },
 		});
 		expect(operations.updatePost).toMatchObject({ method: 'POST', path: '/v1/posts/{id}/edit' });
+	});
+
+	it("is named below the path of the document's server (Cloudflare, Box)", async () => {
+		const body = object({ body: text() }, { required: ['body'] });
+		const { operations } = await read(
+			{ '/posts/{post_id}': { put: { requestBody: json(body), ...ok(object({ id: text() })) } } },
+			{ servers: [{ url: 'https://api.example.com/v1' }] },
+		);
+		expect(operations.updatePost).toMatchObject({
+			method: 'PUT',
+			path: '/v1/posts/{id}',
+			replaces: { keep: ['body'] },
+		});
 	});
 
 	it('is the built-in one where two could be', async () => {
@@ -172,6 +203,45 @@ describe("where each parameter goes in a request's body", () => {
 			to: '/body/phase',
 			values: { draft: 'DRAFT', published: 'publish', scheduled: 'future' },
 		});
+	});
+
+	it('is never a property of a type that cannot take its value', async () => {
+		const fields = await createPost(
+			object({ content: text(), title: { type: 'integer' }, heading: text('Title shown above.') }),
+		);
+		expect(fields.title.to).toBe('/body/heading');
+	});
+
+	it('is sent as the media type the document declares, in the spelling its enum explains (merge-patch)', async () => {
+		const publication = text('Where the post stands.', {
+			enum: ['draft', 'future', 'publish'],
+			'x-enumDescriptions': {
+				draft: 'Not visible.',
+				future: 'Scheduled: goes out at publish_on.',
+				publish: 'Published and visible.',
+			},
+		});
+		const categories = { type: 'array', items: text(), description: 'Tags of the post.' };
+		const body = object(
+			{ body: text('What the post says.'), publication, categories },
+			{ additionalProperties: false },
+		);
+		const patch = {
+			requestBody: { content: { 'application/merge-patch+json': { schema: body } } },
+			...ok(object({ id: text() })),
+		};
+		const update = (await read({ '/v1/posts/{post_id}': { patch } })).operations.updatePost;
+		expect(update).toMatchObject({
+			mediaType: 'application/merge-patch+json',
+			fields: { status: { values: { published: 'publish', scheduled: 'future' } } },
+		});
+		expect(placeFields(update, { content: 'Hi', status: 'scheduled', tags: ['a', 'b'] })).toEqual({
+			body: { body: 'Hi', publication: 'future', categories: ['a', 'b'] },
+			query: {},
+		});
+		expect(() => placeFields(update, { title: 'Hi' })).toThrow(
+			'The service takes no "title" in PATCH /v1/posts/{id}',
+		);
 	});
 
 	it("is a yes/no named by its opposite, sent negated (Stripe's disabled)", async () => {
@@ -274,6 +344,82 @@ describe("a job's completion", () => {
 			media: ['videourl'],
 		});
 	});
+	it('reads explanations as Azure (x-ms-enum) and JSON Schema (oneOf of consts) write them, and the job by its words', async () => {
+		const values = [
+			{ value: 'A', description: 'Still running.' },
+			{ value: 'B', description: 'Accepted, will run at its scheduled time.' },
+			{ value: 'C', description: 'Cancelled by a user.' },
+		];
+		const azure = await job(
+			object({
+				uid: text(),
+				state: text('', { enum: ['A', 'B', 'C'], 'x-ms-enum': { values } }),
+				outcome: object({}, { description: 'The result of a finished job.' }),
+				problem: object({}, { description: 'Why the job failed.' }),
+			}),
+		);
+		expect(azure).toMatchObject({
+			id: ['/uid'],
+			completion: { status: ['/state'], states: { A: 'pending', B: 'scheduled', C: 'failed' } },
+			result: ['/outcome'],
+			error: ['/problem'],
+		});
+		const phase = {
+			oneOf: [
+				{ const: 'x', description: 'Waiting.' },
+				{ const: 'y', description: 'Broke down.' },
+			],
+		};
+		expect((await job(object({ id: text(), phase }))).completion).toEqual({
+			by: 'status',
+			status: ['/phase'],
+			states: { x: 'pending', y: 'failed' },
+		});
+	});
+
+	it("finds media addresses where its result's properties are said to be files, at most as many as asked", async () => {
+		const response = object(
+			{
+				mp4: text('The video file.', { format: 'uri' }),
+				permalink: text('Where the post is.', { format: 'uri' }),
+			},
+			{ description: 'The result of the job.' },
+		);
+		const jobs = await job(object({ id: text(), status: text(), response }));
+		expect(jobs.media).toEqual(['mp4']);
+		const result = { mp4: 'https://cdn.example.com/v.mp4', permalink: 'https://x.example/p/1' };
+		expect(mediaAddresses(jobs, result, 10)).toEqual(['https://cdn.example.com/v.mp4']);
+		expect(mediaAddresses(jobs, { mp4: [result.mp4, `${result.mp4}?2`] }, 1)).toHaveLength(1);
+	});
+});
+
+describe('the job an answer starts', () => {
+	it('is pointed at by a 202 with a Location (Azure), or held in an envelope', async () => {
+		const envelope = object({
+			success: { type: 'boolean' },
+			errors: { type: 'array', items: object({ code: { type: 'integer' } }) },
+			result: object({ id: text(), state: text('', { enum: ['pending', 'completed'] }) }),
+		});
+		const accepted = { description: 'Accepted.', headers: { Location: { schema: text() } } };
+		const { jobs, operations } = await read({
+			'/v1/jobs/{job_id}': { get: ok(envelope) },
+			'/v1/generate/video': { post: { responses: { '202': accepted } } },
+		});
+		const { generateVideo, getJob } = operations;
+		expect(generateVideo.answer.jobs).toEqual([{ address: '/headers/location' }]);
+		const location = 'https://api.example.com/v1/jobs/job%201';
+		expect(
+			findJob(jobs, generateVideo.answer.jobs, { body: '', headers: { location } }, getJob.path),
+		).toEqual({ id: 'job 1', via: 'address' });
+		const job = { id: 'j1', state: 'completed' };
+		const answer = { body: { success: true, errors: [], result: job } };
+		expect(findJob(jobs, getJob.answer.jobs, answer, getJob.path)).toEqual({
+			id: 'j1',
+			job,
+			via: 'job',
+		});
+		expect(readJob(jobs, job).state).toBe('succeeded');
+	});
 });
 
 describe("the service's events", () => {
@@ -370,6 +516,11 @@ describe('how a list is read', () => {
 			cursor: 'starting_after',
 			more: '/body/has_more',
 		});
+		const page = (body: unknown, headers = {}) => readListPage(after, { body, headers }, undefined);
+		expect(page({ data: [{ id: 'we_1' }, { id: 'we_2' }], has_more: true }).next).toEqual({
+			after: 'we_2',
+		});
+		expect(page({ data: [{ id: 'we_3' }], has_more: false }).next).toBeUndefined();
 		const numbered = await list(
 			[{ name: 'page', schema: { type: 'integer', minimum: 1 } }, { name: 'per_page' }],
 			object({ result: items, errors: { type: 'array', items: object({ code: text() }) } }),
@@ -396,6 +547,91 @@ describe('how a list is read', () => {
 			items: ['/body'],
 			paging: { style: 'link', next: ['/headers/link'] },
 		});
+		// GitHub's Link header: the `rel="next"` address, and none on the last page.
+		const link = (value: string) =>
+			readListPage(header, { body: [{ id: 1 }], headers: { link: value } }, undefined).next;
+		expect(
+			link(
+				'<https://api.example.com/v1/pages?page=3>; rel="next", <https://x/?page=9>; rel="last"',
+			),
+		).toEqual({ url: 'https://api.example.com/v1/pages?page=3' });
+		expect(link('<https://api.example.com/v1/pages?page=1>; rel="prev"')).toBeUndefined();
+	});
+
+	it("reads a page token (Google), and a page number from the parameter's minimum beside a total in a meta object (which the node does not read: a total never ends a list)", async () => {
+		const tokens = await list(
+			[{ name: 'pageSize', schema: { type: 'integer', maximum: 50 } }, { name: 'pageToken' }],
+			object({ posts: items, nextPageToken: text() }),
+		);
+		expect(tokens).toMatchObject({
+			items: ['/body/posts'],
+			paging: {
+				style: 'cursor',
+				size: 'pageSize',
+				max: 50,
+				cursor: 'pageToken',
+				next: ['/body/nextPageToken'],
+			},
+		});
+		const numbered = await list(
+			[{ name: 'page', schema: { type: 'integer', minimum: 0 } }, { name: 'size' }],
+			object({ data: items, meta: object({ total_count: { type: 'integer' } }) }),
+		);
+		expect(numbered.paging).toMatchObject({
+			style: 'page',
+			page: 'page',
+			first: 0,
+			size: 'size',
+			max: 100,
+		});
+	});
+});
+
+describe('where an answer holds the resource', () => {
+	it('is the one property holding an object with an id, beside status fields in an allOf envelope (Cloudflare)', async () => {
+		const common = object({
+			success: { type: 'boolean' },
+			errors: { type: 'array', items: object({ code: { type: 'integer' }, message: text() }) },
+			messages: { type: 'array', items: object({ message: text() }) },
+		});
+		const post = object({ id: text(), body: text() });
+		const { answer } = (
+			await read({ '/v1/posts/{id}': { get: ok({ allOf: [common, object({ result: post })] }) } })
+		).operations.getPost;
+		expect(answer.resource).toEqual(['/body/result']);
+		const envelope = { success: true, errors: [], messages: [], result: { id: 'p1' } };
+		expect(readResource(answer, envelope)).toEqual({ id: 'p1' });
+	});
+
+	it('is read by own properties only: an envelope named __proto__ never yields Object.prototype', async () => {
+		const { answer } = (
+			await read({
+				'/v1/posts/{id}': { get: ok(object({ ['__proto__']: object({ id: text() }) })) },
+			})
+		).operations.getPost;
+		expect(answer.resource).toEqual(['/body/__proto__']);
+		expect(readResource(answer, JSON.parse('{"other": 1}'))).toEqual({ other: 1 });
+		const held = readResource(answer, JSON.parse('{"__proto__": {"id": "p1"}}'));
+		expect([held, Object.getPrototypeOf(held)]).toEqual([{ id: 'p1' }, Object.prototype]);
+	});
+});
+
+describe("the service's errors", () => {
+	it('say the first entry of an errors list in the main text, its numeric code as the code (Cloudflare)', async () => {
+		const failure = object({
+			success: { type: 'boolean' },
+			errors: { type: 'array', items: object({ code: { type: 'integer' }, message: text() }) },
+			result: { nullable: true },
+		});
+		const { errors } = await read({
+			'/v1/me': {
+				get: { responses: { '200': json(object({ id: text() })), '403': json(failure) } },
+			},
+		});
+		const message = 'This account is not approved for API access';
+		expect(
+			describeError(errors, { success: false, errors: [{ code: 1403, message }], result: null }),
+		).toEqual({ message, code: '1403', details: message });
 	});
 });
 
@@ -462,5 +698,126 @@ describe('deliveries', () => {
 			encoding: 'base64',
 			secretEncoding: 'whsec',
 		});
+	});
+
+	it('take a delivery id only from where the document says: never an X-Delivery-Attempt header', async () => {
+		const { delivery: reading, signature } = await delivery(
+			[
+				{ name: 'X-Signature', description: 'sha256=<hex> of the body' },
+				{ name: 'X-Delivery-Attempt', description: 'How many times this was sent.' },
+			],
+			object({ type: text(), data: object({}) }),
+		);
+		expect(reading.id).toEqual([]);
+		expect(signature).toMatchObject({ header: 'x-signature', prefix: 'sha256=', signed: ['body'] });
+	});
+
+	it("are signed with the node's secret where the registration takes one, never with a hint at the service's", async () => {
+		const register = async (body: IDataObject, answer: IDataObject) =>
+			await read({ '/v1/webhooks': { post: { requestBody: json(body), ...ok(answer) } } });
+		const own = await register(
+			object({ url: text(), signing_secret: text() }),
+			object({ id: text(), signing_secret: text() }),
+		);
+		expect(own.operations.createWebhook.fields.secret.to).toBe('/body/signing_secret');
+		expect(own.webhooks.secret).toEqual({ by: 'node' });
+		const hint = await register(
+			object({ url: text() }, { additionalProperties: false }),
+			object({ id: text(), secret_last4: text('Last digits of the signing secret.') }),
+		);
+		expect(hint.webhooks.secret).toEqual({ by: 'none' });
+	});
+
+	it("described as 3.0 callbacks (Standard Webhooks): the service's secret, its events by their explanations, any one of several signatures", async () => {
+		const events = text('', {
+			enum: ['task.run.succeeded', 'task.run.failed', 'post.went_public'],
+			'x-enumDescriptions': {
+				'task.run.succeeded': 'A content task finished successfully.',
+				'task.run.failed': 'A content task failed.',
+				'post.went_public': 'A post was published.',
+			},
+		});
+		const headers = ['webhook-id', 'webhook-timestamp', 'webhook-signature'];
+		const callback = {
+			parameters: headers.map((name) => ({ name, in: 'header', schema: text() })),
+			requestBody: json(object({ type: text(), data: object({}) })),
+			responses: { '200': { description: 'OK' } },
+		};
+		const register = {
+			requestBody: json(
+				object(
+					{ address: text('', { format: 'uri' }), triggers: { type: 'array', items: events } },
+					{ additionalProperties: false },
+				),
+			),
+			callbacks: { succeeded: { '{$request.body#/address}': { post: callback } } },
+			...ok(
+				object({
+					id: text(),
+					secret_last4: text(),
+					secret: text('The signing secret; shown in full only here.', { readOnly: true }),
+				}),
+			),
+		};
+		const { webhooks } = await read({ '/v1/webhooks': { post: register } });
+		expect(webhooks).toMatchObject({
+			meanings: {
+				'job.completed': ['task.run.succeeded'],
+				'job.failed': ['task.run.failed'],
+				'post.published': ['post.went_public'],
+			},
+			secret: { by: 'service', at: '/secret' },
+			delivery: { id: ['/headers/webhook-id'] },
+		});
+		expect(eventsToSend(webhooks, ['job.completed'])).toEqual(['task.run.succeeded']);
+
+		const key = '0123456789abcdef0123456789abcdef';
+		const secret = `whsec_${Buffer.from(key).toString('base64')}`;
+		const body = Buffer.from('{"type":"task.run.succeeded","data":{}}');
+		const timestamp = String(Math.floor(Date.now() / 1000));
+		const sign = (keyText: string) =>
+			createHmac('sha256', keyText).update(`msg_1.${timestamp}.`).update(body).digest('base64');
+		const sent = {
+			'webhook-id': 'msg_1',
+			'webhook-timestamp': timestamp,
+			// A rotated key, another version: one matching v1 entry suffices.
+			'webhook-signature': `v1a,AAAA v1,${sign('old key')} v1,${sign(key)}`,
+		};
+		expect(verifyDelivery(sent, body, secret, webhooks.signature)).toEqual({ valid: true });
+		const replayed = { ...sent, 'webhook-id': 'msg_2' };
+		expect(verifyDelivery(replayed, body, secret, webhooks.signature).valid).toBe(false);
+		expect(
+			readDelivery(webhooks.delivery, { body: JSON.parse(body.toString()), headers: sent }),
+		).toMatchObject({ type: 'task.run.succeeded', id: 'msg_1' });
+	});
+});
+
+describe("the primary fake service's document", () => {
+	it('reads back as the built-in conventions it writes out', async () => {
+		const document = JSON.parse(JSON.stringify(buildOpenApiDocument())) as OpenApiDocument;
+		const primary = await readProfile(document, 'primary');
+		for (const profile of [BUILT_IN_PROFILE, primary]) {
+			expect(profile.operations.updatePost).toMatchObject({
+				method: 'PATCH',
+				path: '/v1/posts/{id}',
+				mediaType: 'application/json',
+			});
+			expect(profile.operations.updatePost.replaces).toBeUndefined();
+			expect(profile.operations.listPosts.answer.paging).toMatchObject({
+				style: 'cursor',
+				size: 'limit',
+				max: 100,
+				cursor: 'cursor',
+				next: ['/body/next_cursor'],
+			});
+			expect(profile.webhooks).toMatchObject({
+				events: ['job.completed', 'job.failed', 'post.published', '*'],
+				wildcard: true,
+				secret: { by: 'node' },
+				signature: BUILT_IN_PROFILE.webhooks.signature,
+			});
+			expect(profile.errors.message[0]).toBe('/body/error/message');
+			expect(profile.notFollowed).toEqual([]);
+		}
 	});
 });

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
-import { subtitlesToText } from '../../nodes/ContentPublishing/helpers/transcript';
+import { subtitlesToText } from '../../nodes/ContentPublishing/parameters/transcript';
 import { useFakeService } from '../support/fixtures';
 import { binaryFile, useBinaryDataMode } from '../support/n8n-engine';
 
@@ -39,7 +39,7 @@ describe('subtitle lines built against regular expressions', () => {
 			'dist',
 			'nodes',
 			'ContentPublishing',
-			'helpers',
+			'parameters',
 			'transcript.js',
 		);
 		const worker = new Worker(

@@ -123,6 +123,32 @@ describe('trigger lifecycle', () => {
 		expect(stored()?.subscriptions?.[webhookUrl(node)].secret).toMatch(/^[0-9a-f]{64}$/);
 	});
 
+	it('registers again a subscription stored before profiles, reading its deliveries by the built-in profile meanwhile', async () => {
+		const { node, workflow, lifecycle, activate, stored } = setUp();
+		await activate();
+		const subscription = stored()!.subscriptions![webhookUrl(node)];
+		// A contract's readings, as triggers activated before the service profile kept them.
+		Object.assign(subscription, {
+			jobs: { id: [['id']], status: [['status']], states: { succeeded: 'succeeded' } },
+			delivery: { type: [{ in: 'body', path: ['type'] }], data: [['data']] },
+		});
+		const delivered = await deliver(
+			workflow,
+			node,
+			harness.credentials,
+			signed(subscription.secret, jobEvent()),
+		);
+		expect(delivered.response.workflowData?.[0]?.[0]?.json).toMatchObject({
+			event: 'job.completed',
+		});
+		await expect(lifecycle('checkExists')).resolves.toBe(false);
+		await lifecycle('create');
+		expect(stored()?.subscriptions?.[webhookUrl(node)].jobs).toEqual(
+			expect.objectContaining({ completion: expect.any(Object) }),
+		);
+		expect(harness.service.webhooks.size).toBe(1);
+	});
+
 	it('recreates a webhook deleted on the service, without a duplicate', async () => {
 		const { lifecycle, activate } = setUp();
 		await activate();

@@ -7,7 +7,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { DEFAULT_DOCUMENT } from '../../nodes/shared/contract/defaultDocument';
+import { buildOpenApiDocument } from '../fake-service/openapi';
 
 type Doc = { [key: string]: unknown };
 
@@ -44,6 +44,8 @@ export interface Outcome {
 	trigger: string;
 	/** Registrations left on the service for the trigger's URL after activating it. */
 	registrations: number;
+	/** The events the trigger's registration asked the service for. */
+	subscribed: unknown;
 }
 
 export interface HostileCase {
@@ -51,6 +53,8 @@ export interface HostileCase {
 	document: () => string | Serve;
 	/** Answers that differ from the built-in conventions, by `METHOD /route`. */
 	answers?: Record<string, Route>;
+	/** The events the trigger is activated on; `job.completed` where not given. */
+	trigger?: string[];
 	/** Where the outcome differs from every step working; a pattern for a text. */
 	expected?: { [Key in keyof Outcome]?: Outcome[Key] | RegExp };
 }
@@ -217,9 +221,12 @@ function openApi(paths: Doc, schemas: Doc = {}, extra: Doc = {}): Doc {
 	};
 }
 
-/** The built-in document, to change in one place. */
-function builtIn(): Doc {
-	return structuredClone(DEFAULT_DOCUMENT) as unknown as Doc;
+/**
+ * The primary fake service's document (the built-in conventions, written out), to change in one
+ * place; as JSON text would give it, so that changing one schema never changes another that shared it.
+ */
+function primary(): Doc {
+	return JSON.parse(JSON.stringify(buildOpenApiDocument())) as Doc;
 }
 
 /** The value at a path of keys inside a document. */
@@ -229,18 +236,12 @@ function at(value: Doc, ...keys: string[]): Doc {
 
 const text = (document: Doc) => JSON.stringify(document);
 
-/** The built-in document with the webhook registration taking no secret and answering with these properties. */
+/** The primary document with the webhook registration taking no secret and answering with these properties. */
 function serviceMadeSecret(properties: Doc): Doc {
-	const document = builtIn();
-	const create = at(document, 'paths', '/v1/webhooks', 'post');
-	delete at(create, 'requestBody', 'content', 'application/json', 'schema', 'properties').secret;
-	at(create, 'responses')['201'] = json(
-		object({
-			...(at(document, 'components', 'schemas', 'Webhook', 'properties') as Doc),
-			...properties,
-		}),
-	);
-	delete at(create, 'responses')['200'];
+	const document = primary();
+	const schemas = at(document, 'components', 'schemas');
+	delete at(schemas, 'CreateWebhookRequest', 'properties').secret;
+	schemas.WebhookWithSecret = object({ ...at(schemas, 'Webhook', 'properties'), ...properties });
 	return document;
 }
 
@@ -268,7 +269,7 @@ function fanOutChain(keyword: 'allOf' | 'oneOf' | 'anyOf', depth: number): Doc {
 
 /** Bodies of Post → Create and Update: this many properties, described at length and none of them the node's. */
 function describedBody(count: number): string {
-	const document = builtIn();
+	const document = primary();
 	at(document, 'components', 'schemas').Described = object(
 		Object.fromEntries(
 			Array.from({ length: count }, (_, index) => [
@@ -312,25 +313,99 @@ const MASKED = {
 	trigger:
 		/^The service registered the webhook but answered with a signing secret that is no secret: a value of \d+ characters, (masked \(with •, \*, …, xxxx or \.\.\. in it\)|fewer than 16 bytes), 0 of 2 deliveries started$/,
 	registrations: 0,
+	subscribed: undefined,
 };
+// Every hint ends by pointing at the profile in use.
+const DESCRIBE = ' Service → Describe shows the profile in use\\.$';
 /** The document not answered, the hint saying why. */
 const notAnswered = (why: string) => ({
 	notice: new RegExp(
-		`^The service's OpenAPI document could not be read \\(${why}\\), so the node used its built-in conventions\\.$`,
+		`^The service's OpenAPI document could not be read \\(${why}\\), so the node used its built-in conventions\\.${DESCRIBE}`,
 	),
 });
 /** The whole document read by the built-in conventions, the hint saying why. */
 const notRead = (why: string) => ({
 	notice: new RegExp(
-		`^The node could not read http://127\\.0\\.0\\.1:\\d+/v1/openapi\\.json: ${why}, so it used its built-in conventions\\.$`,
+		`^The node could not read http://127\\.0\\.0\\.1:\\d+/v1/openapi\\.json: ${why}, so the node used its built-in conventions\\.${DESCRIBE}`,
 	),
 });
-/** Parts of the document read by the built-in conventions, the hint naming them. */
+/** Parts of the document read by the built-in conventions, the hint naming them (all of them, in order). */
 const partsNotFollowed = (parts: string) => ({
 	notice: new RegExp(
-		`^The node could not follow these parts of the service's OpenAPI document and used its built-in conventions for them: ${parts}`,
+		`^The node could not follow these parts of the service's OpenAPI document and used its built-in conventions for them: ${parts}\\.${DESCRIBE}`,
 	),
 });
+
+/** `count` event names, the node's own first: about 33 bytes each with its explanation. */
+const eventNames = (count: number) => [
+	'job.completed',
+	...Array.from({ length: count - 1 }, (_, index) => `e${index}.updated`),
+];
+const EXPLANATION = 'Item updated.';
+
+/**
+ * The primary document whose webhooks take these events (one schema, `Events`), explained per
+ * value (`x-enum-descriptions`), in the enum's description as `value: text` lines, or not at all;
+ * the events field's own description is `about`.
+ */
+function withEvents(names: string[], explained?: 'per value' | 'in prose', about?: string): string {
+	const document = primary();
+	const schemas = at(document, 'components', 'schemas');
+	schemas.Events = {
+		type: 'string',
+		enum: names,
+		...(explained === 'per value' ? { 'x-enum-descriptions': names.map(() => EXPLANATION) } : {}),
+		...(explained === 'in prose'
+			? { description: names.map((name) => `${name}: ${EXPLANATION}`).join('\n') }
+			: {}),
+	};
+	for (const name of [
+		'CreateWebhookRequest',
+		'UpdateWebhookRequest',
+		'Webhook',
+		'WebhookWithSecret',
+	])
+		at(schemas, name, 'properties').events = {
+			type: 'array',
+			items: ref('Events'),
+			...(about === undefined ? {} : { description: about }),
+		};
+	return text(document);
+}
+
+/** A document with more events than the node reads: its webhooks are the built-in ones, `*` for All Events. */
+const TOO_MANY_EVENTS = partsNotFollowed(
+	'its webhooks \\(its events list has more than 1,000 values\\)',
+);
+
+/** The primary document whose job (or, `post`, whose post written) has a status of these values. */
+function withStatus(
+	schema: 'Job' | 'CreatePostRequest',
+	values: string[],
+	explanations: Doc = {},
+): string {
+	const document = primary();
+	const schemas = at(document, 'components', 'schemas');
+	for (const name of schema === 'Job' ? ['Job'] : ['CreatePostRequest', 'UpdatePostRequest'])
+		at(schemas, name, 'properties').status = { type: 'string', enum: values, ...explanations };
+	return text(document);
+}
+const manyValues = (count: number, prefix: string) =>
+	Array.from({ length: count }, (_, index) => `${prefix}${index}`);
+
+const manyEnum = (count: number): Doc => ({ type: 'string', enum: manyValues(count, 'state') });
+const manyProperties = (count: number): Doc =>
+	object(Object.fromEntries(manyValues(count, 'f').map((name) => [name, { type: 'string' }])));
+/** The primary document with `count` more properties of one schema (less `without`), all of them this shared one. */
+function withShared(name: string, shared: Doc, count: number, without?: string): string {
+	const document = primary();
+	const schemas = at(document, 'components', 'schemas');
+	schemas.Shared = shared;
+	const properties = at(schemas, name, 'properties');
+	if (without !== undefined) delete properties[without];
+	for (let index = 0; index < count; index++) properties[`p${index}`] = ref('Shared');
+	return text(document);
+}
 
 export const HOSTILE_CASES: HostileCase[] = [
 	{
@@ -393,7 +468,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 	{
 		name: '$ref chains of 1,000 hops and a pointer of 100,000 segments',
 		expected: partsNotFollowed(
-			'GET /v1/posts \\(its schemas take more than 20,000 steps to read at once\\)\\.$',
+			'GET /v1/posts \\(its schemas take more than 20,000 steps to read at once\\)',
 		),
 		document: () => {
 			const schemas: Doc = { r1000: object({ id: ID }) };
@@ -414,7 +489,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 		// Large but followable: 8,000 schemas of about 1.7 KB, chained to one another, and padding.
 		name: 'a 15 MB document',
 		document: () => {
-			const document = builtIn();
+			const document = primary();
 			const schemas = at(document, 'components', 'schemas');
 			const description = 'A field of a very large API, described at length. '.repeat(30);
 			for (let index = 0; index < 8000; index++) {
@@ -448,7 +523,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 	{
 		name: 'a 20 MB document, beyond the 16 MB limit',
 		expected: notAnswered('The service answered with more than 16 MB'),
-		document: () => `${text(builtIn()).slice(0, -1)}, "x-padding": "${' '.repeat(20 * MB)}"}`,
+		document: () => `${text(primary()).slice(0, -1)}, "x-padding": "${' '.repeat(20 * MB)}"}`,
 	},
 	{
 		name: 'a document that never ends',
@@ -478,18 +553,18 @@ export const HOSTILE_CASES: HostileCase[] = [
 	{
 		name: '2 million tiny values',
 		document: () =>
-			`${text(builtIn()).slice(0, -1)}, "x-values": [${'0,'.repeat(2_000_000 - 1)}0]}`,
+			`${text(primary()).slice(0, -1)}, "x-values": [${'0,'.repeat(2_000_000 - 1)}0]}`,
 	},
 	{
 		name: 'more than 4 million values',
 		expected: notRead('it is too large to follow: it holds more than 4,000,000 values'),
-		document: () => `${text(builtIn()).slice(0, -1)}, "x-values": [${'0,'.repeat(4_000_000)}0]}`,
+		document: () => `${text(primary()).slice(0, -1)}, "x-values": [${'0,'.repeat(4_000_000)}0]}`,
 	},
 	{
 		name: 'a 600,000-path document',
 		expected: notRead('it is too large to follow: it has an object of more than 10,000 members'),
 		document: () => {
-			const document = builtIn();
+			const document = primary();
 			const paths = at(document, 'paths');
 			for (let index = 0; index < 600_000; index++) paths[`/p${index}`] = { get: {} };
 			return text(document);
@@ -499,10 +574,10 @@ export const HOSTILE_CASES: HostileCase[] = [
 		// 20 parts of 10,000 properties: no object is large, their union is.
 		name: 'a request body of 200,000 properties',
 		expected: partsNotFollowed(
-			'PATCH /v1/posts/\\{id\\} \\(its schemas take more than 20,000 steps to read at once\\)\\.$',
+			'PATCH /v1/posts/\\{id\\} \\(its schemas take more than 20,000 steps to read at once\\)',
 		),
 		document: () => {
-			const document = builtIn();
+			const document = primary();
 			const parts = Array.from({ length: 20 }, (_, part) =>
 				object(
 					Object.fromEntries(
@@ -533,62 +608,35 @@ export const HOSTILE_CASES: HostileCase[] = [
 	{
 		name: 'request bodies of 6,000 properties with descriptions of 2,000 characters',
 		expected: partsNotFollowed(
-			'POST /v1/posts \\(its request has more than 200 fields\\); PATCH /v1/posts/\\{id\\} \\(its request has more than 200 fields\\)\\.$',
+			'POST /v1/posts \\(its request has more than 200 fields\\); PATCH /v1/posts/\\{id\\} \\(its request has more than 200 fields\\)',
 		),
 		document: () => describedBody(6_000),
 	},
 	{
-		// Its first answer is beyond a step's budget, its writes' bodies each just within one and all
-		// together beyond the whole budget, and its reads answer with schemas no earlier step read:
+		// Every answer is beyond a step's budget, so that the steps together spend the whole budget:
 		// what is left must be read by the built-in conventions, not fail every request.
 		name: 'a document that spends the whole budget',
 		expected: partsNotFollowed(
-			"its answers' envelopes \\(its schemas take more than 20,000 steps to read at once\\); .*\\(its schemas take more than 200,000 steps to read\\)",
+			"its jobs \\(its schemas take more than 20,000 steps to read at once\\); its answers' envelopes \\(its schemas take more than 20,000 steps to read at once\\); GET /v1/me \\(its schemas take more than 20,000 steps to read at once\\); .*\\(its schemas take more than 400,000 steps to read\\)",
 		),
 		document: () => {
-			const document = builtIn();
-			const fields = (prefix: string, count: number) =>
+			const document = primary();
+			const fields = (prefix: string) =>
 				object(
 					Object.fromEntries(
-						Array.from({ length: count }, (_, index) => [`${prefix}${index}`, {}]),
+						Array.from({ length: 9_000 }, (_, index) => [`${prefix}${index}`, {}]),
 					),
 				);
-			document.paths = {
-				'/v0/heavy': {
-					get: {
-						responses: {
-							'200': json({ allOf: [fields('a', 9_000), fields('b', 9_000), fields('c', 9_000)] }),
-						},
-					},
-				},
-				...(document.paths as Doc),
-			};
-			for (const [path, item] of Object.entries(at(document, 'paths'))) {
-				for (const operation of Object.values(item as Doc)) {
-					const body = ((operation as Doc).requestBody as Doc | undefined)?.content as
-						| Doc
-						| undefined;
-					if (body !== undefined)
-						body['application/json'] = {
-							schema: {
-								allOf: [
-									at(body, 'application/json').schema,
-									fields(`${path}a`, 4_500),
-									fields(`${path}b`, 4_500),
-								],
-							},
-						};
+			at(document, 'components', 'schemas').Heavy = { allOf: ['a', 'b', 'c'].map(fields) };
+			for (const item of Object.values(at(document, 'paths')) as Doc[]) {
+				for (const operation of Object.values(item) as Doc[]) {
+					for (const [status, answer] of Object.entries(at(operation, 'responses'))) {
+						const content = (answer as Doc).content as Doc | undefined;
+						if (content === undefined || !status.startsWith('2')) continue;
+						const schema = at(content, 'application/json').schema;
+						content['application/json'] = { schema: { allOf: [schema, ref('Heavy')] } };
+					}
 				}
-			}
-			const schemas = at(document, 'components', 'schemas');
-			for (const name of ['Account', 'Post', 'Webhook'])
-				schemas[`${name}Read`] = structuredClone(schemas[name]);
-			for (const [path, name] of [
-				['/v1/me', 'Account'],
-				['/v1/posts/{id}', 'Post'],
-				['/v1/webhooks/{id}', 'Webhook'],
-			]) {
-				at(document, 'paths', path, 'get', 'responses')['200'] = json(ref(`${name}Read`));
 			}
 			return text(document);
 		},
@@ -596,7 +644,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 	{
 		name: 'megabyte-long descriptions, names and enum values',
 		document: () => {
-			const document = builtIn();
+			const document = primary();
 			const long = (word: string) => `${word} `.repeat(Math.ceil(MB / (word.length + 1)));
 			document.info = { title: 'Hostile', version: '1', description: long('Hello.') };
 			at(document, 'paths', '/v1/me', 'get').description = long('failed');
@@ -617,16 +665,17 @@ export const HOSTILE_CASES: HostileCase[] = [
 	{
 		// `/\/+$/` and `/\{[^}]*\}/` backtrack quadratically on these.
 		name: 'ReDoS: a server URL of 100,000 slashes and braces',
+		expected: partsNotFollowed('its paths \\(its server URL is longer than 2,000 characters\\)'),
 		document: () =>
 			text({
-				...builtIn(),
+				...primary(),
 				servers: [{ url: `https://api.example.com${'/'.repeat(100_000)}{${'{'.repeat(100_000)}x` }],
 			}),
 	},
 	{
 		name: 'ReDoS: path templates of 100,000 braces',
 		document: () => {
-			const document = builtIn();
+			const document = primary();
 			at(document, 'paths')[`/v1/${'{'.repeat(100_000)}`] = { get: { responses: {} } };
 			at(document, 'paths')[`/v1/${'{x'.repeat(50_000)}`] = { get: { responses: {} } };
 			return text(document);
@@ -638,7 +687,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 		// values without a length limit.
 		name: 'ReDoS: descriptions, names and enum values built against each expression',
 		document: () => {
-			const document = builtIn();
+			const document = primary();
 			const texts = [
 				`a${' '.repeat(1999)}`,
 				`${'a'.repeat(41)}${' '.repeat(1959)}`,
@@ -657,14 +706,15 @@ export const HOSTILE_CASES: HostileCase[] = [
 				description,
 				schema: { type: 'string', pattern: description },
 			}));
-			const event = at(document, 'components', 'schemas', 'Event');
+			const event = at(document, 'components', 'schemas', 'JobCompletedEvent');
 			at(document, 'webhooks')[`${'a.'.repeat(200_000)}failed`] = {
 				post: { parameters: headers, requestBody: json(event) },
 			};
 			const job = at(document, 'components', 'schemas', 'Job', 'properties');
+			// Besides the status the service reports: a status the document does not list counts as pending.
 			job.status = {
 				type: 'string',
-				enum: texts.map((description) => description.replace(/ /g, '_')),
+				enum: [...texts.map((description) => description.replace(/ /g, '_')), 'succeeded'],
 				description: texts.join('\n'),
 			};
 			for (const [index, description] of texts.entries())
@@ -680,7 +730,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 		// A Link header the document promises, answered with what backtracks: `<` without end, and `rel=` followed by spaces.
 		name: 'ReDoS: Link headers built against the next-link expressions',
 		document: () => {
-			const document = builtIn();
+			const document = primary();
 			const listing = at(document, 'paths', '/v1/posts', 'get');
 			listing.parameters = [{ name: 'limit', in: 'query', schema: { type: 'integer' } }];
 			listing.responses = {
@@ -827,6 +877,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 			trigger:
 				/^The service registered the webhook but neither took nor gave a signing secret, 0 of 2 deliveries started$/,
 			registrations: 0,
+			subscribed: undefined,
 		},
 		document: () =>
 			text(
@@ -865,32 +916,31 @@ export const HOSTILE_CASES: HostileCase[] = [
 		// The attempt number repeats across different deliveries: taken for an id it would drop them.
 		name: 'a delivery header named X-Delivery-Attempt',
 		document: () => {
-			const document = builtIn();
-			const event = structuredClone(at(document, 'components', 'schemas', 'Event'));
-			delete at(event, 'properties').id;
-			const delivery = at(document, 'webhooks', 'job.completed', 'post');
-			delivery.requestBody = json(event);
-			(delivery.parameters as Doc[]).splice(2, 1, {
+			const document = primary();
+			const schemas = at(document, 'components', 'schemas');
+			for (const event of ['JobCompletedEvent', 'JobFailedEvent', 'PostPublishedEvent'])
+				delete at(schemas, event, 'properties').id;
+			at(document, 'components', 'parameters').DeliveryIdHeader = {
 				name: 'X-Delivery-Attempt',
 				in: 'header',
 				description: 'The unique id of this delivery attempt.',
 				schema: { type: 'string', format: 'uuid' },
-			});
+			};
 			return text(document);
 		},
 	},
 	{
 		name: 'an envelope the answers do not have',
 		document: () => {
-			const document = builtIn();
+			const document = primary();
 			for (const [path, method, schema] of [
 				['/v1/me', 'get', 'Account'],
 				['/v1/posts/{id}', 'patch', 'Post'],
-				['/v1/webhooks', 'post', 'Webhook'],
+				['/v1/webhooks', 'post', 'WebhookWithSecret'],
 			]) {
-				at(document, 'paths', path, method, 'responses')['200'] = json(
-					object({ data: ref(schema), meta: object({ request_id: ID }) }),
-				);
+				const responses = at(document, 'paths', path, method, 'responses');
+				delete responses['201'];
+				responses['200'] = json(object({ data: ref(schema), meta: object({ request_id: ID }) }));
 			}
 			return text(document);
 		},
@@ -898,13 +948,13 @@ export const HOSTILE_CASES: HostileCase[] = [
 	{
 		name: 'a list whose items path holds an object',
 		expected: { posts: [] },
-		document: () => text(builtIn()),
+		document: () => text(primary()),
 		answers: { 'GET /v1/posts': () => ({ body: { data: POSTS[0], next_cursor: null } }) },
 	},
 	{
 		name: 'a list total of 10^12',
 		document: () => {
-			const document = builtIn();
+			const document = primary();
 			const listing = at(document, 'paths', '/v1/posts', 'get');
 			listing.parameters = [
 				{ name: 'page', in: 'query', schema: { type: 'integer', minimum: 1 } },
@@ -928,7 +978,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 		// The Location names another origin; only its path may be taken, on the credential's origin.
 		name: 'a Location header pointing elsewhere',
 		document: () => {
-			const document = builtIn();
+			const document = primary();
 			at(document, 'paths', '/v1/generate/video', 'post').responses = {
 				'202': { description: 'Accepted.', headers: { Location: { schema: { type: 'string' } } } },
 			};
@@ -941,6 +991,124 @@ export const HOSTILE_CASES: HostileCase[] = [
 			}),
 		},
 	},
+	// Large but legal: explained enums of many values, read and activated in time linear in their size.
+	{
+		name: 'an events enum of 100,000 values explained per value, the trigger on All Events',
+		expected: { ...TOO_MANY_EVENTS, subscribed: ['*'] },
+		trigger: ['*'],
+		document: () => withEvents(eventNames(100_000), 'per value'),
+	},
+	{
+		name: "an events enum of 100,000 values explained in the enum's description",
+		expected: TOO_MANY_EVENTS,
+		document: () => withEvents(eventNames(100_000), 'in prose'),
+	},
+	{
+		name: 'an events enum of 10,000 values explained per value',
+		expected: TOO_MANY_EVENTS,
+		document: () => withEvents(eventNames(10_000), 'per value'),
+	},
+	{
+		name: "an events enum of 10,000 values explained in the enum's description",
+		expected: TOO_MANY_EVENTS,
+		document: () => withEvents(eventNames(10_000), 'in prose'),
+	},
+	{
+		name: 'an events enum of 8,000 values, the trigger on All Events',
+		expected: { ...TOO_MANY_EVENTS, subscribed: ['*'] },
+		trigger: ['*'],
+		document: () => withEvents(eventNames(8_000)),
+	},
+	{
+		// As many events as the node reads, and descriptions as long as it reads them, all mentions of them.
+		name: 'an events enum of 1,000 values with descriptions of 2,000 characters of mentions, the trigger on All Events',
+		expected: { subscribed: eventNames(1_000) },
+		trigger: ['*'],
+		document: () => {
+			const names = eventNames(1_000);
+			const mentions = names.join(' | ').slice(0, 2_000);
+			return withEvents(names, 'per value', mentions.replace(/ \| /g, ', then '));
+		},
+	},
+	{
+		name: 'a job status enum of 100,000 values explained per value',
+		expected: partsNotFollowed(
+			'its jobs \\(its schemas take more than 20,000 steps to read at once\\)',
+		),
+		document: () => {
+			const values = ['queued', 'succeeded', ...manyValues(99_998, 'state')];
+			return withStatus('Job', values, { 'x-enum-descriptions': values.map(() => 'Done.') });
+		},
+	},
+	{
+		name: 'a job status described in 2,000 characters of mentions of its values',
+		document: () =>
+			withStatus('Job', ['queued', 'running', 'succeeded', 'failed'], {
+				description: `${'queued -> running -> '.repeat(94)}succeeded | failed`,
+			}),
+	},
+	{
+		// None of them is the node's `draft`, `published` or `scheduled`: each is compared with every value.
+		name: "a post status enum of 100,000 values, none of them the node's",
+		expected: partsNotFollowed(
+			'POST /v1/posts \\(its schemas take more than 20,000 steps to read at once\\); PATCH /v1/posts/\\{id\\} \\(its schemas take more than 20,000 steps to read at once\\)',
+		),
+		document: () => withStatus('CreatePostRequest', manyValues(100_000, 'state')),
+	},
+	// One large schema shared by many places: each place reads it again, and every reading is counted.
+	{
+		name: 'a job whose 190 properties share one enum of 100,000 values',
+		expected: partsNotFollowed(
+			'its jobs \\(its schemas take more than 20,000 steps to read at once\\)',
+		),
+		document: () => withShared('Job', manyEnum(100_000), 190),
+	},
+	{
+		// Which of them is the post's status is told by their values: none is the node's.
+		name: 'a post body whose 190 properties share one enum of 100,000 values',
+		expected: partsNotFollowed(
+			'POST /v1/posts \\(its schemas take more than 20,000 steps to read at once\\)',
+		),
+		document: () => withShared('CreatePostRequest', manyEnum(100_000), 190, 'status'),
+	},
+	{
+		name: 'an answer whose 2,000 properties share an object of 2,000 properties',
+		expected: partsNotFollowed(
+			"its answers' envelopes \\(its schemas take more than 20,000 steps to read at once\\); GET /v1/me \\(its schemas take more than 20,000 steps to read at once\\)",
+		),
+		// Without an id of its own, each of its properties is looked at for one.
+		document: () => withShared('Account', manyProperties(2_000), 2_000, 'id'),
+	},
+	{
+		name: '1,000 deliveries that share a body of 2,000 properties',
+		expected: partsNotFollowed(
+			'its webhooks \\(its schemas take more than 20,000 steps to read at once\\)',
+		),
+		document: () => {
+			const document = JSON.parse(
+				withShared('JobCompletedEvent', { type: 'string' }, 2_000),
+			) as Doc;
+			const webhooks = at(document, 'webhooks');
+			for (let index = 0; index < 1_000; index++)
+				webhooks[`e${index}.updated`] = webhooks['job.completed'];
+			return text(document);
+		},
+	},
+	{
+		// With no events listed for the registration, the deliveries' types are the events.
+		name: 'a delivery whose type lists 5,000 events, the trigger on All Events',
+		expected: { ...TOO_MANY_EVENTS, subscribed: ['*'] },
+		trigger: ['*'],
+		document: () => {
+			const document = JSON.parse(withEvents(eventNames(2))) as Doc;
+			delete at(document, 'components', 'schemas', 'Events').enum;
+			at(document, 'components', 'schemas', 'JobCompletedEvent', 'properties').type = {
+				type: 'string',
+				enum: eventNames(5_000),
+			};
+			return text(document);
+		},
+	},
 	{
 		name: 'a document that is not JSON',
 		expected: notRead('it is not JSON'),
@@ -950,7 +1118,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 		name: 'a Swagger 2.0 document',
 		expected: {
 			notice:
-				/^http:\/\/127\.0\.0\.1:\d+\/v1\/openapi\.json is not an OpenAPI 3\.0 or 3\.1 document, so the node used its built-in conventions\.$/,
+				/^http:\/\/127\.0\.0\.1:\d+\/v1\/openapi\.json is not an OpenAPI 3\.0 or 3\.1 document, so the node used its built-in conventions\. Service → Describe shows the profile in use\.$/,
 		},
 		document: () =>
 			text({
@@ -962,12 +1130,12 @@ export const HOSTILE_CASES: HostileCase[] = [
 	{
 		name: 'JSON with a byte order mark',
 		expected: notRead('it is not JSON'),
-		document: () => `\uFEFF${text(builtIn())}`,
+		document: () => `\uFEFF${text(primary())}`,
 	},
 	{
 		name: 'numbers like 1e999',
 		document: () =>
-			text(builtIn())
+			text(primary())
 				.replace('"maximum":100', '"maximum":1e999')
 				.replace('"minimum":1', '"minimum":-1e999')
 				.replace(/}$/, `, "x-huge": [1e999, -1e999, 1${'0'.repeat(400)}, 1e-999]}`),

@@ -32,7 +32,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
-import { CHECK_HEADER, NUDGE_DELAY_MS } from '../../nodes/ContentPublishing/helpers/eventWait';
+import { CHECK_HEADER, NUDGE_DELAY_MS } from '../../nodes/ContentPublishing/waiting/event';
 import {
 	additionalDataFor,
 	nodeTypes,

@@ -24,11 +24,11 @@ import * as page from './page';
 import * as post from './post';
 import * as publication from './publication';
 import * as service from './service';
-import { describeOutput } from './service/describe.operation';
-import type { Operation, OperationPlan } from './types';
+import type { Operation, OperationPlan, Resource } from './types';
 import * as webhook from './webhook';
 
-const resources: Record<string, Record<string, Operation | unknown>> = {
+/** Each resource's Operation field and operations, in the order of the Resource list. */
+export const resources: Record<string, Resource> = {
 	account,
 	content,
 	job,
@@ -47,9 +47,16 @@ const MAX_PARALLEL_REQUESTS = 32;
 
 type Answer = IDataObject | IDataObject[] | JobToAwait;
 
+/** How one item's request is sent. */
+interface Sending {
+	itemIndex: number;
+	timeoutMs: number;
+	signal?: AbortSignal;
+}
+
 function findOperation(this: IExecuteFunctions, resource: string, operation: string): Operation {
-	const candidate = resources[resource]?.[operation] as Operation | undefined;
-	if (operation === 'description' || typeof candidate?.execute !== 'function') {
+	const candidate = resources[resource]?.operations?.[operation];
+	if (typeof candidate?.execute !== 'function') {
 		throw new NodeOperationError(
 			this.getNode(),
 			`The operation "${operation}" is not known for the resource "${resource}"`,
@@ -113,7 +120,7 @@ function itemKeys(this: IExecuteFunctions): (itemIndex: number) => string {
 /** How a plan waits for its job, if it does. */
 function waitOf(plan: OperationPlan | undefined): WaitOptions | undefined {
 	if (plan instanceof JobToAwait) return plan.waitOptions;
-	return plan === undefined || 'list' in plan || 'describe' in plan ? undefined : plan.wait;
+	return plan !== undefined && 'endpoint' in plan ? plan.wait : undefined;
 }
 
 /** Fails an item whose parameters the service has no place for, before anything is sent for any item. */
@@ -123,43 +130,35 @@ function checkFields(
 	plan: OperationPlan,
 	itemIndex: number,
 ): void {
-	if (plan instanceof JobToAwait || 'describe' in plan) return;
 	if ('list' in plan)
 		placeParams.call(this, profile.operations[plan.list], plan.qs, undefined, itemIndex);
-	else placeParams.call(this, profile.operations[plan.endpoint], plan.params, undefined, itemIndex);
+	else if ('endpoint' in plan)
+		placeParams.call(this, profile.operations[plan.endpoint], plan.params, undefined, itemIndex);
 }
 
 async function send(
 	this: IExecuteFunctions,
 	profile: Profile,
 	plan: OperationPlan,
-	itemIndex: number,
-	request: { itemKey: (itemIndex: number) => string; timeoutMs: number; signal?: AbortSignal },
+	sending: Sending,
+	itemKey: (itemIndex: number) => string,
 ): Promise<Answer> {
+	const { itemIndex } = sending;
 	if (plan instanceof JobToAwait) return plan;
-	if ('describe' in plan) return describeOutput(profile);
+	if ('describe' in plan) return service.describeOutput(profile);
 	if ('list' in plan) {
-		return await readAllItems.call(this, plan.list, {
-			filters: plan.qs,
-			qs: plan.extra?.qs,
-			limit: plan.limit,
-			itemIndex,
-			timeoutMs: request.timeoutMs,
-			signal: request.signal,
-		});
+		const { qs: filters, extra, limit } = plan;
+		return await readAllItems.call(this, plan.list, { filters, qs: extra?.qs, limit, ...sending });
 	}
 	const extraBody = plan.extra?.body ?? {};
-	const operation = profile.operations[plan.endpoint];
 	const answer = await callEndpoint.call(this, plan.endpoint, {
 		id: plan.id,
 		params: plan.params,
 		body: Object.keys(extraBody).length > 0 ? extraBody : undefined,
 		qs: plan.extra?.qs,
-		itemIndex,
 		// Only writes use one; hashing a key for every read would cost each item for nothing.
-		itemKey: operation.method === 'GET' ? undefined : request.itemKey(itemIndex),
-		timeoutMs: request.timeoutMs,
-		signal: request.signal,
+		itemKey: profile.operations[plan.endpoint].method === 'GET' ? undefined : itemKey(itemIndex),
+		...sending,
 	});
 	// The profile the answer came by reads it (a changed document may have been read meanwhile).
 	const answered = answer.profile.operations[plan.endpoint].answer;
@@ -196,28 +195,22 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	const outputs: INodeExecutionData[][] = new Array(items.length);
 
-	const toItems = (data: IDataObject | IDataObject[], itemIndex: number) =>
-		this.helpers.constructExecutionMetaData(
+	// An item's output; a finished job's media downloaded into its binary fields when asked for.
+	const outputOf = async (
+		data: IDataObject | IDataObject[],
+		media: MediaOptions | undefined,
+		itemIndex: number,
+	) => {
+		const output = this.helpers.constructExecutionMetaData(
 			this.helpers.returnJsonArray(
 				Array.isArray(data) ? data.map(withoutErrorKey) : withoutErrorKey(data),
 			),
 			{ itemData: { item: itemIndex } },
 		);
-
-	// A finished job's media, downloaded into the item's binary fields when the operation asks for it.
-	const withMedia = async (
-		output: INodeExecutionData[],
-		media: MediaOptions | undefined,
-		itemIndex: number,
-	) => {
 		if (media === undefined || profile === undefined) return output;
 		const [item] = output;
-		return [
-			{
-				...item,
-				binary: await downloadMedia.call(this, item.json, profile.jobs, media, itemIndex),
-			},
-		];
+		const binary = await downloadMedia.call(this, item.json, profile.jobs, media, itemIndex);
+		return [{ ...item, binary }];
 	};
 
 	const fail = (error: Error, itemIndex: number): INodeExecutionData[] => {
@@ -252,9 +245,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	// One execution waits one way: it sleeps until the service's event, or it polls.
 	const methods = new Set(
-		plans
-			.map((plan) => waitOf(plan))
-			.flatMap((wait) => (wait === undefined ? [] : [wait.method ?? 'poll'])),
+		plans.map(waitOf).flatMap((wait) => (wait === undefined ? [] : [wait.method ?? 'poll'])),
 	);
 	if (methods.size > 1) {
 		throw new NodeOperationError(
@@ -280,19 +271,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		const plan = plans[itemIndex];
 		if (plan === undefined || profile === undefined) return;
 		try {
-			const answer = await send.call(this, profile, plan, itemIndex, {
-				itemKey,
-				timeoutMs: timeouts[itemIndex],
-				signal,
-			});
+			const sending = { itemIndex, timeoutMs: timeouts[itemIndex], signal };
+			const answer = await send.call(this, profile, plan, sending, itemKey);
 			if (answer instanceof JobToAwait) {
 				jobsToAwait.push({ itemIndex, job: answer });
 			} else {
-				const media =
-					plan instanceof JobToAwait || 'list' in plan || 'describe' in plan
-						? undefined
-						: plan.media;
-				outputs[itemIndex] = await withMedia(toItems(answer, itemIndex), media, itemIndex);
+				const media = 'endpoint' in plan ? plan.media : undefined;
+				outputs[itemIndex] = await outputOf(answer, media, itemIndex);
 			}
 		} catch (error) {
 			outputs[itemIndex] = fail(error as Error, itemIndex);
@@ -315,7 +300,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const read = known?.get(itemIndex);
 			if (read instanceof Error) throw read;
 			const finished = read ?? (await waitForJob.call(this, job, itemIndex, timeouts[itemIndex]));
-			outputs[itemIndex] = await withMedia(toItems(finished, itemIndex), job.media, itemIndex);
+			outputs[itemIndex] = await outputOf(finished, job.media, itemIndex);
 		} catch (error) {
 			outputs[itemIndex] = fail(error as Error, itemIndex);
 		}

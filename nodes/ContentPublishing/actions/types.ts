@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { OperationName } from '../../shared/profile/types';
-import type { JobToAwait, WaitOptions } from '../waiting/poll';
 import type { MediaOptions } from '../media/binary';
+import type { JobToAwait, WaitOptions } from '../waiting/poll';
 
+/** Extra Body Fields and Extra Query Parameters: sent as given, last, so they override the rest. */
 export interface ExtraFields {
 	body: IDataObject;
 	qs: IDataObject;
@@ -15,9 +16,8 @@ export interface RequestPlan {
 	id?: string;
 	/** The node's parameters, which the service's profile places in the request. */
 	params?: IDataObject;
-	/** The escape hatches (Extra Body Fields, Extra Query Parameters), sent as given, last. */
 	extra?: ExtraFields;
-	/** For an endpoint that starts a job (the catalog says which): how to wait for it; none returns the job. */
+	/** For an endpoint that starts a job: how to wait for it; none returns the job. */
 	wait?: WaitOptions;
 	/** Where the finished job's media goes, when it is to be downloaded. */
 	media?: MediaOptions;
@@ -32,13 +32,14 @@ export interface ListPlan {
 }
 
 /** Service → Describe: the profile in use, output without a request of its own. */
-export interface DescribePlan {
+interface DescribePlan {
 	describe: true;
 }
 
 export type OperationPlan = RequestPlan | ListPlan | JobToAwait | DescribePlan;
 
 export interface Operation {
+	/** Its fields, shown only when it is chosen. */
 	description: INodeProperties[];
 	/**
 	 * Reads and checks one item's parameters and answers with what to send. The router sends
@@ -46,4 +47,10 @@ export interface Operation {
 	 * written.
 	 */
 	execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationPlan>;
+}
+
+/** A resource: its Operation field and its operations by value. */
+export interface Resource {
+	operationField: INodeProperties;
+	operations: Record<string, Operation>;
 }

@@ -1,4 +1,5 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 export const returnAllAndLimit: INodeProperties[] = [
 	{
@@ -38,7 +39,7 @@ export const extraQueryField: INodeProperties = {
 };
 
 /** The switch of every operation that can answer with an asynchronous job. */
-export const waitForCompletionField: INodeProperties = {
+const waitForCompletionField: INodeProperties = {
 	displayName: 'Wait for Completion',
 	name: 'waitForCompletion',
 	type: 'boolean',
@@ -47,10 +48,6 @@ export const waitForCompletionField: INodeProperties = {
 		'Whether to wait until the job the service starts has finished and return its result, or return the job at once (pick it up later with Job → Wait for Completion)',
 };
 
-/**
- * How to wait for the job: poll from the running node (the default, as before the choice existed),
- * or sleep until the service reports the job finished (n8n's waiting executions, as its Wait node).
- */
 export const waitMethodField: INodeProperties = {
 	displayName: 'Wait Method',
 	name: 'waitMethod',
@@ -72,17 +69,15 @@ export const waitMethodField: INodeProperties = {
 	default: 'poll',
 	description:
 		'How to wait for the job. With Service Event, a job that fails makes its item an error item, and after Maximum Wait Time n8n resumes the execution with the input items unchanged.',
-	displayOptions: { show: { waitForCompletion: [true] } },
 };
 
-/** How long and how often to wait for a job; shown when waiting is on. */
+/** How long and how often to wait for a job. */
 export const waitOptionsField: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	displayOptions: { show: { waitForCompletion: [true] } },
 	options: [
 		{
 			displayName: 'Maximum Wait Time (Seconds)',
@@ -135,26 +130,53 @@ export const requestOptionsField: INodeProperties = {
 	],
 };
 
+/** An operation's fields, shown only when its resource and operation are chosen. */
+export function showOnlyFor(
+	resource: string,
+	operation: string,
+	properties: INodeProperties[],
+): INodeProperties[] {
+	return updateDisplayOptions(
+		{ show: { resource: [resource], operation: [operation] } },
+		properties,
+	);
+}
+
+/** The Additional Fields of a create, or the Update Fields of an update. */
+export function fieldCollection(
+	name: 'additionalFields' | 'updateFields',
+	options: INodeProperties[],
+): INodeProperties {
+	return {
+		displayName: name === 'additionalFields' ? 'Additional Fields' : 'Update Fields',
+		name,
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options,
+	};
+}
+
 /**
- * The canvas subtitle: "Resource → Operation" in the names the Resource and Operation lists show
- * ("Post → Create", "Publication → Publish to LinkedIn"), as the README writes them; the values
- * the parameters hold (`create: post`) mean nothing to a reader.
+ * The fields of an operation that starts a job: its own, whether and how to wait, what to do with
+ * the job's media, its optional fields (with the escape hatches) in alphabetical order, and how
+ * long to wait; what concerns the wait shown only while waiting is on.
  */
-export function operationSubtitle(properties: INodeProperties[]): string {
-	const options = (property: INodeProperties | undefined) =>
-		(property?.options ?? []) as INodePropertyOptions[];
-	const names: Record<string, string> = {};
-	for (const resource of options(properties.find((property) => property.name === 'resource'))) {
-		const operations = properties.find(
-			(property) =>
-				property.name === 'operation' &&
-				property.displayOptions?.show?.resource?.includes(resource.value),
-		);
-		for (const operation of options(operations)) {
-			names[`${String(resource.value)}:${String(operation.value)}`] =
-				`${resource.name} → ${operation.name}`;
-		}
-	}
-	const key = '$parameter["resource"] + ":" + $parameter["operation"]';
-	return `={{ ${JSON.stringify(names)}[${key}] || ${key} }}`;
+export function jobOperationFields(
+	own: INodeProperties[],
+	optional: INodeProperties[],
+	media: INodeProperties[] = [],
+): INodeProperties[] {
+	const sorted = [...optional, extraBodyField, extraQueryField].sort((a, b) =>
+		a.displayName.localeCompare(b.displayName),
+	);
+	const whileWaiting = (fields: INodeProperties[]) =>
+		updateDisplayOptions({ show: { waitForCompletion: [true] } }, fields);
+	return [
+		...own,
+		waitForCompletionField,
+		...whileWaiting([waitMethodField, ...media]),
+		fieldCollection('additionalFields', sorted),
+		...whileWaiting([waitOptionsField]),
+	];
 }

@@ -1,7 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-/** `*` subscribes to every event, also where the service has no wildcard of its own. */
-export const ALL_EVENTS = '*';
+import { ALL_EVENTS } from '../../shared/executor/events';
 
 /** The events of a service whose OpenAPI document does not list its own. */
 export const BUILT_IN_EVENTS: INodePropertyOptions[] = [

@@ -3,17 +3,19 @@ import type { INodeProperties } from 'n8n-workflow';
 // Any run of characters without a path, query or fragment delimiter, except `.` and `..`.
 const ID_PATTERN = '(?!\\.\\.?(?:[/?#]|$))[^/?#\\s]+';
 
-/** A resource locator with the three ways to name a resource: from a list, by ID, by its API URL. */
-function resourceLocator(options: {
-	name: string;
-	displayName: string;
-	resourcePath: 'pages' | 'posts' | 'webhooks';
-	searchListMethod: string;
-}): INodeProperties {
-	const urlPattern = `^https?://.+/v1/${options.resourcePath}/(${ID_PATTERN})/?(?:[?#].*)?$`;
+/**
+ * A resource locator with the three ways to name a resource: from a list, by ID, by its API URL.
+ * A Page is the parameter `pageId`, at `/v1/pages/<ID>`.
+ */
+function resourceLocator(
+	displayName: 'Page' | 'Post' | 'Webhook',
+	searchListMethod: string,
+): INodeProperties {
+	const resource = displayName.toLowerCase();
+	const urlPattern = `^https?://.+/v1/${resource}s/(${ID_PATTERN})/?(?:[?#].*)?$`;
 	return {
-		displayName: options.displayName,
-		name: options.name,
+		displayName,
+		name: `${resource}Id`,
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		required: true,
@@ -22,8 +24,8 @@ function resourceLocator(options: {
 				displayName: 'From List',
 				name: 'list',
 				type: 'list',
-				placeholder: `Select a ${options.displayName.replace(/ ID$/, '').toLowerCase()}...`,
-				typeOptions: { searchListMethod: options.searchListMethod, searchable: true },
+				placeholder: `Select a ${resource}...`,
+				typeOptions: { searchListMethod, searchable: true },
 			},
 			{
 				displayName: 'By ID',
@@ -41,14 +43,14 @@ function resourceLocator(options: {
 				displayName: 'By URL',
 				name: 'url',
 				type: 'string',
-				placeholder: `e.g. https://api.example.com/v1/${options.resourcePath}/abc123`,
+				placeholder: `e.g. https://api.example.com/v1/${resource}s/abc123`,
 				extractValue: { type: 'regex', regex: urlPattern },
 				validation: [
 					{
 						type: 'regex',
 						properties: {
 							regex: urlPattern,
-							errorMessage: `Not an API URL of the form .../v1/${options.resourcePath}/<ID>`,
+							errorMessage: `Not an API URL of the form .../v1/${resource}s/<ID>`,
 						},
 					},
 				],
@@ -57,26 +59,9 @@ function resourceLocator(options: {
 	};
 }
 
-export const pageLocator = resourceLocator({
-	name: 'pageId',
-	displayName: 'Page',
-	resourcePath: 'pages',
-	searchListMethod: 'searchPages',
-});
-
-export const postLocator = resourceLocator({
-	name: 'postId',
-	displayName: 'Post',
-	resourcePath: 'posts',
-	searchListMethod: 'searchPosts',
-});
-
-export const webhookLocator = resourceLocator({
-	name: 'webhookId',
-	displayName: 'Webhook',
-	resourcePath: 'webhooks',
-	searchListMethod: 'searchWebhooks',
-});
+export const pageLocator = resourceLocator('Page', 'searchPages');
+export const postLocator = resourceLocator('Post', 'searchPosts');
+export const webhookLocator = resourceLocator('Webhook', 'searchWebhooks');
 
 /**
  * The optional page of created or generated content. Saved workflows from before it was a picker

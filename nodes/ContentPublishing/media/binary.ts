@@ -21,14 +21,37 @@ export interface MediaOptions {
 	maxSeconds: number;
 }
 
-// Defaults of the Media Options (literals in the description below, as the lint rules want).
-// 1024 MB: a generated video is far below it (10 minutes of 1080p at 8 Mbit/s is 600 MB), and the
-// 1 GiB video of `npm run bench` is exactly it; a stream without end stops there.
-const DEFAULT_MAX_MEDIA_MB = 1024;
-// 600 s, as the Maximum Wait Time of a job: 1 GiB arrives in it at 14 Mbit/s.
-const DEFAULT_MAX_DOWNLOAD_SECONDS = 600;
-const MAX_MEDIA_MB = 1024 * 1024;
-const MAX_DOWNLOAD_SECONDS = 24 * 3600;
+// The bounds of a job's downloads; 1024 MB is far above a generated video (10 minutes of 1080p at
+// 8 Mbit/s is 600 MB), and arrives in 600 s, the Maximum Wait Time of a job, at 14 Mbit/s.
+const mediaOptions: INodeProperties[] = [
+	{
+		displayName: 'Allowed Media Hosts',
+		name: 'allowedMediaHosts',
+		type: 'string',
+		default: '',
+		placeholder: 'media.corp.example, *.cdn.internal, 10.0.0.5:9000',
+		description:
+			"Hosts besides the Base URL's and public ones that media may come from, such as a private CDN: names, IP addresses, *.name for the hosts under a name, each optionally with :port, separated by commas. Loopback, private, link-local and metadata addresses are refused unless listed here.",
+	},
+	{
+		displayName: 'Max Download Time (Seconds)',
+		name: 'maxDownloadTime',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 86400 },
+		default: 600,
+		description:
+			"How long all of an item's media may take to download together. A download that sends nothing for the Timeout under Request Options stops sooner.",
+	},
+	{
+		displayName: 'Max Media Size (MB)',
+		name: 'maxMediaSize',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 1048576 },
+		default: 1024,
+		description:
+			"The largest file to download, in MB (1,048,576 bytes); a larger one fails the item. In n8n's default binary mode a file is held in memory, so keep this low there or use the filesystem or S3 mode.",
+	},
+];
 
 export const mediaFields: INodeProperties[] = [
 	{
@@ -55,51 +78,24 @@ export const mediaFields: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		displayOptions: { show: { downloadMedia: [true] } },
-		options: [
-			{
-				displayName: 'Allowed Media Hosts',
-				name: 'allowedMediaHosts',
-				type: 'string',
-				default: '',
-				placeholder: 'media.corp.example, *.cdn.internal, 10.0.0.5:9000',
-				description:
-					"Hosts besides the Base URL's and public ones that media may come from, such as a private CDN: names, IP addresses, *.name for the hosts under a name, each optionally with :port, separated by commas. Loopback, private, link-local and metadata addresses are refused unless listed here.",
-			},
-			{
-				displayName: 'Max Download Time (Seconds)',
-				name: 'maxDownloadTime',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 86400 },
-				default: 600,
-				description:
-					"How long all of an item's media may take to download together. A download that sends nothing for the Timeout under Request Options stops sooner.",
-			},
-			{
-				displayName: 'Max Media Size (MB)',
-				name: 'maxMediaSize',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 1048576 },
-				default: 1024,
-				description:
-					"The largest file to download, in MB (1,048,576 bytes); a larger one fails the item. In n8n's default binary mode a file is held in memory, so keep this low there or use the filesystem or S3 mode.",
-			},
-		],
+		options: mediaOptions,
 	},
 ];
 
-/** A number option within its range, or an error naming it. */
+/** A number option within the range its field allows, or an error naming it. */
 function numberOption(
-	context: IExecuteFunctions,
-	value: unknown,
-	name: string,
-	max: number,
+	this: IExecuteFunctions,
+	options: IDataObject,
+	name: 'maxMediaSize' | 'maxDownloadTime',
 	itemIndex: number,
 ): number {
-	const number = Number(value);
+	const field = mediaOptions.find((option) => option.name === name) as INodeProperties;
+	const max = Number(field.typeOptions?.maxValue);
+	const number = Number(options[name] ?? field.default);
 	if (!Number.isFinite(number) || number <= 0 || number > max) {
 		throw new NodeOperationError(
-			context.getNode(),
-			`"${name}" of item ${itemIndex} must be a number from 1 to ${max}`,
+			this.getNode(),
+			`"${field.displayName}" of item ${itemIndex} must be a number from 1 to ${max}`,
 			{ itemIndex },
 		);
 	}
@@ -135,36 +131,22 @@ export function readMediaOptions(
 	return {
 		field,
 		allowedHosts: rules,
-		maxBytes:
-			numberOption(
-				this,
-				options.maxMediaSize ?? DEFAULT_MAX_MEDIA_MB,
-				'Max Media Size (MB)',
-				MAX_MEDIA_MB,
-				itemIndex,
-			) * 1048576,
-		maxSeconds: numberOption(
-			this,
-			options.maxDownloadTime ?? DEFAULT_MAX_DOWNLOAD_SECONDS,
-			'Max Download Time (Seconds)',
-			MAX_DOWNLOAD_SECONDS,
-			itemIndex,
-		),
+		maxBytes: numberOption.call(this, options, 'maxMediaSize', itemIndex) * 1048576,
+		maxSeconds: numberOption.call(this, options, 'maxDownloadTime', itemIndex),
 		idleMs: readRequestTimeout.call(this, itemIndex),
 	};
 }
 
 // A result naming more files than this is not downloaded: it is not the media of one job.
-export const MAX_FILES_PER_ITEM = 50;
+const MAX_FILES_PER_ITEM = 50;
 const MAX_NAME_LENGTH = 200;
 
 /**
- * A file name from the last segment of an address: percent-decoded, without any path (a decoded
- * `%2F` or `\`), control or invisible format characters (such as the right-to-left override that
- * makes `clip\u202Ekpm.exe` read as `clipexe.mp4`) or leading dots, at most 200 characters with its
- * extension kept. Undefined when nothing is left.
+ * A file name from the last segment of an address: percent-decoded, without any path, control or
+ * invisible format characters (such as a right-to-left override that makes `clip\u202Ekpm.exe` read
+ * as `clipexe.mp4`) or leading dots, at most 200 characters with its extension kept.
  */
-export function fileNameOf(url: URL): string | undefined {
+function fileNameOf(url: URL): string | undefined {
 	const segment = url.pathname.split('/').pop() ?? '';
 	let decoded = segment;
 	try {
@@ -221,15 +203,11 @@ const GENERIC_TYPES = ['', 'application/octet-stream', 'binary/octet-stream', 'a
 const NOT_MEDIA = /^(text|multipart)\/|html|xml|json|javascript|ecmascript/;
 
 /**
- * The MIME type to store a file under, checked against what its name and its job say:
- * - an HTML, XML (SVG included), JSON, JavaScript, text or multipart answer is refused;
- * - a generic type (none, application/octet-stream) is replaced by the type the name's extension says;
- * - a media type of another kind than the name's extension (image/png for a `.mp4`) is refused;
- * - a file of a kind its job does not make (a video in a carousel) is refused;
- * - otherwise the server's type stands.
- * Returns the type, or why the file is refused.
+ * The MIME type to store a file under, or why it is refused: never a type that is no media; a
+ * generic type replaced by the one the name's extension says; refused when the type's kind is not
+ * the extension's (image/png for a `.mp4`) or not one its job makes (a video in a carousel).
  */
-export function mediaTypeOf(
+function mediaTypeOf(
 	served: string | undefined,
 	fileName: string | undefined,
 	jobKind: string | undefined,
@@ -292,9 +270,7 @@ export async function downloadMedia(
 		);
 	}
 	const limits: DownloadLimits = {
-		allowedHosts: options.allowedHosts,
-		maxBytes: options.maxBytes,
-		idleMs: options.idleMs,
+		...options,
 		deadline: AbortSignal.timeout(options.maxSeconds * 1000),
 		deadlineSeconds: options.maxSeconds,
 	};

@@ -23,6 +23,7 @@ function shorten(value: string, length: number): string {
 
 /** What a picker's entry shows of a record: read where the profile says the service keeps it. */
 type FieldReader = (record: IDataObject, field: string) => unknown;
+type Read = (field: string) => unknown;
 
 /** A request placement (`/body/headline`) as the place the resource answered holds it (`/headline`). */
 function inResource(to: string | null | undefined): string | undefined {
@@ -64,7 +65,7 @@ function text(value: unknown): string {
 async function search(
 	context: ILoadOptionsFunctions,
 	endpoint: OperationName,
-	toEntry: (read: (field: string) => unknown) => INodeListSearchItems,
+	toEntry: (read: Read) => INodeListSearchItems,
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
@@ -99,59 +100,34 @@ async function search(
 	return { results, paginationToken: next === undefined ? undefined : JSON.stringify(next) };
 }
 
-export async function searchPages(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await search(
-		this,
-		'listPages',
-		(read) => ({
-			name: text(read('name')) || text(read('title')) || String(read('id')),
-			value: String(read('id')),
-			url: text(read('url')) || undefined,
-		}),
-		filter,
-		paginationToken,
-	);
+/** A list search of the editor over one list endpoint, each record shown as `toEntry` says. */
+function listSearch(endpoint: OperationName, toEntry: (read: Read) => INodeListSearchItems) {
+	return async function (
+		this: ILoadOptionsFunctions,
+		filter?: string,
+		paginationToken?: string,
+	): Promise<INodeListSearchResult> {
+		return await search(this, endpoint, toEntry, filter, paginationToken);
+	};
 }
 
-export async function searchPosts(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await search(
-		this,
-		'listPosts',
-		(read) => {
-			const label = text(read('title')) || shorten(text(read('content')), 60) || String(read('id'));
-			const status = text(read('status'));
-			return { name: status ? `${label} (${status})` : label, value: String(read('id')) };
-		},
-		filter,
-		paginationToken,
-	);
-}
+export const searchPages = listSearch('listPages', (read) => ({
+	name: text(read('name')) || text(read('title')) || String(read('id')),
+	value: String(read('id')),
+	url: text(read('url')) || undefined,
+}));
 
-export async function searchWebhooks(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	return await search(
-		this,
-		'listWebhooks',
-		(read) => {
-			const listed = read('events');
-			const events = Array.isArray(listed) ? ` (${listed.join(', ')})` : '';
-			return {
-				name: `${text(read('webhookUrl')) || String(read('id'))}${events}`,
-				value: String(read('id')),
-			};
-		},
-		filter,
-		paginationToken,
-	);
-}
+export const searchPosts = listSearch('listPosts', (read) => {
+	const label = text(read('title')) || shorten(text(read('content')), 60) || String(read('id'));
+	const status = text(read('status'));
+	return { name: status ? `${label} (${status})` : label, value: String(read('id')) };
+});
+
+export const searchWebhooks = listSearch('listWebhooks', (read) => {
+	const listed = read('events');
+	const events = Array.isArray(listed) ? ` (${listed.join(', ')})` : '';
+	return {
+		name: `${text(read('webhookUrl')) || String(read('id'))}${events}`,
+		value: String(read('id')),
+	};
+});

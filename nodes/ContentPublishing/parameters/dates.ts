@@ -2,12 +2,10 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 /**
- * Dates the node sends. n8n's date-time fields hold a wall-clock time without an offset
- * ("2026-12-01T10:00:00"), meant in the workflow's time zone; a service reads such a time in its own
- * zone, so 10:00 in Berlin would go out at 10:00 wherever the service runs. The node reads a wall
- * time in the workflow's zone (or the Time Zone option's), and sends every time as UTC
- * (`2026-12-01T09:00:00.000Z`). A time that already says its offset, a JavaScript Date or a Luxon
- * DateTime from an expression is taken as the instant it is.
+ * n8n's date-time fields hold a wall-clock time without an offset, meant in the workflow's time
+ * zone, which a service would read in its own. The node reads it in the workflow's zone (or the
+ * Time Zone option's) and sends UTC. A time with its offset, a Date or a Luxon DateTime from an
+ * expression is taken as the instant it is.
  */
 
 export const timeZoneField: INodeProperties = {
@@ -35,26 +33,18 @@ function offsetAt(timeZone: string, instant: number): number {
 		minute: 'numeric',
 		second: 'numeric',
 	}).formatToParts(new Date(instant));
-	const part = (type: string) => Number(parts.find((entry) => entry.type === type)?.value ?? 0);
-	const wall = Date.UTC(
-		part('year'),
-		part('month') - 1,
-		part('day'),
-		part('hour'),
-		part('minute'),
-		part('second'),
+	const { year, month, day, hour, minute, second } = Object.fromEntries(
+		parts.map(({ type, value }) => [type, Number(value)]),
 	);
-	return wall - Math.floor(instant / 1000) * 1000;
+	return Date.UTC(year, month - 1, day, hour, minute, second) - Math.floor(instant / 1000) * 1000;
 }
 
 /** The instant a wall-clock time names in a zone; around a clock change, the offset after it. */
-export function instantOf(wall: number, timeZone: string): number {
-	const first = wall - offsetAt(timeZone, wall);
-	const second = wall - offsetAt(timeZone, first);
-	return second;
+function instantOf(wall: number, timeZone: string): number {
+	return wall - offsetAt(timeZone, wall - offsetAt(timeZone, wall));
 }
 
-export function isTimeZone(timeZone: string): boolean {
+function isTimeZone(timeZone: string): boolean {
 	try {
 		new Intl.DateTimeFormat('en-US', { timeZone });
 		return true;
@@ -101,17 +91,11 @@ export function readDateTime(
 		const text = String(value).trim();
 		const wall = WALL_TIME.exec(text);
 		if (wall !== null) {
-			const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '0'] = wall;
-			const utcWall = Date.UTC(
-				Number(year),
-				Number(month) - 1,
-				Number(day),
-				Number(hour),
-				Number(minute),
-				Number(second),
-				Number(fraction.padEnd(3, '0').slice(0, 3)),
-			);
-			instant = instantOf(utcWall, zone);
+			const [year, month, day, hour, minute, second] = wall
+				.slice(1, 7)
+				.map((part) => Number(part ?? 0));
+			const millis = Number((wall[7] ?? '').padEnd(3, '0').slice(0, 3));
+			instant = instantOf(Date.UTC(year, month - 1, day, hour, minute, second, millis), zone);
 		} else if (WITH_OFFSET.test(text)) {
 			instant = Date.parse(text);
 		}

@@ -1,15 +1,12 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeParameterResourceLocator,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeParameterResourceLocator } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isUnsafeId } from '../../shared/executor/request';
 import { BUILT_IN_PROFILE } from '../../shared/profile/builtIn';
 import type { OperationName } from '../../shared/profile/types';
 import { DEFAULT_TIMEOUT_MS } from '../../shared/transport';
+import type { ExtraFields } from '../actions/types';
+import { pageIdField, sourcePostField } from '../descriptions/locators';
 
 function isEmptyValue(value: unknown): boolean {
 	return (
@@ -20,7 +17,7 @@ function isEmptyValue(value: unknown): boolean {
 	);
 }
 
-export function locatorValue(value: unknown): string {
+function locatorValue(value: unknown): string {
 	if (value !== null && typeof value === 'object' && '__rl' in (value as IDataObject)) {
 		return String((value as INodeParameterResourceLocator).value ?? '').trim();
 	}
@@ -30,10 +27,11 @@ export function locatorValue(value: unknown): string {
 // Parameters that are lists, also where they are typed as text (`a, b`).
 const LIST_PARAMETERS = new Set(['tags', 'mediaUrls', 'events', 'thread']);
 
-/** Splits a comma- or newline-separated text into its non-empty entries. */
-export function splitList(value: unknown): string[] {
-	const entries = Array.isArray(value) ? value.map(String) : String(value ?? '').split(/[,\n]/);
-	return entries.map((entry) => entry.trim()).filter(Boolean);
+function splitList(text: string): string[] {
+	return text
+		.split(/[,\n]/)
+		.map((entry) => entry.trim())
+		.filter(Boolean);
 }
 
 /**
@@ -73,7 +71,7 @@ function parseJsonValue(
 }
 
 /** Reads a JSON-object parameter, naming the parameter and the item when it is not one. */
-export function parseJsonObject(
+function parseJsonObject(
 	this: IExecuteFunctions,
 	value: unknown,
 	displayName: string,
@@ -132,12 +130,11 @@ export function requireTextList(
 	return parsed as string[];
 }
 
-/** The escape hatches: raw body and query fields, merged last so they can override anything. */
 export function readExtraFields(
 	this: IExecuteFunctions,
 	collection: IDataObject,
 	itemIndex: number,
-): { body: IDataObject; qs: IDataObject } {
+): ExtraFields {
 	return {
 		body: parseJsonObject.call(this, collection.extraBody, 'Extra Body Fields (JSON)', itemIndex),
 		qs: parseJsonObject.call(
@@ -175,6 +172,9 @@ function checkId(
 	return id;
 }
 
+// The resource locators a collection may hold, for the names errors give them.
+const COLLECTION_LOCATORS = [pageIdField, sourcePostField];
+
 /**
  * Reads a collection parameter with each of its resource locators turned into the id it names,
  * by the locator mode's own rule. A value saved before a field became a locator is a plain
@@ -184,7 +184,6 @@ export function readCollection(
 	this: IExecuteFunctions,
 	parameterName: string,
 	itemIndex: number,
-	locators: INodeProperties[],
 ): IDataObject {
 	const collection = { ...(this.getNodeParameter(parameterName, itemIndex, {}) as IDataObject) };
 	for (const [name, value] of Object.entries(collection)) {
@@ -194,33 +193,24 @@ export function readCollection(
 				extractValue: true,
 			}),
 		);
-		const displayName = locators.find((locator) => locator.name === name)?.displayName ?? name;
+		const displayName =
+			COLLECTION_LOCATORS.find((locator) => locator.name === name)?.displayName ?? name;
 		collection[name] = id === '' ? id : checkId.call(this, id, displayName, itemIndex);
 	}
 	return collection;
 }
 
-export function requireLocator(
-	this: IExecuteFunctions,
-	parameterName: string,
-	displayName: string,
-	itemIndex: number,
-): string {
-	// extractValue applies the locator mode's own rule, such as the ID pattern of a URL.
-	const id = locatorValue(
-		this.getNodeParameter(parameterName, itemIndex, undefined, { extractValue: true }),
-	);
-	return checkId.call(this, id, displayName, itemIndex);
-}
-
-/** An id typed or mapped into a plain text parameter. */
+/** An id picked in a resource locator, or typed or mapped into a text parameter. */
 export function requireId(
 	this: IExecuteFunctions,
 	parameterName: string,
 	displayName: string,
 	itemIndex: number,
 ): string {
-	const id = String(this.getNodeParameter(parameterName, itemIndex, '') ?? '').trim();
+	// extractValue applies a locator mode's own rule, such as the ID pattern of a URL.
+	const id = locatorValue(
+		this.getNodeParameter(parameterName, itemIndex, undefined, { extractValue: true }),
+	);
 	return checkId.call(this, id, displayName, itemIndex);
 }
 
@@ -256,4 +246,19 @@ export function readRequestTimeout(this: IExecuteFunctions, itemIndex: number): 
 		);
 	}
 	return seconds * 1000;
+}
+
+/** Fails an update that would change nothing. */
+export function requireChanges(
+	this: IExecuteFunctions,
+	body: IDataObject,
+	extra: ExtraFields,
+	itemIndex: number,
+): void {
+	if (Object.keys(body).length === 0 && Object.keys(extra.body).length === 0) {
+		throw new NodeOperationError(this.getNode(), `Nothing to update in item ${itemIndex}`, {
+			itemIndex,
+			description: 'Add at least one field under "Update Fields".',
+		});
+	}
 }

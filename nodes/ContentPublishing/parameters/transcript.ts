@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 type TranscriptFormat = 'text' | 'vtt' | 'srt';
 
 /** The largest transcript the node sends: many hours of speech, far below what a request may carry. */
-export const MAX_TRANSCRIPT_BYTES = 5 * 1024 * 1024;
+const MAX_TRANSCRIPT_BYTES = 5 * 1024 * 1024;
 
 /** The buffer as text, or undefined when it is not UTF-8 or holds control bytes no text file has. */
 function decodeText(buffer: Buffer): string | undefined {
@@ -88,7 +88,7 @@ export function subtitlesToText(subtitles: string, format: 'vtt' | 'srt'): strin
 }
 
 /** Reads the transcript from a binary property as plain text, whatever the binary-data mode. */
-export async function readTranscriptFromBinary(
+async function readTranscriptFromBinary(
 	this: IExecuteFunctions,
 	propertyName: string,
 	itemIndex: number,
@@ -117,4 +117,33 @@ export async function readTranscriptFromBinary(
 		});
 	}
 	return format === 'text' ? text.trim() : subtitlesToText(text, format);
+}
+
+/** The item's transcript, typed or from a file, checked to be neither empty nor too long. */
+export async function readTranscript(this: IExecuteFunctions, itemIndex: number): Promise<string> {
+	const source = this.getNodeParameter('transcriptSource', itemIndex, 'text') as string;
+	const transcript =
+		source === 'binary'
+			? await readTranscriptFromBinary.call(
+					this,
+					(this.getNodeParameter('binaryPropertyName', itemIndex) as string).trim(),
+					itemIndex,
+				)
+			: String(this.getNodeParameter('transcript', itemIndex, '') ?? '').trim();
+	if (transcript === '') {
+		throw new NodeOperationError(this.getNode(), `"Transcript" of item ${itemIndex} is empty`, {
+			itemIndex,
+		});
+	}
+	if (Buffer.byteLength(transcript) > MAX_TRANSCRIPT_BYTES) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`"Transcript" of item ${itemIndex} is longer than a transcript can be`,
+			{
+				itemIndex,
+				description: `A transcript may have up to ${MAX_TRANSCRIPT_BYTES.toLocaleString('en-US')} bytes.`,
+			},
+		);
+	}
+	return transcript;
 }

@@ -44,40 +44,15 @@ import { downloadMedia, type MediaOptions } from '../media/binary';
 import { errorJson, withoutErrorKey } from '../actions/outputs';
 
 /**
- * Wait for Completion by the service's event: the execution sleeps in n8n's waiting state (as n8n's
- * Wait node and its "send and wait" operations do) and runs nothing until the service reports a
- * job finished, in regular and in queue mode alike.
- *
- * - The node starts every item's job, registers ONE webhook on the service for this execution (its
- *   job-finished and job-failed events), whose address is the execution's resume URL, reads the
- *   jobs once, and puts the execution to wait until Maximum Wait Time.
- * - n8n then calls `resumeOnEvent` for every request to that address. A request is only ever a
- *   prompt: the node reads the jobs' states from the service with its own key, keeps waiting while
- *   one is pending, and resumes the execution once all have finished, one output item per input
- *   item. Nothing in a request is believed, and requests without a valid signature read within a
- *   budget per wait.
- *
- * The resume URL carries what the wait needs later (the items' job ids, their outputs decided
- * before the wait, the deadline), sealed (AES-256-GCM) with a key derived from the credential's API
- * key: n8n keeps nothing of a waiting node's own output for its webhook (waiting-webhooks.ts pops
- * it), and static data is the workflow's, not the execution's. Only the deadline is in clear, for
- * sweeps to see whether the wait is over.
- *
- * Every registration goes: where the node runs, at once (when the wait resumes, or when it falls
- * back to polling, looking the registration up by its address, unique by the wait's nonce, where
- * the service's answer did not give its id), tried once more a second later. Nothing of the node
- * runs while an execution waits, when n8n resumes it at its deadline or when it is cancelled: there
- * a sweep removes it, before every registration and in the node's later executions where this
- * process planned one (see `sweepEventWaits`). A registration that cannot be removed never changes
- * how a later wait waits, and no hint, error or log carries an address.
+ * Wait Method "Service Event" (docs/waiting.md): the execution sleeps in n8n's waiting state until
+ * the service calls its resume address. `awaitByEvent` registers the webhook and puts the execution
+ * to wait; n8n calls `resumeOnEvent` for every request to the address, which only prompts the node
+ * to read the jobs itself. The wait's state travels sealed in the address: n8n keeps nothing of a
+ * waiting node's output for its webhook, and static data is the workflow's, not the execution's.
  */
 
-/**
- * The resume address n8n serves while the execution waits: `$execution.resumeUrl` + `/<node id>`.
- * A restart webhook has no lifecycle for n8n to call (n8n never registers it), so this is a named
- * constant as in n8n's own nodes (`sendAndWaitWebhooksDescription`): the community rule
- * `webhook-lifecycle-complete` asks lifecycle methods of webhooks that n8n registers.
- */
+// `$execution.resumeUrl` + `/<node id>`. A named constant, as n8n's `sendAndWaitWebhooksDescription`:
+// n8n never registers a restart webhook, so the rule `webhook-lifecycle-complete` must not ask for lifecycle methods.
 export const EVENT_WAIT_WEBHOOKS: IWebhookDescription[] = [
 	{
 		name: 'default',
@@ -99,43 +74,37 @@ const PROBE_PARAM = 'cp_probe';
 // Marks the node's own calls of a resume address, for n8n's logs (and the tests); nothing is believed from it.
 export const CHECK_HEADER = 'x-content-publishing-wait';
 
-// A service that states no limit for a webhook's address is taken to accept this much; n8n itself
-// refuses request lines near Node.js's 16 kB header limit.
+// For a service that states no limit of a webhook's address; n8n refuses request lines near 16 kB.
 const DEFAULT_MAX_URL_LENGTH = 2048;
 const MAX_URL_LENGTH = 8000;
 const READ_TIMEOUT_MS = 10_000;
-// A registration past its deadline by this much belongs to an execution n8n resumed already (n8n
-// checks waiting executions once a minute).
-const LEFTOVER_GRACE_MS = 120_000;
 const PROBE_TIMEOUT_MS = 5_000;
-// What one clean-up may send: pages of the service's list (of up to LIST_PAGE_SIZE), calls to n8n
-// asking whether an execution still waits, and DELETEs; and how long it may take.
+// A registration this far past its deadline is of an execution n8n resumed (it checks once a minute).
+const LEFTOVER_GRACE_MS = 120_000;
+// What one sweep may send (list pages, probes of n8n, DELETEs) and how long it may take.
 export const MAX_LIST_PAGES = 10;
 const LIST_PAGE_SIZE = 100;
 const MAX_PROBES = 20;
 export const MAX_SWEEP_DELETES = 20;
 const SWEEP_TIME_LIMIT_MS = 30_000;
-// A registration this young may be of an execution n8n is still saving as waiting: its address
-// answers 409 until then, as an ended execution's does.
+// n8n answers 409 for a wait it is still saving, as for an ended one: younger waits are not probed.
 const YOUNG_MS = 60_000;
-// While registrations of waits of this n8n remain on the service, a process that made or saw one
-// sweeps again this often, at the next execution of the node with the credential.
+// While registrations of this n8n's waits remain, a process that made or saw one sweeps this often.
 export const SWEEP_INTERVAL_MS = 5 * 60_000;
-// After a clean-up that failed, the next sweep is due this much later (and the registration is
-// then old enough to be judged).
+// After a failed clean-up, the next sweep comes when the registration is old enough to be judged.
 const SWEEP_RETRY_MS = YOUNG_MS;
-// A clean-up that failed where the node runs is tried once more, this much later.
 const CLEANUP_RETRY_MS = 1_000;
-// Calls of a wait's address without a valid signature read this many jobs at once, then one more
-// every 5 seconds (this many a minute), in each n8n process; a signed event is never held back.
+// Calls without a valid signature read this many jobs at once per wait and process, then one per 5 s.
 export const UNSIGNED_READS_PER_MINUTE = 12;
-// After the node returns, n8n saves the execution as waiting (within milliseconds); a delivery
-// before that gets 409. One call of the node's own this much later reads the jobs for an event a
-// service sent in that moment and did not send again.
+const READ_REFILL_MS = 60_000 / UNSIGNED_READS_PER_MINUTE;
+// n8n answers 409 until it has saved the wait: the node's own call this much later reads the jobs.
 export const NUDGE_DELAY_MS = 2_000;
-// Waits this process resumed, remembered so a call that comes in while n8n starts the execution does not resume it twice.
+// Waits this process resumed, so that a call coming while n8n starts the execution does not resume it twice.
 const RESUMED_MEMORY_MS = 10 * 60_000;
 const MAX_REMEMBERED = 10_000;
+const UNREADABLE = {
+	error: 'The jobs could not be read; the execution goes on waiting. Send again.',
+};
 
 interface WaitState {
 	v: 1;
@@ -162,11 +131,6 @@ export interface EventWaitSetup {
 	events: string[];
 }
 
-export interface AwaitedJob {
-	itemIndex: number;
-	job: JobToAwait;
-}
-
 export type EventWaitOutcome =
 	| { waiting: true }
 	/** Every job had finished when it was read: the node outputs them now. */
@@ -174,22 +138,18 @@ export type EventWaitOutcome =
 	/** Waiting by event was not possible after the jobs had started: why, and the node polls instead. */
 	| { waiting: false; poll: string };
 
-type JobOutcome =
-	| { state: 'finished'; job: IDataObject }
-	| { state: 'failed'; error: NodeApiError | NodeOperationError }
-	| { state: 'pending'; status: string };
-
 // ------------------------------------------------------------------------------------------------
-// Keys, signed state and the registered address
+// Keys, sealed state and the registered address
 
-/** The key the wait's state is sealed with: derived from the API key, so only this credential's node can write a state it believes. */
-async function waitKey(context: RequestContext): Promise<Buffer> {
-	const { apiKey } = await readCredentials.call(context);
-	return createHmac('sha256', apiKey).update('n8n-nodes-content-publishing event wait v1').digest();
+function hmac(key: Buffer | string, data: string): Buffer {
+	return createHmac('sha256', key).update(data).digest();
 }
 
-function mac(key: Buffer, ...parts: string[]): string {
-	return createHmac('sha256', key).update(parts.join('\n')).digest('base64url');
+/** The key that seals a wait's state (only this credential writes a state it believes), and the credential as sweeps know it. */
+async function credentialOf(context: RequestContext): Promise<{ key: Buffer; credential: string }> {
+	const { apiKey, baseUrl } = await readCredentials.call(context);
+	const key = hmac(apiKey, 'n8n-nodes-content-publishing event wait v1');
+	return { key, credential: hmac(key, `sweep\n${baseUrl}`).toString('base64url') };
 }
 
 function sameText(a: string, b: string): boolean {
@@ -198,98 +158,76 @@ function sameText(a: string, b: string): boolean {
 	return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/** The secret the node registers: derived from the key and this wait, so it is never stored. */
-function derivedSecret(
-	profile: Profile,
-	key: Buffer,
-	executionId: string,
-	nodeId: string,
-	nonce: string,
-): string {
-	const bytes = createHmac('sha256', key)
-		.update(`secret\n${executionId}\n${nodeId}\n${nonce}`)
-		.digest();
-	return secretFor(profile.webhooks.signature, bytes);
+const stateScope = (executionId: string, nodeId: string) => `state\n${executionId}\n${nodeId}`;
+const secretScope = (executionId: string, nodeId: string, nonce: string) =>
+	`secret\n${executionId}\n${nodeId}\n${nonce}`;
+
+/** The secret the node registers: derived from the key and the wait's secret scope, so it is never stored. */
+function derivedSecret(profile: Profile, key: Buffer, scope: string): string {
+	return secretFor(profile.webhooks.signature, hmac(key, scope));
 }
 
 /** Text sealed with the key (AES-256-GCM), bound to `aad`: only this credential opens it, and nothing in it can be changed. */
 function seal(key: Buffer, aad: string, text: string): string {
 	const iv = randomBytes(12);
-	const cipher = createCipheriv(
-		'aes-256-gcm',
-		createHmac('sha256', key).update('seal').digest(),
-		iv,
-	);
+	const cipher = createCipheriv('aes-256-gcm', hmac(key, 'seal'), iv);
 	cipher.setAAD(Buffer.from(aad));
 	const sealed = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
 	return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
 }
 
-function unseal(key: Buffer, aad: string, text: string): string | undefined {
-	if (text === '') return undefined;
+/** Undefined where the text was sealed with another key or for another `aad`, or changed. */
+function unseal(key: Buffer, aad: string, sealed: string): string | undefined {
 	try {
-		const bytes = Buffer.from(text, 'base64url');
-		const decipher = createDecipheriv(
-			'aes-256-gcm',
-			createHmac('sha256', key).update('seal').digest(),
-			bytes.subarray(0, 12),
-		);
+		const bytes = Buffer.from(sealed, 'base64url');
+		const decipher = createDecipheriv('aes-256-gcm', hmac(key, 'seal'), bytes.subarray(0, 12));
 		decipher.setAAD(Buffer.from(aad));
 		decipher.setAuthTag(bytes.subarray(12, 28));
 		return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
 	} catch {
-		// Sealed with another key, or changed.
 		return undefined;
 	}
 }
 
 /**
- * Which run of the node this wait is: the node that handed it its items, and that node's output
- * and run. n8n serves one resume address per execution and node, so without this a later run of
- * the node in a loop could be resumed with an earlier run's state. (Not the number of items:
- * with Execute Once the node sees one, its webhook all of them.)
+ * Binds the address to this run of the node (its input's node, output and run, not the number of
+ * items, which Execute Once changes): n8n serves one resume address per execution and node, so a
+ * later run in a loop could otherwise be resumed with an earlier run's state.
  */
-function runOf(context: IExecuteFunctions | IWebhookFunctions): string {
-	return String(
-		context.evaluateExpression(
-			'{{ JSON.stringify([$prevNode.name, $prevNode.outputIndex, $prevNode.runIndex]) }}',
-			0,
-		),
+function runMac(
+	context: IExecuteFunctions | IWebhookFunctions,
+	key: Buffer,
+	nonce: string,
+): string {
+	const run = context.evaluateExpression(
+		'{{ JSON.stringify([$prevNode.name, $prevNode.outputIndex, $prevNode.runIndex]) }}',
+		0,
 	);
+	const parts = [context.getExecutionId(), context.getNode().id, nonce, String(run)];
+	return hmac(key, parts.join('\n')).toString('base64url');
 }
 
 function isState(value: unknown): value is WaitState {
-	if (
-		!isRecord(value) ||
-		value.v !== 1 ||
-		typeof value.n !== 'string' ||
-		typeof value.d !== 'number' ||
-		typeof value.w !== 'number'
-	)
-		return false;
-	return Array.isArray(value.j) && value.j.every((id) => id === null || typeof id === 'string');
-}
-
-/** What a sealed secret is bound to: this wait's registration. */
-function secretScope(executionId: string, nodeId: string, nonce: string): string {
-	return `secret\n${executionId}\n${nodeId}\n${nonce}`;
-}
-
-function sealState(key: Buffer, executionId: string, nodeId: string, state: WaitState): string {
-	return seal(key, `state\n${executionId}\n${nodeId}`, JSON.stringify(state));
+	return (
+		isRecord(value) &&
+		value.v === 1 &&
+		typeof value.n === 'string' &&
+		typeof value.d === 'number' &&
+		typeof value.w === 'number' &&
+		Array.isArray(value.j) &&
+		value.j.every((id) => id === null || typeof id === 'string')
+	);
 }
 
 /** The wait's state from its address, where this credential sealed it for this execution and node. */
 function openState(
 	key: Buffer,
-	executionId: string,
-	nodeId: string,
-	sealed: string,
+	{ executionId, nodeId, sealed }: Pick<Registration, 'executionId' | 'nodeId' | 'sealed'>,
 ): WaitState | undefined {
-	const opened = unseal(key, `state\n${executionId}\n${nodeId}`, sealed);
-	if (opened === undefined) return undefined;
 	try {
-		const value: unknown = JSON.parse(opened);
+		const value: unknown = JSON.parse(
+			unseal(key, stateScope(executionId, nodeId), sealed) ?? 'null',
+		);
 		return isState(value) ? value : undefined;
 	} catch {
 		return undefined;
@@ -314,28 +252,21 @@ interface Registration {
 /** A registration's address read back as a wait of this n8n (its origin and waiting-webhook path): any node, any execution. */
 function registeredWait(address: unknown, resume: URL): Omit<Registration, 'id'> | undefined {
 	if (typeof address !== 'string') return undefined;
-	let url: URL;
 	try {
-		url = new URL(address);
-	} catch {
-		return undefined;
-	}
-	const segments = url.pathname.split('/');
-	const ours = resume.pathname.split('/');
-	const samePlace =
-		url.origin === resume.origin &&
-		segments.length === ours.length &&
-		segments.slice(0, -2).join('/') === ours.slice(0, -2).join('/');
-	const sealed = url.searchParams.get(STATE_PARAM);
-	const until = url.searchParams.get(UNTIL_PARAM) ?? '';
-	if (
-		!samePlace ||
-		sealed === null ||
-		!url.searchParams.has(RUN_MAC_PARAM) ||
-		!/^\d{1,12}$/.test(until)
-	)
-		return undefined;
-	try {
+		const url = new URL(address);
+		const segments = url.pathname.split('/');
+		const ours = resume.pathname.split('/');
+		const sealed = url.searchParams.get(STATE_PARAM);
+		const until = url.searchParams.get(UNTIL_PARAM) ?? '';
+		if (
+			url.origin !== resume.origin ||
+			segments.length !== ours.length ||
+			segments.slice(0, -2).join('/') !== ours.slice(0, -2).join('/') ||
+			sealed === null ||
+			!url.searchParams.has(RUN_MAC_PARAM) ||
+			!/^\d{1,12}$/.test(until)
+		)
+			return undefined;
 		return {
 			executionId: decodeURIComponent(segments[segments.length - 2]),
 			nodeId: decodeURIComponent(segments[segments.length - 1]),
@@ -344,7 +275,7 @@ function registeredWait(address: unknown, resume: URL): Omit<Registration, 'id'>
 			url,
 		};
 	} catch {
-		// A path that does not decode is no address n8n made.
+		// Not an address, or a path that does not decode: no address n8n made.
 		return undefined;
 	}
 }
@@ -352,12 +283,11 @@ function registeredWait(address: unknown, resume: URL): Omit<Registration, 'id'>
 const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * Text from a service or a failure without any address of a wait: the addresses given, n8n's
- * token, any address under this n8n's waiting-webhook path and any value of the node's query
- * parameters, in the forms a service may quote them. Hints, errors and logs carry no address.
+ * A failure's message without the addresses given, n8n's token, any address under n8n's
+ * waiting-webhook path or any value of the node's query parameters, in any form a service quotes.
  */
-function withoutAddresses(text: string, resume: URL, ...addresses: URL[]): string {
-	let result = text;
+function safeMessage(error: unknown, resume: URL, ...addresses: URL[]): string {
+	let result = error instanceof Error ? error.message : String(error);
 	const waitingPath = resume.pathname.split('/').slice(0, -2).join('/');
 	if (waitingPath !== '')
 		result = result.replace(
@@ -387,82 +317,89 @@ function withoutAddresses(text: string, resume: URL, ...addresses: URL[]): strin
 	);
 }
 
-function safeMessage(error: unknown, resume: URL, ...addresses: URL[]): string {
-	return withoutAddresses(
-		error instanceof Error ? error.message : String(error),
-		resume,
-		...addresses,
-	);
-}
-
 // ------------------------------------------------------------------------------------------------
 // Reading the jobs
 
-async function readOutcome(
-	context: RequestContext,
-	profile: Profile,
-	jobId: string,
-	itemIndex: number,
-): Promise<JobOutcome> {
-	let job: IDataObject;
-	try {
-		job = await readJobById.call(context, jobId, {
-			itemIndex,
-			retryReads: false,
-			timeoutMs: READ_TIMEOUT_MS,
-		});
-	} catch (error) {
-		// A job the service no longer knows will never finish: its item fails. Any other failure is read again later.
-		if (error instanceof NodeApiError && error.httpCode === '404')
-			return { state: 'failed', error };
-		throw asNodeError(context, error, itemIndex);
-	}
-	const view = readJob(profile.jobs, job);
-	if (view.state === 'succeeded' || view.state === 'scheduled') return { state: 'finished', job };
-	if (view.state === 'failed')
-		return { state: 'failed', error: failedJobError(context, job, view, itemIndex) };
-	return { state: 'pending', status: view.status || 'unknown' };
+interface WaitedJob {
+	itemIndex: number;
+	jobId: string;
+}
+
+type ReadOptions = { toTheEnd?: boolean; start?: number; budget?: { tokens: number } };
+
+function jobsOf(state: WaitState): WaitedJob[] {
+	return state.j.flatMap((jobId, itemIndex) => (jobId === null ? [] : [{ itemIndex, jobId }]));
 }
 
 /**
- * Reads the jobs up to the first one still pending (or all of them, `toTheEnd`), so a call that
- * changes nothing costs one read. Reading starts at `start` (a position in `jobs`) and comes round
- * to the jobs before it last: after the job a signed event named (that job has just finished; jobs
- * tend to finish in the order they started, so the next one is the likeliest to be pending), or at
- * the job an earlier call found pending. `reads` counts the reads as they are sent.
+ * Each item's output (a pending job's: its item's error once the wait is over), read up to the first
+ * job still pending (or to the end), so a call that changes nothing costs one read. Reading starts
+ * at `start` and comes round: after the job a signed event named (jobs tend to finish in the order
+ * they started), or at the job an earlier call found pending. Each read takes a token of `budget`.
  */
 async function readJobs(
 	context: RequestContext,
 	profile: Profile,
-	jobs: Array<{ itemIndex: number; jobId: string }>,
-	{
-		toTheEnd = false,
-		start = 0,
-		reads,
-	}: { toTheEnd?: boolean; start?: number; reads?: { count: number } } = {},
-): Promise<{ outcomes: Map<number, JobOutcome>; pending: boolean; pendingAt?: number }> {
-	const outcomes = new Map<number, JobOutcome>();
+	jobs: WaitedJob[],
+	maxWaitSeconds: number,
+	{ toTheEnd = false, start = 0, budget }: ReadOptions = {},
+): Promise<{ outputs: Map<number, IDataObject | Error>; pendingAt?: number }> {
+	const outputs = new Map<number, IDataObject | Error>();
 	let pendingAt: number | undefined;
 	for (let step = 0; step < jobs.length; step++) {
 		const position = (start + step) % jobs.length;
 		const { itemIndex, jobId } = jobs[position];
-		if (reads) reads.count++;
-		const outcome = await readOutcome(context, profile, jobId, itemIndex);
-		outcomes.set(itemIndex, outcome);
-		if (outcome.state === 'pending') {
+		if (budget) budget.tokens--;
+		let job: IDataObject;
+		try {
+			job = await readJobById.call(context, jobId, {
+				itemIndex,
+				retryReads: false,
+				timeoutMs: READ_TIMEOUT_MS,
+			});
+		} catch (error) {
+			// A job the service no longer knows will never finish: its item fails. Any other failure is read again later.
+			if (!(error instanceof NodeApiError && error.httpCode === '404'))
+				throw asNodeError(context, error, itemIndex);
+			outputs.set(itemIndex, error);
+			continue;
+		}
+		const view = readJob(profile.jobs, job);
+		if (view.state === 'succeeded' || view.state === 'scheduled') outputs.set(itemIndex, job);
+		else if (view.state === 'failed')
+			outputs.set(itemIndex, failedJobError(context, job, view, itemIndex));
+		else {
+			const status = view.status || 'unknown';
+			outputs.set(itemIndex, jobTimeoutError(context, jobId, maxWaitSeconds, status, itemIndex));
 			pendingAt ??= position;
 			if (!toTheEnd) break;
 		}
 	}
-	return { outcomes, pending: pendingAt !== undefined, pendingAt };
-}
-
-function jobsOf(state: WaitState): Array<{ itemIndex: number; jobId: string }> {
-	return state.j.flatMap((jobId, itemIndex) => (jobId === null ? [] : [{ itemIndex, jobId }]));
+	return { outputs, pendingAt };
 }
 
 // ------------------------------------------------------------------------------------------------
 // Registrations on the service
+
+/** One call of the node's own to a wait's address; its answer's status. */
+async function callAddress(
+	context: IExecuteFunctions | IWebhookFunctions,
+	url: URL,
+	why: string,
+	timeout: number,
+): Promise<number> {
+	const answer = (await context.helpers.httpRequest({
+		method: 'POST',
+		url: url.toString(),
+		body: {},
+		json: true,
+		headers: { [CHECK_HEADER]: why },
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout,
+	})) as { statusCode: number };
+	return answer.statusCode;
+}
 
 async function deleteRegistration(context: RequestContext, id: string): Promise<void> {
 	await callEndpoint.call(context, 'deleteWebhook', { id }).catch((error: unknown) => {
@@ -471,17 +408,13 @@ async function deleteRegistration(context: RequestContext, id: string): Promise<
 	});
 }
 
-/**
- * The service's registrations that are waits of this n8n, page by page, up to MAX_LIST_PAGES pages
- * or the page where `found` holds for one; `complete` when the list ended within them.
- */
+/** The service's registrations of this n8n's waits, up to the page where `found` holds for one; `complete` where the list ended. */
 async function listRegistrations(
 	context: RequestContext,
 	profile: Profile,
 	resume: URL,
 	found?: (registration: Registration) => boolean,
 ): Promise<{ registrations: Registration[]; complete: boolean }> {
-	const itemId = profile.operations.listWebhooks.answer.itemId ?? '/id';
 	const registrations: Registration[] = [];
 	const tokens = new Set<string>();
 	let next: PageToken | undefined;
@@ -494,9 +427,9 @@ async function listRegistrations(
 		let hit = false;
 		for (const webhook of listed.items) {
 			const wait = registeredWait(readAt(webhook, profile.webhooks.registration.url), resume);
-			const id = readAt(webhook, itemId);
-			if (wait === undefined || (typeof id !== 'string' && typeof id !== 'number')) continue;
-			const registration = { ...wait, id: String(id) };
+			const id = registrationId(profile, webhook);
+			if (wait === undefined || id === undefined) continue;
+			const registration = { ...wait, id };
 			registrations.push(registration);
 			hit ||= found?.(registration) === true;
 		}
@@ -511,25 +444,13 @@ async function listRegistrations(
 	return { registrations, complete: false };
 }
 
-/**
- * Whether the execution behind a registration still waits: the node's own answer to a probe says
- * so; n8n answers 404 or 409 for an execution that ended (finished, cancelled, failed, deleted).
- */
+/** Whether a registration's execution still waits: n8n answers 404 or 409 for one that ended, the node 200. */
 async function stillWaiting(context: IExecuteFunctions, url: URL): Promise<boolean> {
 	const probe = new URL(url.toString());
 	probe.searchParams.set(PROBE_PARAM, '1');
 	try {
-		const answer = (await context.helpers.httpRequest({
-			method: 'POST',
-			url: probe.toString(),
-			body: {},
-			json: true,
-			headers: { [CHECK_HEADER]: 'probe' },
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			timeout: PROBE_TIMEOUT_MS,
-		})) as { statusCode: number; body: unknown };
-		return !(answer.statusCode === 404 || answer.statusCode === 409);
+		const status = await callAddress(context, probe, 'probe', PROBE_TIMEOUT_MS);
+		return status !== 404 && status !== 409;
 	} catch (error) {
 		// n8n not reachable from itself: the registration is kept until its deadline has passed.
 		context.logger.debug(
@@ -539,35 +460,50 @@ async function stillWaiting(context: IExecuteFunctions, url: URL): Promise<boole
 	}
 }
 
-/** When a wait began, where this credential sealed its state: its deadline less its Maximum Wait Time. */
-function startOf(key: Buffer, registration: Registration): number | undefined {
-	const state = openState(key, registration.executionId, registration.nodeId, registration.sealed);
-	return state === undefined ? undefined : (state.d - state.w) * 1000;
+/** Sets `key` in a memory of this process, forgetting the oldest entry where it holds MAX_REMEMBERED. */
+function remember<T>(memory: Map<string, T>, key: string, value: T): T {
+	if (!memory.has(key) && memory.size >= MAX_REMEMBERED)
+		memory.delete(memory.keys().next().value as string);
+	memory.set(key, value);
+	return value;
+}
+
+// When this process sweeps a credential's registrations next, by credential.
+const sweepsDue = new Map<string, number>();
+
+function planSweep(credential: string, at: number): void {
+	const planned = sweepsDue.get(credential);
+	if (planned === undefined || at < planned) remember(sweepsDue, credential, at);
 }
 
 /**
- * Removes registrations of this n8n's waits that are over: of the running execution (it waits for
- * nothing now), two minutes past their deadline, or whose execution n8n says has ended (cancelled,
- * failed, finished: it answers 404 or 409 at their address). n8n is asked only about a wait past its
- * deadline or begun over a minute ago, since it answers 409 while it saves a wait too. Registrations
- * of waits that go on, of other n8n instances and of other services' users are left alone.
- * Bounded: MAX_LIST_PAGES pages, MAX_PROBES calls to n8n (from a random place in the list, so that
- * every wait is asked in turn), MAX_SWEEP_DELETES DELETEs, SWEEP_TIME_LIMIT_MS. A DELETE that fails
- * is counted, never thrown: a registration that cannot be removed holds back no wait.
+ * Removes the registrations of this n8n's waits that are over: the running execution's, those two
+ * minutes past their deadline, and those whose execution n8n says has ended (asked from a random
+ * place in the list, so every wait is asked in turn). Bounded; never fails, so a registration that
+ * cannot be removed holds back no wait. Plans the next sweep while registrations remain.
  */
 async function sweep(
 	context: IExecuteFunctions,
 	profile: Profile,
 	resume: URL,
-	key: Buffer,
-): Promise<{ failed: number; kept: number[]; complete: boolean }> {
+	{ key, credential }: { key: Buffer; credential: string },
+): Promise<void> {
+	sweepsDue.delete(credential);
 	const started = Date.now();
+	const listed = await listRegistrations(context, profile, resume).catch((error: unknown) => {
+		planSweep(credential, Date.now() + SWEEP_RETRY_MS);
+		context.logger.warn(
+			`Content Publishing: the webhooks of event waits could not be read: ${safeMessage(error, resume)}`,
+		);
+		return undefined;
+	});
+	if (listed === undefined) return;
+	const { registrations } = listed;
 	const executionId = context.getExecutionId();
-	const { registrations, complete } = await listRegistrations(context, profile, resume);
 	let probes = 0;
 	let deletes = 0;
-	let failed = 0;
-	const kept: number[] = [];
+	let retry = !listed.complete;
+	let firstOver = Infinity;
 	const offset = registrations.length > 0 ? randomInt(registrations.length) : 0;
 	for (let index = 0; index < registrations.length; index++) {
 		const registration = registrations[(offset + index) % registrations.length];
@@ -576,8 +512,9 @@ async function sweep(
 		let over =
 			registration.executionId === executionId || registration.until + LEFTOVER_GRACE_MS < now;
 		if (!over && inTime && probes < MAX_PROBES) {
-			const start = startOf(key, registration);
-			if (registration.until <= now || (start !== undefined && start + YOUNG_MS <= now)) {
+			const state = openState(key, registration);
+			const begun = state === undefined ? undefined : (state.d - state.w) * 1000;
+			if (registration.until <= now || (begun !== undefined && begun + YOUNG_MS <= now)) {
 				probes++;
 				over = !(await stillWaiting(context, registration.url));
 			}
@@ -588,71 +525,27 @@ async function sweep(
 				await deleteRegistration(context, registration.id);
 				continue;
 			} catch (error) {
-				failed++;
+				retry = true;
 				context.logger.warn(
 					`Content Publishing: the webhook of an event wait that is over could not be removed: ${safeMessage(error, resume, registration.url)}`,
 				);
 			}
 		}
-		kept.push(registration.until);
+		firstOver = Math.min(firstOver, registration.until + LEFTOVER_GRACE_MS);
 	}
-	return { failed, kept, complete };
-}
-
-// When this process sweeps a credential's registrations next, by credential.
-const sweepsDue = new Map<string, number>();
-
-/** The credential a sweep is planned for: its Base URL and key, as a digest. */
-async function credentialOf(context: RequestContext): Promise<{ key: Buffer; credential: string }> {
-	const { baseUrl } = await readCredentials.call(context);
-	const key = await waitKey(context);
-	return {
-		key,
-		credential: createHmac('sha256', key).update(`sweep\n${baseUrl}`).digest('base64url'),
-	};
-}
-
-function planSweep(credential: string, at: number): void {
-	const planned = sweepsDue.get(credential);
-	if (planned !== undefined && planned <= at) return;
-	if (planned === undefined && sweepsDue.size >= MAX_REMEMBERED)
-		sweepsDue.delete(sweepsDue.keys().next().value as string);
-	sweepsDue.set(credential, at);
-}
-
-/** Sweeps, never failing, and plans the next sweep while registrations of this n8n's waits remain. */
-async function sweepQuietly(
-	context: IExecuteFunctions,
-	profile: Profile,
-	resume: URL,
-	{ key, credential }: { key: Buffer; credential: string },
-): Promise<void> {
-	sweepsDue.delete(credential);
-	try {
-		const { failed, kept, complete } = await sweep(context, profile, resume, key);
-		const now = Date.now();
-		if (failed > 0 || !complete) planSweep(credential, now + SWEEP_RETRY_MS);
-		if (kept.length > 0) {
-			const firstOver = kept.reduce((first, until) => Math.min(first, until)) + LEFTOVER_GRACE_MS;
-			planSweep(
-				credential,
-				Math.max(now + SWEEP_RETRY_MS, Math.min(now + SWEEP_INTERVAL_MS, firstOver)),
-			);
-		}
-	} catch (error) {
-		planSweep(credential, Date.now() + SWEEP_RETRY_MS);
-		context.logger.warn(
-			`Content Publishing: the webhooks of event waits could not be read: ${safeMessage(error, resume)}`,
+	const now = Date.now();
+	if (retry) planSweep(credential, now + SWEEP_RETRY_MS);
+	else if (firstOver < Infinity)
+		planSweep(
+			credential,
+			Math.max(now + SWEEP_RETRY_MS, Math.min(now + SWEEP_INTERVAL_MS, firstOver)),
 		);
-	}
 }
 
 /**
- * Where the node made a registration and does not know its id (the answer was lost or refused
- * after the service stored it, or came without an id, or the call of its address does not say):
- * removes the one with this sealed state, which no other registration has (it holds the wait's
- * random nonce). Tried once more a second later; where that fails too, a sweep is planned and
- * false returned.
+ * Removes the wait's registration by its id, or where the node does not know it by its sealed state
+ * (unique: it holds the wait's nonce). Tried once more a second later; where that fails too, a sweep
+ * is planned and false returned.
  */
 async function removeRegistration(
 	context: RequestContext,
@@ -690,11 +583,8 @@ async function removeRegistration(
 }
 
 /**
- * After an execution of the node: sweeps the credential's registrations of event waits where this
- * process planned a sweep that is due now (SWEEP_INTERVAL_MS after it made or saw one, two minutes
- * after a wait's deadline, a minute after a clean-up failed). Nothing of the node runs while an
- * execution waits, when n8n resumes it at its deadline or when it is cancelled: later executions
- * are where what those leave behind is removed. Never fails.
+ * After an execution of the node, where this process planned a sweep that is due: nothing of the
+ * node runs when n8n resumes a wait at its deadline or cancels it. Never fails.
  */
 export async function sweepEventWaits(
 	this: IExecuteFunctions,
@@ -706,7 +596,7 @@ export async function sweepEventWaits(
 	try {
 		const scope = await credentialOf(this);
 		const due = sweepsDue.get(scope.credential);
-		if (due !== undefined && due <= Date.now()) await sweepQuietly(this, profile, resume, scope);
+		if (due !== undefined && due <= Date.now()) await sweep(this, profile, resume, scope);
 	} catch (error) {
 		this.logger.debug(
 			`Content Publishing: the webhooks of event waits were not swept: ${safeMessage(error, resume)}`,
@@ -714,19 +604,8 @@ export async function sweepEventWaits(
 	}
 }
 
-function maxUrlLength(profile: Profile): number {
-	const stated = profile.webhooks.registration.maxUrlLength;
-	return stated === undefined ? DEFAULT_MAX_URL_LENGTH : Math.min(stated, MAX_URL_LENGTH);
-}
-
 // ------------------------------------------------------------------------------------------------
 // Before and when the execution sleeps
-
-function cannotWait(context: IExecuteFunctions, message: string, why: string): NodeOperationError {
-	return new NodeOperationError(context.getNode(), message, {
-		description: `${why} Set "Wait Method" to "Poll" to wait for the jobs from the running node instead.`,
-	});
-}
 
 /** `$execution.resumeUrl` with this node's id: where n8n serves the node's webhook while the execution waits. */
 function resumeAddress(context: IExecuteFunctions | IWebhookFunctions): URL | undefined {
@@ -743,53 +622,44 @@ function resumeAddress(context: IExecuteFunctions | IWebhookFunctions): URL | un
 	return resume;
 }
 
-/**
- * Whether waiting for the service's event can work in this execution, checked before anything is
- * sent: where it cannot, the node fails at once, saying why, and nothing has started.
- */
+/** Refuses, before any job has started, where waiting for the service's event cannot work. */
 export async function prepareEventWait(
 	this: IExecuteFunctions,
 	profile: Profile,
 ): Promise<EventWaitSetup> {
-	if (typeof this.isToolExecution === 'function' && this.isToolExecution()) {
+	const cannotWait = (message: string, why: string) =>
+		new NodeOperationError(this.getNode(), message, {
+			description: `${why} Set "Wait Method" to "Poll" to wait for the jobs from the running node instead.`,
+		});
+	if (typeof this.isToolExecution === 'function' && this.isToolExecution())
 		throw cannotWait(
-			this,
 			"An AI agent cannot wait for the service's event",
 			"An agent's tool call cannot sleep until a job finishes.",
 		);
-	}
 	// n8n 2.41's opt-in engine v2 refuses to resume waiting executions.
-	if (own(this.getWorkflowSettings(), 'engineType') === 'v2') {
+	if (own(this.getWorkflowSettings(), 'engineType') === 'v2')
 		throw cannotWait(
-			this,
 			"This workflow's execution engine cannot resume a waiting execution",
 			"The workflow runs on n8n's engine v2, which cannot resume executions that wait (yet).",
 		);
-	}
 	const resume = resumeAddress(this);
-	if (resume === undefined) {
+	if (resume === undefined)
 		throw cannotWait(
-			this,
 			'This n8n has no resume address for the execution',
 			'n8n gives the execution no $execution.resumeUrl that names it.',
 		);
-	}
 	const { baseUrl } = await readCredentials.call(this);
-	if (isLoopbackHost(resume.hostname) && !isLoopbackHost(new URL(baseUrl).hostname)) {
+	if (isLoopbackHost(resume.hostname) && !isLoopbackHost(new URL(baseUrl).hostname))
 		throw cannotWait(
-			this,
 			`The service cannot reach n8n at ${resume.origin}`,
 			"n8n's address for webhooks is on this machine only. Set n8n's WEBHOOK_URL to the address where the service reaches n8n.",
 		);
-	}
 	const { meanings, events } = profile.webhooks;
-	if (events !== undefined && meanings['job.completed'].length === 0) {
+	if (events !== undefined && meanings['job.completed'].length === 0)
 		throw cannotWait(
-			this,
 			'The service offers no event for a finished job',
 			`Its OpenAPI document lists: ${events.join(', ')}.`,
 		);
-	}
 	const chosen =
 		events === undefined || meanings['job.failed'].length > 0
 			? ['job.completed', 'job.failed']
@@ -797,11 +667,7 @@ export async function prepareEventWait(
 	return { resume, events: serviceEvents.call(this, profile.webhooks, chosen) };
 }
 
-/**
- * One call of the node's own to a wait's resume address, `delayMs` from now, so that the jobs are
- * read: once n8n has saved the wait (for an event that came while n8n saved), or when calls refused
- * for too many reads may read again. It holds no execution: the execution has returned.
- */
+/** A call of the node's own to a wait's address `delayMs` from now, so the jobs are read; it holds no execution. */
 function callLater(
 	context: IExecuteFunctions | IWebhookFunctions,
 	url: URL,
@@ -809,36 +675,27 @@ function callLater(
 	delayMs: number,
 	before: () => void = () => undefined,
 ): void {
-	const call = async () => {
-		await sleep(delayMs);
-		before();
-		await context.helpers.httpRequest({
-			method: 'POST',
-			url: url.toString(),
-			body: {},
-			json: true,
-			headers: { [CHECK_HEADER]: why },
-			ignoreHttpStatusErrors: true,
-			timeout: READ_TIMEOUT_MS,
-		});
-	};
-	call().catch((error: unknown) =>
-		context.logger.debug(
-			`Content Publishing: the call to the resume address failed: ${safeMessage(error, url)}`,
-		),
-	);
+	sleep(delayMs)
+		.then(async () => {
+			before();
+			await callAddress(context, url, why, READ_TIMEOUT_MS);
+		})
+		.catch((error: unknown) =>
+			context.logger.debug(
+				`Content Publishing: the call to the resume address failed: ${safeMessage(error, url)}`,
+			),
+		);
 }
 
 /**
  * After every item's job has started: registers the webhook, reads the jobs once, and puts the
- * execution to wait, unless every job has finished already. Where the registration fails or the
- * wait does not fit the address the service takes, the node polls instead and says why.
+ * execution to wait unless all have finished. Where it cannot register, the node polls and says why.
  */
 export async function awaitByEvent(
 	this: IExecuteFunctions,
 	profile: Profile,
 	setup: EventWaitSetup,
-	jobs: AwaitedJob[],
+	jobs: Array<{ itemIndex: number; job: JobToAwait }>,
 	decided: Array<INodeExecutionData[] | undefined>,
 ): Promise<EventWaitOutcome> {
 	const executionId = this.getExecutionId();
@@ -853,7 +710,11 @@ export async function awaitByEvent(
 		w: maxWaitSeconds,
 		j: decided.map(() => null),
 	};
-	for (const { itemIndex, job } of jobs) state.j[itemIndex] = job.jobId;
+	const media: Array<MediaOptions | null> = decided.map(() => null);
+	for (const { itemIndex, job } of jobs) {
+		state.j[itemIndex] = job.jobId;
+		media[itemIndex] = job.media ?? null;
+	}
 	const outputs: Record<string, IDataObject> = {};
 	for (const [itemIndex, output] of decided.entries()) {
 		if (state.j[itemIndex] !== null) continue;
@@ -866,47 +727,43 @@ export async function awaitByEvent(
 		outputs[itemIndex] = output[0].json;
 	}
 	if (Object.keys(outputs).length > 0) state.o = outputs;
-	const media = state.j.map(
-		(jobId, itemIndex) => jobs.find((entry) => entry.itemIndex === itemIndex)?.job.media ?? null,
-	);
-	const same = (a: MediaOptions | null, b: MediaOptions | null) =>
-		JSON.stringify(a) === JSON.stringify(b);
 	if (media.some((options) => options !== null))
-		state.m = media.every((options) => same(options, media[0]))
-			? (media[0] as MediaOptions)
-			: media;
+		state.m =
+			new Set(media.map((options) => JSON.stringify(options))).size === 1
+				? (media[0] as MediaOptions)
+				: media;
 	if (profile.webhooks.secret.by === 'node') state.k = 1;
 
 	const scope = await credentialOf(this);
 	const { key, credential } = scope;
-	const sealed = sealState(key, executionId, nodeId, state);
-	const address = new URL(setup.resume.toString());
+	const secretOfWait = secretScope(executionId, nodeId, state.n);
+	const sealed = seal(key, stateScope(executionId, nodeId), JSON.stringify(state));
+	let address = new URL(setup.resume.toString());
 	address.searchParams.set(STATE_PARAM, sealed);
 	address.searchParams.set(UNTIL_PARAM, String(state.d));
-	address.searchParams.set(RUN_MAC_PARAM, mac(key, executionId, nodeId, state.n, runOf(this)));
-	const limit = maxUrlLength(profile);
-	if (address.toString().length > limit) {
+	address.searchParams.set(RUN_MAC_PARAM, runMac(this, key, state.n));
+	const stated = profile.webhooks.registration.maxUrlLength;
+	const limit = stated === undefined ? DEFAULT_MAX_URL_LENGTH : Math.min(stated, MAX_URL_LENGTH);
+	if (address.toString().length > limit)
 		return {
 			waiting: false,
 			poll: `The ${jobs.length} items' jobs make the address the wait registers longer than the service takes (${limit} characters), so the node polled them. Split the items into smaller batches (Loop Over Items) to wait for the service's event.`,
 		};
-	}
 
-	// Before registering: what earlier waits left. A registration that cannot be removed now holds
-	// this wait back in no way.
-	await sweepQuietly(this, profile, setup.resume, scope);
+	// Before registering: what earlier waits left.
+	await sweep(this, profile, setup.resume, scope);
+	const remove = async (target: { sealed: string } | { id: string }) =>
+		await removeRegistration(this, profile, setup.resume, target, credential);
 	const notRegistered = (why: string, removed: boolean) =>
 		`${why}, so the node polled the jobs.${removed ? '' : ' A webhook the service may have registered for the wait could not be looked for: a later execution of the node with this credential removes it, from a minute on.'}`;
 
 	let created: unknown;
 	try {
-		const secret =
-			state.k === 1 ? derivedSecret(profile, key, executionId, nodeId, state.n) : undefined;
 		const answer = await callEndpoint.call(this, 'createWebhook', {
 			params: {
 				url: address.toString(),
 				events: setup.events,
-				...(secret === undefined ? {} : { secret }),
+				...(state.k === 1 ? { secret: derivedSecret(profile, key, secretOfWait) } : {}),
 			},
 			optional: { description: `n8n execution ${executionId}: waiting for ${jobs.length} jobs` },
 			itemKey: randomBytes(16).toString('hex'),
@@ -914,18 +771,12 @@ export async function awaitByEvent(
 		created = readResource(profile.operations.createWebhook.answer, answer.body);
 	} catch (error) {
 		// The service may have stored it all the same: a lost answer, or a refusal after storing.
-		const removed = await removeRegistration(this, profile, setup.resume, { sealed }, credential);
-		return {
-			waiting: false,
-			poll: notRegistered(
-				`The service did not register the webhook the wait needs (${safeMessage(error, setup.resume, address)})`,
-				removed,
-			),
-		};
+		const why = `The service did not register the webhook the wait needs (${safeMessage(error, setup.resume, address)})`;
+		return { waiting: false, poll: notRegistered(why, await remove({ sealed })) };
 	}
-	const createdId = registrationId(profile, created);
-	if (createdId === undefined) {
-		const removed = await removeRegistration(this, profile, setup.resume, { sealed }, credential);
+	const id = registrationId(profile, created);
+	if (id === undefined) {
+		const removed = await remove({ sealed });
 		return {
 			waiting: false,
 			poll: removed
@@ -933,54 +784,37 @@ export async function awaitByEvent(
 				: notRegistered('The service registered the webhook but answered without its id', false),
 		};
 	}
-	const id = createdId;
-	// Nothing of the node runs while the execution waits: should it end without the node (cancelled,
-	// or at its deadline), this process's next execution of the node sweeps.
+	// Should the execution end without the node (cancelled, or at its deadline), a later one sweeps.
 	planSweep(credential, Math.min(Date.now() + SWEEP_INTERVAL_MS, deadline + LEFTOVER_GRACE_MS));
-	const answered = profile.webhooks.secret.by === 'service' ? profile.webhooks.secret : undefined;
-	const servicesSecret = answered === undefined ? undefined : readAt(created, answered.at);
-	if (
-		state.k === undefined &&
-		answered !== undefined &&
-		usableSecret(servicesSecret, answered.pattern, profile.webhooks.signature)
-	) {
+	const { secret } = profile.webhooks;
+	const chosen = secret.by === 'service' ? readAt(created, secret.at) : undefined;
+	if (secret.by === 'service' && usableSecret(chosen, secret.pattern, profile.webhooks.signature)) {
 		// The service chose the secret: the address carries it, sealed, so the node can check deliveries.
 		const withSecret = new URL(address.toString());
-		withSecret.searchParams.set(
-			SECRET_PARAM,
-			seal(key, secretScope(executionId, nodeId, state.n), servicesSecret),
-		);
-		await callEndpoint
-			.call(this, 'updateWebhook', { id, params: { url: withSecret.toString() } })
-			.then(
-				() =>
-					address.searchParams.set(
-						SECRET_PARAM,
-						withSecret.searchParams.get(SECRET_PARAM) as string,
-					),
-				(error: unknown) =>
-					this.logger.warn(
-						`Content Publishing: deliveries of this wait are read unsigned: ${safeMessage(error, setup.resume, withSecret)}`,
-					),
+		withSecret.searchParams.set(SECRET_PARAM, seal(key, secretOfWait, chosen));
+		try {
+			await callEndpoint.call(this, 'updateWebhook', {
+				id,
+				params: { url: withSecret.toString() },
+			});
+			address = withSecret;
+		} catch (error) {
+			this.logger.warn(
+				`Content Publishing: deliveries of this wait are read unsigned: ${safeMessage(error, setup.resume, withSecret)}`,
 			);
+		}
 	}
 
 	try {
-		const { outcomes, pending } = await readJobs(this, profile, jobsOf(state));
-		if (!pending) {
-			await removeRegistration(this, profile, setup.resume, { id }, credential);
-			const finished = new Map<number, IDataObject | Error>();
-			for (const [itemIndex, outcome] of outcomes)
-				finished.set(
-					itemIndex,
-					outcome.state === 'finished' ? outcome.job : (outcome as { error: Error }).error,
-				);
+		const { outputs: finished, pendingAt } = await readJobs(this, profile, jobsOf(state), state.w);
+		if (pendingAt === undefined) {
+			await remove({ id });
 			return { waiting: false, finished };
 		}
 	} catch (error) {
 		// Waiting goes on after a rate limit or a gateway error: the events, or the node's own call, read again.
 		if (!isTransient(error)) {
-			await removeRegistration(this, profile, setup.resume, { id }, credential);
+			await remove({ id });
 			throw asNodeError(this, error);
 		}
 	}
@@ -1009,9 +843,8 @@ async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
 
 function rememberResumed(key: string): void {
 	const now = Date.now();
-	for (const [entry, until] of resumed)
-		if (until < now || resumed.size >= MAX_REMEMBERED) resumed.delete(entry);
-	resumed.set(key, now + RESUMED_MEMORY_MS);
+	for (const [entry, until] of resumed) if (until < now) resumed.delete(entry);
+	remember(resumed, key, now + RESUMED_MEMORY_MS);
 	unsignedReads.delete(key);
 }
 
@@ -1026,18 +859,12 @@ interface UnsignedReads {
 	owed: boolean;
 }
 
-const READ_REFILL_MS = 60_000 / UNSIGNED_READS_PER_MINUTE;
 const unsignedReads = new Map<string, UnsignedReads>();
 
 function unsignedReadsOf(wait: string): UnsignedReads {
 	const now = Date.now();
-	let reads = unsignedReads.get(wait);
-	if (reads === undefined) {
-		if (unsignedReads.size >= MAX_REMEMBERED)
-			unsignedReads.delete(unsignedReads.keys().next().value as string);
-		reads = { tokens: UNSIGNED_READS_PER_MINUTE, at: now, start: 0, owed: false };
-		unsignedReads.set(wait, reads);
-	}
+	const full = { tokens: UNSIGNED_READS_PER_MINUTE, at: now, start: 0, owed: false };
+	const reads = unsignedReads.get(wait) ?? remember(unsignedReads, wait, full);
 	reads.tokens = Math.min(
 		UNSIGNED_READS_PER_MINUTE,
 		reads.tokens + Math.max(0, now - reads.at) / READ_REFILL_MS,
@@ -1047,17 +874,14 @@ function unsignedReadsOf(wait: string): UnsignedReads {
 }
 
 /**
- * Holds back a call without a valid signature where the wait's such calls have no read left: 429
- * with Retry-After, and one call of the node's own once a read is allowed again, so that an event
- * held back here is not lost. Nothing in a call is believed, so the calls held back meanwhile ask
- * for nothing more than that one read.
+ * A call without a valid signature and without a read left: 429 with Retry-After, and one call of the
+ * node's own once a read is allowed, so an event held back is not lost (nothing in a call is believed).
  */
 function holdBack(
 	context: IWebhookFunctions,
 	reads: UnsignedReads,
 	query: IDataObject,
-): IWebhookResponseData | undefined {
-	if (reads.tokens >= 1) return undefined;
+): IWebhookResponseData {
 	const waitMs = Math.ceil((1 - reads.tokens) * READ_REFILL_MS);
 	const address = resumeAddress(context);
 	if (!reads.owed && address !== undefined) {
@@ -1091,7 +915,7 @@ async function resumedItems(
 	context: IWebhookFunctions,
 	profile: Profile,
 	state: WaitState,
-	outcomes: Map<number, JobOutcome>,
+	outputs: Map<number, IDataObject | Error>,
 ): Promise<INodeExecutionData[]> {
 	const items: INodeExecutionData[] = [];
 	for (const [itemIndex, jobId] of state.j.entries()) {
@@ -1100,38 +924,30 @@ async function resumedItems(
 			items.push({ json: state.o?.[itemIndex] ?? {}, pairedItem });
 			continue;
 		}
-		const outcome = outcomes.get(itemIndex) ?? { state: 'pending', status: 'unknown' };
-		if (outcome.state === 'failed') {
-			items.push({ json: errorJson(outcome.error), pairedItem });
-		} else if (outcome.state === 'pending') {
+		const output =
+			outputs.get(itemIndex) ?? jobTimeoutError(context, jobId, state.w, 'unknown', itemIndex);
+		const media = Array.isArray(state.m) ? state.m[itemIndex] : state.m;
+		try {
+			if (output instanceof Error) throw output;
+			const json = withoutErrorKey(output);
 			items.push({
-				json: errorJson(jobTimeoutError(context, jobId, state.w, outcome.status, itemIndex)),
+				json,
 				pairedItem,
+				...(media
+					? { binary: await downloadMedia.call(context, json, profile.jobs, media, itemIndex) }
+					: {}),
 			});
-		} else {
-			const media = Array.isArray(state.m) ? state.m[itemIndex] : state.m;
-			const json = withoutErrorKey(outcome.job);
-			try {
-				items.push({
-					json,
-					pairedItem,
-					...(media
-						? { binary: await downloadMedia.call(context, json, profile.jobs, media, itemIndex) }
-						: {}),
-				});
-			} catch (error) {
-				items.push({ json: errorJson(error as Error), pairedItem });
-			}
+		} catch (error) {
+			items.push({ json: errorJson(error as Error), pairedItem });
 		}
 	}
 	return items;
 }
 
 /**
- * A call of the resume address: answers at once where the address is not this wait's, reads the
- * jobs, and resumes the execution once every job has finished (or the deadline has passed, with
- * the unfinished ones as timed-out items). It never throws: n8n resumes a waiting execution whose
- * webhook throws, with its data replaced by the error.
+ * A call of the resume address: resumes the execution once every job has finished, or with the
+ * unfinished ones as timed-out items after the deadline. It never throws: n8n would resume the
+ * execution with its data replaced by the error.
  */
 export async function resumeOnEvent(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	try {
@@ -1140,9 +956,7 @@ export async function resumeOnEvent(this: IWebhookFunctions): Promise<IWebhookRe
 		this.logger.warn(
 			`Content Publishing: a call of the resume address failed: ${(error as Error).message}`,
 		);
-		return answer(this, 503, {
-			error: 'The jobs could not be read; the execution goes on waiting. Send again.',
-		});
+		return answer(this, 503, UNREADABLE);
 	}
 }
 
@@ -1151,14 +965,11 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 	const sealed = text(query[STATE_PARAM]) ?? '';
 	const executionId = context.getExecutionId();
 	const nodeId = context.getNode().id;
-	const key = await waitKey(context);
-	const state = openState(key, executionId, nodeId, sealed);
+	const { key, credential } = await credentialOf(context);
+	const state = openState(key, { executionId, nodeId, sealed });
 	const ours =
 		state !== undefined &&
-		sameText(
-			text(query[RUN_MAC_PARAM]) ?? '',
-			mac(key, executionId, nodeId, state.n, runOf(context)),
-		);
+		sameText(text(query[RUN_MAC_PARAM]) ?? '', runMac(context, key, state.n));
 	if (!ours)
 		return answer(context, 401, { error: 'This address is not the one this wait registered.' });
 	if (query[PROBE_PARAM] === '1') return answer(context, 200, { waiting: true });
@@ -1167,15 +978,17 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 	return await oneAtATime(wait, async () => {
 		if (resumed.has(wait)) return answer(context, 200, { received: true, resumed: true });
 		const profile = await loadProfile.call(context);
+		const jobs = jobsOf(state);
 
 		// A delivery the node can check, about a job not of this wait, needs no read; one about a job of
-		// this wait says where reading starts.
-		let named: number | undefined;
+		// this wait says where reading starts: after it.
+		let start = 0;
 		let signed = false;
+		const scope = secretScope(executionId, nodeId, state.n);
 		const secret =
 			state.k === 1
-				? derivedSecret(profile, key, executionId, nodeId, state.n)
-				: unseal(key, secretScope(executionId, nodeId, state.n), text(query[SECRET_PARAM]) ?? '');
+				? derivedSecret(profile, key, scope)
+				: unseal(key, scope, text(query[SECRET_PARAM]) ?? '');
 		if (secret !== undefined) {
 			const request = context.getRequestObject();
 			const headers = context.getHeaderData() as Record<string, string | string[] | undefined>;
@@ -1189,55 +1002,41 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 					headers,
 				});
 				const job = jobInDelivery(profile.jobs, profile.webhooks.delivery, delivery.data);
-				if (job !== undefined && !state.j.includes(job.id))
+				const position = job === undefined ? -1 : jobs.findIndex(({ jobId }) => jobId === job.id);
+				if (job !== undefined && position < 0)
 					return answer(context, 200, { received: true, ignored: 'not a job of this wait' });
-				named = job === undefined ? undefined : state.j.indexOf(job.id);
+				start = position + 1;
 			}
 		}
 
-		const jobs = jobsOf(state);
 		// Calls without a valid signature read within a budget, from where the last one found a job pending.
 		const unsigned = signed ? undefined : unsignedReadsOf(wait);
-		const heldBack = unsigned === undefined ? undefined : holdBack(context, unsigned, query);
-		if (heldBack !== undefined) return heldBack;
+		if (unsigned !== undefined && unsigned.tokens < 1) return holdBack(context, unsigned, query);
 		const late = Date.now() >= state.d * 1000;
-		const reads = { count: 0 };
 		let read: Awaited<ReturnType<typeof readJobs>>;
 		try {
-			read = await readJobs(context, profile, jobs, {
+			read = await readJobs(context, profile, jobs, state.w, {
 				toTheEnd: late,
-				start:
-					unsigned?.start ??
-					(named === undefined ? 0 : jobs.findIndex(({ itemIndex }) => itemIndex === named) + 1),
-				reads,
+				start: unsigned?.start ?? start,
+				budget: unsigned,
 			});
 		} catch (error) {
 			context.logger.debug(
 				`Content Publishing: a job of the wait could not be read: ${(error as Error).message}`,
 			);
-			return answer(context, 503, {
-				error: 'The jobs could not be read; the execution goes on waiting. Send again.',
-			});
-		} finally {
-			if (unsigned !== undefined) unsigned.tokens -= reads.count;
+			return answer(context, 503, UNREADABLE);
 		}
 		if (unsigned !== undefined) unsigned.start = read.pendingAt ?? 0;
-		if (read.pending && !late) return answer(context, 200, { received: true, waiting: true });
+		if (read.pendingAt !== undefined && !late)
+			return answer(context, 200, { received: true, waiting: true });
 
 		// The caller has its answer before media are downloaded: a service waits only seconds for one.
 		answer(context, 200, { received: true, resumed: true });
-		const items = await resumedItems(context, profile, state, read.outcomes);
+		const items = await resumedItems(context, profile, state, read.outputs);
 		// The call does not say which registration it came by: the one with this wait's address.
 		const resume = resumeAddress(context);
 		if (resume !== undefined)
-			await credentialOf(context).then(
-				async ({ credential }) =>
-					await removeRegistration(context, profile, resume, { sealed }, credential),
-				(error: unknown) =>
-					context.logger.warn(
-						`Content Publishing: the wait's webhook was not removed: ${safeMessage(error, resume)}`,
-					),
-			);
+			await removeRegistration(context, profile, resume, { sealed }, credential);
 		rememberResumed(wait);
 		return { noWebhookResponse: true, workflowData: [items] };
 	});

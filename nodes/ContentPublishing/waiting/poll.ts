@@ -29,14 +29,11 @@ const MIN_POLL_TIMEOUT_MS = 1000;
 const FIRST_POLL_MS = 1000;
 const WAITED_FRACTION = 0.1;
 
-/** How Wait for Completion waits: polling from the running node, or sleeping until the service's event. */
-export type WaitMethod = 'poll' | 'event';
-
 export interface WaitOptions {
 	pollIntervalSeconds: number;
 	maxWaitSeconds: number;
-	/** Absent in waits planned before the choice existed: they poll. */
-	method?: WaitMethod;
+	/** Polling from the running node, or sleeping until the service's event; absent: poll. */
+	method?: 'poll' | 'event';
 }
 
 /** An operation's answer that is a job still to be waited for, once every item has started its own. */
@@ -102,9 +99,7 @@ export async function waitForJob(
 		new NodeOperationError(
 			this.getNode(),
 			`Stopped waiting for job ${jobId}: the execution was cancelled`,
-			{
-				itemIndex,
-			},
+			{ itemIndex },
 		);
 
 	while (true) {
@@ -157,20 +152,6 @@ export function jobTimeoutError(
 	);
 }
 
-/** The job an answer of an operation started or is. */
-export function jobIn(
-	profile: Profile,
-	operation: OperationName,
-	answer: Message,
-): ReturnType<typeof findJob> {
-	return findJob(
-		profile.jobs,
-		profile.operations[operation].answer.jobs,
-		answer,
-		profile.operations.getJob.path,
-	);
-}
-
 /**
  * Reads an answer that may be a job: the job to wait for when waiting was asked for and the job
  * is unfinished, otherwise the answer itself (the job, or a synchronous result).
@@ -184,7 +165,12 @@ export function resultOrJobToAwait(
 	itemIndex: number,
 	media?: MediaOptions,
 ): IDataObject | JobToAwait {
-	const found = jobIn(profile, operation, answer);
+	const found = findJob(
+		profile.jobs,
+		profile.operations[operation].answer.jobs,
+		answer,
+		profile.operations.getJob.path,
+	);
 	const resource = readResource(profile.operations[operation].answer, answer.body);
 	// A job known only by where it is (a 202's Location) is output as its id, named as the service's jobs
 	// name it; one named in a body, as that body.
@@ -213,28 +199,24 @@ export function readJobWait(this: IExecuteFunctions, itemIndex: number): WaitOpt
 export function readWaitOptions(this: IExecuteFunctions, itemIndex: number): WaitOptions {
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const method = this.getNodeParameter('waitMethod', itemIndex, 'poll');
-	if (method !== 'poll' && method !== 'event') {
+	if (method !== 'poll' && method !== 'event')
 		throw new NodeOperationError(
 			this.getNode(),
 			`"Wait Method" of item ${itemIndex} must be "poll" or "event"`,
 			{ itemIndex },
 		);
-	}
 	const pollIntervalSeconds = Number(options.pollInterval ?? 5);
 	const maxWaitSeconds = Number(options.maxWaitTime ?? 600);
 	for (const [name, value] of [
 		['Poll Interval', pollIntervalSeconds],
 		['Maximum Wait Time', maxWaitSeconds],
 	] as const) {
-		if (!Number.isFinite(value) || value <= 0) {
+		if (!Number.isFinite(value) || value <= 0)
 			throw new NodeOperationError(
 				this.getNode(),
 				`"${name}" must be a positive number of seconds`,
-				{
-					itemIndex,
-				},
+				{ itemIndex },
 			);
-		}
 	}
 	return { pollIntervalSeconds, maxWaitSeconds, method };
 }

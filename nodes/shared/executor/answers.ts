@@ -13,9 +13,8 @@ import type {
 } from '../profile/types';
 
 /**
- * Reading what the service sends, by the profile: the resource out of its envelope, a page of a
- * list and where the next one is, the job an answer started and its state, the service's error
- * message, a job's media addresses, and a webhook delivery. Every walk over a value has a bound.
+ * Reading what the service sends, by the profile: resources, list pages, jobs, error messages,
+ * media addresses and deliveries. Every walk over a value has a bound.
  */
 
 // A result is searched this deep, and this far, for media addresses.
@@ -40,7 +39,8 @@ function firstIn(value: unknown, pointers: string[]): unknown {
 		.find((found) => found !== undefined && found !== null);
 }
 
-function idOf(value: unknown): string | undefined {
+/** A string or number as text; undefined for anything else, or an empty string. */
+function textOf(value: unknown): string | undefined {
 	return (typeof value === 'string' && value !== '') || typeof value === 'number'
 		? String(value)
 		: undefined;
@@ -55,7 +55,6 @@ export function readResource(reading: AnswerReading, body: unknown): unknown {
 	return body;
 }
 
-// ------------------------------------------------------------------------------------------------
 // Lists
 
 /** Where a list's next page is: a cursor, the id to start after, a page number, an offset or an address. */
@@ -88,19 +87,18 @@ export function nextLink(header: string): string | undefined {
 /** The next page's token or address at the first location that holds one. */
 function pointed(message: Message, locations: Location[]): string | undefined {
 	for (const location of locations) {
-		const value =
+		const value = textOf(
 			location === '/headers/link'
 				? nextLink(headerValue(message.headers ?? {}, 'link'))
-				: readLocation(message, location);
-		if ((typeof value === 'string' && value !== '') || typeof value === 'number')
-			return String(value);
+				: readLocation(message, location),
+		);
+		if (value !== undefined) return value;
 	}
 	return undefined;
 }
 
-/** The id of a list's item, by the list's reading. */
 export function itemIdOf(reading: AnswerReading, item: unknown): string | undefined {
-	return idOf(readAt(item, reading.itemId ?? '/id'));
+	return textOf(readAt(item, reading.itemId ?? '/id'));
 }
 
 /** Reads one page of a list answer; `requested` is the token that asked for it. */
@@ -144,7 +142,6 @@ export function readListPage(
 	}
 }
 
-// ------------------------------------------------------------------------------------------------
 // Jobs
 
 export interface JobView {
@@ -173,7 +170,7 @@ function errorOf(value: unknown): { message: string; code?: string } | undefined
 
 /** Whether a value is a job: an object with an id and a status (or a completion flag). */
 export function isJob(jobs: JobProfile, value: unknown): value is IDataObject {
-	if (!isRecord(value) || idOf(firstIn(value, jobs.id)) === undefined) return false;
+	if (!isRecord(value) || textOf(firstIn(value, jobs.id)) === undefined) return false;
 	const { completion } = jobs;
 	return completion.by === 'status'
 		? typeof firstIn(value, completion.status) === 'string'
@@ -182,13 +179,12 @@ export function isJob(jobs: JobProfile, value: unknown): value is IDataObject {
 
 export function readJob(jobs: JobProfile, job: IDataObject): JobView {
 	const { completion } = jobs;
+	const errorMessage = firstIn(job, jobs.errorMessage);
 	const error =
 		errorOf(firstIn(job, jobs.error)) ??
-		errorOf(
-			firstIn(job, jobs.errorMessage) === undefined
-				? undefined
-				: { message: firstIn(job, jobs.errorMessage), code: firstIn(job, jobs.errorCode) },
-		);
+		(errorMessage === undefined
+			? undefined
+			: errorOf({ message: errorMessage, code: firstIn(job, jobs.errorCode) }));
 	let status: string;
 	let state: JobState;
 	if (completion.by === 'flag') {
@@ -197,39 +193,28 @@ export function readJob(jobs: JobProfile, job: IDataObject): JobView {
 		state = !done ? 'pending' : error !== undefined ? 'failed' : 'succeeded';
 	} else {
 		status = String(firstIn(job, completion.status) ?? '');
-		state = Object.prototype.hasOwnProperty.call(completion.states, status)
-			? completion.states[status]
-			: 'pending';
+		state = (own(completion.states, status) as JobState | undefined) ?? 'pending';
 	}
 	const kind = firstIn(job, jobs.kind);
+	// `generate.video` is of the kind `video`.
+	const lastWord = typeof kind === 'string' ? kind.split(/[^A-Za-z0-9]+/).pop() : undefined;
 	return {
-		id: idOf(firstIn(job, jobs.id)) ?? '',
+		id: textOf(firstIn(job, jobs.id)) ?? '',
 		status,
 		state,
 		result: firstIn(job, jobs.result) ?? null,
 		error,
-		kind:
-			typeof kind === 'string'
-				? kind
-						.split(/[^A-Za-z0-9]+/)
-						.pop()
-						?.toLowerCase() || undefined
-				: undefined,
+		kind: lastWord?.toLowerCase() || undefined,
 	};
 }
 
 /** The id in an address that points at a job (`/v1/jobs/job_1`), by the path of Job → Get. */
 function jobIdFromAddress(address: string, jobPath: string): string | undefined {
-	let path: string;
-	try {
-		path = new URL(address, 'http://service.invalid').pathname;
-	} catch {
-		return undefined;
-	}
 	const [before, after = ''] = jobPath.split('{id}');
-	if (!path.startsWith(before) || !path.endsWith(after)) return undefined;
-	const id = path.slice(before.length, path.length - after.length);
 	try {
+		const path = new URL(address, 'http://service.invalid').pathname;
+		if (!path.startsWith(before) || !path.endsWith(after)) return undefined;
+		const id = path.slice(before.length, path.length - after.length);
 		return id !== '' && !id.includes('/') ? decodeURIComponent(id) : undefined;
 	} catch {
 		return undefined;
@@ -257,7 +242,7 @@ export function findJob(
 			const job = readLocation(message, reference.job);
 			if (isJob(jobs, job)) return { id: readJob(jobs, job).id, job, via: 'job' };
 		} else if ('id' in reference) {
-			const id = idOf(readLocation(message, reference.id));
+			const id = textOf(readLocation(message, reference.id));
 			if (id !== undefined) return { id, via: 'id' };
 		} else {
 			const address = readLocation(message, reference.address);
@@ -292,15 +277,7 @@ export function mediaAddresses(jobs: JobProfile, result: unknown, limit: number)
 	return found;
 }
 
-// ------------------------------------------------------------------------------------------------
 // Errors
-
-function textAt(value: unknown, read: (value: unknown) => unknown): string | undefined {
-	const found = read(value);
-	return (typeof found === 'string' && found !== '') || typeof found === 'number'
-		? String(found)
-		: undefined;
-}
 
 /** The service's own message, code and details, where its error profile puts them. */
 export function describeError(
@@ -310,13 +287,11 @@ export function describeError(
 	if (typeof body === 'string') return { message: body.slice(0, MAX_QUOTED_TEXT) || undefined };
 	if (!isRecord(body)) return {};
 	const first = (locations: Location[]) =>
-		locations
-			.map((location) => textAt(body, (value) => readLocation({ body: value }, location)))
-			.find(Boolean);
+		locations.map((location) => textOf(readLocation({ body }, location))).find(Boolean);
 	const list =
 		errors.details.map((location) => readLocation({ body }, location)).find(Array.isArray) ?? [];
 	const property = (detail: unknown, names: string[]) =>
-		names.map((name) => textAt(detail, (value) => own(value, name))).find(Boolean);
+		names.map((name) => textOf(own(detail, name))).find(Boolean);
 	const details = (list as unknown[]).slice(0, 20).map((detail) => ({
 		field: property(detail, errors.detailField),
 		message: isRecord(detail) ? property(detail, errors.detailMessage) : String(detail),
@@ -339,7 +314,6 @@ export function describeError(
 	};
 }
 
-// ------------------------------------------------------------------------------------------------
 // Deliveries
 
 export interface DeliveryView {
@@ -360,7 +334,7 @@ export function readDelivery(reading: DeliveryReading, message: Message): Delive
 	const type = firstAt(message, reading.type);
 	return {
 		type: typeof type === 'string' ? type : '',
-		id: idOf(firstAt(message, reading.id)),
+		id: textOf(firstAt(message, reading.id)),
 		time: firstAt(message, reading.time),
 		data,
 		post,

@@ -9,10 +9,9 @@ function isBuiltIn(event: string): event is BuiltInEvent {
 }
 
 /**
- * The events to register, as the service names them: `*` is every event it lists when it has no
- * wildcard of its own; an event the node names itself (`job.completed`) is the service's events
- * that mean it; any other event the service does not list fails before anything is sent. Linear in
- * the number of events, however many the service lists.
+ * The events to register, as the service names them: `*` is every event it lists (where it has no
+ * wildcard), a built-in event (`job.completed`) the service's events that mean it; any other event
+ * it does not list fails before anything is sent. Linear, however many events the service lists.
  */
 export function eventsToSend(webhooks: WebhookProfile, chosen: string[]): string[] {
 	const offered = webhooks.events;
@@ -37,7 +36,7 @@ export function eventsToSend(webhooks: WebhookProfile, chosen: string[]): string
 	return [...events];
 }
 
-/** Whether two lists of events hold the same events, whatever their order. */
+/** Whether two lists hold the same events, in any order. */
 export function sameEvents(a: unknown, b: string[]): boolean {
 	if (!Array.isArray(a) || a.length !== b.length) return false;
 	const wanted = new Set(b);

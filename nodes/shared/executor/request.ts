@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isRecord, segmentsOf, setOwn } from '../profile/pointer';
+import { isRecord, own, segmentsOf, setOwn } from '../profile/pointer';
 import type { OperationProfile, Placement } from '../profile/types';
 
 /**
@@ -40,25 +40,15 @@ function serviceValue(placement: Placement, value: unknown): unknown {
 function put(target: IDataObject | unknown[], segments: string[], value: unknown): void {
 	const [segment, ...rest] = segments;
 	if (segment === '-') {
-		const entries = Array.isArray(value) ? value : [value];
 		const list = target as unknown[];
-		entries.forEach((entry, index) => {
+		(Array.isArray(value) ? value : [value]).forEach((entry, index) => {
 			if (rest.length === 0) list[index] = entry;
-			else {
-				if (!isRecord(list[index])) list[index] = {};
-				put(list[index] as IDataObject, rest, entry);
-			}
+			else put(isRecord(list[index]) ? list[index] : (list[index] = {}), rest, entry);
 		});
 		return;
 	}
-	const record = target as IDataObject;
-	if (rest.length === 0) {
-		setOwn(record, segment, value);
-		return;
-	}
-	const existing = Object.prototype.hasOwnProperty.call(record, segment)
-		? record[segment]
-		: undefined;
+	if (rest.length === 0) return setOwn(target, segment, value);
+	const existing = own(target, segment);
 	const child =
 		rest[0] === '-'
 			? Array.isArray(existing)
@@ -67,26 +57,23 @@ function put(target: IDataObject | unknown[], segments: string[], value: unknown
 			: isRecord(existing)
 				? existing
 				: {};
-	setOwn(record, segment, child);
-	put(child as IDataObject | unknown[], rest, value);
+	setOwn(target, segment, child);
+	put(child, rest, value);
 }
 
 /**
- * The body and query of a request from the node's parameters. A parameter the operation has no
- * place for fails here, before anything is sent; `optional` ones (extras the node adds itself)
- * are left out instead.
+ * The body and query of a request from the node's parameters; one the operation has no place for
+ * fails here, before anything is sent, unless it is `optional` (an extra the node adds itself).
  */
 export function placeFields(
 	operation: OperationProfile,
 	fields: IDataObject,
 	optional: IDataObject = {},
 ): PlacedFields {
-	const placed: { body?: IDataObject; query: IDataObject } = { query: {} };
+	const placed: PlacedFields = { query: {} };
 	for (const [name, value] of Object.entries({ ...fields, ...optional })) {
 		if (value === undefined) continue;
-		const placement = Object.prototype.hasOwnProperty.call(operation.fields, name)
-			? operation.fields[name]
-			: undefined;
+		const placement = own(operation.fields, name) as Placement | undefined;
 		if (placement === undefined || placement.to === null) {
 			if (Object.prototype.hasOwnProperty.call(optional, name)) continue;
 			throw new ProfileFieldError(
@@ -119,14 +106,11 @@ export function isUnsafeId(id: string): boolean {
 	let decoded = id.trim();
 	// Decoding until nothing changes catches %2e and %252e alike; a few rounds are enough.
 	for (let round = 0; round < 4; round++) {
-		let next: string;
 		try {
-			next = decodeURIComponent(decoded).trim();
+			decoded = decodeURIComponent(decoded).trim();
 		} catch {
 			break;
 		}
-		if (next === decoded) break;
-		decoded = next;
 	}
 	return decoded === '' || decoded === '.' || decoded === '..';
 }

@@ -25,10 +25,7 @@ export interface Credentials {
 	overrides?: Record<string, unknown>;
 }
 
-/**
- * Accepts a base URL with or without a trailing slash or `/v1` suffix: endpoint paths carry
- * the version, so it must never appear twice.
- */
+/** A Base URL without a trailing slash or `/v1`: endpoint paths carry the version. */
 export function normalizeBaseUrl(baseUrl: string): string {
 	return baseUrl.trim().replace(/\/+$/, '').replace(/\/v1$/i, '');
 }
@@ -37,9 +34,8 @@ export function normalizeBaseUrl(baseUrl: string): string {
 const credentialsOf = new WeakMap<RequestContext, Promise<Credentials>>();
 
 /**
- * The credential, read and decrypted once per context (an execution's items share it) instead
- * of once per request; a credential that fails is read again by the next item, which then gets
- * an error naming itself.
+ * The credential, read and decrypted once per context instead of once per request; one that fails
+ * is read again by the next item, which then gets an error naming itself.
  */
 export async function readCredentials(
 	this: RequestContext,
@@ -60,38 +56,30 @@ async function readCredentialsOnce(this: RequestContext, itemIndex?: number): Pr
 		apiKey?: unknown;
 		profileOverrides?: unknown;
 	}>(CREDENTIAL_TYPE, itemIndex);
+	const refuse = (message: string, description?: string) =>
+		new NodeOperationError(this.getNode(), message, { itemIndex, description });
 	const baseUrl = normalizeBaseUrl(String(credentials.baseUrl ?? ''));
 	if (!/^https?:\/\/[^/]/i.test(baseUrl)) {
-		throw new NodeOperationError(
-			this.getNode(),
+		// A URL with user info is not repeated: it would carry a password into the message.
+		throw refuse(
 			"The credential's Base URL must start with http:// or https://",
-			// A URL with user info is not repeated: it would carry a password into the message.
-			{
-				itemIndex,
-				description: baseUrl.includes('@') ? undefined : `Base URL found: "${baseUrl}"`,
-			},
+			baseUrl.includes('@') ? undefined : `Base URL found: "${baseUrl}"`,
 		);
 	}
 	if (/^https?:\/\/[^/?#]*@/i.test(baseUrl)) {
-		throw new NodeOperationError(
-			this.getNode(),
+		throw refuse(
 			"The credential's Base URL must not contain a user name or password",
-			{
-				itemIndex,
-				description:
-					'The API key authenticates every request; remove the "user:password@" part from the Base URL.',
-			},
+			'The API key authenticates every request; remove the "user:password@" part from the Base URL.',
 		);
 	}
 	// Checked over the built-in profile before anything is sent; the profile read from the service's
 	// document takes them the same way.
 	const { overrides, problem } = checkOverrides(credentials.profileOverrides, BUILT_IN_PROFILE);
 	if (problem !== undefined) {
-		throw new NodeOperationError(this.getNode(), `The credential's ${problem.message}`, {
-			itemIndex,
-			description:
-				'Correct the Profile Overrides in the credential: Service → Describe shows the profile they go over, and the README has examples.',
-		});
+		throw refuse(
+			`The credential's ${problem.message}`,
+			'Correct the Profile Overrides in the credential: Service → Describe shows the profile they go over, and the README has examples.',
+		);
 	}
 	return { baseUrl, apiKey: String(credentials.apiKey ?? ''), overrides };
 }
@@ -103,7 +91,6 @@ export function redact(text: string, secret: string): string {
 	return text.split(secret).join('***').split(escaped).join('***');
 }
 
-/** The same value with the key removed from every string in it. */
 export function redactValue<T>(value: T, secret: string): T {
 	if (value === undefined || secret.length === 0) return value;
 	return JSON.parse(redact(JSON.stringify(value), secret)) as T;

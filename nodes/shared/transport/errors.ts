@@ -3,36 +3,29 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { describeError } from '../executor/answers';
 import { ProfileFieldError } from '../executor/request';
-import { headerValue } from '../profile/pointer';
+import { headerValue, isRecord } from '../profile/pointer';
 import type { ErrorProfile } from '../profile/types';
 import { redactValue, type RequestContext } from './credentials';
 import type { ServiceAnswer } from './http';
 
-/**
- * The service's refusals as n8n errors: the service's own message in the error's main text, its
- * code and details in the description, with what the HTTP status means for this node.
- */
+/** The service's refusals as n8n errors: its message first, its code, details and a hint after. */
 
-const MAX_QUOTED_TEXT = 300;
-export const TRANSIENT_STATUSES = new Set([429, 502, 503, 504]);
+export const MAX_QUOTED_TEXT = 300;
+const TRANSIENT_STATUSES = new Set([429, 502, 503, 504]);
 
-/** What each status means here; the 429 hint depends on whether writes can be sent again safely. */
-function statusHint(statusCode: number, idempotent: boolean): string | undefined {
-	switch (statusCode) {
-		case 401:
-			return 'The service did not accept the API key. Check the key in the credential: it may be wrong or revoked, or the account may not be approved for API access yet.';
-		case 403:
-			return 'The service refused this request for this API key. The key may lack a permission this needs, the account may not be approved for API access yet, or (on some services) the key itself may be wrong.';
-		case 404:
-			return "Nothing exists at this address. Check the ID (it may have been deleted) and the credential's Base URL.";
-		case 429:
-			return idempotent
-				? 'The service is limiting the request rate. The node slows down and tries again after the Retry-After the service asks for, within the Timeout; lower "Requests in Parallel" if this persists. "Retry On Fail" is safe here: the service recognises a write sent again by its Idempotency-Key.'
-				: 'The service is limiting the request rate. The node slows down and tries again after the Retry-After the service asks for, within the Timeout; lower "Requests in Parallel" or the number of items per execution if this persists.';
-		default:
-			return undefined;
-	}
-}
+/** An error of n8n's request helper, or of the network under it. */
+type Failure = { code?: string; message?: string; messages?: string[] };
+
+// What each status means here; the 429 hint depends on whether writes can be sent again safely.
+const RATE_LIMITED =
+	'The service is limiting the request rate. The node slows down and tries again after the Retry-After the service asks for, within the Timeout; lower "Requests in Parallel"';
+const STATUS_HINTS: Partial<Record<number, string>> = {
+	401: 'The service did not accept the API key. Check the key in the credential: it may be wrong or revoked, or the account may not be approved for API access yet.',
+	403: 'The service refused this request for this API key. The key may lack a permission this needs, the account may not be approved for API access yet, or (on some services) the key itself may be wrong.',
+	404: "Nothing exists at this address. Check the ID (it may have been deleted) and the credential's Base URL.",
+	429: `${RATE_LIMITED} or the number of items per execution if this persists.`,
+};
+const IDEMPOTENT_429_HINT = `${RATE_LIMITED} if this persists. "Retry On Fail" is safe here: the service recognises a write sent again by its Idempotency-Key.`;
 
 /** The error as n8n shows it: the node's own errors pass through, anything else is wrapped. */
 export function asNodeError(
@@ -42,6 +35,20 @@ export function asNodeError(
 ): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+}
+
+export function cancelledError(context: RequestContext, itemIndex?: number): NodeOperationError {
+	return new NodeOperationError(
+		context.getNode(),
+		'The execution was cancelled while waiting for the service',
+		{ itemIndex },
+	);
+}
+
+/** What a failure to reach a server says: its system code (`ECONNREFUSED`) and messages. */
+export function failureDetails(error: unknown): string {
+	const { code, message, messages } = error as Failure;
+	return [code, message, ...(messages ?? [])].filter(Boolean).join(' ');
 }
 
 /** Whether an error is worth another try later: a rate limit, a gateway error or no answer. */
@@ -90,7 +97,7 @@ export function serviceError(
 		statusCode === 429 && retryAfter
 			? `The service asks to retry after ${retryAfter} seconds.`
 			: undefined,
-		statusHint(statusCode, settings.idempotent),
+		statusCode === 429 && settings.idempotent ? IDEMPOTENT_429_HINT : STATUS_HINTS[statusCode],
 		// A refusal that is not JSON is rarely the API's own: another web app may answer at the Base URL.
 		body === undefined && answer.text.trim() !== '' && statusCode < 500
 			? "The answer was not JSON, so it may not come from this API at all: check that the credential's Base URL is the API's address (the one that serves /v1/me), not another web app's."
@@ -100,10 +107,9 @@ export function serviceError(
 	]
 		.filter(Boolean)
 		.join(' ');
-	const errorResponse: JsonObject =
-		errorBody !== null && typeof errorBody === 'object' && !Array.isArray(errorBody)
-			? (errorBody as JsonObject)
-			: { body: String(errorBody ?? '').slice(0, MAX_QUOTED_TEXT) };
+	const errorResponse: JsonObject = isRecord(errorBody)
+		? (errorBody as JsonObject)
+		: { body: String(errorBody ?? '').slice(0, MAX_QUOTED_TEXT) };
 	const error = new NodeApiError(context.getNode(), errorResponse, {
 		message: message ?? `The service answered with HTTP ${statusCode}`,
 		description: description || undefined,
@@ -130,9 +136,6 @@ export function refusal(
 	return new NodeOperationError(
 		context.getNode(),
 		subject ? `${subject}: ${error.message}` : error.message,
-		{
-			itemIndex,
-			description: error.description,
-		},
+		{ itemIndex, description: error.description },
 	);
 }

@@ -1,12 +1,9 @@
 /**
- * Which hosts a media address may name. A job's result is the service's answer, so an address in
- * it is untrusted: it must not make n8n fetch from n8n's own host, its network or a cloud metadata
- * endpoint. Hosts are judged as the WHATWG URL parser leaves them (the parser n8n's request helper
- * uses too), so `2130706433`, `0x7f.1`, `0177.0.0.1` and `１２７.０.０.１` all arrive as 127.0.0.1, and
- * `[::ffff:127.0.0.1]` as `[::ffff:7f00:1]`.
- *
- * What this cannot see: where a name resolves. Community nodes may not import `dns` or `net`, so a
- * public name that resolves to a private address passes; "Allowed Media Hosts" narrows that.
+ * Which hosts a media address may name: an address in a job's result is untrusted and must not
+ * reach n8n's own host, its network or a cloud metadata endpoint. Hosts are judged as the WHATWG
+ * URL parser (n8n's request helper's too) leaves them: `2130706433`, `0x7f.1` and `１２７.０.０.１`
+ * arrive as 127.0.0.1. Where a name resolves is unseen (community nodes may not import `dns`), so
+ * a public name of a private address passes; "Allowed Media Hosts" narrows that.
  */
 
 // IPv4 ranges that are not public (IANA special-purpose registry), with what they are.
@@ -28,22 +25,10 @@ const IPV4_RANGES: Array<[string, number, string]> = [
 	['240.0.0.0', 4, 'a reserved address'],
 ];
 
-// Names that resolve only inside a network (RFC 6761, 6762, 8375, ICANN's .internal) or never.
-const LOCAL_SUFFIXES = [
-	'localhost',
-	'internal',
-	'local',
-	'localdomain',
-	'arpa',
-	'lan',
-	'intranet',
-	'corp',
-	'home',
-	'test',
-	'invalid',
-	'example',
-	'onion',
-];
+// Last labels of names that resolve only inside a network (RFC 6761, 6762, 8375, ICANN's .internal) or never.
+const LOCAL_LABELS = new Set(
+	'internal local localdomain arpa lan intranet corp home test invalid example onion'.split(' '),
+);
 // Cloud metadata services that answer at a public-looking name (Google Cloud, Tencent Cloud).
 const METADATA_NAMES = ['metadata.goog', 'metadata.tencentyun.com'];
 
@@ -56,9 +41,8 @@ function ipv4Number(text: string): number | undefined {
 
 function ipv4Reason(address: number): string | undefined {
 	for (const [start, bits, reason] of IPV4_RANGES) {
-		const size = 2 ** (32 - bits);
 		const first = ipv4Number(start) ?? 0;
-		if (address >= first && address < first + size) return reason;
+		if (address >= first && address < first + 2 ** (32 - bits)) return reason;
 	}
 	return undefined;
 }
@@ -79,12 +63,8 @@ function ipv6Groups(text: string): number[] | undefined {
 	const head = read(halves[0]);
 	const rest = halves.length === 2 ? read(halves[1]) : [];
 	const missing = 8 - head.length - rest.length;
-	if (
-		[...head, ...rest].some(Number.isNaN) ||
-		missing < 0 ||
-		(halves.length === 1 && missing !== 0)
-	)
-		return undefined;
+	const complete = halves.length === 2 ? missing >= 0 : missing === 0;
+	if (!complete || [...head, ...rest].some(Number.isNaN)) return undefined;
 	return [...head, ...new Array<number>(missing).fill(0), ...rest];
 }
 
@@ -139,12 +119,12 @@ export function nonPublicReason(hostname: string): string | undefined {
 	if (v4 !== undefined) return ipv4Reason(v4);
 	if (host === '') return 'an empty host';
 	const labels = host.split('.');
-	if (host === 'localhost' || labels[labels.length - 1] === 'localhost') return 'a loopback name';
+	const last = labels[labels.length - 1];
+	if (last === 'localhost') return 'a loopback name';
 	// A name without a dot is completed by the local resolver's search domains: always a local host.
 	if (labels.length === 1) return 'a single-label name, which only your own network resolves';
 	if (METADATA_NAMES.includes(host)) return 'a cloud metadata name';
-	const suffix = LOCAL_SUFFIXES.find((name) => host.endsWith(`.${name}`));
-	if (suffix !== undefined) return `a name under .${suffix}, which only a private network resolves`;
+	if (LOCAL_LABELS.has(last)) return `a name under .${last}, which only a private network resolves`;
 	return undefined;
 }
 
@@ -198,12 +178,8 @@ export function readHostRules(text: string): { rules: HostRule[]; invalid?: stri
 		} catch {
 			return { rules, invalid: entry };
 		}
-		const bare =
-			url.username === '' &&
-			url.password === '' &&
-			url.search === '' &&
-			url.hash === '' &&
-			url.pathname === '/';
+		// Only a host and a port: no user, path, query or fragment (a path is at least `/`).
+		const bare = `${url.username}${url.password}${url.search}${url.hash}${url.pathname}` === '/';
 		if (!bare || url.hostname === '' || (subdomains && /^https?:/i.test(written)))
 			return { rules, invalid: entry };
 		const port = /^https?:\/\//i.test(written) ? defaultPort(url) : url.port || undefined;
@@ -212,7 +188,6 @@ export function readHostRules(text: string): { rules: HostRule[]; invalid?: stri
 	return { rules };
 }
 
-/** Whether the user listed the host (and port) of this address. */
 export function isListedHost(url: URL, rules: HostRule[]): boolean {
 	const host = url.hostname.toLowerCase().replace(/\.$/, '');
 	return rules.some(

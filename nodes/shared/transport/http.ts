@@ -1,20 +1,19 @@
 import type { IHttpRequestOptions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { headerValue, type Headers } from '../profile/pointer';
 import { redact, type RequestContext } from './credentials';
+import { cancelledError, failureDetails, MAX_QUOTED_TEXT } from './errors';
 
 /**
- * One exchange with the service through n8n's request helper (n8n's proxy and TLS settings
- * apply): a hard deadline and the execution's cancel around it, redirects followed only within
- * the Base URL's origin, and the answer read as text up to a size limit, so a service that sends
- * without end holds neither memory nor the execution.
+ * One exchange through n8n's request helper (its proxy and TLS settings apply): a hard deadline and
+ * the execution's cancel around it, redirects only within the Base URL's origin, and the answer
+ * read up to a size limit, so a service that sends without end holds neither memory nor execution.
  */
 
 export interface ServiceAnswer {
 	statusCode: number;
 	headers: Headers;
-	/** The answer's body as text. */
 	text: string;
 }
 
@@ -26,12 +25,11 @@ export interface ExchangeSettings {
 	timeoutMs: number;
 	/** The execution's cancel: a cancelled execution abandons the request at once. */
 	signal?: AbortSignal;
-	/** Most bytes of an answer to read. */
 	maxBytes: number;
 }
 
-const MAX_REDIRECTS = 5;
-const MAX_QUOTED_TEXT = 300;
+export const MAX_REDIRECTS = 5;
+export const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
 
 /** A readable stream as n8n's helper hands it over. */
 interface BodyStream extends AsyncIterable<Buffer | string> {
@@ -47,7 +45,7 @@ function isStream(value: unknown): value is BodyStream {
 	);
 }
 
-export class AnswerTooLarge extends Error {}
+class AnswerTooLarge extends Error {}
 
 /** Reads an answer's body up to `maxBytes`; more stops the reading and fails. */
 async function readText(body: unknown, maxBytes: number): Promise<string> {
@@ -87,9 +85,8 @@ async function sendOnce(
 	const deadline = AbortSignal.timeout(timeoutMs);
 	const abortSignal = signal ? AbortSignal.any([signal, deadline]) : deadline;
 	try {
-		// The key read once per execution goes in here: httpRequestWithAuthentication would read and
-		// decrypt the credential again for every request. The header is the one the credential's
-		// `authenticate` describes.
+		// The key read once per execution, in the header the credential's `authenticate` describes:
+		// httpRequestWithAuthentication would decrypt the credential again for every request.
 		const response = (await this.helpers.httpRequest({
 			...options,
 			headers: {
@@ -106,13 +103,7 @@ async function sendOnce(
 		const text = await readText(response.body, maxBytes);
 		return { statusCode: response.statusCode, headers: response.headers ?? {}, text };
 	} catch (error) {
-		if (signal?.aborted) {
-			throw new NodeOperationError(
-				this.getNode(),
-				'The execution was cancelled while waiting for the service',
-				{ itemIndex },
-			);
-		}
+		if (signal?.aborted) throw cancelledError(this, itemIndex);
 		if (error instanceof AnswerTooLarge) {
 			throw new NodeApiError(
 				this.getNode(),
@@ -127,27 +118,24 @@ async function sendOnce(
 		}
 		// n8n hands network failures on as a NodeApiError whose messages keep the system error
 		// (such as "connect ECONNREFUSED 127.0.0.1:443"); only its code and wording travel on.
-		const reason = error as { message?: string; messages?: string[]; code?: string };
-		const details = [reason.code, reason.message, ...(reason.messages ?? [])].join(' ');
+		const details = failureDetails(error);
+		const { message } = error as { message?: string };
 		const timedOut =
 			deadline.aborted || /\b(ETIMEDOUT|ECONNABORTED)\b|timeout of \d+ms exceeded/.test(details);
 		const code = /\b(E[A-Z_]{3,})\b/.exec(details)?.[1];
+		// The code stays out of the message and error body: n8n would swap both for a generic text.
 		const failure = new NodeApiError(
 			this.getNode(),
-			{ message: redact(String(reason.message ?? 'Request failed'), apiKey) },
-			timedOut
-				? {
-						message: `The service at ${baseUrl} did not answer within ${timeoutMs / 1000} seconds`,
-						description:
-							'Raise "Timeout" under Request Options if the service is slow, or check that it is up.',
-						itemIndex,
-					}
-				: {
-						// The code stays out of the message and error body: n8n would swap both for a generic text.
-						message: `Could not reach the service at ${baseUrl}`,
-						description: `${code ? `${code}: ` : ''}${redact(String(reason.message ?? ''), apiKey)} Check the credential's Base URL and that the service is reachable from n8n.`,
-						itemIndex,
-					},
+			{ message: redact(String(message ?? 'Request failed'), apiKey) },
+			{
+				message: timedOut
+					? `The service at ${baseUrl} did not answer within ${timeoutMs / 1000} seconds`
+					: `Could not reach the service at ${baseUrl}`,
+				description: timedOut
+					? 'Raise "Timeout" under Request Options if the service is slow, or check that it is up.'
+					: `${code ? `${code}: ` : ''}${redact(String(message ?? ''), apiKey)} Check the credential's Base URL and that the service is reachable from n8n.`,
+				itemIndex,
+			},
 		);
 		failure.context.transient = true;
 		failure.context.unanswered = true;
@@ -155,8 +143,9 @@ async function sendOnce(
 	}
 }
 
-function redirectTarget(answer: ServiceAnswer, from: string): URL | undefined {
-	const location = headerValue(answer.headers, 'location');
+/** Where a redirect points, or undefined where it names no readable address. */
+export function redirectTarget(headers: Headers, from: URL | string): URL | undefined {
+	const location = headerValue(headers, 'location');
 	try {
 		return location ? new URL(location, from) : undefined;
 	} catch {
@@ -175,8 +164,8 @@ export async function exchange(
 ): Promise<ServiceAnswer> {
 	let url = String(options.url);
 	let answer = await sendOnce.call(this, options, settings);
-	for (let redirects = 0; [301, 302, 303, 307, 308].includes(answer.statusCode); redirects++) {
-		const target = redirectTarget(answer, url);
+	for (let redirects = 0; REDIRECT_STATUSES.includes(answer.statusCode); redirects++) {
+		const target = redirectTarget(answer.headers, url);
 		const followable =
 			target !== undefined &&
 			target.origin === new URL(settings.baseUrl).origin &&

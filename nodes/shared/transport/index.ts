@@ -1,24 +1,23 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { pathFor, placeFields } from '../executor/request';
 import { eventsToSend } from '../executor/events';
 import { findJob, readResource } from '../executor/answers';
-import { isRecord, readAt, type Headers } from '../profile/pointer';
+import { isRecord, own, type Headers } from '../profile/pointer';
 import type { OperationName, OperationProfile, Profile, WebhookProfile } from '../profile/types';
 import { JsonLimitError, parseJson } from '../json';
 import { sleepUnlessCancelled } from '../sleep';
 import { profileFor, refreshProfile, WHOLE_DOCUMENT } from './profiles';
 import { readCredentials, type Credentials, type RequestContext } from './credentials';
-import { asNodeError, refusal, retryAfterMs, serviceError } from './errors';
+import { asNodeError, cancelledError, refusal, retryAfterMs, serviceError } from './errors';
 import { exchange, notJsonError, type ServiceAnswer } from './http';
 import { endTurn, MAX_PAUSE_MS, takeTurn } from './pacing';
 import { isLostAnswer, recall, remember, sendPolicy } from './policy';
 
 /**
  * Calling one of the profile's operations: the request the executor builds from the node's
- * parameters, sent under the retry policy and the execution's pace, and the answer parsed within
- * limits.
+ * parameters, sent under the retry policy and the execution's pace, the answer parsed within limits.
  */
 
 export { asNodeError, isTransient, retryAfterMs } from './errors';
@@ -65,10 +64,7 @@ export interface Answer {
 	profile: Profile;
 }
 
-/**
- * The node's parameters placed in the request by the profile; a parameter the service has no
- * place for fails the item here. The router calls this for every item before sending anything.
- */
+/** The node's parameters placed by the profile; one it has no place for fails the item here. */
 export function placeParams(
 	this: RequestContext,
 	operation: OperationProfile,
@@ -76,7 +72,6 @@ export function placeParams(
 	optional?: IDataObject,
 	itemIndex?: number,
 ): { body?: IDataObject; query: IDataObject } {
-	if (params === undefined && optional === undefined) return { query: {} };
 	try {
 		return placeFields(operation, params ?? {}, optional);
 	} catch (error) {
@@ -117,7 +112,7 @@ function keptFields(operation: OperationProfile, current: unknown): IDataObject 
 	if (!isRecord(current) || operation.replaces === undefined) return {};
 	const kept: IDataObject = {};
 	for (const name of operation.replaces.keep) {
-		const value = readAt(current, `/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+		const value = own(current, name);
 		if (value !== undefined && value !== null) kept[name] = value as IDataObject[string];
 	}
 	return kept;
@@ -158,10 +153,8 @@ export function builtInNotice(profile: Profile): string | undefined {
 }
 
 /**
- * The one function that talks to the service for an operation. It builds the request by the
- * service's profile, sends it, and hands back the parsed answer; a refusal becomes the n8n error
- * that tells what the service said. A 405, or a 404 on a collection, reads the document again
- * (it may have changed) and sends once more if the operation moved.
+ * The one function that talks to the service for an operation. A 405, or a 404 on a collection,
+ * reads the document again (it may have changed) and sends once more if the operation moved.
  */
 export async function callEndpoint(
 	this: RequestContext,
@@ -257,12 +250,11 @@ async function callByProfile(
 		throw outcomeUnknown(this, operation, itemIndex);
 	}
 
-	const started = Date.now();
-	const deadline = options.deadline ?? started + timeoutMs;
+	const deadline = options.deadline ?? Date.now() + timeoutMs;
 	const settings = { baseUrl, apiKey, itemIndex, timeoutMs, signal, maxBytes: MAX_ANSWER_BYTES };
 	for (let attempt = 1; ; attempt++) {
 		if (!(await takeTurn(this, deadline, signal))) {
-			if (signal?.aborted) throw cancelled(this, itemIndex);
+			if (signal?.aborted) throw cancelledError(this, itemIndex);
 			throw pausedTooLong(this, operation, itemIndex);
 		}
 		let answer: ServiceAnswer | undefined;
@@ -282,14 +274,10 @@ async function callByProfile(
 				});
 			}
 			endTurn(this, answer);
-			const parsed =
-				answer.statusCode === 204
-					? undefined
-					: await parseAnswer.call(this, answer, apiKey, itemIndex);
 			const result = {
 				statusCode: answer.statusCode,
 				headers: answer.headers,
-				body: parsed,
+				body: await parseAnswer.call(this, answer, apiKey, itemIndex),
 				profile,
 			};
 			if (answer.text.length <= MAX_REMEMBERED_ANSWER)
@@ -298,7 +286,7 @@ async function callByProfile(
 		} catch (error) {
 			const retryAfter = retryAfterMs(error);
 			if (answer === undefined || answer.statusCode >= 400) endTurn(this, answer, retryAfter);
-			if (signal?.aborted) throw cancelled(this, itemIndex);
+			if (signal?.aborted) throw cancelledError(this, itemIndex);
 			// After a 429 the execution's pace holds every request back; other failures back off on their own.
 			const rateLimited = error instanceof NodeApiError && error.httpCode === '429';
 			const backoff = rateLimited
@@ -319,19 +307,11 @@ async function callByProfile(
 				throw outcomeUnknown(this, operation, itemIndex, error);
 			}
 			if (!retry || !(await sleepUnlessCancelled(backoff, signal))) {
-				if (signal?.aborted) throw cancelled(this, itemIndex);
+				if (signal?.aborted) throw cancelledError(this, itemIndex);
 				throw asNodeError(this, error, itemIndex);
 			}
 		}
 	}
-}
-
-function cancelled(context: RequestContext, itemIndex?: number): NodeOperationError {
-	return new NodeOperationError(
-		context.getNode(),
-		'The execution was cancelled while waiting for the service',
-		{ itemIndex },
-	);
 }
 
 function pausedTooLong(

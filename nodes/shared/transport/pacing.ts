@@ -4,17 +4,12 @@ import { headerValue, type Headers } from '../profile/pointer';
 import type { RequestContext } from './credentials';
 
 /**
- * How fast one execution sends. "Requests in Parallel" is a ceiling, not a target: every request
- * of an execution takes its turn here, so the execution's rate follows the service's limit.
- * - Where the service says its limit (`RateLimit`/`RateLimit-Remaining`/`-Reset` per the IETF
- *   draft, or `X-RateLimit-Remaining`/`-Reset` as many APIs send them), the execution never has more
- *   requests under way than the quota left, and waits for the reset when none is left.
- * - Where it does not, a 429 slows the execution down (its requests are spaced out 15% more than
- *   the rate that met the limit) and success speeds it up again step by step, 2% a second, as TCP
- *   does: the rate settles just below the limit with a refusal now and then.
- * - A 429's `Retry-After` holds every request of the execution back that long.
- * No wait outlasts the request's own limit (its Timeout, or a job wait's Maximum Wait Time) or the
- * execution's cancel: where the service asks for longer, the request fails at once, saying so.
+ * How fast one execution sends: every request of an execution takes its turn here, so
+ * "Requests in Parallel" is a ceiling and the rate follows the service's limit. Where the service
+ * states its quota (`RateLimit` per the IETF draft, `X-RateLimit-*`), no more requests are under way
+ * than the quota left; where it does not, a 429 spaces requests 15% wider than the rate that met
+ * it and successes narrow that by 2% a second, as TCP does. No wait outlasts the request's own
+ * limit or the execution's cancel: a longer one fails at once, saying so.
  */
 
 // A longer Retry-After is the service asking for a pause the node should not take silently.
@@ -30,7 +25,6 @@ class Pace {
 	interval = 0;
 	nextStart = 0;
 	heldUntil = 0;
-	inFlight = 0;
 	/** The quota the service said is left, until `quotaUntil`. */
 	quota?: number;
 	quotaUntil = 0;
@@ -47,15 +41,12 @@ const paces = new WeakMap<RequestContext, Pace>();
 
 function paceOf(context: RequestContext): Pace {
 	let pace = paces.get(context);
-	if (pace === undefined) {
-		pace = new Pace();
-		paces.set(context, pace);
-	}
+	if (pace === undefined) paces.set(context, (pace = new Pace()));
 	return pace;
 }
 
 /** The quota a service says is left, when it is refilled, and how large it is, from whichever rate-limit fields it sends. */
-export function quotaOf(
+function quotaOf(
 	headers: Headers,
 	now = Date.now(),
 ): { remaining: number; resetAt: number; limit?: number } | undefined {
@@ -68,12 +59,10 @@ export function quotaOf(
 		headerValue(headers, 'ratelimit'),
 	);
 	if (structured !== null) {
-		const remaining = Number(structured[1] ?? structured[4]);
-		const seconds = Number(structured[2] ?? structured[3]);
 		const policy = /\bq=(\d+)/.exec(headerValue(headers, 'ratelimit-policy'));
 		return {
-			remaining,
-			resetAt: now + seconds * 1000,
+			remaining: Number(structured[1] ?? structured[4]),
+			resetAt: now + Number(structured[2] ?? structured[3]) * 1000,
 			limit: policy === null ? undefined : Number(policy[1]),
 		};
 	}
@@ -109,7 +98,6 @@ export async function takeTurn(
 		await sleep(Math.max(1, Math.min(at - now, SLICE_MS)));
 	}
 	const now = Date.now();
-	pace.inFlight++;
 	if (pace.quota !== undefined) pace.quota = Math.max(0, pace.quota - 1);
 	pace.nextStart = now + pace.interval;
 	pace.starts.push(now);
@@ -124,15 +112,13 @@ export function endTurn(
 ): void {
 	const pace = paceOf(context);
 	const now = Date.now();
-	pace.inFlight = Math.max(0, pace.inFlight - 1);
 	const quota = answer === undefined ? undefined : quotaOf(answer.headers, now);
 	if (quota !== undefined) {
 		pace.quota = quota.remaining;
 		pace.quotaUntil = quota.resetAt;
 		if (quota.remaining === 0) {
-			// None left: wait for the reset; where the size of the quota is known, only for the share of
-			// it one request is worth (a token bucket refills one at a time; a fixed window answers the
-			// early request with a 429 and its Retry-After), then one request may go.
+			// None left: wait for the reset or, where the quota's size is known, for one request's share
+			// of it (a token bucket refills one at a time; a fixed window answers early with a 429).
 			const share = quota.limit ? (quota.resetAt - now) / quota.limit : quota.resetAt - now;
 			pace.heldUntil = Math.max(pace.heldUntil, now + Math.min(Math.max(share, 0), MAX_PAUSE_MS));
 			if (quota.limit) pace.quota = 1;

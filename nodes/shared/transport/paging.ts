@@ -5,18 +5,16 @@ import { itemIdOf, readListPage, type ListPage, type PageToken } from '../execut
 import type { OperationName, Paging } from '../profile/types';
 import { readCredentials, type RequestContext } from './credentials';
 import { callEndpoint, type CallOptions } from './index';
-import { profileFor } from './profiles';
+import { loadProfile, profileFor } from './profiles';
 
 /**
- * Reading lists page by page, in whichever paging the service documents, so that it always ends:
- * at the end the service names, at a page that brings nothing new (a cursor or link that repeats
- * or only seems to advance), and at hard caps on items and requests that no Limit lifts. A total the
- * service states is a hint for going on, never a reason to drop items that came.
+ * Reading lists page by page, in the service's paging, so that it always ends: at the end the
+ * service names, at a page that brings nothing new, and at caps on items and requests that no Limit
+ * lifts. A total the service states is a hint for going on, never a reason to drop items.
  */
 
 /** Most items one list read outputs, with Return All or any Limit. */
 export const MAX_LIST_ITEMS = 10_000;
-/** Most requests one list read sends. */
 export const MAX_LIST_REQUESTS = 1_000;
 const DEFAULT_PAGE_SIZE = 100;
 
@@ -62,17 +60,18 @@ export async function readPage(
 ): Promise<ListPage> {
 	const credentials = await readCredentials.call(this, request.itemIndex);
 	const { answer: reading, path } = (await profileFor.call(this, credentials)).operations[name];
-	if (next !== undefined && 'url' in next) {
-		// A next link names the whole address, query included; it is read only within the Base URL's origin.
-		const url = new URL(next.url, `${credentials.baseUrl}${path}`).toString();
-		const answer = await callEndpoint.call(this, name, { url, ...request });
-		return readListPage(answer.profile.operations[name].answer, answer, next);
-	}
-	const answer = await callEndpoint.call(this, name, {
-		qs: { ...pageQuery(reading.paging, next, pageSize), ...qs },
-		params: filters,
-		...request,
-	});
+	// A next link names the whole address, query included; it is read only within the Base URL's origin.
+	const answer = await callEndpoint.call(
+		this,
+		name,
+		next !== undefined && 'url' in next
+			? { url: new URL(next.url, `${credentials.baseUrl}${path}`).toString(), ...request }
+			: {
+					qs: { ...pageQuery(reading.paging, next, pageSize), ...qs },
+					params: filters,
+					...request,
+				},
+	);
 	return readListPage(answer.profile.operations[name].answer, answer, next);
 }
 
@@ -83,11 +82,9 @@ export async function readAllItems(
 	{ limit, ...options }: ListOptions & { limit?: number },
 ): Promise<IDataObject[]> {
 	const wanted = Math.min(limit ?? MAX_LIST_ITEMS, MAX_LIST_ITEMS);
-	const { answer: reading } = (
-		await profileFor.call(this, await readCredentials.call(this, options.itemIndex))
-	).operations[name];
-	const paging = reading.paging ?? { style: 'none', from: 'built-in' };
-	const idOf = (item: IDataObject) => itemIdOf(reading, item);
+	const { answer: reading } = (await loadProfile.call(this, options.itemIndex)).operations[name];
+	const refuse = (message: string, description: string) =>
+		new NodeOperationError(this.getNode(), message, { itemIndex: options.itemIndex, description });
 	const collected: IDataObject[] = [];
 	const seenIds = new Set<string>();
 	const seenTokens = new Set<string>();
@@ -97,13 +94,13 @@ export async function readAllItems(
 		// Return All asks for one item beyond its cap, which shows whether the list goes on.
 		const missing = wanted - collected.length + (limit === undefined ? 1 : 0);
 		const pageSize =
-			paging.style === 'page'
+			reading.paging?.style === 'page'
 				? Math.min(limit ?? DEFAULT_PAGE_SIZE, DEFAULT_PAGE_SIZE)
 				: Math.min(missing, DEFAULT_PAGE_SIZE);
 		const page = await readPage.call(this, name, { ...options, next, pageSize });
 		let fresh = 0;
 		for (const item of page.items) {
-			const id = idOf(item);
+			const id = itemIdOf(reading, item);
 			// A service whose paging loops hands the same items back; each is output once.
 			if (id !== undefined) {
 				if (seenIds.has(id)) continue;
@@ -121,27 +118,18 @@ export async function readAllItems(
 		if (ended || collected.length > wanted || (limit !== undefined && collected.length >= wanted))
 			break;
 		if (requests >= MAX_LIST_REQUESTS) {
-			throw new NodeOperationError(
-				this.getNode(),
+			throw refuse(
 				`Reading the list stopped after ${MAX_LIST_REQUESTS.toLocaleString('en-US')} requests`,
-				{
-					itemIndex: options.itemIndex,
-					description: `${collected.length.toLocaleString('en-US')} items were read by then, and the service still named a next page. Set a Limit, or narrow the list with filters.`,
-				},
+				`${collected.length.toLocaleString('en-US')} items were read by then, and the service still named a next page. Set a Limit, or narrow the list with filters.`,
 			);
 		}
 		seenTokens.add(token);
 		next = page.next;
 	}
 	if (limit === undefined && collected.length > MAX_LIST_ITEMS) {
-		throw new NodeOperationError(
-			this.getNode(),
+		throw refuse(
 			`Return All stopped after ${MAX_LIST_ITEMS.toLocaleString('en-US')} items`,
-			{
-				itemIndex: options.itemIndex,
-				description:
-					'The list goes on further than one execution should read. Turn off Return All and set a Limit, or narrow the list with filters.',
-			},
+			'The list goes on further than one execution should read. Turn off Return All and set a Limit, or narrow the list with filters.',
 		);
 	}
 	return collected.slice(0, wanted);

@@ -4,16 +4,12 @@ import type { OperationName, OperationProfile } from '../profile/types';
 import { isTransient } from './errors';
 
 /**
- * When a request may be sent again, decided in one place.
- * - A read (GET) is tried up to three times after a rate limit, a gateway error or no answer.
- * - A write is sent again after a lost answer only where the service's document declares an
- *   idempotency header: the node then sends one key per item, the same on every attempt and on
- *   n8n's Retry On Fail of the same execution, node, run and item, and the service writes once.
- * - Any other write is sent again only after a 429, which the service answers before doing
- *   anything. A write whose answer is lost fails as "outcome unknown", and is not sent again in
- *   this execution: at most once.
- * - A write that succeeded is remembered by its item's key, so n8n's Retry On Fail of the node
- *   returns the first answer instead of writing again, whether or not the service knows keys.
+ * When a request may be sent again, decided in one place. A read is tried up to three times after
+ * a rate limit, a gateway error or no answer. A write is sent again after a lost answer only with
+ * the idempotency header the service declares (one key per item, the same on every attempt and on
+ * n8n's Retry On Fail), else only after a 429, which the service answers before doing anything; a
+ * lost answer then fails as "outcome unknown" and is not sent again in this execution. A write that
+ * succeeded is remembered by its item's key, so Retry On Fail returns its first answer.
  */
 
 const ATTEMPTS = 3;
@@ -23,11 +19,9 @@ const MAX_REMEMBERED = 10_000;
 
 export interface SendPolicy {
 	attempts: number;
-	/** Whether a failed attempt may be followed by another. */
 	retryable(error: unknown): boolean;
 	/** The headers a write carries, where the service declares them: its key, and when it was first sent. */
 	idempotency?: Record<string, string>;
-	/** The key a write's outcome is remembered by. */
 	memoKey?: string;
 }
 
@@ -40,26 +34,23 @@ export function sendPolicy(
 	if (operation.method === 'GET')
 		return { attempts: retryReads ? ATTEMPTS : 1, retryable: isTransient };
 	const memoKey = itemKey === undefined ? undefined : `${name}:${itemKey}`;
-	const header = operation.idempotency?.header;
-	const firstSentHeader = operation.idempotency?.firstSent;
-	if (header !== undefined && itemKey !== undefined && memoKey !== undefined) {
-		const idempotency: Record<string, string> = {};
-		if (firstSentHeader === undefined) idempotency[header] = itemKey;
-		else {
-			// OASIS Repeatable Requests: a UUID, and the time the first attempt went out, the same on every repeat.
-			idempotency[header] = itemKey.replace(
-				/^(.{8})(.{4})(.{4})(.{4})(.{12}).*$/,
-				'$1-$2-$3-$4-$5',
-			);
-			idempotency[firstSentHeader] = firstSent(memoKey);
-		}
-		return { attempts: ATTEMPTS, retryable: isTransient, idempotency, memoKey };
+	const { header, firstSent: firstSentHeader } = operation.idempotency ?? {};
+	if (header === undefined || itemKey === undefined || memoKey === undefined) {
+		return {
+			attempts: ATTEMPTS,
+			retryable: (error) => error instanceof NodeApiError && error.httpCode === '429',
+			memoKey,
+		};
 	}
-	return {
-		attempts: ATTEMPTS,
-		retryable: (error) => error instanceof NodeApiError && error.httpCode === '429',
-		memoKey,
-	};
+	// OASIS Repeatable Requests: a UUID, and the time the first attempt went out, the same on every repeat.
+	const idempotency =
+		firstSentHeader === undefined
+			? { [header]: itemKey }
+			: {
+					[header]: itemKey.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12}).*$/, '$1-$2-$3-$4-$5'),
+					[firstSentHeader]: firstSent(memoKey),
+				};
+	return { attempts: ATTEMPTS, retryable: isTransient, idempotency, memoKey };
 }
 
 /** Whether an error means the request may have reached the service without its answer reaching n8n. */
@@ -89,8 +80,9 @@ function firstSent(memoKey: string): string {
 }
 
 /** What an earlier attempt of this item's write came to, if it is remembered. */
-export function recall<T>(memoKey: string | undefined, now = Date.now()): Outcome<T> | undefined {
+export function recall<T>(memoKey: string | undefined): Outcome<T> | undefined {
 	if (memoKey === undefined) return undefined;
+	const now = Date.now();
 	for (const [key, { at }] of outcomes) {
 		if (now - at < REMEMBER_MS && outcomes.size <= MAX_REMEMBERED) break;
 		outcomes.delete(key);
@@ -98,12 +90,8 @@ export function recall<T>(memoKey: string | undefined, now = Date.now()): Outcom
 	return outcomes.get(memoKey)?.outcome as Outcome<T> | undefined;
 }
 
-export function remember<T>(
-	memoKey: string | undefined,
-	outcome: Outcome<T>,
-	now = Date.now(),
-): void {
+export function remember<T>(memoKey: string | undefined, outcome: Outcome<T>): void {
 	if (memoKey === undefined) return;
 	outcomes.delete(memoKey);
-	outcomes.set(memoKey, { outcome, at: now });
+	outcomes.set(memoKey, { outcome, at: Date.now() });
 }

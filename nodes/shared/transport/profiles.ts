@@ -1,5 +1,5 @@
 import { createHash } from 'crypto';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { JsonLimitError, parseJson } from '../json';
 import { BUILT_IN_PROFILE } from '../profile/builtIn';
@@ -12,11 +12,9 @@ import { isTransient } from './errors';
 import { exchange } from './http';
 
 /**
- * The service's profile, read from its OpenAPI document once per Base URL and kept a while, shared
- * by every item, execution, list search and trigger of this n8n process. A document that was read
- * serves every credential on that Base URL; a failed read (another key's 401, a 503) is kept only
- * for the credential that met it, so one credential's failure never changes what another one's
- * requests look like. Each credential's Profile Overrides go over the profile read.
+ * The service's profile, read from its OpenAPI document once per Base URL and kept a while for the
+ * whole n8n process. A failed read (another key's 401, a 503) is kept only for the credential that
+ * met it, so it never changes another one's requests. Each credential's Profile Overrides go over.
  */
 
 /** Where the spec says the service describes itself (section 9). */
@@ -30,8 +28,7 @@ const DOCUMENT_ATTEMPTS = 3;
 const DOCUMENT_RETRY_MS = 500;
 // Bounds on the document itself: well above any real API's description, far below harm.
 const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
-// No object of a real document comes near 10,000 members (paths, schemas, properties); a larger
-// one costs every reader of it a stall (see JsonLimits.maxMembers).
+// No real document's object nears 10,000 members; a larger one stalls its every reader.
 const DOCUMENT_LIMITS = {
 	maxLength: MAX_DOCUMENT_BYTES,
 	maxDepth: 256,
@@ -55,17 +52,28 @@ function failureKey({ baseUrl, apiKey }: Credentials): string {
 	return `${baseUrl}#${createHash('sha256').update(apiKey).digest('hex').slice(0, 32)}`;
 }
 
-/** The built-in profile, with why it stands in for the service's document. */
 export const WHOLE_DOCUMENT = 'the whole document';
 
-function builtInBecause(why: string): Profile {
-	return { ...BUILT_IN_PROFILE, notFollowed: [{ part: WHOLE_DOCUMENT, why }] };
+interface ServiceProfile {
+	profile: Profile;
+	/** Whether it serves every credential on the Base URL. */
+	shared: boolean;
+	ttl: number;
+}
+
+/** The built-in profile, with why it stands in for the service's document, for this credential only. */
+function builtInBecause(why: string, ttl = UNREADABLE_PROFILE_TTL_MS): ServiceProfile {
+	return {
+		profile: { ...BUILT_IN_PROFILE, notFollowed: [{ part: WHOLE_DOCUMENT, why }] },
+		shared: false,
+		ttl,
+	};
 }
 
 async function readServiceProfile(
 	this: RequestContext,
 	credentials: Credentials,
-): Promise<{ profile: Profile; shared: boolean; ttl: number }> {
+): Promise<ServiceProfile> {
 	const { baseUrl, apiKey } = credentials;
 	const where = `${baseUrl}${DOCUMENT_PATH}`;
 	let answer;
@@ -77,43 +85,27 @@ async function readServiceProfile(
 				{ method: 'GET', url: where },
 				{ baseUrl, apiKey, timeoutMs: DOCUMENT_TIMEOUT_MS, maxBytes: MAX_DOCUMENT_BYTES },
 			);
-			if (attempt < DOCUMENT_ATTEMPTS && [502, 503, 504].includes(answer.statusCode)) {
-				await sleep(DOCUMENT_RETRY_MS * attempt);
-				continue;
-			}
-			break;
 		} catch (error) {
-			if (attempt < DOCUMENT_ATTEMPTS && isTransient(error)) {
-				await sleep(DOCUMENT_RETRY_MS * attempt);
-				continue;
+			if (attempt === DOCUMENT_ATTEMPTS || !isTransient(error)) {
+				const reason = String((error as Error).message);
+				return builtInBecause(`The service's OpenAPI document could not be read (${reason})`);
 			}
-			const reason =
-				error instanceof NodeApiError ? error.message : String((error as Error).message);
-			return {
-				profile: builtInBecause(`The service's OpenAPI document could not be read (${reason})`),
-				shared: false,
-				ttl: UNREADABLE_PROFILE_TTL_MS,
-			};
+			await sleep(DOCUMENT_RETRY_MS * attempt);
+			continue;
 		}
+		if (attempt === DOCUMENT_ATTEMPTS || ![502, 503, 504].includes(answer.statusCode)) break;
+		await sleep(DOCUMENT_RETRY_MS * attempt);
 	}
 	if (answer.statusCode === 404 || answer.statusCode === 410) {
-		return {
-			profile: builtInBecause(
-				`The service has no OpenAPI document at ${DOCUMENT_PATH} (HTTP ${answer.statusCode})`,
-			),
-			shared: false,
-			ttl: PROFILE_TTL_MS,
-		};
+		return builtInBecause(
+			`The service has no OpenAPI document at ${DOCUMENT_PATH} (HTTP ${answer.statusCode})`,
+			PROFILE_TTL_MS,
+		);
 	}
-	if (answer.statusCode >= 300) {
-		return {
-			profile: builtInBecause(
-				`The service's OpenAPI document could not be read (HTTP ${answer.statusCode})`,
-			),
-			shared: false,
-			ttl: UNREADABLE_PROFILE_TTL_MS,
-		};
-	}
+	if (answer.statusCode >= 300)
+		return builtInBecause(
+			`The service's OpenAPI document could not be read (HTTP ${answer.statusCode})`,
+		);
 	let document: unknown;
 	try {
 		document = await parseJson(answer.text, DOCUMENT_LIMITS);
@@ -122,32 +114,18 @@ async function readServiceProfile(
 			error instanceof JsonLimitError
 				? `it is too large to follow: ${error.message}`
 				: 'it is not JSON';
-		return {
-			profile: builtInBecause(`The node could not read ${where}: ${why}`),
-			shared: false,
-			ttl: UNREADABLE_PROFILE_TTL_MS,
-		};
+		return builtInBecause(`The node could not read ${where}: ${why}`);
 	}
-	if (!isOpenApiDocument(document)) {
-		return {
-			profile: builtInBecause(`${where} is not an OpenAPI 3.0 or 3.1 document`),
-			shared: false,
-			ttl: UNREADABLE_PROFILE_TTL_MS,
-		};
-	}
+	if (!isOpenApiDocument(document))
+		return builtInBecause(`${where} is not an OpenAPI 3.0 or 3.1 document`);
 	return { profile: await readProfile(document, where), shared: true, ttl: PROFILE_TTL_MS };
 }
 
 function cached(credentials: Credentials): CachedProfile | undefined {
 	const now = Date.now();
-	for (const [cache, key] of [
-		[documents, credentials.baseUrl],
-		[failures, failureKey(credentials)],
-	] as const) {
-		const entry = cache.get(key);
-		if (entry !== undefined && entry.expires > now) return entry;
-	}
-	return undefined;
+	return [documents.get(credentials.baseUrl), failures.get(failureKey(credentials))].find(
+		(entry) => entry !== undefined && entry.expires > now,
+	);
 }
 
 /** The profile for the credential's service, with the credential's Profile Overrides over it. */
@@ -165,10 +143,8 @@ export async function profileFor(this: RequestContext, credentials: Credentials)
 	let byOverrides = overridden.get(read);
 	if (byOverrides === undefined) overridden.set(read, (byOverrides = new Map()));
 	let profile = byOverrides.get(key);
-	if (profile === undefined) {
-		profile = applyOverrides(read, credentials.overrides);
-		byOverrides.set(key, profile);
-	}
+	if (profile === undefined)
+		byOverrides.set(key, (profile = applyOverrides(read, credentials.overrides)));
 	return profile;
 }
 

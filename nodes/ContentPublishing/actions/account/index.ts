@@ -1,25 +1,27 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import * as get from './get.operation';
+import type { Operation } from '../types';
 
-export { get };
+export const get: Operation = {
+	description: [],
+	execute: async () => ({ endpoint: 'getAccount' }),
+};
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['account'] } },
-		options: [
-			{
-				name: 'Get',
-				value: 'get',
-				description: 'Get the account the API key belongs to',
-				action: 'Get the account',
-			},
-		],
-		default: 'get',
-	},
-	...get.description,
-];
+export const operations = { get };
+
+export const operationField: INodeProperties = {
+	displayName: 'Operation',
+	name: 'operation',
+	type: 'options',
+	noDataExpression: true,
+	displayOptions: { show: { resource: ['account'] } },
+	options: [
+		{
+			name: 'Get',
+			value: 'get',
+			description: 'Get the account the API key belongs to',
+			action: 'Get the account',
+		},
+	],
+	default: 'get',
+};

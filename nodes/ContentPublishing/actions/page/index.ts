@@ -1,23 +1,22 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import * as get from './get.operation';
-import * as getMany from './getMany.operation';
+import { pageLocator } from '../../descriptions/locators';
+import { byLocator, listOperation } from '../operations';
 
-export { get, getMany };
+export const operations = {
+	get: byLocator('page', 'get', 'getPage', pageLocator),
+	getMany: listOperation('page', 'listPages'),
+};
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['page'] } },
-		options: [
-			{ name: 'Get', value: 'get', description: 'Get a page', action: 'Get a page' },
-			{ name: 'Get Many', value: 'getMany', description: 'List pages', action: 'Get many pages' },
-		],
-		default: 'get',
-	},
-	...get.description,
-	...getMany.description,
-];
+export const operationField: INodeProperties = {
+	displayName: 'Operation',
+	name: 'operation',
+	type: 'options',
+	noDataExpression: true,
+	displayOptions: { show: { resource: ['page'] } },
+	options: [
+		{ name: 'Get', value: 'get', description: 'Get a page', action: 'Get a page' },
+		{ name: 'Get Many', value: 'getMany', description: 'List pages', action: 'Get many pages' },
+	],
+	default: 'get',
+};

@@ -1,10 +1,15 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { pageIdField } from '../../descriptions/locators';
+import { fieldCollection, showOnlyFor } from '../../descriptions/common';
 import { optionalPostFields, POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
 import { readDateTime } from '../../parameters/dates';
-import { pickFields, readCollection, readExtraFields, requireString } from '../../parameters/fields';
+import {
+	pickFields,
+	readCollection,
+	readExtraFields,
+	requireString,
+} from '../../parameters/fields';
 import type { RequestPlan } from '../types';
 
 const properties: INodeProperties[] = [
@@ -33,25 +38,15 @@ const properties: INodeProperties[] = [
 		default: '',
 		displayOptions: { show: { status: ['scheduled'] } },
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: optionalPostFields,
-	},
+	fieldCollection('additionalFields', optionalPostFields),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['post'], operation: ['create'] } },
-	properties,
-);
+export const description = showOnlyFor('post', 'create', properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
 	const content = requireString.call(this, 'content', 'Content', itemIndex);
 	const status = this.getNodeParameter('status', itemIndex) as string;
-	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex, [pageIdField]);
+	const additionalFields = readCollection.call(this, 'additionalFields', itemIndex);
 	const scheduledAt =
 		status === 'scheduled'
 			? readDateTime.call(

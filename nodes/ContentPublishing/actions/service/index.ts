@@ -1,26 +1,40 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import * as describe from './describe.operation';
+import { describeProfile } from '../../../shared/profile/describe';
+import type { Profile } from '../../../shared/profile/types';
+import type { Operation } from '../types';
 
-export { describe };
+export const describe: Operation = { description: [], execute: async () => ({ describe: true }) };
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['service'] } },
-		options: [
-			{
-				name: 'Describe',
-				value: 'describe',
-				description:
-					"Show how the node reads the credential's service: each operation's method, path and fields, paging, jobs, events and signatures",
-				action: 'Describe how the node reads the service',
-			},
-		],
-		default: 'describe',
-	},
-	...describe.description,
-];
+/**
+ * The profile in use for the credential's service: in words, a line per decision, what the node
+ * could not follow, and the profile itself, whose parts the credential's Profile Overrides can set.
+ */
+export function describeOutput(profile: Profile): IDataObject {
+	return {
+		source: profile.source,
+		summary: describeProfile(profile),
+		notFollowed: profile.notFollowed as unknown as IDataObject[],
+		profile: profile as unknown as IDataObject,
+	};
+}
+
+export const operations = { describe };
+
+export const operationField: INodeProperties = {
+	displayName: 'Operation',
+	name: 'operation',
+	type: 'options',
+	noDataExpression: true,
+	displayOptions: { show: { resource: ['service'] } },
+	options: [
+		{
+			name: 'Describe',
+			value: 'describe',
+			description:
+				"Show how the node reads the credential's service: each operation's method, path and fields, paging, jobs, events and signatures",
+			action: 'Describe how the node reads the service',
+		},
+	],
+	default: 'describe',
+};

@@ -1,52 +1,160 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import * as create from './create.operation';
-import * as del from './delete.operation';
-import * as get from './get.operation';
-import * as getMany from './getMany.operation';
-import * as update from './update.operation';
+import { loadProfile, serviceEvents } from '../../../shared/transport';
+import {
+	fieldCollection,
+	extraBodyField,
+	extraQueryField,
+	showOnlyFor,
+} from '../../descriptions/common';
+import { eventsField } from '../../descriptions/events';
+import { webhookLocator } from '../../descriptions/locators';
+import {
+	pickFields,
+	readCollection,
+	readExtraFields,
+	requireChanges,
+	requireId,
+	requireString,
+} from '../../parameters/fields';
+import { byLocator, listOperation } from '../operations';
+import type { RequestPlan } from '../types';
 
-export { create, del as delete, get, getMany, update };
-
-export const description: INodeProperties[] = [
+const optionalWebhookFields: INodeProperties[] = [
 	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['webhook'] } },
-		options: [
-			{
-				name: 'Create',
-				value: 'create',
-				description: 'Subscribe a URL to events',
-				action: 'Create a webhook',
-			},
-			{
-				name: 'Delete',
-				value: 'delete',
-				description: 'Delete a webhook',
-				action: 'Delete a webhook',
-			},
-			{ name: 'Get', value: 'get', description: 'Get a webhook', action: 'Get a webhook' },
-			{
-				name: 'Get Many',
-				value: 'getMany',
-				description: 'List webhooks',
-				action: 'Get many webhooks',
-			},
-			{
-				name: 'Update',
-				value: 'update',
-				description: 'Update a webhook',
-				action: 'Update a webhook',
-			},
-		],
-		default: 'create',
+		displayName: 'Active',
+		name: 'active',
+		type: 'boolean',
+		default: true,
+		description: 'Whether the service should deliver events to this webhook',
 	},
-	...create.description,
-	...del.description,
-	...get.description,
-	...getMany.description,
-	...update.description,
+	{
+		displayName: 'Description',
+		name: 'description',
+		type: 'string',
+		default: '',
+	},
+	extraBodyField,
+	extraQueryField,
+	{
+		displayName: 'Signing Secret',
+		name: 'secret',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		description: 'Secret the service signs deliveries with; left empty, the service chooses one',
+	},
 ];
+
+const create = {
+	description: showOnlyFor('webhook', 'create', [
+		{
+			displayName: 'URL',
+			name: 'url',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'https://example.com/hooks/content',
+			description: 'Address the service sends events to',
+		},
+		eventsField({ required: true, default: ['job.completed'] }),
+		fieldCollection('additionalFields', optionalWebhookFields),
+	]),
+	async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
+		const url = requireString.call(this, 'url', 'URL', itemIndex).trim();
+		if (!/^https?:\/\/\S+$/i.test(url)) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`"URL" of item ${itemIndex} is not an http(s) URL`,
+				{ itemIndex },
+			);
+		}
+		const chosen = this.getNodeParameter('events', itemIndex, []) as string[];
+		if (chosen.length === 0) {
+			throw new NodeOperationError(this.getNode(), `"Events" of item ${itemIndex} is empty`, {
+				itemIndex,
+				description: 'Choose at least one event to deliver.',
+			});
+		}
+		// As the service names them, checked against the events it lists.
+		const { webhooks } = await loadProfile.call(this, itemIndex);
+		const events = serviceEvents.call(this, webhooks, chosen, itemIndex);
+		const optional = readCollection.call(this, 'additionalFields', itemIndex);
+		const extra = readExtraFields.call(this, optional, itemIndex);
+		const body = pickFields({ ...optional, url, events }, 'createWebhook');
+		return { endpoint: 'createWebhook', params: body, extra };
+	},
+};
+
+const update = {
+	description: showOnlyFor('webhook', 'update', [
+		webhookLocator,
+		fieldCollection('updateFields', [
+			...optionalWebhookFields,
+			eventsField({ default: [] }),
+			{
+				displayName: 'URL',
+				name: 'url',
+				type: 'string',
+				default: '',
+			},
+		]),
+	]),
+	async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
+		const id = requireId.call(this, 'webhookId', 'Webhook', itemIndex);
+		const updateFields = readCollection.call(this, 'updateFields', itemIndex);
+		const extra = readExtraFields.call(this, updateFields, itemIndex);
+		const body = pickFields(updateFields, 'updateWebhook');
+		if (Array.isArray(body.events)) {
+			const { webhooks } = await loadProfile.call(this, itemIndex);
+			body.events = serviceEvents.call(this, webhooks, body.events as string[], itemIndex);
+		}
+		requireChanges.call(this, body, extra, itemIndex);
+		return { endpoint: 'updateWebhook', id, params: body, extra };
+	},
+};
+
+export const operations = {
+	create,
+	delete: byLocator('webhook', 'delete', 'deleteWebhook', webhookLocator),
+	get: byLocator('webhook', 'get', 'getWebhook', webhookLocator),
+	getMany: listOperation('webhook', 'listWebhooks'),
+	update,
+};
+
+export const operationField: INodeProperties = {
+	displayName: 'Operation',
+	name: 'operation',
+	type: 'options',
+	noDataExpression: true,
+	displayOptions: { show: { resource: ['webhook'] } },
+	options: [
+		{
+			name: 'Create',
+			value: 'create',
+			description: 'Subscribe a URL to events',
+			action: 'Create a webhook',
+		},
+		{
+			name: 'Delete',
+			value: 'delete',
+			description: 'Delete a webhook',
+			action: 'Delete a webhook',
+		},
+		{ name: 'Get', value: 'get', description: 'Get a webhook', action: 'Get a webhook' },
+		{
+			name: 'Get Many',
+			value: 'getMany',
+			description: 'List webhooks',
+			action: 'Get many webhooks',
+		},
+		{
+			name: 'Update',
+			value: 'update',
+			description: 'Update a webhook',
+			action: 'Update a webhook',
+		},
+	],
+	default: 'create',
+};

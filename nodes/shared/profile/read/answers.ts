@@ -25,13 +25,18 @@ export function idOf(shape: ObjectShape | undefined, resource = ''): string | un
 	return [...(shape?.properties.keys() ?? [])].find((name) => ids.includes(normalizeName(name)));
 }
 
-const hasId = (shape: ObjectShape | undefined, resource?: string) =>
-	idOf(shape, resource) !== undefined;
+/** Whether an object has an id of its own; counted, as it is asked of objects many properties share. */
+function hasId(reader: DocumentReader, shape: ObjectShape | undefined, resource?: string): boolean {
+	if (shape !== undefined) reader.spend(shape.properties.size);
+	return idOf(shape, resource) !== undefined;
+}
 
 /** The object properties of an answer that could hold a resource: objects with an id. */
 function holders(reader: DocumentReader, shape: ObjectShape, resource?: string): string[] {
 	return [...shape.properties.entries()]
-		.filter(([, schema]) => !reader.isArray(schema) && hasId(reader.shape(schema), resource))
+		.filter(
+			([, schema]) => !reader.isArray(schema) && hasId(reader, reader.shape(schema), resource),
+		)
 		.map(([name]) => name);
 }
 
@@ -48,7 +53,7 @@ export function resourcePath(
 	depth = 0,
 ): string[] {
 	const shape = reader.shape(schema);
-	if (shape === undefined || hasId(shape, resource) || depth >= MAX_PATH_DEPTH) return [];
+	if (shape === undefined || hasId(reader, shape, resource) || depth >= MAX_PATH_DEPTH) return [];
 	const candidates = holders(reader, shape, resource);
 	// Without an object with an id (a result computed at once), the other answers' envelope.
 	const wrapper = [...shape.properties.entries()].find(
@@ -76,7 +81,7 @@ export function envelopesOf(
 	for (const answer of answers) {
 		for (const variant of reader.variants(answer)) {
 			const shape = reader.shape(variant);
-			if (shape === undefined || hasId(shape)) continue;
+			if (shape === undefined || hasId(reader, shape)) continue;
 			for (const name of holders(reader, shape)) counts.set(name, (counts.get(name) ?? 0) + 1);
 		}
 	}
@@ -103,7 +108,7 @@ export function itemsPath(
 		const item = reader.items(property);
 		return (
 			(resourceSchema !== undefined && item === resourceSchema) ||
-			hasId(reader.shape(item), resource)
+			hasId(reader, reader.shape(item), resource)
 		);
 	});
 	if (found) return [found[0]];

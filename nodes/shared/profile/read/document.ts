@@ -77,6 +77,7 @@ export class DocumentReader {
 	private readonly expanding = new Set<object>();
 	private readonly refs = new Map<string, Schema | null>();
 	private readonly alternatives = new Map<object, Schema[]>();
+	private readonly listed = new Map<object, string[] | null>();
 	private spent = 0;
 	private stepEnd = Infinity;
 	private stepSize = Infinity;
@@ -239,11 +240,24 @@ export class DocumentReader {
 		);
 	}
 
-	/** A schema's allowed string values: its enum or const, also inside `oneOf`/`anyOf`. */
+	/**
+	 * A schema's allowed string values: its enum or const, also inside `oneOf`/`anyOf`; read once per
+	 * schema and counted, as an enum may be shared by many properties.
+	 */
 	enumValues(value: unknown): string[] | undefined {
-		const values = this.variants(value)
-			.flatMap((variant) => [...ownArray(variant, 'enum'), own(variant, 'const')])
-			.filter((entry): entry is string => typeof entry === 'string');
-		return values.length > 0 ? [...new Set(values)] : undefined;
+		const schema = this.deref(value);
+		if (schema === undefined) return undefined;
+		const known = this.listed.get(schema);
+		if (known !== undefined) return known ?? undefined;
+		const values = new Set<string>();
+		for (const variant of this.variants(schema)) {
+			const listed = ownArray(variant, 'enum');
+			this.spend(listed.length);
+			for (const entry of [...listed, own(variant, 'const')])
+				if (typeof entry === 'string') values.add(entry);
+		}
+		const found = values.size > 0 ? [...values] : undefined;
+		this.listed.set(schema, found ?? null);
+		return found;
 	}
 }

@@ -6,7 +6,6 @@ import {
 	firstSentence,
 	normalizeName,
 	own,
-	ownArray,
 	type ObjectShape,
 	type Schema,
 } from './document';
@@ -118,7 +117,23 @@ const sentenceHolds = (sentence: string, entries: string[][]) =>
 		}),
 	);
 
-type Rule = (spec: FieldSpec, names: string[], property: Property) => boolean;
+/** Whether a property lists one of the node's values, in any case; each list lower-cased once. */
+const lowerCased = new WeakMap<string[], Set<string>>();
+function listsOneOf(reader: DocumentReader, schema: Schema, values?: readonly string[]): boolean {
+	const listed = values === undefined ? undefined : reader.enumValues(schema);
+	if (listed === undefined) return false;
+	let lower = lowerCased.get(listed);
+	if (lower === undefined)
+		lowerCased.set(listed, (lower = new Set(listed.map((entry) => entry.toLowerCase()))));
+	return values?.some((value) => lower.has(value)) ?? false;
+}
+
+type Rule = (
+	spec: FieldSpec,
+	names: string[],
+	property: Property,
+	reader: DocumentReader,
+) => boolean;
 
 /**
  * The rules, strongest first, and how a property a rule finds takes the parameter: the same name
@@ -131,12 +146,7 @@ const RULES: Array<{ rule: Rule; by?: 'reference' | 'negate' }> = [
 	{ by: 'reference', rule: (spec, _, { normalized }) => nameHolds(normalized, spec.reference) },
 	{ rule: (spec, _, { normalized }) => nameHolds(normalized, spec.words) },
 	{ rule: (spec, _, { said }) => sentenceHolds(said, spec.words) },
-	{
-		rule: (spec, _, { schema }) =>
-			ownArray(schema, 'enum').some(
-				(entry) => typeof entry === 'string' && (spec.values ?? []).includes(entry.toLowerCase()),
-			),
-	},
+	{ rule: (spec, _, { schema }, reader) => listsOneOf(reader, schema, spec.values) },
 	{ by: 'negate', rule: (spec, _, { normalized }) => nameHolds(normalized, spec.opposite) },
 ];
 
@@ -185,24 +195,30 @@ function spelling(
 	spec: FieldSpec,
 	schema: Schema,
 ): Record<string, string> | undefined {
+	if (spec.values === undefined) return undefined;
 	const allowed = reader.enumValues(reader.isArray(schema) ? reader.items(schema) : schema);
-	if (spec.values === undefined || allowed === undefined) return undefined;
+	if (allowed === undefined) return undefined;
 	const stem = (word: string) => normalizeName(word).replace(/(ing|ed|es|e|s)$/, '');
-	let explained: Map<string, string> | undefined;
+	// Each of the service's values in plain words once, counted: an enum may hold 100,000.
+	let candidates: Array<{ value: string; name: string; stem: string; said: Set<string> }> = [];
 	const values: Record<string, string> = {};
 	for (const value of spec.values) {
 		if (allowed.includes(value)) continue;
+		if (candidates.length === 0) {
+			const { explained } = enumExplanations(reader, schema, allowed);
+			candidates = allowed.map((candidate) => {
+				const words = (explained.get(candidate) ?? '').split(/[^A-Za-z]+/).filter(Boolean);
+				reader.spend(1 + words.length);
+				const said = new Set(words.map(stem));
+				return { value: candidate, name: normalizeName(candidate), stem: stem(candidate), said };
+			});
+		}
 		// Spelt alike (`DRAFT`), of the same stem (`publish`), or explained with the value's word.
-		explained ??= enumExplanations(reader, schema, allowed).explained;
 		const service =
-			allowed.find((candidate) => normalizeName(candidate) === normalizeName(value)) ??
-			allowed.find((candidate) => stem(candidate) === stem(value)) ??
-			allowed.find((candidate) =>
-				(explained?.get(candidate) ?? '')
-					.split(/[^A-Za-z]+/)
-					.some((word) => word !== '' && stem(word) === stem(value)),
-			);
-		if (service !== undefined) values[value] = service;
+			candidates.find(({ name }) => name === normalizeName(value)) ??
+			candidates.find((candidate) => candidate.stem === stem(value)) ??
+			candidates.find(({ said }) => said.has(stem(value)));
+		if (service !== undefined) values[value] = service.value;
 	}
 	return Object.keys(values).length > 0 ? values : undefined;
 }
@@ -240,7 +256,7 @@ export function placeParameters(
 			for (const property of properties) {
 				reader.spend();
 				const key = property.path.join('/');
-				if (taken.has(key) || !rule(spec, names, property)) continue;
+				if (taken.has(key) || !rule(spec, names, property, reader)) continue;
 				const path = fit(reader, spec, property, by);
 				if (path === undefined) continue;
 				taken.add(key);

@@ -10,6 +10,7 @@ import {
 	ownArray,
 	ownRecord,
 	ownText,
+	SchemaBudgetError,
 	type ObjectShape,
 	type OpenApiDocument,
 	type Schema,
@@ -33,11 +34,17 @@ export interface Operation {
 
 // The largest number of operations a document's paths are read for; beyond it the rest are not.
 const MAX_OPERATIONS = 5_000;
+// No real server URL is longer; every request's path would begin with a longer one's (HTTP 431).
+const MAX_SERVER_URL = 2_000;
 
 /** The path of the document's first server, which its paths are below (`/v1` + `/posts`), or none. */
 function basePath(document: OpenApiDocument): string {
 	const url = own(ownArray(document, 'servers')[0], 'url');
 	if (typeof url !== 'string') return '';
+	if (url.length > MAX_SERVER_URL)
+		throw new SchemaBudgetError(
+			`its server URL is longer than ${MAX_SERVER_URL.toLocaleString('en-US')} characters`,
+		);
 	try {
 		// Variables (`{region}`) are the host's. Neither expression backtracks on `/////` or on `{{{{`.
 		return new URL(url.replace(/\{[^{}]*\}/g, 'x'), 'http://service.invalid').pathname.replace(

@@ -14,6 +14,7 @@ import {
 	firstSentence,
 	normalizeName,
 	own,
+	ownArray,
 	ownRecord,
 	ownText,
 	SchemaBudgetError,
@@ -39,6 +40,10 @@ import { enumExplanations, eventMeaning } from './words';
 
 // No real service has more events than this; a list beyond it is not followed.
 const MAX_EVENTS = 1_000;
+const tooManyEvents = () =>
+	new SchemaBudgetError(
+		`its events list has more than ${MAX_EVENTS.toLocaleString('en-US')} values`,
+	);
 
 const EVENT_TYPE = named('type', 'event', 'event_type', 'kind', 'topic');
 
@@ -135,8 +140,11 @@ function deliveryReading(
 ): DeliveryReading {
 	const shape = reader.shape(delivery.body);
 	const properties = [...(shape?.properties.entries() ?? [])];
-	const pick = (test: (name: string, schema: Schema) => boolean) =>
-		properties.filter(([name, schema]) => test(name, schema)).map(([name]) => name);
+	// Counted: deliveries may share one body, and each is read on its own.
+	const pick = (test: (name: string, schema: Schema) => boolean) => {
+		reader.spend(properties.length);
+		return properties.filter(([name, schema]) => test(name, schema)).map(([name]) => name);
+	};
 	const inHeader = (name: string | undefined) => (name ? [`/headers/${name}`] : []);
 	const data = pick(
 		(name, schema) =>
@@ -209,11 +217,16 @@ export function readWebhooks(
 
 	// The events: the registration's enum, else what the deliveries are called or carry as their type.
 	const items = reader.items(eventsSchema);
-	const listed = reader.enumValues(items);
-	if ((listed?.length ?? 0) > MAX_EVENTS)
-		throw new SchemaBudgetError(
-			`its events list has more than ${MAX_EVENTS.toLocaleString('en-US')} values`,
+	// Counted before the values are read, so that a list beyond the bound is refused as such.
+	const count = reader
+		.variants(items)
+		.reduce(
+			(sum, variant) =>
+				sum + ownArray(variant, 'enum').length + (own(variant, 'const') === undefined ? 0 : 1),
+			0,
 		);
+	if (count > MAX_EVENTS) throw tooManyEvents();
+	const listed = reader.enumValues(items);
 	const explanations = new Map<string, string>();
 	// Explained with the enum, or in the description of the registration's events field (GitHub's way).
 	for (const schema of listed ? [items, { description: ownText(eventsSchema, 'description') }] : [])
@@ -221,15 +234,16 @@ export function readWebhooks(
 			if (!explanations.has(event)) explanations.set(event, text);
 	const delivered = new Set<string>();
 	for (const delivery of deliveries) {
-		const typeProperty = [...(reader.shape(delivery.body)?.properties.entries() ?? [])].find(
-			([name]) => EVENT_TYPE(name),
-		);
+		const properties = [...(reader.shape(delivery.body)?.properties.entries() ?? [])];
+		reader.spend(properties.length);
+		const typeProperty = properties.find(([name]) => EVENT_TYPE(name));
 		const values = reader.enumValues(typeProperty?.[1]);
 		for (const value of values ??
 			(own(reader.document, 'webhooks') !== undefined ? [delivery.event] : [])) {
 			reader.spend();
-			if (delivered.size >= MAX_EVENTS) break;
 			delivered.add(value);
+			// Refused as a whole, as a listed one is: the first 1,000 would be All Events without a word.
+			if (delivered.size > MAX_EVENTS) throw tooManyEvents();
 			if (!explanations.has(value) && delivery.said.trim() !== '')
 				explanations.set(value, delivery.said);
 		}
