@@ -294,13 +294,12 @@ function expandShorthands(overrides: Record<string, unknown>): void {
 			}
 		}
 		wrap(operation.answer, ['resource', 'items']);
-		if (isRecord(operation.answer)) wrap(operation.answer.paging, ['next']);
+		wrap(own(operation.answer, 'paging'), ['next']);
 	}
-	const { jobs, errors, webhooks } = overrides;
-	wrap(jobs, ['id', 'result', 'error', 'errorMessage', 'errorCode', 'kind']);
-	if (isRecord(jobs)) wrap(jobs.completion, ['status', 'done']);
-	wrap(errors, ['message', 'code', 'details']);
-	if (isRecord(webhooks)) wrap(webhooks.delivery, ['type', 'id', 'time', 'data', 'post']);
+	wrap(overrides.jobs, ['id', 'result', 'error', 'errorMessage', 'errorCode', 'kind']);
+	wrap(own(overrides.jobs, 'completion'), ['status', 'done']);
+	wrap(overrides.errors, ['message', 'code', 'details']);
+	wrap(own(overrides.webhooks, 'delivery'), ['type', 'id', 'time', 'data', 'post']);
 }
 
 const OVERRIDES = "the credential's Profile Overrides";
@@ -353,10 +352,7 @@ function merge(base: unknown, change: unknown, path: string[], changed: string[]
 	return merged;
 }
 
-/**
- * The credential's overrides, parsed and checked over `base` before any request, or what is wrong
- * with them.
- */
+/** The credential's overrides, parsed and checked over `base`, or what is wrong with them. */
 export function checkOverrides(
 	raw: unknown,
 	base: Profile,
@@ -412,9 +408,8 @@ const rootOf = (place: unknown) =>
 	isRecord(place) && typeof place.to === 'string' ? place.to.split('/')[1] : undefined;
 
 /**
- * The overrides with `*` spread over every operation, before each operation's own: its fields go
- * where the operation sends that parameter in the same part of the request (a body field never
- * becomes a list's query parameter), its answer parts where the operation reads them.
+ * The overrides with `*` spread over every operation, under each one's own: its fields where the
+ * operation sends them in the same part of the request, its answer parts where it reads them.
  */
 function withEvery(profile: Profile, overrides: Record<string, unknown>): Record<string, unknown> {
 	const operations = isRecord(overrides.operations) ? overrides.operations : undefined;
