@@ -9,7 +9,7 @@ import {
 	type ObjectShape,
 	type Schema,
 } from './document';
-import { findPaths, named, unique, type Success } from './operations';
+import { findPaths, named, parametersOf, unique, type Operation, type Success } from './operations';
 
 /** Where a resource sits in its answer's envelope, a list's items and paging, an answer's job. */
 
@@ -144,11 +144,12 @@ export function isUri(reader: DocumentReader, schema: Schema): boolean {
  */
 export function pagingOf(
 	reader: DocumentReader,
-	query: Map<string, Schema>,
+	entry: Operation,
 	answers: Schema[],
 	success: Success | undefined,
-	from: string,
 ): Paging {
+	const query = parametersOf(reader, entry, 'query');
+	const from = `${entry.from}/parameters`;
 	const parameter = (test: (name: string) => boolean) => [...query.keys()].find(test);
 	const size = parameter(
 		named('limit', 'per_page', 'page_size', 'size', 'count', 'max_results', 'first', 'top'),

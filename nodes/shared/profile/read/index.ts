@@ -99,13 +99,7 @@ function readList(
 	return {
 		items: unique(found.map(({ path }) => body(path))),
 		itemId: pointerOf([idOf(reader.shape(reader.items(listed)), resource) ?? 'id']),
-		paging: pagingOf(
-			reader,
-			parametersOf(reader, entry, 'query'),
-			variants,
-			success,
-			`${entry.from}/parameters`,
-		),
+		paging: pagingOf(reader, entry, variants, success),
 	};
 }
 
