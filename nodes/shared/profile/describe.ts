@@ -1,10 +1,7 @@
 import { OPERATION_NAMES, OPERATIONS } from './types';
 import type { JobReference, Paging, Placement, Profile } from './types';
 
-/**
- * A profile in words, a line per decision: what Service → Describe outputs beside the profile
- * itself, and what `npm run profile` prints.
- */
+/** A profile in words, a line per decision, as Service → Describe and `npm run profile` print it. */
 
 function placement(field: string, { to, values, negate, why }: Placement): string {
 	if (to === null) return `  ${field}: not sent. ${why ?? ''}`.trimEnd();

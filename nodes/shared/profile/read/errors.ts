@@ -5,8 +5,8 @@ import { DocumentReader, normalizeName, ownRecord, type Schema } from './documen
 import { findPaths, named, responseSchema, unique, type Operation } from './operations';
 
 /**
- * The service's error body: the one most of the document's `4xx`/`5xx`/`default` answers use (by
- * schema identity, never by text), with where it says its message, code and field details.
+ * The error body most of the document's `4xx`/`5xx`/`default` answers use (by schema identity, never
+ * by text), with where it says its message, code and field details.
  */
 export function readErrors(reader: DocumentReader, operations: Operation[]): ErrorProfile {
 	const counts = new Map<Schema, number>();

@@ -103,10 +103,7 @@ function readList(
 	};
 }
 
-/**
- * How any list operation of a document is read, by the rules Get Many follows: for checking them
- * against documents of other APIs. `path` is as the document writes it.
- */
+/** Any list operation of a document (`path` as it writes it) read by the rules Get Many follows. */
 export function readListOperation(
 	document: OpenApiDocument,
 	method: string,
@@ -132,10 +129,7 @@ function readOperation(
 	const success = answers.find((answer) => answer.schema !== undefined) ?? answers[0];
 	const query = parametersOf(reader, entry, 'query');
 	const headers = parametersOf(reader, entry, 'header');
-	if (
-		(request?.shape?.properties.size ?? 0) > MAX_REQUEST_FIELDS ||
-		query.size > MAX_REQUEST_FIELDS
-	)
+	if (Math.max(request?.shape?.properties.size ?? 0, query.size) > MAX_REQUEST_FIELDS)
 		throw new SchemaBudgetError(`its request has more than ${MAX_REQUEST_FIELDS} fields`);
 	const answer: AnswerReading = { from: `${entry.from}/responses` };
 	if (verb === 'list')

@@ -106,12 +106,8 @@ function mediaNames(reader: DocumentReader, schema: Schema | undefined): string[
 			for (const [name, property] of reader.shape(variant)?.properties ?? []) {
 				reader.spend();
 				const text = `${normalizeName(name)} ${firstSentence(property)} ${ownText(property, 'contentMediaType')}`;
-				if (
-					reader.types(property).includes('string') &&
-					isUri(reader, property) &&
-					MEDIA_WORDS.test(text)
-				)
-					names.add(normalizeName(name));
+				const isAddress = reader.types(property).includes('string') && isUri(reader, property);
+				if (isAddress && MEDIA_WORDS.test(text)) names.add(normalizeName(name));
 				else visit(property, depth + 1);
 			}
 		}

@@ -129,13 +129,8 @@ export function enumExplanations(
 	const pending = new Set<string>();
 	const explain = (value: unknown, text: unknown) => {
 		reader.spend();
-		if (
-			typeof value === 'string' &&
-			typeof text === 'string' &&
-			text !== '' &&
-			wanted.has(value) &&
-			!explained.has(value)
-		)
+		if (typeof value !== 'string' || typeof text !== 'string' || text === '') return;
+		if (wanted.has(value) && !explained.has(value))
 			explained.set(value, text.slice(0, MAX_EXPLANATION));
 	};
 	for (const variant of [schema, ...reader.variants(schema)]) {
