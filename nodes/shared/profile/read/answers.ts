@@ -73,10 +73,7 @@ export function resourcePath(
 }
 
 /** The properties that hold a resource in the document's object answers, where at least two answers use it. */
-export function envelopesOf(
-	reader: DocumentReader,
-	answers: Array<Schema | undefined>,
-): Set<string> {
+export function envelopesOf(reader: DocumentReader, answers: (Schema | undefined)[]): Set<string> {
 	const counts = new Map<string, number>();
 	for (const answer of answers) {
 		for (const variant of reader.variants(answer)) {

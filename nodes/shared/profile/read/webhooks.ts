@@ -71,11 +71,9 @@ function deliveriesOf(reader: DocumentReader, registration: Operation | undefine
 	};
 	for (const [event, pathItem] of Object.entries(ownRecord(reader.document, 'webhooks') ?? {}))
 		add(event, pathItem);
-	for (const [name, callback] of Object.entries(
-		ownRecord(registration?.operation, 'callbacks') ?? {},
-	)) {
+	const callbacks = ownRecord(registration?.operation, 'callbacks') ?? {};
+	for (const [name, callback] of Object.entries(callbacks))
 		for (const pathItem of Object.values(reader.deref(callback) ?? {})) add(name, pathItem);
-	}
 	return found;
 }
 
