@@ -19,7 +19,8 @@ import { enumExplanations } from './words';
  */
 
 interface FieldSpec {
-	type: 'string' | 'integer' | 'boolean' | 'list' | 'date-time';
+	/** The kind of value it takes; a text where not said. */
+	type?: 'integer' | 'boolean' | 'list' | 'date-time';
 	/** The words the parameter goes by: a name or first sentence holding all words of one entry matches. */
 	words: string[][];
 	values?: readonly string[];
@@ -30,39 +31,35 @@ interface FieldSpec {
 }
 
 const FIELDS: Record<string, FieldSpec> = {
-	content: { type: 'string', words: [['content'], ['text'], ['body']] },
-	title: { type: 'string', words: [['title'], ['headline']] },
-	transcript: { type: 'string', words: [['transcript']] },
-	prompt: { type: 'string', words: [['prompt'], ['instruction']] },
-	sourceText: { type: 'string', words: [['source', 'text']] },
-	sourcePostId: { type: 'string', words: [['source', 'post']], reference: [['source', 'post']] },
-	pageId: { type: 'string', words: [['page']], reference: [['page']] },
-	postId: { type: 'string', words: [['post']], reference: [['post']] },
-	status: {
-		type: 'string',
-		words: [['status'], ['state']],
-		values: ['draft', 'published', 'scheduled'],
-	},
+	content: { words: [['content'], ['text'], ['body']] },
+	title: { words: [['title'], ['headline']] },
+	transcript: { words: [['transcript']] },
+	prompt: { words: [['prompt'], ['instruction']] },
+	sourceText: { words: [['source', 'text']] },
+	sourcePostId: { words: [['source', 'post']], reference: [['source', 'post']] },
+	pageId: { words: [['page']], reference: [['page']] },
+	postId: { words: [['post']], reference: [['post']] },
+	status: { words: [['status'], ['state']], values: ['draft', 'published', 'scheduled'] },
 	scheduledAt: { type: 'date-time', words: [['schedule'], ['publish', 'at']] },
 	tags: { type: 'list', words: [['tag'], ['label']] },
 	mediaUrls: { type: 'list', words: [['media']] },
-	tone: { type: 'string', words: [['tone'], ['voice']] },
-	language: { type: 'string', words: [['language'], ['locale']] },
-	length: { type: 'string', words: [['length']], values: ['short', 'medium', 'long'] },
+	tone: { words: [['tone'], ['voice']] },
+	language: { words: [['language'], ['locale']] },
+	length: { words: [['length']], values: ['short', 'medium', 'long'] },
 	threadLength: { type: 'integer', words: [['thread'], ['tweet']] },
 	thread: { type: 'list', words: [['thread'], ['part'], ['tweets']] },
 	slideCount: { type: 'integer', words: [['slide']] },
 	durationSeconds: { type: 'integer', words: [['duration'], ['length', 'second']] },
-	aspectRatio: { type: 'string', words: [['aspect']] },
-	url: { type: 'string', words: [['url'], ['uri'], ['endpoint'], ['address']] },
+	aspectRatio: { words: [['aspect']] },
+	url: { words: [['url'], ['uri'], ['endpoint'], ['address']] },
 	events: { type: 'list', words: [['event'], ['topic'], ['trigger']] },
-	description: { type: 'string', words: [['description']] },
+	description: { words: [['description']] },
 	active: {
 		type: 'boolean',
 		words: [['active'], ['enable']],
 		opposite: [['disable'], ['inactive'], ['pause']],
 	},
-	secret: { type: 'string', words: [['secret']] },
+	secret: { words: [['secret']] },
 };
 
 // The most properties a request may have, all levels together, for its fields to be placed: real APIs have tens.
