@@ -1,20 +1,15 @@
 /**
- * A service profile: everything the node decided about a service, as plain JSON data. It is read
- * once from the service's OpenAPI document (or is the built-in one), corrected by the credential's
- * Profile Overrides, printed by Service → Describe, and run by the executor; nothing else decides
- * how a request looks or how an answer is read.
- *
- * Places in an HTTP message are JSON Pointers (RFC 6901) whose first segment says which part:
- * `/body/input/text`, `/query/page_id`, `/headers/link`. In a request, a `-` segment stands for
- * each entry of a list (`/body/tweets/-/text` sends `["a", "b"]` as `[{"text": "a"}, {"text": "b"}]`).
- * Places inside an object the node already holds (a job, a registration) are plain JSON Pointers
- * into it: `/status`, `/config/url`; `""` is the object itself.
+ * A service profile: everything the node decided about a service, as plain JSON data, read from the
+ * service's OpenAPI document (or built in), corrected by the credential's Profile Overrides, shown
+ * by Service → Describe and run by the executor; nothing else decides how a request looks or how an
+ * answer is read. In a request, a `-` segment stands for each entry of a list (`/body/tweets/-/text`
+ * sends `["a", "b"]` as `[{"text": "a"}, {"text": "b"}]`).
  */
 
-/** A JSON Pointer into an HTTP message: `/body/...`, `/query/...` or `/headers/<lower-case name>`. */
+/** A JSON Pointer into an HTTP message, its first segment the part: `/body/…`, `/query/…`, `/headers/<lower-case name>`. */
 export type Location = string;
 
-/** A JSON Pointer into an object the node holds (a job, a registration, a list item). */
+/** A JSON Pointer into an object the node holds (a job, a registration): `/status`; `""` is the object. */
 export type Pointer = string;
 
 /** Where a decision came from: a JSON Pointer into the service's document (`#/paths/...`), or `built-in`. */
