@@ -8,17 +8,24 @@ import type {
 } from './types';
 
 /**
- * The built-in conventions: what the node assumes where the spec says "not shown" and the service
- * serves no OpenAPI document of its own. A served document's profile falls back on this one point
- * by point (an operation the document does not list, a job it does not describe). Fields are
- * snake_case, objects come bare, lists are `{data, next_cursor}` with `limit`/`cursor`, updates are
- * PATCH, jobs have `id`/`status`/`result`/`error`, and deliveries are signed with
- * `X-Content-Publishing-Signature`.
+ * The built-in conventions, where the spec says "not shown" and the service serves no document (a
+ * document's profile falls back on them point by point): fields in snake_case, bare objects, lists
+ * as `{data, next_cursor}` with `limit`/`cursor`, PATCH updates, jobs with `id`/`status`/`result`/
+ * `error`, deliveries signed in `X-Content-Publishing-Signature`.
  */
 
 const from = 'built-in';
-const body = (name: string): Placement => ({ to: `/body/${name}`, from });
-const query = (name: string): Placement => ({ to: `/query/${name}`, from });
+/** The node's parameters, each sent under its name in snake_case. */
+const placed =
+	(root: 'body' | 'query') =>
+	(...fields: string[]): Record<string, Placement> =>
+		Object.fromEntries(
+			fields.map((field) => [
+				field,
+				{ to: `/${root}/${field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)}`, from },
+			]),
+		);
+const inBody = placed('body');
 
 const object: AnswerReading = { resource: ['/body'], from };
 const list: AnswerReading = {
@@ -42,36 +49,10 @@ const job: AnswerReading = {
 };
 const deleted: AnswerReading = { from };
 
-const POST_FIELDS = {
-	content: body('content'),
-	title: body('title'),
-	status: body('status'),
-	scheduledAt: body('scheduled_at'),
-	pageId: body('page_id'),
-	tags: body('tags'),
-	mediaUrls: body('media_urls'),
-};
-const GENERATION_FIELDS = {
-	prompt: body('prompt'),
-	sourceText: body('source_text'),
-	sourcePostId: body('source_post_id'),
-	tone: body('tone'),
-	language: body('language'),
-	pageId: body('page_id'),
-};
-const PUBLICATION_FIELDS = {
-	postId: body('post_id'),
-	content: body('content'),
-	pageId: body('page_id'),
-	scheduledAt: body('scheduled_at'),
-};
-const WEBHOOK_FIELDS = {
-	url: body('url'),
-	events: body('events'),
-	description: body('description'),
-	active: body('active'),
-	secret: body('secret'),
-};
+const POST = inBody('content', 'title', 'status', 'scheduledAt', 'pageId', 'tags', 'mediaUrls');
+const GENERATION = inBody('prompt', 'sourceText', 'sourcePostId', 'tone', 'language', 'pageId');
+const PUBLICATION = inBody('postId', 'content', 'pageId', 'scheduledAt');
+const WEBHOOK = inBody('url', 'events', 'description', 'active', 'secret');
 
 const operation = (
 	method: OperationProfile['method'],
@@ -101,50 +82,44 @@ export const BUILT_IN_PROFILE: Profile = {
 		getAccount: operation('GET', '/v1/me', object),
 		listPages: operation('GET', '/v1/pages', list),
 		getPage: operation('GET', '/v1/pages/{id}', object),
-		createPost: operation('POST', '/v1/posts', object, POST_FIELDS),
-		listPosts: operation('GET', '/v1/posts', list, {
-			pageId: query('page_id'),
-			status: query('status'),
-		}),
+		createPost: operation('POST', '/v1/posts', object, POST),
+		listPosts: operation('GET', '/v1/posts', list, placed('query')('pageId', 'status')),
 		getPost: operation('GET', '/v1/posts/{id}', object),
-		updatePost: operation('PATCH', '/v1/posts/{id}', object, POST_FIELDS),
+		updatePost: operation('PATCH', '/v1/posts/{id}', object, POST),
 		deletePost: operation('DELETE', '/v1/posts/{id}', deleted),
-		generateBlog: operation('POST', '/v1/generate/blog', job, {
-			transcript: body('transcript'),
-			title: body('title'),
-			length: body('length'),
-			tone: body('tone'),
-			language: body('language'),
-			pageId: body('page_id'),
-		}),
-		generateLinkedin: operation('POST', '/v1/generate/linkedin', job, GENERATION_FIELDS),
+		generateBlog: operation(
+			'POST',
+			'/v1/generate/blog',
+			job,
+			inBody('transcript', 'title', 'length', 'tone', 'language', 'pageId'),
+		),
+		generateLinkedin: operation('POST', '/v1/generate/linkedin', job, GENERATION),
 		generateTwitter: operation('POST', '/v1/generate/twitter', job, {
-			...GENERATION_FIELDS,
-			threadLength: body('thread_length'),
+			...GENERATION,
+			...inBody('threadLength'),
 		}),
 		generateCarousel: operation('POST', '/v1/generate/carousel', job, {
-			...GENERATION_FIELDS,
-			slideCount: body('slide_count'),
+			...GENERATION,
+			...inBody('slideCount'),
 		}),
 		generateVideo: operation('POST', '/v1/generate/video', job, {
-			...GENERATION_FIELDS,
-			durationSeconds: body('duration_seconds'),
-			aspectRatio: body('aspect_ratio'),
+			...GENERATION,
+			...inBody('durationSeconds', 'aspectRatio'),
 		}),
-		publishLinkedin: operation('POST', '/v1/publish/linkedin', job, PUBLICATION_FIELDS),
+		publishLinkedin: operation('POST', '/v1/publish/linkedin', job, PUBLICATION),
 		publishTwitter: operation('POST', '/v1/publish/twitter', job, {
-			...PUBLICATION_FIELDS,
-			thread: body('thread'),
+			...PUBLICATION,
+			...inBody('thread'),
 		}),
 		getJob: operation('GET', '/v1/jobs/{id}', {
 			resource: ['/body'],
 			jobs: [{ job: '/body' }],
 			from,
 		}),
-		createWebhook: operation('POST', '/v1/webhooks', object, WEBHOOK_FIELDS),
+		createWebhook: operation('POST', '/v1/webhooks', object, WEBHOOK),
 		listWebhooks: operation('GET', '/v1/webhooks', list),
 		getWebhook: operation('GET', '/v1/webhooks/{id}', object),
-		updateWebhook: operation('PATCH', '/v1/webhooks/{id}', object, WEBHOOK_FIELDS),
+		updateWebhook: operation('PATCH', '/v1/webhooks/{id}', object, WEBHOOK),
 		deleteWebhook: operation('DELETE', '/v1/webhooks/{id}', deleted),
 	},
 	jobs: {
@@ -161,15 +136,9 @@ export const BUILT_IN_PROFILE: Profile = {
 		errorMessage: ['/error_message'],
 		errorCode: [],
 		kind: ['/type'],
-		media: [
-			'videourl',
-			'imageurl',
-			'audiourl',
-			'thumbnailurl',
-			'mediaurl',
-			'fileurl',
-			'downloadurl',
-		],
+		media: ['video', 'image', 'audio', 'thumbnail', 'media', 'file', 'download'].map(
+			(kind) => `${kind}url`,
+		),
 		from,
 	},
 	errors: {

@@ -1,33 +1,7 @@
-import type { JobReference, OperationName, Paging, Placement, Profile } from './types';
+import { OPERATION_NAMES, OPERATIONS } from './types';
+import type { JobReference, Paging, Placement, Profile } from './types';
 
-/**
- * A profile in words, a line per decision: what Service → Describe outputs beside the profile
- * itself, and what `npm run profile` prints.
- */
-
-export const OPERATION_TITLES: Record<OperationName, string> = {
-	getAccount: 'Account → Get',
-	listPages: 'Page → Get Many',
-	getPage: 'Page → Get',
-	createPost: 'Post → Create',
-	listPosts: 'Post → Get Many',
-	getPost: 'Post → Get',
-	updatePost: 'Post → Update',
-	deletePost: 'Post → Delete',
-	generateBlog: 'Content Generation → Generate Blog Post',
-	generateLinkedin: 'Content Generation → Generate LinkedIn Post',
-	generateTwitter: 'Content Generation → Generate Twitter Thread',
-	generateCarousel: 'Content Generation → Generate Carousel',
-	generateVideo: 'Content Generation → Generate Video',
-	publishLinkedin: 'Publication → Publish to LinkedIn',
-	publishTwitter: 'Publication → Publish to Twitter',
-	getJob: 'Job → Get and Wait for Completion',
-	createWebhook: 'Webhook → Create (and the trigger’s registration)',
-	listWebhooks: 'Webhook → Get Many',
-	getWebhook: 'Webhook → Get',
-	updateWebhook: 'Webhook → Update',
-	deleteWebhook: 'Webhook → Delete',
-};
+/** A profile in words, a line per decision, as Service → Describe and `npm run profile` print it. */
 
 function placement(field: string, { to, values, negate, why }: Placement): string {
 	if (to === null) return `  ${field}: not sent. ${why ?? ''}`.trimEnd();
@@ -73,11 +47,10 @@ function references(jobs: JobReference[]): string {
 
 export function describeProfile(profile: Profile): string[] {
 	const lines = [`Read from: ${profile.source}`];
-	for (const [name, operation] of Object.entries(profile.operations) as Array<
-		[OperationName, Profile['operations'][OperationName]]
-	>) {
+	for (const name of OPERATION_NAMES) {
+		const operation = profile.operations[name];
 		const documented = operation.from === 'built-in' ? ' (not in the document: built-in)' : '';
-		lines.push(`${OPERATION_TITLES[name]}: ${operation.method} ${operation.path}${documented}`);
+		lines.push(`${OPERATIONS[name].title}: ${operation.method} ${operation.path}${documented}`);
 		if (operation.mediaType !== undefined && operation.mediaType !== 'application/json')
 			lines.push(`  sent as ${operation.mediaType}`);
 		for (const [field, place] of Object.entries(operation.fields))

@@ -1,307 +1,270 @@
 import { BUILT_IN_PROFILE } from './builtIn';
-import { isRecord, pointerOf, segmentsOf } from './pointer';
+import { isRecord, own, pointerOf, setOwn } from './pointer';
 import {
 	BUILT_IN_EVENTS,
 	HTTP_METHODS,
 	OPERATION_NAMES,
 	type JobState,
-	type OperationName,
 	type Profile,
 } from './types';
 
 /**
- * The credential's Profile Overrides: JSON in the shape of the profile (Service → Describe shows
- * it), merged over the profile the node read, for the action node and the trigger alike. Objects
- * merge, anything else replaces. Shorthands: a parameter's place as its location alone
- * (`"transcript": "/body/input/text"`) or `null` for no place; a list of places as one place.
- *
- * The merged profile is checked as a whole before any request, with errors naming the JSON path
- * and what is allowed there. Nothing in it can step around the node's safety rules: paths stay
- * below the Base URL (the transport adds it and checks origins), values are bounded, and the
- * signing secret is checked as any other.
+ * The credential's Profile Overrides: JSON in the shape of the profile, merged over the profile the
+ * node read (objects merge, anything else replaces) and checked as a whole before any request, an
+ * error naming the JSON path and what is allowed there. Nothing in it steps around a safety rule:
+ * paths stay below the Base URL, values are bounded, the signing secret is checked as any other.
  */
 
-export class OverrideError extends Error {
-	constructor(
-		readonly path: string,
-		readonly allowed: string,
-	) {
-		super(`Profile Overrides ${path || '/'}: ${allowed}`);
-	}
-}
+export class OverrideError extends Error {}
 
 const MAX_OVERRIDES_LENGTH = 64 * 1024;
 const MAX_TEXT = 256;
 const MAX_LIST = 64;
 
-/** What is wrong at a path of the overrides, or undefined. */
-type Problem = OverrideError | undefined;
-type Check = (value: unknown, path: string[]) => Problem;
+type Check = (value: unknown, path: string[]) => OverrideError | undefined;
+/** A check, or an object as the checks of its properties; a key ending in `?` may be absent. */
+type Shape = Check | { [key: string]: Shape };
 
 function problem(path: string[], allowed: string): OverrideError {
-	return new OverrideError(pointerOf(path), allowed);
+	return new OverrideError(`Profile Overrides ${pointerOf(path) || '/'}: ${allowed}`);
 }
 
 function fail(path: string[], allowed: string): never {
 	throw problem(path, allowed);
 }
 
+/** The first problem `check` finds among `entries`. */
+function first<T>(entries: Iterable<T>, check: (entry: T) => OverrideError | undefined) {
+	for (const entry of entries) {
+		const found = check(entry);
+		if (found) return found;
+	}
+	return undefined;
+}
+
 const text =
-	(test: (value: string) => boolean = () => true, what = 'a text'): Check =>
+	(pattern?: RegExp, what = 'a text'): Check =>
 	(value, path) =>
-		typeof value !== 'string' || !test(value)
+		typeof value !== 'string' || pattern?.test(value) === false
 			? problem(path, `must be ${what}`)
 			: value.length > MAX_TEXT
 				? problem(path, `must be at most ${MAX_TEXT} characters long`)
 				: undefined;
-const oneOf =
-	(...values: readonly string[]): Check =>
+const leaf =
+	(test: (value: unknown) => boolean, what: string): Check =>
 	(value, path) =>
-		typeof value !== 'string' || !values.includes(value)
-			? problem(path, `must be one of ${values.join(', ')}`)
-			: undefined;
-const bool: Check = (value, path) =>
-	typeof value !== 'boolean' ? problem(path, 'must be true or false') : undefined;
-const integer =
-	(min: number, max: number): Check =>
-	(value, path) =>
-		typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max
-			? problem(path, `must be a whole number from ${min} to ${max}`)
-			: undefined;
-const list =
-	(entry: Check): Check =>
-	(value, path) => {
-		if (!Array.isArray(value) || value.length > MAX_LIST)
-			return problem(path, `must be a list of at most ${MAX_LIST} entries`);
-		for (const [index, item] of value.entries()) {
-			const found = entry(item, [...path, String(index)]);
-			if (found) return found;
-		}
-		return undefined;
-	};
-const object =
-	(
-		fields: Record<string, Check>,
-		{ optional = [] as string[], rest }: { optional?: string[]; rest?: Check } = {},
-	): Check =>
-	(value, path) => {
+		test(value) ? undefined : problem(path, `must be ${what}`);
+const oneOf = (...values: readonly unknown[]) =>
+	leaf((value) => values.includes(value), `one of ${values.join(', ')}`);
+const bool = leaf((value) => typeof value === 'boolean', 'true or false');
+const integer = (min: number, max: number) =>
+	leaf(
+		(value) => Number.isInteger(value) && Number(value) >= min && Number(value) <= max,
+		`a whole number from ${min} to ${max}`,
+	);
+/** A list or an object each of whose entries passes `entry`. */
+function each(container: (value: unknown) => value is object, what: string, entry: Shape): Check {
+	const check = checkOf(entry);
+	return (value, path) =>
+		!container(value)
+			? problem(path, `must be ${what}`)
+			: first(Object.entries(value), ([key, item]) => check(item, [...path, key]));
+}
+const list = (entry: Shape) =>
+	each(
+		(value): value is unknown[] => Array.isArray(value) && value.length <= MAX_LIST,
+		`a list of at most ${MAX_LIST} entries`,
+		entry,
+	);
+const record = (entry: Shape) => each(isRecord, 'an object', entry);
+
+function either(what: string, ...shapes: Shape[]): Check {
+	const checks = shapes.map(checkOf);
+	return (value, path) =>
+		checks.some((check) => check(value, path) === undefined) ? undefined : problem(path, what);
+}
+
+function checkOf(shape: Shape): Check {
+	if (typeof shape === 'function') return shape;
+	const fields = Object.entries(shape).map(([key, inner]) => ({
+		key: key.replace(/\?$/, ''),
+		optional: key.endsWith('?'),
+		check: checkOf(inner),
+	}));
+	const known = fields.map(({ key }) => key);
+	return (value, path) => {
 		if (!isRecord(value)) return problem(path, 'must be an object');
-		for (const [key, check] of Object.entries(fields)) {
-			const found =
+		return (
+			first(fields, ({ key, optional, check }) =>
 				value[key] === undefined
-					? optional.includes(key)
+					? optional
 						? undefined
 						: problem([...path, key], 'is missing')
-					: check(value[key], [...path, key]);
-			if (found) return found;
-		}
-		for (const key of Object.keys(value)) {
-			if (key in fields) continue;
-			const found =
-				rest === undefined
-					? problem(
+					: check(value[key], [...path, key]),
+			) ??
+			first(Object.keys(value), (key) =>
+				known.includes(key)
+					? undefined
+					: problem(
 							[...path, key],
-							`is not a part of the profile here; known: ${Object.keys(fields).join(', ')}`,
-						)
-					: rest(value[key], [...path, key]);
-			if (found) return found;
-		}
-		return undefined;
+							`is not a part of the profile here; known: ${known.join(', ')}`,
+						),
+			)
+		);
 	};
-const either =
-	(what: string, ...checks: Check[]): Check =>
-	(value, path) =>
-		checks.some((check) => check(value, path) === undefined) ? undefined : problem(path, what);
+}
 
 // A JSON Pointer into an object; `""` is the object itself.
-const POINTER = /^(\/[^/]*)*$/;
-const pointer = text(
-	(value) => POINTER.test(value),
-	'a JSON Pointer such as "/status" ("" for the object itself)',
-);
+const pointer = text(/^(\/[^/]*)*$/, 'a JSON Pointer such as "/status" ("" for the object itself)');
 const pointers = list(pointer);
 // Where an answer's values are: its body, or one of its headers.
 const location = text(
-	(value) => /^\/body(\/[^/]*)*$/.test(value) || /^\/headers\/[a-z0-9-]+$/.test(value),
+	/^(\/body(\/[^/]*)*|\/headers\/[a-z0-9-]+)$/,
 	'a location in the answer such as "/body/data" or "/headers/link"',
 );
 const locations = list(location);
 // Where a request's values go: its body (objects below it, `-` for each entry of a list), or one query parameter.
 const requestLocation = text(
-	(value) => /^\/body(\/[^/]+)+$/.test(value) || /^\/query\/[^/]+$/.test(value),
+	/^(\/body(\/[^/]+)+|\/query\/[^/]+)$/,
 	'a place in the request such as "/body/input/text", "/body/tweets/-/text" or "/query/page_id"',
 );
-// A path below the Base URL, with at most one `{id}`: no `..`, no address of another host.
-const PATH = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*(\{id\}[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*)?$/;
+// A path below the Base URL with at most one `{id}`: no other host, no empty, `.` or `..` segment.
 const apiPath = text(
-	(value) =>
-		PATH.test(value) &&
-		!segmentsOf(value).some((segment) => segment === '.' || segment === '..' || segment === ''),
+	/^(?!.*\/\.{0,2}(\/|$))\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*(\{id\}[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*)?$/,
 	'a path below the Base URL such as "/v1/posts/{id}", with no "." or ".." segment',
 );
-const name = text((value) => /^[A-Za-z0-9_.\-[\]$@]+$/.test(value), 'a parameter or property name');
-const source = text();
+const name = text(/^[A-Za-z0-9_.\-[\]$@]+$/, 'a parameter or property name');
+const header = text(/^[a-z0-9-]+$/, 'a lower-case header name');
+const reference = either(
+	'must be {"job": location}, {"id": location} or {"address": location}',
+	{ job: pointer },
+	{ id: pointer },
+	{ address: location },
+);
 
-const placement = object(
-	{
+const operation: Shape = {
+	method: oneOf(...HTTP_METHODS),
+	path: apiPath,
+	from: text(),
+	'mediaType?': oneOf(
+		'application/json',
+		'application/merge-patch+json',
+		'application/x-www-form-urlencoded',
+	),
+	fields: record({
 		to: either(
 			'must be a place in the request such as "/body/input/text", or null',
 			requestLocation,
 			(value, path) => (value === null ? undefined : problem(path, 'must be null')),
 		),
-		why: text(),
-		values: object({}, { rest: text() }),
-		negate: bool,
-		from: source,
+		'why?': text(),
+		'values?': record(text()),
+		'negate?': bool,
+		'from?': text(),
+	}),
+	'idempotency?': { header: name, 'firstSent?': name, 'from?': text() },
+	'replaces?': { keep: list(name) },
+	answer: {
+		'resource?': locations,
+		'items?': locations,
+		'itemId?': pointer,
+		'paging?': {
+			style: oneOf('none', 'cursor', 'after', 'page', 'offset', 'link'),
+			'size?': name,
+			'max?': integer(1, 1000),
+			'cursor?': name,
+			'next?': locations,
+			'more?': location,
+			'page?': name,
+			'first?': integer(0, 1),
+			'offset?': name,
+			'from?': text(),
+		},
+		'jobs?': list(reference),
+		'from?': text(),
 	},
-	{ optional: ['why', 'values', 'negate', 'from'] },
-);
-const reference = either(
-	'must be {"job": location}, {"id": location} or {"address": location}',
-	object({ job: either('a location', location, pointer) }),
-	object({ id: either('a location', location, pointer) }),
-	object({ address: location }),
-);
-const paging = object(
-	{
-		style: oneOf('none', 'cursor', 'after', 'page', 'offset', 'link'),
-		size: name,
-		max: integer(1, 1000),
-		cursor: name,
-		next: locations,
-		more: location,
-		page: name,
-		first: integer(0, 1),
-		offset: name,
-		from: source,
-	},
-	{
-		optional: ['size', 'max', 'cursor', 'next', 'more', 'page', 'first', 'offset', 'from'],
-	},
-);
-const operation = object(
-	{
-		method: oneOf(...HTTP_METHODS),
-		path: apiPath,
-		from: source,
-		mediaType: oneOf(
-			'application/json',
-			'application/merge-patch+json',
-			'application/x-www-form-urlencoded',
-		),
-		fields: object({}, { rest: placement }),
-		idempotency: object(
-			{ header: name, firstSent: name, from: source },
-			{ optional: ['firstSent', 'from'] },
-		),
-		replaces: object({ keep: list(name) }),
-		answer: object(
+};
+
+const checkProfile = checkOf({
+	source: text(),
+	operations: Object.fromEntries(OPERATION_NAMES.map((key) => [key, operation])),
+	jobs: {
+		id: pointers,
+		completion: either(
+			'must be {"by": "status", "status": [pointers], "states": {value: state}} or {"by": "flag", "done": [pointers]}',
 			{
-				resource: locations,
-				items: locations,
-				itemId: pointer,
-				paging,
-				jobs: list(reference),
-				from: source,
+				by: oneOf('status'),
+				status: pointers,
+				states: record(
+					oneOf(...(['pending', 'scheduled', 'succeeded', 'failed'] satisfies JobState[])),
+				),
 			},
-			{ optional: ['resource', 'items', 'itemId', 'paging', 'jobs', 'from'] },
+			{ by: oneOf('flag'), done: pointers },
 		),
+		result: pointers,
+		error: pointers,
+		errorMessage: pointers,
+		errorCode: pointers,
+		kind: pointers,
+		media: list(text()),
+		from: text(),
 	},
-	{ optional: ['mediaType', 'idempotency', 'replaces'] },
-);
-const states = object(
-	{},
-	{ rest: oneOf(...(['pending', 'scheduled', 'succeeded', 'failed'] satisfies JobState[])) },
-);
-const checkProfile = object(
-	{
-		source: text(),
-		operations: object(Object.fromEntries(OPERATION_NAMES.map((name) => [name, operation]))),
-		jobs: object({
-			id: pointers,
-			completion: either(
-				'must be {"by": "status", "status": [pointers], "states": {value: state}} or {"by": "flag", "done": [pointers]}',
-				object({ by: oneOf('status'), status: pointers, states }),
-				object({ by: oneOf('flag'), done: pointers }),
+	errors: {
+		message: locations,
+		code: locations,
+		details: locations,
+		detailField: list(name),
+		detailMessage: list(name),
+		detailCode: list(name),
+		from: text(),
+	},
+	webhooks: {
+		'events?': list(text()),
+		wildcard: bool,
+		meanings: Object.fromEntries(BUILT_IN_EVENTS.map((event) => [event, list(text())])),
+		registration: {
+			url: pointer,
+			events: pointer,
+			'active?': pointer,
+			'negated?': bool,
+			'maxUrlLength?': integer(1, 8000),
+		},
+		secret: either(
+			'must be {"by": "node"}, {"by": "service", "at": pointer} or {"by": "none"}',
+			{ by: oneOf('node', 'none') },
+			{ by: oneOf('service'), at: pointer, 'pattern?': text() },
+		),
+		delivery: {
+			type: locations,
+			id: locations,
+			time: locations,
+			data: locations,
+			jobs: list(reference),
+			post: pointers,
+		},
+		signature: {
+			header,
+			format: oneOf('plain', 'prefixed', 'stripe', 'standard'),
+			'prefix?': text(),
+			algorithm: oneOf('sha256', 'sha512', 'sha1'),
+			encoding: oneOf('hex', 'base64'),
+			signed: list(
+				either(
+					'must be "id", "timestamp", "body" or {"text": …}',
+					oneOf('id', 'timestamp', 'body'),
+					{ text: text() },
+				),
 			),
-			result: pointers,
-			error: pointers,
-			errorMessage: pointers,
-			errorCode: pointers,
-			kind: pointers,
-			media: list(text()),
-			from: source,
-		}),
-		errors: object({
-			message: locations,
-			code: locations,
-			details: locations,
-			detailField: list(name),
-			detailMessage: list(name),
-			detailCode: list(name),
-			from: source,
-		}),
-		webhooks: object(
-			{
-				events: list(text()),
-				wildcard: bool,
-				meanings: object(Object.fromEntries(BUILT_IN_EVENTS.map((event) => [event, list(text())]))),
-				registration: object(
-					{
-						url: pointer,
-						events: pointer,
-						active: pointer,
-						negated: bool,
-						maxUrlLength: integer(1, 8000),
-					},
-					{ optional: ['active', 'negated', 'maxUrlLength'] },
-				),
-				secret: either(
-					'must be {"by": "node"}, {"by": "service", "at": pointer} or {"by": "none"}',
-					object({ by: oneOf('node', 'none') }),
-					object({ by: oneOf('service'), at: pointer, pattern: text() }, { optional: ['pattern'] }),
-				),
-				delivery: object({
-					type: locations,
-					id: locations,
-					time: locations,
-					data: locations,
-					jobs: list(reference),
-					post: pointers,
-				}),
-				signature: object(
-					{
-						header: text((value) => /^[a-z0-9-]+$/.test(value), 'a lower-case header name'),
-						format: oneOf('plain', 'prefixed', 'stripe', 'standard'),
-						prefix: text(),
-						algorithm: oneOf('sha256', 'sha512', 'sha1'),
-						encoding: oneOf('hex', 'base64'),
-						signed: list(
-							either(
-								'must be "id", "timestamp", "body" or {"text": …}',
-								oneOf('id', 'timestamp', 'body'),
-								object({ text: text() }),
-							),
-						),
-						separator: text(),
-						timestampHeader: text(
-							(value) => /^[a-z0-9-]+$/.test(value),
-							'a lower-case header name',
-						),
-						idHeader: text((value) => /^[a-z0-9-]+$/.test(value), 'a lower-case header name'),
-						secretEncoding: oneOf('text', 'whsec'),
-					},
-					{ optional: ['prefix', 'timestampHeader', 'idHeader'] },
-				),
-				from: source,
-			},
-			{ optional: ['events'] },
-		),
-		notFollowed: list(object({ part: text(), why: text() })),
-		overridden: list(text()),
+			separator: text(),
+			'timestampHeader?': header,
+			'idHeader?': header,
+			secretEncoding: oneOf('text', 'whsec'),
+		},
+		from: text(),
 	},
-	{ optional: ['overridden'] },
-);
+	notFollowed: list({ part: text(), why: text() }),
+	'overridden?': list(text()),
+});
 
 /** Wraps a single place in a list where the profile has a list of places. */
 function wrap(value: unknown, keys: string[]): void {
@@ -331,13 +294,12 @@ function expandShorthands(overrides: Record<string, unknown>): void {
 			}
 		}
 		wrap(operation.answer, ['resource', 'items']);
-		if (isRecord(operation.answer)) wrap(operation.answer.paging, ['next']);
+		wrap(own(operation.answer, 'paging'), ['next']);
 	}
-	const { jobs, errors, webhooks } = overrides;
-	wrap(jobs, ['id', 'result', 'error', 'errorMessage', 'errorCode', 'kind']);
-	if (isRecord(jobs)) wrap(jobs.completion, ['status', 'done']);
-	wrap(errors, ['message', 'code', 'details']);
-	if (isRecord(webhooks)) wrap(webhooks.delivery, ['type', 'id', 'time', 'data', 'post']);
+	wrap(overrides.jobs, ['id', 'result', 'error', 'errorMessage', 'errorCode', 'kind']);
+	wrap(own(overrides.jobs, 'completion'), ['status', 'done']);
+	wrap(overrides.errors, ['message', 'code', 'details']);
+	wrap(own(overrides.webhooks, 'delivery'), ['type', 'id', 'time', 'data', 'post']);
 }
 
 const OVERRIDES = "the credential's Profile Overrides";
@@ -384,28 +346,13 @@ function merge(base: unknown, change: unknown, path: string[], changed: string[]
 		changed.push(pointerOf(path));
 		return change;
 	}
-	const merged: Record<string, unknown> = { ...base };
-	for (const [key, value] of Object.entries(change)) {
-		// Set as own data properties, whatever the key (even `__proto__`).
-		Object.defineProperty(merged, key, {
-			value: merge(
-				Object.prototype.hasOwnProperty.call(base, key) ? base[key] : undefined,
-				value,
-				[...path, key],
-				changed,
-			),
-			enumerable: true,
-			writable: true,
-			configurable: true,
-		});
-	}
+	const merged = { ...base };
+	for (const [key, value] of Object.entries(change))
+		setOwn(merged, key, merge(own(base, key), value, [...path, key], changed));
 	return merged;
 }
 
-/**
- * The credential's overrides, parsed and checked over `base` before any request, or what is wrong
- * with them.
- */
+/** The credential's overrides, parsed and checked over `base`, or what is wrong with them. */
 export function checkOverrides(
 	raw: unknown,
 	base: Profile,
@@ -415,9 +362,7 @@ export function checkOverrides(
 		applyOverrides(base, overrides);
 		return { overrides };
 	} catch (error) {
-		return {
-			problem: error instanceof OverrideError ? error : new OverrideError('', String(error)),
-		};
+		return { problem: error instanceof OverrideError ? error : problem([], String(error)) };
 	}
 }
 
@@ -432,9 +377,8 @@ export function applyOverrides(
 	const found = checkProfile(merged, []);
 	if (found) throw found;
 	for (const name of OPERATION_NAMES) {
-		const operation = merged.operations[name as OperationName];
-		const needsId = BUILT_ID_OPERATIONS.has(name);
-		if (needsId !== operation.path.includes('{id}'))
+		const needsId = BUILT_IN_PROFILE.operations[name].path.includes('{id}');
+		if (needsId !== merged.operations[name].path.includes('{id}'))
 			fail(
 				['operations', name, 'path'],
 				needsId
@@ -444,10 +388,6 @@ export function applyOverrides(
 	}
 	return { ...merged, overridden: changed };
 }
-
-const BUILT_IN_PLACES = Object.fromEntries(
-	OPERATION_NAMES.map((name) => [name, BUILT_IN_PROFILE.operations[name].fields]),
-) as Record<OperationName, Record<string, unknown>>;
 
 /** `"*"` under operations: what every operation shares. */
 const EVERY = '*';
@@ -468,9 +408,8 @@ const rootOf = (place: unknown) =>
 	isRecord(place) && typeof place.to === 'string' ? place.to.split('/')[1] : undefined;
 
 /**
- * The overrides with `*` spread over every operation, before each operation's own: its fields go
- * where the operation sends that parameter in the same part of the request (a body field never
- * becomes a list's query parameter), its answer parts where the operation reads them.
+ * The overrides with `*` spread over every operation, under each one's own: its fields where the
+ * operation sends them in the same part of the request, its answer parts where it reads them.
  */
 function withEvery(profile: Profile, overrides: Record<string, unknown>): Record<string, unknown> {
 	const operations = isRecord(overrides.operations) ? overrides.operations : undefined;
@@ -493,21 +432,11 @@ function withEvery(profile: Profile, overrides: Record<string, unknown>): Record
 				Object.entries(fields).filter(
 					([field, place]) =>
 						field in operation.fields &&
-						(rootOf(place) === undefined || rootOf(BUILT_IN_PLACES[name][field]) === rootOf(place)),
+						(rootOf(place) === undefined ||
+							rootOf(BUILT_IN_PROFILE.operations[name].fields[field]) === rootOf(place)),
 				),
 			);
 		spread[name] = merge(shared, operations[name] ?? {}, [], []);
 	}
 	return { ...overrides, operations: spread };
 }
-
-const BUILT_ID_OPERATIONS = new Set<string>([
-	'getPage',
-	'getPost',
-	'updatePost',
-	'deletePost',
-	'getJob',
-	'getWebhook',
-	'updateWebhook',
-	'deleteWebhook',
-]);

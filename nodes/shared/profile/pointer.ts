@@ -1,9 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/**
- * JSON Pointers (RFC 6901) into what the service sends, read own property by own property: a key
- * named `__proto__` or `constructor` is data, never an object's prototype.
- */
+/** JSON Pointers (RFC 6901) into what the service sends, read by own properties: `__proto__` is data. */
 
 export type Headers = Record<string, string | string[] | undefined>;
 

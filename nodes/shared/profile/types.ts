@@ -1,20 +1,15 @@
 /**
- * A service profile: everything the node decided about a service, as plain JSON data. It is read
- * once from the service's OpenAPI document (or is the built-in one), corrected by the credential's
- * Profile Overrides, printed by Service → Describe, and run by the executor; nothing else decides
- * how a request looks or how an answer is read.
- *
- * Places in an HTTP message are JSON Pointers (RFC 6901) whose first segment says which part:
- * `/body/input/text`, `/query/page_id`, `/headers/link`. In a request, a `-` segment stands for
- * each entry of a list (`/body/tweets/-/text` sends `["a", "b"]` as `[{"text": "a"}, {"text": "b"}]`).
- * Places inside an object the node already holds (a job, a registration) are plain JSON Pointers
- * into it: `/status`, `/config/url`; `""` is the object itself.
+ * A service profile: everything the node decided about a service, as plain JSON data, read from the
+ * service's OpenAPI document (or built in), corrected by the credential's Profile Overrides, shown
+ * by Service → Describe and run by the executor; nothing else decides how a request looks or how an
+ * answer is read. In a request, a `-` segment stands for each entry of a list (`/body/tweets/-/text`
+ * sends `["a", "b"]` as `[{"text": "a"}, {"text": "b"}]`).
  */
 
-/** A JSON Pointer into an HTTP message: `/body/...`, `/query/...` or `/headers/<lower-case name>`. */
+/** A JSON Pointer into an HTTP message, its first segment the part: `/body/…`, `/query/…`, `/headers/<lower-case name>`. */
 export type Location = string;
 
-/** A JSON Pointer into an object the node holds (a job, a registration, a list item). */
+/** A JSON Pointer into an object the node holds (a job, a registration): `/status`; `""` is the object. */
 export type Pointer = string;
 
 /** Where a decision came from: a JSON Pointer into the service's document (`#/paths/...`), or `built-in`. */
@@ -23,36 +18,38 @@ export type Source = string;
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
-/** What the node asks of the service, by purpose. */
-export const OPERATION_NAMES = [
-	'getAccount',
-	'listPages',
-	'getPage',
-	'createPost',
-	'listPosts',
-	'getPost',
-	'updatePost',
-	'deletePost',
-	'generateBlog',
-	'generateLinkedin',
-	'generateTwitter',
-	'generateCarousel',
-	'generateVideo',
-	'publishLinkedin',
-	'publishTwitter',
-	'getJob',
-	'createWebhook',
-	'listWebhooks',
-	'getWebhook',
-	'updateWebhook',
-	'deleteWebhook',
-] as const;
-export type OperationName = (typeof OPERATION_NAMES)[number];
+function op<V extends string, R extends string>(verb: V, resource: R, title: string) {
+	return { verb, resource, title };
+}
 
-/**
- * Where one of the node's parameters goes in a request, and how its value is written there; `to:
- * null` where the service has no place for it, with why.
- */
+/** What the node asks of the service: what each operation does, to what, and its title in n8n. */
+export const OPERATIONS = {
+	getAccount: op('get', 'account', 'Account → Get'),
+	listPages: op('list', 'page', 'Page → Get Many'),
+	getPage: op('get', 'page', 'Page → Get'),
+	createPost: op('create', 'post', 'Post → Create'),
+	listPosts: op('list', 'post', 'Post → Get Many'),
+	getPost: op('get', 'post', 'Post → Get'),
+	updatePost: op('update', 'post', 'Post → Update'),
+	deletePost: op('delete', 'post', 'Post → Delete'),
+	generateBlog: op('generate', 'blog', 'Content Generation → Generate Blog Post'),
+	generateLinkedin: op('generate', 'linkedin', 'Content Generation → Generate LinkedIn Post'),
+	generateTwitter: op('generate', 'twitter', 'Content Generation → Generate Twitter Thread'),
+	generateCarousel: op('generate', 'carousel', 'Content Generation → Generate Carousel'),
+	generateVideo: op('generate', 'video', 'Content Generation → Generate Video'),
+	publishLinkedin: op('publish', 'linkedin', 'Publication → Publish to LinkedIn'),
+	publishTwitter: op('publish', 'twitter', 'Publication → Publish to Twitter'),
+	getJob: op('wait', 'job', 'Job → Get and Wait for Completion'),
+	createWebhook: op('create', 'webhook', 'Webhook → Create (and the trigger’s registration)'),
+	listWebhooks: op('list', 'webhook', 'Webhook → Get Many'),
+	getWebhook: op('get', 'webhook', 'Webhook → Get'),
+	updateWebhook: op('update', 'webhook', 'Webhook → Update'),
+	deleteWebhook: op('delete', 'webhook', 'Webhook → Delete'),
+};
+export type OperationName = keyof typeof OPERATIONS;
+export const OPERATION_NAMES = Object.keys(OPERATIONS) as OperationName[];
+
+/** Where a parameter goes in a request and how it is written; `to: null`, with why, for no place. */
 export interface Placement {
 	to: Location | null;
 	why?: string;
@@ -104,18 +101,13 @@ export interface OperationProfile {
 	from: Source;
 	/** The media type a body is sent as: JSON, a `+json` type, or a form. */
 	mediaType?: string;
-	/**
-	 * Each parameter of the node this operation can send, and where it goes. A parameter with no
-	 * place fails its item before anything is sent, unless it is an optional extra the node adds
-	 * itself (a webhook's description).
-	 */
+	/** Where each parameter goes; one with no place fails its item, unless an optional extra. */
 	fields: Record<string, Placement>;
 	/** A header that makes a write idempotent, and (OASIS Repeatable Requests) when it was first sent. */
 	idempotency?: { header: string; firstSent?: string; from: Source };
 	/**
-	 * An update that replaces the whole object (a PUT with required fields): the object is read
-	 * first, and these of its properties (the request's writable ones, never a secret) are sent back
-	 * with the changed ones.
+	 * An update that replaces the object (a PUT with required fields): it is read first, and these of
+	 * its properties (writable ones, never a secret) are sent back with the changed ones.
 	 */
 	replaces?: { keep: string[] };
 	answer: AnswerReading;
@@ -161,10 +153,7 @@ export interface ErrorProfile {
 export const BUILT_IN_EVENTS = ['job.completed', 'job.failed', 'post.published'] as const;
 export type BuiltInEvent = (typeof BUILT_IN_EVENTS)[number];
 
-/**
- * How deliveries are signed: an HMAC of a text made of the delivery's id, timestamp and raw body,
- * in one or more signatures of a header.
- */
+/** How deliveries are signed: an HMAC of their id, timestamp and raw body, in a header. */
 export interface SignatureScheme {
 	/** Lower-case header names. */
 	header: string;
@@ -201,10 +190,7 @@ export interface WebhookProfile {
 	wildcard: boolean;
 	/** The service's events for each event the node names itself. */
 	meanings: Record<BuiltInEvent, string[]>;
-	/**
-	 * Where a registration (as the service answers it) holds its address, events and on/off switch,
-	 * and the longest address it takes, where the document states one.
-	 */
+	/** Where a registration as answered holds its address, events and switch; its longest address. */
 	registration: {
 		url: Pointer;
 		events: Pointer;
@@ -212,10 +198,7 @@ export interface WebhookProfile {
 		negated?: boolean;
 		maxUrlLength?: number;
 	};
-	/**
-	 * Who chooses the signing secret: the node (where the registration takes one, the createWebhook
-	 * operation's `secret` field), or the service, whose answer holds it `at` this place.
-	 */
+	/** Who chooses the signing secret: the node, or the service, whose answer holds it `at` a place. */
 	secret: { by: 'node' } | { by: 'service'; at: Pointer; pattern?: string } | { by: 'none' };
 	delivery: DeliveryReading;
 	signature: SignatureScheme;

@@ -1,5 +1,5 @@
-import { pointerOf } from '../pointer';
-import type { JobReference, Location, Paging } from '../types';
+import { pointerOf, segmentsOf } from '../pointer';
+import type { AnswerReading, JobReference, Location, Paging } from '../types';
 import {
 	DocumentReader,
 	firstSentence,
@@ -9,12 +9,9 @@ import {
 	type ObjectShape,
 	type Schema,
 } from './document';
-import { findPaths, named, unique, type Success } from './operations';
+import { findPaths, named, parametersOf, unique, type Operation, type Success } from './operations';
 
-/**
- * How answers are read: where a resource sits in its envelope, where a list's items are and how it
- * pages, and how an answer refers to the job it started.
- */
+/** Where a resource sits in its answer's envelope, a list's items and paging, an answer's job. */
 
 // Paths into an answer are looked for this deep: `{data: {items: [...]}}`.
 const MAX_PATH_DEPTH = 3;
@@ -22,26 +19,16 @@ const DEFAULT_MAX_PAGE_SIZE = 100;
 
 export const body = (path: string[]): Location => pointerOf(['body', ...path]);
 
-/**
- * Whether an object has an identifier of its own: `id`, `uid`, `gid`, or `<resource>Id`. Counted:
- * asked of each of 2,000 properties that share an object of 2,000 properties, it held n8n's event
- * loop for 300 ms.
- */
-export function hasId(
-	reader: DocumentReader,
-	shape: ObjectShape | undefined,
-	resource?: string,
-): boolean {
-	if (shape === undefined) return false;
-	reader.spend(shape.properties.size);
-	const ids = new Set([
-		'id',
-		'uid',
-		'uuid',
-		'gid',
-		...(resource ? [`${resource.toLowerCase()}id`] : []),
-	]);
-	return [...shape.properties.keys()].some((name) => ids.has(normalizeName(name)));
+/** The property that identifies an object: `id`, `uid`, `uuid`, `gid`, or `<resource>Id`. */
+export function idOf(shape: ObjectShape | undefined, resource = ''): string | undefined {
+	const ids = ['id', 'uid', 'uuid', 'gid', `${resource.toLowerCase()}id`];
+	return [...(shape?.properties.keys() ?? [])].find((name) => ids.includes(normalizeName(name)));
+}
+
+/** Whether an object has an id of its own; counted, as it is asked of objects many properties share. */
+function hasId(reader: DocumentReader, shape: ObjectShape | undefined, resource?: string): boolean {
+	if (shape !== undefined) reader.spend(shape.properties.size);
+	return idOf(shape, resource) !== undefined;
 }
 
 /** The object properties of an answer that could hold a resource: objects with an id. */
@@ -54,10 +41,9 @@ function holders(reader: DocumentReader, shape: ObjectShape, resource?: string):
 }
 
 /**
- * Where the resource is in one form of an answer: the answer itself when it has an id; else the
- * one property holding an object with an id (`data`, `result`), whatever sits beside it
- * (`success`, `errors`, `messages`); where several could, the one the document's other answers
- * use (`envelopes`); else the answer itself.
+ * Where the resource is in one form of an answer: the answer itself when it has an id; else the one
+ * property holding an object with an id, whatever sits beside it; where several could, the one the
+ * document's other answers use (`envelopes`); else the answer itself.
  */
 export function resourcePath(
 	reader: DocumentReader,
@@ -69,8 +55,7 @@ export function resourcePath(
 	const shape = reader.shape(schema);
 	if (shape === undefined || hasId(reader, shape, resource) || depth >= MAX_PATH_DEPTH) return [];
 	const candidates = holders(reader, shape, resource);
-	// Without an object with an id in it (a result computed at once), the property the document's
-	// other answers wrap their resource in, where this answer has it as an object.
+	// Without an object with an id (a result computed at once), the other answers' envelope.
 	const wrapper = [...shape.properties.entries()].find(
 		([name, property]) => envelopes.has(name) && reader.shape(property) !== undefined,
 	)?.[0];
@@ -88,10 +73,7 @@ export function resourcePath(
 }
 
 /** The properties that hold a resource in the document's object answers, where at least two answers use it. */
-export function envelopesOf(
-	reader: DocumentReader,
-	answers: Array<Schema | undefined>,
-): Set<string> {
+export function envelopesOf(reader: DocumentReader, answers: (Schema | undefined)[]): Set<string> {
 	const counts = new Map<string, number>();
 	for (const answer of answers) {
 		for (const variant of reader.variants(answer)) {
@@ -104,9 +86,8 @@ export function envelopesOf(
 }
 
 /**
- * Where a list's items are in one form of its answer: the array of the resource (the same schema
- * the resource's own endpoint answers with, or objects with an id), not an `errors` or `messages`
- * array beside it; a bare array is the list itself.
+ * Where a list's items are in one form of its answer: the array of the resource (the schema its own
+ * read answers with, or objects with an id), not an `errors` array beside it; or the bare array.
  */
 export function itemsPath(
 	reader: DocumentReader,
@@ -120,14 +101,13 @@ export function itemsPath(
 	const shape = reader.shape(schema);
 	if (shape === undefined || depth >= MAX_PATH_DEPTH) return undefined;
 	const arrays = [...shape.properties.entries()].filter(([, property]) => reader.isArray(property));
-	const isResource = (property: Schema) => {
+	const found = arrays.find(([, property]) => {
 		const item = reader.items(property);
 		return (
 			(resourceSchema !== undefined && item === resourceSchema) ||
 			hasId(reader, reader.shape(item), resource)
 		);
-	};
-	const found = arrays.find(([, property]) => isResource(property));
+	});
 	if (found) return [found[0]];
 	for (const [name, property] of shape.properties) {
 		reader.spend();
@@ -140,55 +120,36 @@ export function itemsPath(
 	return plain.length === 1 ? [plain[0][0]] : undefined;
 }
 
-/** The property that identifies a list's items, as a pointer into an item. */
-export function itemIdOf(
+/** The schema of the resource in an answer's schema, at the first place the reading names. */
+export function resourceIn(
 	reader: DocumentReader,
-	item: Schema | undefined,
-	resource?: string,
-): string {
-	const name = [...(reader.shape(item)?.properties.keys() ?? [])].find((key) =>
-		['id', 'uid', 'uuid', 'gid', `${(resource ?? '').toLowerCase()}id`].includes(
-			normalizeName(key),
-		),
-	);
-	return pointerOf([name ?? 'id']);
+	schema: Schema | undefined,
+	answer: AnswerReading,
+): Schema | undefined {
+	return reader.at(schema, segmentsOf(answer.resource?.[0] ?? '/body').slice(1));
 }
 
-// ------------------------------------------------------------------------------------------------
-// Paging
-
-function isUri(reader: DocumentReader, schema: Schema): boolean {
+export function isUri(reader: DocumentReader, schema: Schema): boolean {
 	return reader
 		.variants(schema)
 		.some((variant) => /^(uri|uri-reference|url|iri)$/.test(ownText(variant, 'format')));
 }
 
 /**
- * How a list pages, from its query parameters and answers: a next page's address (in the body, or
- * a `Link` header), a cursor in the answer for a cursor parameter, the last item's id for a
- * `starting_after`-like parameter, a page number or an offset; else none.
+ * How a list pages: a next page's address (in the body, or a `Link` header), else a cursor from the
+ * answer, the last item's id (`starting_after`), a page number or an offset; else none.
  */
 export function pagingOf(
 	reader: DocumentReader,
-	query: Map<string, Schema>,
+	entry: Operation,
 	answers: Schema[],
 	success: Success | undefined,
-	from: string,
 ): Paging {
+	const query = parametersOf(reader, entry, 'query');
+	const from = `${entry.from}/parameters`;
 	const parameter = (test: (name: string) => boolean) => [...query.keys()].find(test);
 	const size = parameter(
-		named(
-			'limit',
-			'per_page',
-			'page_size',
-			'pageSize',
-			'size',
-			'count',
-			'max_results',
-			'maxResults',
-			'first',
-			'top',
-		),
+		named('limit', 'per_page', 'page_size', 'size', 'count', 'max_results', 'first', 'top'),
 	);
 	const max =
 		Number(size === undefined ? NaN : own(query.get(size), 'maximum')) || DEFAULT_MAX_PAGE_SIZE;
@@ -197,9 +158,7 @@ export function pagingOf(
 	const inAnswers = (test: (name: string, schema: Schema) => boolean) =>
 		unique(answers.flatMap((answer) => findPaths(reader, answer, test, [], 3)));
 	const header = (test: (name: string, schema: Schema) => boolean) =>
-		[...(success?.headers ?? new Map<string, Schema>()).entries()].find(([name, schema]) =>
-			test(name, schema),
-		)?.[0];
+		[...(success?.headers ?? [])].find(([name, schema]) => test(name, schema))?.[0];
 
 	// A next page's address: in the body (`next`, `links.next`, `@odata.nextLink`), or in a `Link` header (RFC 8288).
 	const nextLinks: Location[] = inAnswers(
@@ -250,26 +209,18 @@ export function pagingOf(
 		)[0];
 		return { style: 'after', cursor: after, ...(more ? { more: body(more) } : {}), ...sizing };
 	}
-	const page = parameter(named('page', 'page_number', 'pageNumber'));
+	const page = parameter(named('page', 'page_number'));
 	if (page !== undefined) {
 		const schema = query.get(page);
 		const first = Number(own(schema, 'minimum') ?? own(schema, 'default') ?? 1);
-		return {
-			style: 'page',
-			page,
-			first: Number.isInteger(first) ? first : 1,
-			...sizing,
-		};
+		return { style: 'page', page, first: Number.isInteger(first) ? first : 1, ...sizing };
 	}
-	const offset = parameter(named('offset', 'skip', 'start', 'start_at', 'startAt'));
+	const offset = parameter(named('offset', 'skip', 'start', 'start_at'));
 	if (offset !== undefined) return { style: 'offset', offset, ...sizing };
 	return { style: 'none', from };
 }
 
-/**
- * A list's text-search parameter: a string parameter called like one (`q`, `search`, `query`) or
- * whose description says it searches or matches text.
- */
+/** A list's text-search parameter: a string one called so (`q`, `search`) or described so. */
 export function searchOf(reader: DocumentReader, query: Map<string, Schema>): string | undefined {
 	const isText = (schema: Schema) =>
 		reader.types(schema).length === 0 || reader.types(schema).includes('string');
@@ -282,13 +233,7 @@ export function searchOf(reader: DocumentReader, query: Map<string, Schema>): st
 	);
 }
 
-// ------------------------------------------------------------------------------------------------
-// Jobs an answer refers to
-
-/**
- * How an answer (or a delivery's data, `root` ''): it is the job, holds it, names its id (`job_id`,
- * or a property described as the job's id), or points at it (`202` with a `Location`).
- */
+/** How an answer (or a delivery's data, `root` '') refers to a job: it is it, holds it, or names its id. */
 export function jobReferences(
 	reader: DocumentReader,
 	schema: Schema | undefined,

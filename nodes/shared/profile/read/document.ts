@@ -5,10 +5,9 @@ import { isRecord, own } from '../pointer';
 export { isRecord, own };
 
 /**
- * Reading an OpenAPI document, which the service writes and the node must not trust: every read
- * is of an own property (a `__proto__` or `constructor` key is data, never the prototype), every
- * `$ref` chain and schema composition is expanded once per document (memoized, cycles cut), and
- * all of it within a budget of steps, so no document, however built, holds n8n's event loop.
+ * Reading an OpenAPI document, which the node must not trust: own properties only (`__proto__` is
+ * data), every `$ref` chain and composition expanded once (memoized, cycles cut), all within a
+ * budget of steps, so that no document, however built, holds n8n's event loop.
  */
 
 /** A JSON Schema or OpenAPI object, read as plain data. */
@@ -55,8 +54,7 @@ export function isOpenApiDocument(value: unknown): value is OpenApiDocument {
 	return typeof version === 'string' && /^3\.[01]\./.test(version) && isRecord(own(value, 'paths'));
 }
 
-// A name is compared by its beginning: no real one is longer, and names are compared again and
-// again (ten header names of 200,000 characters held n8n's event loop for 30 ms in one step).
+// A name is compared by its beginning, no real one being longer: names are compared again and again.
 const MAX_NAME = 256;
 
 /** Lower case without separators: `page_id`, `pageId` and `Page-ID` read alike. */
@@ -67,12 +65,9 @@ export function normalizeName(name: string): string {
 		.replace(/[^a-z0-9]/g, '');
 }
 
-// A first sentence is read for a few words, for every property a field could be: no further than this.
-const MAX_SENTENCE = 300;
-
-/** The first sentence of a description, lower case. */
+/** The first sentence of a description, lower case, read no further than a few words' length. */
 export function firstSentence(schema: unknown): string {
-	const text = ownText(schema, 'description').slice(0, MAX_SENTENCE);
+	const text = ownText(schema, 'description').slice(0, 300);
 	const end = text.search(/[.!?]\s/);
 	return (end === -1 ? text : text.slice(0, end + 1)).toLowerCase();
 }
@@ -90,42 +85,25 @@ export class DocumentReader {
 	constructor(
 		readonly document: OpenApiDocument,
 		/** Steps this reader may take over its whole life. */
-		private budget: number,
+		private readonly budget: number,
 	) {}
 
 	/** Counts work; past the budget, or past the current step's share of it, the reading stops with SchemaBudgetError. */
 	spend(steps = 1): void {
 		this.spent += steps;
-		if (this.spent > this.budget) {
-			throw new SchemaBudgetError(
-				`its schemas take more than ${this.budget.toLocaleString('en-US')} steps to read`,
-			);
-		}
-		if (this.spent > this.stepEnd) {
-			throw new SchemaBudgetError(
-				`its schemas take more than ${this.stepSize.toLocaleString('en-US')} steps to read at once`,
-			);
-		}
+		const over =
+			this.spent > this.budget
+				? `${this.budget.toLocaleString('en-US')} steps to read`
+				: this.spent > this.stepEnd
+					? `${this.stepSize.toLocaleString('en-US')} steps to read at once`
+					: undefined;
+		if (over !== undefined) throw new SchemaBudgetError(`its schemas take more than ${over}`);
 	}
 
-	/**
-	 * Starts one step of the reading, which runs without a break for n8n and may therefore take only
-	 * this many steps: the whole budget in one step (an `allOf` of 200,000 properties) held n8n's
-	 * event loop for 150 ms, and 50,000 steps of it for 50-110 ms.
-	 */
+	/** Starts one step of the reading, which runs without a break for n8n: it may take only this many steps. */
 	beginStep(steps: number): void {
 		this.stepSize = steps;
 		this.stepEnd = this.spent + steps;
-	}
-
-	get stepsSpent(): number {
-		return this.spent;
-	}
-
-	/** Allows this many more steps: each request's fields are mapped within a budget of their own. */
-	allow(steps: number): void {
-		this.budget = this.spent + steps;
-		this.stepEnd = Infinity;
 	}
 
 	/** Follows local `$ref`s (`#/components/...`); a reference that leads nowhere reads as no schema. */
@@ -184,12 +162,6 @@ export class DocumentReader {
 		}
 	}
 
-	/** Whether a schema only allows `null`, as the other half of a nullable `oneOf`. */
-	isNull(value: unknown): boolean {
-		const types = this.types(value);
-		return types.length === 1 && types[0] === 'null';
-	}
-
 	/**
 	 * The object a schema describes: its properties with those of every `allOf` part, and those its
 	 * `oneOf`/`anyOf` alternatives may have; undefined when it describes no object.
@@ -220,26 +192,21 @@ export class DocumentReader {
 		};
 		const ownProperties = ownRecord(schema, 'properties');
 		let isObject = ownProperties !== undefined || this.types(schema).includes('object');
-		const merge = (part: ObjectShape, all: boolean) => {
-			this.spend(part.properties.size + part.required.size);
-			for (const [name, property] of part.properties)
+		// Every `allOf` part's properties, and those of a `oneOf`/`anyOf` alternative not yet known.
+		const allOf = ownArray(schema, 'allOf');
+		const parts = [...allOf, ...ownArray(schema, 'oneOf'), ...ownArray(schema, 'anyOf')];
+		for (const [index, part] of parts.entries()) {
+			const partShape = this.shape(part);
+			if (partShape === undefined) continue;
+			const all = index < allOf.length;
+			isObject = true;
+			this.spend(partShape.properties.size + partShape.required.size);
+			for (const [name, property] of partShape.properties)
 				if (all || !shape.properties.has(name)) shape.properties.set(name, property);
 			if (all) {
-				for (const name of part.required) shape.required.add(name);
-				shape.closed ||= part.closed;
+				for (const name of partShape.required) shape.required.add(name);
+				shape.closed ||= partShape.closed;
 			}
-		};
-		for (const part of ownArray(schema, 'allOf')) {
-			const partShape = this.shape(part);
-			if (partShape === undefined) continue;
-			isObject = true;
-			merge(partShape, true);
-		}
-		for (const part of [...ownArray(schema, 'oneOf'), ...ownArray(schema, 'anyOf')]) {
-			const partShape = this.shape(part);
-			if (partShape === undefined) continue;
-			isObject = true;
-			merge(partShape, false);
 		}
 		if (!isObject) return undefined;
 		for (const [name, property] of Object.entries(ownProperties ?? {})) {
@@ -251,25 +218,31 @@ export class DocumentReader {
 		return shape;
 	}
 
+	/** The schema below a schema along a path of property names. */
+	at(value: Schema | undefined, path: readonly string[]): Schema | undefined {
+		let found = value;
+		for (const key of path) found = this.shape(found)?.properties.get(key);
+		return found;
+	}
+
 	/** The schema of an array's items, looking through a nullable wrapper. */
 	items(value: unknown): Schema | undefined {
-		for (const variant of this.variants(value)) {
-			if (this.types(variant).includes('array') || own(variant, 'items') !== undefined)
-				return this.deref(own(variant, 'items'));
-		}
-		return undefined;
+		return this.deref(own(this.arrayVariant(value), 'items'));
 	}
 
 	isArray(value: unknown): boolean {
-		return this.variants(value).some(
+		return this.arrayVariant(value) !== undefined;
+	}
+
+	private arrayVariant(value: unknown): Schema | undefined {
+		return this.variants(value).find(
 			(variant) => this.types(variant).includes('array') || own(variant, 'items') !== undefined,
 		);
 	}
 
 	/**
-	 * A schema's allowed string values: its enum or const, also inside `oneOf`/`anyOf`. Read once
-	 * per schema, each value counted: an enum of 100,000 values shared by 190 properties of a job
-	 * held n8n's event loop for 2 seconds when it was read again for each of them.
+	 * A schema's allowed string values: its enum or const, also inside `oneOf`/`anyOf`; read once per
+	 * schema and counted, as an enum may be shared by many properties.
 	 */
 	enumValues(value: unknown): string[] | undefined {
 		const schema = this.deref(value);
@@ -280,9 +253,8 @@ export class DocumentReader {
 		for (const variant of this.variants(schema)) {
 			const listed = ownArray(variant, 'enum');
 			this.spend(listed.length);
-			for (const entry of listed) if (typeof entry === 'string') values.add(entry);
-			const constant = own(variant, 'const');
-			if (typeof constant === 'string') values.add(constant);
+			for (const entry of [...listed, own(variant, 'const')])
+				if (typeof entry === 'string') values.add(entry);
 		}
 		const found = values.size > 0 ? [...values] : undefined;
 		this.listed.set(schema, found ?? null);

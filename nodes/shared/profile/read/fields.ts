@@ -1,5 +1,6 @@
 import { pointerOf } from '../pointer';
 import type { Placement } from '../types';
+import { idOf } from './answers';
 import {
 	DocumentReader,
 	firstSentence,
@@ -11,74 +12,57 @@ import {
 import { enumExplanations } from './words';
 
 /**
- * Where each of the node's parameters goes in a request the document describes, decided once per
- * document. The rules run in this order over every parameter of an operation, so that a stronger
- * rule for one parameter is never taken by a weaker rule for another:
- * 1. a property of the same name (`title`, or the built-in `scheduled_at`);
- * 2. the same name in another case style (`page_id` = `pageId`);
- * 3. a reference given as an object: `pageId` is `page.id` where `page` is an object with an id
- *    (Box's `"parent": {"id": "0"}`);
- * 4. a property whose name holds the parameter's words (`text` for content, `topics` for events);
- * 5. a property whose description's first sentence holds them ("The transcript to write from.");
- * 6. for a parameter of known values (a post's status), the property whose enum holds one of them;
- * 7. for a yes/no, a property named by its opposite (`disabled` for `active`), sent negated.
- * Properties are looked for in the body, and in the objects inside it two levels down (Replicate's
- * `input.prompt`, GitHub's `config.url`), shallower first. A list goes to an array, and where the
- * array holds objects, to the one text property of each (`tweets[].text`).
+ * Where each of the node's parameters goes in a request the document describes (docs/service.md,
+ * "Request fields"): the rules run in order over all of an operation's parameters, so that a
+ * stronger rule for one is never taken by a weaker rule for another; properties are looked for in
+ * the body and the objects inside it two levels down, shallower first.
  */
 
-type FieldType = 'string' | 'integer' | 'boolean' | 'list' | 'date-time';
-
 interface FieldSpec {
-	type: FieldType;
+	/** The kind of value it takes; a text where not said. */
+	type?: 'integer' | 'boolean' | 'list' | 'date-time';
 	/** The words the parameter goes by: a name or first sentence holding all words of one entry matches. */
 	words: string[][];
 	values?: readonly string[];
 	/** For a yes/no: the words its opposite goes by, sent negated. */
 	opposite?: string[][];
 	/** For an id of another resource: the words that resource goes by, as an object holding its id. */
-	reference?: string[];
+	reference?: string[][];
 }
 
-export const FIELDS: Record<string, FieldSpec> = {
-	content: { type: 'string', words: [['content'], ['text'], ['body']] },
-	title: { type: 'string', words: [['title'], ['headline']] },
-	transcript: { type: 'string', words: [['transcript']] },
-	prompt: { type: 'string', words: [['prompt'], ['instruction']] },
-	sourceText: { type: 'string', words: [['source', 'text']] },
-	sourcePostId: { type: 'string', words: [['source', 'post']], reference: ['source', 'post'] },
-	pageId: { type: 'string', words: [['page']], reference: ['page'] },
-	postId: { type: 'string', words: [['post']], reference: ['post'] },
-	status: {
-		type: 'string',
-		words: [['status'], ['state']],
-		values: ['draft', 'published', 'scheduled'],
-	},
+const FIELDS: Record<string, FieldSpec> = {
+	content: { words: [['content'], ['text'], ['body']] },
+	title: { words: [['title'], ['headline']] },
+	transcript: { words: [['transcript']] },
+	prompt: { words: [['prompt'], ['instruction']] },
+	sourceText: { words: [['source', 'text']] },
+	sourcePostId: { words: [['source', 'post']], reference: [['source', 'post']] },
+	pageId: { words: [['page']], reference: [['page']] },
+	postId: { words: [['post']], reference: [['post']] },
+	status: { words: [['status'], ['state']], values: ['draft', 'published', 'scheduled'] },
 	scheduledAt: { type: 'date-time', words: [['schedule'], ['publish', 'at']] },
 	tags: { type: 'list', words: [['tag'], ['label']] },
 	mediaUrls: { type: 'list', words: [['media']] },
-	tone: { type: 'string', words: [['tone'], ['voice']] },
-	language: { type: 'string', words: [['language'], ['locale']] },
-	length: { type: 'string', words: [['length']], values: ['short', 'medium', 'long'] },
+	tone: { words: [['tone'], ['voice']] },
+	language: { words: [['language'], ['locale']] },
+	length: { words: [['length']], values: ['short', 'medium', 'long'] },
 	threadLength: { type: 'integer', words: [['thread'], ['tweet']] },
 	thread: { type: 'list', words: [['thread'], ['part'], ['tweets']] },
 	slideCount: { type: 'integer', words: [['slide']] },
 	durationSeconds: { type: 'integer', words: [['duration'], ['length', 'second']] },
-	aspectRatio: { type: 'string', words: [['aspect']] },
-	url: { type: 'string', words: [['url'], ['uri'], ['endpoint'], ['address']] },
+	aspectRatio: { words: [['aspect']] },
+	url: { words: [['url'], ['uri'], ['endpoint'], ['address']] },
 	events: { type: 'list', words: [['event'], ['topic'], ['trigger']] },
-	description: { type: 'string', words: [['description']] },
+	description: { words: [['description']] },
 	active: {
 		type: 'boolean',
 		words: [['active'], ['enable']],
 		opposite: [['disable'], ['inactive'], ['pause']],
 	},
-	secret: { type: 'string', words: [['secret']] },
-	search: { type: 'string', words: [['search'], ['query']] },
+	secret: { words: [['secret']] },
 };
 
-// The most properties (all levels together) a request may have for the node to place its
-// parameters among them: real APIs have tens.
+// The most properties a request may have, all levels together, for its fields to be placed: real APIs have tens.
 export const MAX_REQUEST_FIELDS = 200;
 const MAX_NESTING = 2;
 
@@ -91,87 +75,114 @@ interface Property {
 	schema: Schema;
 }
 
+function propertyAt(path: string[], schema: Schema): Property {
+	const name = path[path.length - 1];
+	return { path, name, normalized: normalizeName(name), said: firstSentence(schema), schema };
+}
+
 /** The properties of a request, the top level first, then each object's own, two levels down. */
 function propertiesOf(reader: DocumentReader, shape: Pick<ObjectShape, 'properties'>): Property[] {
 	const found: Property[] = [];
-	let level: Array<{ path: string[]; shape: Pick<ObjectShape, 'properties'> }> = [
-		{ path: [], shape },
-	];
-	for (let depth = 0; depth <= MAX_NESTING && level.length > 0; depth++) {
-		const next: typeof level = [];
-		for (const parent of level) {
-			for (const [name, schema] of parent.shape.properties) {
-				reader.spend();
-				if (found.length >= MAX_REQUEST_FIELDS) return found;
-				if (own(schema, 'readOnly') === true) continue;
-				const path = [...parent.path, name];
-				found.push({
-					path,
-					name,
-					normalized: normalizeName(name),
-					said: firstSentence(schema),
-					schema,
-				});
-				const inner = reader.isArray(schema) ? undefined : reader.shape(schema);
-				if (inner !== undefined) next.push({ path, shape: inner });
-			}
+	const parents = [{ path: [] as string[], shape }];
+	for (const parent of parents) {
+		for (const [name, schema] of parent.shape.properties) {
+			reader.spend();
+			if (found.length >= MAX_REQUEST_FIELDS) return found;
+			if (own(schema, 'readOnly') === true) continue;
+			const path = [...parent.path, name];
+			found.push(propertyAt(path, schema));
+			const inner = reader.isArray(schema) ? undefined : reader.shape(schema);
+			if (inner !== undefined && path.length <= MAX_NESTING) parents.push({ path, shape: inner });
 		}
-		level = next;
 	}
 	return found;
 }
 
+/** Whether a name (without separators) holds every word of one of the entries. */
+const nameHolds = (name: string, entries: string[][] = []) =>
+	entries.some((words) => words.every((word) => name.includes(word)));
+
 const wordPatterns = new Map<string, RegExp>();
 
-/** Whether a name (without separators) or a sentence holds every word of an entry. */
-function holdsWords(text: string, words: readonly string[], inName: boolean): boolean {
-	return words.every((word) => {
-		if (inName) return text.includes(word);
-		let pattern = wordPatterns.get(word);
-		if (pattern === undefined) wordPatterns.set(word, (pattern = new RegExp(`\\b${word}`)));
-		return pattern.test(text);
-	});
-}
-
-function isObject(reader: DocumentReader, schema: Schema): boolean {
-	return !reader.isArray(schema) && reader.shape(schema) !== undefined;
-}
-
-/** The property of an object that identifies it: `id`, `uid`, `uuid`, `gid`. */
-function idProperty(reader: DocumentReader, schema: Schema): string | undefined {
-	return [...(reader.shape(schema)?.properties.keys() ?? [])].find((name) =>
-		['id', 'uid', 'uuid', 'gid'].includes(normalizeName(name)),
+/** Whether a sentence holds every word of one of the entries, each at the start of a word. */
+const sentenceHolds = (sentence: string, entries: string[][]) =>
+	entries.some((words) =>
+		words.every((word) => {
+			let pattern = wordPatterns.get(word);
+			if (pattern === undefined) wordPatterns.set(word, (pattern = new RegExp(`\\b${word}`)));
+			return pattern.test(sentence);
+		}),
 	);
+
+/** Whether a property lists one of the node's values, in any case; each list lower-cased once. */
+const lowerCased = new WeakMap<string[], Set<string>>();
+function listsOneOf(reader: DocumentReader, schema: Schema, values?: readonly string[]): boolean {
+	const listed = values === undefined ? undefined : reader.enumValues(schema);
+	if (listed === undefined) return false;
+	let lower = lowerCased.get(listed);
+	if (lower === undefined)
+		lowerCased.set(listed, (lower = new Set(listed.map((entry) => entry.toLowerCase()))));
+	return values?.some((value) => lower.has(value)) ?? false;
 }
 
-/** Where a value of the parameter's type can go in a property: its path, or undefined. */
-function fit(reader: DocumentReader, spec: FieldSpec, property: Property): string[] | undefined {
+type Rule = (
+	spec: FieldSpec,
+	names: string[],
+	property: Property,
+	reader: DocumentReader,
+) => boolean;
+
+/**
+ * The rules, strongest first, and how a property a rule finds takes the parameter: the same name
+ * (or the built-in one), in another case style, a reference as an object (`page.id`), the words in
+ * the name, in the first sentence, a value in the enum, the opposite's words (sent negated).
+ */
+const RULES: Array<{ rule: Rule; by?: 'reference' | 'negate' }> = [
+	{ rule: (_, names, { name }) => names.includes(name) },
+	{ rule: (_, [field], { normalized }) => normalized === normalizeName(field) },
+	{ by: 'reference', rule: (spec, _, { normalized }) => nameHolds(normalized, spec.reference) },
+	{ rule: (spec, _, { normalized }) => nameHolds(normalized, spec.words) },
+	{ rule: (spec, _, { said }) => sentenceHolds(said, spec.words) },
+	{ rule: (spec, _, { schema }, reader) => listsOneOf(reader, schema, spec.values) },
+	{ by: 'negate', rule: (spec, _, { normalized }) => nameHolds(normalized, spec.opposite) },
+];
+
+/**
+ * Where a value of the parameter's type can go in a property: its path, or undefined. A reference
+ * goes to the id of an object, a negated yes/no to a yes/no.
+ */
+function fit(
+	reader: DocumentReader,
+	spec: FieldSpec,
+	{ path, schema }: Property,
+	by?: 'reference' | 'negate',
+): string[] | undefined {
+	if (by === 'reference') {
+		const id = reader.isArray(schema) ? undefined : idOf(reader.shape(schema));
+		return id === undefined ? undefined : [...path, id];
+	}
+	if (by === 'negate') return reader.types(schema).includes('boolean') ? path : undefined;
 	// A time never goes where only listed values are taken (a status of `scheduled`).
-	if (spec.type === 'date-time' && reader.enumValues(property.schema) !== undefined)
-		return undefined;
-	const types = reader.types(property.schema);
-	const untyped =
-		types.length === 0 && !isObject(reader, property.schema) && !reader.isArray(property.schema);
+	if (spec.type === 'date-time' && reader.enumValues(schema) !== undefined) return undefined;
+	const types = reader.types(schema);
+	const untyped = types.length === 0 && !reader.isArray(schema) && !reader.shape(schema);
 	switch (spec.type) {
 		case 'list': {
-			if (!reader.isArray(property.schema)) return undefined;
-			const item = reader.items(property.schema);
-			const inner = reader.shape(item);
-			if (inner === undefined) return property.path;
+			if (!reader.isArray(schema)) return undefined;
+			const inner = reader.shape(reader.items(schema));
+			if (inner === undefined) return path;
 			// A list of objects takes each entry as the one text property of an object (`tweets[].text`).
-			const texts = [...inner.properties.entries()].filter(([, schema]) =>
-				reader.types(schema).includes('string'),
+			const texts = [...inner.properties].filter(([, item]) =>
+				reader.types(item).includes('string'),
 			);
-			return texts.length === 1 ? [...property.path, '-', texts[0][0]] : undefined;
+			return texts.length === 1 ? [...path, '-', texts[0][0]] : undefined;
 		}
 		case 'integer':
-			return untyped || types.includes('integer') || types.includes('number')
-				? property.path
-				: undefined;
+			return untyped || types.includes('integer') || types.includes('number') ? path : undefined;
 		case 'boolean':
-			return untyped || types.includes('boolean') ? property.path : undefined;
+			return untyped || types.includes('boolean') ? path : undefined;
 		default:
-			return untyped || types.includes('string') ? property.path : undefined;
+			return untyped || types.includes('string') ? path : undefined;
 	}
 }
 
@@ -185,8 +196,7 @@ function spelling(
 	const allowed = reader.enumValues(reader.isArray(schema) ? reader.items(schema) : schema);
 	if (allowed === undefined) return undefined;
 	const stem = (word: string) => normalizeName(word).replace(/(ing|ed|es|e|s)$/, '');
-	// Each of the service's values is put in plain words once, and counted: compared anew with each
-	// of the node's values, an enum of 100,000 held n8n's event loop for 100 ms.
+	// Each of the service's values in plain words once, counted: an enum may hold 100,000.
 	let candidates: Array<{ value: string; name: string; stem: string; said: Set<string> }> = [];
 	const values: Record<string, string> = {};
 	for (const value of spec.values) {
@@ -196,16 +206,11 @@ function spelling(
 			candidates = allowed.map((candidate) => {
 				const words = (explained.get(candidate) ?? '').split(/[^A-Za-z]+/).filter(Boolean);
 				reader.spend(1 + words.length);
-				return {
-					value: candidate,
-					name: normalizeName(candidate),
-					stem: stem(candidate),
-					said: new Set(words.map(stem)),
-				};
+				const said = new Set(words.map(stem));
+				return { value: candidate, name: normalizeName(candidate), stem: stem(candidate), said };
 			});
 		}
-		// Spelt alike (`DRAFT`), of the same stem (`publish`), or explained with the value's word
-		// ("future: Scheduled, goes out at publish_on").
+		// Spelt alike (`DRAFT`), of the same stem (`publish`), or explained with the value's word.
 		const service =
 			candidates.find(({ name }) => name === normalizeName(value)) ??
 			candidates.find((candidate) => candidate.stem === stem(value)) ??
@@ -215,108 +220,48 @@ function spelling(
 	return Object.keys(values).length > 0 ? values : undefined;
 }
 
-/** Whether a property lists one of the node's values, in any case; each list lower-cased once. */
-const lowerCased = new WeakMap<string[], Set<string>>();
-function listsOneOf(
-	reader: DocumentReader,
-	schema: Schema,
-	values: readonly string[] | undefined,
-): boolean {
-	const listed = values === undefined ? undefined : reader.enumValues(schema);
-	if (listed === undefined) return false;
-	let lower = lowerCased.get(listed);
-	if (lower === undefined)
-		lowerCased.set(listed, (lower = new Set(listed.map((entry) => entry.toLowerCase()))));
-	return values?.some((value) => lower.has(value)) ?? false;
-}
-
-type Rule = (
-	spec: FieldSpec,
-	field: string,
-	builtInName: string,
-	property: Property,
-	reader: DocumentReader,
-) => boolean;
-
-const RULES: Array<{ rule: Rule; reference?: boolean; negate?: boolean }> = [
-	{
-		rule: (_, field, builtInName, property) =>
-			property.name === field || property.name === builtInName,
-	},
-	{ rule: (_, field, __, property) => property.normalized === normalizeName(field) },
-	{
-		reference: true,
-		rule: (spec, _, __, property) =>
-			spec.reference !== undefined && holdsWords(property.normalized, spec.reference, true),
-	},
-	{
-		rule: (spec, _, __, property) =>
-			spec.words.some((words) => holdsWords(property.normalized, words, true)),
-	},
-	{
-		rule: (spec, _, __, property) =>
-			spec.words.some((words) => holdsWords(property.said, words, false)),
-	},
-	{
-		rule: (spec, _, __, property, reader) => listsOneOf(reader, property.schema, spec.values),
-	},
-	{
-		negate: true,
-		rule: (spec, _, __, property) =>
-			(spec.opposite ?? []).some((words) => holdsWords(property.normalized, words, true)),
-	},
-];
-
 /**
- * The places of an operation's parameters among a request's properties (`shape`, or the query
- * parameters), under `root` (`body` or `query`); `builtIn` has each parameter's built-in place,
- * whose last segment is its built-in name. A parameter with no place gets `to: null` and why.
+ * The places of the parameters an operation sends under `root` (`body` or `query`, by their
+ * built-in places, whose last segment is their built-in name) among a request's properties
+ * (`shape`, or the query parameters). A parameter with no place gets `to: null` and why.
  */
 export function placeParameters(
 	reader: DocumentReader,
 	root: 'body' | 'query',
-	shape: Pick<ObjectShape, 'properties' | 'closed'>,
-	builtIn: Record<string, Placement>,
+	shape: Pick<ObjectShape, 'properties' | 'closed'> | undefined,
+	builtInPlaces: Record<string, Placement>,
 	from: string,
 ): Record<string, Placement> {
+	const builtIn = Object.fromEntries(
+		Object.entries(builtInPlaces).filter(([, place]) => place.to?.startsWith(`/${root}/`)),
+	);
+	if (Object.keys(builtIn).length === 0) return {};
 	const properties =
-		root === 'query'
-			? [...shape.properties].map(([name, schema]) => ({
-					path: [name],
-					name,
-					normalized: normalizeName(name),
-					said: firstSentence(schema),
-					schema,
-				}))
-			: propertiesOf(reader, shape);
+		shape === undefined
+			? []
+			: root === 'query'
+				? [...shape.properties].map(([name, schema]) => propertyAt([name], schema))
+				: propertiesOf(reader, shape);
 	const taken = new Set<string>();
 	const placed: Record<string, Placement> = {};
 	const fields = Object.keys(builtIn).filter((field) => field in FIELDS);
-	for (const { rule, reference, negate } of RULES) {
+	for (const { rule, by } of RULES) {
 		for (const field of fields) {
 			if (field in placed) continue;
 			const spec = FIELDS[field];
-			const builtInName = (builtIn[field].to ?? '').split('/').pop() ?? field;
+			const names = [field, (builtIn[field].to ?? '').split('/').pop() ?? field];
 			for (const property of properties) {
 				reader.spend();
 				const key = property.path.join('/');
-				if (taken.has(key) || !rule(spec, field, builtInName, property, reader)) continue;
-				let path: string[] | undefined;
-				if (reference) {
-					const id = isObject(reader, property.schema)
-						? idProperty(reader, property.schema)
-						: undefined;
-					path = id === undefined ? undefined : [...property.path, id];
-				} else if (negate) {
-					path = reader.types(property.schema).includes('boolean') ? property.path : undefined;
-				} else path = fit(reader, spec, property);
+				if (taken.has(key) || !rule(spec, names, property, reader)) continue;
+				const path = fit(reader, spec, property, by);
 				if (path === undefined) continue;
 				taken.add(key);
 				const values = spelling(reader, spec, property.schema);
 				placed[field] = {
 					to: pointerOf([root, ...path]),
 					...(values ? { values } : {}),
-					...(negate ? { negate: true } : {}),
+					...(by === 'negate' ? { negate: true } : {}),
 					from: `${from}: ${property.path.join('.')}`,
 				};
 				break;
@@ -326,18 +271,20 @@ export function placeParameters(
 	for (const field of Object.keys(builtIn)) {
 		if (field in placed) continue;
 		// A schema that takes other properties takes the parameter under its built-in name.
-		placed[field] = !shape.closed
-			? {
-					...builtIn[field],
-					from: `built-in (${root === 'body' ? 'the request body' : 'the query'} takes other fields)`,
-				}
-			: {
-					to: null,
-					why: `Its OpenAPI document lists${root === 'body' ? '' : ' these query parameters'}: ${
-						[...shape.properties.keys()].slice(0, 20).join(', ') || 'nothing'
-					}.`,
-					from,
-				};
+		placed[field] = !shape
+			? { ...builtIn[field], from: 'built-in (the document describes no request body)' }
+			: !shape.closed
+				? {
+						...builtIn[field],
+						from: `built-in (${root === 'body' ? 'the request body' : 'the query'} takes other fields)`,
+					}
+				: {
+						to: null,
+						why: `Its OpenAPI document lists${root === 'body' ? '' : ' these query parameters'}: ${
+							[...shape.properties.keys()].slice(0, 20).join(', ') || 'nothing'
+						}.`,
+						from,
+					};
 	}
 	return placed;
 }

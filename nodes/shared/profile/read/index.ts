@@ -1,9 +1,10 @@
 import { sleep } from 'n8n-workflow';
 
 import { BUILT_IN_PROFILE } from '../builtIn';
-import { pointerOf, segmentsOf } from '../pointer';
+import { pointerOf } from '../pointer';
 import {
 	OPERATION_NAMES,
+	OPERATIONS,
 	type AnswerReading,
 	type OperationName,
 	type OperationProfile,
@@ -13,10 +14,11 @@ import {
 import {
 	body,
 	envelopesOf,
-	itemIdOf,
+	idOf,
 	itemsPath,
 	jobReferences,
 	pagingOf,
+	resourceIn,
 	resourcePath,
 	searchOf,
 } from './answers';
@@ -43,12 +45,11 @@ import {
 import { readWebhooks } from './webhooks';
 
 /**
- * A service's OpenAPI document read into its profile: which of the document's operations is each
- * of the node's, and for each its method, path, where each parameter goes and how its answer is
- * read; then the jobs, the errors and the webhooks. Deterministic for a document, and bounded: a
- * budget of steps for the whole, each part a step of its own with n8n running in between, and a
- * part the document does not allow (missing, beyond the budget, built in a way nothing foresaw) is
- * the built-in profile's, with the reason in `notFollowed`.
+ * A service's OpenAPI document read into its profile: each of the node's operations (method, path,
+ * parameters' places, how its answer is read), then the jobs, errors and webhooks. Deterministic,
+ * and bounded: a budget of steps, each part a step with n8n running in between; a part the document
+ * does not allow (missing, beyond the budget, built as nothing foresaw) is the built-in profile's,
+ * with the reason in `notFollowed`.
  */
 
 // Steps (schema expansions, properties read, rules tried, references followed) one document may take.
@@ -60,51 +61,25 @@ const READ_DEADLINE_MS = 3_000;
 // How long the reading runs before it lets n8n run.
 const SLICE_MS = 4;
 
-type Kind = 'object' | 'list' | 'job' | 'deleted';
+/** The resource an operation answers with: none where it deletes or starts a job. */
+function resourceOf(name: OperationName): string | undefined {
+	const { verb, resource } = OPERATIONS[name];
+	return ['delete', 'generate', 'publish'].includes(verb) ? undefined : resource;
+}
 
-const KINDS: Record<OperationName, { kind: Kind; resource?: string }> = {
-	getAccount: { kind: 'object', resource: 'Account' },
-	listPages: { kind: 'list', resource: 'Page' },
-	getPage: { kind: 'object', resource: 'Page' },
-	createPost: { kind: 'object', resource: 'Post' },
-	listPosts: { kind: 'list', resource: 'Post' },
-	getPost: { kind: 'object', resource: 'Post' },
-	updatePost: { kind: 'object', resource: 'Post' },
-	deletePost: { kind: 'deleted' },
-	generateBlog: { kind: 'job' },
-	generateLinkedin: { kind: 'job' },
-	generateTwitter: { kind: 'job' },
-	generateCarousel: { kind: 'job' },
-	generateVideo: { kind: 'job' },
-	publishLinkedin: { kind: 'job' },
-	publishTwitter: { kind: 'job' },
-	getJob: { kind: 'job', resource: 'Job' },
-	createWebhook: { kind: 'object', resource: 'Webhook' },
-	listWebhooks: { kind: 'list', resource: 'Webhook' },
-	getWebhook: { kind: 'object', resource: 'Webhook' },
-	updateWebhook: { kind: 'object', resource: 'Webhook' },
-	deleteWebhook: { kind: 'deleted' },
-};
-
-/** What reading one operation needs of the others. */
+/** What reading one operation needs of the others; `resources`: what each resource's own read answers with. */
 interface Context {
 	envelopes: Set<string>;
 	isJob(schema: Schema | undefined): boolean;
-	/** The schema each resource's own read answers with. */
 	resources: Map<string, Schema>;
 }
 
+/** A list's query parameters but those it pages by: its filters. */
 function withoutPaging(query: Map<string, Schema>, answer: AnswerReading): Map<string, Schema> {
-	const paging = answer.paging ?? { style: 'none' };
-	const own = new Set(
-		Object.entries(paging)
-			.filter(
-				([key, value]) =>
-					!['style', 'from', 'next', 'more'].includes(key) && typeof value === 'string',
-			)
-			.map(([, value]) => value as string),
-	);
-	return new Map([...query].filter(([name]) => !own.has(name)));
+	const paging = Object.entries(answer.paging ?? {})
+		.filter(([key]) => ['size', 'cursor', 'page', 'offset'].includes(key))
+		.map(([, name]) => name);
+	return new Map([...query].filter(([name]) => !paging.includes(name)));
 }
 
 /** A list's reading: where its items are and how it pages (the rules Get Many follows on any service). */
@@ -120,25 +95,15 @@ function readList(
 	const found = variants
 		.map((variant) => ({ variant, path: itemsPath(reader, variant, resourceSchema, resource) }))
 		.filter((entry): entry is { variant: Schema; path: string[] } => entry.path !== undefined);
-	let listed: Schema | undefined = found[0]?.variant;
-	for (const key of found[0]?.path ?? []) listed = reader.shape(listed)?.properties.get(key);
+	const listed = reader.at(found[0]?.variant, found[0]?.path ?? []);
 	return {
 		items: unique(found.map(({ path }) => body(path))),
-		itemId: itemIdOf(reader, reader.items(listed), resource),
-		paging: pagingOf(
-			reader,
-			parametersOf(reader, entry, 'query'),
-			variants,
-			success,
-			`${entry.from}/parameters`,
-		),
+		itemId: pointerOf([idOf(reader.shape(reader.items(listed)), resource) ?? 'id']),
+		paging: pagingOf(reader, entry, variants, success),
 	};
 }
 
-/**
- * How any list operation of a document is read, by the rules Get Many follows: for checking them
- * against documents of other APIs. `path` is as the document writes it.
- */
+/** Any list operation of a document (`path` as it writes it) read by the rules Get Many follows. */
 export function readListOperation(
 	document: OpenApiDocument,
 	method: string,
@@ -157,28 +122,26 @@ function readOperation(
 	context: Context,
 ): OperationProfile {
 	const builtIn = BUILT_IN_PROFILE.operations[name];
-	const { kind, resource } = KINDS[name];
+	const { verb } = OPERATIONS[name];
+	const resource = resourceOf(name);
 	const request = requestOf(reader, entry.operation);
 	const answers = successes(reader, entry.operation);
 	const success = answers.find((answer) => answer.schema !== undefined) ?? answers[0];
 	const query = parametersOf(reader, entry, 'query');
 	const headers = parametersOf(reader, entry, 'header');
-	if (
-		(request?.shape?.properties.size ?? 0) > MAX_REQUEST_FIELDS ||
-		query.size > MAX_REQUEST_FIELDS
-	)
+	if (Math.max(request?.shape?.properties.size ?? 0, query.size) > MAX_REQUEST_FIELDS)
 		throw new SchemaBudgetError(`its request has more than ${MAX_REQUEST_FIELDS} fields`);
-	const variants = reader.variants(success?.schema);
-	const from = `${entry.from}/responses`;
-	const answer: AnswerReading = { from };
-	const resourceSchema = resource === undefined ? undefined : context.resources.get(resource);
-	if (kind === 'list') Object.assign(answer, readList(reader, entry, resourceSchema, resource));
+	const answer: AnswerReading = { from: `${entry.from}/responses` };
+	if (verb === 'list')
+		Object.assign(answer, readList(reader, entry, context.resources.get(resource ?? ''), resource));
 	else {
 		answer.resource = unique(
-			variants.map((variant) => body(resourcePath(reader, variant, context.envelopes, resource))),
+			reader
+				.variants(success?.schema)
+				.map((variant) => body(resourcePath(reader, variant, context.envelopes, resource))),
 		);
 	}
-	if (kind === 'job') {
+	if (['generate', 'publish', 'wait'].includes(verb)) {
 		const jobs = jobReferences(reader, success?.schema, context.isJob, '/body');
 		if (success?.headers.has('location') || success?.status === '202')
 			jobs.push({ address: '/headers/location' });
@@ -186,40 +149,18 @@ function readOperation(
 		answer.jobs = jobs.length > 0 ? jobs : builtIn.answer.jobs;
 	}
 
-	const fields: Record<string, Placement> = {};
-	const builtInBody = Object.fromEntries(
-		Object.entries(builtIn.fields).filter(([, placement]) => placement.to?.startsWith('/body/')),
-	);
-	const builtInQuery = Object.fromEntries(
-		Object.entries(builtIn.fields).filter(([, placement]) => placement.to?.startsWith('/query/')),
-	);
-	const requestFrom = `${entry.from}/requestBody`;
-	if (Object.keys(builtInBody).length > 0) {
-		Object.assign(
-			fields,
-			request?.shape === undefined
-				? Object.fromEntries(
-						Object.entries(builtInBody).map(([field, placement]) => [
-							field,
-							{ ...placement, from: 'built-in (the document describes no request body)' },
-						]),
-					)
-				: placeParameters(reader, 'body', request.shape, builtInBody, requestFrom),
-		);
-	}
 	const filters = withoutPaging(query, answer);
-	if (Object.keys(builtInQuery).length > 0)
-		Object.assign(
-			fields,
-			placeParameters(
-				reader,
-				'query',
-				{ properties: filters, closed: query.size > 0 },
-				builtInQuery,
-				`${entry.from}/parameters`,
-			),
-		);
-	const search = kind === 'list' ? searchOf(reader, filters) : undefined;
+	const fields: Record<string, Placement> = {
+		...placeParameters(reader, 'body', request?.shape, builtIn.fields, `${entry.from}/requestBody`),
+		...placeParameters(
+			reader,
+			'query',
+			{ properties: filters, closed: query.size > 0 },
+			builtIn.fields,
+			`${entry.from}/parameters`,
+		),
+	};
+	const search = verb === 'list' ? searchOf(reader, filters) : undefined;
 	if (search !== undefined)
 		fields.search = {
 			to: pointerOf(['query', search]),
@@ -232,16 +173,13 @@ function readOperation(
 			/^(x-)?idempotency-?key$|^repeatability-request-id$/i.test(header) ||
 			/idempoten|carried out once/.test(firstSentence(headers.get(header))),
 	);
-	const firstSent = [...headers.keys()].find((header) =>
-		/^repeatability-first-sent$/i.test(header),
-	);
+	const firstSent = [...headers.keys()].find((name) => /^repeatability-first-sent$/i.test(name));
+	const mediaType = request?.mediaType ?? builtIn.mediaType;
 	const profile: OperationProfile = {
 		method: entry.method,
 		path: entry.path,
 		from: entry.from,
-		...(request !== undefined || builtIn.mediaType !== undefined
-			? { mediaType: request?.mediaType ?? builtIn.mediaType }
-			: {}),
+		...(mediaType ? { mediaType } : {}),
 		fields,
 		...(idempotency === undefined
 			? {}
@@ -255,12 +193,7 @@ function readOperation(
 		answer,
 	};
 	// A PUT whose body has required fields replaces the whole object.
-	if (
-		name.startsWith('update') &&
-		entry.method === 'PUT' &&
-		request?.shape !== undefined &&
-		request.shape.required.size > 0
-	) {
+	if (verb === 'update' && entry.method === 'PUT' && request?.shape?.required.size) {
 		const secret = fields.secret?.to;
 		profile.replaces = {
 			keep: [...request.shape.properties]
@@ -274,23 +207,6 @@ function readOperation(
 	return profile;
 }
 
-/** The schema at a request placement, walking the body's objects and arrays. */
-function schemaAt(
-	reader: DocumentReader,
-	shape: { properties: Map<string, Schema> } | undefined,
-	to: string | null | undefined,
-): Schema | undefined {
-	const [, ...path] = segmentsOf(to ?? '');
-	let schema: Schema | undefined;
-	let current = shape;
-	for (const segment of path) {
-		if (segment === '-') return schema;
-		schema = current?.properties.get(segment);
-		current = reader.shape(schema);
-	}
-	return schema;
-}
-
 /** A profile from a service's OpenAPI document; `source` says where it was read from. */
 export async function readProfile(document: OpenApiDocument, source: string): Promise<Profile> {
 	const reader = new DocumentReader(document, READ_BUDGET);
@@ -298,38 +214,28 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 	const notFollowed: Profile['notFollowed'] = [];
 	let slice = Date.now();
 	/** One part of the reading, after a break for n8n once the parts since the last took a few milliseconds. */
-	async function step<T>(part: string, read: () => T, otherwise: () => T): Promise<T> {
+	async function step<T>(part: string, read: () => T, otherwise: T): Promise<T> {
 		if (Date.now() - slice >= SLICE_MS) {
 			await sleep(0);
 			slice = Date.now();
 		}
-		if (Date.now() > deadline) {
-			notFollowed.push({
-				part,
-				why: `reading took longer than ${READ_DEADLINE_MS / 1000} seconds`,
-			});
-			return otherwise();
-		}
-		try {
-			reader.beginStep(STEP_BUDGET);
-			return read();
-		} catch (error) {
-			notFollowed.push({
-				part,
-				why:
+		let why = `reading took longer than ${READ_DEADLINE_MS / 1000} seconds`;
+		if (Date.now() <= deadline) {
+			try {
+				reader.beginStep(STEP_BUDGET);
+				return read();
+			} catch (error) {
+				why =
 					error instanceof SchemaBudgetError
 						? error.message
-						: 'it is not built as an OpenAPI document describes',
-			});
-			return otherwise();
+						: 'it is not built as an OpenAPI document describes';
+			}
 		}
+		notFollowed.push({ part, why });
+		return otherwise;
 	}
 
-	const operations = await step(
-		'its paths',
-		() => operationsOf(reader),
-		() => [],
-	);
+	const operations = await step('its paths', () => operationsOf(reader), []);
 	const found = new Map<OperationName, Operation>();
 	await step(
 		'which of its operations is each of the node’s',
@@ -340,107 +246,75 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 				if (entry !== undefined) found.set(name, entry);
 			}
 		},
-		() => undefined,
+		undefined,
 	);
 	const answerOf = (name: OperationName) => {
 		const entry = found.get(name);
-		return entry === undefined ? undefined : successes(reader, entry.operation)[0]?.schema;
+		return entry && successes(reader, entry.operation)[0]?.schema;
 	};
-	// The job's schema is a step of its own: envelopes beyond a step's budget must not also lose how
-	// answers that start a job are recognised (the node would no longer wait for jobs).
+	// A step of its own: envelopes beyond the budget must not also lose how jobs are recognised.
 	const jobSchema = await step(
 		'its jobs',
 		() => {
-			let schema = answerOf('getJob');
-			for (const key of resourcePath(reader, schema, new Set(), 'job'))
-				schema = reader.shape(schema)?.properties.get(key);
-			return schema;
+			const schema = answerOf('getJob');
+			return reader.at(schema, resourcePath(reader, schema, new Set(), 'job'));
 		},
-		() => undefined,
+		undefined,
 	);
 	const context: Context = {
 		envelopes: await step(
 			"its answers' envelopes",
 			() => envelopesOf(reader, OPERATION_NAMES.map(answerOf)),
-			() => new Set<string>(),
+			new Set<string>(),
 		),
 		isJob: (schema) => jobSchema !== undefined && reader.variants(schema).includes(jobSchema),
 		resources: new Map(),
 	};
 
-	const read: Partial<Record<OperationName, OperationProfile>> = {};
 	// Single resources first: a list's items are recognised as the resource its own read answers with.
 	const order = [...OPERATION_NAMES].sort(
-		(a, b) => Number(KINDS[a].kind === 'list') - Number(KINDS[b].kind === 'list'),
+		(a, b) => Number(OPERATIONS[a].verb === 'list') - Number(OPERATIONS[b].verb === 'list'),
 	);
+	const profiled = { ...BUILT_IN_PROFILE.operations };
 	for (const name of order) {
 		const entry = found.get(name);
-		const builtIn = BUILT_IN_PROFILE.operations[name];
-		if (entry === undefined) {
-			read[name] = builtIn;
-			continue;
-		}
-		read[name] = await step(
+		if (entry === undefined) continue;
+		profiled[name] = await step(
 			`${entry.method} ${entry.path}`,
 			() => {
 				const operation = readOperation(reader, entry, name, context);
-				const { resource, kind } = KINDS[name];
+				const resource = resourceOf(name);
 				// Noted within the step: noted after it, past the budget, it threw out of the whole reading.
-				if (
-					resource !== undefined &&
-					kind === 'object' &&
-					entry.method === 'GET' &&
-					!context.resources.has(resource)
-				) {
-					let schema = answerOf(name);
-					for (const key of segmentsOf(operation.answer.resource?.[0] ?? '/body').slice(1))
-						schema = reader.shape(schema)?.properties.get(key);
+				if (OPERATIONS[name].verb === 'get' && resource && !context.resources.has(resource)) {
+					const schema = resourceIn(reader, answerOf(name), operation.answer);
 					if (schema !== undefined) context.resources.set(resource, schema);
 				}
 				return operation;
 			},
-			() => builtIn,
+			BUILT_IN_PROFILE.operations[name],
 		);
 	}
-	const profiled = Object.fromEntries(
-		OPERATION_NAMES.map((name) => [name, read[name]]),
-	) as Profile['operations'];
 	const jobs = await step(
 		'its jobs',
-		() =>
-			readJobs(reader, jobSchema, BUILT_IN_PROFILE.jobs, found.get('getJob')?.from ?? 'built-in'),
-		() => BUILT_IN_PROFILE.jobs,
+		() => readJobs(reader, jobSchema, found.get('getJob')?.from ?? 'built-in'),
+		BUILT_IN_PROFILE.jobs,
 	);
 	const errors = await step(
 		'its error answers',
-		() => readErrors(reader, operations, BUILT_IN_PROFILE.errors, '#/paths (error answers)'),
-		() => BUILT_IN_PROFILE.errors,
+		() => readErrors(reader, operations),
+		BUILT_IN_PROFILE.errors,
 	);
-	const registration = found.get('createWebhook');
 	const webhooks = await step(
 		'its webhooks',
-		() => {
-			const create = profiled.createWebhook;
-			let answer =
-				registration === undefined
-					? undefined
-					: successes(reader, registration.operation)[0]?.schema;
-			for (const key of segmentsOf(create.answer.resource?.[0] ?? '/body').slice(1))
-				answer = reader.shape(answer)?.properties.get(key);
-			const request =
-				registration === undefined ? undefined : requestOf(reader, registration.operation)?.shape;
-			return readWebhooks(
+		() =>
+			readWebhooks(
 				reader,
-				{ create, registration, answer },
+				found.get('createWebhook'),
+				profiled.createWebhook,
 				context.isJob,
-				context.resources.get('Post'),
-				schemaAt(reader, request, create.fields.events?.to),
-				schemaAt(reader, request, create.fields.url?.to),
-				BUILT_IN_PROFILE.webhooks,
-				registration?.from ?? 'built-in',
-			);
-		},
-		() => BUILT_IN_PROFILE.webhooks,
+				context.resources.get('post'),
+			),
+		BUILT_IN_PROFILE.webhooks,
 	);
 	return { source, operations: profiled, jobs, errors, webhooks, notFollowed };
 }

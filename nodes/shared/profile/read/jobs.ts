@@ -1,15 +1,15 @@
+import { BUILT_IN_PROFILE } from '../builtIn';
 import { pointerOf } from '../pointer';
-import type { Completion, JobProfile } from '../types';
+import type { JobProfile } from '../types';
+import { isUri } from './answers';
 import { DocumentReader, firstSentence, normalizeName, ownText, type Schema } from './document';
 import { named } from './operations';
 import { statesOf } from './words';
 
 /**
- * A job, from the schema Job → Get answers with (out of its envelope): its id, how its completion
- * is judged, its result, error and kind, and which of its result's properties hold media.
- * Completion is a status whose every value has a state (from the document's explanations, or the
- * value's own words), or, where the job has no status with values but a yes/no that says it is
- * done (Google's long-running operations: `done`, with `response` or `error` beside it), that flag.
+ * A job, from the schema Job → Get answers with: its id, result, error, kind and media, and its
+ * completion: a status whose values have states (from their explanations or their own words), or
+ * without one, a yes/no that says it is done (Google's long-running operations' `done`).
  */
 
 const MEDIA_WORDS =
@@ -18,19 +18,19 @@ const MEDIA_WORDS =
 export function readJobs(
 	reader: DocumentReader,
 	schema: Schema | undefined,
-	fallback: JobProfile,
 	from: string,
 ): JobProfile {
+	const fallback = BUILT_IN_PROFILE.jobs;
 	const shape = reader.shape(schema);
 	if (shape === undefined) return fallback;
 	const properties = [...shape.properties.entries()];
-	const pick = (test: (name: string, schema: Schema) => boolean) => {
-		const found = properties.find(([name, property]) => {
+	/** The name of the first property that passes a test. */
+	const pick = (test: (name: string, schema: Schema) => boolean) =>
+		properties.find(([name, property]) => {
 			reader.spend();
 			return test(name, property);
 		})?.[0];
-		return found === undefined ? undefined : [pointerOf([found])];
-	};
+	const at = (name: string | undefined) => (name === undefined ? undefined : [pointerOf([name])]);
 	const withValues = properties.filter(([, property]) => reader.enumValues(property) !== undefined);
 	const status =
 		withValues.find(([name]) => named('status', 'state', 'phase', 'stage')(name)) ??
@@ -40,29 +40,17 @@ export function readJobs(
 	const flag = pick(
 		(name, property) =>
 			reader.types(property).includes('boolean') &&
-			(named(
-				'done',
-				'completed',
-				'complete',
-				'finished',
-				'is_done',
-				'is_complete',
-				'is_completed',
-			)(name) ||
+			(/^(is)?(done|completed?)$|^finished$/.test(normalizeName(name)) ||
 				/^(if|whether)\b.*\b(done|complete|finished)/.test(firstSentence(property))),
 	);
 	const plainStatus = pick(named('status', 'state', 'phase'));
-	let completion: Completion;
+	let completion = fallback.completion;
 	if (status !== undefined) {
-		completion = {
-			by: 'status',
-			status: [pointerOf([status[0]])],
-			states: statesOf(reader, status[1], reader.enumValues(status[1]) ?? []),
-		};
-	} else if (flag !== undefined) completion = { by: 'flag', done: flag };
-	else if (plainStatus !== undefined && fallback.completion.by === 'status')
-		completion = { ...fallback.completion, status: plainStatus };
-	else completion = fallback.completion;
+		const states = statesOf(reader, status[1], reader.enumValues(status[1]) ?? []);
+		completion = { by: 'status', status: [pointerOf([status[0]])], states };
+	} else if (flag !== undefined) completion = { by: 'flag', done: [pointerOf([flag])] };
+	else if (plainStatus !== undefined && completion.by === 'status')
+		completion = { ...completion, status: [pointerOf([plainStatus])] };
 
 	const result =
 		pick(named('result', 'results', 'output', 'outputs', 'response')) ??
@@ -82,26 +70,25 @@ export function readJobs(
 	const metadata = pick(named('metadata', 'meta'));
 	const metadataKind =
 		kind === undefined && metadata !== undefined
-			? [
-					...(reader.shape(shape.properties.get(metadata[0].slice(1)))?.properties.keys() ?? []),
-				].find(named('type', 'kind', 'job_type'))
+			? [...(reader.shape(shape.properties.get(metadata))?.properties.keys() ?? [])].find(
+					named('type', 'kind', 'job_type'),
+				)
 			: undefined;
-	const resultSchema = result === undefined ? undefined : shape.properties.get(result[0].slice(1));
-	const media = mediaNames(reader, resultSchema);
+	const media = mediaNames(reader, result === undefined ? undefined : shape.properties.get(result));
 	return {
-		id: pick(named('id', 'job_id', 'uid', 'uuid', 'gid')) ?? fallback.id,
+		id: at(pick(named('id', 'job_id', 'uid', 'uuid', 'gid'))) ?? fallback.id,
 		completion,
-		result: result ?? fallback.result,
-		error: error ?? fallback.error,
+		result: at(result) ?? fallback.result,
+		error: at(error) ?? fallback.error,
 		// A job may say why it failed in fields of its own (Twilio's `error_code` and `error_message`).
 		errorMessage:
-			pick(named('error_message', 'failure_reason', 'failure_message', 'status_message')) ??
+			at(pick(named('error_message', 'failure_reason', 'failure_message', 'status_message'))) ??
 			fallback.errorMessage,
-		errorCode: pick(named('error_code', 'failure_code')) ?? fallback.errorCode,
+		errorCode: at(pick(named('error_code', 'failure_code'))) ?? fallback.errorCode,
 		kind:
-			kind ??
+			at(kind) ??
 			(metadataKind !== undefined && metadata !== undefined
-				? [`${metadata[0]}${pointerOf([metadataKind])}`]
+				? [pointerOf([metadata, metadataKind])]
 				: fallback.kind),
 		media: media.length > 0 ? media : fallback.media,
 		from,
@@ -111,10 +98,6 @@ export function readJobs(
 /** The names of the properties of a job's result, at any depth, that hold media addresses. */
 function mediaNames(reader: DocumentReader, schema: Schema | undefined): string[] {
 	const names = new Set<string>();
-	const isUri = (property: Schema) =>
-		reader
-			.variants(property)
-			.some((variant) => /^(uri|uri-reference|url|iri)$/.test(ownText(variant, 'format')));
 	const visit = (value: Schema | undefined, depth: number) => {
 		if (value === undefined || depth > 4) return;
 		for (const variant of reader.variants(value)) {
@@ -123,8 +106,8 @@ function mediaNames(reader: DocumentReader, schema: Schema | undefined): string[
 			for (const [name, property] of reader.shape(variant)?.properties ?? []) {
 				reader.spend();
 				const text = `${normalizeName(name)} ${firstSentence(property)} ${ownText(property, 'contentMediaType')}`;
-				if (reader.types(property).includes('string') && isUri(property) && MEDIA_WORDS.test(text))
-					names.add(normalizeName(name));
+				const isAddress = reader.types(property).includes('string') && isUri(reader, property);
+				if (isAddress && MEDIA_WORDS.test(text)) names.add(normalizeName(name));
 				else visit(property, depth + 1);
 			}
 		}

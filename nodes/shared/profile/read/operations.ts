@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { pointerOf } from '../pointer';
-import type { HttpMethod, OperationName } from '../types';
+import { HTTP_METHODS, OPERATIONS, type HttpMethod, type OperationName } from '../types';
 import {
 	DocumentReader,
 	isRecord,
@@ -16,10 +16,7 @@ import {
 	type Schema,
 } from './document';
 
-/**
- * The parts of a document every reading needs: its operations (and which of them is each of the
- * node's), their bodies, answers and parameters, and paths into answers.
- */
+/** A document's operations (and which is each of the node's), their bodies, answers and parameters. */
 
 export interface Operation {
 	/** Relative to the document's first server, with `{id}` for its one path parameter. */
@@ -35,17 +32,12 @@ export interface Operation {
 	parameters: number;
 }
 
-const METHODS: HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 // The largest number of operations a document's paths are read for; beyond it the rest are not.
 const MAX_OPERATIONS = 5_000;
-// No real server URL is longer; every request's path would begin with a longer one's path (a
-// 200,000-character path had the service refuse every request with HTTP 431).
+// No real server URL is longer; every request's path would begin with a longer one's (HTTP 431).
 const MAX_SERVER_URL = 2_000;
 
-/**
- * The path the document's paths are relative to: that of its first server (`https://api.example.com/v1`
- * makes `/posts` the node's `/v1/posts`), or none.
- */
+/** The path of the document's first server, which its paths are below (`/v1` + `/posts`), or none. */
 function basePath(document: OpenApiDocument): string {
 	const url = own(ownArray(document, 'servers')[0], 'url');
 	if (typeof url !== 'string') return '';
@@ -54,10 +46,7 @@ function basePath(document: OpenApiDocument): string {
 			`its server URL is longer than ${MAX_SERVER_URL.toLocaleString('en-US')} characters`,
 		);
 	try {
-		// Server variables (`{region}`) stand for parts of the host, which the node does not use. Both
-		// expressions stop where a backtracking one would start over at every character: `\/+$` on a
-		// run of slashes that does not end the path, `\{[^}]*\}` on braces that do not close, took
-		// n8n's event loop for seconds (quadratic in their length).
+		// Variables (`{region}`) are the host's. Neither expression backtracks on `/////` or on `{{{{`.
 		return new URL(url.replace(/\{[^{}]*\}/g, 'x'), 'http://service.invalid').pathname.replace(
 			/(?<!\/)\/+$/,
 			'',
@@ -83,13 +72,10 @@ export function operationsOf(reader: DocumentReader): Operation[] {
 	const base = basePath(document);
 	for (const [path, pathItem] of Object.entries(document.paths)) {
 		if (!isRecord(pathItem)) continue;
-		for (const method of METHODS) {
+		for (const method of HTTP_METHODS) {
 			const operation = own(pathItem, method.toLowerCase());
 			reader.spend();
 			if (!isRecord(operation) || found.length >= MAX_OPERATIONS) continue;
-			// Whatever its path parameter is called: `{id}`, `{post_id}`, `{postId}`; `[^{}]`, so that
-			// braces that never close are passed once, not once for every brace before them.
-			const parameters = path.match(/\{[^{}]+\}/g)?.length ?? 0;
 			const tags = ownArray(operation, 'tags').filter((tag) => typeof tag === 'string');
 			found.push({
 				path: `${base}${path}`.replace(/\{[^{}]+\}/g, '{id}'),
@@ -100,28 +86,31 @@ export function operationsOf(reader: DocumentReader): Operation[] {
 				said: wordsOf(
 					`${ownText(operation, 'operationId')} ${ownText(operation, 'summary')} ${tags.join(' ')}`,
 				),
-				parameters,
+				// Whatever they are called: `{id}`, `{post_id}`; `[^{}]` passes braces that never close once.
+				parameters: path.match(/\{[^{}]+\}/g)?.length ?? 0,
 			});
 		}
 	}
 	return found;
 }
 
-// ------------------------------------------------------------------------------------------------
-// Which operation is each of the node's
+export type Verb = (typeof OPERATIONS)[OperationName]['verb'];
 
-/** What each operation of the node does, in words a document's operationIds and summaries use. */
-const VERBS = {
-	list: /\b(list|all|index|search|find|query|browse|many)\b/,
-	get: /\b(get|retrieve|read|fetch|show|find|describe|view|one)\b/,
-	create: /\b(create|add|new|register|make|insert)\b/,
-	update: /\b(update|modify|edit|change|replace|patch|set|upsert)\b/,
-	delete: /\b(delete|remove|destroy|unregister|erase|drop)\b/,
-	generate: /\b(generate|generation|create|write|draft|make|compose)\b/,
-	publish: /\b(publish|publication|share|post)\b/,
-	wait: /\b(get|retrieve|read|poll|status|check|fetch)\b/,
+/**
+ * What each operation of the node does, in words a document's operationIds and summaries use, and
+ * the methods it may use, first the most usual.
+ */
+const VERBS: Record<Verb, [RegExp, HttpMethod[]]> = {
+	list: [/\b(list|all|index|search|find|query|browse|many)\b/, ['GET']],
+	get: [/\b(get|retrieve|read|fetch|show|find|describe|view|one)\b/, ['GET']],
+	create: [/\b(create|add|new|register|make|insert)\b/, ['POST', 'PUT']],
+	update: [/\b(update|modify|edit|change|replace|patch|set|upsert)\b/, ['PATCH', 'PUT', 'POST']],
+	delete: [/\b(delete|remove|destroy|unregister|erase|drop)\b/, ['DELETE', 'POST']],
+	generate: [/\b(generate|generation|create|write|draft|make|compose)\b/, ['POST']],
+	publish: [/\b(publish|publication|share|post)\b/, ['POST']],
+	wait: [/\b(get|retrieve|read|poll|status|check|fetch)\b/, ['GET']],
 };
-const RESOURCES = {
+const RESOURCES: Record<(typeof OPERATIONS)[OperationName]['resource'], RegExp> = {
 	account: /\b(me|account|user|profile|whoami|self)\b/,
 	page: /\bpages?\b/,
 	post: /\bposts?\b/,
@@ -133,70 +122,26 @@ const RESOURCES = {
 	carousel: /\bcarousels?\b/,
 	video: /\bvideos?\b/,
 };
-type Verb = keyof typeof VERBS;
-type Resource = keyof typeof RESOURCES;
-
-/** Each of the node's operations: what it does, to what, and how many path parameters it has. */
-const PURPOSES: Record<OperationName, { verb: Verb; resource: Resource; parameters: number }> = {
-	getAccount: { verb: 'get', resource: 'account', parameters: 0 },
-	listPages: { verb: 'list', resource: 'page', parameters: 0 },
-	getPage: { verb: 'get', resource: 'page', parameters: 1 },
-	createPost: { verb: 'create', resource: 'post', parameters: 0 },
-	listPosts: { verb: 'list', resource: 'post', parameters: 0 },
-	getPost: { verb: 'get', resource: 'post', parameters: 1 },
-	updatePost: { verb: 'update', resource: 'post', parameters: 1 },
-	deletePost: { verb: 'delete', resource: 'post', parameters: 1 },
-	generateBlog: { verb: 'generate', resource: 'blog', parameters: 0 },
-	generateLinkedin: { verb: 'generate', resource: 'linkedin', parameters: 0 },
-	generateTwitter: { verb: 'generate', resource: 'twitter', parameters: 0 },
-	generateCarousel: { verb: 'generate', resource: 'carousel', parameters: 0 },
-	generateVideo: { verb: 'generate', resource: 'video', parameters: 0 },
-	publishLinkedin: { verb: 'publish', resource: 'linkedin', parameters: 0 },
-	publishTwitter: { verb: 'publish', resource: 'twitter', parameters: 0 },
-	getJob: { verb: 'wait', resource: 'job', parameters: 1 },
-	createWebhook: { verb: 'create', resource: 'webhook', parameters: 0 },
-	listWebhooks: { verb: 'list', resource: 'webhook', parameters: 0 },
-	getWebhook: { verb: 'get', resource: 'webhook', parameters: 1 },
-	updateWebhook: { verb: 'update', resource: 'webhook', parameters: 1 },
-	deleteWebhook: { verb: 'delete', resource: 'webhook', parameters: 1 },
-};
-
-/** The methods each purpose may use, first the most usual. */
-const VERB_METHODS: Record<Verb, HttpMethod[]> = {
-	list: ['GET'],
-	get: ['GET'],
-	wait: ['GET'],
-	create: ['POST', 'PUT'],
-	update: ['PATCH', 'PUT', 'POST'],
-	delete: ['DELETE', 'POST'],
-	generate: ['POST'],
-	publish: ['POST'],
-};
 
 /**
- * The document's operation for one of the node's, in this order:
- * 1. the built-in method on the built-in path;
- * 2. on the built-in path, another method the purpose may use whose operationId or summary says
- *    the purpose (an update as `POST /v1/posts/{id}` "Update a post", Stripe's way), or for an
- *    update, the one PUT or PATCH there;
- * 3. anywhere, the one operation whose operationId or summary says the purpose and the resource,
- *    with as many path parameters and a method the purpose may use.
- * The node's operations share their paths: a read and an update of `/v1/posts/{id}` are both
- * found there, each by its method.
+ * The document's operation for one of the node's: the built-in method on the built-in path; else
+ * there, the one other method of the purpose whose words say it (Stripe's `POST` update), or for an
+ * update the one PUT or PATCH; else anywhere, the one whose words say the purpose and the resource,
+ * with as many path parameters and a method of the purpose.
  */
 export function findOperation(
 	operations: Operation[],
 	name: OperationName,
 	builtIn: { method: HttpMethod; path: string },
 ): Operation | undefined {
-	const { verb, resource, parameters } = PURPOSES[name];
-	const methods = VERB_METHODS[verb];
+	const { verb, resource } = OPERATIONS[name];
+	const [said, methods] = VERBS[verb];
 	const atPath = operations.filter((entry) => entry.path === builtIn.path);
 	const exact = atPath.find((entry) => entry.method === builtIn.method);
 	if (exact !== undefined) return exact;
-	const says = (entry: Operation, what: Verb) => VERBS[what].test(entry.said);
+	const says = (entry: Operation) => said.test(entry.said);
 	const samePath = atPath.filter(
-		(entry) => methods.includes(entry.method) && entry.method !== 'GET' && says(entry, verb),
+		(entry) => methods.includes(entry.method) && entry.method !== 'GET' && says(entry),
 	);
 	if (samePath.length === 1) return samePath[0];
 	if (verb === 'update') {
@@ -205,16 +150,13 @@ export function findOperation(
 	}
 	const elsewhere = operations.filter(
 		(entry) =>
-			entry.parameters === parameters &&
+			entry.parameters === Number(builtIn.path.includes('{id}')) &&
 			methods.includes(entry.method) &&
-			says(entry, verb) &&
+			says(entry) &&
 			RESOURCES[resource].test(`${entry.said} ${wordsOf(entry.path)}`),
 	);
 	return elsewhere.length === 1 ? elsewhere[0] : undefined;
 }
-
-// ------------------------------------------------------------------------------------------------
-// Bodies, answers and parameters of one operation
 
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\b/i;
 const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
@@ -223,7 +165,7 @@ const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
 export function requestOf(
 	reader: DocumentReader,
 	operation: IDataObject,
-): { shape?: ObjectShape; mediaType: string } | undefined {
+): { schema?: Schema; shape?: ObjectShape; mediaType: string } | undefined {
 	const content = ownRecord(reader.deref(own(operation, 'requestBody')), 'content');
 	if (content === undefined) return undefined;
 	const types = Object.keys(content);
@@ -232,10 +174,8 @@ export function requestOf(
 		types.find((type) => JSON_TYPE.test(type)) ??
 		types.find((type) => FORM_TYPE.test(type));
 	if (mediaType === undefined) return undefined;
-	return {
-		shape: reader.shape(own(own(content, mediaType), 'schema')),
-		mediaType: mediaType.split(';')[0].trim(),
-	};
+	const schema = reader.deref(own(own(content, mediaType), 'schema'));
+	return { schema, shape: reader.shape(schema), mediaType: mediaType.split(';')[0].trim() };
 }
 
 /** The JSON schema of a response, if it has one. */

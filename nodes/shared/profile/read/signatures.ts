@@ -2,19 +2,13 @@ import type { SignatureScheme } from '../types';
 import { firstSentence, normalizeName, ownText, type Schema } from './document';
 
 /**
- * Which signature scheme a delivery's documented headers describe (executor/signatures.ts checks
- * deliveries against it): Standard Webhooks by its three headers, else a header named as a
- * signature or an HMAC, read for its prefix, algorithm, encoding and what it signs.
+ * The signature scheme a delivery's headers describe: Standard Webhooks by its three headers, else a
+ * header named as a signature or an HMAC, read for its prefix, algorithm, encoding and what it signs.
  */
 
 function textOf(name: string, schema: Schema | undefined): string {
-	return [
-		name,
-		ownText(schema, 'description'),
-		ownText(schema, 'pattern'),
-		ownText(schema, 'example'),
-		ownText(schema, 'format'),
-	].join(' ');
+	const said = ['description', 'pattern', 'example', 'format'].map((key) => ownText(schema, key));
+	return [name, ...said].join(' ');
 }
 
 /** The header the document names as a delivery's unique id, if it names one. */

@@ -3,12 +3,12 @@ import {
 	BUILT_IN_EVENTS,
 	type BuiltInEvent,
 	type DeliveryReading,
-	type JobReference,
 	type Location,
 	type OperationProfile,
 	type WebhookProfile,
 } from '../types';
-import { body, jobReferences } from './answers';
+import { BUILT_IN_PROFILE } from '../builtIn';
+import { body, jobReferences, resourceIn } from './answers';
 import {
 	DocumentReader,
 	firstSentence,
@@ -20,15 +20,22 @@ import {
 	SchemaBudgetError,
 	type Schema,
 } from './document';
-import { named, parametersOf, responseSchema, unique, type Operation } from './operations';
+import {
+	named,
+	parametersOf,
+	requestOf,
+	responseSchema,
+	successes,
+	unique,
+	type Operation,
+} from './operations';
 import { deliveryIdHeader, eventTypeHeader, signatureScheme } from './signatures';
 import { enumExplanations, eventMeaning } from './words';
 
 /**
- * How a service registers webhooks and delivers events, from its document: the events and what
- * they mean, where a registration holds its address and events, who chooses the signing secret,
- * and each delivery's body, headers and signature, described by OpenAPI 3.1's top-level
- * `webhooks` or by 3.0 `callbacks` on the operation that registers a webhook.
+ * How a service registers webhooks and delivers events: the events and their meanings, a
+ * registration's address and events, who chooses the signing secret, and each delivery's body,
+ * headers and signature, from 3.1's top-level `webhooks` or 3.0 `callbacks` of the registration.
  */
 
 // No real service has more events than this; a list beyond it is not followed.
@@ -37,12 +44,11 @@ const tooManyEvents = () =>
 	new SchemaBudgetError(
 		`its events list has more than ${MAX_EVENTS.toLocaleString('en-US')} values`,
 	);
-const isEventType = named('type', 'event', 'event_type', 'eventType', 'kind', 'topic');
-const isData = named('data', 'payload', 'object', 'resource', 'detail');
-const isTime = named('timestamp', 'created', 'created_at', 'occurred_at');
+
+const EVENT_TYPE = named('type', 'event', 'event_type', 'kind', 'topic');
 
 interface Delivery {
-	event?: string;
+	event: string;
 	headers: Map<string, Schema>;
 	body?: Schema;
 	said: string;
@@ -51,7 +57,7 @@ interface Delivery {
 /** Every delivery the document describes: 3.1 `webhooks`, and the `callbacks` of the registration. */
 function deliveriesOf(reader: DocumentReader, registration: Operation | undefined): Delivery[] {
 	const found: Delivery[] = [];
-	const add = (event: string | undefined, pathItem: unknown) => {
+	const add = (event: string, pathItem: unknown) => {
 		const item = reader.deref(pathItem);
 		const post = ownRecord(item, 'post');
 		reader.spend();
@@ -65,53 +71,30 @@ function deliveriesOf(reader: DocumentReader, registration: Operation | undefine
 	};
 	for (const [event, pathItem] of Object.entries(ownRecord(reader.document, 'webhooks') ?? {}))
 		add(event, pathItem);
-	for (const [name, callback] of Object.entries(
-		ownRecord(registration?.operation, 'callbacks') ?? {},
-	)) {
+	const callbacks = ownRecord(registration?.operation, 'callbacks') ?? {};
+	for (const [name, callback] of Object.entries(callbacks))
 		for (const pathItem of Object.values(reader.deref(callback) ?? {})) add(name, pathItem);
-	}
 	return found;
 }
 
-/** The service's events for each of the node's own: an event named as the node names it means it; others by their words. */
-function meaningsOf(
-	events: string[],
-	explanations: Map<string, string>,
-): Record<BuiltInEvent, string[]> {
-	const meanings: Record<BuiltInEvent, string[]> = {
-		'job.completed': [],
-		'job.failed': [],
-		'post.published': [],
-	};
-	for (const event of events) {
-		const meaning = (BUILT_IN_EVENTS as readonly string[]).includes(event)
-			? (event as BuiltInEvent)
-			: eventMeaning(event, explanations.get(event) ?? '');
-		if (meaning !== undefined) meanings[meaning].push(event);
-	}
-	return meanings;
+/** The service's events for each of the node's own. */
+function meaningsOf(events: string[], explanations: Map<string, string>) {
+	const meaning = events.map((event) => eventMeaning(event, explanations.get(event) ?? ''));
+	return Object.fromEntries(
+		BUILT_IN_EVENTS.map((own) => [own, events.filter((_, index) => meaning[index] === own)]),
+	) as Record<BuiltInEvent, string[]>;
 }
 
-const SECRET_NAMES = new Set([
-	'secret',
-	'signingsecret',
-	'webhooksecret',
-	'secretkey',
-	'signingkey',
-	'hmacsecret',
-	'hmackey',
-	'signaturesecret',
-]);
+const SECRET_NAME = /^((signing|webhook|hmac|signature)?secret|secretkey|signingkey|hmackey)$/;
 // A property that only hints at the secret (its last digits, a masked copy) is never the secret.
 const NOT_THE_SECRET =
 	/last|hint|mask|prefix|suffix|preview|hash|digest|redact|partial|length|expire|rotat/;
 
 /**
- * A secret's pattern, where the node can test a value against it without backtracking without end:
- * anchored at the start, no groups or alternatives, at most one quantifier (character classes and
- * escapes aside), as `^whsec_[A-Za-z0-9+/=]{32,}$`. Testing `^(a+)+$` against 40 `a`s and a `!`
- * held n8n's event loop for over two minutes. A pattern beyond this is not followed; the other
- * checks of the value still are. Classes are read without `[` inside, so that the reading is linear.
+ * A secret's pattern, where the node can test a value against it without backtracking without end
+ * (`^(a+)+$` held n8n for minutes): anchored at the start, no groups or alternatives, at most one
+ * quantifier (character classes and escapes aside), as `^whsec_[A-Za-z0-9+/=]{32,}$`; else none,
+ * the other checks of the value still made. Classes are read without `[` inside, in linear time.
  */
 function checkablePattern(pattern: string): string | undefined {
 	const bare = pattern.slice(0, 200).replace(/\\.|\[(?:\\.|[^\][\\])*\]/g, 'x');
@@ -122,9 +105,8 @@ function checkablePattern(pattern: string): string | undefined {
 }
 
 /**
- * Who chooses the signing secret: the node, where the registration takes one; the service, only
- * where the document says its answer carries the secret (a property named as the secret, or whose
- * description says it signs or verifies deliveries); never a property that only hints at it.
+ * Who chooses the signing secret: the node, where the registration takes one; the service only
+ * where its answer is documented to carry the secret, never a property that only hints at it.
  */
 function secretPolicy(
 	reader: DocumentReader,
@@ -138,7 +120,7 @@ function secretPolicy(
 		if (NOT_THE_SECRET.test(normalized) || !reader.types(property).includes('string')) continue;
 		const said = firstSentence(property);
 		if (
-			SECRET_NAMES.has(normalized) ||
+			SECRET_NAME.test(normalized) ||
 			(/\bsecret\b/.test(said) && /\b(sign|verif|hmac)/.test(said) && !NOT_THE_SECRET.test(said))
 		) {
 			const pattern = checkablePattern(ownText(property, 'pattern'));
@@ -159,14 +141,16 @@ function deliveryReading(
 	// Counted: deliveries may share one body, and each is read on its own.
 	const pick = (test: (name: string, schema: Schema) => boolean) => {
 		reader.spend(properties.length);
-		return properties.filter(([name, schema]) => test(name, schema)).map(([name]) => body([name]));
+		return properties.filter(([name, schema]) => test(name, schema)).map(([name]) => name);
 	};
-	const typeHeader = eventTypeHeader(delivery.headers);
-	const idHeader = deliveryIdHeader(delivery.headers);
-	const data = pick((name, schema) => isData(name) && reader.shape(schema) !== undefined);
-	const dataSchema =
-		data.length > 0 ? shape?.properties.get(segmentsOf(data[0])[1]) : delivery.body;
-	const jobs: JobReference[] = jobReferences(reader, dataSchema, isJob, '');
+	const inHeader = (name: string | undefined) => (name ? [`/headers/${name}`] : []);
+	const data = pick(
+		(name, schema) =>
+			named('data', 'payload', 'object', 'resource', 'detail')(name) &&
+			reader.shape(schema) !== undefined,
+	);
+	const dataSchema = data.length > 0 ? shape?.properties.get(data[0]) : delivery.body;
+	const jobs = jobReferences(reader, dataSchema, isJob, '');
 	const posts: string[] = [];
 	for (const variant of reader.variants(dataSchema)) {
 		if (post !== undefined && variant === post) posts.push('');
@@ -178,19 +162,33 @@ function deliveryReading(
 	}
 	return {
 		type: [
-			...pick((name, schema) => isEventType(name) && reader.types(schema).includes('string')),
-			...(typeHeader ? [`/headers/${typeHeader}`] : []),
+			...pick((name, schema) => EVENT_TYPE(name) && reader.types(schema).includes('string')).map(
+				(name) => body([name]),
+			),
+			...inHeader(eventTypeHeader(delivery.headers)),
 		],
 		// A delivery's id is taken only from where the document says it is: a repeat is recognised by it.
 		id: [
-			...pick(named('id', 'event_id', 'eventId', 'delivery_id', 'deliveryId')),
-			...(idHeader ? [`/headers/${idHeader}`] : []),
+			...pick(named('id', 'event_id', 'delivery_id')).map((name) => body([name])),
+			...inHeader(deliveryIdHeader(delivery.headers)),
 		],
-		time: pick((name, schema) => ownText(schema, 'format') === 'date-time' || isTime(name)),
-		data: data.length > 0 ? data : ['/body'],
+		time: pick(
+			(name, schema) =>
+				ownText(schema, 'format') === 'date-time' ||
+				named('timestamp', 'created', 'created_at', 'occurred_at')(name),
+		).map((name) => body([name])),
+		data: data.length > 0 ? data.map((name) => body([name])) : ['/body'],
 		jobs,
 		post: unique(posts),
 	};
+}
+
+/** The schema at a request placement, down the body's objects to a list's entries. */
+function schemaAt(reader: DocumentReader, request: Schema | undefined, to?: string | null) {
+	const [, ...path] = segmentsOf(to ?? '');
+	const end = path.indexOf('-');
+	if (path.length === 0 || end === 0) return undefined;
+	return reader.at(request, end === -1 ? path : path.slice(0, end));
 }
 
 /** Where a registration as the service answers it holds a field the node places at `to` in the request. */
@@ -201,15 +199,18 @@ function inRegistration(to: Location | null | undefined, fallback: string): stri
 
 export function readWebhooks(
 	reader: DocumentReader,
-	operations: { create: OperationProfile; registration?: Operation; answer?: Schema },
+	registration: Operation | undefined,
+	create: OperationProfile,
 	isJob: (schema: Schema | undefined) => boolean,
 	post: Schema | undefined,
-	eventsSchema: Schema | undefined,
-	urlSchema: Schema | undefined,
-	fallback: WebhookProfile,
-	from: string,
 ): WebhookProfile {
-	const { create, registration, answer } = operations;
+	const fallback = BUILT_IN_PROFILE.webhooks;
+	const answer =
+		registration &&
+		resourceIn(reader, successes(reader, registration.operation)[0]?.schema, create.answer);
+	const request = registration && requestOf(reader, registration.operation)?.schema;
+	const eventsSchema = schemaAt(reader, request, create.fields.events?.to);
+	const urlSchema = schemaAt(reader, request, create.fields.url?.to);
 	const deliveries = deliveriesOf(reader, registration);
 
 	// The events: the registration's enum, else what the deliveries are called or carry as their type.
@@ -224,29 +225,19 @@ export function readWebhooks(
 		);
 	if (count > MAX_EVENTS) throw tooManyEvents();
 	const listed = reader.enumValues(items);
-	const explanations = listed
-		? enumExplanations(reader, items, listed).explained
-		: new Map<string, string>();
-	// The description of the registration's events field explains them too (GitHub's way, in prose).
-	if (listed) {
-		for (const [event, text] of enumExplanations(
-			reader,
-			{ description: ownText(eventsSchema, 'description') },
-			listed,
-		).explained)
+	const explanations = new Map<string, string>();
+	// Explained with the enum, or in the description of the registration's events field (GitHub's way).
+	for (const schema of listed ? [items, { description: ownText(eventsSchema, 'description') }] : [])
+		for (const [event, text] of enumExplanations(reader, schema, listed ?? []).explained)
 			if (!explanations.has(event)) explanations.set(event, text);
-	}
 	const delivered = new Set<string>();
 	for (const delivery of deliveries) {
 		const properties = [...(reader.shape(delivery.body)?.properties.entries() ?? [])];
-		// Counted: 1,000 deliveries that share a body of 2,000 properties held n8n's event loop for a second.
 		reader.spend(properties.length);
-		const typeProperty = properties.find(([name]) => isEventType(name));
+		const typeProperty = properties.find(([name]) => EVENT_TYPE(name));
 		const values = reader.enumValues(typeProperty?.[1]);
 		for (const value of values ??
-			(delivery.event !== undefined && own(reader.document, 'webhooks') !== undefined
-				? [delivery.event]
-				: [])) {
+			(own(reader.document, 'webhooks') !== undefined ? [delivery.event] : [])) {
 			reader.spend();
 			delivered.add(value);
 			// Refused as a whole, as a listed one is: the first 1,000 would be All Events without a word.
@@ -255,30 +246,28 @@ export function readWebhooks(
 				explanations.set(value, delivery.said);
 		}
 	}
-	const events =
-		listed ??
-		(delivered.size > 0
-			? [...delivered]
-			: registration !== undefined
-				? undefined
-				: fallback.events);
+	const known = delivered.size > 0 ? [...delivered] : undefined;
+	const events = listed ?? known ?? (registration ? undefined : fallback.events);
 
 	const signed = deliveries.find((delivery) => signatureScheme(delivery.headers) !== undefined);
 	const readings = deliveries.map((delivery) => deliveryReading(reader, delivery, isJob, post));
-	const merged = <K extends keyof DeliveryReading>(key: K) =>
-		unique(
+	// Each part as all deliveries have it, or where none says, the built-in one.
+	const merged = <K extends keyof DeliveryReading>(key: K, otherwise?: DeliveryReading[K]) => {
+		const found = unique(
 			readings.flatMap((reading) => reading[key] as DeliveryReading[K][number][]),
-		) as DeliveryReading[K];
+		);
+		return (found.length === 0 && otherwise ? otherwise : found) as DeliveryReading[K];
+	};
 	const delivery: DeliveryReading =
 		readings.length === 0
 			? fallback.delivery
 			: {
-					type: merged('type').length > 0 ? merged('type') : fallback.delivery.type,
+					type: merged('type', fallback.delivery.type),
 					id: merged('id'),
 					time: merged('time'),
 					data: merged('data'),
-					jobs: merged('jobs').length > 0 ? merged('jobs') : fallback.delivery.jobs,
-					post: merged('post').length > 0 ? merged('post') : fallback.delivery.post,
+					jobs: merged('jobs', fallback.delivery.jobs),
+					post: merged('post', fallback.delivery.post),
 				};
 	const active = create.fields.active;
 	const maxUrlLength = own(urlSchema, 'maxLength');
@@ -302,6 +291,6 @@ export function readWebhooks(
 		secret: registration !== undefined ? secretPolicy(reader, create, answer) : fallback.secret,
 		delivery,
 		signature: (signed && signatureScheme(signed.headers)) ?? fallback.signature,
-		from,
+		from: registration?.from ?? 'built-in',
 	};
 }

@@ -1,4 +1,5 @@
-import type { BuiltInEvent, JobState } from '../types';
+import { setOwn } from '../pointer';
+import { BUILT_IN_EVENTS, type BuiltInEvent, type JobState } from '../types';
 import {
 	DocumentReader,
 	isRecord,
@@ -10,9 +11,8 @@ import {
 } from './document';
 
 /**
- * What a document's words say about values: the explanation of each value of an enum, the state a
- * job's status means, and which of the node's events a service's event means. Every reading is
- * linear in the text it reads, and counted against the document's reading budget.
+ * What a document's words say of values: an enum's explanations, the state a job's status means,
+ * the node's event a service's event means; linear in the text, counted against the budget.
  */
 
 // A value's explanation is read for its first words: a description of a megabyte would hold n8n.
@@ -43,8 +43,9 @@ export function stateFromText(text: string): JobState | undefined {
 	return undefined;
 }
 
-/** What a service's event means, by its name first (`generation.failed`), else its explanation. */
+/** What a service's event means: itself if the node names it so, else by its name or explanation. */
 export function eventMeaning(event: string, explanation: string): BuiltInEvent | undefined {
+	if ((BUILT_IN_EVENTS as readonly string[]).includes(event)) return event as BuiltInEvent;
 	if (event === '*') return undefined;
 	for (const text of [plain(event), plain(explanation)]) {
 		if (FAILED.test(text)) return 'job.failed';
@@ -63,18 +64,18 @@ const ARROW = /^\s*(?:->|→|=>|⇒|>|\bthen\b|,\s*then\b)\s*$/i;
 const ALTERNATIVE = /^\s*(?:\||\/|,|\bor\b|,\s*or\b)\s*$/i;
 
 /**
- * What a description says of each of an enum's values, read once from start to end:
- * - a sequence of the values (`queued -> running -> succeeded | failed`): every value before the
- *   last step is on its way (`pending`), and the last step's values are left to their own words;
- * - otherwise each value's explanation is the text after it, up to the next value it names or the
- *   end of the sentence (`generation.succeeded: a generation job succeeded. generation.failed: …`),
- *   so one value's explanation never runs into the next one's.
+ * What a description says of each of an enum's values not yet `explained`, read once: in a
+ * sequence (`queued -> running -> succeeded | failed`) every value before the last step is
+ * `pending`; else a value's explanation is the text after it, up to the next value it names or the
+ * end of the sentence, so that it never runs into the next one's.
  */
-export function proseExplanations(
+function proseExplanations(
 	reader: DocumentReader,
 	description: string,
 	values: Set<string>,
-): { explained: Map<string, string>; pending: Set<string> } {
+	explained: Map<string, string>,
+	pending: Set<string>,
+): void {
 	const text = description.slice(0, 2000);
 	const mentions: Array<{ value: string; start: number; end: number }> = [];
 	for (const match of text.matchAll(TOKEN)) {
@@ -84,8 +85,6 @@ export function proseExplanations(
 		if (values.has(token))
 			mentions.push({ value: token, start: match.index, end: match.index + token.length });
 	}
-	const explained = new Map<string, string>();
-	const pending = new Set<string>();
 	// Steps of the longest sequence: runs of mentions joined only by arrows or alternatives.
 	let steps: string[][] = [];
 	const flush = () => {
@@ -93,32 +92,26 @@ export function proseExplanations(
 			for (const step of steps.slice(0, -1)) for (const value of step) pending.add(value);
 		steps = [];
 	};
-	mentions.forEach((mention, index) => {
+	mentions.forEach(({ value, start, end }, index) => {
 		const between =
-			index === 0 ? '' : text.slice(mentions[index - 1].end, mention.start).replace(/[`'"*]/g, '');
-		if (index > 0 && ARROW.test(between)) steps.push([mention.value]);
-		else if (index > 0 && ALTERNATIVE.test(between) && steps.length > 0)
-			steps[steps.length - 1].push(mention.value);
+			index === 0 ? '' : text.slice(mentions[index - 1].end, start).replace(/[`'"*]/g, '');
+		if (ARROW.test(between)) steps.push([value]);
+		else if (ALTERNATIVE.test(between)) steps[steps.length - 1].push(value);
 		else {
 			flush();
-			steps = [[mention.value]];
+			steps = [[value]];
 		}
-		const next = mentions[index + 1]?.start ?? text.length;
-		const after = text.slice(mention.end, next).replace(/[`'"*]/g, ' ');
+		const after = text
+			.slice(end, mentions[index + 1]?.start ?? text.length)
+			.replace(/[`'"*]/g, ' ');
 		const sentence = after.search(/[.;!?](\s|$)|\n/);
 		const clause = (sentence === -1 ? after : after.slice(0, sentence))
 			.replace(/^\s*(?::|=|–|—|-(?!>)|means\b|is\b)?\s*/i, '')
 			.trim();
-		if (
-			clause !== '' &&
-			!ARROW.test(clause) &&
-			!ALTERNATIVE.test(clause) &&
-			!explained.has(mention.value)
-		)
-			explained.set(mention.value, clause.slice(0, MAX_EXPLANATION));
+		if (clause !== '' && !ARROW.test(clause) && !ALTERNATIVE.test(clause) && !explained.has(value))
+			explained.set(value, clause.slice(0, MAX_EXPLANATION));
 	});
 	flush();
-	return { explained, pending };
 }
 
 /**
@@ -133,18 +126,13 @@ export function enumExplanations(
 ): { explained: Map<string, string>; pending: Set<string> } {
 	const wanted = new Set(values);
 	const explained = new Map<string, string>();
+	const pending = new Set<string>();
 	const explain = (value: unknown, text: unknown) => {
 		reader.spend();
-		if (
-			typeof value === 'string' &&
-			typeof text === 'string' &&
-			text !== '' &&
-			wanted.has(value) &&
-			!explained.has(value)
-		)
+		if (typeof value !== 'string' || typeof text !== 'string' || text === '') return;
+		if (wanted.has(value) && !explained.has(value))
 			explained.set(value, text.slice(0, MAX_EXPLANATION));
 	};
-	const pending = new Set<string>();
 	for (const variant of [schema, ...reader.variants(schema)]) {
 		const listed = ownArray(variant, 'enum');
 		const extension = own(variant, 'x-enum-descriptions') ?? own(variant, 'x-enumDescriptions');
@@ -154,10 +142,7 @@ export function enumExplanations(
 		for (const entry of ownArray(ownRecord(variant, 'x-ms-enum'), 'values'))
 			explain(own(entry, 'value'), own(entry, 'description'));
 		explain(own(variant, 'const'), own(variant, 'description') ?? own(variant, 'title'));
-		const prose = proseExplanations(reader, ownText(variant, 'description'), wanted);
-		for (const [value, text] of prose.explained)
-			if (!explained.has(value)) explained.set(value, text);
-		for (const value of prose.pending) pending.add(value);
+		proseExplanations(reader, ownText(variant, 'description'), wanted, explained, pending);
 	}
 	return { explained, pending };
 }
@@ -179,13 +164,7 @@ export function statesOf(
 		const state = pending.has(value)
 			? 'pending'
 			: (stateFromText(explained.get(value) ?? '') ?? stateFromText(value));
-		if (state !== undefined)
-			Object.defineProperty(states, value, {
-				value: state,
-				enumerable: true,
-				writable: true,
-				configurable: true,
-			});
+		if (state !== undefined) setOwn(states, value, state);
 	}
 	return states;
 }
