@@ -16,6 +16,10 @@ import { jsonOf, useFakeService } from '../support/fixtures';
  * JSON path it is wrong at.
  */
 
+/** The built-in status words, which a document's profile keeps for values beyond its list. */
+const BUILT_IN_STATES =
+	BUILT_IN_PROFILE.jobs.completion.by === 'status' ? BUILT_IN_PROFILE.jobs.completion.states : {};
+
 const ok = (schema: IDataObject) => ({
 	responses: { '200': { description: 'OK', content: { 'application/json': { schema } } } },
 });
@@ -49,7 +53,7 @@ it("corrects a service the node misreads, as the documentation's first example d
 	]).toEqual([
 		'PATCH',
 		'/v1/posts/{id}',
-		{ by: 'status', status: ['/status'], states: { new: 'pending' } },
+		{ by: 'status', status: ['/status'], states: { new: 'pending', ...BUILT_IN_STATES } },
 	]);
 	const corrected = applyOverrides(read, parseOverrides(overrideExamples()[0]));
 	expect([
@@ -62,7 +66,13 @@ it("corrects a service the node misreads, as the documentation's first example d
 		{
 			by: 'status',
 			status: ['/status'],
-			states: { new: 'pending', doing: 'pending', shipped: 'succeeded', gone: 'failed' },
+			states: {
+				new: 'pending',
+				...BUILT_IN_STATES,
+				doing: 'pending',
+				shipped: 'succeeded',
+				gone: 'failed',
+			},
 		},
 	]);
 	expect(corrected.overridden).toEqual([

@@ -269,6 +269,12 @@ describe("where each parameter goes in a request's body", () => {
 	});
 });
 
+/** A status's states: the document's, over the built-in words a value beyond its list is read by. */
+function withBuiltIn(states: Record<string, string>): Record<string, string> {
+	const { completion } = BUILT_IN_PROFILE.jobs;
+	return { ...(completion.by === 'status' ? completion.states : {}), ...states };
+}
+
 describe("a job's completion", () => {
 	const status = (values: string[], more: IDataObject = {}) =>
 		job(object({ id: text(), status: { type: 'string', enum: values, ...more } }));
@@ -283,7 +289,12 @@ describe("a job's completion", () => {
 		).toEqual({
 			by: 'status',
 			status: ['/status'],
-			states: { queued: 'pending', running: 'pending', succeeded: 'succeeded', failed: 'failed' },
+			states: withBuiltIn({
+				queued: 'pending',
+				running: 'pending',
+				succeeded: 'succeeded',
+				failed: 'failed',
+			}),
 		});
 		expect(
 			(
@@ -313,6 +324,10 @@ describe("a job's completion", () => {
 		});
 		expect(prose.completion).toMatchObject({
 			states: { new: 'pending', ok: 'succeeded', dead: 'failed' },
+		});
+		// A value the service reports beyond its list is read by the built-in words.
+		expect(prose.completion).toMatchObject({
+			states: { failed: 'failed', succeeded: 'succeeded' },
 		});
 		const words = await status(['in-progress', 'completed', 'errored', 'scheduled']);
 		expect(words.completion).toMatchObject({
@@ -373,7 +388,7 @@ describe("a job's completion", () => {
 		expect((await job(object({ id: text(), phase }))).completion).toEqual({
 			by: 'status',
 			status: ['/phase'],
-			states: { x: 'pending', y: 'failed' },
+			states: withBuiltIn({ x: 'pending', y: 'failed' }),
 		});
 	});
 
@@ -726,6 +741,15 @@ describe('deliveries', () => {
 			object({ id: text(), secret_last4: text('Last digits of the signing secret.') }),
 		);
 		expect(hint.webhooks.secret).toEqual({ by: 'none' });
+		// An open body takes a `secret` only as the built-in guess: the service's documented one counts.
+		const service = await register(
+			object({ url: text() }),
+			object({
+				id: text(),
+				secret: text('The secret deliveries are signed with.', { readOnly: true }),
+			}),
+		);
+		expect(service.webhooks.secret).toEqual({ by: 'service', at: '/secret' });
 	});
 
 	it("described as 3.0 callbacks (Standard Webhooks): the service's secret, its events by their explanations, any one of several signatures", async () => {

@@ -118,7 +118,7 @@ export type JobState = 'pending' | 'scheduled' | 'succeeded' | 'failed';
 
 /** How the node tells that a job finished. */
 export type Completion =
-	/** A status whose every value has a state; a value not listed counts as pending. */
+	/** A status whose values have states (the document's, then the built-in words); any other is pending. */
 	| { by: 'status'; status: Pointer[]; states: Record<string, JobState> }
 	/** A flag that turns true when the job is done; it failed where an error is then present (Google's long-running operations). */
 	| { by: 'flag'; done: Pointer[] };

@@ -46,7 +46,10 @@ export function readJobs(
 	const plainStatus = pick(named('status', 'state', 'phase'));
 	let completion = fallback.completion;
 	if (status !== undefined) {
+		// A status the service reports beyond its list is read by the built-in words (`failed`).
+		const builtIn = fallback.completion.by === 'status' ? fallback.completion.states : {};
 		const states = statesOf(reader, status[1], reader.enumValues(status[1]) ?? []);
+		for (const [word, state] of Object.entries(builtIn)) states[word] ??= state;
 		completion = { by: 'status', status: [pointerOf([status[0]])], states };
 	} else if (flag !== undefined) completion = { by: 'flag', done: [pointerOf([flag])] };
 	else if (plainStatus !== undefined && completion.by === 'status')
