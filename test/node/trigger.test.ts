@@ -36,7 +36,7 @@ function setUp(
 	};
 	const stored = () =>
 		workflow.getStaticData('node', node) as
-			| { subscriptions?: Record<string, { id: string; secret: string }> }
+			| { subscriptions?: Record<string, { id: string; secret: string; jobs?: unknown }> }
 			| undefined;
 	return { node, workflow, lifecycle, activate, stored };
 }
