@@ -1,4 +1,3 @@
-import { randomBytes } from 'crypto';
 import type {
 	IDataObject,
 	IHookFunctions,
@@ -31,7 +30,14 @@ import {
 	serviceEvents,
 } from '../shared/transport';
 import { readAllItems } from '../shared/transport/paging';
-import { registrationId, secretFor, secretProblem, usableSecret } from '../shared/secrets';
+import {
+	deleteRegistration,
+	isNotFound,
+	registerWebhook,
+	registrationId,
+	registrationUrl,
+	usableSecret,
+} from '../shared/secrets';
 import { admission, deliveryKey, rememberStart, retentionMs, type Admission } from './deliveries';
 
 const JOB_LOOKUP_TIMEOUT_MS = 10_000;
@@ -79,25 +85,10 @@ async function deleteWebhooksFor(
 	profile: Profile,
 	webhookUrl: string,
 ): Promise<void> {
-	const existing = await readAllItems.call(this, 'listWebhooks', {});
-	const itemId = profile.operations.listWebhooks.answer.itemId ?? '/id';
-	for (const webhook of existing.filter(
-		(candidate) => readAt(candidate, profile.webhooks.registration.url) === webhookUrl,
-	)) {
-		await callEndpoint.call(this, 'deleteWebhook', { id: String(readAt(webhook, itemId)) });
-	}
-}
-
-function isNotFound(error: unknown): boolean {
-	return error instanceof NodeApiError && error.httpCode === '404';
-}
-
-/** Deletes a registration; one already gone is what deleting wants, anything else must be seen. */
-async function deleteRegistration(this: IHookFunctions, id: string): Promise<void> {
-	try {
-		await callEndpoint.call(this, 'deleteWebhook', { id });
-	} catch (error) {
-		if (!isNotFound(error)) throw new NodeApiError(this.getNode(), error as JsonObject);
+	for (const webhook of await readAllItems.call(this, 'listWebhooks', {})) {
+		const id = registrationId(profile, webhook);
+		if (id !== undefined && registrationUrl(profile, webhook) === webhookUrl)
+			await deleteRegistration(this, id);
 	}
 }
 
@@ -223,7 +214,7 @@ export class ContentPublishingTrigger implements INodeType {
 				}
 				// It no longer matches the node, its secret (kept before secrets were checked) is none, or
 				// it was stored before profiles: replace it rather than keep a second one.
-				await deleteRegistration.call(this, stored.id);
+				await deleteRegistration(this, stored.id);
 				delete subscriptions[webhookUrl];
 				return false;
 			},
@@ -232,45 +223,23 @@ export class ContentPublishingTrigger implements INodeType {
 				const webhookUrl = this.getNodeWebhookUrl('default') as string;
 				const profile = await loadProfile.call(this);
 				const events = chosenEvents.call(this, profile);
-				const subscriptions = subscriptionsOf(this);
-				const { webhooks } = profile;
 
 				// A subscription for this exact URL can only be this node's, left behind when its stored
 				// id was lost; removing it first keeps deliveries from arriving twice.
 				await deleteWebhooksFor.call(this, profile, webhookUrl);
 
-				// The secret is the node's own wherever the registration takes one; the service's only
-				// where its document says the service makes it, and only if it is one, not a hint at it.
-				const ownSecret = webhooks.secret.by === 'node' ? secretFor(webhooks.signature) : undefined;
-				const optional = { description: `n8n workflow ${this.getWorkflow().id ?? ''}`.trim() };
-				const answer = await callEndpoint.call(this, 'createWebhook', {
-					params: {
-						url: webhookUrl,
-						events,
-						...(ownSecret === undefined ? {} : { secret: ownSecret }),
-					},
-					optional,
-					itemKey: randomBytes(16).toString('hex'),
+				const { id, secret, weakness } = await registerWebhook(this, profile, {
+					url: webhookUrl,
+					events,
+					description: `n8n workflow ${this.getWorkflow().id ?? ''}`.trim(),
 				});
-				const created = readResource(profile.operations.createWebhook.answer, answer.body);
-				const id = registrationId(profile, created);
-				const chosen = webhooks.secret;
-				const servicesSecret = chosen.by === 'service' ? readAt(created, chosen.at) : undefined;
-				// Named by its shape only: the value may be a real secret that is merely short.
-				const weakness =
-					chosen.by === 'service' && servicesSecret !== undefined
-						? secretProblem(servicesSecret, chosen.pattern, webhooks.signature)
-						: undefined;
-				const secret = ownSecret ?? (weakness === undefined ? servicesSecret : undefined);
-				const problem =
-					id === undefined
-						? 'The service registered the webhook but answered without its id'
-						: secret !== undefined
-							? undefined
+				if (id === undefined || secret === undefined) {
+					const problem =
+						id === undefined
+							? 'The service registered the webhook but answered without its id'
 							: weakness !== undefined
 								? `The service registered the webhook but answered with a signing secret that is no secret: ${weakness}`
 								: 'The service registered the webhook but neither took nor gave a signing secret';
-				if (problem !== undefined) {
 					// Without its id the webhook could never be removed, without a secret no delivery checked: remove it now.
 					await deleteWebhooksFor.call(this, profile, webhookUrl);
 					throw new NodeApiError(this.getNode(), { problem } as JsonObject, {
@@ -278,12 +247,13 @@ export class ContentPublishingTrigger implements INodeType {
 						description: id !== undefined && weakness !== undefined ? NO_SECRET : NOT_REGISTERED,
 					});
 				}
-				subscriptions[webhookUrl] = {
-					id: id as string,
-					secret: secret as string,
+				const { signature, delivery } = profile.webhooks;
+				subscriptionsOf(this)[webhookUrl] = {
+					id,
+					secret,
 					events,
-					signature: webhooks.signature,
-					delivery: webhooks.delivery,
+					signature,
+					delivery,
 					jobs: profile.jobs,
 				};
 				return true;
@@ -294,7 +264,7 @@ export class ContentPublishingTrigger implements INodeType {
 				const subscriptions = subscriptionsOf(this);
 				const stored = subscriptions[webhookUrl];
 				if (stored === undefined) return true;
-				await deleteRegistration.call(this, stored.id);
+				await deleteRegistration(this, stored.id);
 				delete subscriptions[webhookUrl];
 				return true;
 			},

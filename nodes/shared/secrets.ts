@@ -1,8 +1,11 @@
 import { randomBytes } from 'crypto';
+import { NodeApiError } from 'n8n-workflow';
 
-import { itemIdOf } from './executor/answers';
+import { itemIdOf, readResource } from './executor/answers';
 import { signingKey } from './executor/signatures';
+import { readAt } from './profile/pointer';
 import type { Profile, SignatureScheme } from './profile/types';
+import { callEndpoint, type RequestContext } from './transport';
 
 /**
  * Webhook registrations, as the trigger and a wait for the service's event both make them: the
@@ -82,4 +85,55 @@ export function usableSecret(
 /** The id of a registration the service answered with, where its document says it is (else `id`). */
 export function registrationId(profile: Profile, created: unknown): string | undefined {
 	return itemIdOf(profile.operations.listWebhooks.answer, created);
+}
+
+/** Where a registration the service listed or answered with delivers to. */
+export function registrationUrl(profile: Profile, registration: unknown): unknown {
+	return readAt(registration, profile.webhooks.registration.url);
+}
+
+export function isNotFound(error: unknown): error is NodeApiError {
+	return error instanceof NodeApiError && error.httpCode === '404';
+}
+
+/** Deletes a registration; one already gone is what deleting wants. */
+export async function deleteRegistration(context: RequestContext, id: string): Promise<void> {
+	await callEndpoint.call(context, 'deleteWebhook', { id }).catch((error: unknown) => {
+		if (!isNotFound(error)) throw error;
+	});
+}
+
+export interface Registered {
+	id?: string;
+	/** The node's own secret, or the service's where it is one. */
+	secret?: string;
+	/** What is wrong with the secret the service made, by its shape only (it may be real but short). */
+	weakness?: string;
+}
+
+/**
+ * Registers a webhook. The signing secret is the node's own wherever the registration takes one
+ * (`ownSecret`, else a random one); the service's only where its document says the service makes
+ * it, and only if it is one, not a hint at it.
+ */
+export async function registerWebhook(
+	context: RequestContext,
+	profile: Profile,
+	webhook: { url: string; events: string[]; description: string; ownSecret?: string },
+): Promise<Registered> {
+	const { secret: chosen, signature } = profile.webhooks;
+	const own = chosen.by === 'node' ? (webhook.ownSecret ?? secretFor(signature)) : undefined;
+	const { url, events, description } = webhook;
+	const answer = await callEndpoint.call(context, 'createWebhook', {
+		params: { url, events, ...(own === undefined ? {} : { secret: own }) },
+		optional: { description },
+		itemKey: randomBytes(16).toString('hex'),
+	});
+	const created = readResource(profile.operations.createWebhook.answer, answer.body);
+	const id = registrationId(profile, created);
+	if (chosen.by !== 'service') return { id, secret: own };
+	const made = readAt(created, chosen.at);
+	if (made === undefined) return { id };
+	const weakness = secretProblem(made, chosen.pattern, signature);
+	return weakness === undefined ? { id, secret: made as string } : { id, weakness };
 }

@@ -289,10 +289,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (eventWait !== undefined && profile !== undefined && jobsToAwait.length > 0) {
 		const outcome = await awaitByEvent.call(this, profile, eventWait, jobsToAwait, outputs);
 		// The execution sleeps; the node's webhook outputs the items when it resumes.
-		if (outcome.waiting) return [items];
-		if ('poll' in outcome)
-			this.addExecutionHints({ message: outcome.poll, location: 'outputPane' });
-		else known = outcome.finished;
+		if (outcome === 'waiting') return [items];
+		known = outcome;
 	}
 
 	await forEachConcurrently(jobsToAwait, MAX_PARALLEL_JOB_WAITS, async ({ itemIndex, job }) => {

@@ -14,19 +14,26 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import {
 	jobInDelivery,
 	readDelivery,
 	readJob,
-	readResource,
 	type PageToken,
 } from '../../shared/executor/answers';
 import { verifyDelivery } from '../../shared/executor/signatures';
-import { isRecord, own, readAt } from '../../shared/profile/pointer';
+import { isRecord, own } from '../../shared/profile/pointer';
 import type { Profile } from '../../shared/profile/types';
-import { registrationId, secretFor, usableSecret } from '../../shared/secrets';
+import {
+	deleteRegistration,
+	isNotFound,
+	registerWebhook,
+	registrationId,
+	registrationUrl,
+	secretFor,
+	type Registered,
+} from '../../shared/secrets';
 import {
 	asNodeError,
 	callEndpoint,
@@ -130,13 +137,6 @@ export interface EventWaitSetup {
 	/** The service's events for a finished and a failed job. */
 	events: string[];
 }
-
-export type EventWaitOutcome =
-	| { waiting: true }
-	/** Every job had finished when it was read: the node outputs them now. */
-	| { waiting: false; finished: Map<number, IDataObject | Error> }
-	/** Waiting by event was not possible after the jobs had started: why, and the node polls instead. */
-	| { waiting: false; poll: string };
 
 // ------------------------------------------------------------------------------------------------
 // Keys, sealed state and the registered address
@@ -359,8 +359,7 @@ async function readJobs(
 			});
 		} catch (error) {
 			// A job the service no longer knows will never finish: its item fails. Any other failure is read again later.
-			if (!(error instanceof NodeApiError && error.httpCode === '404'))
-				throw asNodeError(context, error, itemIndex);
+			if (!isNotFound(error)) throw asNodeError(context, error, itemIndex);
 			outputs.set(itemIndex, error);
 			continue;
 		}
@@ -401,13 +400,6 @@ async function callAddress(
 	return answer.statusCode;
 }
 
-async function deleteRegistration(context: RequestContext, id: string): Promise<void> {
-	await callEndpoint.call(context, 'deleteWebhook', { id }).catch((error: unknown) => {
-		// Gone already is what deleting wants.
-		if (!(error instanceof NodeApiError && error.httpCode === '404')) throw error;
-	});
-}
-
 /** The service's registrations of this n8n's waits, up to the page where `found` holds for one; `complete` where the list ended. */
 async function listRegistrations(
 	context: RequestContext,
@@ -426,7 +418,7 @@ async function listRegistrations(
 		});
 		let hit = false;
 		for (const webhook of listed.items) {
-			const wait = registeredWait(readAt(webhook, profile.webhooks.registration.url), resume);
+			const wait = registeredWait(registrationUrl(profile, webhook), resume);
 			const id = registrationId(profile, webhook);
 			if (wait === undefined || id === undefined) continue;
 			const registration = { ...wait, id };
@@ -689,7 +681,8 @@ function callLater(
 
 /**
  * After every item's job has started: registers the webhook, reads the jobs once, and puts the
- * execution to wait unless all have finished. Where it cannot register, the node polls and says why.
+ * execution to wait ('waiting') unless all have finished (their outputs). Where it cannot
+ * register, it says why in a notice and returns nothing: the node polls.
  */
 export async function awaitByEvent(
 	this: IExecuteFunctions,
@@ -697,7 +690,11 @@ export async function awaitByEvent(
 	setup: EventWaitSetup,
 	jobs: Array<{ itemIndex: number; job: JobToAwait }>,
 	decided: Array<INodeExecutionData[] | undefined>,
-): Promise<EventWaitOutcome> {
+): Promise<'waiting' | Map<number, IDataObject | Error> | undefined> {
+	const pollInstead = (message: string) => {
+		this.addExecutionHints({ message, location: 'outputPane' });
+		return undefined;
+	};
 	const executionId = this.getExecutionId();
 	const nodeId = this.getNode().id;
 	const maxWaitSeconds = Math.max(...jobs.map(({ job }) => job.waitOptions.maxWaitSeconds));
@@ -720,10 +717,9 @@ export async function awaitByEvent(
 		if (state.j[itemIndex] !== null) continue;
 		// A file cannot travel in an address: such a batch is polled.
 		if (output?.length !== 1 || output[0].binary !== undefined)
-			return {
-				waiting: false,
-				poll: "An item's output holds binary data, which cannot wait for the service's event, so the node polled the jobs.",
-			};
+			return pollInstead(
+				"An item's output holds binary data, which cannot wait for the service's event, so the node polled the jobs.",
+			);
 		outputs[itemIndex] = output[0].json;
 	}
 	if (Object.keys(outputs).length > 0) state.o = outputs;
@@ -745,53 +741,45 @@ export async function awaitByEvent(
 	const stated = profile.webhooks.registration.maxUrlLength;
 	const limit = stated === undefined ? DEFAULT_MAX_URL_LENGTH : Math.min(stated, MAX_URL_LENGTH);
 	if (address.toString().length > limit)
-		return {
-			waiting: false,
-			poll: `The ${jobs.length} items' jobs make the address the wait registers longer than the service takes (${limit} characters), so the node polled them. Split the items into smaller batches (Loop Over Items) to wait for the service's event.`,
-		};
+		return pollInstead(
+			`The ${jobs.length} items' jobs make the address the wait registers longer than the service takes (${limit} characters), so the node polled them. Split the items into smaller batches (Loop Over Items) to wait for the service's event.`,
+		);
 
 	// Before registering: what earlier waits left.
 	await sweep(this, profile, setup.resume, scope);
 	const remove = async (target: { sealed: string } | { id: string }) =>
 		await removeRegistration(this, profile, setup.resume, target, credential);
 	const notRegistered = (why: string, removed: boolean) =>
-		`${why}, so the node polled the jobs.${removed ? '' : ' A webhook the service may have registered for the wait could not be looked for: a later execution of the node with this credential removes it, from a minute on.'}`;
+		pollInstead(
+			`${why}, so the node polled the jobs.${removed ? '' : ' A webhook the service may have registered for the wait could not be looked for: a later execution of the node with this credential removes it, from a minute on.'}`,
+		);
 
-	let created: unknown;
+	let registered: Registered;
 	try {
-		const answer = await callEndpoint.call(this, 'createWebhook', {
-			params: {
-				url: address.toString(),
-				events: setup.events,
-				...(state.k === 1 ? { secret: derivedSecret(profile, key, secretOfWait) } : {}),
-			},
-			optional: { description: `n8n execution ${executionId}: waiting for ${jobs.length} jobs` },
-			itemKey: randomBytes(16).toString('hex'),
+		registered = await registerWebhook(this, profile, {
+			url: address.toString(),
+			events: setup.events,
+			description: `n8n execution ${executionId}: waiting for ${jobs.length} jobs`,
+			ownSecret: derivedSecret(profile, key, secretOfWait),
 		});
-		created = readResource(profile.operations.createWebhook.answer, answer.body);
 	} catch (error) {
 		// The service may have stored it all the same: a lost answer, or a refusal after storing.
 		const why = `The service did not register the webhook the wait needs (${safeMessage(error, setup.resume, address)})`;
-		return { waiting: false, poll: notRegistered(why, await remove({ sealed })) };
+		return notRegistered(why, await remove({ sealed }));
 	}
-	const id = registrationId(profile, created);
+	const { id, secret } = registered;
 	if (id === undefined) {
-		const removed = await remove({ sealed });
-		return {
-			waiting: false,
-			poll: removed
-				? 'The service registered the webhook but answered without its id, so the node removed it again and polled the jobs.'
-				: notRegistered('The service registered the webhook but answered without its id', false),
-		};
+		const why = 'The service registered the webhook but answered without its id';
+		return (await remove({ sealed }))
+			? pollInstead(`${why}, so the node removed it again and polled the jobs.`)
+			: notRegistered(why, false);
 	}
 	// Should the execution end without the node (cancelled, or at its deadline), a later one sweeps.
 	planSweep(credential, Math.min(Date.now() + SWEEP_INTERVAL_MS, deadline + LEFTOVER_GRACE_MS));
-	const { secret } = profile.webhooks;
-	const chosen = secret.by === 'service' ? readAt(created, secret.at) : undefined;
-	if (secret.by === 'service' && usableSecret(chosen, secret.pattern, profile.webhooks.signature)) {
+	if (state.k !== 1 && secret !== undefined) {
 		// The service chose the secret: the address carries it, sealed, so the node can check deliveries.
 		const withSecret = new URL(address.toString());
-		withSecret.searchParams.set(SECRET_PARAM, seal(key, secretOfWait, chosen));
+		withSecret.searchParams.set(SECRET_PARAM, seal(key, secretOfWait, secret));
 		try {
 			await callEndpoint.call(this, 'updateWebhook', {
 				id,
@@ -809,7 +797,7 @@ export async function awaitByEvent(
 		const { outputs: finished, pendingAt } = await readJobs(this, profile, jobsOf(state), state.w);
 		if (pendingAt === undefined) {
 			await remove({ id });
-			return { waiting: false, finished };
+			return finished;
 		}
 	} catch (error) {
 		// Waiting goes on after a rate limit or a gateway error: the events, or the node's own call, read again.
@@ -820,7 +808,7 @@ export async function awaitByEvent(
 	}
 	await this.putExecutionToWait(new Date(deadline));
 	callLater(this, address, 'after-wait', NUDGE_DELAY_MS);
-	return { waiting: true };
+	return 'waiting';
 }
 
 // ------------------------------------------------------------------------------------------------
