@@ -24,7 +24,7 @@ import * as page from './page';
 import * as post from './post';
 import * as publication from './publication';
 import * as service from './service';
-import type { Operation, OperationPlan, Resource } from './types';
+import type { OperationPlan, Resource } from './types';
 import * as webhook from './webhook';
 
 /** Each resource's Operation field and operations, in the order of the Resource list. */
@@ -46,24 +46,6 @@ const DEFAULT_PARALLEL_REQUESTS = 4;
 const MAX_PARALLEL_REQUESTS = 32;
 
 type Answer = IDataObject | IDataObject[] | JobToAwait;
-
-/** How one item's request is sent. */
-interface Sending {
-	itemIndex: number;
-	timeoutMs: number;
-	signal?: AbortSignal;
-}
-
-function findOperation(this: IExecuteFunctions, resource: string, operation: string): Operation {
-	const candidate = resources[resource]?.operations?.[operation];
-	if (typeof candidate?.execute !== 'function') {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The operation "${operation}" is not known for the resource "${resource}"`,
-		);
-	}
-	return candidate;
-}
 
 /**
  * Runs up to `limit` entries at a time. After a failure no further entry starts; the ones under
@@ -140,7 +122,7 @@ async function send(
 	this: IExecuteFunctions,
 	profile: Profile,
 	plan: OperationPlan,
-	sending: Sending,
+	sending: { itemIndex: number; timeoutMs: number; signal?: AbortSignal },
 	itemKey: (itemIndex: number) => string,
 ): Promise<Answer> {
 	const { itemIndex } = sending;
@@ -170,16 +152,7 @@ async function send(
 			...(resource === undefined ? {} : requireObject(this, resource, itemIndex)),
 		};
 	}
-	if (answered.jobs !== undefined)
-		return resultOrJobToAwait.call(
-			this,
-			answer.profile,
-			plan.endpoint,
-			answer,
-			plan.wait,
-			itemIndex,
-			plan.media,
-		);
+	if (answered.jobs !== undefined) return resultOrJobToAwait.call(this, answer, plan, itemIndex);
 	return requireObject(this, readResource(answered, answer.body), itemIndex);
 }
 
@@ -191,7 +164,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const { execute } = findOperation.call(this, resource, operation);
+	const execute = resources[resource]?.operations?.[operation]?.execute;
+	if (typeof execute !== 'function')
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" is not known for the resource "${resource}"`,
+		);
 
 	const outputs: INodeExecutionData[][] = new Array(items.length);
 

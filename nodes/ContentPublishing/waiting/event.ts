@@ -46,17 +46,13 @@ import {
 } from '../../shared/transport';
 import { isLoopbackHost } from '../../shared/transport/hosts';
 import { readPage } from '../../shared/transport/paging';
-import { failedJobError, jobTimeoutError, type JobToAwait } from './poll';
+import { endedJob, jobTimeoutError, type JobToAwait } from './poll';
 import { downloadMedia, type MediaOptions } from '../media/binary';
 import { errorJson, withoutErrorKey } from '../actions/outputs';
 
-/**
- * Wait Method "Service Event" (docs/waiting.md): the execution sleeps in n8n's waiting state until
- * the service calls its resume address. `awaitByEvent` registers the webhook and puts the execution
- * to wait; n8n calls `resumeOnEvent` for every request to the address, which only prompts the node
- * to read the jobs itself. The wait's state travels sealed in the address: n8n keeps nothing of a
- * waiting node's output for its webhook, and static data is the workflow's, not the execution's.
- */
+// Wait Method "Service Event" (docs/waiting.md). The wait's state travels sealed in the resume
+// address: n8n keeps nothing of a waiting node's output for its webhook, and static data is the
+// workflow's, not the execution's. A call of the address only prompts the node to read the jobs.
 
 // `$execution.resumeUrl` + `/<node id>`. A named constant, as n8n's `sendAndWaitWebhooksDescription`:
 // n8n never registers a restart webhook, so the rule `webhook-lifecycle-complete` must not ask for lifecycle methods.
@@ -137,9 +133,6 @@ export interface EventWaitSetup {
 	/** The service's events for a finished and a failed job. */
 	events: string[];
 }
-
-// ------------------------------------------------------------------------------------------------
-// Keys, sealed state and the registered address
 
 function hmac(key: Buffer | string, data: string): Buffer {
 	return createHmac('sha256', key).update(data).digest();
@@ -317,9 +310,6 @@ function safeMessage(error: unknown, resume: URL, ...addresses: URL[]): string {
 	);
 }
 
-// ------------------------------------------------------------------------------------------------
-// Reading the jobs
-
 interface WaitedJob {
 	itemIndex: number;
 	jobId: string;
@@ -364,21 +354,18 @@ async function readJobs(
 			continue;
 		}
 		const view = readJob(profile.jobs, job);
-		if (view.state === 'succeeded' || view.state === 'scheduled') outputs.set(itemIndex, job);
-		else if (view.state === 'failed')
-			outputs.set(itemIndex, failedJobError(context, job, view, itemIndex));
-		else {
-			const status = view.status || 'unknown';
-			outputs.set(itemIndex, jobTimeoutError(context, jobId, maxWaitSeconds, status, itemIndex));
-			pendingAt ??= position;
-			if (!toTheEnd) break;
+		const ended = endedJob(context, job, view, itemIndex);
+		if (ended !== undefined) {
+			outputs.set(itemIndex, ended);
+			continue;
 		}
+		const status = view.status || 'unknown';
+		outputs.set(itemIndex, jobTimeoutError(context, jobId, maxWaitSeconds, status, itemIndex));
+		pendingAt ??= position;
+		if (!toTheEnd) break;
 	}
 	return { outputs, pendingAt };
 }
-
-// ------------------------------------------------------------------------------------------------
-// Registrations on the service
 
 /** One call of the node's own to a wait's address; its answer's status. */
 async function callAddress(
@@ -469,10 +456,9 @@ function planSweep(credential: string, at: number): void {
 }
 
 /**
- * Removes the registrations of this n8n's waits that are over: the running execution's, those two
- * minutes past their deadline, and those whose execution n8n says has ended (asked from a random
- * place in the list, so every wait is asked in turn). Bounded; never fails, so a registration that
- * cannot be removed holds back no wait. Plans the next sweep while registrations remain.
+ * Removes the registrations of this n8n's waits that are over (docs/waiting.md), asking n8n from a
+ * random place in the list so every wait is asked in turn. Never fails: a registration that cannot
+ * be removed holds back no wait. Plans the next sweep while registrations remain.
  */
 async function sweep(
 	context: IExecuteFunctions,
@@ -535,9 +521,8 @@ async function sweep(
 }
 
 /**
- * Removes the wait's registration by its id, or where the node does not know it by its sealed state
- * (unique: it holds the wait's nonce). Tried once more a second later; where that fails too, a sweep
- * is planned and false returned.
+ * Removes the wait's registration by its id, else by its sealed state (unique: it holds the nonce).
+ * Tried once more a second later; where that fails too, a sweep is planned and false returned.
  */
 async function removeRegistration(
 	context: RequestContext,
@@ -574,10 +559,7 @@ async function removeRegistration(
 	}
 }
 
-/**
- * After an execution of the node, where this process planned a sweep that is due: nothing of the
- * node runs when n8n resumes a wait at its deadline or cancels it. Never fails.
- */
+/** A sweep this process planned, once due: nothing of the node runs when a wait times out or is cancelled. */
 export async function sweepEventWaits(
 	this: IExecuteFunctions,
 	profile: Profile | undefined,
@@ -595,9 +577,6 @@ export async function sweepEventWaits(
 		);
 	}
 }
-
-// ------------------------------------------------------------------------------------------------
-// Before and when the execution sleeps
 
 /** `$execution.resumeUrl` with this node's id: where n8n serves the node's webhook while the execution waits. */
 function resumeAddress(context: IExecuteFunctions | IWebhookFunctions): URL | undefined {
@@ -810,9 +789,6 @@ export async function awaitByEvent(
 	callLater(this, address, 'after-wait', NUDGE_DELAY_MS);
 	return 'waiting';
 }
-
-// ------------------------------------------------------------------------------------------------
-// Each call of the resume address
 
 const running = new Map<string, Promise<unknown>>();
 const resumed = new Map<string, number>();
