@@ -35,7 +35,6 @@ import {
 	isNotFound,
 	registerWebhook,
 	registrationId,
-	registrationUrl,
 	usableSecret,
 } from '../shared/secrets';
 import { admission, deliveryKey, rememberStart, retentionMs, type Admission } from './deliveries';
@@ -43,35 +42,29 @@ import { admission, deliveryKey, rememberStart, retentionMs, type Admission } fr
 const JOB_LOOKUP_TIMEOUT_MS = 10_000;
 
 /**
- * One subscription on the service per webhook URL (test and production never share one), with how
- * the service signs and shapes deliveries and jobs as read at activation, so a delivery is checked
- * without another request. Ones stored before profiles kept none of that: the built-in conventions.
+ * One subscription per webhook URL (test and production never share one), with how the service
+ * signs and shapes deliveries and jobs as read at activation: a delivery needs no other request.
  */
 interface Subscription {
 	id: string;
 	secret: string;
 	events: string[];
 	signature?: SignatureScheme;
-	/** How deliveries and jobs are read, as the profile had them at activation. */
 	delivery?: DeliveryReading;
 	jobs?: JobProfile;
 }
 
-/**
- * Whether a subscription keeps its readings as the profile has them: a registration stored before
- * (a contract's readings) is registered again at the next activation, and read by the built-in
- * profile until then.
- */
+/** Whether a subscription's readings are current; older ones are read by the built-in profile until replaced. */
 function isCurrent(subscription: Subscription): boolean {
 	return isRecord(subscription.jobs?.completion);
 }
 
-type Subscriptions = Record<string, Subscription>;
-
-function subscriptionsOf(context: IHookFunctions | IWebhookFunctions): Subscriptions {
+function subscriptionsOf(
+	context: IHookFunctions | IWebhookFunctions,
+): Record<string, Subscription> {
 	const staticData = context.getWorkflowStaticData('node');
 	staticData.subscriptions ??= {};
-	return staticData.subscriptions as Subscriptions;
+	return staticData.subscriptions as Record<string, Subscription>;
 }
 
 /** How deliveries are signed; with the built-in scheme for subscriptions stored before profiles. */
@@ -87,7 +80,7 @@ async function deleteWebhooksFor(
 ): Promise<void> {
 	for (const webhook of await readAllItems.call(this, 'listWebhooks', {})) {
 		const id = registrationId(profile, webhook);
-		if (id !== undefined && registrationUrl(profile, webhook) === webhookUrl)
+		if (id !== undefined && readAt(webhook, profile.webhooks.registration.url) === webhookUrl)
 			await deleteRegistration(this, id);
 	}
 }
@@ -209,9 +202,8 @@ export class ContentPublishingTrigger implements INodeType {
 					active !== (registration.negated === true) &&
 					usableSecret(stored.secret, undefined, schemeOf(stored)) &&
 					isCurrent(stored)
-				) {
+				)
 					return true;
-				}
 				// It no longer matches the node, its secret (kept before secrets were checked) is none, or
 				// it was stored before profiles: replace it rather than keep a second one.
 				await deleteRegistration(this, stored.id);
@@ -300,9 +292,8 @@ export class ContentPublishingTrigger implements INodeType {
 		const seen = admission(trigger, key);
 		const selected =
 			subscription.events.includes('*') || subscription.events.includes(delivery.type);
-		if (seen.admit !== 'repeat' && !selected) {
+		if (seen.admit !== 'repeat' && !selected)
 			return { webhookResponse: { received: true, ignored: 'event not selected' } };
-		}
 		const notNow = answerFor.call(this, seen);
 		if (notNow !== undefined) return notNow;
 
@@ -317,9 +308,8 @@ export class ContentPublishingTrigger implements INodeType {
 		};
 		const reference = jobInDelivery(jobs, reading, delivery.data);
 		if (reference !== undefined) {
-			// A delivery that names the job without its state is completed from the service, quickly:
-			// the service waits for this answer and sends the delivery again if it comes late. A lookup
-			// that fails fails the delivery, which is then not remembered, so the service's retry runs.
+			// A delivery naming the job without its state is completed from the service, quickly: the
+			// service waits for this answer. A lookup that fails fails the delivery: the service retries.
 			const job =
 				reference.job ??
 				(await readJobById.call(this, reference.id, {
@@ -328,9 +318,8 @@ export class ContentPublishingTrigger implements INodeType {
 				}));
 			const view = readJob(jobs, job);
 			const kinds = options.contentKinds ?? [];
-			if (kinds.length > 0 && !kinds.includes(view.kind ?? '')) {
+			if (kinds.length > 0 && !kinds.includes(view.kind ?? ''))
 				return { webhookResponse: { received: true, ignored: 'content kind not selected' } };
-			}
 			output.job = job;
 			output.result = (view.result as IDataObject[string]) ?? null;
 		} else if (delivery.post !== undefined) {
@@ -340,8 +329,7 @@ export class ContentPublishingTrigger implements INodeType {
 		}
 		if (options.includeHeaders) output.headers = headers as IDataObject;
 
-		// Remembered as it starts, not before: a delivery whose handling failed is answered with an
-		// error and not remembered, so the service's retry runs.
+		// Remembered as it starts: a delivery whose handling failed is not, so the service's retry runs.
 		const admitted = answerFor.call(
 			this,
 			rememberStart(trigger, key, retentionMs(schemeOf(subscription))),

@@ -8,8 +8,8 @@ import type { Profile, SignatureScheme } from './profile/types';
 import { callEndpoint, type RequestContext } from './transport';
 
 /**
- * Webhook registrations, as the trigger and a wait for the service's event both make them: the
- * secret the node sends, the secret a service answers with, and the id the answer names.
+ * Webhook registrations, as the trigger and a wait for the service's event both make them: their
+ * creation, deletion and ids, the secret the node sends and the secret a service answers with.
  */
 
 /** A secret of the kind the service's signatures use: `whsec_` + base64 for Standard Webhooks, else hex. */
@@ -85,11 +85,6 @@ export function usableSecret(
 /** The id of a registration the service answered with, where its document says it is (else `id`). */
 export function registrationId(profile: Profile, created: unknown): string | undefined {
 	return itemIdOf(profile.operations.listWebhooks.answer, created);
-}
-
-/** Where a registration the service listed or answered with delivers to. */
-export function registrationUrl(profile: Profile, registration: unknown): unknown {
-	return readAt(registration, profile.webhooks.registration.url);
 }
 
 export function isNotFound(error: unknown): error is NodeApiError {

@@ -23,14 +23,13 @@ import {
 	type PageToken,
 } from '../../shared/executor/answers';
 import { verifyDelivery } from '../../shared/executor/signatures';
-import { isRecord, own } from '../../shared/profile/pointer';
+import { isRecord, own, readAt } from '../../shared/profile/pointer';
 import type { Profile } from '../../shared/profile/types';
 import {
 	deleteRegistration,
 	isNotFound,
 	registerWebhook,
 	registrationId,
-	registrationUrl,
 	secretFor,
 	type Registered,
 } from '../../shared/secrets';
@@ -405,7 +404,7 @@ async function listRegistrations(
 		});
 		let hit = false;
 		for (const webhook of listed.items) {
-			const wait = registeredWait(registrationUrl(profile, webhook), resume);
+			const wait = registeredWait(readAt(webhook, profile.webhooks.registration.url), resume);
 			const id = registrationId(profile, webhook);
 			if (wait === undefined || id === undefined) continue;
 			const registration = { ...wait, id };
