@@ -35,7 +35,7 @@ import {
 	isNotFound,
 	registerWebhook,
 	registrationId,
-	usableSecret,
+	secretProblem,
 } from '../shared/secrets';
 import { admission, deliveryKey, rememberStart, retentionMs, type Admission } from './deliveries';
 
@@ -200,7 +200,7 @@ export class ContentPublishingTrigger implements INodeType {
 					readAt(current, registration.url) === webhookUrl &&
 					sameEvents(readAt(current, registration.events), events) &&
 					active !== (registration.negated === true) &&
-					usableSecret(stored.secret, undefined, schemeOf(stored)) &&
+					secretProblem(stored.secret, undefined, schemeOf(stored)) === undefined &&
 					isCurrent(stored)
 				)
 					return true;
@@ -274,7 +274,7 @@ export class ContentPublishingTrigger implements INodeType {
 		// A secret kept before secrets were checked, that anyone could sign with, verifies nothing.
 		const subscription = subscriptions.find(
 			(candidate) =>
-				usableSecret(candidate.secret, undefined, schemeOf(candidate)) &&
+				secretProblem(candidate.secret, undefined, schemeOf(candidate)) === undefined &&
 				verifyDelivery(headers, rawBody, candidate.secret, schemeOf(candidate)).valid,
 		);
 		if (subscription === undefined) {

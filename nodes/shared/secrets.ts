@@ -73,15 +73,6 @@ export function secretProblem(
 	return undefined;
 }
 
-/** Whether the service's answer holds a secret itself, not a hint at it or a value anyone could guess. */
-export function usableSecret(
-	value: unknown,
-	pattern: string | undefined,
-	scheme: Pick<SignatureScheme, 'secretEncoding'>,
-): value is string {
-	return secretProblem(value, pattern, scheme) === undefined;
-}
-
 /** The id of a registration the service answered with, where its document says it is (else `id`). */
 export function registrationId(profile: Profile, created: unknown): string | undefined {
 	return itemIdOf(profile.operations.listWebhooks.answer, created);

@@ -45,8 +45,6 @@ const MAX_PARALLEL_JOB_WAITS = 8;
 const DEFAULT_PARALLEL_REQUESTS = 4;
 const MAX_PARALLEL_REQUESTS = 32;
 
-type Answer = IDataObject | IDataObject[] | JobToAwait;
-
 /**
  * Runs up to `limit` entries at a time. After a failure no further entry starts; the ones under
  * way finish, then the first failure is thrown, so nothing is still sending when the node fails.
@@ -124,7 +122,7 @@ async function send(
 	plan: OperationPlan,
 	sending: { itemIndex: number; timeoutMs: number; signal?: AbortSignal },
 	itemKey: (itemIndex: number) => string,
-): Promise<Answer> {
+): Promise<IDataObject | IDataObject[] | JobToAwait> {
 	const { itemIndex } = sending;
 	if (plan instanceof JobToAwait) return plan;
 	if ('describe' in plan) return service.describeOutput(profile);
@@ -225,7 +223,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const methods = new Set(
 		plans.map(waitOf).flatMap((wait) => (wait === undefined ? [] : [wait.method ?? 'poll'])),
 	);
-	if (methods.size > 1) {
+	if (methods.size > 1)
 		throw new NodeOperationError(
 			this.getNode(),
 			'The items ask for both Wait Methods, "Poll" and "Service Event"',
@@ -234,7 +232,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					'An execution either sleeps until the service reports the jobs finished or polls them: give every item the same Wait Method.',
 			},
 		);
-	}
 	// Checked before anything is sent: where the execution cannot sleep, no job has started.
 	const eventWait =
 		methods.has('event') && profile !== undefined

@@ -309,11 +309,7 @@ function safeMessage(error: unknown, resume: URL, ...addresses: URL[]): string {
 	);
 }
 
-interface WaitedJob {
-	itemIndex: number;
-	jobId: string;
-}
-
+type WaitedJob = { itemIndex: number; jobId: string };
 type ReadOptions = { toTheEnd?: boolean; start?: number; budget?: { tokens: number } };
 
 function jobsOf(state: WaitState): WaitedJob[] {
@@ -321,10 +317,10 @@ function jobsOf(state: WaitState): WaitedJob[] {
 }
 
 /**
- * Each item's output (a pending job's: its item's error once the wait is over), read up to the first
- * job still pending (or to the end), so a call that changes nothing costs one read. Reading starts
- * at `start` and comes round: after the job a signed event named (jobs tend to finish in the order
- * they started), or at the job an earlier call found pending. Each read takes a token of `budget`.
+ * Each item's output (a pending job's: its timeout error), read up to the first job still pending
+ * (or to the end), so a call that changes nothing costs one read. Reading starts at `start` and comes
+ * round: after the job a signed event named (jobs tend to finish in order), or at the job an earlier
+ * call found pending. Each read takes a token of `budget`.
  */
 async function readJobs(
 	context: RequestContext,
@@ -643,13 +639,9 @@ function callLater(
 	url: URL,
 	why: string,
 	delayMs: number,
-	before: () => void = () => undefined,
 ): void {
 	sleep(delayMs)
-		.then(async () => {
-			before();
-			await callAddress(context, url, why, READ_TIMEOUT_MS);
-		})
+		.then(async () => await callAddress(context, url, why, READ_TIMEOUT_MS))
 		.catch((error: unknown) =>
 			context.logger.debug(
 				`Content Publishing: the call to the resume address failed: ${safeMessage(error, url)}`,
@@ -804,13 +796,6 @@ async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
 	}
 }
 
-function rememberResumed(key: string): void {
-	const now = Date.now();
-	for (const [entry, until] of resumed) if (until < now) resumed.delete(entry);
-	remember(resumed, key, now + RESUMED_MEMORY_MS);
-	unsignedReads.delete(key);
-}
-
 /** A wait's reads for calls without a valid signature, in this process: a token bucket. */
 interface UnsignedReads {
 	/** Reads allowed now: up to UNSIGNED_READS_PER_MINUTE, one more every READ_REFILL_MS; below 0 after a call that read many. */
@@ -818,15 +803,15 @@ interface UnsignedReads {
 	at: number;
 	/** The position of the job the last such call found pending: where the next one starts. */
 	start: number;
-	/** Whether the node's own call is planned, for the calls held back meanwhile. */
-	owed: boolean;
+	/** When the node's own call, planned for the calls held back meanwhile, is due. */
+	owedAt: number;
 }
 
 const unsignedReads = new Map<string, UnsignedReads>();
 
 function unsignedReadsOf(wait: string): UnsignedReads {
 	const now = Date.now();
-	const full = { tokens: UNSIGNED_READS_PER_MINUTE, at: now, start: 0, owed: false };
+	const full = { tokens: UNSIGNED_READS_PER_MINUTE, at: now, start: 0, owedAt: 0 };
 	const reads = unsignedReads.get(wait) ?? remember(unsignedReads, wait, full);
 	reads.tokens = Math.min(
 		UNSIGNED_READS_PER_MINUTE,
@@ -847,15 +832,13 @@ function holdBack(
 ): IWebhookResponseData {
 	const waitMs = Math.ceil((1 - reads.tokens) * READ_REFILL_MS);
 	const address = resumeAddress(context);
-	if (!reads.owed && address !== undefined) {
+	if (reads.owedAt <= Date.now() && address !== undefined) {
 		for (const param of [STATE_PARAM, UNTIL_PARAM, RUN_MAC_PARAM, SECRET_PARAM]) {
 			const value = text(query[param]);
 			if (value !== undefined) address.searchParams.set(param, value);
 		}
-		reads.owed = true;
-		callLater(context, address, 'held-back', waitMs, () => {
-			reads.owed = false;
-		});
+		reads.owedAt = Date.now() + waitMs;
+		callLater(context, address, 'held-back', waitMs);
 	}
 	context.getResponseObject().setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
 	return answer(context, 429, {
@@ -908,9 +891,8 @@ async function resumedItems(
 }
 
 /**
- * A call of the resume address: resumes the execution once every job has finished, or with the
- * unfinished ones as timed-out items after the deadline. It never throws: n8n would resume the
- * execution with its data replaced by the error.
+ * A call of the resume address: resumes the execution once every job has finished, or after the
+ * deadline. Never throws: n8n would resume the execution with its data replaced by the error.
  */
 export async function resumeOnEvent(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	try {
@@ -939,7 +921,8 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 
 	const wait = `${executionId}:${nodeId}:${state.n}`;
 	return await oneAtATime(wait, async () => {
-		if (resumed.has(wait)) return answer(context, 200, { received: true, resumed: true });
+		if ((resumed.get(wait) ?? 0) > Date.now())
+			return answer(context, 200, { received: true, resumed: true });
 		const profile = await loadProfile.call(context);
 		const jobs = jobsOf(state);
 
@@ -1000,7 +983,8 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 		const resume = resumeAddress(context);
 		if (resume !== undefined)
 			await removeRegistration(context, profile, resume, { sealed }, credential);
-		rememberResumed(wait);
+		remember(resumed, wait, Date.now() + RESUMED_MEMORY_MS);
+		unsignedReads.delete(wait);
 		return { noWebhookResponse: true, workflowData: [items] };
 	});
 }
