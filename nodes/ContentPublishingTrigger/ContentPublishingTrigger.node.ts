@@ -204,8 +204,7 @@ export class ContentPublishingTrigger implements INodeType {
 					isCurrent(stored)
 				)
 					return true;
-				// It no longer matches the node, its secret (kept before secrets were checked) is none, or
-				// it was stored before profiles: replace it rather than keep a second one.
+				// It no longer matches the node, holds no secret, or has old readings: replace it, not add one.
 				await deleteRegistration(this, stored.id);
 				delete subscriptions[webhookUrl];
 				return false;

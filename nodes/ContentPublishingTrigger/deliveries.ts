@@ -95,18 +95,14 @@ function decide(trigger: string, delivery: string, now: number): Admission {
 	return { admit: 'later', retryAfterSeconds: secondsUntil(soonest, now) };
 }
 
-/**
- * Whether the trigger has started this delivery before, or could not remember it now: asked
- * before the delivery's job is looked up, so a full memory costs the service no lookup.
- */
+/** Whether the trigger started this delivery before, or cannot remember it now: asked before any job lookup. */
 export function admission(trigger: string, delivery: string, now = Date.now()): Admission {
 	return decide(digest(trigger), digest(delivery), now);
 }
 
 /**
- * Remembers the delivery as the trigger starts its workflow, for `keepMs`; 'start' means it was
- * not there and is now. A delivery whose handling failed was never remembered, so the service's
- * retry runs; a copy that arrived meanwhile and got here first makes this one a 'repeat'.
+ * Remembers the delivery as the trigger starts its workflow, for `keepMs`: 'start' where it is new;
+ * a copy that arrived meanwhile and got here first makes this one a 'repeat'.
  */
 export function rememberStart(
 	trigger: string,

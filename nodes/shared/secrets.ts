@@ -7,10 +7,7 @@ import { readAt } from './profile/pointer';
 import type { Profile, SignatureScheme } from './profile/types';
 import { callEndpoint, type RequestContext } from './transport';
 
-/**
- * Webhook registrations, as the trigger and a wait for the service's event both make them: their
- * creation, deletion and ids, the secret the node sends and the secret a service answers with.
- */
+// Webhook registrations and their signing secrets, as the trigger and an event wait both make them.
 
 /** A secret of the kind the service's signatures use: `whsec_` + base64 for Standard Webhooks, else hex. */
 export function secretFor(scheme: SignatureScheme, bytes: Buffer = randomBytes(32)): string {
@@ -39,10 +36,9 @@ function isBase64(text: string): boolean {
 }
 
 /**
- * What is wrong with a signing secret the service made, told by its shape and never its value
- * ("a value of 22 characters decoding to 0 bytes, not base64 after whsec_"); undefined for a
- * secret. The key is what signatures are checked with: the bytes after `whsec_` for Standard
- * Webhooks, else the text after any label such as `sk_`.
+ * What is wrong with a signing secret the service made, told by its shape and never its value;
+ * undefined for a secret. The key is what signatures are checked with: the bytes after `whsec_`
+ * for Standard Webhooks, else the text after any label such as `sk_`.
  */
 export function secretProblem(
 	value: unknown,
@@ -98,9 +94,8 @@ export interface Registered {
 }
 
 /**
- * Registers a webhook. The signing secret is the node's own wherever the registration takes one
- * (`ownSecret`, else a random one); the service's only where its document says the service makes
- * it, and only if it is one, not a hint at it.
+ * Registers a webhook. Its secret is the node's own (`ownSecret`, else random) where the registration
+ * takes one; else the service's, where it makes one that is a secret, not a hint at it.
  */
 export async function registerWebhook(
 	context: RequestContext,

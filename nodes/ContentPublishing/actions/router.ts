@@ -84,9 +84,8 @@ function readParallelRequests(this: IExecuteFunctions): number {
 }
 
 /**
- * The key of each item's write: the same for the same execution, node, run and item, so n8n's
- * Retry On Fail re-sends an item's write with the key it had (or gets its first answer back), and
- * different otherwise. The transport's policy decides what it is used for.
+ * Each item's write key: the same for the same execution, node, run and item, so n8n's Retry On
+ * Fail re-sends a write with the key it had, and different otherwise.
  */
 function itemKeys(this: IExecuteFunctions): (itemIndex: number) => string {
 	const runIndex = this.getWorkflowDataProxy(0).$runIndex;
@@ -154,10 +153,7 @@ async function send(
 	return requireObject(this, readResource(answered, answer.body), itemIndex);
 }
 
-/**
- * Runs the chosen operation in three steps: check every item's parameters, send each item's
- * request, then wait for the jobs those requests started, several at a time.
- */
+/** Checks every item's parameters, then sends each item's request, then waits for the jobs they started. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
@@ -190,14 +186,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	};
 
 	const fail = (error: Error, itemIndex: number): INodeExecutionData[] => {
-		if (!this.continueOnFail()) {
-			if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-				error.context.itemIndex ??= itemIndex;
-				throw error;
-			}
+		if (this.continueOnFail()) return [{ json: errorJson(error), pairedItem: { item: itemIndex } }];
+		if (!(error instanceof NodeApiError || error instanceof NodeOperationError))
 			throw new NodeOperationError(this.getNode(), error, { itemIndex });
-		}
-		return [{ json: errorJson(error), pairedItem: { item: itemIndex } }];
+		error.context.itemIndex ??= itemIndex;
+		throw error;
 	};
 
 	const plans: Array<OperationPlan | undefined> = new Array(items.length);

@@ -182,9 +182,8 @@ function unseal(key: Buffer, aad: string, sealed: string): string | undefined {
 }
 
 /**
- * Binds the address to this run of the node (its input's node, output and run, not the number of
- * items, which Execute Once changes): n8n serves one resume address per execution and node, so a
- * later run in a loop could otherwise be resumed with an earlier run's state.
+ * Binds the address to this run of the node (its input's node, output and run; not the item count,
+ * which Execute Once changes): n8n serves one resume address per execution and node.
  */
 function runMac(
 	context: IExecuteFunctions | IWebhookFunctions,
@@ -274,10 +273,7 @@ function registeredWait(address: unknown, resume: URL): Omit<Registration, 'id'>
 
 const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/**
- * A failure's message without the addresses given, n8n's token, any address under n8n's
- * waiting-webhook path or any value of the node's query parameters, in any form a service quotes.
- */
+/** A failure's message without the wait's addresses, n8n's token or the node's query values, in any quoted form. */
 function safeMessage(error: unknown, resume: URL, ...addresses: URL[]): string {
 	let result = error instanceof Error ? error.message : String(error);
 	const waitingPath = resume.pathname.split('/').slice(0, -2).join('/');
@@ -651,8 +647,7 @@ function callLater(
 
 /**
  * After every item's job has started: registers the webhook, reads the jobs once, and puts the
- * execution to wait ('waiting') unless all have finished (their outputs). Where it cannot
- * register, it says why in a notice and returns nothing: the node polls.
+ * execution to wait unless all have finished (their outputs). Where it cannot, a notice says why.
  */
 export async function awaitByEvent(
 	this: IExecuteFunctions,

@@ -141,10 +141,7 @@ export function jobTimeoutError(
 	);
 }
 
-/**
- * Reads an answer that may be a job: the job to wait for when waiting was asked for and the job
- * is unfinished, otherwise the answer itself (the job, or a synchronous result).
- */
+/** An answer's output (a job, or a synchronous result), or the unfinished job to wait for where asked. */
 export function resultOrJobToAwait(
 	this: IExecuteFunctions,
 	answer: Answer,
