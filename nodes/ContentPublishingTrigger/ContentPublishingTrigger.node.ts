@@ -1,4 +1,3 @@
-import { randomBytes } from 'crypto';
 import type {
 	IDataObject,
 	IHookFunctions,
@@ -31,41 +30,41 @@ import {
 	serviceEvents,
 } from '../shared/transport';
 import { readAllItems } from '../shared/transport/paging';
-import { registrationId, secretFor, secretProblem, usableSecret } from '../shared/secrets';
+import {
+	deleteRegistration,
+	isNotFound,
+	registerWebhook,
+	registrationId,
+	secretProblem,
+} from '../shared/secrets';
 import { admission, deliveryKey, rememberStart, retentionMs, type Admission } from './deliveries';
 
 const JOB_LOOKUP_TIMEOUT_MS = 10_000;
 
 /**
- * One subscription on the service per webhook URL (test and production never share one), with how
- * the service signs and shapes deliveries and jobs as read at activation, so a delivery is checked
- * without another request. Ones stored before profiles kept none of that: the built-in conventions.
+ * One subscription per webhook URL (test and production never share one), with how the service
+ * signs and shapes deliveries and jobs as read at activation: a delivery needs no other request.
  */
 interface Subscription {
 	id: string;
 	secret: string;
 	events: string[];
 	signature?: SignatureScheme;
-	/** How deliveries and jobs are read, as the profile had them at activation. */
 	delivery?: DeliveryReading;
 	jobs?: JobProfile;
 }
 
-/**
- * Whether a subscription keeps its readings as the profile has them: a registration stored before
- * (a contract's readings) is registered again at the next activation, and read by the built-in
- * profile until then.
- */
+/** Whether a subscription's readings are current; older ones are read by the built-in profile until replaced. */
 function isCurrent(subscription: Subscription): boolean {
 	return isRecord(subscription.jobs?.completion);
 }
 
-type Subscriptions = Record<string, Subscription>;
-
-function subscriptionsOf(context: IHookFunctions | IWebhookFunctions): Subscriptions {
+function subscriptionsOf(
+	context: IHookFunctions | IWebhookFunctions,
+): Record<string, Subscription> {
 	const staticData = context.getWorkflowStaticData('node');
 	staticData.subscriptions ??= {};
-	return staticData.subscriptions as Subscriptions;
+	return staticData.subscriptions as Record<string, Subscription>;
 }
 
 /** How deliveries are signed; with the built-in scheme for subscriptions stored before profiles. */
@@ -79,25 +78,10 @@ async function deleteWebhooksFor(
 	profile: Profile,
 	webhookUrl: string,
 ): Promise<void> {
-	const existing = await readAllItems.call(this, 'listWebhooks', {});
-	const itemId = profile.operations.listWebhooks.answer.itemId ?? '/id';
-	for (const webhook of existing.filter(
-		(candidate) => readAt(candidate, profile.webhooks.registration.url) === webhookUrl,
-	)) {
-		await callEndpoint.call(this, 'deleteWebhook', { id: String(readAt(webhook, itemId)) });
-	}
-}
-
-function isNotFound(error: unknown): boolean {
-	return error instanceof NodeApiError && error.httpCode === '404';
-}
-
-/** Deletes a registration; one already gone is what deleting wants, anything else must be seen. */
-async function deleteRegistration(this: IHookFunctions, id: string): Promise<void> {
-	try {
-		await callEndpoint.call(this, 'deleteWebhook', { id });
-	} catch (error) {
-		if (!isNotFound(error)) throw new NodeApiError(this.getNode(), error as JsonObject);
+	for (const webhook of await readAllItems.call(this, 'listWebhooks', {})) {
+		const id = registrationId(profile, webhook);
+		if (id !== undefined && readAt(webhook, profile.webhooks.registration.url) === webhookUrl)
+			await deleteRegistration(this, id);
 	}
 }
 
@@ -216,14 +200,12 @@ export class ContentPublishingTrigger implements INodeType {
 					readAt(current, registration.url) === webhookUrl &&
 					sameEvents(readAt(current, registration.events), events) &&
 					active !== (registration.negated === true) &&
-					usableSecret(stored.secret, undefined, schemeOf(stored)) &&
+					secretProblem(stored.secret, undefined, schemeOf(stored)) === undefined &&
 					isCurrent(stored)
-				) {
+				)
 					return true;
-				}
-				// It no longer matches the node, its secret (kept before secrets were checked) is none, or
-				// it was stored before profiles: replace it rather than keep a second one.
-				await deleteRegistration.call(this, stored.id);
+				// It no longer matches the node, holds no secret, or has old readings: replace it, not add one.
+				await deleteRegistration(this, stored.id);
 				delete subscriptions[webhookUrl];
 				return false;
 			},
@@ -232,45 +214,23 @@ export class ContentPublishingTrigger implements INodeType {
 				const webhookUrl = this.getNodeWebhookUrl('default') as string;
 				const profile = await loadProfile.call(this);
 				const events = chosenEvents.call(this, profile);
-				const subscriptions = subscriptionsOf(this);
-				const { webhooks } = profile;
 
 				// A subscription for this exact URL can only be this node's, left behind when its stored
 				// id was lost; removing it first keeps deliveries from arriving twice.
 				await deleteWebhooksFor.call(this, profile, webhookUrl);
 
-				// The secret is the node's own wherever the registration takes one; the service's only
-				// where its document says the service makes it, and only if it is one, not a hint at it.
-				const ownSecret = webhooks.secret.by === 'node' ? secretFor(webhooks.signature) : undefined;
-				const optional = { description: `n8n workflow ${this.getWorkflow().id ?? ''}`.trim() };
-				const answer = await callEndpoint.call(this, 'createWebhook', {
-					params: {
-						url: webhookUrl,
-						events,
-						...(ownSecret === undefined ? {} : { secret: ownSecret }),
-					},
-					optional,
-					itemKey: randomBytes(16).toString('hex'),
+				const { id, secret, weakness } = await registerWebhook(this, profile, {
+					url: webhookUrl,
+					events,
+					description: `n8n workflow ${this.getWorkflow().id ?? ''}`.trim(),
 				});
-				const created = readResource(profile.operations.createWebhook.answer, answer.body);
-				const id = registrationId(profile, created);
-				const chosen = webhooks.secret;
-				const servicesSecret = chosen.by === 'service' ? readAt(created, chosen.at) : undefined;
-				// Named by its shape only: the value may be a real secret that is merely short.
-				const weakness =
-					chosen.by === 'service' && servicesSecret !== undefined
-						? secretProblem(servicesSecret, chosen.pattern, webhooks.signature)
-						: undefined;
-				const secret = ownSecret ?? (weakness === undefined ? servicesSecret : undefined);
-				const problem =
-					id === undefined
-						? 'The service registered the webhook but answered without its id'
-						: secret !== undefined
-							? undefined
+				if (id === undefined || secret === undefined) {
+					const problem =
+						id === undefined
+							? 'The service registered the webhook but answered without its id'
 							: weakness !== undefined
 								? `The service registered the webhook but answered with a signing secret that is no secret: ${weakness}`
 								: 'The service registered the webhook but neither took nor gave a signing secret';
-				if (problem !== undefined) {
 					// Without its id the webhook could never be removed, without a secret no delivery checked: remove it now.
 					await deleteWebhooksFor.call(this, profile, webhookUrl);
 					throw new NodeApiError(this.getNode(), { problem } as JsonObject, {
@@ -278,12 +238,13 @@ export class ContentPublishingTrigger implements INodeType {
 						description: id !== undefined && weakness !== undefined ? NO_SECRET : NOT_REGISTERED,
 					});
 				}
-				subscriptions[webhookUrl] = {
-					id: id as string,
-					secret: secret as string,
+				const { signature, delivery } = profile.webhooks;
+				subscriptionsOf(this)[webhookUrl] = {
+					id,
+					secret,
 					events,
-					signature: webhooks.signature,
-					delivery: webhooks.delivery,
+					signature,
+					delivery,
 					jobs: profile.jobs,
 				};
 				return true;
@@ -294,7 +255,7 @@ export class ContentPublishingTrigger implements INodeType {
 				const subscriptions = subscriptionsOf(this);
 				const stored = subscriptions[webhookUrl];
 				if (stored === undefined) return true;
-				await deleteRegistration.call(this, stored.id);
+				await deleteRegistration(this, stored.id);
 				delete subscriptions[webhookUrl];
 				return true;
 			},
@@ -312,7 +273,7 @@ export class ContentPublishingTrigger implements INodeType {
 		// A secret kept before secrets were checked, that anyone could sign with, verifies nothing.
 		const subscription = subscriptions.find(
 			(candidate) =>
-				usableSecret(candidate.secret, undefined, schemeOf(candidate)) &&
+				secretProblem(candidate.secret, undefined, schemeOf(candidate)) === undefined &&
 				verifyDelivery(headers, rawBody, candidate.secret, schemeOf(candidate)).valid,
 		);
 		if (subscription === undefined) {
@@ -330,9 +291,8 @@ export class ContentPublishingTrigger implements INodeType {
 		const seen = admission(trigger, key);
 		const selected =
 			subscription.events.includes('*') || subscription.events.includes(delivery.type);
-		if (seen.admit !== 'repeat' && !selected) {
+		if (seen.admit !== 'repeat' && !selected)
 			return { webhookResponse: { received: true, ignored: 'event not selected' } };
-		}
 		const notNow = answerFor.call(this, seen);
 		if (notNow !== undefined) return notNow;
 
@@ -347,9 +307,8 @@ export class ContentPublishingTrigger implements INodeType {
 		};
 		const reference = jobInDelivery(jobs, reading, delivery.data);
 		if (reference !== undefined) {
-			// A delivery that names the job without its state is completed from the service, quickly:
-			// the service waits for this answer and sends the delivery again if it comes late. A lookup
-			// that fails fails the delivery, which is then not remembered, so the service's retry runs.
+			// A delivery naming the job without its state is completed from the service, quickly: the
+			// service waits for this answer. A lookup that fails fails the delivery: the service retries.
 			const job =
 				reference.job ??
 				(await readJobById.call(this, reference.id, {
@@ -358,9 +317,8 @@ export class ContentPublishingTrigger implements INodeType {
 				}));
 			const view = readJob(jobs, job);
 			const kinds = options.contentKinds ?? [];
-			if (kinds.length > 0 && !kinds.includes(view.kind ?? '')) {
+			if (kinds.length > 0 && !kinds.includes(view.kind ?? ''))
 				return { webhookResponse: { received: true, ignored: 'content kind not selected' } };
-			}
 			output.job = job;
 			output.result = (view.result as IDataObject[string]) ?? null;
 		} else if (delivery.post !== undefined) {
@@ -370,8 +328,7 @@ export class ContentPublishingTrigger implements INodeType {
 		}
 		if (options.includeHeaders) output.headers = headers as IDataObject;
 
-		// Remembered as it starts, not before: a delivery whose handling failed is answered with an
-		// error and not remembered, so the service's retry runs.
+		// Remembered as it starts: a delivery whose handling failed is not, so the service's retry runs.
 		const admitted = answerFor.call(
 			this,
 			rememberStart(trigger, key, retentionMs(schemeOf(subscription))),

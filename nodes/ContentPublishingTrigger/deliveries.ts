@@ -3,13 +3,9 @@ import { createHash } from 'crypto';
 import { TOLERANCE_SECONDS } from '../shared/executor/signatures';
 import type { SignatureScheme } from '../shared/profile/types';
 
-/**
- * The deliveries each trigger (a workflow's node on its subscription) has started its workflow
- * for, so a retry or a replayed capture starts nothing while its signature would still verify.
- * Each trigger has its own memory, so no trigger's traffic pushes out another's; an entry is never
- * dropped early: a full memory answers "later", and the service sends again. The memory is this
- * process's: each webhook processor of n8n's queue mode keeps its own.
- */
+// The deliveries each trigger (a workflow's node on its subscription) has started its workflow for,
+// in this process, so a retry or a replay starts nothing while its signature would still verify
+// (docs/trigger.md). An entry is never dropped early: a full memory answers "later".
 
 /** Deliveries one trigger remembers at most: 10,000 in the 10-minute window is 16 a second. */
 export const MAX_DELIVERIES_PER_TRIGGER = 10_000;
@@ -28,10 +24,7 @@ export function retentionMs(scheme: Pick<SignatureScheme, 'signed'>): number {
 	return scheme.signed.includes('timestamp') ? SIGNED_TIME_WINDOW_MS : UNSIGNED_TIME_RETENTION_MS;
 }
 
-/**
- * What to do with a delivery: start the workflow, answer that it was delivered before, or answer
- * 503 with Retry-After because the memory is full of deliveries still inside their window.
- */
+/** Start the workflow, answer that it was delivered before, or answer 503 with Retry-After. */
 export type Admission =
 	| { admit: 'start' }
 	| { admit: 'repeat' }
@@ -84,43 +77,32 @@ function forgetExpired(trigger: string, memory: TriggerMemory, now: number): voi
 	}
 }
 
-function lookUp(trigger: string, delivery: string, now: number): Admission {
+/** By the digests of the trigger and the delivery; a trigger not yet remembered needs room too. */
+function decide(trigger: string, delivery: string, now: number): Admission {
 	const memory = triggers.get(trigger);
-	if (memory === undefined) return { admit: 'start' };
-	forgetExpired(trigger, memory, now);
-	if (memory.forgetAt.has(delivery)) return { admit: 'repeat' };
-	if (memory.forgetAt.size < MAX_DELIVERIES_PER_TRIGGER) return { admit: 'start' };
-	const oldest = memory.forgetAt.get(memory.order[memory.head]) ?? now;
-	return { admit: 'later', retryAfterSeconds: secondsUntil(oldest, now) };
-}
-
-/** Room for one more trigger, else when the first of them will have none left to remember. */
-function roomForTrigger(now: number): Admission {
-	if (triggers.size < MAX_TRIGGERS) return { admit: 'start' };
+	if (memory !== undefined) forgetExpired(trigger, memory, now);
+	if (memory?.forgetAt.has(delivery)) return { admit: 'repeat' };
+	if (memory !== undefined && memory.forgetAt.size >= MAX_DELIVERIES_PER_TRIGGER) {
+		const oldest = memory.forgetAt.get(memory.order[memory.head]) ?? now;
+		return { admit: 'later', retryAfterSeconds: secondsUntil(oldest, now) };
+	}
+	if (triggers.has(trigger) || triggers.size < MAX_TRIGGERS) return { admit: 'start' };
 	// Only ever reached with MAX_TRIGGERS triggers in their window: one pass over them, not their deliveries.
-	for (const [trigger, memory] of triggers) forgetExpired(trigger, memory, now);
+	for (const [other, itsMemory] of triggers) forgetExpired(other, itsMemory, now);
 	if (triggers.size < MAX_TRIGGERS) return { admit: 'start' };
-	const soonest = Math.min(...[...triggers.values()].map((memory) => memory.emptyAt));
+	// When the first of them will have nothing left to remember.
+	const soonest = Math.min(...[...triggers.values()].map(({ emptyAt }) => emptyAt));
 	return { admit: 'later', retryAfterSeconds: secondsUntil(soonest, now) };
 }
 
-function decide(trigger: string, delivery: string, now: number): Admission {
-	const known = lookUp(trigger, delivery, now);
-	return known.admit === 'start' && !triggers.has(trigger) ? roomForTrigger(now) : known;
-}
-
-/**
- * Whether the trigger has started this delivery before, or could not remember it now: asked
- * before the delivery's job is looked up, so a full memory costs the service no lookup.
- */
+/** Whether the trigger started this delivery before, or cannot remember it now: asked before any job lookup. */
 export function admission(trigger: string, delivery: string, now = Date.now()): Admission {
 	return decide(digest(trigger), digest(delivery), now);
 }
 
 /**
- * Remembers the delivery as the trigger starts its workflow, for `keepMs`; 'start' means it was
- * not there and is now. A delivery whose handling failed was never remembered, so the service's
- * retry runs; a copy that arrived meanwhile and got here first makes this one a 'repeat'.
+ * Remembers the delivery as the trigger starts its workflow, for `keepMs`: 'start' where it is new;
+ * a copy that arrived meanwhile and got here first makes this one a 'repeat'.
  */
 export function rememberStart(
 	trigger: string,

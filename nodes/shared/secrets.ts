@@ -1,13 +1,13 @@
 import { randomBytes } from 'crypto';
+import { NodeApiError } from 'n8n-workflow';
 
-import { itemIdOf } from './executor/answers';
+import { itemIdOf, readResource } from './executor/answers';
 import { signingKey } from './executor/signatures';
+import { readAt } from './profile/pointer';
 import type { Profile, SignatureScheme } from './profile/types';
+import { callEndpoint, type RequestContext } from './transport';
 
-/**
- * Webhook registrations, as the trigger and a wait for the service's event both make them: the
- * secret the node sends, the secret a service answers with, and the id the answer names.
- */
+// Webhook registrations and their signing secrets, as the trigger and an event wait both make them.
 
 /** A secret of the kind the service's signatures use: `whsec_` + base64 for Standard Webhooks, else hex. */
 export function secretFor(scheme: SignatureScheme, bytes: Buffer = randomBytes(32)): string {
@@ -36,10 +36,9 @@ function isBase64(text: string): boolean {
 }
 
 /**
- * What is wrong with a signing secret the service made, told by its shape and never its value
- * ("a value of 22 characters decoding to 0 bytes, not base64 after whsec_"); undefined for a
- * secret. The key is what signatures are checked with: the bytes after `whsec_` for Standard
- * Webhooks, else the text after any label such as `sk_`.
+ * What is wrong with a signing secret the service made, told by its shape and never its value;
+ * undefined for a secret. The key is what signatures are checked with: the bytes after `whsec_`
+ * for Standard Webhooks, else the text after any label such as `sk_`.
  */
 export function secretProblem(
 	value: unknown,
@@ -70,16 +69,52 @@ export function secretProblem(
 	return undefined;
 }
 
-/** Whether the service's answer holds a secret itself, not a hint at it or a value anyone could guess. */
-export function usableSecret(
-	value: unknown,
-	pattern: string | undefined,
-	scheme: Pick<SignatureScheme, 'secretEncoding'>,
-): value is string {
-	return secretProblem(value, pattern, scheme) === undefined;
-}
-
 /** The id of a registration the service answered with, where its document says it is (else `id`). */
 export function registrationId(profile: Profile, created: unknown): string | undefined {
 	return itemIdOf(profile.operations.listWebhooks.answer, created);
+}
+
+export function isNotFound(error: unknown): error is NodeApiError {
+	return error instanceof NodeApiError && error.httpCode === '404';
+}
+
+/** Deletes a registration; one already gone is what deleting wants. */
+export async function deleteRegistration(context: RequestContext, id: string): Promise<void> {
+	await callEndpoint.call(context, 'deleteWebhook', { id }).catch((error: unknown) => {
+		if (!isNotFound(error)) throw error;
+	});
+}
+
+export interface Registered {
+	id?: string;
+	/** The node's own secret, or the service's where it is one. */
+	secret?: string;
+	/** What is wrong with the secret the service made, by its shape only (it may be real but short). */
+	weakness?: string;
+}
+
+/**
+ * Registers a webhook. Its secret is the node's own (`ownSecret`, else random) where the registration
+ * takes one; else the service's, where it makes one that is a secret, not a hint at it.
+ */
+export async function registerWebhook(
+	context: RequestContext,
+	profile: Profile,
+	webhook: { url: string; events: string[]; description: string; ownSecret?: string },
+): Promise<Registered> {
+	const { secret: chosen, signature } = profile.webhooks;
+	const own = chosen.by === 'node' ? (webhook.ownSecret ?? secretFor(signature)) : undefined;
+	const { url, events, description } = webhook;
+	const answer = await callEndpoint.call(context, 'createWebhook', {
+		params: { url, events, ...(own === undefined ? {} : { secret: own }) },
+		optional: { description },
+		itemKey: randomBytes(16).toString('hex'),
+	});
+	const created = readResource(profile.operations.createWebhook.answer, answer.body);
+	const id = registrationId(profile, created);
+	if (chosen.by !== 'service') return { id, secret: own };
+	const made = readAt(created, chosen.at);
+	if (made === undefined) return { id };
+	const weakness = secretProblem(made, chosen.pattern, signature);
+	return weakness === undefined ? { id, secret: made as string } : { id, weakness };
 }

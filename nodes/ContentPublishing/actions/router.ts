@@ -24,7 +24,7 @@ import * as page from './page';
 import * as post from './post';
 import * as publication from './publication';
 import * as service from './service';
-import type { Operation, OperationPlan, Resource } from './types';
+import type { OperationPlan, Resource } from './types';
 import * as webhook from './webhook';
 
 /** Each resource's Operation field and operations, in the order of the Resource list. */
@@ -44,26 +44,6 @@ const MAX_PARALLEL_JOB_WAITS = 8;
 // The Requests in Parallel option's default (a literal in its description) and upper bound.
 const DEFAULT_PARALLEL_REQUESTS = 4;
 const MAX_PARALLEL_REQUESTS = 32;
-
-type Answer = IDataObject | IDataObject[] | JobToAwait;
-
-/** How one item's request is sent. */
-interface Sending {
-	itemIndex: number;
-	timeoutMs: number;
-	signal?: AbortSignal;
-}
-
-function findOperation(this: IExecuteFunctions, resource: string, operation: string): Operation {
-	const candidate = resources[resource]?.operations?.[operation];
-	if (typeof candidate?.execute !== 'function') {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The operation "${operation}" is not known for the resource "${resource}"`,
-		);
-	}
-	return candidate;
-}
 
 /**
  * Runs up to `limit` entries at a time. After a failure no further entry starts; the ones under
@@ -104,9 +84,8 @@ function readParallelRequests(this: IExecuteFunctions): number {
 }
 
 /**
- * The key of each item's write: the same for the same execution, node, run and item, so n8n's
- * Retry On Fail re-sends an item's write with the key it had (or gets its first answer back), and
- * different otherwise. The transport's policy decides what it is used for.
+ * Each item's write key: the same for the same execution, node, run and item, so n8n's Retry On
+ * Fail re-sends a write with the key it had, and different otherwise.
  */
 function itemKeys(this: IExecuteFunctions): (itemIndex: number) => string {
 	const runIndex = this.getWorkflowDataProxy(0).$runIndex;
@@ -140,9 +119,9 @@ async function send(
 	this: IExecuteFunctions,
 	profile: Profile,
 	plan: OperationPlan,
-	sending: Sending,
+	sending: { itemIndex: number; timeoutMs: number; signal?: AbortSignal },
 	itemKey: (itemIndex: number) => string,
-): Promise<Answer> {
+): Promise<IDataObject | IDataObject[] | JobToAwait> {
 	const { itemIndex } = sending;
 	if (plan instanceof JobToAwait) return plan;
 	if ('describe' in plan) return service.describeOutput(profile);
@@ -170,28 +149,21 @@ async function send(
 			...(resource === undefined ? {} : requireObject(this, resource, itemIndex)),
 		};
 	}
-	if (answered.jobs !== undefined)
-		return resultOrJobToAwait.call(
-			this,
-			answer.profile,
-			plan.endpoint,
-			answer,
-			plan.wait,
-			itemIndex,
-			plan.media,
-		);
+	if (answered.jobs !== undefined) return resultOrJobToAwait.call(this, answer, plan, itemIndex);
 	return requireObject(this, readResource(answered, answer.body), itemIndex);
 }
 
-/**
- * Runs the chosen operation in three steps: check every item's parameters, send each item's
- * request, then wait for the jobs those requests started, several at a time.
- */
+/** Checks every item's parameters, then sends each item's request, then waits for the jobs they started. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const { execute } = findOperation.call(this, resource, operation);
+	const execute = resources[resource]?.operations?.[operation]?.execute;
+	if (typeof execute !== 'function')
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" is not known for the resource "${resource}"`,
+		);
 
 	const outputs: INodeExecutionData[][] = new Array(items.length);
 
@@ -214,14 +186,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	};
 
 	const fail = (error: Error, itemIndex: number): INodeExecutionData[] => {
-		if (!this.continueOnFail()) {
-			if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-				error.context.itemIndex ??= itemIndex;
-				throw error;
-			}
+		if (this.continueOnFail()) return [{ json: errorJson(error), pairedItem: { item: itemIndex } }];
+		if (!(error instanceof NodeApiError || error instanceof NodeOperationError))
 			throw new NodeOperationError(this.getNode(), error, { itemIndex });
-		}
-		return [{ json: errorJson(error), pairedItem: { item: itemIndex } }];
+		error.context.itemIndex ??= itemIndex;
+		throw error;
 	};
 
 	const plans: Array<OperationPlan | undefined> = new Array(items.length);
@@ -247,7 +216,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const methods = new Set(
 		plans.map(waitOf).flatMap((wait) => (wait === undefined ? [] : [wait.method ?? 'poll'])),
 	);
-	if (methods.size > 1) {
+	if (methods.size > 1)
 		throw new NodeOperationError(
 			this.getNode(),
 			'The items ask for both Wait Methods, "Poll" and "Service Event"',
@@ -256,7 +225,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					'An execution either sleeps until the service reports the jobs finished or polls them: give every item the same Wait Method.',
 			},
 		);
-	}
 	// Checked before anything is sent: where the execution cannot sleep, no job has started.
 	const eventWait =
 		methods.has('event') && profile !== undefined
@@ -289,10 +257,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (eventWait !== undefined && profile !== undefined && jobsToAwait.length > 0) {
 		const outcome = await awaitByEvent.call(this, profile, eventWait, jobsToAwait, outputs);
 		// The execution sleeps; the node's webhook outputs the items when it resumes.
-		if (outcome.waiting) return [items];
-		if ('poll' in outcome)
-			this.addExecutionHints({ message: outcome.poll, location: 'outputPane' });
-		else known = outcome.finished;
+		if (outcome === 'waiting') return [items];
+		known = outcome;
 	}
 
 	await forEachConcurrently(jobsToAwait, MAX_PARALLEL_JOB_WAITS, async ({ itemIndex, job }) => {

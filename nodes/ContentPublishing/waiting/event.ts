@@ -14,19 +14,25 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import {
 	jobInDelivery,
 	readDelivery,
 	readJob,
-	readResource,
 	type PageToken,
 } from '../../shared/executor/answers';
 import { verifyDelivery } from '../../shared/executor/signatures';
 import { isRecord, own, readAt } from '../../shared/profile/pointer';
 import type { Profile } from '../../shared/profile/types';
-import { registrationId, secretFor, usableSecret } from '../../shared/secrets';
+import {
+	deleteRegistration,
+	isNotFound,
+	registerWebhook,
+	registrationId,
+	secretFor,
+	type Registered,
+} from '../../shared/secrets';
 import {
 	asNodeError,
 	callEndpoint,
@@ -39,17 +45,13 @@ import {
 } from '../../shared/transport';
 import { isLoopbackHost } from '../../shared/transport/hosts';
 import { readPage } from '../../shared/transport/paging';
-import { failedJobError, jobTimeoutError, type JobToAwait } from './poll';
+import { endedJob, jobTimeoutError, type JobToAwait } from './poll';
 import { downloadMedia, type MediaOptions } from '../media/binary';
 import { errorJson, withoutErrorKey } from '../actions/outputs';
 
-/**
- * Wait Method "Service Event" (docs/waiting.md): the execution sleeps in n8n's waiting state until
- * the service calls its resume address. `awaitByEvent` registers the webhook and puts the execution
- * to wait; n8n calls `resumeOnEvent` for every request to the address, which only prompts the node
- * to read the jobs itself. The wait's state travels sealed in the address: n8n keeps nothing of a
- * waiting node's output for its webhook, and static data is the workflow's, not the execution's.
- */
+// Wait Method "Service Event" (docs/waiting.md). The wait's state travels sealed in the resume
+// address: n8n keeps nothing of a waiting node's output for its webhook, and static data is the
+// workflow's, not the execution's. A call of the address only prompts the node to read the jobs.
 
 // `$execution.resumeUrl` + `/<node id>`. A named constant, as n8n's `sendAndWaitWebhooksDescription`:
 // n8n never registers a restart webhook, so the rule `webhook-lifecycle-complete` must not ask for lifecycle methods.
@@ -131,16 +133,6 @@ export interface EventWaitSetup {
 	events: string[];
 }
 
-export type EventWaitOutcome =
-	| { waiting: true }
-	/** Every job had finished when it was read: the node outputs them now. */
-	| { waiting: false; finished: Map<number, IDataObject | Error> }
-	/** Waiting by event was not possible after the jobs had started: why, and the node polls instead. */
-	| { waiting: false; poll: string };
-
-// ------------------------------------------------------------------------------------------------
-// Keys, sealed state and the registered address
-
 function hmac(key: Buffer | string, data: string): Buffer {
 	return createHmac('sha256', key).update(data).digest();
 }
@@ -190,9 +182,8 @@ function unseal(key: Buffer, aad: string, sealed: string): string | undefined {
 }
 
 /**
- * Binds the address to this run of the node (its input's node, output and run, not the number of
- * items, which Execute Once changes): n8n serves one resume address per execution and node, so a
- * later run in a loop could otherwise be resumed with an earlier run's state.
+ * Binds the address to this run of the node (its input's node, output and run; not the item count,
+ * which Execute Once changes): n8n serves one resume address per execution and node.
  */
 function runMac(
 	context: IExecuteFunctions | IWebhookFunctions,
@@ -282,10 +273,7 @@ function registeredWait(address: unknown, resume: URL): Omit<Registration, 'id'>
 
 const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/**
- * A failure's message without the addresses given, n8n's token, any address under n8n's
- * waiting-webhook path or any value of the node's query parameters, in any form a service quotes.
- */
+/** A failure's message without the wait's addresses, n8n's token or the node's query values, in any quoted form. */
 function safeMessage(error: unknown, resume: URL, ...addresses: URL[]): string {
 	let result = error instanceof Error ? error.message : String(error);
 	const waitingPath = resume.pathname.split('/').slice(0, -2).join('/');
@@ -317,14 +305,7 @@ function safeMessage(error: unknown, resume: URL, ...addresses: URL[]): string {
 	);
 }
 
-// ------------------------------------------------------------------------------------------------
-// Reading the jobs
-
-interface WaitedJob {
-	itemIndex: number;
-	jobId: string;
-}
-
+type WaitedJob = { itemIndex: number; jobId: string };
 type ReadOptions = { toTheEnd?: boolean; start?: number; budget?: { tokens: number } };
 
 function jobsOf(state: WaitState): WaitedJob[] {
@@ -332,10 +313,10 @@ function jobsOf(state: WaitState): WaitedJob[] {
 }
 
 /**
- * Each item's output (a pending job's: its item's error once the wait is over), read up to the first
- * job still pending (or to the end), so a call that changes nothing costs one read. Reading starts
- * at `start` and comes round: after the job a signed event named (jobs tend to finish in the order
- * they started), or at the job an earlier call found pending. Each read takes a token of `budget`.
+ * Each item's output (a pending job's: its timeout error), read up to the first job still pending
+ * (or to the end), so a call that changes nothing costs one read. Reading starts at `start` and comes
+ * round: after the job a signed event named (jobs tend to finish in order), or at the job an earlier
+ * call found pending. Each read takes a token of `budget`.
  */
 async function readJobs(
 	context: RequestContext,
@@ -359,27 +340,23 @@ async function readJobs(
 			});
 		} catch (error) {
 			// A job the service no longer knows will never finish: its item fails. Any other failure is read again later.
-			if (!(error instanceof NodeApiError && error.httpCode === '404'))
-				throw asNodeError(context, error, itemIndex);
+			if (!isNotFound(error)) throw asNodeError(context, error, itemIndex);
 			outputs.set(itemIndex, error);
 			continue;
 		}
 		const view = readJob(profile.jobs, job);
-		if (view.state === 'succeeded' || view.state === 'scheduled') outputs.set(itemIndex, job);
-		else if (view.state === 'failed')
-			outputs.set(itemIndex, failedJobError(context, job, view, itemIndex));
-		else {
-			const status = view.status || 'unknown';
-			outputs.set(itemIndex, jobTimeoutError(context, jobId, maxWaitSeconds, status, itemIndex));
-			pendingAt ??= position;
-			if (!toTheEnd) break;
+		const ended = endedJob(context, job, view, itemIndex);
+		if (ended !== undefined) {
+			outputs.set(itemIndex, ended);
+			continue;
 		}
+		const status = view.status || 'unknown';
+		outputs.set(itemIndex, jobTimeoutError(context, jobId, maxWaitSeconds, status, itemIndex));
+		pendingAt ??= position;
+		if (!toTheEnd) break;
 	}
 	return { outputs, pendingAt };
 }
-
-// ------------------------------------------------------------------------------------------------
-// Registrations on the service
 
 /** One call of the node's own to a wait's address; its answer's status. */
 async function callAddress(
@@ -399,13 +376,6 @@ async function callAddress(
 		timeout,
 	})) as { statusCode: number };
 	return answer.statusCode;
-}
-
-async function deleteRegistration(context: RequestContext, id: string): Promise<void> {
-	await callEndpoint.call(context, 'deleteWebhook', { id }).catch((error: unknown) => {
-		// Gone already is what deleting wants.
-		if (!(error instanceof NodeApiError && error.httpCode === '404')) throw error;
-	});
 }
 
 /** The service's registrations of this n8n's waits, up to the page where `found` holds for one; `complete` where the list ended. */
@@ -477,10 +447,9 @@ function planSweep(credential: string, at: number): void {
 }
 
 /**
- * Removes the registrations of this n8n's waits that are over: the running execution's, those two
- * minutes past their deadline, and those whose execution n8n says has ended (asked from a random
- * place in the list, so every wait is asked in turn). Bounded; never fails, so a registration that
- * cannot be removed holds back no wait. Plans the next sweep while registrations remain.
+ * Removes the registrations of this n8n's waits that are over (docs/waiting.md), asking n8n from a
+ * random place in the list so every wait is asked in turn. Never fails: a registration that cannot
+ * be removed holds back no wait. Plans the next sweep while registrations remain.
  */
 async function sweep(
 	context: IExecuteFunctions,
@@ -543,9 +512,8 @@ async function sweep(
 }
 
 /**
- * Removes the wait's registration by its id, or where the node does not know it by its sealed state
- * (unique: it holds the wait's nonce). Tried once more a second later; where that fails too, a sweep
- * is planned and false returned.
+ * Removes the wait's registration by its id, else by its sealed state (unique: it holds the nonce).
+ * Tried once more a second later; where that fails too, a sweep is planned and false returned.
  */
 async function removeRegistration(
 	context: RequestContext,
@@ -582,10 +550,7 @@ async function removeRegistration(
 	}
 }
 
-/**
- * After an execution of the node, where this process planned a sweep that is due: nothing of the
- * node runs when n8n resumes a wait at its deadline or cancels it. Never fails.
- */
+/** A sweep this process planned, once due: nothing of the node runs when a wait times out or is cancelled. */
 export async function sweepEventWaits(
 	this: IExecuteFunctions,
 	profile: Profile | undefined,
@@ -603,9 +568,6 @@ export async function sweepEventWaits(
 		);
 	}
 }
-
-// ------------------------------------------------------------------------------------------------
-// Before and when the execution sleeps
 
 /** `$execution.resumeUrl` with this node's id: where n8n serves the node's webhook while the execution waits. */
 function resumeAddress(context: IExecuteFunctions | IWebhookFunctions): URL | undefined {
@@ -673,13 +635,9 @@ function callLater(
 	url: URL,
 	why: string,
 	delayMs: number,
-	before: () => void = () => undefined,
 ): void {
 	sleep(delayMs)
-		.then(async () => {
-			before();
-			await callAddress(context, url, why, READ_TIMEOUT_MS);
-		})
+		.then(async () => await callAddress(context, url, why, READ_TIMEOUT_MS))
 		.catch((error: unknown) =>
 			context.logger.debug(
 				`Content Publishing: the call to the resume address failed: ${safeMessage(error, url)}`,
@@ -689,7 +647,7 @@ function callLater(
 
 /**
  * After every item's job has started: registers the webhook, reads the jobs once, and puts the
- * execution to wait unless all have finished. Where it cannot register, the node polls and says why.
+ * execution to wait unless all have finished (their outputs). Where it cannot, a notice says why.
  */
 export async function awaitByEvent(
 	this: IExecuteFunctions,
@@ -697,7 +655,11 @@ export async function awaitByEvent(
 	setup: EventWaitSetup,
 	jobs: Array<{ itemIndex: number; job: JobToAwait }>,
 	decided: Array<INodeExecutionData[] | undefined>,
-): Promise<EventWaitOutcome> {
+): Promise<'waiting' | Map<number, IDataObject | Error> | undefined> {
+	const pollInstead = (message: string) => {
+		this.addExecutionHints({ message, location: 'outputPane' });
+		return undefined;
+	};
 	const executionId = this.getExecutionId();
 	const nodeId = this.getNode().id;
 	const maxWaitSeconds = Math.max(...jobs.map(({ job }) => job.waitOptions.maxWaitSeconds));
@@ -720,10 +682,9 @@ export async function awaitByEvent(
 		if (state.j[itemIndex] !== null) continue;
 		// A file cannot travel in an address: such a batch is polled.
 		if (output?.length !== 1 || output[0].binary !== undefined)
-			return {
-				waiting: false,
-				poll: "An item's output holds binary data, which cannot wait for the service's event, so the node polled the jobs.",
-			};
+			return pollInstead(
+				"An item's output holds binary data, which cannot wait for the service's event, so the node polled the jobs.",
+			);
 		outputs[itemIndex] = output[0].json;
 	}
 	if (Object.keys(outputs).length > 0) state.o = outputs;
@@ -745,53 +706,45 @@ export async function awaitByEvent(
 	const stated = profile.webhooks.registration.maxUrlLength;
 	const limit = stated === undefined ? DEFAULT_MAX_URL_LENGTH : Math.min(stated, MAX_URL_LENGTH);
 	if (address.toString().length > limit)
-		return {
-			waiting: false,
-			poll: `The ${jobs.length} items' jobs make the address the wait registers longer than the service takes (${limit} characters), so the node polled them. Split the items into smaller batches (Loop Over Items) to wait for the service's event.`,
-		};
+		return pollInstead(
+			`The ${jobs.length} items' jobs make the address the wait registers longer than the service takes (${limit} characters), so the node polled them. Split the items into smaller batches (Loop Over Items) to wait for the service's event.`,
+		);
 
 	// Before registering: what earlier waits left.
 	await sweep(this, profile, setup.resume, scope);
 	const remove = async (target: { sealed: string } | { id: string }) =>
 		await removeRegistration(this, profile, setup.resume, target, credential);
 	const notRegistered = (why: string, removed: boolean) =>
-		`${why}, so the node polled the jobs.${removed ? '' : ' A webhook the service may have registered for the wait could not be looked for: a later execution of the node with this credential removes it, from a minute on.'}`;
+		pollInstead(
+			`${why}, so the node polled the jobs.${removed ? '' : ' A webhook the service may have registered for the wait could not be looked for: a later execution of the node with this credential removes it, from a minute on.'}`,
+		);
 
-	let created: unknown;
+	let registered: Registered;
 	try {
-		const answer = await callEndpoint.call(this, 'createWebhook', {
-			params: {
-				url: address.toString(),
-				events: setup.events,
-				...(state.k === 1 ? { secret: derivedSecret(profile, key, secretOfWait) } : {}),
-			},
-			optional: { description: `n8n execution ${executionId}: waiting for ${jobs.length} jobs` },
-			itemKey: randomBytes(16).toString('hex'),
+		registered = await registerWebhook(this, profile, {
+			url: address.toString(),
+			events: setup.events,
+			description: `n8n execution ${executionId}: waiting for ${jobs.length} jobs`,
+			ownSecret: derivedSecret(profile, key, secretOfWait),
 		});
-		created = readResource(profile.operations.createWebhook.answer, answer.body);
 	} catch (error) {
 		// The service may have stored it all the same: a lost answer, or a refusal after storing.
 		const why = `The service did not register the webhook the wait needs (${safeMessage(error, setup.resume, address)})`;
-		return { waiting: false, poll: notRegistered(why, await remove({ sealed })) };
+		return notRegistered(why, await remove({ sealed }));
 	}
-	const id = registrationId(profile, created);
+	const { id, secret } = registered;
 	if (id === undefined) {
-		const removed = await remove({ sealed });
-		return {
-			waiting: false,
-			poll: removed
-				? 'The service registered the webhook but answered without its id, so the node removed it again and polled the jobs.'
-				: notRegistered('The service registered the webhook but answered without its id', false),
-		};
+		const why = 'The service registered the webhook but answered without its id';
+		return (await remove({ sealed }))
+			? pollInstead(`${why}, so the node removed it again and polled the jobs.`)
+			: notRegistered(why, false);
 	}
 	// Should the execution end without the node (cancelled, or at its deadline), a later one sweeps.
 	planSweep(credential, Math.min(Date.now() + SWEEP_INTERVAL_MS, deadline + LEFTOVER_GRACE_MS));
-	const { secret } = profile.webhooks;
-	const chosen = secret.by === 'service' ? readAt(created, secret.at) : undefined;
-	if (secret.by === 'service' && usableSecret(chosen, secret.pattern, profile.webhooks.signature)) {
+	if (state.k !== 1 && secret !== undefined) {
 		// The service chose the secret: the address carries it, sealed, so the node can check deliveries.
 		const withSecret = new URL(address.toString());
-		withSecret.searchParams.set(SECRET_PARAM, seal(key, secretOfWait, chosen));
+		withSecret.searchParams.set(SECRET_PARAM, seal(key, secretOfWait, secret));
 		try {
 			await callEndpoint.call(this, 'updateWebhook', {
 				id,
@@ -809,7 +762,7 @@ export async function awaitByEvent(
 		const { outputs: finished, pendingAt } = await readJobs(this, profile, jobsOf(state), state.w);
 		if (pendingAt === undefined) {
 			await remove({ id });
-			return { waiting: false, finished };
+			return finished;
 		}
 	} catch (error) {
 		// Waiting goes on after a rate limit or a gateway error: the events, or the node's own call, read again.
@@ -820,11 +773,8 @@ export async function awaitByEvent(
 	}
 	await this.putExecutionToWait(new Date(deadline));
 	callLater(this, address, 'after-wait', NUDGE_DELAY_MS);
-	return { waiting: true };
+	return 'waiting';
 }
-
-// ------------------------------------------------------------------------------------------------
-// Each call of the resume address
 
 const running = new Map<string, Promise<unknown>>();
 const resumed = new Map<string, number>();
@@ -841,13 +791,6 @@ async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
 	}
 }
 
-function rememberResumed(key: string): void {
-	const now = Date.now();
-	for (const [entry, until] of resumed) if (until < now) resumed.delete(entry);
-	remember(resumed, key, now + RESUMED_MEMORY_MS);
-	unsignedReads.delete(key);
-}
-
 /** A wait's reads for calls without a valid signature, in this process: a token bucket. */
 interface UnsignedReads {
 	/** Reads allowed now: up to UNSIGNED_READS_PER_MINUTE, one more every READ_REFILL_MS; below 0 after a call that read many. */
@@ -855,15 +798,15 @@ interface UnsignedReads {
 	at: number;
 	/** The position of the job the last such call found pending: where the next one starts. */
 	start: number;
-	/** Whether the node's own call is planned, for the calls held back meanwhile. */
-	owed: boolean;
+	/** When the node's own call, planned for the calls held back meanwhile, is due. */
+	owedAt: number;
 }
 
 const unsignedReads = new Map<string, UnsignedReads>();
 
 function unsignedReadsOf(wait: string): UnsignedReads {
 	const now = Date.now();
-	const full = { tokens: UNSIGNED_READS_PER_MINUTE, at: now, start: 0, owed: false };
+	const full = { tokens: UNSIGNED_READS_PER_MINUTE, at: now, start: 0, owedAt: 0 };
 	const reads = unsignedReads.get(wait) ?? remember(unsignedReads, wait, full);
 	reads.tokens = Math.min(
 		UNSIGNED_READS_PER_MINUTE,
@@ -884,15 +827,13 @@ function holdBack(
 ): IWebhookResponseData {
 	const waitMs = Math.ceil((1 - reads.tokens) * READ_REFILL_MS);
 	const address = resumeAddress(context);
-	if (!reads.owed && address !== undefined) {
+	if (reads.owedAt <= Date.now() && address !== undefined) {
 		for (const param of [STATE_PARAM, UNTIL_PARAM, RUN_MAC_PARAM, SECRET_PARAM]) {
 			const value = text(query[param]);
 			if (value !== undefined) address.searchParams.set(param, value);
 		}
-		reads.owed = true;
-		callLater(context, address, 'held-back', waitMs, () => {
-			reads.owed = false;
-		});
+		reads.owedAt = Date.now() + waitMs;
+		callLater(context, address, 'held-back', waitMs);
 	}
 	context.getResponseObject().setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
 	return answer(context, 429, {
@@ -945,9 +886,8 @@ async function resumedItems(
 }
 
 /**
- * A call of the resume address: resumes the execution once every job has finished, or with the
- * unfinished ones as timed-out items after the deadline. It never throws: n8n would resume the
- * execution with its data replaced by the error.
+ * A call of the resume address: resumes the execution once every job has finished, or after the
+ * deadline. Never throws: n8n would resume the execution with its data replaced by the error.
  */
 export async function resumeOnEvent(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	try {
@@ -976,7 +916,8 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 
 	const wait = `${executionId}:${nodeId}:${state.n}`;
 	return await oneAtATime(wait, async () => {
-		if (resumed.has(wait)) return answer(context, 200, { received: true, resumed: true });
+		if ((resumed.get(wait) ?? 0) > Date.now())
+			return answer(context, 200, { received: true, resumed: true });
 		const profile = await loadProfile.call(context);
 		const jobs = jobsOf(state);
 
@@ -1037,7 +978,8 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 		const resume = resumeAddress(context);
 		if (resume !== undefined)
 			await removeRegistration(context, profile, resume, { sealed }, credential);
-		rememberResumed(wait);
+		remember(resumed, wait, Date.now() + RESUMED_MEMORY_MS);
+		unsignedReads.delete(wait);
 		return { noWebhookResponse: true, workflowData: [items] };
 	});
 }

@@ -1,18 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import {
-	findJob,
-	readJob,
-	readResource,
-	type JobView,
-	type Message,
-} from '../../shared/executor/answers';
+import { findJob, readJob, readResource, type JobView } from '../../shared/executor/answers';
 import { isRecord } from '../../shared/profile/pointer';
-import type { OperationName, Profile } from '../../shared/profile/types';
 import { sleepUnlessCancelled } from '../../shared/sleep';
 import {
 	asNodeError,
+	type Answer,
 	isTransient,
 	loadProfile,
 	readJobById,
@@ -20,6 +14,7 @@ import {
 	retryAfterMs,
 } from '../../shared/transport';
 import type { MediaOptions } from '../media/binary';
+import type { RequestPlan } from '../actions/types';
 
 const MAX_POLL_INTERVAL_MS = 30_000;
 // A Poll Interval beyond this is taken as this: it bounds every timer the wait sets.
@@ -38,10 +33,7 @@ export interface WaitOptions {
 
 /** An operation's answer that is a job still to be waited for, once every item has started its own. */
 export class JobToAwait {
-	/**
-	 * When the node learnt of the job. Waits run a few at a time, so a later item's wait may begin
-	 * long after its job started: its checks are timed from here, not from when its wait begins.
-	 */
+	/** When the node learnt of the job: a later item's wait, begun long after, times its checks from here. */
 	readonly since = Date.now();
 
 	constructor(
@@ -51,12 +43,15 @@ export class JobToAwait {
 	) {}
 }
 
-export function failedJobError(
+/** A job's output once it has ended (or was accepted to run later): the job, or its failure. */
+export function endedJob(
 	context: { getNode(): INode },
 	job: IDataObject,
 	view: JobView,
 	itemIndex: number,
-): NodeApiError {
+): IDataObject | NodeApiError | undefined {
+	if (view.state === 'succeeded' || view.state === 'scheduled') return job;
+	if (view.state !== 'failed') return undefined;
 	const message = view.error?.message ?? `The job ended with status "${view.status}"`;
 	const error = new NodeApiError(context.getNode(), job as JsonObject, {
 		message: `Job ${view.id} failed: ${message}`,
@@ -68,11 +63,7 @@ export function failedJobError(
 	return error;
 }
 
-/**
- * Polls a job until it finishes, backing off between polls. Sleeping goes through the
- * execution's cancel signal, so a cancelled execution stops waiting at once. A job the service
- * has accepted to run later (a scheduled publication) ends the wait: it is output as it is.
- */
+/** Polls a job until it finishes, backing off between polls, until the execution is cancelled. */
 export async function waitForJob(
 	this: IExecuteFunctions,
 	{ jobId, waitOptions: { pollIntervalSeconds, maxWaitSeconds }, since }: JobToAwait,
@@ -84,11 +75,8 @@ export async function waitForJob(
 	const profile = await loadProfile.call(this, itemIndex);
 	const deadline = Date.now() + maxWaitSeconds * 1000;
 	const chosen = Math.min(Math.max(pollIntervalSeconds * 1000, 50), LONGEST_POLL_INTERVAL_MS);
-	// Checks come every tenth of the time since the job started, so a job that finishes after t is
-	// seen by max(t + 1 s, 1.1 t) with a number of polls that grows with the logarithm of t. The
-	// first comes a second after the job started (the Poll Interval, if shorter), at once for a wait
-	// that begins later than that; backing off stops at 30 s between polls (the Poll Interval, if
-	// longer).
+	// Checks come every tenth of the time since the job started, from `floor` to `ceiling` apart: a
+	// job that finishes after t is seen by max(t + 1 s, 1.1 t) in log(t) polls (docs/waiting.md).
 	const floor = Math.min(FIRST_POLL_MS, chosen);
 	const ceiling = Math.max(MAX_POLL_INTERVAL_MS, chosen);
 	const gap = () => Math.min(Math.max((Date.now() - since) * WAITED_FRACTION, floor), ceiling);
@@ -128,8 +116,9 @@ export async function waitForJob(
 
 		const view = readJob(profile.jobs, job);
 		lastStatus = view.status || 'unknown';
-		if (view.state === 'succeeded' || view.state === 'scheduled') return job;
-		if (view.state === 'failed') throw failedJobError(this, job, view, itemIndex);
+		const ended = endedJob(this, job, view, itemIndex);
+		if (ended instanceof Error) throw ended;
+		if (ended !== undefined) return ended;
 		interval = gap();
 	}
 }
@@ -152,26 +141,17 @@ export function jobTimeoutError(
 	);
 }
 
-/**
- * Reads an answer that may be a job: the job to wait for when waiting was asked for and the job
- * is unfinished, otherwise the answer itself (the job, or a synchronous result).
- */
+/** An answer's output (a job, or a synchronous result), or the unfinished job to wait for where asked. */
 export function resultOrJobToAwait(
 	this: IExecuteFunctions,
-	profile: Profile,
-	operation: OperationName,
-	answer: Message,
-	wait: WaitOptions | undefined,
+	answer: Answer,
+	{ endpoint, wait, media }: RequestPlan,
 	itemIndex: number,
-	media?: MediaOptions,
 ): IDataObject | JobToAwait {
-	const found = findJob(
-		profile.jobs,
-		profile.operations[operation].answer.jobs,
-		answer,
-		profile.operations.getJob.path,
-	);
-	const resource = readResource(profile.operations[operation].answer, answer.body);
+	const { profile } = answer;
+	const reading = profile.operations[endpoint].answer;
+	const found = findJob(profile.jobs, reading.jobs, answer, profile.operations.getJob.path);
+	const resource = readResource(reading, answer.body);
 	// A job known only by where it is (a 202's Location) is output as its id, named as the service's jobs
 	// name it; one named in a body, as that body.
 	const idName = (profile.jobs.id[0] ?? '/id').slice(1).split('/')[0] || 'id';
@@ -183,9 +163,9 @@ export function resultOrJobToAwait(
 	if (wait === undefined || found === undefined) return output;
 	// A wait for the service's event reads every job once after registering, whatever its first answer said.
 	if (found.job !== undefined && wait.method !== 'event') {
-		const view = readJob(profile.jobs, found.job);
-		if (view.state === 'succeeded' || view.state === 'scheduled') return found.job;
-		if (view.state === 'failed') throw failedJobError(this, found.job, view, itemIndex);
+		const ended = endedJob(this, found.job, readJob(profile.jobs, found.job), itemIndex);
+		if (ended instanceof Error) throw ended;
+		if (ended !== undefined) return ended;
 	}
 	return new JobToAwait(found.id, wait, media);
 }
