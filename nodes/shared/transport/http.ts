@@ -31,35 +31,15 @@ export interface ExchangeSettings {
 export const MAX_REDIRECTS = 5;
 export const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
 
-/** A readable stream as n8n's helper hands it over. */
+/** An answer's body: n8n's request helper hands over a stream for `encoding: 'stream'`. */
 interface BodyStream extends AsyncIterable<Buffer | string> {
 	destroy(error?: Error): void;
-}
-
-function isStream(value: unknown): value is BodyStream {
-	return (
-		value !== null &&
-		typeof value === 'object' &&
-		Symbol.asyncIterator in value &&
-		typeof (value as BodyStream).destroy === 'function'
-	);
 }
 
 class AnswerTooLarge extends Error {}
 
 /** Reads an answer's body up to `maxBytes`; more stops the reading and fails. */
-async function readText(body: unknown, maxBytes: number): Promise<string> {
-	if (!isStream(body)) {
-		const text = Buffer.isBuffer(body)
-			? body.toString('utf8')
-			: typeof body === 'string'
-				? body
-				: body === undefined || body === null
-					? ''
-					: JSON.stringify(body);
-		if (Buffer.byteLength(text) > maxBytes) throw new AnswerTooLarge();
-		return text;
-	}
+async function readText(body: BodyStream, maxBytes: number): Promise<string> {
 	const chunks: Buffer[] = [];
 	let size = 0;
 	for await (const chunk of body) {
@@ -99,7 +79,7 @@ async function sendOnce(
 			ignoreHttpStatusErrors: true,
 			disableFollowRedirect: true,
 			abortSignal,
-		})) as { statusCode: number; headers: Headers; body: unknown };
+		})) as { statusCode: number; headers: Headers; body: BodyStream };
 		const text = await readText(response.body, maxBytes);
 		return { statusCode: response.statusCode, headers: response.headers ?? {}, text };
 	} catch (error) {
