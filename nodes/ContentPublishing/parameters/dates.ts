@@ -44,15 +44,6 @@ function instantOf(wall: number, timeZone: string): number {
 	return wall - offsetAt(timeZone, wall - offsetAt(timeZone, wall));
 }
 
-function isTimeZone(timeZone: string): boolean {
-	try {
-		new Intl.DateTimeFormat('en-US', { timeZone });
-		return true;
-	} catch {
-		return false;
-	}
-}
-
 /** A Luxon DateTime, as an expression hands it over: anything with `toMillis()`. */
 function millisOf(value: object): number | undefined {
 	const toMillis = (value as { toMillis?: unknown }).toMillis;
@@ -74,7 +65,9 @@ export function readDateTime(
 	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
 		return undefined;
 	const zone = String(zoneOption ?? '').trim() || this.getTimezone();
-	if (!isTimeZone(zone)) {
+	try {
+		new Intl.DateTimeFormat('en-US', { timeZone: zone });
+	} catch {
 		throw new NodeOperationError(
 			this.getNode(),
 			`"Time Zone" of item ${itemIndex} is not a time zone: "${zone.slice(0, 60)}"`,
