@@ -9,7 +9,7 @@ import {
 	type MediaContext,
 } from '../../shared/transport/download';
 import { readHostRules } from '../../shared/transport/hosts';
-import { readRequestTimeout } from '../parameters/fields';
+import { parameterError, readRequestTimeout } from '../parameters/fields';
 
 /** Where a job's media goes (binary field `field`, or `field_0`, `field_1`, … for several files) and the bounds of its downloads. */
 export interface MediaOptions extends DownloadLimits {
@@ -88,11 +88,7 @@ function numberOption(
 	const max = Number(field.typeOptions?.maxValue);
 	const number = Number(options[name] ?? field.default);
 	if (!Number.isFinite(number) || number <= 0 || number > max) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`"${field.displayName}" of item ${itemIndex} must be a number from 1 to ${max}`,
-			{ itemIndex },
-		);
+		throw parameterError(this, field.displayName, itemIndex, `must be a number from 1 to ${max}`);
 	}
 	return number;
 }
@@ -104,23 +100,22 @@ export function readMediaOptions(
 	if (!(this.getNodeParameter('downloadMedia', itemIndex, false) as boolean)) return undefined;
 	const field = String(this.getNodeParameter('mediaField', itemIndex, 'data') ?? '').trim();
 	if (!/^[\w.-]+$/.test(field)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`"Put Media in Field" of item ${itemIndex} must be a field name such as "data"`,
-			{ itemIndex },
+		throw parameterError(
+			this,
+			'Put Media in Field',
+			itemIndex,
+			'must be a field name such as "data"',
 		);
 	}
 	const options = this.getNodeParameter('mediaOptions', itemIndex, {}) as IDataObject;
 	const { rules, invalid } = readHostRules(String(options.allowedMediaHosts ?? ''));
 	if (invalid !== undefined) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`"Allowed Media Hosts" of item ${itemIndex} has an entry that is not a host: "${invalid.slice(0, 100)}"`,
-			{
-				itemIndex,
-				description:
-					'List host names or IP addresses, each optionally with :port, such as media.corp.example, *.cdn.internal or 10.0.0.5:9000, separated by commas.',
-			},
+		throw parameterError(
+			this,
+			'Allowed Media Hosts',
+			itemIndex,
+			`has an entry that is not a host: "${invalid.slice(0, 100)}"`,
+			'List host names or IP addresses, each optionally with :port, such as media.corp.example, *.cdn.internal or 10.0.0.5:9000, separated by commas.',
 		);
 	}
 	return {

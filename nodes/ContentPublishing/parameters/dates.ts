@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+
+import { parameterError } from './fields';
 
 /**
  * n8n's date-time fields hold a wall-clock time without an offset, meant in the workflow's time
@@ -68,14 +69,12 @@ export function readDateTime(
 	try {
 		new Intl.DateTimeFormat('en-US', { timeZone: zone });
 	} catch {
-		throw new NodeOperationError(
-			this.getNode(),
-			`"Time Zone" of item ${itemIndex} is not a time zone: "${zone.slice(0, 60)}"`,
-			{
-				itemIndex,
-				description:
-					"Use an IANA time zone name such as Europe/Berlin or America/New_York, or leave it empty for the workflow's time zone.",
-			},
+		throw parameterError(
+			this,
+			'Time Zone',
+			itemIndex,
+			`is not a time zone: "${zone.slice(0, 60)}"`,
+			"Use an IANA time zone name such as Europe/Berlin or America/New_York, or leave it empty for the workflow's time zone.",
 		);
 	}
 	let instant: number | undefined;
@@ -94,14 +93,12 @@ export function readDateTime(
 		}
 	}
 	if (instant === undefined || !Number.isFinite(instant)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`"${displayName}" of item ${itemIndex} is not a date and time`,
-			{
-				itemIndex,
-				description:
-					'Use a date and time such as 2026-12-01T10:00:00 (read in the time zone), one with its offset such as 2026-12-01T10:00:00+01:00, or an expression giving a date.',
-			},
+		throw parameterError(
+			this,
+			displayName,
+			itemIndex,
+			'is not a date and time',
+			'Use a date and time such as 2026-12-01T10:00:00 (read in the time zone), one with its offset such as 2026-12-01T10:00:00+01:00, or an expression giving a date.',
 		);
 	}
 	return new Date(instant).toISOString();

@@ -8,6 +8,21 @@ import { DEFAULT_TIMEOUT_MS } from '../../shared/transport';
 import type { ExtraFields } from '../actions/types';
 import { pageIdField, sourcePostField } from '../descriptions/locators';
 
+/** The error of a parameter's value, naming the parameter and the item. */
+export function parameterError(
+	context: IExecuteFunctions,
+	displayName: string,
+	itemIndex: number,
+	problem: string,
+	description?: string,
+): NodeOperationError {
+	return new NodeOperationError(
+		context.getNode(),
+		`"${displayName}" of item ${itemIndex} ${problem}`,
+		{ itemIndex, description },
+	);
+}
+
 function isEmptyValue(value: unknown): boolean {
 	return (
 		value === undefined ||
@@ -62,10 +77,12 @@ function parseJsonValue(
 	try {
 		return JSON.parse(value);
 	} catch (error) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`"${displayName}" of item ${itemIndex} is not valid JSON`,
-			{ itemIndex, description: (error as Error).message },
+		throw parameterError(
+			this,
+			displayName,
+			itemIndex,
+			'is not valid JSON',
+			(error as Error).message,
 		);
 	}
 }
@@ -80,10 +97,11 @@ function parseJsonObject(
 	if (isEmptyValue(value)) return {};
 	const parsed = parseJsonValue.call(this, value, displayName, itemIndex);
 	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`"${displayName}" of item ${itemIndex} must be a JSON object, like {"field": "value"}`,
-			{ itemIndex },
+		throw parameterError(
+			this,
+			displayName,
+			itemIndex,
+			'must be a JSON object, like {"field": "value"}',
 		);
 	}
 	return parsed as IDataObject;
@@ -103,30 +121,20 @@ export function requireTextList(
 	const parsed = isEmptyValue(value)
 		? []
 		: parseJsonValue.call(this, value, displayName, itemIndex);
-	if (Array.isArray(parsed) && parsed.length === 0) {
-		throw new NodeOperationError(this.getNode(), `"${displayName}" of item ${itemIndex} is empty`, {
-			itemIndex,
-		});
-	}
+	if (Array.isArray(parsed) && parsed.length === 0)
+		throw parameterError(this, displayName, itemIndex, 'is empty');
 	if (!Array.isArray(parsed) || parsed.some((entry) => typeof entry !== 'string')) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`"${displayName}" of item ${itemIndex} must be a list of texts, like ["First part", "Second part"]`,
-			{
-				itemIndex,
-				description:
-					'Type a JSON array of texts, or give one with an expression, such as {{ $json.result.tweets }} after Generate Twitter Thread.',
-			},
+		throw parameterError(
+			this,
+			displayName,
+			itemIndex,
+			'must be a list of texts, like ["First part", "Second part"]',
+			'Type a JSON array of texts, or give one with an expression, such as {{ $json.result.tweets }} after Generate Twitter Thread.',
 		);
 	}
 	const empty = parsed.findIndex((entry: string) => entry.trim() === '');
-	if (empty !== -1) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`"${displayName}" of item ${itemIndex} has an empty part: number ${empty + 1}`,
-			{ itemIndex },
-		);
-	}
+	if (empty !== -1)
+		throw parameterError(this, displayName, itemIndex, `has an empty part: number ${empty + 1}`);
 	return parsed as string[];
 }
 
@@ -153,20 +161,14 @@ function checkId(
 	displayName: string,
 	itemIndex: number,
 ): string {
-	if (id === '') {
-		throw new NodeOperationError(this.getNode(), `"${displayName}" of item ${itemIndex} is empty`, {
-			itemIndex,
-		});
-	}
+	if (id === '') throw parameterError(this, displayName, itemIndex, 'is empty');
 	if (isUnsafeId(id)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`"${displayName}" of item ${itemIndex} is not an ID: "${id}"`,
-			{
-				itemIndex,
-				description:
-					'"." and ".." (also percent-encoded) would address another path of the API than one resource.',
-			},
+		throw parameterError(
+			this,
+			displayName,
+			itemIndex,
+			`is not an ID: "${id}"`,
+			'"." and ".." (also percent-encoded) would address another path of the API than one resource.',
 		);
 	}
 	return id;
@@ -222,11 +224,7 @@ export function requireString(
 ): string {
 	// Only checked, not trimmed: text such as a post's content is sent exactly as given.
 	const value = String(this.getNodeParameter(parameterName, itemIndex, '') ?? '');
-	if (value.trim() === '') {
-		throw new NodeOperationError(this.getNode(), `"${displayName}" of item ${itemIndex} is empty`, {
-			itemIndex,
-		});
-	}
+	if (value.trim() === '') throw parameterError(this, displayName, itemIndex, 'is empty');
 	return value;
 }
 

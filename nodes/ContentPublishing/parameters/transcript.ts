@@ -1,6 +1,8 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { parameterError } from './fields';
+
 type TranscriptFormat = 'text' | 'vtt' | 'srt';
 
 /** The largest transcript the node sends: many hours of speech, far below what a request may carry. */
@@ -124,19 +126,14 @@ export async function readTranscript(this: IExecuteFunctions, itemIndex: number)
 					itemIndex,
 				)
 			: String(this.getNodeParameter('transcript', itemIndex, '') ?? '').trim();
-	if (transcript === '') {
-		throw new NodeOperationError(this.getNode(), `"Transcript" of item ${itemIndex} is empty`, {
-			itemIndex,
-		});
-	}
+	if (transcript === '') throw parameterError(this, 'Transcript', itemIndex, 'is empty');
 	if (Buffer.byteLength(transcript) > MAX_TRANSCRIPT_BYTES) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`"Transcript" of item ${itemIndex} is longer than a transcript can be`,
-			{
-				itemIndex,
-				description: `A transcript may have up to ${MAX_TRANSCRIPT_BYTES.toLocaleString('en-US')} bytes.`,
-			},
+		throw parameterError(
+			this,
+			'Transcript',
+			itemIndex,
+			'is longer than a transcript can be',
+			`A transcript may have up to ${MAX_TRANSCRIPT_BYTES.toLocaleString('en-US')} bytes.`,
 		);
 	}
 	return transcript;
