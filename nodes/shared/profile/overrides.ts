@@ -29,10 +29,6 @@ function problem(path: string[], allowed: string): OverrideError {
 	return new OverrideError(`Profile Overrides ${pointerOf(path) || '/'}: ${allowed}`);
 }
 
-function fail(path: string[], allowed: string): never {
-	throw problem(path, allowed);
-}
-
 /** The first problem `check` finds among `entries`. */
 function first<T>(entries: Iterable<T>, check: (entry: T) => OverrideError | undefined) {
 	for (const entry of entries) {
@@ -304,14 +300,6 @@ function expandShorthands(overrides: Record<string, unknown>): void {
 
 const OVERRIDES = "the credential's Profile Overrides";
 
-function parseJson(text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch (error) {
-		return error;
-	}
-}
-
 /** Reads the credential's Profile Overrides text: empty is none. */
 export function parseOverrides(raw: unknown): Record<string, unknown> | undefined {
 	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === ''))
@@ -319,21 +307,27 @@ export function parseOverrides(raw: unknown): Record<string, unknown> | undefine
 	let value: unknown = raw;
 	if (typeof raw === 'string') {
 		if (raw.length > MAX_OVERRIDES_LENGTH)
-			fail([], `must be at most ${MAX_OVERRIDES_LENGTH / 1024} KB of JSON`);
-		value = parseJson(raw);
-		if (value instanceof SyntaxError) fail([], `must be JSON: ${value.message}`);
+			throw problem([], `must be at most ${MAX_OVERRIDES_LENGTH / 1024} KB of JSON`);
+		try {
+			value = JSON.parse(raw);
+		} catch (error) {
+			throw problem([], `must be JSON: ${(error as Error).message}`);
+		}
 	}
 	if (!isRecord(value))
-		fail([], 'must be a JSON object, such as {"operations": {"updatePost": {"method": "POST"}}}');
+		throw problem(
+			[],
+			'must be a JSON object, such as {"operations": {"updatePost": {"method": "POST"}}}',
+		);
 	for (const key of Object.keys(value))
 		if (!['operations', 'jobs', 'errors', 'webhooks'].includes(key))
-			fail(
+			throw problem(
 				[key],
 				'is not a part of the profile that can be set; known: operations, jobs, errors, webhooks',
 			);
 	for (const key of Object.keys(value.operations ?? {}))
 		if (key !== EVERY && !(OPERATION_NAMES as readonly string[]).includes(key))
-			fail(
+			throw problem(
 				['operations', key],
 				`is not an operation of the node; known: ${EVERY} (every operation), ${OPERATION_NAMES.join(', ')}`,
 			);
@@ -379,7 +373,7 @@ export function applyOverrides(
 	for (const name of OPERATION_NAMES) {
 		const needsId = BUILT_IN_PROFILE.operations[name].path.includes('{id}');
 		if (needsId !== merged.operations[name].path.includes('{id}'))
-			fail(
+			throw problem(
 				['operations', name, 'path'],
 				needsId
 					? 'must hold "{id}", where the id of the resource goes'
@@ -415,10 +409,10 @@ function withEvery(profile: Profile, overrides: Record<string, unknown>): Record
 	const operations = isRecord(overrides.operations) ? overrides.operations : undefined;
 	const every = operations?.[EVERY];
 	if (operations === undefined || every === undefined) return overrides;
-	if (!isRecord(every)) fail(['operations', EVERY], 'must be an object');
+	if (!isRecord(every)) throw problem(['operations', EVERY], 'must be an object');
 	for (const key of Object.keys(every))
 		if (!SHARED.includes(key))
-			fail(
+			throw problem(
 				['operations', EVERY, key],
 				`is not shared by every operation; shared: ${SHARED.join(', ')}`,
 			);

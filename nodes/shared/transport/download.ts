@@ -5,16 +5,10 @@ import { headerValue, type Headers } from '../profile/pointer';
 import { readCredentials, redact } from './credentials';
 import { failureDetails } from './errors';
 import { isListedHost, nonPublicReason, type HostRule } from './hosts';
-import { MAX_REDIRECTS, REDIRECT_STATUSES, redirectTarget } from './http';
+import { MAX_REDIRECTS, REDIRECT_STATUSES, redirectTarget, type BodyStream } from './http';
 
 /** Where media are downloaded: an execution, or the webhook that resumes a waiting one. */
 export type MediaContext = IExecuteFunctions | IWebhookFunctions;
-
-/** A response body as n8n's request helper hands it over for `encoding: 'stream'`. */
-export type BodyStream = Exclude<
-	Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0],
-	Buffer
->;
 
 export interface DownloadLimits {
 	/** Hosts the user allows besides the Base URL's origin and public hosts ("Allowed Media Hosts"). */

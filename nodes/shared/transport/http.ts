@@ -1,4 +1,4 @@
-import type { IHttpRequestOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { headerValue, type Headers } from '../profile/pointer';
@@ -32,9 +32,10 @@ export const MAX_REDIRECTS = 5;
 export const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
 
 /** An answer's body: n8n's request helper hands over a stream for `encoding: 'stream'`. */
-interface BodyStream extends AsyncIterable<Buffer | string> {
-	destroy(error?: Error): void;
-}
+export type BodyStream = Exclude<
+	Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0],
+	Buffer
+>;
 
 class AnswerTooLarge extends Error {}
 
