@@ -180,12 +180,9 @@ export async function downloadFile(
 			`The media at ${shown(url)} is larger than "Max Media Size" (${limits.maxBytes / 1048576} MB)`,
 			'The download was stopped. Raise "Max Media Size" under Media Options if the file is expected to be this large.',
 		);
-	let first: URL;
-	try {
-		first = new URL(address);
-	} catch {
+	if (!URL.canParse(address))
 		throw refuse(`Item ${itemIndex}: the media address "${address.slice(0, 200)}" is not a URL`);
-	}
+	const first = new URL(address);
 	// A webhook resuming a waiting execution has no cancel of its own.
 	const cancel = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
 	const idle = idleWatch(limits.idleMs);
@@ -294,9 +291,19 @@ export async function downloadFile(
 					"The node stores a file only under a type that agrees with its name and its job. Check the job's media address: it may point at an error page.",
 				);
 			}
-			const body = bounded(response.body, limits.maxBytes, signal, idle.touch, () => {
-				tooLarge = true;
-			});
+			// Readable.map (community nodes may not import `stream`) passes each chunk on as it comes;
+			// throwing or the signal destroys it and the response, and whatever reads it fails.
+			let bytes = 0;
+			const body = response.body.map(
+				(chunk: Buffer | string) => {
+					bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+					idle.touch();
+					tooLarge = bytes > limits.maxBytes;
+					if (tooLarge) throw new Error('too large');
+					return chunk;
+				},
+				{ signal },
+			);
 			// Whether the whole file came: a failure after that is n8n's storage, not the download.
 			let received = false;
 			body.once('end', () => (received = true));
@@ -321,29 +328,4 @@ export async function downloadFile(
 	} finally {
 		idle.stop();
 	}
-}
-
-/** A body that fails as soon as it exceeds `maxBytes` or `signal` aborts, and tells `touch` of every chunk. */
-function bounded(
-	body: BodyStream,
-	maxBytes: number,
-	signal: AbortSignal,
-	touch: () => void,
-	onTooLarge: () => void,
-): BodyStream {
-	// Readable.map (community nodes may not import `stream`) passes each chunk on as it comes;
-	// throwing or the signal destroys it and the response, and whatever reads it fails.
-	let bytes = 0;
-	return body.map(
-		(chunk: Buffer | string) => {
-			bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
-			touch();
-			if (bytes > maxBytes) {
-				onTooLarge();
-				throw new Error('too large');
-			}
-			return chunk;
-		},
-		{ signal },
-	);
 }

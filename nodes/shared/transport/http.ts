@@ -127,11 +127,7 @@ async function sendOnce(
 /** Where a redirect points, or undefined where it names no readable address. */
 export function redirectTarget(headers: Headers, from: URL | string): URL | undefined {
 	const location = headerValue(headers, 'location');
-	try {
-		return location ? new URL(location, from) : undefined;
-	} catch {
-		return undefined;
-	}
+	return location && URL.canParse(location, String(from)) ? new URL(location, from) : undefined;
 }
 
 /**
