@@ -62,9 +62,8 @@ function shown(url: URL): string {
 const MAX_NAME_LENGTH = 200;
 
 /**
- * A file name from the last segment of an address: percent-decoded, without any path, control or
- * invisible format characters (such as a right-to-left override that makes `clip\u202Ekpm.exe` read
- * as `clipexe.mp4`) or leading dots, at most 200 characters with its extension kept.
+ * A file name from the last segment of an address, as docs/media.md says: no invisible format
+ * characters either (a right-to-left override makes `clip\u202Ekpm.exe` read as `clipexe.mp4`).
  */
 function fileNameOf(url: URL): string | undefined {
 	const segment = url.pathname.split('/').pop() ?? '';
@@ -122,11 +121,7 @@ const GENERIC_TYPES = ['', 'application/octet-stream', 'binary/octet-stream', 'a
 // script where n8n shows the file.
 const NOT_MEDIA = /^(text|multipart)\/|html|xml|json|javascript|ecmascript/;
 
-/**
- * The MIME type to store a file under, or why it is refused: never a type that is no media; a
- * generic type replaced by the one the name's extension says; refused when the type's kind is not
- * the extension's (image/png for a `.mp4`) or not one its job makes (a video in a carousel).
- */
+/** The MIME type to store a file under, or why it is refused (docs/media.md, "MIME types"). */
 function mediaTypeOf(
 	served: string,
 	fileName: string | undefined,
@@ -154,12 +149,9 @@ function mediaTypeOf(
 }
 
 /**
- * Streams a file a job's result names into n8n's binary storage, within bounds: only from the Base
- * URL's origin, the listed hosts or hosts public as written, checked again on every redirect (the
- * node follows at most 5 itself); the API key only while every address so far is on the Base URL's
- * origin; at most `maxBytes`, no silence longer than `idleMs`, before `deadline` (all of the item's
- * downloads) and the execution's cancel; stored only under a type its name and `jobKind` agree with.
- * A bound that ends a download destroys the stream, so no half file becomes the item's binary.
+ * Streams a file a job's result names into n8n's binary storage within the bounds of docs/media.md,
+ * `deadline` for all of the item's downloads; a bound that ends a download destroys the stream, so
+ * no half file becomes the item's binary.
  */
 export async function downloadFile(
 	this: MediaContext,

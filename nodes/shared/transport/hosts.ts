@@ -1,9 +1,7 @@
 /**
- * Which hosts a media address may name: an address in a job's result is untrusted and must not
- * reach n8n's own host, its network or a cloud metadata endpoint. Hosts are judged as the WHATWG
- * URL parser (n8n's request helper's too) leaves them: `2130706433`, `0x7f.1` and `１２７.０.０.１`
- * arrive as 127.0.0.1. Where a name resolves is unseen (community nodes may not import `dns`), so
- * a public name of a private address passes; "Allowed Media Hosts" narrows that.
+ * Which hosts a media address may name (docs/media.md): not n8n's own host, its network or a cloud
+ * metadata endpoint, judged as the WHATWG URL parser (n8n's request helper's too) leaves the host
+ * (`2130706433` is 127.0.0.1). Where a name resolves is unseen: community nodes may not import `dns`.
  */
 
 // IPv4 ranges that are not public (IANA special-purpose registry), with what they are.
@@ -172,17 +170,15 @@ export function readHostRules(text: string): { rules: HostRule[]; invalid?: stri
 		// A bare IPv6 address (two colons or more, no brackets) is written in brackets for the parser.
 		if (!written.includes('[') && !written.includes('/') && (written.match(/:/g) ?? []).length > 1)
 			written = `[${written}]`;
-		let url: URL;
-		try {
-			url = new URL(/^https?:\/\//i.test(written) ? written : `http://${written}`);
-		} catch {
-			return { rules, invalid: entry };
-		}
+		const whole = /^https?:\/\//i.test(written);
+		const address = whole ? written : `http://${written}`;
+		if (!URL.canParse(address)) return { rules, invalid: entry };
+		const url = new URL(address);
 		// Only a host and a port: no user, path, query or fragment (a path is at least `/`).
 		const bare = `${url.username}${url.password}${url.search}${url.hash}${url.pathname}` === '/';
 		if (!bare || url.hostname === '' || (subdomains && /^https?:/i.test(written)))
 			return { rules, invalid: entry };
-		const port = /^https?:\/\//i.test(written) ? defaultPort(url) : url.port || undefined;
+		const port = whole ? defaultPort(url) : url.port || undefined;
 		rules.push({ host: url.hostname.replace(/\.$/, ''), subdomains, port });
 	}
 	return { rules };

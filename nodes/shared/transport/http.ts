@@ -139,10 +139,11 @@ export async function exchange(
 	options: IHttpRequestOptions,
 	settings: ExchangeSettings,
 ): Promise<ServiceAnswer> {
-	let url = String(options.url);
-	let answer = await sendOnce.call(this, options, settings);
-	for (let redirects = 0; REDIRECT_STATUSES.includes(answer.statusCode); redirects++) {
-		const target = redirectTarget(answer.headers, url);
+	let request = options;
+	for (let redirects = 0; ; redirects++) {
+		const answer = await sendOnce.call(this, request, settings);
+		if (!REDIRECT_STATUSES.includes(answer.statusCode)) return answer;
+		const target = redirectTarget(answer.headers, String(request.url));
 		const followable =
 			target !== undefined &&
 			target.origin === new URL(settings.baseUrl).origin &&
@@ -164,10 +165,8 @@ export async function exchange(
 			);
 		}
 		// The Location names the whole address, query included.
-		url = target.toString();
-		answer = await sendOnce.call(this, { ...options, url, qs: undefined }, settings);
+		request = { ...options, url: target.toString(), qs: undefined };
 	}
-	return answer;
 }
 
 /** An answer that is not JSON, as the error that says so (a login page behind a wrong Base URL). */
