@@ -29,15 +29,6 @@ function problem(path: string[], allowed: string): OverrideError {
 	return new OverrideError(`Profile Overrides ${pointerOf(path) || '/'}: ${allowed}`);
 }
 
-/** The first problem `check` finds among `entries`. */
-function first<T>(entries: Iterable<T>, check: (entry: T) => OverrideError | undefined) {
-	for (const entry of entries) {
-		const found = check(entry);
-		if (found) return found;
-	}
-	return undefined;
-}
-
 const text =
 	(pattern?: RegExp, what = 'a text'): Check =>
 	(value, path) =>
@@ -64,7 +55,9 @@ function each(container: (value: unknown) => value is object, what: string, entr
 	return (value, path) =>
 		!container(value)
 			? problem(path, `must be ${what}`)
-			: first(Object.entries(value), ([key, item]) => check(item, [...path, key]));
+			: Object.entries(value)
+					.map(([key, item]) => check(item, [...path, key]))
+					.find(Boolean);
 }
 const list = (entry: Shape) =>
 	each(
@@ -90,22 +83,23 @@ function checkOf(shape: Shape): Check {
 	const known = fields.map(({ key }) => key);
 	return (value, path) => {
 		if (!isRecord(value)) return problem(path, 'must be an object');
+		const unknown = Object.keys(value).find((key) => !known.includes(key));
 		return (
-			first(fields, ({ key, optional, check }) =>
-				value[key] === undefined
-					? optional
-						? undefined
-						: problem([...path, key], 'is missing')
-					: check(value[key], [...path, key]),
-			) ??
-			first(Object.keys(value), (key) =>
-				known.includes(key)
-					? undefined
-					: problem(
-							[...path, key],
-							`is not a part of the profile here; known: ${known.join(', ')}`,
-						),
-			)
+			fields
+				.map(({ key, optional, check }) =>
+					value[key] === undefined
+						? optional
+							? undefined
+							: problem([...path, key], 'is missing')
+						: check(value[key], [...path, key]),
+				)
+				.find(Boolean) ??
+			(unknown === undefined
+				? undefined
+				: problem(
+						[...path, unknown],
+						`is not a part of the profile here; known: ${known.join(', ')}`,
+					))
 		);
 	};
 }
