@@ -32,11 +32,17 @@ function isEmptyValue(value: unknown): boolean {
 	);
 }
 
-function locatorValue(value: unknown): string {
-	if (value !== null && typeof value === 'object' && '__rl' in (value as IDataObject)) {
-		return String((value as INodeParameterResourceLocator).value ?? '').trim();
-	}
-	return String(value ?? '').trim();
+/**
+ * The id a resource locator names, or a text parameter holds: extractValue applies a locator mode's
+ * own rule, such as the ID pattern of a URL.
+ */
+function locatorId(this: IExecuteFunctions, parameterName: string, itemIndex: number): string {
+	const value = this.getNodeParameter(parameterName, itemIndex, undefined, { extractValue: true });
+	const id =
+		value !== null && typeof value === 'object' && '__rl' in value
+			? (value as INodeParameterResourceLocator).value
+			: value;
+	return String(id ?? '').trim();
 }
 
 // Parameters that are lists, also where they are typed as text (`a, b`).
@@ -50,9 +56,8 @@ function splitList(text: string): string[] {
 }
 
 /**
- * The parameters an operation sends (the keys of its fields in the built-in profile), from the
- * values of the same names, leaving out every empty optional value; lists typed as text become
- * their entries. The service's profile places them.
+ * The parameters an operation sends (its fields in the built-in profile), from the values of the
+ * same names: empty optional values left out, lists typed as text split into their entries.
  */
 export function pickFields(values: IDataObject, operation: OperationName): IDataObject {
 	const picked: IDataObject = {};
@@ -178,9 +183,8 @@ function checkId(
 const COLLECTION_LOCATORS = [pageIdField, sourcePostField];
 
 /**
- * Reads a collection parameter with each of its resource locators turned into the id it names,
- * by the locator mode's own rule. A value saved before a field became a locator is a plain
- * string and is kept as it is.
+ * Reads a collection parameter with each of its resource locators turned into the id it names; a
+ * value saved before a field became a locator is a plain string and is kept as it is.
  */
 export function readCollection(
 	this: IExecuteFunctions,
@@ -190,11 +194,7 @@ export function readCollection(
 	const collection = { ...(this.getNodeParameter(parameterName, itemIndex, {}) as IDataObject) };
 	for (const [name, value] of Object.entries(collection)) {
 		if (value === null || typeof value !== 'object' || !('__rl' in value)) continue;
-		const id = locatorValue(
-			this.getNodeParameter(`${parameterName}.${name}`, itemIndex, undefined, {
-				extractValue: true,
-			}),
-		);
+		const id = locatorId.call(this, `${parameterName}.${name}`, itemIndex);
 		const displayName =
 			COLLECTION_LOCATORS.find((locator) => locator.name === name)?.displayName ?? name;
 		collection[name] = id === '' ? id : checkId.call(this, id, displayName, itemIndex);
@@ -209,11 +209,7 @@ export function requireId(
 	displayName: string,
 	itemIndex: number,
 ): string {
-	// extractValue applies a locator mode's own rule, such as the ID pattern of a URL.
-	const id = locatorValue(
-		this.getNodeParameter(parameterName, itemIndex, undefined, { extractValue: true }),
-	);
-	return checkId.call(this, id, displayName, itemIndex);
+	return checkId.call(this, locatorId.call(this, parameterName, itemIndex), displayName, itemIndex);
 }
 
 export function requireString(

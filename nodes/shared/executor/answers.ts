@@ -312,16 +312,8 @@ export function describeError(
 
 // Deliveries
 
-export interface DeliveryView {
-	type: string;
-	/** The delivery's id, only where the profile names where it is. */
-	id?: string;
-	time?: unknown;
-	data: unknown;
-	post?: IDataObject;
-}
-
-export function readDelivery(reading: DeliveryReading, message: Message): DeliveryView {
+/** A delivery's event type, id, time and data, and the post in its data, where the profile puts them. */
+export function readDelivery(reading: DeliveryReading, message: Message) {
 	const data = firstAt(message, reading.data, (found) => found !== undefined) ?? {};
 	const post = reading.post.map((pointer) => readAt(data, pointer)).find(isRecord);
 	const type = firstAt(message, reading.type);
