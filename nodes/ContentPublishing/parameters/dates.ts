@@ -3,10 +3,9 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { parameterError } from './fields';
 
 /**
- * n8n's date-time fields hold a wall-clock time without an offset, meant in the workflow's time
- * zone, which a service would read in its own. The node reads it in the workflow's zone (or the
- * Time Zone option's) and sends UTC. A time with its offset, a Date or a Luxon DateTime from an
- * expression is taken as the instant it is.
+ * n8n's date-time fields hold a wall-clock time meant in the workflow's time zone, which a service
+ * would read in its own: the node reads it in that zone (or the Time Zone option's) and sends UTC.
+ * A time with its offset, a Date or a Luxon DateTime is taken as the instant it is.
  */
 
 export const timeZoneField: INodeProperties = {

@@ -112,10 +112,7 @@ function parseJsonObject(
 	return parsed as IDataObject;
 }
 
-/**
- * Reads a list of texts, none of them empty: a JSON array typed into the parameter, or one an
- * expression gives (such as the tweets of a generated thread). Each text is sent exactly as given.
- */
+/** Reads a list of texts, none empty, typed as a JSON array or given by an expression; sent as given. */
 export function requireTextList(
 	this: IExecuteFunctions,
 	parameterName: string,
