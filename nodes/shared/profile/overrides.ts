@@ -21,7 +21,8 @@ const MAX_OVERRIDES_LENGTH = 64 * 1024;
 const MAX_TEXT = 256;
 const MAX_LIST = 64;
 
-type Check = (value: unknown, path: string[]) => OverrideError | undefined;
+/** A check of a value; `single`: a list of places, which a single place given alone stands for. */
+type Check = ((value: unknown, path: string[]) => OverrideError | undefined) & { single?: true };
 /** A check, or an object as the checks of its properties; a key ending in `?` may be absent. */
 type Shape = Check | { [key: string]: Shape };
 
@@ -86,13 +87,12 @@ function checkOf(shape: Shape): Check {
 		const unknown = Object.keys(value).find((key) => !known.includes(key));
 		return (
 			fields
-				.map(({ key, optional, check }) =>
-					value[key] === undefined
-						? optional
-							? undefined
-							: problem([...path, key], 'is missing')
-						: check(value[key], [...path, key]),
-				)
+				.map(({ key, optional, check }) => {
+					if (check.single && typeof value[key] === 'string') value[key] = [value[key]];
+					if (value[key] === undefined)
+						return optional ? undefined : problem([...path, key], 'is missing');
+					return check(value[key], [...path, key]);
+				})
 				.find(Boolean) ??
 			(unknown === undefined
 				? undefined
@@ -106,13 +106,13 @@ function checkOf(shape: Shape): Check {
 
 // A JSON Pointer into an object; `""` is the object itself.
 const pointer = text(/^(\/[^/]*)*$/, 'a JSON Pointer such as "/status" ("" for the object itself)');
-const pointers = list(pointer);
+const pointers = Object.assign(list(pointer), { single: true as const });
 // Where an answer's values are: its body, or one of its headers.
 const location = text(
 	/^(\/body(\/[^/]*)*|\/headers\/[a-z0-9-]+)$/,
 	'a location in the answer such as "/body/data" or "/headers/link"',
 );
-const locations = list(location);
+const locations = Object.assign(list(location), { single: true as const });
 // Where a request's values go: its body (objects below it, `-` for each entry of a list), or one query parameter.
 const requestLocation = text(
 	/^(\/body(\/[^/]+)+|\/query\/[^/]+)$/,
@@ -256,13 +256,7 @@ const checkProfile = checkOf({
 	'overridden?': list(text()),
 });
 
-/** Wraps a single place in a list where the profile has a list of places. */
-function wrap(value: unknown, keys: string[]): void {
-	if (!isRecord(value)) return;
-	for (const key of keys) if (typeof value[key] === 'string') value[key] = [value[key]];
-}
-
-/** Places given as their location alone, or null; single places where lists are expected. */
+/** Places given as their location alone, or null. */
 function expandShorthands(overrides: Record<string, unknown>): void {
 	const operations = isRecord(overrides.operations) ? overrides.operations : {};
 	for (const operation of Object.values(operations)) {
@@ -283,13 +277,7 @@ function expandShorthands(overrides: Record<string, unknown>): void {
 								: place;
 			}
 		}
-		wrap(operation.answer, ['resource', 'items']);
-		wrap(own(operation.answer, 'paging'), ['next']);
 	}
-	wrap(overrides.jobs, ['id', 'result', 'error', 'errorMessage', 'errorCode', 'kind']);
-	wrap(own(overrides.jobs, 'completion'), ['status', 'done']);
-	wrap(overrides.errors, ['message', 'code', 'details']);
-	wrap(own(overrides.webhooks, 'delivery'), ['type', 'id', 'time', 'data', 'post']);
 }
 
 const OVERRIDES = "the credential's Profile Overrides";
