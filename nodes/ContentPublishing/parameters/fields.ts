@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { isUnsafeId } from '../../shared/executor/request';
 import { BUILT_IN_PROFILE } from '../../shared/profile/builtIn';
+import { isRecord } from '../../shared/profile/pointer';
 import type { OperationName } from '../../shared/profile/types';
 import { DEFAULT_TIMEOUT_MS } from '../../shared/transport';
 import type { ExtraFields } from '../actions/types';
@@ -92,26 +93,6 @@ function parseJsonValue(
 	}
 }
 
-/** Reads a JSON-object parameter, naming the parameter and the item when it is not one. */
-function parseJsonObject(
-	this: IExecuteFunctions,
-	value: unknown,
-	displayName: string,
-	itemIndex: number,
-): IDataObject {
-	if (isEmptyValue(value)) return {};
-	const parsed = parseJsonValue.call(this, value, displayName, itemIndex);
-	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-		throw parameterError(
-			this,
-			displayName,
-			itemIndex,
-			'must be a JSON object, like {"field": "value"}',
-		);
-	}
-	return parsed as IDataObject;
-}
-
 /** Reads a list of texts, none empty, typed as a JSON array or given by an expression; sent as given. */
 export function requireTextList(
 	this: IExecuteFunctions,
@@ -145,14 +126,20 @@ export function readExtraFields(
 	collection: IDataObject,
 	itemIndex: number,
 ): ExtraFields {
-	return {
-		body: parseJsonObject.call(this, collection.extraBody, 'Extra Body Fields (JSON)', itemIndex),
-		qs: parseJsonObject.call(
+	const object = (value: unknown, displayName: string): IDataObject => {
+		if (isEmptyValue(value)) return {};
+		const parsed = parseJsonValue.call(this, value, displayName, itemIndex);
+		if (isRecord(parsed)) return parsed;
+		throw parameterError(
 			this,
-			collection.extraQuery,
-			'Extra Query Parameters (JSON)',
+			displayName,
 			itemIndex,
-		),
+			'must be a JSON object, like {"field": "value"}',
+		);
+	};
+	return {
+		body: object(collection.extraBody, 'Extra Body Fields (JSON)'),
+		qs: object(collection.extraQuery, 'Extra Query Parameters (JSON)'),
 	};
 }
 
