@@ -257,25 +257,23 @@ const checkProfile = checkOf({
 });
 
 /** Places given as their location alone, or null. */
-function expandShorthands(overrides: Record<string, unknown>): void {
-	const operations = isRecord(overrides.operations) ? overrides.operations : {};
-	for (const operation of Object.values(operations)) {
-		if (!isRecord(operation)) continue;
-		if (isRecord(operation.fields)) {
-			for (const [field, place] of Object.entries(operation.fields)) {
-				operation.fields[field] =
-					place === null
-						? {
-								to: null,
-								why: "The credential's Profile Overrides give it no place.",
-								from: OVERRIDES,
-							}
-						: typeof place === 'string'
-							? { to: place, from: OVERRIDES }
-							: isRecord(place)
-								? { from: OVERRIDES, ...place }
-								: place;
-			}
+function expandShorthands(operations: unknown): void {
+	for (const operation of isRecord(operations) ? Object.values(operations) : []) {
+		const fields = own(operation, 'fields');
+		if (!isRecord(fields)) continue;
+		for (const [field, place] of Object.entries(fields)) {
+			fields[field] =
+				place === null
+					? {
+							to: null,
+							why: "The credential's Profile Overrides give it no place.",
+							from: OVERRIDES,
+						}
+					: typeof place === 'string'
+						? { to: place, from: OVERRIDES }
+						: isRecord(place)
+							? { from: OVERRIDES, ...place }
+							: place;
 		}
 	}
 }
@@ -313,7 +311,7 @@ export function parseOverrides(raw: unknown): Record<string, unknown> | undefine
 				['operations', key],
 				`is not an operation of the node; known: ${EVERY} (every operation), ${OPERATION_NAMES.join(', ')}`,
 			);
-	expandShorthands(value);
+	expandShorthands(value.operations);
 	return value;
 }
 
