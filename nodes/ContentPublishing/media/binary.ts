@@ -16,8 +16,7 @@ export interface MediaOptions extends DownloadLimits {
 	field: string;
 }
 
-// The bounds of a job's downloads; 1024 MB is far above a generated video (10 minutes of 1080p at
-// 8 Mbit/s is 600 MB), and arrives in 600 s, the Maximum Wait Time of a job, at 14 Mbit/s.
+// The bounds of a job's downloads; docs/media.md says why the defaults are what they are.
 const mediaOptions: INodeProperties[] = [
 	{
 		displayName: 'Allowed Media Hosts',

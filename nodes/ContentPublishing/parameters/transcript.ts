@@ -11,10 +11,7 @@ const MAX_TRANSCRIPT_BYTES = 5 * 1024 * 1024;
 /** Tab, line feed, form feed and carriage return: the C0 controls a text file may hold. */
 const TEXT_CONTROLS = new Set([0x09, 0x0a, 0x0c, 0x0d]);
 
-/**
- * The buffer as text, or undefined when it is not UTF-8 or holds NUL or another C0 control no text
- * file has (in UTF-8 such a byte is always that character).
- */
+/** The buffer as text, or undefined when it is not UTF-8 or holds a C0 control byte no text has. */
 function decodeText(buffer: Buffer): string | undefined {
 	if (buffer.some((byte) => byte < 0x20 && !TEXT_CONTROLS.has(byte))) return undefined;
 	try {

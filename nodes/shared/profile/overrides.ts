@@ -9,10 +9,8 @@ import {
 } from './types';
 
 /**
- * The credential's Profile Overrides: JSON in the shape of the profile, merged over the profile the
- * node read (objects merge, anything else replaces) and checked as a whole before any request, an
- * error naming the JSON path and what is allowed there. Nothing in it steps around a safety rule:
- * paths stay below the Base URL, values are bounded, the signing secret is checked as any other.
+ * The credential's Profile Overrides (docs/service.md): merged over the profile the node read and
+ * checked as a whole before any request, an error naming the JSON path and what is allowed there.
  */
 
 export class OverrideError extends Error {}

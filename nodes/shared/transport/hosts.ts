@@ -126,10 +126,7 @@ export function nonPublicReason(hostname: string): string | undefined {
 	return undefined;
 }
 
-/**
- * Whether a host is this machine: a `localhost` name, or a loopback address in any spelling the
- * URL parser leaves (`127.x.x.x`, `[::1]`, an IPv4-mapped `[::ffff:7f00:1]`).
- */
+/** Whether a host is this machine: `localhost`, `127.x.x.x`, `[::1]` or an IPv4-mapped `[::ffff:7f00:1]`. */
 export function isLoopbackHost(hostname: string): boolean {
 	const host = hostname.toLowerCase().replace(/\.$/, '');
 	if (host === 'localhost' || host.endsWith('.localhost')) return true;
@@ -157,10 +154,8 @@ function defaultPort(url: URL): string {
 }
 
 /**
- * Reads "Allowed Media Hosts": entries separated by commas, spaces or lines, each a host name, an
- * IP address, `*.` before a name for the hosts under it, optionally `:port`, or a whole address
- * (`https://cdn.example.com`). Hosts are normalized as URLs normalize them, so any spelling of an
- * address matches. Returns the entry it cannot read as `invalid`.
+ * Reads "Allowed Media Hosts" (docs/media.md), or a whole address (`https://cdn.example.com`) as an
+ * entry, normalized as URLs normalize hosts; returns the entry it cannot read as `invalid`.
  */
 export function readHostRules(text: string): { rules: HostRule[]; invalid?: string } {
 	const rules: HostRule[] = [];

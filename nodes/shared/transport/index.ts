@@ -191,8 +191,7 @@ async function callByProfile(
 	const query = { ...placed.query, ...options.qs };
 	const reads = READS[name];
 	if (operation.replaces !== undefined && reads !== undefined && body !== undefined) {
-		// A PUT replaces the whole object: of what the item does not change, the properties the
-		// profile keeps go back as they are, where set.
+		// A PUT replaces the whole object: the properties the profile keeps go back as they are.
 		const answer = await callEndpoint.call(this, reads, {
 			id,
 			itemIndex,
