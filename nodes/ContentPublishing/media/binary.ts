@@ -6,23 +6,17 @@ import type { JobProfile } from '../../shared/profile/types';
 import {
 	downloadFile,
 	type DownloadLimits,
-	type MediaAnswer,
 	type MediaContext,
 } from '../../shared/transport/download';
-import { readHostRules, type HostRule } from '../../shared/transport/hosts';
-import { readRequestTimeout } from '../parameters/fields';
+import { readHostRules } from '../../shared/transport/hosts';
+import { parameterError, readRequestTimeout } from '../parameters/fields';
 
 /** Where a job's media goes (binary field `field`, or `field_0`, `field_1`, … for several files) and the bounds of its downloads. */
-export interface MediaOptions {
+export interface MediaOptions extends DownloadLimits {
 	field: string;
-	allowedHosts: HostRule[];
-	maxBytes: number;
-	idleMs: number;
-	maxSeconds: number;
 }
 
-// The bounds of a job's downloads; 1024 MB is far above a generated video (10 minutes of 1080p at
-// 8 Mbit/s is 600 MB), and arrives in 600 s, the Maximum Wait Time of a job, at 14 Mbit/s.
+// The bounds of a job's downloads; docs/media.md says why the defaults are what they are.
 const mediaOptions: INodeProperties[] = [
 	{
 		displayName: 'Allowed Media Hosts',
@@ -93,11 +87,7 @@ function numberOption(
 	const max = Number(field.typeOptions?.maxValue);
 	const number = Number(options[name] ?? field.default);
 	if (!Number.isFinite(number) || number <= 0 || number > max) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`"${field.displayName}" of item ${itemIndex} must be a number from 1 to ${max}`,
-			{ itemIndex },
-		);
+		throw parameterError(this, field.displayName, itemIndex, `must be a number from 1 to ${max}`);
 	}
 	return number;
 }
@@ -109,23 +99,22 @@ export function readMediaOptions(
 	if (!(this.getNodeParameter('downloadMedia', itemIndex, false) as boolean)) return undefined;
 	const field = String(this.getNodeParameter('mediaField', itemIndex, 'data') ?? '').trim();
 	if (!/^[\w.-]+$/.test(field)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`"Put Media in Field" of item ${itemIndex} must be a field name such as "data"`,
-			{ itemIndex },
+		throw parameterError(
+			this,
+			'Put Media in Field',
+			itemIndex,
+			'must be a field name such as "data"',
 		);
 	}
 	const options = this.getNodeParameter('mediaOptions', itemIndex, {}) as IDataObject;
 	const { rules, invalid } = readHostRules(String(options.allowedMediaHosts ?? ''));
 	if (invalid !== undefined) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`"Allowed Media Hosts" of item ${itemIndex} has an entry that is not a host: "${invalid.slice(0, 100)}"`,
-			{
-				itemIndex,
-				description:
-					'List host names or IP addresses, each optionally with :port, such as media.corp.example, *.cdn.internal or 10.0.0.5:9000, separated by commas.',
-			},
+		throw parameterError(
+			this,
+			'Allowed Media Hosts',
+			itemIndex,
+			`has an entry that is not a host: "${invalid.slice(0, 100)}"`,
+			'List host names or IP addresses, each optionally with :port, such as media.corp.example, *.cdn.internal or 10.0.0.5:9000, separated by commas.',
 		);
 	}
 	return {
@@ -139,104 +128,10 @@ export function readMediaOptions(
 
 // A result naming more files than this is not downloaded: it is not the media of one job.
 const MAX_FILES_PER_ITEM = 50;
-const MAX_NAME_LENGTH = 200;
 
 /**
- * A file name from the last segment of an address: percent-decoded, without any path, control or
- * invisible format characters (such as a right-to-left override that makes `clip\u202Ekpm.exe` read
- * as `clipexe.mp4`) or leading dots, at most 200 characters with its extension kept.
- */
-function fileNameOf(url: URL): string | undefined {
-	const segment = url.pathname.split('/').pop() ?? '';
-	let decoded = segment;
-	try {
-		decoded = decodeURIComponent(segment);
-	} catch {
-		// A malformed escape is kept as written.
-	}
-	const name = (decoded.split(/[/\\]/).pop() ?? '')
-		.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '')
-		.trim()
-		.replace(/^\.+/, '');
-	if (name === '') return undefined;
-	if (name.length <= MAX_NAME_LENGTH) return name;
-	const extension = /\.[\w-]{1,10}$/.exec(name)?.[0] ?? '';
-	return name.slice(0, MAX_NAME_LENGTH - extension.length) + extension;
-}
-
-// The media types file names say, by extension. A Map: an extension such as "constructor" must find nothing.
-const TYPES_BY_EXTENSION = new Map<string, string>([
-	['mp4', 'video/mp4'],
-	['m4v', 'video/x-m4v'],
-	['mov', 'video/quicktime'],
-	['webm', 'video/webm'],
-	['mkv', 'video/x-matroska'],
-	['avi', 'video/x-msvideo'],
-	['png', 'image/png'],
-	['jpg', 'image/jpeg'],
-	['jpeg', 'image/jpeg'],
-	['gif', 'image/gif'],
-	['webp', 'image/webp'],
-	['avif', 'image/avif'],
-	['heic', 'image/heic'],
-	['bmp', 'image/bmp'],
-	['tif', 'image/tiff'],
-	['tiff', 'image/tiff'],
-	['mp3', 'audio/mpeg'],
-	['m4a', 'audio/mp4'],
-	['aac', 'audio/aac'],
-	['wav', 'audio/wav'],
-	['ogg', 'audio/ogg'],
-	['opus', 'audio/opus'],
-	['flac', 'audio/flac'],
-]);
-// What each kind of job makes: a video job its video and images (a thumbnail), a carousel its slides.
-const KINDS_OF_MEDIA = new Map<string, string[]>([
-	['video', ['video', 'image']],
-	['carousel', ['image']],
-	['image', ['image']],
-]);
-// Types that say nothing of the content; the file name's type is taken instead.
-const GENERIC_TYPES = ['', 'application/octet-stream', 'binary/octet-stream', 'application/binary'];
-// Never media: at a media address these are an error or login page, and HTML or SVG would run
-// script where n8n shows the file.
-const NOT_MEDIA = /^(text|multipart)\/|html|xml|json|javascript|ecmascript/;
-
-/**
- * The MIME type to store a file under, or why it is refused: never a type that is no media; a
- * generic type replaced by the one the name's extension says; refused when the type's kind is not
- * the extension's (image/png for a `.mp4`) or not one its job makes (a video in a carousel).
- */
-function mediaTypeOf(
-	served: string | undefined,
-	fileName: string | undefined,
-	jobKind: string | undefined,
-): { type: string } | { refused: string } {
-	const type = (served ?? '').split(';')[0].trim().toLowerCase();
-	const readable = /^[\w.+-]+\/[\w.+-]+$/.test(type) ? type : '';
-	const extension = /\.([\w]+)$/.exec(fileName ?? '')?.[1].toLowerCase();
-	const named = extension === undefined ? undefined : TYPES_BY_EXTENSION.get(extension);
-	if (readable !== '' && NOT_MEDIA.test(readable))
-		return { refused: `was served as ${readable}, not as media` };
-	let chosen = readable;
-	if (GENERIC_TYPES.includes(readable)) chosen = named ?? 'application/octet-stream';
-	else if (named !== undefined && readable.split('/')[0] !== named.split('/')[0]) {
-		return { refused: `was served as ${readable}, but its name says ${named}` };
-	}
-	const kinds = jobKind === undefined ? undefined : KINDS_OF_MEDIA.get(jobKind);
-	const kind = chosen.split('/')[0];
-	if (kinds !== undefined && ['video', 'image', 'audio'].includes(kind) && !kinds.includes(kind)) {
-		return {
-			refused: `is ${chosen}, which a ${jobKind} job does not make (it makes ${kinds.map((name) => `${name}s`).join(' and ')})`,
-		};
-	}
-	return { type: chosen };
-}
-
-/**
- * Downloads a finished job's media into binary fields, one file at a time, each streamed into n8n's
- * binary storage within the item's bounds; any file that fails fails the item, whose binary then
- * holds nothing.
+ * Downloads a finished job's media into binary fields, one file at a time, all within the item's
+ * Max Download Time; any file that fails fails the item, whose binary then holds nothing.
  */
 export async function downloadMedia(
 	this: MediaContext,
@@ -269,31 +164,11 @@ export async function downloadMedia(
 			},
 		);
 	}
-	const limits: DownloadLimits = {
-		...options,
-		deadline: AbortSignal.timeout(options.maxSeconds * 1000),
-		deadlineSeconds: options.maxSeconds,
-	};
-	const store = async ({ body, contentType, address, final }: MediaAnswer) => {
-		const fileName = fileNameOf(address) ?? fileNameOf(final);
-		const checked = mediaTypeOf(contentType, fileName, kind);
-		if ('refused' in checked) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`The media at ${final.origin}${final.pathname.slice(0, 200)} ${checked.refused}`,
-				{
-					itemIndex,
-					description:
-						"The node stores a file only under a type that agrees with its name and its job. Check the job's media address: it may point at an error page.",
-				},
-			);
-		}
-		return await this.helpers.prepareBinaryData(body, fileName, checked.type);
-	};
+	const deadline = AbortSignal.timeout(options.maxSeconds * 1000);
 	const binary: IBinaryKeyData = {};
 	for (const [index, url] of urls.entries()) {
 		binary[urls.length === 1 ? options.field : `${options.field}_${index}`] =
-			await downloadFile.call(this, url, itemIndex, limits, store);
+			await downloadFile.call(this, url, itemIndex, options, deadline, kind);
 	}
 	return binary;
 }

@@ -1,11 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+
+import { parameterError } from './fields';
 
 /**
- * n8n's date-time fields hold a wall-clock time without an offset, meant in the workflow's time
- * zone, which a service would read in its own. The node reads it in the workflow's zone (or the
- * Time Zone option's) and sends UTC. A time with its offset, a Date or a Luxon DateTime from an
- * expression is taken as the instant it is.
+ * n8n's date-time fields hold a wall-clock time meant in the workflow's time zone, which a service
+ * would read in its own: the node reads it in that zone (or the Time Zone option's) and sends UTC.
+ * A time with its offset, a Date or a Luxon DateTime is taken as the instant it is.
  */
 
 export const timeZoneField: INodeProperties = {
@@ -44,15 +44,6 @@ function instantOf(wall: number, timeZone: string): number {
 	return wall - offsetAt(timeZone, wall - offsetAt(timeZone, wall));
 }
 
-function isTimeZone(timeZone: string): boolean {
-	try {
-		new Intl.DateTimeFormat('en-US', { timeZone });
-		return true;
-	} catch {
-		return false;
-	}
-}
-
 /** A Luxon DateTime, as an expression hands it over: anything with `toMillis()`. */
 function millisOf(value: object): number | undefined {
 	const toMillis = (value as { toMillis?: unknown }).toMillis;
@@ -74,15 +65,15 @@ export function readDateTime(
 	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
 		return undefined;
 	const zone = String(zoneOption ?? '').trim() || this.getTimezone();
-	if (!isTimeZone(zone)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`"Time Zone" of item ${itemIndex} is not a time zone: "${zone.slice(0, 60)}"`,
-			{
-				itemIndex,
-				description:
-					"Use an IANA time zone name such as Europe/Berlin or America/New_York, or leave it empty for the workflow's time zone.",
-			},
+	try {
+		new Intl.DateTimeFormat('en-US', { timeZone: zone });
+	} catch {
+		throw parameterError(
+			this,
+			'Time Zone',
+			itemIndex,
+			`is not a time zone: "${zone.slice(0, 60)}"`,
+			"Use an IANA time zone name such as Europe/Berlin or America/New_York, or leave it empty for the workflow's time zone.",
 		);
 	}
 	let instant: number | undefined;
@@ -101,14 +92,12 @@ export function readDateTime(
 		}
 	}
 	if (instant === undefined || !Number.isFinite(instant)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`"${displayName}" of item ${itemIndex} is not a date and time`,
-			{
-				itemIndex,
-				description:
-					'Use a date and time such as 2026-12-01T10:00:00 (read in the time zone), one with its offset such as 2026-12-01T10:00:00+01:00, or an expression giving a date.',
-			},
+		throw parameterError(
+			this,
+			displayName,
+			itemIndex,
+			'is not a date and time',
+			'Use a date and time such as 2026-12-01T10:00:00 (read in the time zone), one with its offset such as 2026-12-01T10:00:00+01:00, or an expression giving a date.',
 		);
 	}
 	return new Date(instant).toISOString();

@@ -3,10 +3,26 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { isUnsafeId } from '../../shared/executor/request';
 import { BUILT_IN_PROFILE } from '../../shared/profile/builtIn';
+import { isRecord } from '../../shared/profile/pointer';
 import type { OperationName } from '../../shared/profile/types';
 import { DEFAULT_TIMEOUT_MS } from '../../shared/transport';
 import type { ExtraFields } from '../actions/types';
 import { pageIdField, sourcePostField } from '../descriptions/locators';
+
+/** The error of a parameter's value, naming the parameter and the item. */
+export function parameterError(
+	context: IExecuteFunctions,
+	displayName: string,
+	itemIndex: number,
+	problem: string,
+	description?: string,
+): NodeOperationError {
+	return new NodeOperationError(
+		context.getNode(),
+		`"${displayName}" of item ${itemIndex} ${problem}`,
+		{ itemIndex, description },
+	);
+}
 
 function isEmptyValue(value: unknown): boolean {
 	return (
@@ -17,11 +33,17 @@ function isEmptyValue(value: unknown): boolean {
 	);
 }
 
-function locatorValue(value: unknown): string {
-	if (value !== null && typeof value === 'object' && '__rl' in (value as IDataObject)) {
-		return String((value as INodeParameterResourceLocator).value ?? '').trim();
-	}
-	return String(value ?? '').trim();
+/**
+ * The id a resource locator names, or a text parameter holds: extractValue applies a locator mode's
+ * own rule, such as the ID pattern of a URL.
+ */
+function locatorId(this: IExecuteFunctions, parameterName: string, itemIndex: number): string {
+	const value = this.getNodeParameter(parameterName, itemIndex, undefined, { extractValue: true });
+	const id =
+		value !== null && typeof value === 'object' && '__rl' in value
+			? (value as INodeParameterResourceLocator).value
+			: value;
+	return String(id ?? '').trim();
 }
 
 // Parameters that are lists, also where they are typed as text (`a, b`).
@@ -35,9 +57,8 @@ function splitList(text: string): string[] {
 }
 
 /**
- * The parameters an operation sends (the keys of its fields in the built-in profile), from the
- * values of the same names, leaving out every empty optional value; lists typed as text become
- * their entries. The service's profile places them.
+ * The parameters an operation sends (its fields in the built-in profile), from the values of the
+ * same names: empty optional values left out, lists typed as text split into their entries.
  */
 export function pickFields(values: IDataObject, operation: OperationName): IDataObject {
 	const picked: IDataObject = {};
@@ -62,37 +83,17 @@ function parseJsonValue(
 	try {
 		return JSON.parse(value);
 	} catch (error) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`"${displayName}" of item ${itemIndex} is not valid JSON`,
-			{ itemIndex, description: (error as Error).message },
+		throw parameterError(
+			this,
+			displayName,
+			itemIndex,
+			'is not valid JSON',
+			(error as Error).message,
 		);
 	}
 }
 
-/** Reads a JSON-object parameter, naming the parameter and the item when it is not one. */
-function parseJsonObject(
-	this: IExecuteFunctions,
-	value: unknown,
-	displayName: string,
-	itemIndex: number,
-): IDataObject {
-	if (isEmptyValue(value)) return {};
-	const parsed = parseJsonValue.call(this, value, displayName, itemIndex);
-	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`"${displayName}" of item ${itemIndex} must be a JSON object, like {"field": "value"}`,
-			{ itemIndex },
-		);
-	}
-	return parsed as IDataObject;
-}
-
-/**
- * Reads a list of texts, none of them empty: a JSON array typed into the parameter, or one an
- * expression gives (such as the tweets of a generated thread). Each text is sent exactly as given.
- */
+/** Reads a list of texts, none empty, typed as a JSON array or given by an expression; sent as given. */
 export function requireTextList(
 	this: IExecuteFunctions,
 	parameterName: string,
@@ -103,30 +104,20 @@ export function requireTextList(
 	const parsed = isEmptyValue(value)
 		? []
 		: parseJsonValue.call(this, value, displayName, itemIndex);
-	if (Array.isArray(parsed) && parsed.length === 0) {
-		throw new NodeOperationError(this.getNode(), `"${displayName}" of item ${itemIndex} is empty`, {
-			itemIndex,
-		});
-	}
+	if (Array.isArray(parsed) && parsed.length === 0)
+		throw parameterError(this, displayName, itemIndex, 'is empty');
 	if (!Array.isArray(parsed) || parsed.some((entry) => typeof entry !== 'string')) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`"${displayName}" of item ${itemIndex} must be a list of texts, like ["First part", "Second part"]`,
-			{
-				itemIndex,
-				description:
-					'Type a JSON array of texts, or give one with an expression, such as {{ $json.result.tweets }} after Generate Twitter Thread.',
-			},
+		throw parameterError(
+			this,
+			displayName,
+			itemIndex,
+			'must be a list of texts, like ["First part", "Second part"]',
+			'Type a JSON array of texts, or give one with an expression, such as {{ $json.result.tweets }} after Generate Twitter Thread.',
 		);
 	}
 	const empty = parsed.findIndex((entry: string) => entry.trim() === '');
-	if (empty !== -1) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`"${displayName}" of item ${itemIndex} has an empty part: number ${empty + 1}`,
-			{ itemIndex },
-		);
-	}
+	if (empty !== -1)
+		throw parameterError(this, displayName, itemIndex, `has an empty part: number ${empty + 1}`);
 	return parsed as string[];
 }
 
@@ -135,14 +126,20 @@ export function readExtraFields(
 	collection: IDataObject,
 	itemIndex: number,
 ): ExtraFields {
-	return {
-		body: parseJsonObject.call(this, collection.extraBody, 'Extra Body Fields (JSON)', itemIndex),
-		qs: parseJsonObject.call(
+	const object = (value: unknown, displayName: string): IDataObject => {
+		if (isEmptyValue(value)) return {};
+		const parsed = parseJsonValue.call(this, value, displayName, itemIndex);
+		if (isRecord(parsed)) return parsed;
+		throw parameterError(
 			this,
-			collection.extraQuery,
-			'Extra Query Parameters (JSON)',
+			displayName,
 			itemIndex,
-		),
+			'must be a JSON object, like {"field": "value"}',
+		);
+	};
+	return {
+		body: object(collection.extraBody, 'Extra Body Fields (JSON)'),
+		qs: object(collection.extraQuery, 'Extra Query Parameters (JSON)'),
 	};
 }
 
@@ -153,20 +150,14 @@ function checkId(
 	displayName: string,
 	itemIndex: number,
 ): string {
-	if (id === '') {
-		throw new NodeOperationError(this.getNode(), `"${displayName}" of item ${itemIndex} is empty`, {
-			itemIndex,
-		});
-	}
+	if (id === '') throw parameterError(this, displayName, itemIndex, 'is empty');
 	if (isUnsafeId(id)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`"${displayName}" of item ${itemIndex} is not an ID: "${id}"`,
-			{
-				itemIndex,
-				description:
-					'"." and ".." (also percent-encoded) would address another path of the API than one resource.',
-			},
+		throw parameterError(
+			this,
+			displayName,
+			itemIndex,
+			`is not an ID: "${id}"`,
+			'"." and ".." (also percent-encoded) would address another path of the API than one resource.',
 		);
 	}
 	return id;
@@ -176,9 +167,8 @@ function checkId(
 const COLLECTION_LOCATORS = [pageIdField, sourcePostField];
 
 /**
- * Reads a collection parameter with each of its resource locators turned into the id it names,
- * by the locator mode's own rule. A value saved before a field became a locator is a plain
- * string and is kept as it is.
+ * Reads a collection parameter with each of its resource locators turned into the id it names; a
+ * value saved before a field became a locator is a plain string and is kept as it is.
  */
 export function readCollection(
 	this: IExecuteFunctions,
@@ -188,11 +178,7 @@ export function readCollection(
 	const collection = { ...(this.getNodeParameter(parameterName, itemIndex, {}) as IDataObject) };
 	for (const [name, value] of Object.entries(collection)) {
 		if (value === null || typeof value !== 'object' || !('__rl' in value)) continue;
-		const id = locatorValue(
-			this.getNodeParameter(`${parameterName}.${name}`, itemIndex, undefined, {
-				extractValue: true,
-			}),
-		);
+		const id = locatorId.call(this, `${parameterName}.${name}`, itemIndex);
 		const displayName =
 			COLLECTION_LOCATORS.find((locator) => locator.name === name)?.displayName ?? name;
 		collection[name] = id === '' ? id : checkId.call(this, id, displayName, itemIndex);
@@ -207,11 +193,7 @@ export function requireId(
 	displayName: string,
 	itemIndex: number,
 ): string {
-	// extractValue applies a locator mode's own rule, such as the ID pattern of a URL.
-	const id = locatorValue(
-		this.getNodeParameter(parameterName, itemIndex, undefined, { extractValue: true }),
-	);
-	return checkId.call(this, id, displayName, itemIndex);
+	return checkId.call(this, locatorId.call(this, parameterName, itemIndex), displayName, itemIndex);
 }
 
 export function requireString(
@@ -222,11 +204,7 @@ export function requireString(
 ): string {
 	// Only checked, not trimmed: text such as a post's content is sent exactly as given.
 	const value = String(this.getNodeParameter(parameterName, itemIndex, '') ?? '');
-	if (value.trim() === '') {
-		throw new NodeOperationError(this.getNode(), `"${displayName}" of item ${itemIndex} is empty`, {
-			itemIndex,
-		});
-	}
+	if (value.trim() === '') throw parameterError(this, displayName, itemIndex, 'is empty');
 	return value;
 }
 

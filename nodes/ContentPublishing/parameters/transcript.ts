@@ -1,32 +1,24 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { parameterError } from './fields';
+
 type TranscriptFormat = 'text' | 'vtt' | 'srt';
 
 /** The largest transcript the node sends: many hours of speech, far below what a request may carry. */
 const MAX_TRANSCRIPT_BYTES = 5 * 1024 * 1024;
 
-/** The buffer as text, or undefined when it is not UTF-8 or holds control bytes no text file has. */
-function decodeText(buffer: Buffer): string | undefined {
-	let text: string;
-	try {
-		text = new TextDecoder('utf-8', { fatal: true }).decode(buffer);
-	} catch {
-		return undefined;
-	}
-	return hasControlCharacters(text) ? undefined : text;
-}
-
 /** Tab, line feed, form feed and carriage return: the C0 controls a text file may hold. */
 const TEXT_CONTROLS = new Set([0x09, 0x0a, 0x0c, 0x0d]);
 
-/** Whether the text holds NUL or another C0 control a text file has no use for. */
-function hasControlCharacters(text: string): boolean {
-	for (let index = 0; index < text.length; index++) {
-		const code = text.charCodeAt(index);
-		if (code < 0x20 && !TEXT_CONTROLS.has(code)) return true;
+/** The buffer as text, or undefined when it is not UTF-8 or holds a C0 control byte no text has. */
+function decodeText(buffer: Buffer): string | undefined {
+	if (buffer.some((byte) => byte < 0x20 && !TEXT_CONTROLS.has(byte))) return undefined;
+	try {
+		return new TextDecoder('utf-8', { fatal: true }).decode(buffer);
+	} catch {
+		return undefined;
 	}
-	return false;
 }
 
 const TIMING_LINE =
@@ -102,18 +94,19 @@ async function readTranscriptFromBinary(
 			description: `It has ${buffer.length.toLocaleString('en-US')} bytes; a transcript may have up to ${MAX_TRANSCRIPT_BYTES.toLocaleString('en-US')}.`,
 		});
 	}
+	const found = `Found ${binary.mimeType || 'an unknown type'}${binary.fileName ? ` (${binary.fileName})` : ''}`;
 	const text = decodeText(buffer)?.replace(/^\uFEFF/, '');
 	if (text === undefined) {
 		throw new NodeOperationError(this.getNode(), `${file} is not text`, {
 			itemIndex,
-			description: `Found ${binary.mimeType || 'an unknown type'}${binary.fileName ? ` (${binary.fileName})` : ''} whose content is not UTF-8 text: a transcript must be a .txt, .vtt or .srt text file.`,
+			description: `${found} whose content is not UTF-8 text: a transcript must be a .txt, .vtt or .srt text file.`,
 		});
 	}
 	const format = formatOf(binary, text);
 	if (format === undefined) {
 		throw new NodeOperationError(this.getNode(), `${file} is not a transcript`, {
 			itemIndex,
-			description: `Found ${binary.mimeType || 'an unknown type'}${binary.fileName ? ` (${binary.fileName})` : ''}. Use a .txt, .vtt or .srt file.`,
+			description: `${found}. Use a .txt, .vtt or .srt file.`,
 		});
 	}
 	return format === 'text' ? text.trim() : subtitlesToText(text, format);
@@ -130,19 +123,14 @@ export async function readTranscript(this: IExecuteFunctions, itemIndex: number)
 					itemIndex,
 				)
 			: String(this.getNodeParameter('transcript', itemIndex, '') ?? '').trim();
-	if (transcript === '') {
-		throw new NodeOperationError(this.getNode(), `"Transcript" of item ${itemIndex} is empty`, {
-			itemIndex,
-		});
-	}
+	if (transcript === '') throw parameterError(this, 'Transcript', itemIndex, 'is empty');
 	if (Buffer.byteLength(transcript) > MAX_TRANSCRIPT_BYTES) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`"Transcript" of item ${itemIndex} is longer than a transcript can be`,
-			{
-				itemIndex,
-				description: `A transcript may have up to ${MAX_TRANSCRIPT_BYTES.toLocaleString('en-US')} bytes.`,
-			},
+		throw parameterError(
+			this,
+			'Transcript',
+			itemIndex,
+			'is longer than a transcript can be',
+			`A transcript may have up to ${MAX_TRANSCRIPT_BYTES.toLocaleString('en-US')} bytes.`,
 		);
 	}
 	return transcript;

@@ -27,10 +27,13 @@ export interface Message {
 	headers?: Headers;
 }
 
-function firstAt(message: Message, locations: Location[] = []): unknown {
-	return locations
-		.map((location) => readLocation(message, location))
-		.find((found) => found !== undefined && found !== null && found !== '');
+/** The value at the first location that holds one `wanted` takes: by default, anything but nothing. */
+function firstAt(
+	message: Message,
+	locations: Location[] = [],
+	wanted = (found: unknown) => found !== undefined && found !== null && found !== '',
+): unknown {
+	return locations.map((location) => readLocation(message, location)).find(wanted);
 }
 
 function firstIn(value: unknown, pointers: string[]): unknown {
@@ -48,11 +51,7 @@ function textOf(value: unknown): string | undefined {
 
 /** The resource an answer holds, out of the envelope the service wraps it in. */
 export function readResource(reading: AnswerReading, body: unknown): unknown {
-	for (const location of reading.resource ?? []) {
-		const found = readLocation({ body }, location);
-		if (isRecord(found)) return found;
-	}
-	return body;
+	return firstAt({ body }, reading.resource, isRecord) ?? body;
 }
 
 // Lists
@@ -107,9 +106,7 @@ export function readListPage(
 	message: Message,
 	requested: PageToken | undefined,
 ): ListPage {
-	const found =
-		(reading.items ?? []).map((location) => readLocation(message, location)).find(Array.isArray) ??
-		[];
+	const found = firstAt(message, reading.items, Array.isArray) ?? [];
 	const items = (found as unknown[]).map((item) =>
 		isRecord(item) ? item : { value: item },
 	) as IDataObject[];
@@ -288,8 +285,7 @@ export function describeError(
 	if (!isRecord(body)) return {};
 	const first = (locations: Location[]) =>
 		locations.map((location) => textOf(readLocation({ body }, location))).find(Boolean);
-	const list =
-		errors.details.map((location) => readLocation({ body }, location)).find(Array.isArray) ?? [];
+	const list = firstAt({ body }, errors.details, Array.isArray) ?? [];
 	const property = (detail: unknown, names: string[]) =>
 		names.map((name) => textOf(own(detail, name))).find(Boolean);
 	const details = (list as unknown[]).slice(0, 20).map((detail) => ({
@@ -316,20 +312,9 @@ export function describeError(
 
 // Deliveries
 
-export interface DeliveryView {
-	type: string;
-	/** The delivery's id, only where the profile names where it is. */
-	id?: string;
-	time?: unknown;
-	data: unknown;
-	post?: IDataObject;
-}
-
-export function readDelivery(reading: DeliveryReading, message: Message): DeliveryView {
-	const data =
-		reading.data
-			.map((location) => readLocation(message, location))
-			.find((value) => value !== undefined) ?? {};
+/** A delivery's event type, id, time and data, and the post in its data, where the profile puts them. */
+export function readDelivery(reading: DeliveryReading, message: Message) {
+	const data = firstAt(message, reading.data, (found) => found !== undefined) ?? {};
 	const post = reading.post.map((pointer) => readAt(data, pointer)).find(isRecord);
 	const type = firstAt(message, reading.type);
 	return {

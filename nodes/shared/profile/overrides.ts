@@ -9,10 +9,8 @@ import {
 } from './types';
 
 /**
- * The credential's Profile Overrides: JSON in the shape of the profile, merged over the profile the
- * node read (objects merge, anything else replaces) and checked as a whole before any request, an
- * error naming the JSON path and what is allowed there. Nothing in it steps around a safety rule:
- * paths stay below the Base URL, values are bounded, the signing secret is checked as any other.
+ * The credential's Profile Overrides (docs/service.md): merged over the profile the node read and
+ * checked as a whole before any request, an error naming the JSON path and what is allowed there.
  */
 
 export class OverrideError extends Error {}
@@ -21,25 +19,13 @@ const MAX_OVERRIDES_LENGTH = 64 * 1024;
 const MAX_TEXT = 256;
 const MAX_LIST = 64;
 
-type Check = (value: unknown, path: string[]) => OverrideError | undefined;
+/** A check of a value; `single`: a list of places, which a single place given alone stands for. */
+type Check = ((value: unknown, path: string[]) => OverrideError | undefined) & { single?: true };
 /** A check, or an object as the checks of its properties; a key ending in `?` may be absent. */
 type Shape = Check | { [key: string]: Shape };
 
 function problem(path: string[], allowed: string): OverrideError {
 	return new OverrideError(`Profile Overrides ${pointerOf(path) || '/'}: ${allowed}`);
-}
-
-function fail(path: string[], allowed: string): never {
-	throw problem(path, allowed);
-}
-
-/** The first problem `check` finds among `entries`. */
-function first<T>(entries: Iterable<T>, check: (entry: T) => OverrideError | undefined) {
-	for (const entry of entries) {
-		const found = check(entry);
-		if (found) return found;
-	}
-	return undefined;
 }
 
 const text =
@@ -68,7 +54,9 @@ function each(container: (value: unknown) => value is object, what: string, entr
 	return (value, path) =>
 		!container(value)
 			? problem(path, `must be ${what}`)
-			: first(Object.entries(value), ([key, item]) => check(item, [...path, key]));
+			: Object.entries(value)
+					.map(([key, item]) => check(item, [...path, key]))
+					.find(Boolean);
 }
 const list = (entry: Shape) =>
 	each(
@@ -94,35 +82,35 @@ function checkOf(shape: Shape): Check {
 	const known = fields.map(({ key }) => key);
 	return (value, path) => {
 		if (!isRecord(value)) return problem(path, 'must be an object');
+		const unknown = Object.keys(value).find((key) => !known.includes(key));
 		return (
-			first(fields, ({ key, optional, check }) =>
-				value[key] === undefined
-					? optional
-						? undefined
-						: problem([...path, key], 'is missing')
-					: check(value[key], [...path, key]),
-			) ??
-			first(Object.keys(value), (key) =>
-				known.includes(key)
-					? undefined
-					: problem(
-							[...path, key],
-							`is not a part of the profile here; known: ${known.join(', ')}`,
-						),
-			)
+			fields
+				.map(({ key, optional, check }) => {
+					if (check.single && typeof value[key] === 'string') value[key] = [value[key]];
+					if (value[key] === undefined)
+						return optional ? undefined : problem([...path, key], 'is missing');
+					return check(value[key], [...path, key]);
+				})
+				.find(Boolean) ??
+			(unknown === undefined
+				? undefined
+				: problem(
+						[...path, unknown],
+						`is not a part of the profile here; known: ${known.join(', ')}`,
+					))
 		);
 	};
 }
 
 // A JSON Pointer into an object; `""` is the object itself.
 const pointer = text(/^(\/[^/]*)*$/, 'a JSON Pointer such as "/status" ("" for the object itself)');
-const pointers = list(pointer);
+const pointers = Object.assign(list(pointer), { single: true as const });
 // Where an answer's values are: its body, or one of its headers.
 const location = text(
 	/^(\/body(\/[^/]*)*|\/headers\/[a-z0-9-]+)$/,
 	'a location in the answer such as "/body/data" or "/headers/link"',
 );
-const locations = list(location);
+const locations = Object.assign(list(location), { single: true as const });
 // Where a request's values go: its body (objects below it, `-` for each entry of a list), or one query parameter.
 const requestLocation = text(
 	/^(\/body(\/[^/]+)+|\/query\/[^/]+)$/,
@@ -266,51 +254,29 @@ const checkProfile = checkOf({
 	'overridden?': list(text()),
 });
 
-/** Wraps a single place in a list where the profile has a list of places. */
-function wrap(value: unknown, keys: string[]): void {
-	if (!isRecord(value)) return;
-	for (const key of keys) if (typeof value[key] === 'string') value[key] = [value[key]];
-}
-
-/** Places given as their location alone, or null; single places where lists are expected. */
-function expandShorthands(overrides: Record<string, unknown>): void {
-	const operations = isRecord(overrides.operations) ? overrides.operations : {};
-	for (const operation of Object.values(operations)) {
-		if (!isRecord(operation)) continue;
-		if (isRecord(operation.fields)) {
-			for (const [field, place] of Object.entries(operation.fields)) {
-				operation.fields[field] =
-					place === null
-						? {
-								to: null,
-								why: "The credential's Profile Overrides give it no place.",
-								from: OVERRIDES,
-							}
-						: typeof place === 'string'
-							? { to: place, from: OVERRIDES }
-							: isRecord(place)
-								? { from: OVERRIDES, ...place }
-								: place;
-			}
+/** Places given as their location alone, or null. */
+function expandShorthands(operations: unknown): void {
+	for (const operation of isRecord(operations) ? Object.values(operations) : []) {
+		const fields = own(operation, 'fields');
+		if (!isRecord(fields)) continue;
+		for (const [field, place] of Object.entries(fields)) {
+			fields[field] =
+				place === null
+					? {
+							to: null,
+							why: "The credential's Profile Overrides give it no place.",
+							from: OVERRIDES,
+						}
+					: typeof place === 'string'
+						? { to: place, from: OVERRIDES }
+						: isRecord(place)
+							? { from: OVERRIDES, ...place }
+							: place;
 		}
-		wrap(operation.answer, ['resource', 'items']);
-		wrap(own(operation.answer, 'paging'), ['next']);
 	}
-	wrap(overrides.jobs, ['id', 'result', 'error', 'errorMessage', 'errorCode', 'kind']);
-	wrap(own(overrides.jobs, 'completion'), ['status', 'done']);
-	wrap(overrides.errors, ['message', 'code', 'details']);
-	wrap(own(overrides.webhooks, 'delivery'), ['type', 'id', 'time', 'data', 'post']);
 }
 
 const OVERRIDES = "the credential's Profile Overrides";
-
-function parseJson(text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch (error) {
-		return error;
-	}
-}
 
 /** Reads the credential's Profile Overrides text: empty is none. */
 export function parseOverrides(raw: unknown): Record<string, unknown> | undefined {
@@ -319,25 +285,31 @@ export function parseOverrides(raw: unknown): Record<string, unknown> | undefine
 	let value: unknown = raw;
 	if (typeof raw === 'string') {
 		if (raw.length > MAX_OVERRIDES_LENGTH)
-			fail([], `must be at most ${MAX_OVERRIDES_LENGTH / 1024} KB of JSON`);
-		value = parseJson(raw);
-		if (value instanceof SyntaxError) fail([], `must be JSON: ${value.message}`);
+			throw problem([], `must be at most ${MAX_OVERRIDES_LENGTH / 1024} KB of JSON`);
+		try {
+			value = JSON.parse(raw);
+		} catch (error) {
+			throw problem([], `must be JSON: ${(error as Error).message}`);
+		}
 	}
 	if (!isRecord(value))
-		fail([], 'must be a JSON object, such as {"operations": {"updatePost": {"method": "POST"}}}');
+		throw problem(
+			[],
+			'must be a JSON object, such as {"operations": {"updatePost": {"method": "POST"}}}',
+		);
 	for (const key of Object.keys(value))
 		if (!['operations', 'jobs', 'errors', 'webhooks'].includes(key))
-			fail(
+			throw problem(
 				[key],
 				'is not a part of the profile that can be set; known: operations, jobs, errors, webhooks',
 			);
 	for (const key of Object.keys(value.operations ?? {}))
 		if (key !== EVERY && !(OPERATION_NAMES as readonly string[]).includes(key))
-			fail(
+			throw problem(
 				['operations', key],
 				`is not an operation of the node; known: ${EVERY} (every operation), ${OPERATION_NAMES.join(', ')}`,
 			);
-	expandShorthands(value);
+	expandShorthands(value.operations);
 	return value;
 }
 
@@ -379,7 +351,7 @@ export function applyOverrides(
 	for (const name of OPERATION_NAMES) {
 		const needsId = BUILT_IN_PROFILE.operations[name].path.includes('{id}');
 		if (needsId !== merged.operations[name].path.includes('{id}'))
-			fail(
+			throw problem(
 				['operations', name, 'path'],
 				needsId
 					? 'must hold "{id}", where the id of the resource goes'
@@ -415,10 +387,10 @@ function withEvery(profile: Profile, overrides: Record<string, unknown>): Record
 	const operations = isRecord(overrides.operations) ? overrides.operations : undefined;
 	const every = operations?.[EVERY];
 	if (operations === undefined || every === undefined) return overrides;
-	if (!isRecord(every)) fail(['operations', EVERY], 'must be an object');
+	if (!isRecord(every)) throw problem(['operations', EVERY], 'must be an object');
 	for (const key of Object.keys(every))
 		if (!SHARED.includes(key))
-			fail(
+			throw problem(
 				['operations', EVERY, key],
 				`is not shared by every operation; shared: ${SHARED.join(', ')}`,
 			);

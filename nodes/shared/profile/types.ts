@@ -1,9 +1,7 @@
 /**
- * A service profile: everything the node decided about a service, as plain JSON data, read from the
- * service's OpenAPI document (or built in), corrected by the credential's Profile Overrides, shown
- * by Service → Describe and run by the executor; nothing else decides how a request looks or how an
- * answer is read. In a request, a `-` segment stands for each entry of a list (`/body/tweets/-/text`
- * sends `["a", "b"]` as `[{"text": "a"}, {"text": "b"}]`).
+ * A service profile (docs/service.md): everything the node decided about a service, as plain JSON
+ * data; nothing else decides how a request looks or how an answer is read. In a request, a `-`
+ * segment stands for each entry of a list (`/body/tweets/-/text` sends `["a"]` as `[{"text": "a"}]`).
  */
 
 /** A JSON Pointer into an HTTP message, its first segment the part: `/body/…`, `/query/…`, `/headers/<lower-case name>`. */

@@ -5,14 +5,10 @@ import { headerValue, type Headers } from '../profile/pointer';
 import { readCredentials, redact } from './credentials';
 import { failureDetails } from './errors';
 import { isListedHost, nonPublicReason, type HostRule } from './hosts';
-import { MAX_REDIRECTS, REDIRECT_STATUSES, redirectTarget } from './http';
+import { MAX_REDIRECTS, REDIRECT_STATUSES, redirectTarget, type BodyStream } from './http';
 
 /** Where media are downloaded: an execution, or the webhook that resumes a waiting one. */
 export type MediaContext = IExecuteFunctions | IWebhookFunctions;
-
-/** What n8n's prepareBinaryData takes: a buffer or, here, a stream. */
-export type BinarySource = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
-type BodyStream = Exclude<BinarySource, Buffer>;
 
 export interface DownloadLimits {
 	/** Hosts the user allows besides the Base URL's origin and public hosts ("Allowed Media Hosts"). */
@@ -21,18 +17,8 @@ export interface DownloadLimits {
 	maxBytes: number;
 	/** Longest time without a byte, headers included (the node's Timeout). */
 	idleMs: number;
-	/** Ends all of the item's downloads ("Max Download Time"), and how long that is. */
-	deadline: AbortSignal;
-	deadlineSeconds: number;
-}
-
-/** One file as the server answered, its body bounded by the limits; read it once, whole. */
-export interface MediaAnswer {
-	body: BinarySource;
-	contentType?: string;
-	/** The address the job named, and where the file came from after redirects. */
-	address: URL;
-	final: URL;
+	/** How long all of an item's downloads may take ("Max Download Time"). */
+	maxSeconds: number;
 }
 
 // How often the idle watch looks at the stream: an idle download ends at most this much after Timeout.
@@ -73,24 +59,107 @@ function shown(url: URL): string {
 	return `${url.origin}${url.pathname}`.slice(0, 200);
 }
 
-function destroy(body: unknown): void {
-	(body as { destroy?: () => void } | undefined)?.destroy?.();
+const MAX_NAME_LENGTH = 200;
+
+/**
+ * A file name from the last segment of an address, as docs/media.md says: no invisible format
+ * characters either (a right-to-left override makes `clip\u202Ekpm.exe` read as `clipexe.mp4`).
+ */
+function fileNameOf(url: URL): string | undefined {
+	const segment = url.pathname.split('/').pop() ?? '';
+	let decoded = segment;
+	try {
+		decoded = decodeURIComponent(segment);
+	} catch {
+		// A malformed escape is kept as written.
+	}
+	const name = (decoded.split(/[/\\]/).pop() ?? '')
+		.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '')
+		.trim()
+		.replace(/^\.+/, '');
+	if (name === '') return undefined;
+	if (name.length <= MAX_NAME_LENGTH) return name;
+	const extension = /\.[\w-]{1,10}$/.exec(name)?.[0] ?? '';
+	return name.slice(0, MAX_NAME_LENGTH - extension.length) + extension;
+}
+
+// The media types file names say, by extension. A Map: an extension such as "constructor" must find nothing.
+const TYPES_BY_EXTENSION = new Map<string, string>([
+	['mp4', 'video/mp4'],
+	['m4v', 'video/x-m4v'],
+	['mov', 'video/quicktime'],
+	['webm', 'video/webm'],
+	['mkv', 'video/x-matroska'],
+	['avi', 'video/x-msvideo'],
+	['png', 'image/png'],
+	['jpg', 'image/jpeg'],
+	['jpeg', 'image/jpeg'],
+	['gif', 'image/gif'],
+	['webp', 'image/webp'],
+	['avif', 'image/avif'],
+	['heic', 'image/heic'],
+	['bmp', 'image/bmp'],
+	['tif', 'image/tiff'],
+	['tiff', 'image/tiff'],
+	['mp3', 'audio/mpeg'],
+	['m4a', 'audio/mp4'],
+	['aac', 'audio/aac'],
+	['wav', 'audio/wav'],
+	['ogg', 'audio/ogg'],
+	['opus', 'audio/opus'],
+	['flac', 'audio/flac'],
+]);
+// What each kind of job makes: a video job its video and images (a thumbnail), a carousel its slides.
+const KINDS_OF_MEDIA = new Map<string, string[]>([
+	['video', ['video', 'image']],
+	['carousel', ['image']],
+	['image', ['image']],
+]);
+// Types that say nothing of the content; the file name's type is taken instead.
+const GENERIC_TYPES = ['', 'application/octet-stream', 'binary/octet-stream', 'application/binary'];
+// Never media: at a media address these are an error or login page, and HTML or SVG would run
+// script where n8n shows the file.
+const NOT_MEDIA = /^(text|multipart)\/|html|xml|json|javascript|ecmascript/;
+
+/** The MIME type to store a file under, or why it is refused (docs/media.md, "MIME types"). */
+function mediaTypeOf(
+	served: string,
+	fileName: string | undefined,
+	jobKind: string | undefined,
+): { type: string } | { refused: string } {
+	const type = served.split(';')[0].trim().toLowerCase();
+	const readable = /^[\w.+-]+\/[\w.+-]+$/.test(type) ? type : '';
+	const extension = /\.([\w]+)$/.exec(fileName ?? '')?.[1].toLowerCase();
+	const named = extension === undefined ? undefined : TYPES_BY_EXTENSION.get(extension);
+	if (readable !== '' && NOT_MEDIA.test(readable))
+		return { refused: `was served as ${readable}, not as media` };
+	let chosen = readable;
+	if (GENERIC_TYPES.includes(readable)) chosen = named ?? 'application/octet-stream';
+	else if (named !== undefined && readable.split('/')[0] !== named.split('/')[0]) {
+		return { refused: `was served as ${readable}, but its name says ${named}` };
+	}
+	const kinds = jobKind === undefined ? undefined : KINDS_OF_MEDIA.get(jobKind);
+	const kind = chosen.split('/')[0];
+	if (kinds !== undefined && ['video', 'image', 'audio'].includes(kind) && !kinds.includes(kind)) {
+		return {
+			refused: `is ${chosen}, which a ${jobKind} job does not make (it makes ${kinds.map((name) => `${name}s`).join(' and ')})`,
+		};
+	}
+	return { type: chosen };
 }
 
 /**
- * Streams a file the service's answer names into `store` (n8n's binary storage), within bounds:
- * only from the Base URL's origin, the listed hosts or hosts public as written, checked again on
- * every redirect (the node follows at most 5 itself); the API key only while every address so far
- * is on the Base URL's origin; at most `maxBytes`, no silence longer than `idleMs`, before the
- * item's deadline and the execution's cancel. A bound that ends a download destroys the stream, so
- * `store` fails and no half file becomes the item's binary.
+ * Streams a file a job's result names into n8n's binary storage within the bounds of docs/media.md,
+ * `deadline` for all of the item's downloads; a bound that ends a download destroys the stream, so
+ * no half file becomes the item's binary.
  */
 export async function downloadFile(
 	this: MediaContext,
 	address: string,
 	itemIndex: number,
 	limits: DownloadLimits,
-	store: (answer: MediaAnswer) => Promise<IBinaryData>,
+	deadline: AbortSignal,
+	jobKind: string | undefined,
 ): Promise<IBinaryData> {
 	const { baseUrl, apiKey } = await readCredentials.call(this, itemIndex);
 	const baseOrigin = new URL(baseUrl).origin;
@@ -103,16 +172,13 @@ export async function downloadFile(
 			`The media at ${shown(url)} is larger than "Max Media Size" (${limits.maxBytes / 1048576} MB)`,
 			'The download was stopped. Raise "Max Media Size" under Media Options if the file is expected to be this large.',
 		);
-	let first: URL;
-	try {
-		first = new URL(address);
-	} catch {
+	if (!URL.canParse(address))
 		throw refuse(`Item ${itemIndex}: the media address "${address.slice(0, 200)}" is not a URL`);
-	}
+	const first = new URL(address);
 	// A webhook resuming a waiting execution has no cancel of its own.
 	const cancel = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
 	const idle = idleWatch(limits.idleMs);
-	const signal = AbortSignal.any([limits.deadline, idle.signal, ...(cancel ? [cancel] : [])]);
+	const signal = AbortSignal.any([deadline, idle.signal, ...(cancel ? [cancel] : [])]);
 	let tooLarge = false;
 
 	/** The error that ended the download: the bound that did, where one did. */
@@ -120,9 +186,9 @@ export async function downloadFile(
 		if (cancel?.aborted)
 			return refuse(`The execution was cancelled while downloading the media of item ${itemIndex}`);
 		if (tooLarge) return tooLargeError(url);
-		if (limits.deadline.aborted) {
+		if (deadline.aborted) {
 			return refuse(
-				`The media of item ${itemIndex} did not arrive within "Max Download Time" (${limits.deadlineSeconds} seconds)`,
+				`The media of item ${itemIndex} did not arrive within "Max Download Time" (${limits.maxSeconds} seconds)`,
 				`The download of ${shown(url)} was stopped. "Max Download Time" under Media Options bounds all of an item's downloads together; raise it for large files on a slow connection.`,
 			);
 		}
@@ -132,8 +198,6 @@ export async function downloadFile(
 				'A download may go without data for at most "Timeout" under Request Options; raise it if the media server is slow to start or pauses.',
 			);
 		}
-		// A refusal of the file itself (its type, by `store`) is the caller's own error.
-		if (error instanceof NodeOperationError) return error;
 		const details = redact(failureDetails(error), apiKey);
 		return new NodeApiError(
 			this.getNode(),
@@ -166,7 +230,7 @@ export async function downloadFile(
 		for (let redirects = 0; ; redirects++) {
 			refuseUnlessAllowed(url, redirects > 0);
 			keyed &&= url.origin === baseOrigin;
-			let response: { statusCode: number; headers: Headers; body: unknown };
+			let response: { statusCode: number; headers: Headers; body: BodyStream };
 			try {
 				response = (await this.helpers.httpRequest({
 					method: 'GET',
@@ -178,13 +242,13 @@ export async function downloadFile(
 					disableFollowRedirect: true,
 					timeout: limits.idleMs + SOCKET_TIMEOUT_SLACK_MS,
 					abortSignal: signal,
-				})) as { statusCode: number; headers: Headers; body: unknown };
+				})) as typeof response;
 			} catch (error) {
 				throw failed(url, error);
 			}
 			idle.touch();
 			if (REDIRECT_STATUSES.includes(response.statusCode)) {
-				destroy(response.body);
+				response.body.destroy();
 				const next = redirectTarget(response.headers, url);
 				if (next === undefined || redirects === MAX_REDIRECTS)
 					throw refuseStatus(
@@ -197,34 +261,50 @@ export async function downloadFile(
 				continue;
 			}
 			if (response.statusCode < 200 || response.statusCode >= 300) {
-				destroy(response.body);
+				response.body.destroy();
 				throw refuseStatus(
 					response.statusCode,
 					`The media server answered ${response.statusCode} for ${shown(url)}`,
 					"The file could not be downloaded. Check that the job's media are still available (signed addresses expire).",
 				);
 			}
-			// A file known to be too large is refused before a byte of it is read.
-			const declared = Buffer.isBuffer(response.body)
-				? response.body.length
-				: Number(headerValue(response.headers, 'content-length'));
+			// A file known to be too large, or of a type it may not have, is refused before a byte of it is read.
+			const declared = Number(headerValue(response.headers, 'content-length'));
 			if (Number.isFinite(declared) && declared > limits.maxBytes) {
-				destroy(response.body);
+				response.body.destroy();
 				throw tooLargeError(url);
 			}
-			const body = bounded(response.body, limits.maxBytes, signal, idle.touch, () => {
-				tooLarge = true;
-			});
+			const fileName = fileNameOf(first) ?? fileNameOf(url);
+			const checked = mediaTypeOf(headerValue(response.headers, 'content-type'), fileName, jobKind);
+			if ('refused' in checked) {
+				response.body.destroy();
+				throw refuse(
+					`The media at ${url.origin}${url.pathname.slice(0, 200)} ${checked.refused}`,
+					"The node stores a file only under a type that agrees with its name and its job. Check the job's media address: it may point at an error page.",
+				);
+			}
+			// Readable.map (community nodes may not import `stream`) passes each chunk on as it comes;
+			// throwing or the signal destroys it and the response, and whatever reads it fails.
+			let bytes = 0;
+			const body = response.body.map(
+				(chunk: Buffer | string) => {
+					bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+					idle.touch();
+					tooLarge = bytes > limits.maxBytes;
+					if (tooLarge) throw new Error('too large');
+					return chunk;
+				},
+				{ signal },
+			);
 			// Whether the whole file came: a failure after that is n8n's storage, not the download.
-			let received = Buffer.isBuffer(body);
-			if (!Buffer.isBuffer(body)) body.once('end', () => (received = true));
-			const contentType = headerValue(response.headers, 'content-type') || undefined;
+			let received = false;
+			body.once('end', () => (received = true));
 			try {
-				return await store({ body, contentType, address: first, final: url });
+				return await this.helpers.prepareBinaryData(body, fileName, checked.type);
 			} catch (error) {
-				destroy(body);
-				destroy(response.body);
-				if (!received || error instanceof NodeOperationError) throw failed(url, error);
+				body.destroy();
+				response.body.destroy();
+				if (!received) throw failed(url, error);
 				const reason = redact(String((error as Error).message ?? error), apiKey);
 				throw new NodeApiError(
 					this.getNode(),
@@ -240,30 +320,4 @@ export async function downloadFile(
 	} finally {
 		idle.stop();
 	}
-}
-
-/** A body that fails as soon as it exceeds `maxBytes` or `signal` aborts, and tells `touch` of every chunk. */
-function bounded(
-	body: unknown,
-	maxBytes: number,
-	signal: AbortSignal,
-	touch: () => void,
-	onTooLarge: () => void,
-): BinarySource {
-	if (Buffer.isBuffer(body)) return body;
-	// Readable.map (community nodes may not import `stream`) passes each chunk on as it comes;
-	// throwing or the signal destroys it and the response, and whatever reads it fails.
-	let bytes = 0;
-	return (body as BodyStream).map(
-		(chunk: Buffer | string) => {
-			bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
-			touch();
-			if (bytes > maxBytes) {
-				onTooLarge();
-				throw new Error('too large');
-			}
-			return chunk;
-		},
-		{ signal },
-	);
 }

@@ -1,9 +1,7 @@
 /**
- * Which hosts a media address may name: an address in a job's result is untrusted and must not
- * reach n8n's own host, its network or a cloud metadata endpoint. Hosts are judged as the WHATWG
- * URL parser (n8n's request helper's too) leaves them: `2130706433`, `0x7f.1` and `１２７.０.０.１`
- * arrive as 127.0.0.1. Where a name resolves is unseen (community nodes may not import `dns`), so
- * a public name of a private address passes; "Allowed Media Hosts" narrows that.
+ * Which hosts a media address may name (docs/media.md): not n8n's own host, its network or a cloud
+ * metadata endpoint, judged as the WHATWG URL parser (n8n's request helper's too) leaves the host
+ * (`2130706433` is 127.0.0.1). Where a name resolves is unseen: community nodes may not import `dns`.
  */
 
 // IPv4 ranges that are not public (IANA special-purpose registry), with what they are.
@@ -128,10 +126,7 @@ export function nonPublicReason(hostname: string): string | undefined {
 	return undefined;
 }
 
-/**
- * Whether a host is this machine: a `localhost` name, or a loopback address in any spelling the
- * URL parser leaves (`127.x.x.x`, `[::1]`, an IPv4-mapped `[::ffff:7f00:1]`).
- */
+/** Whether a host is this machine: `localhost`, `127.x.x.x`, `[::1]` or an IPv4-mapped `[::ffff:7f00:1]`. */
 export function isLoopbackHost(hostname: string): boolean {
 	const host = hostname.toLowerCase().replace(/\.$/, '');
 	if (host === 'localhost' || host.endsWith('.localhost')) return true;
@@ -159,10 +154,8 @@ function defaultPort(url: URL): string {
 }
 
 /**
- * Reads "Allowed Media Hosts": entries separated by commas, spaces or lines, each a host name, an
- * IP address, `*.` before a name for the hosts under it, optionally `:port`, or a whole address
- * (`https://cdn.example.com`). Hosts are normalized as URLs normalize them, so any spelling of an
- * address matches. Returns the entry it cannot read as `invalid`.
+ * Reads "Allowed Media Hosts" (docs/media.md), or a whole address (`https://cdn.example.com`) as an
+ * entry, normalized as URLs normalize hosts; returns the entry it cannot read as `invalid`.
  */
 export function readHostRules(text: string): { rules: HostRule[]; invalid?: string } {
 	const rules: HostRule[] = [];
@@ -172,17 +165,15 @@ export function readHostRules(text: string): { rules: HostRule[]; invalid?: stri
 		// A bare IPv6 address (two colons or more, no brackets) is written in brackets for the parser.
 		if (!written.includes('[') && !written.includes('/') && (written.match(/:/g) ?? []).length > 1)
 			written = `[${written}]`;
-		let url: URL;
-		try {
-			url = new URL(/^https?:\/\//i.test(written) ? written : `http://${written}`);
-		} catch {
-			return { rules, invalid: entry };
-		}
+		const whole = /^https?:\/\//i.test(written);
+		const address = whole ? written : `http://${written}`;
+		if (!URL.canParse(address)) return { rules, invalid: entry };
+		const url = new URL(address);
 		// Only a host and a port: no user, path, query or fragment (a path is at least `/`).
 		const bare = `${url.username}${url.password}${url.search}${url.hash}${url.pathname}` === '/';
 		if (!bare || url.hostname === '' || (subdomains && /^https?:/i.test(written)))
 			return { rules, invalid: entry };
-		const port = /^https?:\/\//i.test(written) ? defaultPort(url) : url.port || undefined;
+		const port = whole ? defaultPort(url) : url.port || undefined;
 		rules.push({ host: url.hostname.replace(/\.$/, ''), subdomains, port });
 	}
 	return { rules };

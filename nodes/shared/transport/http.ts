@@ -1,4 +1,4 @@
-import type { IHttpRequestOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { headerValue, type Headers } from '../profile/pointer';
@@ -31,35 +31,16 @@ export interface ExchangeSettings {
 export const MAX_REDIRECTS = 5;
 export const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
 
-/** A readable stream as n8n's helper hands it over. */
-interface BodyStream extends AsyncIterable<Buffer | string> {
-	destroy(error?: Error): void;
-}
-
-function isStream(value: unknown): value is BodyStream {
-	return (
-		value !== null &&
-		typeof value === 'object' &&
-		Symbol.asyncIterator in value &&
-		typeof (value as BodyStream).destroy === 'function'
-	);
-}
+/** An answer's body: n8n's request helper hands over a stream for `encoding: 'stream'`. */
+export type BodyStream = Exclude<
+	Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0],
+	Buffer
+>;
 
 class AnswerTooLarge extends Error {}
 
 /** Reads an answer's body up to `maxBytes`; more stops the reading and fails. */
-async function readText(body: unknown, maxBytes: number): Promise<string> {
-	if (!isStream(body)) {
-		const text = Buffer.isBuffer(body)
-			? body.toString('utf8')
-			: typeof body === 'string'
-				? body
-				: body === undefined || body === null
-					? ''
-					: JSON.stringify(body);
-		if (Buffer.byteLength(text) > maxBytes) throw new AnswerTooLarge();
-		return text;
-	}
+async function readText(body: BodyStream, maxBytes: number): Promise<string> {
 	const chunks: Buffer[] = [];
 	let size = 0;
 	for await (const chunk of body) {
@@ -99,7 +80,7 @@ async function sendOnce(
 			ignoreHttpStatusErrors: true,
 			disableFollowRedirect: true,
 			abortSignal,
-		})) as { statusCode: number; headers: Headers; body: unknown };
+		})) as { statusCode: number; headers: Headers; body: BodyStream };
 		const text = await readText(response.body, maxBytes);
 		return { statusCode: response.statusCode, headers: response.headers ?? {}, text };
 	} catch (error) {
@@ -146,11 +127,7 @@ async function sendOnce(
 /** Where a redirect points, or undefined where it names no readable address. */
 export function redirectTarget(headers: Headers, from: URL | string): URL | undefined {
 	const location = headerValue(headers, 'location');
-	try {
-		return location ? new URL(location, from) : undefined;
-	} catch {
-		return undefined;
-	}
+	return location && URL.canParse(location, String(from)) ? new URL(location, from) : undefined;
 }
 
 /**
@@ -162,10 +139,11 @@ export async function exchange(
 	options: IHttpRequestOptions,
 	settings: ExchangeSettings,
 ): Promise<ServiceAnswer> {
-	let url = String(options.url);
-	let answer = await sendOnce.call(this, options, settings);
-	for (let redirects = 0; REDIRECT_STATUSES.includes(answer.statusCode); redirects++) {
-		const target = redirectTarget(answer.headers, url);
+	let request = options;
+	for (let redirects = 0; ; redirects++) {
+		const answer = await sendOnce.call(this, request, settings);
+		if (!REDIRECT_STATUSES.includes(answer.statusCode)) return answer;
+		const target = redirectTarget(answer.headers, String(request.url));
 		const followable =
 			target !== undefined &&
 			target.origin === new URL(settings.baseUrl).origin &&
@@ -187,10 +165,8 @@ export async function exchange(
 			);
 		}
 		// The Location names the whole address, query included.
-		url = target.toString();
-		answer = await sendOnce.call(this, { ...options, url, qs: undefined }, settings);
+		request = { ...options, url: target.toString(), qs: undefined };
 	}
-	return answer;
 }
 
 /** An answer that is not JSON, as the error that says so (a login page behind a wrong Base URL). */

@@ -107,17 +107,6 @@ function formText(fields: IDataObject): string {
 	return parts.join('&');
 }
 
-/** The properties of an object that its replacing PUT takes back: the ones the profile keeps, set. */
-function keptFields(operation: OperationProfile, current: unknown): IDataObject {
-	if (!isRecord(current) || operation.replaces === undefined) return {};
-	const kept: IDataObject = {};
-	for (const name of operation.replaces.keep) {
-		const value = own(current, name);
-		if (value !== undefined && value !== null) kept[name] = value as IDataObject[string];
-	}
-	return kept;
-}
-
 async function parseAnswer(
 	this: RequestContext,
 	answer: ServiceAnswer,
@@ -202,18 +191,21 @@ async function callByProfile(
 	const query = { ...placed.query, ...options.qs };
 	const reads = READS[name];
 	if (operation.replaces !== undefined && reads !== undefined && body !== undefined) {
-		// A PUT replaces the whole object: what the item does not change is sent back as it is.
-		const current = await callEndpoint.call(this, reads, {
+		// A PUT replaces the whole object: the properties the profile keeps go back as they are.
+		const answer = await callEndpoint.call(this, reads, {
 			id,
 			itemIndex,
 			timeoutMs,
 			signal,
 			deadline: options.deadline,
 		});
-		body = {
-			...keptFields(operation, readResource(profile.operations[reads].answer, current.body)),
-			...body,
-		};
+		const current = readResource(profile.operations[reads].answer, answer.body);
+		const kept: IDataObject = {};
+		for (const name of isRecord(current) ? operation.replaces.keep : []) {
+			const value = own(current, name) as IDataObject[string];
+			if (value !== undefined && value !== null) kept[name] = value;
+		}
+		body = { ...kept, ...body };
 	}
 	// An operation's path always stays within the Base URL; an address the service handed over may not.
 	const target = options.url ?? `${baseUrl}${pathFor(operation, id)}`;
