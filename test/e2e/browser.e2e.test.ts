@@ -176,6 +176,7 @@ it("logs in, runs the first example green and shows the node's resources and ope
 		'Page',
 		'Post',
 		'Publication',
+		'Service',
 		'Webhook',
 		// Added by n8n to every node whose credential can authenticate the HTTP Request node.
 		'Custom API Call',
