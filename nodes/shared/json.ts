@@ -16,6 +16,8 @@ export interface JsonLimits {
 	maxValues: number;
 	/** Most members of one object: listing 600,000 paths' keys held n8n's event loop for a second. */
 	maxMembers?: number;
+	/** Most entries of one array: growing an array of millions copies it whole, in one turn. */
+	maxItems?: number;
 }
 
 export class JsonLimitError extends Error {}
@@ -28,6 +30,8 @@ const SLICE_MS = 4;
 // (descriptions, enum values) made 2,048 of them take 160 ms between two checks.
 const CHECK_EVERY_VALUES = 2048;
 const CHECK_EVERY_CHARACTERS = 256 * 1024;
+// A string is read in pieces of about this many characters (well under a millisecond each).
+const STRING_PIECE = 256 * 1024;
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const WHITESPACE = /[ \t\n\r]*/y;
@@ -41,21 +45,27 @@ type Container =
 	| { kind: 'object'; value: Record<string, unknown>; key?: string; members: number }
 	| { kind: 'array'; value: unknown[] };
 
-function tooManyMembers(maxMembers: number): JsonLimitError {
+function tooMany(kind: 'object' | 'array', most: number): JsonLimitError {
+	const entries = kind === 'object' ? 'members' : 'items';
 	return new JsonLimitError(
-		`it has an object of more than ${maxMembers.toLocaleString('en-US')} members`,
+		`it has an ${kind} of more than ${most.toLocaleString('en-US')} ${entries}`,
 	);
 }
 
 /** Checks the nesting and the objects' sizes of a short text parsed directly, after the fact, cheaply. */
-function checkShape(value: unknown, { maxDepth, maxMembers = Infinity }: JsonLimits): void {
+function checkShape(
+	value: unknown,
+	{ maxDepth, maxMembers = Infinity, maxItems = Infinity }: JsonLimits,
+): void {
 	const stack: Array<[unknown, number]> = [[value, 1]];
 	while (stack.length > 0) {
 		const [current, depth] = stack.pop() as [unknown, number];
 		if (current === null || typeof current !== 'object') continue;
 		if (depth > maxDepth) throw new JsonLimitError(`it nests deeper than ${maxDepth} levels`);
 		const children = Object.values(current);
-		if (!Array.isArray(current) && children.length > maxMembers) throw tooManyMembers(maxMembers);
+		if (Array.isArray(current) && children.length > maxItems) throw tooMany('array', maxItems);
+		if (!Array.isArray(current) && children.length > maxMembers)
+			throw tooMany('object', maxMembers);
 		for (const child of children) stack.push([child, depth + 1]);
 	}
 }
@@ -76,7 +86,7 @@ export async function parseJson(text: string, limits: JsonLimits): Promise<unkno
 
 async function parseInSlices(
 	text: string,
-	{ maxDepth, maxValues, maxMembers = Infinity }: JsonLimits,
+	{ maxDepth, maxValues, maxMembers = Infinity, maxItems = Infinity }: JsonLimits,
 ): Promise<unknown> {
 	const stack: Container[] = [];
 	let index = 0;
@@ -102,30 +112,76 @@ async function parseInSlices(
 		index++;
 		skipWhitespace();
 	};
-	const readString = (): string => {
-		// The closing quote is the first one, unless a backslash comes before it: then one pass steps
-		// over every escape (quote to quote, 5 million `\"` held the event loop for 70 ms).
-		let end = text.indexOf('"', index + 1);
-		if (end === -1) fail('Unterminated string');
-		const escaped = text.slice(index + 1, end).includes('\\');
-		if (escaped) {
-			for (end = index + 1; end < text.length; end++) {
-				const code = text.charCodeAt(end);
-				if (code === 34) break;
-				if (code === 92) end++;
-			}
-			if (end >= text.length) fail('Unterminated string');
+	/** Lets n8n run once this slice has taken its time. */
+	const pause = async () => {
+		if (Date.now() - sliceStart < SLICE_MS) return;
+		await sleep(0);
+		sliceStart = Date.now();
+		checkedAt = index;
+	};
+	/** Where a string's next piece from `at` ends: at its closing quote, or past about STRING_PIECE characters and a whole escape. */
+	const pieceEnd = (at: number): number => {
+		const limit = Math.min(text.length, at + STRING_PIECE);
+		let end = at;
+		while (end < limit) {
+			const code = text.charCodeAt(end);
+			if (code === 34) return end;
+			end += code !== 92 ? 1 : text.charCodeAt(end + 1) === 117 ? 6 : 2;
 		}
-		const raw = text.slice(index, end + 1);
+		if (end >= text.length) fail('Unterminated string');
+		return end;
+	};
+	// JSON.parse checks a piece's escapes and that it has no raw control characters.
+	const decode = (from: number, to: number) => JSON.parse(`"${text.slice(from, to)}"`) as string;
+	/**
+	 * The rest of a long string, piece by piece with breaks for n8n in between: one pass over 5
+	 * million `\"` and JSON.parse of them held the event loop for 25 ms. A piece ends after a whole
+	 * escape, so it parses on its own; halves of a surrogate pair in two pieces join up again.
+	 */
+	const readPieces = async (first: string, from: number): Promise<string> => {
+		const pieces = [first];
+		let at = from;
+		while (text.charCodeAt(at) !== 34) {
+			index = at;
+			await pause();
+			const end = pieceEnd(at);
+			pieces.push(decode(at, end));
+			at = end;
+		}
+		index = at + 1;
+		return pieces.join('');
+	};
+	/** Whether the text between two places has a raw control character, which JSON forbids in strings. */
+	const hasControl = (from: number, to: number) => {
+		for (let at = from; at < to; at++) if (text.charCodeAt(at) < 0x20) return true;
+		return false;
+	};
+	/** A long string without escapes: its characters checked piece by piece, with breaks for n8n. */
+	const readPlain = async (start: number, end: number): Promise<string> => {
+		for (let at = start; at < end; at += STRING_PIECE) {
+			index = at;
+			if (hasControl(at, Math.min(end, at + STRING_PIECE))) fail('Control character in string');
+			await pause();
+		}
 		index = end + 1;
-		// A long string goes to JSON.parse too, which checks it in half the time of the loop (15 MB: 19 ms, not 35).
-		if (!escaped && raw.length <= DIRECT_PARSE_LENGTH) {
-			// JSON forbids raw control characters in strings; JSON.parse below would refuse them too.
-			for (let at = 1; at < raw.length - 1; at++)
-				if (raw.charCodeAt(at) < 0x20) fail('Control character in string');
-			return raw.slice(1, -1);
+		return text.slice(start, end);
+	};
+	/** A string's value; one longer than a piece comes as a promise. */
+	const readString = (): string | Promise<string> => {
+		const start = index + 1;
+		const end = text.indexOf('"', start);
+		if (end === -1) fail('Unterminated string');
+		if (!text.slice(start, end).includes('\\')) {
+			if (end - start > STRING_PIECE) return readPlain(start, end);
+			if (hasControl(start, end)) fail('Control character in string');
+			index = end + 1;
+			return text.slice(start, end);
 		}
-		return JSON.parse(raw) as string;
+		const pieceStop = pieceEnd(start);
+		const first = decode(start, pieceStop);
+		if (text.charCodeAt(pieceStop) !== 34) return readPieces(first, pieceStop);
+		index = pieceStop + 1;
+		return first;
 	};
 	const attach = (value: unknown) => {
 		const parent = stack[stack.length - 1];
@@ -133,6 +189,7 @@ async function parseInSlices(
 			root = value;
 			done = true;
 		} else if (parent.kind === 'array') {
+			if (parent.value.length >= maxItems) throw tooMany('array', maxItems);
 			parent.value.push(value);
 		} else {
 			const key = parent.key as string;
@@ -141,7 +198,7 @@ async function parseInSlices(
 			parent.key = undefined;
 		}
 	};
-	const readValue = () => {
+	const readValue = (): void | Promise<void> => {
 		if (++values > maxValues)
 			throw new JsonLimitError(`it holds more than ${maxValues.toLocaleString('en-US')} values`);
 		const char = text[index];
@@ -154,7 +211,10 @@ async function parseInSlices(
 			);
 			return;
 		}
-		if (char === '"') return attach(readString());
+		if (char === '"') {
+			const value = readString();
+			return typeof value === 'string' ? attach(value) : value.then(attach);
+		}
 		const literal = LITERALS.find(([word]) => text.startsWith(word, index));
 		if (literal !== undefined) {
 			index += literal[0].length;
@@ -171,7 +231,7 @@ async function parseInSlices(
 		skipWhitespace();
 		const top = stack[stack.length - 1];
 		if (top === undefined) {
-			readValue();
+			await readValue();
 		} else if (text[index] === (top.kind === 'object' ? '}' : ']')) {
 			// A container closes: no key may be pending, and `{"a": 1,}` is not JSON.
 			if (top.kind === 'object' && top.key !== undefined) fail('Missing value');
@@ -181,23 +241,18 @@ async function parseInSlices(
 		} else if (top.kind === 'object' && top.key === undefined) {
 			if (top.members > 0) step(',', 'Expected , or }');
 			if (text[index] !== '"') fail('Expected a key');
-			if (++top.members > maxMembers) throw tooManyMembers(maxMembers);
-			top.key = readString();
+			if (++top.members > maxMembers) throw tooMany('object', maxMembers);
+			const key = readString();
+			top.key = typeof key === 'string' ? key : await key;
 			skipWhitespace();
 			step(':', 'Expected :');
-			readValue();
+			await readValue();
 		} else {
 			if (top.kind === 'array' && top.value.length > 0) step(',', 'Expected , or ]');
-			readValue();
+			await readValue();
 		}
-		if (
-			(values % CHECK_EVERY_VALUES === 0 || index - checkedAt > CHECK_EVERY_CHARACTERS) &&
-			Date.now() - sliceStart >= SLICE_MS
-		) {
-			await sleep(0);
-			sliceStart = Date.now();
-			checkedAt = index;
-		}
+		if (values % CHECK_EVERY_VALUES === 0 || index - checkedAt > CHECK_EVERY_CHARACTERS)
+			await pause();
 	}
 	skipWhitespace();
 	if (index < text.length) fail('Unexpected text after JSON');

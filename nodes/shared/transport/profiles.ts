@@ -28,12 +28,14 @@ const DOCUMENT_ATTEMPTS = 3;
 const DOCUMENT_RETRY_MS = 500;
 // Bounds on the document itself: well above any real API's description, far below harm.
 const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
-// No real document's object nears 10,000 members; a larger one stalls its every reader.
+// No real document's object nears 10,000 members, nor an array (an enum) 200,000 items; a larger
+// one stalls its every reader.
 const DOCUMENT_LIMITS = {
 	maxLength: MAX_DOCUMENT_BYTES,
 	maxDepth: 256,
 	maxValues: 4_000_000,
 	maxMembers: 10_000,
+	maxItems: 200_000,
 };
 // A 404 or 405 on a route the document named suggests the document changed, unless it was just read.
 const MIN_PROFILE_AGE_FOR_REFRESH_MS = 1_000;

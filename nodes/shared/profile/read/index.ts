@@ -213,27 +213,37 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 	const deadline = Date.now() + READ_DEADLINE_MS;
 	const notFollowed: Profile['notFollowed'] = [];
 	let slice = Date.now();
-	/** One part of the reading, after a break for n8n once the parts since the last took a few milliseconds. */
-	async function step<T>(part: string, read: () => T, otherwise: T): Promise<T> {
-		if (Date.now() - slice >= SLICE_MS) {
-			await sleep(0);
-			slice = Date.now();
-		}
+	/**
+	 * One part of the reading, after a break for n8n once the parts since the last took a few
+	 * milliseconds; a part that pauses (yields) may have such breaks within, each piece between two
+	 * pauses then a step with a budget of its own.
+	 */
+	async function pausing<T>(part: string, read: () => Iterator<void, T>, otherwise: T) {
 		let why = `reading took longer than ${READ_DEADLINE_MS / 1000} seconds`;
-		if (Date.now() <= deadline) {
-			try {
+		try {
+			const reading = read();
+			for (;;) {
+				if (Date.now() - slice >= SLICE_MS) {
+					await sleep(0);
+					slice = Date.now();
+				}
+				if (Date.now() > deadline) break;
 				reader.beginStep(STEP_BUDGET);
-				return read();
-			} catch (error) {
-				why =
-					error instanceof SchemaBudgetError
-						? error.message
-						: 'it is not built as an OpenAPI document describes';
+				const next = reading.next();
+				if (next.done === true) return next.value;
 			}
+		} catch (error) {
+			why =
+				error instanceof SchemaBudgetError
+					? error.message
+					: 'it is not built as an OpenAPI document describes';
 		}
 		notFollowed.push({ part, why });
 		return otherwise;
 	}
+	/** A part read at once: one that never pauses. */
+	const step = async <T>(part: string, read: () => T, otherwise: T) =>
+		await pausing(part, () => ({ next: () => ({ done: true, value: read() }) }), otherwise);
 
 	const operations = await step('its paths', () => operationsOf(reader), []);
 	const found = new Map<OperationName, Operation>();
@@ -304,7 +314,7 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 		() => readErrors(reader, operations),
 		BUILT_IN_PROFILE.errors,
 	);
-	const webhooks = await step(
+	const webhooks = await pausing(
 		'its webhooks',
 		() =>
 			readWebhooks(

@@ -54,8 +54,14 @@ interface Delivery {
 	said: string;
 }
 
-/** Every delivery the document describes: 3.1 `webhooks`, and the `callbacks` of the registration. */
-function deliveriesOf(reader: DocumentReader, registration: Operation | undefined): Delivery[] {
+/**
+ * Every delivery the document describes: 3.1 `webhooks`, and the `callbacks` of the registration.
+ * It pauses (yields) after each: there may be a thousand, each read on its own.
+ */
+function* deliveriesOf(
+	reader: DocumentReader,
+	registration: Operation | undefined,
+): Generator<void, Delivery[]> {
 	const found: Delivery[] = [];
 	const add = (event: string, pathItem: unknown) => {
 		const item = reader.deref(pathItem);
@@ -69,11 +75,16 @@ function deliveriesOf(reader: DocumentReader, registration: Operation | undefine
 			said: `${ownText(post, 'summary')} ${ownText(post, 'description')}`,
 		});
 	};
-	for (const [event, pathItem] of Object.entries(ownRecord(reader.document, 'webhooks') ?? {}))
+	for (const [event, pathItem] of Object.entries(ownRecord(reader.document, 'webhooks') ?? {})) {
 		add(event, pathItem);
+		yield;
+	}
 	const callbacks = ownRecord(registration?.operation, 'callbacks') ?? {};
 	for (const [name, callback] of Object.entries(callbacks))
-		for (const pathItem of Object.values(reader.deref(callback) ?? {})) add(name, pathItem);
+		for (const pathItem of Object.values(reader.deref(callback) ?? {})) {
+			add(name, pathItem);
+			yield;
+		}
 	return found;
 }
 
@@ -200,13 +211,14 @@ function inRegistration(to: Location | null | undefined, fallback: string): stri
 	return part === 'body' && rest.length > 0 ? pointerOf(rest) : fallback;
 }
 
-export function readWebhooks(
+/** The webhooks part of a profile; it pauses (yields) after each delivery it reads. */
+export function* readWebhooks(
 	reader: DocumentReader,
 	registration: Operation | undefined,
 	create: OperationProfile,
 	isJob: (schema: Schema | undefined) => boolean,
 	post: Schema | undefined,
-): WebhookProfile {
+): Generator<void, WebhookProfile> {
 	const fallback = BUILT_IN_PROFILE.webhooks;
 	const answer =
 		registration &&
@@ -214,7 +226,7 @@ export function readWebhooks(
 	const request = registration && requestOf(reader, registration.operation)?.schema;
 	const eventsSchema = schemaAt(reader, request, create.fields.events?.to);
 	const urlSchema = schemaAt(reader, request, create.fields.url?.to);
-	const deliveries = deliveriesOf(reader, registration);
+	const deliveries = yield* deliveriesOf(reader, registration);
 
 	// The events: the registration's enum, else what the deliveries are called or carry as their type.
 	const items = reader.items(eventsSchema);
@@ -248,12 +260,17 @@ export function readWebhooks(
 			if (!explanations.has(value) && delivery.said.trim() !== '')
 				explanations.set(value, delivery.said);
 		}
+		yield;
 	}
 	const known = delivered.size > 0 ? [...delivered] : undefined;
 	const events = listed ?? known ?? (registration ? undefined : fallback.events);
 
 	const signed = deliveries.find((delivery) => signatureScheme(delivery.headers) !== undefined);
-	const readings = deliveries.map((delivery) => deliveryReading(reader, delivery, isJob, post));
+	const readings: DeliveryReading[] = [];
+	for (const delivery of deliveries) {
+		readings.push(deliveryReading(reader, delivery, isJob, post));
+		yield;
+	}
 	// Each part as all deliveries have it, or where none says, the built-in one.
 	const merged = <K extends keyof DeliveryReading>(key: K, otherwise?: DeliveryReading[K]) => {
 		const found = unique(
