@@ -235,6 +235,14 @@ function listOf(itemSchemaName: string): JsonSchema {
 	});
 }
 
+/** The Retry-After of a 429 answer, in whole seconds. */
+export const RETRY_AFTER_HEADER = {
+	'Retry-After': {
+		description: 'Seconds to wait before retrying.',
+		schema: { type: 'string', pattern: '^[0-9]+$' },
+	},
+};
+
 export function errorResponse(
 	description: string,
 	headers?: Record<string, JsonSchema>,
@@ -551,12 +559,7 @@ const responses: Record<string, JsonSchema> = {
 	ValidationError: errorResponse(
 		'The request does not match this document, or names a page or post that does not exist (`validation_error`, with `details`).',
 	),
-	RateLimited: errorResponse('Too many requests (`rate_limited`).', {
-		'Retry-After': {
-			description: 'Seconds to wait before retrying.',
-			schema: { type: 'string', pattern: '^[0-9]+$' },
-		},
-	}),
+	RateLimited: errorResponse('Too many requests (`rate_limited`).', RETRY_AFTER_HEADER),
 	InternalError: errorResponse('Unexpected failure (`internal_error`); safe to retry.'),
 };
 
