@@ -268,7 +268,12 @@ const generationSourceFields: Record<string, JsonSchema> = {
 	language: text,
 	page_id: postFields.page_id,
 };
-const generationSources = atLeastOneOf(['prompt', 'source_text', 'source_post_id']);
+const fromSources = (options: Record<string, JsonSchema> = {}) =>
+	closedObject(
+		{ ...generationSourceFields, ...options },
+		[],
+		atLeastOneOf(['prompt', 'source_text', 'source_post_id']),
+	);
 
 const publishFields: Record<string, JsonSchema> = {
 	post_id: generationSourceFields.source_post_id,
@@ -449,26 +454,13 @@ const schemas: Record<string, JsonSchema> = {
 		},
 		['transcript'],
 	),
-	GenerateLinkedinRequest: closedObject(generationSourceFields, [], generationSources),
-	GenerateTwitterRequest: closedObject(
-		{ ...generationSourceFields, thread_length: GENERATION_OPTIONS.threadLength },
-		[],
-		generationSources,
-	),
-	GenerateCarouselRequest: closedObject(
-		{ ...generationSourceFields, slide_count: GENERATION_OPTIONS.slideCount },
-		[],
-		generationSources,
-	),
-	GenerateVideoRequest: closedObject(
-		{
-			...generationSourceFields,
-			duration_seconds: GENERATION_OPTIONS.durationSeconds,
-			aspect_ratio: GENERATION_OPTIONS.aspectRatio,
-		},
-		[],
-		generationSources,
-	),
+	GenerateLinkedinRequest: fromSources(),
+	GenerateTwitterRequest: fromSources({ thread_length: GENERATION_OPTIONS.threadLength }),
+	GenerateCarouselRequest: fromSources({ slide_count: GENERATION_OPTIONS.slideCount }),
+	GenerateVideoRequest: fromSources({
+		duration_seconds: GENERATION_OPTIONS.durationSeconds,
+		aspect_ratio: GENERATION_OPTIONS.aspectRatio,
+	}),
 	PublishRequest: closedObject(publishFields, [], atLeastOneOf(['post_id', 'content'])),
 	PublishTwitterRequest: closedObject(
 		{
