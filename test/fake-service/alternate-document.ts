@@ -80,7 +80,12 @@ const promptFields: Record<string, JsonSchema> = {
 	sourcePostId: described(text, 'An existing post to adapt.'),
 	...commonGeneration,
 };
-const promptSources = oneOfRequired(['instructions', 'sourceText', 'sourcePostId']);
+const fromPrompt = (extra: Record<string, JsonSchema> = {}) =>
+	closed(
+		{ ...promptFields, ...extra },
+		[],
+		oneOfRequired(['instructions', 'sourceText', 'sourcePostId']),
+	);
 const publishFields: Record<string, JsonSchema> = {
 	postId: described(text, 'An existing post to publish.'),
 	text: described(nonEmptyText, 'Text to publish as a new post.'),
@@ -237,38 +242,23 @@ const schemas: Record<string, JsonSchema> = {
 		},
 		['transcriptText'],
 	),
-	LinkedinRequest: closed(promptFields, [], promptSources),
-	TwitterRequest: closed(
-		{
-			...promptFields,
-			tweetCount: described(
-				GENERATION_OPTIONS.threadLength,
-				'Number of tweets in the thread (thread length).',
-			),
-		},
-		[],
-		promptSources,
-	),
-	CarouselRequest: closed(
-		{
-			...promptFields,
-			slideCount: described(GENERATION_OPTIONS.slideCount, 'Number of slides.'),
-		},
-		[],
-		promptSources,
-	),
-	VideoRequest: closed(
-		{
-			...promptFields,
-			durationSeconds: described(
-				GENERATION_OPTIONS.durationSeconds,
-				'Length of the video, in seconds.',
-			),
-			aspectRatio: described(GENERATION_OPTIONS.aspectRatio, 'Shape of the video.'),
-		},
-		[],
-		promptSources,
-	),
+	LinkedinRequest: fromPrompt(),
+	TwitterRequest: fromPrompt({
+		tweetCount: described(
+			GENERATION_OPTIONS.threadLength,
+			'Number of tweets in the thread (thread length).',
+		),
+	}),
+	CarouselRequest: fromPrompt({
+		slideCount: described(GENERATION_OPTIONS.slideCount, 'Number of slides.'),
+	}),
+	VideoRequest: fromPrompt({
+		durationSeconds: described(
+			GENERATION_OPTIONS.durationSeconds,
+			'Length of the video, in seconds.',
+		),
+		aspectRatio: described(GENERATION_OPTIONS.aspectRatio, 'Shape of the video.'),
+	}),
 	PublishRequest: closed(publishFields, [], oneOfRequired(['postId', 'text'])),
 	TwitterPublishRequest: closed(
 		{

@@ -52,8 +52,9 @@ const OUTGOING: Record<string, string> = Object.fromEntries(
 	Object.entries(INCOMING).map(([alternate, primary]) => [primary, alternate]),
 );
 
-const primaryEvent = (event: string) =>
-	Object.entries(ALTERNATE_EVENTS).find(([, name]) => name === event)?.[0] ?? event;
+/** The primary's name for a profile's `value`: the key `names` maps to it, else the value itself. */
+export const primaryOf = (names: Record<string, string>, value: unknown) =>
+	Object.keys(names).find((name) => names[name] === value) ?? value;
 const alternateEvent = (event: string) =>
 	ALTERNATE_EVENTS[event as keyof typeof ALTERNATE_EVENTS] ?? event;
 
@@ -68,7 +69,9 @@ function incoming(primaryOperation: string, body: unknown, query: Query) {
 	const translate = (fields: Json): Json =>
 		renamed(fields, INCOMING, (primary, value) => {
 			if (primary === 'status' || primary === 'length') return String(value).toLowerCase();
-			return primary === 'events' ? (value as string[]).map(primaryEvent) : value;
+			return primary === 'events'
+				? (value as string[]).map((name) => primaryOf(ALTERNATE_EVENTS, name))
+				: value;
 		});
 	const translatedBody =
 		body !== null && typeof body === 'object'

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 
-import { namesFor, pointer, renamed, resourceOf } from './alternate';
+import { namesFor, pointer, primaryOf, renamed, resourceOf } from './alternate';
 import {
 	buildEnvelopeDocument,
 	ENVELOPE_EVENTS,
@@ -61,8 +61,6 @@ const OUTGOING: Record<string, string> = {
 };
 const FILTERS = ['publication', 'page.id', 'search'];
 const ALL_EVENTS = Object.keys(ENVELOPE_EVENTS);
-const primaryOf = <T extends string>(names: Record<string, T>, value: unknown) =>
-	Object.keys(names).find((name) => names[name] === value) ?? value;
 const envelopeEvent = (event: string) => ENVELOPE_EVENTS[event as keyof typeof ENVELOPE_EVENTS];
 // Merge patch (RFC 7396): null removes a member, which leaves the primary's empty value.
 const REMOVED: Json = { tags: [], media_urls: [], events: ALL_EVENTS };

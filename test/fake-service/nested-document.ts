@@ -22,6 +22,7 @@ import {
 	parameterRef,
 	POST_STATUSES,
 	RESULT_FIELDS,
+	RETRY_AFTER_HEADER,
 	queryParameter as query,
 	schemaRef as ref,
 	text,
@@ -591,12 +592,7 @@ const responses: Record<string, JsonSchema> = {
 	'405': errorResponse('`UNIMPLEMENTED`: this path does not take this method.', {
 		Allow: { description: 'The methods this path takes.', schema: text },
 	}),
-	'429': errorResponse('`RESOURCE_EXHAUSTED`: too many requests.', {
-		'Retry-After': {
-			description: 'Seconds to wait before retrying.',
-			schema: { type: 'string', pattern: '^[0-9]+$' },
-		},
-	}),
+	'429': errorResponse('`RESOURCE_EXHAUSTED`: too many requests.', RETRY_AFTER_HEADER),
 	'5XX': errorResponse(
 		'`INTERNAL`, `UNAVAILABLE` (503) or `DEADLINE_EXCEEDED` (504): an unexpected failure; safe to retry.',
 	),

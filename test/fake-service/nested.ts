@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 
-import { namesFor, renamed, resourceOf } from './alternate';
+import { namesFor, primaryOf, renamed, resourceOf } from './alternate';
 import { MASKED_SECRET } from './envelope-document';
 import {
 	ACTIONS,
@@ -49,15 +49,15 @@ const INPUT: Record<string, string> = { text: 'transcript', source_post: 'source
 const REFERENCES = ['page_id', 'post_id', 'source_post_id'];
 // Stripe: an empty string unsets a field.
 const UNSETTABLE = [...REFERENCES, 'title', 'scheduled_at', 'description'];
-const primaryEvent = (name: unknown) =>
-	Object.entries(NESTED_EVENTS).find(([, nested]) => nested === name)?.[0] ?? name;
 
 function convert(primary: string, value: unknown): unknown {
 	if (value === '' && UNSETTABLE.includes(primary)) return null;
 	// Box: `{id}` names the object; the primary keeps its id.
 	if (REFERENCES.includes(primary)) return (value as { id: string }).id;
 	if (primary === 'thread') return (value as Array<{ text: string }>).map(({ text }) => text);
-	return primary === 'events' ? (value as string[]).map(primaryEvent) : value;
+	return primary === 'events'
+		? (value as string[]).map((name) => primaryOf(NESTED_EVENTS, name))
+		: value;
 }
 
 function incoming(primaryOperation: string, body: unknown, query: Query) {

@@ -235,6 +235,14 @@ function listOf(itemSchemaName: string): JsonSchema {
 	});
 }
 
+/** The Retry-After of a 429 answer, in whole seconds. */
+export const RETRY_AFTER_HEADER = {
+	'Retry-After': {
+		description: 'Seconds to wait before retrying.',
+		schema: { type: 'string', pattern: '^[0-9]+$' },
+	},
+};
+
 export function errorResponse(
 	description: string,
 	headers?: Record<string, JsonSchema>,
@@ -260,7 +268,12 @@ const generationSourceFields: Record<string, JsonSchema> = {
 	language: text,
 	page_id: postFields.page_id,
 };
-const generationSources = atLeastOneOf(['prompt', 'source_text', 'source_post_id']);
+const fromSources = (options: Record<string, JsonSchema> = {}) =>
+	closedObject(
+		{ ...generationSourceFields, ...options },
+		[],
+		atLeastOneOf(['prompt', 'source_text', 'source_post_id']),
+	);
 
 const publishFields: Record<string, JsonSchema> = {
 	post_id: generationSourceFields.source_post_id,
@@ -441,26 +454,13 @@ const schemas: Record<string, JsonSchema> = {
 		},
 		['transcript'],
 	),
-	GenerateLinkedinRequest: closedObject(generationSourceFields, [], generationSources),
-	GenerateTwitterRequest: closedObject(
-		{ ...generationSourceFields, thread_length: GENERATION_OPTIONS.threadLength },
-		[],
-		generationSources,
-	),
-	GenerateCarouselRequest: closedObject(
-		{ ...generationSourceFields, slide_count: GENERATION_OPTIONS.slideCount },
-		[],
-		generationSources,
-	),
-	GenerateVideoRequest: closedObject(
-		{
-			...generationSourceFields,
-			duration_seconds: GENERATION_OPTIONS.durationSeconds,
-			aspect_ratio: GENERATION_OPTIONS.aspectRatio,
-		},
-		[],
-		generationSources,
-	),
+	GenerateLinkedinRequest: fromSources(),
+	GenerateTwitterRequest: fromSources({ thread_length: GENERATION_OPTIONS.threadLength }),
+	GenerateCarouselRequest: fromSources({ slide_count: GENERATION_OPTIONS.slideCount }),
+	GenerateVideoRequest: fromSources({
+		duration_seconds: GENERATION_OPTIONS.durationSeconds,
+		aspect_ratio: GENERATION_OPTIONS.aspectRatio,
+	}),
 	PublishRequest: closedObject(publishFields, [], atLeastOneOf(['post_id', 'content'])),
 	PublishTwitterRequest: closedObject(
 		{
@@ -551,12 +551,7 @@ const responses: Record<string, JsonSchema> = {
 	ValidationError: errorResponse(
 		'The request does not match this document, or names a page or post that does not exist (`validation_error`, with `details`).',
 	),
-	RateLimited: errorResponse('Too many requests (`rate_limited`).', {
-		'Retry-After': {
-			description: 'Seconds to wait before retrying.',
-			schema: { type: 'string', pattern: '^[0-9]+$' },
-		},
-	}),
+	RateLimited: errorResponse('Too many requests (`rate_limited`).', RETRY_AFTER_HEADER),
 	InternalError: errorResponse('Unexpected failure (`internal_error`); safe to retry.'),
 };
 

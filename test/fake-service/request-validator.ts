@@ -255,13 +255,15 @@ function mediaType(contentType: string | undefined): string | undefined {
 	return contentType?.split(';')[0].trim().toLowerCase();
 }
 
+const unescapePointerSegment = (segment: string) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
+
 function resolvePointer(document: ContractDocument, pointer: string): JsonSchema {
 	if (!pointer.startsWith('#/'))
 		throw new Error(`Only local $refs are supported, got "${pointer}"`);
 	const target = pointer
 		.slice(2)
 		.split('/')
-		.map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+		.map(unescapePointerSegment)
 		.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], document);
 	if (target === undefined) throw new Error(`Unresolvable $ref "${pointer}"`);
 	return target as JsonSchema;
@@ -356,10 +358,7 @@ function describeError(error: ErrorObject, location: Location): ContractProblem 
 }
 
 function fieldName(instancePath: string, property: string | undefined, location: Location): string {
-	const segments = instancePath
-		.split('/')
-		.slice(1)
-		.map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+	const segments = instancePath.split('/').slice(1).map(unescapePointerSegment);
 	if (property !== undefined) segments.push(property);
 	const path = segments.reduce((joined, segment) => {
 		if (/^\d+$/.test(segment)) return `${joined}[${segment}]`;

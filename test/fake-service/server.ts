@@ -654,11 +654,6 @@ const isoNow = () => new Date().toISOString();
 
 let idSequence = 0;
 
-/** Makes new ids come after one of this place in creation order (a restored state's newest). */
-function continueIdsAfter(sequence: number): void {
-	idSequence = Math.max(idSequence, sequence);
-}
-
 // Ids sort in creation order, so a cursor can name the last id seen and stays valid when that item is deleted.
 function newId(prefix: string): string {
 	idSequence += 1;
@@ -1110,7 +1105,7 @@ export class FakeService {
 			...this.jobs.keys(),
 			...this.webhooks.keys(),
 		];
-		continueIdsAfter(Math.max(...ids.map(creationOrder)));
+		idSequence = Math.max(idSequence, ...ids.map(creationOrder));
 	}
 
 	/** The data as the state file keeps it. */
