@@ -74,12 +74,11 @@ function readParallelRequests(this: IExecuteFunctions): number {
 		{},
 	) as { parallel?: unknown };
 	const count = Number(parallel);
-	if (!Number.isInteger(count) || count < 1 || count > MAX_PARALLEL_REQUESTS) {
+	if (!Number.isInteger(count) || count < 1 || count > MAX_PARALLEL_REQUESTS)
 		throw new NodeOperationError(
 			this.getNode(),
 			`"Requests in Parallel" must be a whole number from 1 to ${MAX_PARALLEL_REQUESTS}`,
 		);
-	}
 	return count;
 }
 

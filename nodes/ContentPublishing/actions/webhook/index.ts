@@ -63,20 +63,18 @@ const create = {
 	]),
 	async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
 		const url = requireString.call(this, 'url', 'URL', itemIndex).trim();
-		if (!/^https?:\/\/\S+$/i.test(url)) {
+		if (!/^https?:\/\/\S+$/i.test(url))
 			throw new NodeOperationError(
 				this.getNode(),
 				`"URL" of item ${itemIndex} is not an http(s) URL`,
 				{ itemIndex },
 			);
-		}
 		const chosen = this.getNodeParameter('events', itemIndex, []) as string[];
-		if (chosen.length === 0) {
+		if (chosen.length === 0)
 			throw new NodeOperationError(this.getNode(), `"Events" of item ${itemIndex} is empty`, {
 				itemIndex,
 				description: 'Choose at least one event to deliver.',
 			});
-		}
 		// As the service names them, checked against the events it lists.
 		const { webhooks } = await loadProfile.call(this, itemIndex);
 		const events = serviceEvents.call(this, webhooks, chosen, itemIndex);

@@ -134,13 +134,12 @@ function readOperation(
 	const answer: AnswerReading = { from: `${entry.from}/responses` };
 	if (verb === 'list')
 		Object.assign(answer, readList(reader, entry, context.resources.get(resource ?? ''), resource));
-	else {
+	else
 		answer.resource = unique(
 			reader
 				.variants(success?.schema)
 				.map((variant) => body(resourcePath(reader, variant, context.envelopes, resource))),
 		);
-	}
 	if (['generate', 'publish', 'wait'].includes(verb)) {
 		const jobs = jobReferences(reader, success?.schema, context.isJob, '/body');
 		if (success?.headers.has('location') || success?.status === '202')
