@@ -29,12 +29,7 @@ const optionalWebhookFields: INodeProperties[] = [
 		default: true,
 		description: 'Whether the service should deliver events to this webhook',
 	},
-	{
-		displayName: 'Description',
-		name: 'description',
-		type: 'string',
-		default: '',
-	},
+	{ displayName: 'Description', name: 'description', type: 'string', default: '' },
 	extraBodyField,
 	extraQueryField,
 	{
@@ -91,12 +86,7 @@ const update = {
 		fieldCollection('updateFields', [
 			...optionalWebhookFields,
 			eventsField({ default: [] }),
-			{
-				displayName: 'URL',
-				name: 'url',
-				type: 'string',
-				default: '',
-			},
+			{ displayName: 'URL', name: 'url', type: 'string', default: '' },
 		]),
 	]),
 	async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
