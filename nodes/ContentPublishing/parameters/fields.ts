@@ -208,11 +208,8 @@ export function requireString(
 
 /** The request timeout of an item, in milliseconds, from Request Options. */
 export function readRequestTimeout(this: IExecuteFunctions, itemIndex: number): number {
-	const { timeout = DEFAULT_TIMEOUT_MS / 1000 } = this.getNodeParameter(
-		'requestOptions',
-		itemIndex,
-		{},
-	) as { timeout?: unknown };
+	const options = this.getNodeParameter('requestOptions', itemIndex, {}) as { timeout?: unknown };
+	const { timeout = DEFAULT_TIMEOUT_MS / 1000 } = options;
 	const seconds = Number(timeout);
 	if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600)
 		throw new NodeOperationError(
