@@ -71,8 +71,7 @@ export function subtitlesToText(subtitles: string, format: 'vtt' | 'srt'): strin
 			skippingBlock = true;
 			continue;
 		}
-		if (TIMING_LINE.test(line)) continue;
-		if (/^\d+$/.test(line)) continue;
+		if (TIMING_LINE.test(line) || /^\d+$/.test(line)) continue;
 		const text = stripSpans(stripSpans(line, '<', '>', 1), '{\\', '}', 0).trim();
 		if (text !== '' && lines[lines.length - 1] !== text) lines.push(text);
 	}
