@@ -871,13 +871,9 @@ async function resumedItems(
 		try {
 			if (output instanceof Error) throw output;
 			const json = withoutErrorKey(output);
-			items.push({
-				json,
-				pairedItem,
-				...(media
-					? { binary: await downloadMedia.call(context, json, profile.jobs, media, itemIndex) }
-					: {}),
-			});
+			const binary =
+				media && (await downloadMedia.call(context, json, profile.jobs, media, itemIndex));
+			items.push(binary ? { json, pairedItem, binary } : { json, pairedItem });
 		} catch (error) {
 			items.push({ json: errorJson(error as Error), pairedItem });
 		}
