@@ -87,15 +87,13 @@ async function readServiceProfile(
 				{ method: 'GET', url: where },
 				{ baseUrl, apiKey, timeoutMs: DOCUMENT_TIMEOUT_MS, maxBytes: MAX_DOCUMENT_BYTES },
 			);
+			if (attempt === DOCUMENT_ATTEMPTS || ![502, 503, 504].includes(answer.statusCode)) break;
 		} catch (error) {
 			if (attempt === DOCUMENT_ATTEMPTS || !isTransient(error)) {
 				const reason = String((error as Error).message);
 				return builtInBecause(`The service's OpenAPI document could not be read (${reason})`);
 			}
-			await sleep(DOCUMENT_RETRY_MS * attempt);
-			continue;
 		}
-		if (attempt === DOCUMENT_ATTEMPTS || ![502, 503, 504].includes(answer.statusCode)) break;
 		await sleep(DOCUMENT_RETRY_MS * attempt);
 	}
 	if (answer.statusCode === 404 || answer.statusCode === 410)
