@@ -161,9 +161,8 @@ export async function downloadMedia(
 		);
 	const deadline = AbortSignal.timeout(options.maxSeconds * 1000);
 	const binary: IBinaryKeyData = {};
-	for (const [index, url] of urls.entries()) {
+	for (const [index, url] of urls.entries())
 		binary[urls.length === 1 ? options.field : `${options.field}_${index}`] =
 			await downloadFile.call(this, url, itemIndex, options, deadline, kind);
-	}
 	return binary;
 }
