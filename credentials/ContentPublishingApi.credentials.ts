@@ -11,10 +11,7 @@ export class ContentPublishingApi implements ICredentialType {
 
 	displayName = 'Content Publishing API';
 
-	icon: Icon = {
-		light: 'file:contentPublishing.svg',
-		dark: 'file:contentPublishing.dark.svg',
-	};
+	icon: Icon = { light: 'file:contentPublishing.svg', dark: 'file:contentPublishing.dark.svg' };
 
 	documentationUrl =
 		'https://github.com/content-publishing/n8n-nodes-content-publishing/blob/main/README.md';
@@ -53,9 +50,7 @@ export class ContentPublishingApi implements ICredentialType {
 	authenticate: IAuthenticateGeneric = {
 		type: 'generic',
 		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.apiKey}}',
-			},
+			headers: { Authorization: '=Bearer {{$credentials.apiKey}}' },
 		},
 	};
 

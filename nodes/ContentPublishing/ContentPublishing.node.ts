@@ -50,10 +50,9 @@ function operationSubtitle(): string {
 	const names: Record<string, string> = {};
 	for (const resource of resourceField.options as INodePropertyOptions[]) {
 		const { operationField } = resources[String(resource.value)];
-		for (const operation of operationField.options as INodePropertyOptions[]) {
+		for (const operation of operationField.options as INodePropertyOptions[])
 			names[`${String(resource.value)}:${String(operation.value)}`] =
 				`${resource.name} → ${operation.name}`;
-		}
 	}
 	const key = '$parameter["resource"] + ":" + $parameter["operation"]';
 	return `={{ ${JSON.stringify(names)}[${key}] || ${key} }}`;

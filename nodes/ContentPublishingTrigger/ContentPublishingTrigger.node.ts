@@ -238,15 +238,9 @@ export class ContentPublishingTrigger implements INodeType {
 						description: id !== undefined && weakness !== undefined ? NO_SECRET : NOT_REGISTERED,
 					});
 				}
-				const { signature, delivery } = profile.webhooks;
-				subscriptionsOf(this)[webhookUrl] = {
-					id,
-					secret,
-					events,
-					signature,
-					delivery,
-					jobs: profile.jobs,
-				};
+				const { jobs, webhooks } = profile;
+				const { signature, delivery } = webhooks;
+				subscriptionsOf(this)[webhookUrl] = { id, secret, events, signature, delivery, jobs };
 				return true;
 			},
 

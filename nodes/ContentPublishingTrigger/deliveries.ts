@@ -115,10 +115,8 @@ export function rememberStart(
 	const decided = decide(triggerKey, deliveryDigest, now);
 	if (decided.admit !== 'start') return decided;
 	let memory = triggers.get(triggerKey);
-	if (memory === undefined) {
-		memory = { forgetAt: new Map(), order: [], head: 0, emptyAt: 0 };
-		triggers.set(triggerKey, memory);
-	}
+	if (memory === undefined)
+		triggers.set(triggerKey, (memory = { forgetAt: new Map(), order: [], head: 0, emptyAt: 0 }));
 	// Never before an entry already there: a clock set back keeps entries longer, never shorter.
 	const forgetAt = Math.max(now + keepMs, memory.emptyAt);
 	memory.forgetAt.set(deliveryDigest, forgetAt);

@@ -71,11 +71,10 @@ function checkShape(
 }
 
 export async function parseJson(text: string, limits: JsonLimits): Promise<unknown> {
-	if (text.length > limits.maxLength) {
+	if (text.length > limits.maxLength)
 		throw new JsonLimitError(
 			`it is longer than ${limits.maxLength.toLocaleString('en-US')} characters`,
 		);
-	}
 	if (text.length <= DIRECT_PARSE_LENGTH) {
 		const value = JSON.parse(text) as unknown;
 		checkShape(value, limits);

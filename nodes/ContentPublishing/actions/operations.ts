@@ -61,10 +61,7 @@ export function listOperation(
 				: {};
 			const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 			const limit = returnAll ? undefined : Number(this.getNodeParameter('limit', itemIndex, 50));
-			if (
-				limit !== undefined &&
-				(!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_ITEMS)
-			) {
+			if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_ITEMS))
 				throw new NodeOperationError(
 					this.getNode(),
 					`"Limit" of item ${itemIndex} must be a whole number from 1 to ${MAX_LIST_ITEMS.toLocaleString('en-US')}`,
@@ -74,7 +71,6 @@ export function listOperation(
 							'One execution reads at most this many items of a list. Narrow the list with filters to get at the rest.',
 					},
 				);
-			}
 			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 			return { list: endpoint, qs, extra: readExtraFields.call(this, options, itemIndex), limit };
 		},

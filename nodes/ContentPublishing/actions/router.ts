@@ -68,18 +68,14 @@ async function forEachConcurrently<T>(
 
 /** Requests in Parallel, from Request Options: one setting for the whole execution. */
 function readParallelRequests(this: IExecuteFunctions): number {
-	const { parallel = DEFAULT_PARALLEL_REQUESTS } = this.getNodeParameter(
-		'requestOptions',
-		0,
-		{},
-	) as { parallel?: unknown };
+	const options = this.getNodeParameter('requestOptions', 0, {}) as { parallel?: unknown };
+	const { parallel = DEFAULT_PARALLEL_REQUESTS } = options;
 	const count = Number(parallel);
-	if (!Number.isInteger(count) || count < 1 || count > MAX_PARALLEL_REQUESTS) {
+	if (!Number.isInteger(count) || count < 1 || count > MAX_PARALLEL_REQUESTS)
 		throw new NodeOperationError(
 			this.getNode(),
 			`"Requests in Parallel" must be a whole number from 1 to ${MAX_PARALLEL_REQUESTS}`,
 		);
-	}
 	return count;
 }
 

@@ -26,12 +26,7 @@ export const optionalPostFields: INodeProperties[] = [
 		default: '',
 		description: 'Tags separated by commas',
 	},
-	{
-		displayName: 'Title',
-		name: 'title',
-		type: 'string',
-		default: '',
-	},
+	{ displayName: 'Title', name: 'title', type: 'string', default: '' },
 	timeZoneField,
 	extraBodyField,
 	extraQueryField,

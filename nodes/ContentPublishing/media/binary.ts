@@ -86,9 +86,8 @@ function numberOption(
 	const field = mediaOptions.find((option) => option.name === name) as INodeProperties;
 	const max = Number(field.typeOptions?.maxValue);
 	const number = Number(options[name] ?? field.default);
-	if (!Number.isFinite(number) || number <= 0 || number > max) {
+	if (!Number.isFinite(number) || number <= 0 || number > max)
 		throw parameterError(this, field.displayName, itemIndex, `must be a number from 1 to ${max}`);
-	}
 	return number;
 }
 
@@ -98,17 +97,16 @@ export function readMediaOptions(
 ): MediaOptions | undefined {
 	if (!(this.getNodeParameter('downloadMedia', itemIndex, false) as boolean)) return undefined;
 	const field = String(this.getNodeParameter('mediaField', itemIndex, 'data') ?? '').trim();
-	if (!/^[\w.-]+$/.test(field)) {
+	if (!/^[\w.-]+$/.test(field))
 		throw parameterError(
 			this,
 			'Put Media in Field',
 			itemIndex,
 			'must be a field name such as "data"',
 		);
-	}
 	const options = this.getNodeParameter('mediaOptions', itemIndex, {}) as IDataObject;
 	const { rules, invalid } = readHostRules(String(options.allowedMediaHosts ?? ''));
-	if (invalid !== undefined) {
+	if (invalid !== undefined)
 		throw parameterError(
 			this,
 			'Allowed Media Hosts',
@@ -116,7 +114,6 @@ export function readMediaOptions(
 			`has an entry that is not a host: "${invalid.slice(0, 100)}"`,
 			'List host names or IP addresses, each optionally with :port, such as media.corp.example, *.cdn.internal or 10.0.0.5:9000, separated by commas.',
 		);
-	}
 	return {
 		field,
 		allowedHosts: rules,
@@ -142,7 +139,7 @@ export async function downloadMedia(
 ): Promise<IBinaryKeyData> {
 	const { result, kind } = readJob(jobs, job);
 	const urls = mediaAddresses(jobs, result ?? job, MAX_FILES_PER_ITEM + 1);
-	if (urls.length === 0) {
+	if (urls.length === 0)
 		throw new NodeOperationError(
 			this.getNode(),
 			`The finished job of item ${itemIndex} names no media to download`,
@@ -152,8 +149,7 @@ export async function downloadMedia(
 					'Turn off "Download Media", or check the job\'s result: it should hold the address of a video or image, as the service\'s document describes it.',
 			},
 		);
-	}
-	if (urls.length > MAX_FILES_PER_ITEM) {
+	if (urls.length > MAX_FILES_PER_ITEM)
 		throw new NodeOperationError(
 			this.getNode(),
 			`The finished job of item ${itemIndex} names more than ${MAX_FILES_PER_ITEM} media files`,
@@ -163,12 +159,10 @@ export async function downloadMedia(
 					'The node downloads at most this many files for one item. Turn off "Download Media" and download the files you need with the HTTP Request node.',
 			},
 		);
-	}
 	const deadline = AbortSignal.timeout(options.maxSeconds * 1000);
 	const binary: IBinaryKeyData = {};
-	for (const [index, url] of urls.entries()) {
+	for (const [index, url] of urls.entries())
 		binary[urls.length === 1 ? options.field : `${options.field}_${index}`] =
 			await downloadFile.call(this, url, itemIndex, options, deadline, kind);
-	}
 	return binary;
 }

@@ -58,56 +58,45 @@ function text(value: unknown): string {
 }
 
 /**
- * One answer to the editor's list search. Where the service documents a search parameter, it
- * searches; otherwise pages are read and filtered here until matches turn up, so a match far
- * down the list is found too.
+ * The editor's list search over one list endpoint, each record shown as `toEntry` says. Where the
+ * service documents a search parameter, it searches; otherwise pages are read and filtered here
+ * until matches turn up, so a match far down the list is found too.
  */
-async function search(
-	context: ILoadOptionsFunctions,
-	endpoint: OperationName,
-	toEntry: (read: Read) => INodeListSearchItems,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	const needle = (filter ?? '').trim();
-	const profile = await loadProfile.call(context);
-	const search = profile.operations[endpoint].fields.search?.to;
-	const parameter = needle === '' || !search ? undefined : segmentsOf(search)[1];
-	const qs = parameter === undefined ? {} : { [parameter]: needle };
-	const filtersHere = needle !== '' && parameter === undefined;
-	const read = fieldReader(profile, endpoint);
-	const matches = (entry: INodeListSearchItems) =>
-		!filtersHere ||
-		entry.name.toLowerCase().includes(needle.toLowerCase()) ||
-		String(entry.value).toLowerCase().includes(needle.toLowerCase());
-	const results: INodeListSearchItems[] = [];
-	let next = paginationToken ? (JSON.parse(paginationToken) as PageToken) : undefined;
-	for (let pages = 1; ; pages++) {
-		const page = await readPage.call(context, endpoint, { qs, next, pageSize: SEARCH_PAGE_SIZE });
-		for (const record of page.items) {
-			const entry = toEntry((field) => read(record, field));
-			if (matches(entry)) results.push(entry);
-		}
-		next = page.next !== undefined && page.items.length > 0 ? page.next : undefined;
-		if (
-			!filtersHere ||
-			next === undefined ||
-			results.length >= SEARCH_PAGE_SIZE ||
-			pages >= MAX_PAGES_PER_ANSWER
-		)
-			break;
-	}
-	return { results, paginationToken: next === undefined ? undefined : JSON.stringify(next) };
-}
-
-/** A list search of the editor over one list endpoint, each record shown as `toEntry` says. */
 function listSearch(endpoint: OperationName, toEntry: (read: Read) => INodeListSearchItems) {
 	return async function (
 		this: ILoadOptionsFunctions,
 		filter?: string,
 		paginationToken?: string,
 	): Promise<INodeListSearchResult> {
-		return await search(this, endpoint, toEntry, filter, paginationToken);
+		const needle = (filter ?? '').trim();
+		const profile = await loadProfile.call(this);
+		const search = profile.operations[endpoint].fields.search?.to;
+		const parameter = needle === '' || !search ? undefined : segmentsOf(search)[1];
+		const qs = parameter === undefined ? {} : { [parameter]: needle };
+		const filtersHere = needle !== '' && parameter === undefined;
+		const read = fieldReader(profile, endpoint);
+		const matches = (entry: INodeListSearchItems) =>
+			!filtersHere ||
+			entry.name.toLowerCase().includes(needle.toLowerCase()) ||
+			String(entry.value).toLowerCase().includes(needle.toLowerCase());
+		const results: INodeListSearchItems[] = [];
+		let next = paginationToken ? (JSON.parse(paginationToken) as PageToken) : undefined;
+		for (let pages = 1; ; pages++) {
+			const page = await readPage.call(this, endpoint, { qs, next, pageSize: SEARCH_PAGE_SIZE });
+			for (const record of page.items) {
+				const entry = toEntry((field) => read(record, field));
+				if (matches(entry)) results.push(entry);
+			}
+			next = page.next !== undefined && page.items.length > 0 ? page.next : undefined;
+			if (
+				!filtersHere ||
+				next === undefined ||
+				results.length >= SEARCH_PAGE_SIZE ||
+				pages >= MAX_PAGES_PER_ANSWER
+			)
+				break;
+		}
+		return { results, paginationToken: next === undefined ? undefined : JSON.stringify(next) };
 	};
 }
 

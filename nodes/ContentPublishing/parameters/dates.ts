@@ -91,7 +91,7 @@ export function readDateTime(
 			instant = Date.parse(text);
 		}
 	}
-	if (instant === undefined || !Number.isFinite(instant)) {
+	if (instant === undefined || !Number.isFinite(instant))
 		throw parameterError(
 			this,
 			displayName,
@@ -99,6 +99,5 @@ export function readDateTime(
 			'is not a date and time',
 			'Use a date and time such as 2026-12-01T10:00:00 (read in the time zone), one with its offset such as 2026-12-01T10:00:00+01:00, or an expression giving a date.',
 		);
-	}
 	return new Date(instant).toISOString();
 }

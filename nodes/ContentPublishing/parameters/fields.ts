@@ -106,7 +106,7 @@ export function requireTextList(
 		: parseJsonValue.call(this, value, displayName, itemIndex);
 	if (Array.isArray(parsed) && parsed.length === 0)
 		throw parameterError(this, displayName, itemIndex, 'is empty');
-	if (!Array.isArray(parsed) || parsed.some((entry) => typeof entry !== 'string')) {
+	if (!Array.isArray(parsed) || parsed.some((entry) => typeof entry !== 'string'))
 		throw parameterError(
 			this,
 			displayName,
@@ -114,7 +114,6 @@ export function requireTextList(
 			'must be a list of texts, like ["First part", "Second part"]',
 			'Type a JSON array of texts, or give one with an expression, such as {{ $json.result.tweets }} after Generate Twitter Thread.',
 		);
-	}
 	const empty = parsed.findIndex((entry: string) => entry.trim() === '');
 	if (empty !== -1)
 		throw parameterError(this, displayName, itemIndex, `has an empty part: number ${empty + 1}`);
@@ -151,7 +150,7 @@ function checkId(
 	itemIndex: number,
 ): string {
 	if (id === '') throw parameterError(this, displayName, itemIndex, 'is empty');
-	if (isUnsafeId(id)) {
+	if (isUnsafeId(id))
 		throw parameterError(
 			this,
 			displayName,
@@ -159,7 +158,6 @@ function checkId(
 			`is not an ID: "${id}"`,
 			'"." and ".." (also percent-encoded) would address another path of the API than one resource.',
 		);
-	}
 	return id;
 }
 
@@ -210,19 +208,15 @@ export function requireString(
 
 /** The request timeout of an item, in milliseconds, from Request Options. */
 export function readRequestTimeout(this: IExecuteFunctions, itemIndex: number): number {
-	const { timeout = DEFAULT_TIMEOUT_MS / 1000 } = this.getNodeParameter(
-		'requestOptions',
-		itemIndex,
-		{},
-	) as { timeout?: unknown };
+	const options = this.getNodeParameter('requestOptions', itemIndex, {}) as { timeout?: unknown };
+	const { timeout = DEFAULT_TIMEOUT_MS / 1000 } = options;
 	const seconds = Number(timeout);
-	if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
+	if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600)
 		throw new NodeOperationError(
 			this.getNode(),
 			`"Timeout (Seconds)" of item ${itemIndex} must be a number of seconds from 1 to 3600`,
 			{ itemIndex },
 		);
-	}
 	return seconds * 1000;
 }
 
@@ -233,10 +227,9 @@ export function requireChanges(
 	extra: ExtraFields,
 	itemIndex: number,
 ): void {
-	if (Object.keys(body).length === 0 && Object.keys(extra.body).length === 0) {
+	if (Object.keys(body).length === 0 && Object.keys(extra.body).length === 0)
 		throw new NodeOperationError(this.getNode(), `Nothing to update in item ${itemIndex}`, {
 			itemIndex,
 			description: 'Add at least one field under "Update Fields".',
 		});
-	}
 }

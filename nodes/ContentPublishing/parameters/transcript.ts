@@ -71,8 +71,7 @@ export function subtitlesToText(subtitles: string, format: 'vtt' | 'srt'): strin
 			skippingBlock = true;
 			continue;
 		}
-		if (TIMING_LINE.test(line)) continue;
-		if (/^\d+$/.test(line)) continue;
+		if (TIMING_LINE.test(line) || /^\d+$/.test(line)) continue;
 		const text = stripSpans(stripSpans(line, '<', '>', 1), '{\\', '}', 0).trim();
 		if (text !== '' && lines[lines.length - 1] !== text) lines.push(text);
 	}
@@ -88,27 +87,24 @@ async function readTranscriptFromBinary(
 	const binary = this.helpers.assertBinaryData(itemIndex, propertyName);
 	const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, propertyName);
 	const file = `The file in binary property "${propertyName}" of item ${itemIndex}`;
-	if (buffer.length > MAX_TRANSCRIPT_BYTES) {
+	if (buffer.length > MAX_TRANSCRIPT_BYTES)
 		throw new NodeOperationError(this.getNode(), `${file} is larger than a transcript can be`, {
 			itemIndex,
 			description: `It has ${buffer.length.toLocaleString('en-US')} bytes; a transcript may have up to ${MAX_TRANSCRIPT_BYTES.toLocaleString('en-US')}.`,
 		});
-	}
 	const found = `Found ${binary.mimeType || 'an unknown type'}${binary.fileName ? ` (${binary.fileName})` : ''}`;
 	const text = decodeText(buffer)?.replace(/^\uFEFF/, '');
-	if (text === undefined) {
+	if (text === undefined)
 		throw new NodeOperationError(this.getNode(), `${file} is not text`, {
 			itemIndex,
 			description: `${found} whose content is not UTF-8 text: a transcript must be a .txt, .vtt or .srt text file.`,
 		});
-	}
 	const format = formatOf(binary, text);
-	if (format === undefined) {
+	if (format === undefined)
 		throw new NodeOperationError(this.getNode(), `${file} is not a transcript`, {
 			itemIndex,
 			description: `${found}. Use a .txt, .vtt or .srt file.`,
 		});
-	}
 	return format === 'text' ? text.trim() : subtitlesToText(text, format);
 }
 
@@ -124,7 +120,7 @@ export async function readTranscript(this: IExecuteFunctions, itemIndex: number)
 				)
 			: String(this.getNodeParameter('transcript', itemIndex, '') ?? '').trim();
 	if (transcript === '') throw parameterError(this, 'Transcript', itemIndex, 'is empty');
-	if (Buffer.byteLength(transcript) > MAX_TRANSCRIPT_BYTES) {
+	if (Buffer.byteLength(transcript) > MAX_TRANSCRIPT_BYTES)
 		throw parameterError(
 			this,
 			'Transcript',
@@ -132,6 +128,5 @@ export async function readTranscript(this: IExecuteFunctions, itemIndex: number)
 			'is longer than a transcript can be',
 			`A transcript may have up to ${MAX_TRANSCRIPT_BYTES.toLocaleString('en-US')} bytes.`,
 		);
-	}
 	return transcript;
 }

@@ -108,6 +108,9 @@ const UNREADABLE = {
 	error: 'The jobs could not be read; the execution goes on waiting. Send again.',
 };
 
+/** A run of the node, or a call of its resume address. */
+type WaitContext = IExecuteFunctions | IWebhookFunctions;
+
 interface WaitState {
 	v: 1;
 	/** Random per registration: tells this node's registrations apart, and seeds the signing secret. */
@@ -185,11 +188,7 @@ function unseal(key: Buffer, aad: string, sealed: string): string | undefined {
  * Binds the address to this run of the node (its input's node, output and run; not the item count,
  * which Execute Once changes): n8n serves one resume address per execution and node.
  */
-function runMac(
-	context: IExecuteFunctions | IWebhookFunctions,
-	key: Buffer,
-	nonce: string,
-): string {
+function runMac(context: WaitContext, key: Buffer, nonce: string): string {
 	const run = context.evaluateExpression(
 		'{{ JSON.stringify([$prevNode.name, $prevNode.outputIndex, $prevNode.runIndex]) }}',
 		0,
@@ -360,7 +359,7 @@ async function readJobs(
 
 /** One call of the node's own to a wait's address; its answer's status. */
 async function callAddress(
-	context: IExecuteFunctions | IWebhookFunctions,
+	context: WaitContext,
 	url: URL,
 	why: string,
 	timeout: number,
@@ -570,7 +569,7 @@ export async function sweepEventWaits(
 }
 
 /** `$execution.resumeUrl` with this node's id: where n8n serves the node's webhook while the execution waits. */
-function resumeAddress(context: IExecuteFunctions | IWebhookFunctions): URL | undefined {
+function resumeAddress(context: WaitContext): URL | undefined {
 	const executionId = context.getExecutionId();
 	let resume: URL;
 	try {
@@ -630,12 +629,7 @@ export async function prepareEventWait(
 }
 
 /** A call of the node's own to a wait's address `delayMs` from now, so the jobs are read; it holds no execution. */
-function callLater(
-	context: IExecuteFunctions | IWebhookFunctions,
-	url: URL,
-	why: string,
-	delayMs: number,
-): void {
+function callLater(context: WaitContext, url: URL, why: string, delayMs: number): void {
 	sleep(delayMs)
 		.then(async () => await callAddress(context, url, why, READ_TIMEOUT_MS))
 		.catch((error: unknown) =>
@@ -871,13 +865,9 @@ async function resumedItems(
 		try {
 			if (output instanceof Error) throw output;
 			const json = withoutErrorKey(output);
-			items.push({
-				json,
-				pairedItem,
-				...(media
-					? { binary: await downloadMedia.call(context, json, profile.jobs, media, itemIndex) }
-					: {}),
-			});
+			const binary =
+				media && (await downloadMedia.call(context, json, profile.jobs, media, itemIndex));
+			items.push(binary ? { json, pairedItem, binary } : { json, pairedItem });
 		} catch (error) {
 			items.push({ json: errorJson(error as Error), pairedItem });
 		}

@@ -21,18 +21,16 @@ export function eventsToSend(webhooks: WebhookProfile, chosen: string[]): string
 	const listed = new Set(offered);
 	const events = new Set<string>();
 	const unknown: string[] = [];
-	for (const event of chosen) {
+	for (const event of chosen)
 		if (listed.has(event)) events.add(event);
-		else if (isBuiltIn(event) && webhooks.meanings[event].length > 0) {
+		else if (isBuiltIn(event) && webhooks.meanings[event].length > 0)
 			for (const meant of webhooks.meanings[event]) events.add(meant);
-		} else unknown.push(event);
-	}
-	if (unknown.length > 0) {
+		else unknown.push(event);
+	if (unknown.length > 0)
 		throw new ProfileFieldError(
 			`The service offers no event ${unknown.map((event) => `"${event}"`).join(', ')}`,
 			`The service lists: ${offered.slice(0, 50).join(', ')}${offered.length > 50 ? '…' : ''}. Choose from those under "Events", or say which of its events mean "${unknown[0]}" in the credential's Profile Overrides (webhooks.meanings).`,
 		);
-	}
 	return [...events];
 }
 

@@ -106,9 +106,8 @@ export function verifyDelivery(
 		signatures.length === 0 ||
 		(scheme.signed.includes('timestamp') && !timestamp) ||
 		(scheme.signed.includes('id') && id === '')
-	) {
+	)
 		return { valid: false, reason: 'signature headers missing' };
-	}
 	if (timestamp) {
 		// Seconds, or milliseconds where a service writes those.
 		const seconds = Math.floor(Number(timestamp) / (timestamp.length > 11 ? 1000 : 1));

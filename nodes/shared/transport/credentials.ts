@@ -66,21 +66,19 @@ async function readCredentialsOnce(this: RequestContext, itemIndex?: number): Pr
 			baseUrl.includes('@') ? undefined : `Base URL found: "${baseUrl}"`,
 		);
 	}
-	if (/^https?:\/\/[^/?#]*@/i.test(baseUrl)) {
+	if (/^https?:\/\/[^/?#]*@/i.test(baseUrl))
 		throw refuse(
 			"The credential's Base URL must not contain a user name or password",
 			'The API key authenticates every request; remove the "user:password@" part from the Base URL.',
 		);
-	}
 	// Checked over the built-in profile before anything is sent; the profile read from the service's
 	// document takes them the same way.
 	const { overrides, problem } = checkOverrides(credentials.profileOverrides, BUILT_IN_PROFILE);
-	if (problem !== undefined) {
+	if (problem !== undefined)
 		throw refuse(
 			`The credential's ${problem.message}`,
 			'Correct the Profile Overrides in the credential: Service → Describe shows the profile they go over, and the README has examples.',
 		);
-	}
 	return { baseUrl, apiKey: String(credentials.apiKey ?? ''), overrides };
 }
 

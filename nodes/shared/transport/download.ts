@@ -135,16 +135,14 @@ function mediaTypeOf(
 		return { refused: `was served as ${readable}, not as media` };
 	let chosen = readable;
 	if (GENERIC_TYPES.includes(readable)) chosen = named ?? 'application/octet-stream';
-	else if (named !== undefined && readable.split('/')[0] !== named.split('/')[0]) {
+	else if (named !== undefined && readable.split('/')[0] !== named.split('/')[0])
 		return { refused: `was served as ${readable}, but its name says ${named}` };
-	}
 	const kinds = jobKind === undefined ? undefined : KINDS_OF_MEDIA.get(jobKind);
 	const kind = chosen.split('/')[0];
-	if (kinds !== undefined && ['video', 'image', 'audio'].includes(kind) && !kinds.includes(kind)) {
+	if (kinds !== undefined && ['video', 'image', 'audio'].includes(kind) && !kinds.includes(kind))
 		return {
 			refused: `is ${chosen}, which a ${jobKind} job does not make (it makes ${kinds.map((name) => `${name}s`).join(' and ')})`,
 		};
-	}
 	return { type: chosen };
 }
 
@@ -186,18 +184,16 @@ export async function downloadFile(
 		if (cancel?.aborted)
 			return refuse(`The execution was cancelled while downloading the media of item ${itemIndex}`);
 		if (tooLarge) return tooLargeError(url);
-		if (deadline.aborted) {
+		if (deadline.aborted)
 			return refuse(
 				`The media of item ${itemIndex} did not arrive within "Max Download Time" (${limits.maxSeconds} seconds)`,
 				`The download of ${shown(url)} was stopped. "Max Download Time" under Media Options bounds all of an item's downloads together; raise it for large files on a slow connection.`,
 			);
-		}
-		if (idle.signal.aborted) {
+		if (idle.signal.aborted)
 			return refuse(
 				`The media at ${shown(url)} sent nothing for ${limits.idleMs / 1000} seconds`,
 				'A download may go without data for at most "Timeout" under Request Options; raise it if the media server is slow to start or pauses.',
 			);
-		}
 		const details = redact(failureDetails(error), apiKey);
 		return new NodeApiError(
 			this.getNode(),
@@ -209,11 +205,10 @@ export async function downloadFile(
 	/** Refuses an address outside the Base URL's origin, the listed hosts and public hosts, before anything is sent to it. */
 	const refuseUnlessAllowed = (url: URL, redirected: boolean) => {
 		const how = redirected ? 'redirected to' : 'names';
-		if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+		if (url.protocol !== 'http:' && url.protocol !== 'https:')
 			throw refuse(
 				`The media address of item ${itemIndex} ${how} a ${url.protocol} address, which the node does not download from`,
 			);
-		}
 		if (url.origin === baseOrigin || isListedHost(url, limits.allowedHosts)) return;
 		const reason = nonPublicReason(url.hostname);
 		if (reason === undefined) return;

@@ -91,7 +91,7 @@ async function sendOnce(
 		return { statusCode: response.statusCode, headers: response.headers ?? {}, text };
 	} catch (error) {
 		if (signal?.aborted) throw cancelledError(this, itemIndex);
-		if (error instanceof AnswerTooLarge) {
+		if (error instanceof AnswerTooLarge)
 			throw new NodeApiError(
 				this.getNode(),
 				{ message: 'answer too large' },
@@ -102,7 +102,6 @@ async function sendOnce(
 					itemIndex,
 				},
 			);
-		}
 		// n8n hands network failures on as a NodeApiError whose messages keep the system error
 		// (such as "connect ECONNREFUSED 127.0.0.1:443"); only its code and wording travel on.
 		const details = failureDetails(error);
@@ -154,7 +153,7 @@ export async function exchange(
 			target !== undefined &&
 			target.origin === new URL(settings.baseUrl).origin &&
 			(answer.statusCode === 307 || answer.statusCode === 308 || options.method === 'GET');
-		if (!followable || redirects === MAX_REDIRECTS) {
+		if (!followable || redirects === MAX_REDIRECTS)
 			throw new NodeApiError(
 				this.getNode(),
 				{ status: answer.statusCode },
@@ -169,7 +168,6 @@ export async function exchange(
 					itemIndex: settings.itemIndex,
 				},
 			);
-		}
 		// The Location names the whole address, query included.
 		request = { ...options, url: target.toString(), qs: undefined };
 	}

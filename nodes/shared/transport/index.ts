@@ -117,7 +117,7 @@ async function parseAnswer(
 	try {
 		return await parseJson(answer.text, ANSWER_LIMITS);
 	} catch (error) {
-		if (error instanceof JsonLimitError) {
+		if (error instanceof JsonLimitError)
 			throw new NodeApiError(
 				this.getNode(),
 				{ message: error.message },
@@ -128,7 +128,6 @@ async function parseAnswer(
 					itemIndex,
 				},
 			);
-		}
 		throw notJsonError(this, answer, apiKey, itemIndex);
 	}
 }
@@ -209,7 +208,7 @@ async function callByProfile(
 	}
 	// An operation's path always stays within the Base URL; an address the service handed over may not.
 	const target = options.url ?? `${baseUrl}${pathFor(operation, id)}`;
-	if (options.url !== undefined && new URL(target).origin !== new URL(baseUrl).origin) {
+	if (options.url !== undefined && new URL(target).origin !== new URL(baseUrl).origin)
 		throw new NodeApiError(
 			this.getNode(),
 			{ url: target },
@@ -220,7 +219,6 @@ async function callByProfile(
 				itemIndex,
 			},
 		);
-	}
 	const policy = sendPolicy(name, operation, options.itemKey, options.retryReads);
 	const mediaType = operation.mediaType ?? 'application/json';
 	const form = /x-www-form-urlencoded/i.test(mediaType);

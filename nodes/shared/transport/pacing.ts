@@ -125,17 +125,14 @@ export function endTurn(
 		}
 	}
 	if (answer?.statusCode === 429) {
-		pace.heldUntil = Math.max(
-			pace.heldUntil,
-			now + Math.min(retryAfterMs ?? RECENT_MS, MAX_PAUSE_MS),
-		);
+		const pause = Math.min(retryAfterMs ?? RECENT_MS, MAX_PAUSE_MS);
+		pace.heldUntil = Math.max(pace.heldUntil, now + pause);
 		// Requests under way when the limit was met are refused together: that is one slow-down.
-		if (now - pace.lastRefusal > Math.max(pace.interval * 2, 100)) {
+		if (now - pace.lastRefusal > Math.max(pace.interval * 2, 100))
 			pace.interval =
 				pace.interval === 0
 					? (RECENT_MS / Math.max(1, pace.recentRate(now))) * SLOWER
 					: pace.interval * SLOWER;
-		}
 		pace.lastRefusal = now;
 	} else if (
 		answer !== undefined &&

@@ -117,20 +117,18 @@ export async function readAllItems(
 			token === undefined || page.items.length === 0 || fresh === 0 || seenTokens.has(token);
 		if (ended || collected.length > wanted || (limit !== undefined && collected.length >= wanted))
 			break;
-		if (requests >= MAX_LIST_REQUESTS) {
+		if (requests >= MAX_LIST_REQUESTS)
 			throw refuse(
 				`Reading the list stopped after ${MAX_LIST_REQUESTS.toLocaleString('en-US')} requests`,
 				`${collected.length.toLocaleString('en-US')} items were read by then, and the service still named a next page. Set a Limit, or narrow the list with filters.`,
 			);
-		}
 		seenTokens.add(token);
 		next = page.next;
 	}
-	if (limit === undefined && collected.length > MAX_LIST_ITEMS) {
+	if (limit === undefined && collected.length > MAX_LIST_ITEMS)
 		throw refuse(
 			`Return All stopped after ${MAX_LIST_ITEMS.toLocaleString('en-US')} items`,
 			'The list goes on further than one execution should read. Turn off Return All and set a Limit, or narrow the list with filters.',
 		);
-	}
 	return collected.slice(0, wanted);
 }

@@ -35,13 +35,12 @@ export function sendPolicy(
 		return { attempts: retryReads ? ATTEMPTS : 1, retryable: isTransient };
 	const memoKey = itemKey === undefined ? undefined : `${name}:${itemKey}`;
 	const { header, firstSent: firstSentHeader } = operation.idempotency ?? {};
-	if (header === undefined || itemKey === undefined || memoKey === undefined) {
+	if (header === undefined || itemKey === undefined || memoKey === undefined)
 		return {
 			attempts: ATTEMPTS,
 			retryable: (error) => error instanceof NodeApiError && error.httpCode === '429',
 			memoKey,
 		};
-	}
 	// OASIS Repeatable Requests: a UUID, and the time the first attempt went out, the same on every repeat.
 	const idempotency =
 		firstSentHeader === undefined

@@ -87,23 +87,20 @@ async function readServiceProfile(
 				{ method: 'GET', url: where },
 				{ baseUrl, apiKey, timeoutMs: DOCUMENT_TIMEOUT_MS, maxBytes: MAX_DOCUMENT_BYTES },
 			);
+			if (attempt === DOCUMENT_ATTEMPTS || ![502, 503, 504].includes(answer.statusCode)) break;
 		} catch (error) {
 			if (attempt === DOCUMENT_ATTEMPTS || !isTransient(error)) {
 				const reason = String((error as Error).message);
 				return builtInBecause(`The service's OpenAPI document could not be read (${reason})`);
 			}
-			await sleep(DOCUMENT_RETRY_MS * attempt);
-			continue;
 		}
-		if (attempt === DOCUMENT_ATTEMPTS || ![502, 503, 504].includes(answer.statusCode)) break;
 		await sleep(DOCUMENT_RETRY_MS * attempt);
 	}
-	if (answer.statusCode === 404 || answer.statusCode === 410) {
+	if (answer.statusCode === 404 || answer.statusCode === 410)
 		return builtInBecause(
 			`The service has no OpenAPI document at ${DOCUMENT_PATH} (HTTP ${answer.statusCode})`,
 			PROFILE_TTL_MS,
 		);
-	}
 	if (answer.statusCode >= 300)
 		return builtInBecause(
 			`The service's OpenAPI document could not be read (HTTP ${answer.statusCode})`,

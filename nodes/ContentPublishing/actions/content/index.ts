@@ -154,13 +154,12 @@ function promptGeneration(
 				body.prompt === undefined &&
 				body.sourceText === undefined &&
 				body.sourcePostId === undefined;
-			if (noSource && Object.keys(extra.body).length === 0) {
+			if (noSource && Object.keys(extra.body).length === 0)
 				throw new NodeOperationError(this.getNode(), `"Prompt" of item ${itemIndex} is empty`, {
 					itemIndex,
 					description:
 						'Give a prompt, or a "Source Text" or "Source Post ID" under Additional Fields.',
 				});
-			}
 			const wait = readJobWait.call(this, itemIndex);
 			return {
 				endpoint,

@@ -57,12 +57,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 					additionalFields.timeZone,
 				)
 			: undefined;
-	if (status === 'scheduled' && !scheduledAt) {
+	if (status === 'scheduled' && !scheduledAt)
 		throw new NodeOperationError(this.getNode(), `"Scheduled At" of item ${itemIndex} is empty`, {
 			itemIndex,
 			description: 'A scheduled post needs the date and time to publish it.',
 		});
-	}
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
 	const body = pickFields({ ...additionalFields, content, status, scheduledAt }, 'createPost');
 	return { endpoint: 'createPost', params: body, extra };

@@ -23,12 +23,7 @@ const properties: INodeProperties[] = [
 			typeOptions: { rows: 6 },
 			default: '',
 		},
-		{
-			displayName: 'Scheduled At',
-			name: 'scheduledAt',
-			type: 'dateTime',
-			default: '',
-		},
+		{ displayName: 'Scheduled At', name: 'scheduledAt', type: 'dateTime', default: '' },
 		{
 			displayName: 'Status',
 			name: 'status',

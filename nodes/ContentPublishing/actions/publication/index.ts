@@ -50,7 +50,7 @@ function publishFields(platform: string, parts?: Parts): INodeProperties[] {
 			displayOptions: { show: { source: ['text'] } },
 		},
 	];
-	if (parts) {
+	if (parts)
 		own.push({
 			displayName: 'Parts',
 			name: 'parts',
@@ -62,7 +62,6 @@ function publishFields(platform: string, parts?: Parts): INodeProperties[] {
 				'The parts in order: a JSON array of texts, or an expression that gives one, such as the tweets (result.tweets) of a Generate Twitter Thread before this node',
 			displayOptions: { show: { source: ['thread'] } },
 		});
-	}
 	const scheduledAt: INodeProperties = {
 		displayName: 'Scheduled At',
 		name: 'scheduledAt',

@@ -29,12 +29,7 @@ const optionalWebhookFields: INodeProperties[] = [
 		default: true,
 		description: 'Whether the service should deliver events to this webhook',
 	},
-	{
-		displayName: 'Description',
-		name: 'description',
-		type: 'string',
-		default: '',
-	},
+	{ displayName: 'Description', name: 'description', type: 'string', default: '' },
 	extraBodyField,
 	extraQueryField,
 	{
@@ -63,20 +58,18 @@ const create = {
 	]),
 	async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
 		const url = requireString.call(this, 'url', 'URL', itemIndex).trim();
-		if (!/^https?:\/\/\S+$/i.test(url)) {
+		if (!/^https?:\/\/\S+$/i.test(url))
 			throw new NodeOperationError(
 				this.getNode(),
 				`"URL" of item ${itemIndex} is not an http(s) URL`,
 				{ itemIndex },
 			);
-		}
 		const chosen = this.getNodeParameter('events', itemIndex, []) as string[];
-		if (chosen.length === 0) {
+		if (chosen.length === 0)
 			throw new NodeOperationError(this.getNode(), `"Events" of item ${itemIndex} is empty`, {
 				itemIndex,
 				description: 'Choose at least one event to deliver.',
 			});
-		}
 		// As the service names them, checked against the events it lists.
 		const { webhooks } = await loadProfile.call(this, itemIndex);
 		const events = serviceEvents.call(this, webhooks, chosen, itemIndex);
@@ -93,12 +86,7 @@ const update = {
 		fieldCollection('updateFields', [
 			...optionalWebhookFields,
 			eventsField({ default: [] }),
-			{
-				displayName: 'URL',
-				name: 'url',
-				type: 'string',
-				default: '',
-			},
+			{ displayName: 'URL', name: 'url', type: 'string', default: '' },
 		]),
 	]),
 	async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {

@@ -75,13 +75,12 @@ export function resourcePath(
 /** The properties that hold a resource in the document's object answers, where at least two answers use it. */
 export function envelopesOf(reader: DocumentReader, answers: (Schema | undefined)[]): Set<string> {
 	const counts = new Map<string, number>();
-	for (const answer of answers) {
+	for (const answer of answers)
 		for (const variant of reader.variants(answer)) {
 			const shape = reader.shape(variant);
 			if (shape === undefined || hasId(reader, shape)) continue;
 			for (const name of holders(reader, shape)) counts.set(name, (counts.get(name) ?? 0) + 1);
 		}
-	}
 	return new Set([...counts.entries()].filter(([, count]) => count >= 2).map(([name]) => name));
 }
 

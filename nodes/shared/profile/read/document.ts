@@ -148,12 +148,11 @@ export class DocumentReader {
 		try {
 			// Each alternative once, however often nested choices name it.
 			const found = new Set<Schema>();
-			for (const choice of choices) {
+			for (const choice of choices)
 				for (const variant of this.variants(choice)) {
 					this.spend();
 					found.add(variant);
 				}
-			}
 			const variants = [...found];
 			this.alternatives.set(schema, variants);
 			return variants;

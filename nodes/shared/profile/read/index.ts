@@ -134,13 +134,12 @@ function readOperation(
 	const answer: AnswerReading = { from: `${entry.from}/responses` };
 	if (verb === 'list')
 		Object.assign(answer, readList(reader, entry, context.resources.get(resource ?? ''), resource));
-	else {
+	else
 		answer.resource = unique(
 			reader
 				.variants(success?.schema)
 				.map((variant) => body(resourcePath(reader, variant, context.envelopes, resource))),
 		);
-	}
 	if (['generate', 'publish', 'wait'].includes(verb)) {
 		const jobs = jobReferences(reader, success?.schema, context.isJob, '/body');
 		if (success?.headers.has('location') || success?.status === '202')
@@ -168,12 +167,16 @@ function readOperation(
 		};
 
 	// `Idempotency-Key` (IETF draft, Stripe), OASIS Repeatable Requests (Azure), or a header described as such.
-	const idempotency = [...headers.keys()].find(
-		(header) =>
-			/^(x-)?idempotency-?key$|^repeatability-request-id$/i.test(header) ||
-			/idempoten|carried out once/.test(firstSentence(headers.get(header))),
+	const header = [...headers.keys()].find(
+		(name) =>
+			/^(x-)?idempotency-?key$|^repeatability-request-id$/i.test(name) ||
+			/idempoten|carried out once/.test(firstSentence(headers.get(name))),
 	);
 	const firstSent = [...headers.keys()].find((name) => /^repeatability-first-sent$/i.test(name));
+	const idempotency =
+		header === undefined
+			? undefined
+			: { header, ...(firstSent ? { firstSent } : {}), from: `${entry.from}/parameters` };
 	const mediaType = request?.mediaType ?? builtIn.mediaType;
 	const profile: OperationProfile = {
 		method: entry.method,
@@ -181,15 +184,7 @@ function readOperation(
 		from: entry.from,
 		...(mediaType ? { mediaType } : {}),
 		fields,
-		...(idempotency === undefined
-			? {}
-			: {
-					idempotency: {
-						header: idempotency,
-						...(firstSent ? { firstSent } : {}),
-						from: `${entry.from}/parameters`,
-					},
-				}),
+		...(idempotency === undefined ? {} : { idempotency }),
 		answer,
 	};
 	// A PUT whose body has required fields replaces the whole object.

@@ -222,12 +222,11 @@ export function parametersOf(
 		reader.spend();
 		const parameter = reader.deref(item);
 		const name = own(parameter, 'name');
-		if (own(parameter, 'in') === location && typeof name === 'string') {
+		if (own(parameter, 'in') === location && typeof name === 'string')
 			found.set(name, {
 				...(reader.deref(own(parameter, 'schema')) ?? {}),
 				description: ownText(parameter, 'description'),
 			});
-		}
 	}
 	return found;
 }

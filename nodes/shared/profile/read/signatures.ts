@@ -41,7 +41,7 @@ export function signatureScheme(headers: Map<string, Schema>): SignatureScheme |
 	const standard = ['webhook', 'svix'].find((prefix) =>
 		['id', 'timestamp', 'signature'].every((part) => byName(new RegExp(`^${prefix}${part}$`))),
 	);
-	if (standard !== undefined) {
+	if (standard !== undefined)
 		return {
 			header: `${standard}-signature`,
 			format: 'standard',
@@ -53,7 +53,6 @@ export function signatureScheme(headers: Map<string, Schema>): SignatureScheme |
 			idHeader: `${standard}-id`,
 			secretEncoding: 'whsec',
 		};
-	}
 	const header = byName(/signature/) ?? byName(/hmac/);
 	if (header === undefined) return undefined;
 	const text = textOf(header, headers.get(header));
