@@ -5,9 +5,9 @@ import http, {
 	type ServerResponse,
 } from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+import { listenOnNewPort } from '../support/ports';
 import {
 	buildOpenApiDocument,
 	DEFAULT_PAGE_SIZE,
@@ -1215,14 +1215,16 @@ export class FakeService {
 	// --- HTTP -----------------------------------------------------------------------------------
 
 	private async listen(port: number): Promise<void> {
-		await new Promise<void>((resolve, reject) => {
-			this.server.once('error', reject);
-			this.server.listen(port, '127.0.0.1', () => {
-				this.server.off('error', reject);
-				resolve();
+		if (port === 0) port = await listenOnNewPort(this.server);
+		else
+			await new Promise<void>((resolve, reject) => {
+				this.server.once('error', reject);
+				this.server.listen(port, '127.0.0.1', () => {
+					this.server.off('error', reject);
+					resolve();
+				});
 			});
-		});
-		this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+		this.baseUrl = `http://127.0.0.1:${port}`;
 	}
 
 	/** A finished job's files: /media/<job>.mp4 (its video) and /media/<job>-slide-<n>.png (its slides), in the job's colour. */

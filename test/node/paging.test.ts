@@ -1,8 +1,8 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import { jsonOf, useFakeService } from '../support/fixtures';
 import { contentPublishingNode, runNode, shutDownEngine } from '../support/n8n-engine';
+import { listenOnNewPort } from '../support/ports';
 
 /**
  * Paging that always ends, against services that try to make it not: pages that come back under
@@ -43,9 +43,8 @@ async function hostile(
 			.writeHead(200, { 'content-type': 'application/json' })
 			.end(JSON.stringify(answer(url.searchParams, count)));
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		url: `http://127.0.0.1:${await listenOnNewPort(server)}`,
 		count: () => count,
 		close: () => new Promise((resolve) => server.close(() => resolve())),
 	};

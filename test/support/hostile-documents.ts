@@ -5,8 +5,8 @@
  * case says where the document describes (or lies about) something else.
  */
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
+import { listenOnNewPort } from './ports';
 import { buildOpenApiDocument } from '../fake-service/openapi';
 
 type Doc = { [key: string]: unknown };
@@ -173,9 +173,8 @@ export async function startHostileService(hostile: HostileCase): Promise<Hostile
 				.end(body);
 		});
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const service: HostileService = {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		url: `http://127.0.0.1:${await listenOnNewPort(server)}`,
 		registrations: new Map(),
 		close: async () => {
 			server.closeAllConnections();
