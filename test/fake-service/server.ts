@@ -7,7 +7,7 @@ import http, {
 import https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { listenOnNewPort } from '../support/ports';
+import { listenOn, listenOnNewPort } from '../support/ports';
 import {
 	buildOpenApiDocument,
 	DEFAULT_PAGE_SIZE,
@@ -1216,14 +1216,7 @@ export class FakeService {
 
 	private async listen(port: number): Promise<void> {
 		if (port === 0) port = await listenOnNewPort(this.server);
-		else
-			await new Promise<void>((resolve, reject) => {
-				this.server.once('error', reject);
-				this.server.listen(port, '127.0.0.1', () => {
-					this.server.off('error', reject);
-					resolve();
-				});
-			});
+		else await listenOn(this.server, port);
 		this.baseUrl = `http://127.0.0.1:${port}`;
 	}
 

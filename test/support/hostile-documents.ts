@@ -395,13 +395,13 @@ const manyValues = (count: number, prefix: string) =>
 const manyEnum = (count: number): Doc => ({ type: 'string', enum: manyValues(count, 'state') });
 const manyProperties = (count: number): Doc =>
 	object(Object.fromEntries(manyValues(count, 'f').map((name) => [name, { type: 'string' }])));
-/** The primary document with `count` more properties of one schema (less `without`), all of them this shared one. */
 /** About `count` values in arrays of a thousand zeros (one array may hold no more than 200,000). */
 function values(count: number): string {
 	const thousand = `[${'0,'.repeat(999)}0]`;
 	return `[${Array.from({ length: Math.ceil(count / 1_001) }, () => thousand).join(',')}]`;
 }
 
+/** The primary document with `count` more properties of one schema (less `without`), all of them this shared one. */
 function withShared(name: string, shared: Doc, count: number, without?: string): string {
 	const document = primary();
 	const schemas = at(document, 'components', 'schemas');
