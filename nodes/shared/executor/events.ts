@@ -21,11 +21,12 @@ export function eventsToSend(webhooks: WebhookProfile, chosen: string[]): string
 	const listed = new Set(offered);
 	const events = new Set<string>();
 	const unknown: string[] = [];
-	for (const event of chosen)
+	for (const event of chosen) {
 		if (listed.has(event)) events.add(event);
-		else if (isBuiltIn(event) && webhooks.meanings[event].length > 0)
+		else if (isBuiltIn(event) && webhooks.meanings[event].length > 0) {
 			for (const meant of webhooks.meanings[event]) events.add(meant);
-		else unknown.push(event);
+		} else unknown.push(event);
+	}
 	if (unknown.length > 0)
 		throw new ProfileFieldError(
 			`The service offers no event ${unknown.map((event) => `"${event}"`).join(', ')}`,
