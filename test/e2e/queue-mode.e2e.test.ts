@@ -50,8 +50,8 @@ function queueSuite(pin: N8nPinName): void {
 	let otherWebhookUrl: string;
 
 	const explain = () => processes.map((process) => process.log().slice(-2000)).join('\n---\n');
-	const until = <T>(probe: () => T | undefined | false, what: string) =>
-		waitUntil(probe, what, explain);
+	const until = <T>(probe: () => T | undefined | false, what: string, timeoutMs?: number) =>
+		waitUntil(probe, what, explain, timeoutMs);
 
 	const workers = () => processes.slice(2, 4);
 	/** How many executions each worker has started or finished, by its log. */
@@ -353,4 +353,35 @@ function queueSuite(pin: N8nPinName): void {
 		expect(main.log()).not.toMatch(/Worker finished execution/);
 		expect(service.webhooks.has(registration.id)).toBe(false);
 	});
+
+	it('removes what a wait n8n resumed at its time limit left, from the worker that made it, before any other wait', async () => {
+		service.jobMode = 'manual';
+		const registered = new Set(service.webhooks.keys());
+		const response = await fetch(`${webhookUrl}webhook/event-wait`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(eventWaitBatch('timed out', 1, 3)),
+		});
+		expect(response.status).toBe(200);
+		const { id, url } = await until(
+			() => [...service.webhooks.values()].find((webhook) => !registered.has(webhook.id)),
+			'the registration',
+		);
+		const from = service.requests.length;
+		// n8n resumes the execution at its next check, a minute at most; the worker sweeps 2 minutes
+		// past the time limit (within a sweep's 30 s, or a minute later where n8n had not resumed it).
+		const deadline = Number(new URL(url).searchParams.get('cp_until')) * 1000;
+		await until(
+			() => !service.webhooks.has(id),
+			'the sweep of the timed-out wait',
+			Math.max(0, deadline + 210_000 - Date.now()),
+		);
+		// No other wait swept it: none started meanwhile.
+		expect(
+			service.requests
+				.slice(from)
+				.filter((request) => request.method === 'POST' && request.path !== '/v1/posts')
+				.map((request) => request.path),
+		).toEqual([]);
+	}, 300_000);
 }

@@ -9,9 +9,12 @@ import { contentPublishingNode, runNode, type RunResult } from '../support/n8n-e
 import { WaitingN8n } from '../support/waiting-n8n';
 import { isLoopbackHost } from '../../nodes/shared/transport/hosts';
 import {
+	LEFTOVER_GRACE_MS,
 	MAX_LIST_PAGES,
 	MAX_SWEEP_DELETES,
+	SWEEP_GIVE_UP_MS,
 	SWEEP_INTERVAL_MS,
+	SWEEP_RETRY_MS,
 	UNSIGNED_READS_PER_MINUTE,
 } from '../../nodes/ContentPublishing/waiting/event';
 
@@ -547,11 +550,15 @@ describe('what counts as this machine for the resume address', () => {
 
 let faultPaths = 0;
 let registrationsLeft = 0;
-afterAll(() =>
+const sweptWithoutTheNode: string[] = [];
+afterAll(() => {
 	console.log(
 		`event waits: ${faultPaths} fault paths, ${registrationsLeft} registrations left on the service`,
-	),
-);
+	);
+	console.log(
+		`event-wait sweeps, with no execution of the node: ${sweptWithoutTheNode.join('; ')}`,
+	);
+});
 
 // Date.now moved on: sweeps are due minutes after a wait, and the tests do not wait minutes.
 const realNow = Date.now.bind(Date);
@@ -634,6 +641,15 @@ function useFaultPaths(options: Pick<FakeServiceOptions, 'profile'> = {}) {
 			harness.service.requests.filter(
 				(request) => request.method === method && path.test(request.path),
 			).length,
+		/**
+		 * Moves Date.now on by `ms`, then waits until the service holds no registration: removed by
+		 * the sweeps of this process, as no execution of the node runs meanwhile.
+		 */
+		sweptAfter: async (ms: number) => {
+			clockOffset += ms;
+			const bound = realNow() + 20_000;
+			while (harness.service.webhooks.size > 0 && realNow() < bound) await sleep(20);
+		},
 		/** The end of one or more fault paths: nothing of them left on the service, nothing of their addresses shown. */
 		checkFaultPath(text: string, paths = 1) {
 			faultPaths += paths;
@@ -653,7 +669,8 @@ const DELETE = /^\/v1\/webhooks\//;
 const JOB_READS = /^\/v1\/jobs\//;
 
 describe('Registrations of event waits on the service', () => {
-	const { harness, run, runAnother, finishLastJob, requests, checkFaultPath } = useFaultPaths();
+	const { harness, run, runAnother, finishLastJob, requests, sweptAfter, checkFaultPath } =
+		useFaultPaths();
 	beforeEach(() => {
 		logged.length = 0;
 	});
@@ -696,7 +713,7 @@ describe('Registrations of event waits on the service', () => {
 		checkFaultPath(shown(result));
 	});
 
-	it('sweeps what a clean-up that kept failing, a cancel or a time limit left at the next execution with the credential once due', async () => {
+	it('removes a registration whose clean-up kept failing a minute later', async () => {
 		// Its DELETE fails when the wait resumes, and a second later.
 		const resumed = await run(videoNode(), inputs(1));
 		harness.service.injectFault({
@@ -707,24 +724,60 @@ describe('Registrations of event waits on the service', () => {
 		await finishLastJob();
 		const result = await resumed.ended;
 		expect(result.items[0].json.status).toBe('succeeded');
+		expect(harness.service.webhooks.size).toBe(1);
+		await sweptAfter(SWEEP_RETRY_MS);
+		checkFaultPath(shown(result));
+		sweptWithoutTheNode.push(
+			`a failed clean-up's registration ${SWEEP_RETRY_MS / 60_000} min later`,
+		);
+	});
+
+	it("removes a cancelled execution's registration within 5 minutes of the wait's start, or of a later cancel", async () => {
 		// A cancelled execution calls nothing of the node.
-		const cancelled = await run(videoNode(), inputs(1));
-		n8n.cancel(cancelled.executionId);
+		const early = await run(videoNode(), inputs(1));
+		n8n.cancel(early.executionId);
+		await sweptAfter(SWEEP_INTERVAL_MS);
+		checkFaultPath(shown(early.first));
+
+		// A sweep 5 minutes in finds the wait going on; the next, 5 minutes after the cancel, removes it.
+		const late = await run(videoNode({}, { maxWaitTime: 3600 }), inputs(1));
+		const lists = requests('GET', LIST);
+		clockOffset += SWEEP_INTERVAL_MS;
+		const bound = realNow() + 20_000;
+		while (requests('GET', LIST) === lists && realNow() < bound) await sleep(20);
+		expect(requests('GET', LIST)).toBeGreaterThan(lists);
+		expect(n8n.status(late.executionId)).toBe('waiting');
+		expect(harness.service.webhooks.size).toBe(1);
+		n8n.cancel(late.executionId);
+		await sweptAfter(SWEEP_INTERVAL_MS);
+		checkFaultPath(shown(early.first, late.first));
+		sweptWithoutTheNode.push(
+			`a cancel's registration within ${SWEEP_INTERVAL_MS / 60_000} min of the wait's start or of the cancel`,
+		);
+	});
+
+	it('removes the registration of a wait n8n resumed at its time limit 2 minutes past it', async () => {
 		// n8n resumes an execution at its time limit without the node.
 		const timedOut = await run(videoNode({}, { maxWaitTime: 1 }), inputs(1));
-		await pastDeadline([...harness.service.webhooks.values()].at(-1)!.url);
+		await pastDeadline([...harness.service.webhooks.values()][0].url);
 		await n8n.timeOut(timedOut.executionId);
-		expect(harness.service.webhooks.size).toBe(3);
+		expect(harness.service.webhooks.size).toBe(1);
+		await sweptAfter(LEFTOVER_GRACE_MS);
+		checkFaultPath(shown(timedOut.first));
+		sweptWithoutTheNode.push(
+			`a time limit's registration ${LEFTOVER_GRACE_MS / 60_000} min past it`,
+		);
+	});
 
-		// Until a sweep is due, an execution sends nothing more.
+	it('sends nothing more from an execution of the node: sweeps are not tied to its next use', async () => {
+		const cancelled = await run(videoNode(), inputs(1));
+		n8n.cancel(cancelled.executionId);
 		const lists = requests('GET', LIST);
 		await runAnother();
 		expect(requests('GET', LIST)).toBe(lists);
-		expect(harness.service.webhooks.size).toBe(3);
-
-		clockOffset += SWEEP_INTERVAL_MS;
-		await runAnother();
-		checkFaultPath(shown(result, cancelled.first, timedOut.first), 3);
+		expect(harness.service.webhooks.size).toBe(1);
+		await sweptAfter(SWEEP_INTERVAL_MS);
+		checkFaultPath(shown(cancelled.first));
 	});
 
 	it('goes on waiting by event where a leftover cannot be deleted, without a hint, and sweeps it later', async () => {
@@ -747,10 +800,50 @@ describe('Registrations of event waits on the service', () => {
 		expect([...harness.service.webhooks.keys()]).toEqual([leftover.id]);
 
 		harness.service.clearFaults();
-		clockOffset += SWEEP_INTERVAL_MS;
-		await runAnother();
+		await sweptAfter(SWEEP_RETRY_MS);
 		checkFaultPath(shown(timedOut.first, next.first, result));
 	});
+
+	it('stops trying to remove a registration it cannot delete an hour past its time limit, and leaves it to the next wait', async () => {
+		const timedOut = await run(videoNode({}, { maxWaitTime: 1 }), inputs(1));
+		const [leftover] = [...harness.service.webhooks.values()];
+		await pastDeadline(leftover.url);
+		await n8n.timeOut(timedOut.executionId);
+		harness.service.injectFault({
+			match: { method: 'DELETE', path: `/v1/webhooks/${leftover.id}` },
+			status: 500,
+			times: 1000,
+		});
+		const tries = () => requests('DELETE', new RegExp(`/${leftover.id}$`));
+		/** Whether another try comes within a few seconds (a sweep is looked for every second). */
+		const anotherTry = async (before: number) => {
+			const bound = realNow() + 5_000;
+			while (tries() === before && realNow() < bound) await sleep(20);
+			return tries() > before;
+		};
+		clockOffset += LEFTOVER_GRACE_MS;
+		expect(await anotherTry(0)).toBe(true);
+		// A try at each sweep while the hour lasts: here one every 5 minutes, as the clock moves 5 at once.
+		let minutes = LEFTOVER_GRACE_MS / 60_000;
+		do {
+			minutes += SWEEP_INTERVAL_MS / 60_000;
+			clockOffset += SWEEP_INTERVAL_MS;
+		} while (minutes < 180 && (await anotherTry(tries())));
+		const made = tries();
+		console.log(
+			`event-wait sweeps: a registration whose DELETE always fails was tried ${made} times, the last ${minutes - SWEEP_INTERVAL_MS / 60_000} min past its time limit, then left to the sweep before the next wait`,
+		);
+		// Tried until the hour past the time limit was over, and not after.
+		expect(minutes * 60_000).toBeGreaterThanOrEqual(SWEEP_GIVE_UP_MS);
+		expect(minutes * 60_000).toBeLessThanOrEqual(SWEEP_GIVE_UP_MS + 2 * SWEEP_INTERVAL_MS);
+		expect(harness.service.webhooks.has(leftover.id)).toBe(true);
+
+		harness.service.clearFaults();
+		const next = await run(videoNode(), inputs(1));
+		expect(harness.service.webhooks.has(leftover.id)).toBe(false);
+		await finishLastJob();
+		checkFaultPath(shown(timedOut.first, next.first, await next.ended));
+	}, 120_000);
 
 	it('sends a bounded number of requests for one clean-up, however many registrations are left', async () => {
 		// Registrations of waits of this n8n whose time limit passed long ago.
@@ -798,12 +891,8 @@ describe('Registrations of event waits on the service', () => {
 		// Looking for its own registration, tried twice.
 		expect(most.resuming.lists).toBeLessThanOrEqual(2 * MAX_LIST_PAGES);
 		expect(most.resuming.deletes).toBeLessThanOrEqual(1);
-		// The waits' own registrations beyond the pages read go with the next sweeps.
-		clockOffset += SWEEP_INTERVAL_MS;
-		for (let sweeps = 0; sweeps < 3 && harness.service.webhooks.size > 0; sweeps++) {
-			clockOffset += SWEEP_INTERVAL_MS;
-			await runAnother();
-		}
+		// The waits' own registrations beyond the pages read go with the next sweep.
+		await sweptAfter(SWEEP_RETRY_MS);
 		expect(harness.service.webhooks.size).toBe(0);
 	});
 
@@ -844,14 +933,11 @@ describe('Registrations of event waits on the service', () => {
 });
 
 describe('Registrations of event waits on a service without idempotency keys', () => {
-	const { harness, run, runAnother, checkFaultPath } = useFaultPaths({ profile: 'alternate' });
+	const { harness, run, sweptAfter, checkFaultPath } = useFaultPaths({ profile: 'alternate' });
 
 	it.each([
 		['found by its address and removed before polling', 0],
-		[
-			'said in the hint when it cannot be looked for, and swept at the next execution with the credential once due',
-			2,
-		],
+		['said in the hint when it cannot be looked for, and swept a minute later', 2],
 	])('a registration whose answer was lost is %s', async (_name, failedLists) => {
 		harness.service.jobMode = 'poll';
 		harness.service.injectFault({
@@ -877,8 +963,7 @@ describe('Registrations of event waits on a service without idempotency keys', (
 		if (failedLists > 0) {
 			expect(hint).toMatch(/may have registered/);
 			expect(harness.service.webhooks.size).toBe(1);
-			clockOffset += SWEEP_INTERVAL_MS;
-			await runAnother();
+			await sweptAfter(SWEEP_RETRY_MS);
 		} else {
 			expect(hint).not.toMatch(/may have registered/);
 		}

@@ -13,7 +13,7 @@ import {
 } from '../../shared/transport';
 import { readAllItems } from '../../shared/transport/paging';
 import { readRequestTimeout } from '../parameters/fields';
-import { awaitByEvent, prepareEventWait, sweepEventWaits } from '../waiting/event';
+import { awaitByEvent, prepareEventWait } from '../waiting/event';
 import { JobToAwait, resultOrJobToAwait, waitForJob, type WaitOptions } from '../waiting/poll';
 import { downloadMedia, type MediaOptions } from '../media/binary';
 import { errorJson, withoutErrorKey } from './outputs';
@@ -268,7 +268,5 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 	});
 
-	// Where this process planned it: removes what event waits that ended without the node left.
-	await sweepEventWaits.call(this, profile);
 	return [outputs.flat()];
 }

@@ -82,7 +82,7 @@ const MAX_URL_LENGTH = 8000;
 const READ_TIMEOUT_MS = 10_000;
 const PROBE_TIMEOUT_MS = 5_000;
 // A registration this far past its deadline is of an execution n8n resumed (it checks once a minute).
-const LEFTOVER_GRACE_MS = 120_000;
+export const LEFTOVER_GRACE_MS = 120_000;
 // What one sweep may send (list pages, probes of n8n, DELETEs) and how long it may take.
 export const MAX_LIST_PAGES = 10;
 const LIST_PAGE_SIZE = 100;
@@ -94,7 +94,12 @@ const YOUNG_MS = 60_000;
 // While registrations of this n8n's waits remain, a process that made or saw one sweeps this often.
 export const SWEEP_INTERVAL_MS = 5 * 60_000;
 // After a failed clean-up, the next sweep comes when the registration is old enough to be judged.
-const SWEEP_RETRY_MS = YOUNG_MS;
+export const SWEEP_RETRY_MS = YOUNG_MS;
+// A process stops retrying a registration it fails to remove this long after the wait's time limit;
+// the sweep before every wait of the credential still removes it.
+export const SWEEP_GIVE_UP_MS = 60 * 60_000;
+// How often a process with planned sweeps looks whether one is due: a plan may come earlier than the last.
+const SWEEP_CHECK_MS = 1_000;
 const CLEANUP_RETRY_MS = 1_000;
 // Calls without a valid signature read this many jobs at once per wait and process, then one per 5 s.
 export const UNSIGNED_READS_PER_MINUTE = 12;
@@ -414,7 +419,7 @@ async function listRegistrations(
 }
 
 /** Whether a registration's execution still waits: n8n answers 404 or 409 for one that ended, the node 200. */
-async function stillWaiting(context: IExecuteFunctions, url: URL): Promise<boolean> {
+async function stillWaiting(context: WaitContext, url: URL): Promise<boolean> {
 	const probe = new URL(url.toString());
 	probe.searchParams.set(PROBE_PARAM, '1');
 	try {
@@ -437,108 +442,170 @@ function remember<T>(memory: Map<string, T>, key: string, value: T): T {
 	return value;
 }
 
-// When this process sweeps a credential's registrations next, by credential.
-const sweepsDue = new Map<string, number>();
+/** What a sweep runs with: a run of the node with the credential, and this n8n's resume address for it. */
+interface Sweeper {
+	context: WaitContext;
+	profile: Profile;
+	resume: URL;
+	key: Buffer;
+	credential: string;
+}
 
-function planSweep(credential: string, at: number): void {
-	const planned = sweepsDue.get(credential);
-	if (planned === undefined || at < planned) remember(sweepsDue, credential, at);
+/** A registration this process knows may remain: when a sweep is due for it, its wait's deadline, and whether the wait is over. */
+type Due = { at: number; until: number; over?: boolean };
+
+/** A credential's planned sweeps: by the latest run that planned one, and by registration (its sealed state). */
+interface Plan {
+	by: Sweeper;
+	due: Map<string, Due>;
+}
+
+const plans = new Map<string, Plan>();
+
+/** Plans a sweep for a registration; the first plan of a credential starts its sweeps in this process. */
+function planSweep(by: Sweeper, sealed: string, due: Due): void {
+	const plan = plans.get(by.credential) ?? { by, due: new Map<string, Due>() };
+	plan.by = by;
+	const planned = plan.due.get(sealed);
+	remember(plan.due, sealed, {
+		...due,
+		at: Math.min(due.at, planned?.at ?? due.at),
+		over: due.over === true || planned?.over === true,
+	});
+	if (plans.get(by.credential) === plan) return;
+	remember(plans, by.credential, plan);
+	sweepWhenDue(plan).catch((error: unknown) =>
+		plan.by.context.logger.warn(
+			`Content Publishing: the sweeps of event waits stopped: ${safeMessage(error, plan.by.resume)}`,
+		),
+	);
+}
+
+/** A retry a minute from now for a registration that could not be removed, within its hour past the deadline. */
+function planRetry(by: Sweeper, sealed: string, { until, over }: Omit<Due, 'at'>): void {
+	const now = Date.now();
+	if (now < until + SWEEP_GIVE_UP_MS)
+		planSweep(by, sealed, { at: now + SWEEP_RETRY_MS, until, over });
+}
+
+/**
+ * Runs a credential's sweeps in this process as they come due, until none is planned: nothing of the
+ * node runs when a waiting execution is cancelled or n8n resumes it at its time limit.
+ */
+async function sweepWhenDue(plan: Plan): Promise<void> {
+	while (plans.get(plan.by.credential) === plan && plan.due.size > 0) {
+		const now = Date.now();
+		let next = Infinity;
+		for (const { at } of plan.due.values()) next = Math.min(next, at);
+		if (next <= now) await sweep(plan.by);
+		else await sleep(Math.min(next - now, SWEEP_CHECK_MS));
+	}
+	if (plans.get(plan.by.credential) === plan) plans.delete(plan.by.credential);
 }
 
 /**
  * Removes the registrations of this n8n's waits that are over (docs/waiting.md), asking n8n from a
- * random place in the list so every wait is asked in turn. Never fails: a registration that cannot
- * be removed holds back no wait. Plans the next sweep while registrations remain.
+ * random place in the list so every wait is asked in turn; those of `current` are over. Never fails:
+ * a registration that cannot be removed holds back no wait. Plans a sweep for each that remains.
  */
-async function sweep(
-	context: IExecuteFunctions,
-	profile: Profile,
-	resume: URL,
-	{ key, credential }: { key: Buffer; credential: string },
-): Promise<void> {
-	sweepsDue.delete(credential);
+async function sweep(by: Sweeper, current?: string): Promise<void> {
+	const { context, profile, resume, key, credential } = by;
 	const started = Date.now();
+	// The registrations due now are this sweep's: where the list cannot tell of one, it is tried again.
+	const swept = new Map<string, Due>();
+	for (const [sealed, due] of plans.get(credential)?.due ?? [])
+		if (due.at <= started) swept.set(sealed, due);
+	for (const sealed of swept.keys()) plans.get(credential)?.due.delete(sealed);
 	const listed = await listRegistrations(context, profile, resume).catch((error: unknown) => {
-		planSweep(credential, Date.now() + SWEEP_RETRY_MS);
 		context.logger.warn(
 			`Content Publishing: the webhooks of event waits could not be read: ${safeMessage(error, resume)}`,
 		);
 		return undefined;
 	});
-	if (listed === undefined) return;
-	const { registrations } = listed;
-	const executionId = context.getExecutionId();
+	if (listed === undefined) {
+		for (const [sealed, due] of swept) planRetry(by, sealed, due);
+		return;
+	}
+	const { registrations, complete } = listed;
 	let probes = 0;
 	let deletes = 0;
-	let retry = !listed.complete;
-	let firstOver = Infinity;
 	const offset = registrations.length > 0 ? randomInt(registrations.length) : 0;
 	for (let index = 0; index < registrations.length; index++) {
 		const registration = registrations[(offset + index) % registrations.length];
+		const { sealed, until } = registration;
+		const known = swept.get(sealed);
+		swept.delete(sealed);
 		const now = Date.now();
 		const inTime = now - started < SWEEP_TIME_LIMIT_MS;
 		let over =
-			registration.executionId === executionId || registration.until + LEFTOVER_GRACE_MS < now;
-		if (!over && inTime && probes < MAX_PROBES) {
+			known?.over === true ||
+			registration.executionId === current ||
+			until + LEFTOVER_GRACE_MS < now;
+		// Old enough to ask n8n about, but beyond this sweep's bounds: asked at the next.
+		let unasked = false;
+		if (!over) {
 			const state = openState(key, registration);
 			const begun = state === undefined ? undefined : (state.d - state.w) * 1000;
-			if (registration.until <= now || (begun !== undefined && begun + YOUNG_MS <= now)) {
-				probes++;
-				over = !(await stillWaiting(context, registration.url));
+			if (until <= now || (begun !== undefined && begun + YOUNG_MS <= now)) {
+				unasked = !inTime || probes >= MAX_PROBES;
+				if (!unasked) {
+					probes++;
+					over = !(await stillWaiting(context, registration.url));
+				}
 			}
 		}
 		if (over && inTime && deletes < MAX_SWEEP_DELETES) {
 			deletes++;
 			try {
 				await deleteRegistration(context, registration.id);
+				plans.get(credential)?.due.delete(sealed);
 				continue;
 			} catch (error) {
-				retry = true;
+				planRetry(by, sealed, { until, over: true });
 				context.logger.warn(
 					`Content Publishing: the webhook of an event wait that is over could not be removed: ${safeMessage(error, resume, registration.url)}`,
 				);
+				continue;
 			}
 		}
-		firstOver = Math.min(firstOver, registration.until + LEFTOVER_GRACE_MS);
+		// Beyond this sweep's bounds: in a minute. Still waiting: within 5 minutes, and 2 past its time limit.
+		const at = over || unasked ? now : Math.min(now + SWEEP_INTERVAL_MS, until + LEFTOVER_GRACE_MS);
+		planSweep(by, sealed, { at: Math.max(now + SWEEP_RETRY_MS, at), until, over });
 	}
-	const now = Date.now();
-	if (retry) planSweep(credential, now + SWEEP_RETRY_MS);
-	else if (firstOver < Infinity)
-		planSweep(
-			credential,
-			Math.max(now + SWEEP_RETRY_MS, Math.min(now + SWEEP_INTERVAL_MS, firstOver)),
-		);
+	// Not in a list that ended: removed already. Beyond the pages read: tried again.
+	if (!complete) for (const [sealed, due] of swept) planRetry(by, sealed, due);
 }
 
+/** A wait's registration, by its id where known, and its sealed state (unique: it holds the nonce). */
+type Target = { sealed: string; until: number; id?: string };
+
 /**
- * Removes the wait's registration by its id, else by its sealed state (unique: it holds the nonce).
- * Tried once more a second later; where that fails too, a sweep is planned and false returned.
+ * Removes the wait's registration by its id, else by its sealed state. Tried once more a second
+ * later; where that fails too, a sweep is planned and false returned.
  */
-async function removeRegistration(
-	context: RequestContext,
-	profile: Profile,
-	resume: URL,
-	target: { sealed: string } | { id: string },
-	credential: string,
-): Promise<boolean> {
+async function removeRegistration(by: Sweeper, target: Target): Promise<boolean> {
+	const { context, profile, resume, credential } = by;
 	for (let attempt = 1; ; attempt++) {
 		try {
-			if ('id' in target) {
+			if (target.id !== undefined) {
 				await deleteRegistration(context, target.id);
-				return true;
+			} else {
+				const mine = (registration: Registration) => registration.sealed === target.sealed;
+				const { registrations, complete } = await listRegistrations(context, profile, resume, mine);
+				const found = registrations.filter(mine);
+				for (const registration of found.slice(0, MAX_SWEEP_DELETES))
+					await deleteRegistration(context, registration.id);
+				if (found.length === 0 && !complete)
+					throw new Error(
+						`It is not among the first ${MAX_LIST_PAGES} pages of the service's webhooks`,
+					);
 			}
-			const mine = (registration: Registration) => registration.sealed === target.sealed;
-			const { registrations, complete } = await listRegistrations(context, profile, resume, mine);
-			const found = registrations.filter(mine);
-			for (const registration of found.slice(0, MAX_SWEEP_DELETES))
-				await deleteRegistration(context, registration.id);
-			if (found.length > 0 || complete) return true;
-			throw new Error(
-				`It is not among the first ${MAX_LIST_PAGES} pages of the service's webhooks`,
-			);
+			plans.get(credential)?.due.delete(target.sealed);
+			return true;
 		} catch (error) {
 			if (attempt >= 2) {
-				planSweep(credential, Date.now() + SWEEP_RETRY_MS);
+				// The wait is over: it resumed, or it polled.
+				planRetry(by, target.sealed, { until: target.until, over: true });
 				context.logger.warn(
 					`Content Publishing: the webhook of an event wait could not be removed: ${safeMessage(error, resume)}`,
 				);
@@ -546,25 +613,6 @@ async function removeRegistration(
 			}
 			await sleep(CLEANUP_RETRY_MS);
 		}
-	}
-}
-
-/** A sweep this process planned, once due: nothing of the node runs when a wait times out or is cancelled. */
-export async function sweepEventWaits(
-	this: IExecuteFunctions,
-	profile: Profile | undefined,
-): Promise<void> {
-	if (profile === undefined || sweepsDue.size === 0) return;
-	const resume = resumeAddress(this);
-	if (resume === undefined) return;
-	try {
-		const scope = await credentialOf(this);
-		const due = sweepsDue.get(scope.credential);
-		if (due !== undefined && due <= Date.now()) await sweep(this, profile, resume, scope);
-	} catch (error) {
-		this.logger.debug(
-			`Content Publishing: the webhooks of event waits were not swept: ${safeMessage(error, resume)}`,
-		);
 	}
 }
 
@@ -689,8 +737,7 @@ export async function awaitByEvent(
 				: media;
 	if (profile.webhooks.secret.by === 'node') state.k = 1;
 
-	const scope = await credentialOf(this);
-	const { key, credential } = scope;
+	const { key, credential } = await credentialOf(this);
 	const secretOfWait = secretScope(executionId, nodeId, state.n);
 	const sealed = seal(key, stateScope(executionId, nodeId), JSON.stringify(state));
 	let address = new URL(setup.resume.toString());
@@ -705,12 +752,13 @@ export async function awaitByEvent(
 		);
 
 	// Before registering: what earlier waits left.
-	await sweep(this, profile, setup.resume, scope);
-	const remove = async (target: { sealed: string } | { id: string }) =>
-		await removeRegistration(this, profile, setup.resume, target, credential);
+	const by: Sweeper = { context: this, profile, resume: setup.resume, key, credential };
+	await sweep(by, executionId);
+	const remove = async (id?: string) =>
+		await removeRegistration(by, { sealed, until: deadline, id });
 	const notRegistered = (why: string, removed: boolean) =>
 		pollInstead(
-			`${why}, so the node polled the jobs.${removed ? '' : ' A webhook the service may have registered for the wait could not be looked for: a later execution of the node with this credential removes it, from a minute on.'}`,
+			`${why}, so the node polled the jobs.${removed ? '' : ' A webhook the service may have registered for the wait could not be looked for: n8n looks for it again in a minute and removes it.'}`,
 		);
 
 	let registered: Registered;
@@ -724,17 +772,18 @@ export async function awaitByEvent(
 	} catch (error) {
 		// The service may have stored it all the same: a lost answer, or a refusal after storing.
 		const why = `The service did not register the webhook the wait needs (${safeMessage(error, setup.resume, address)})`;
-		return notRegistered(why, await remove({ sealed }));
+		return notRegistered(why, await remove());
 	}
 	const { id, secret } = registered;
 	if (id === undefined) {
 		const why = 'The service registered the webhook but answered without its id';
-		return (await remove({ sealed }))
+		return (await remove())
 			? pollInstead(`${why}, so the node removed it again and polled the jobs.`)
 			: notRegistered(why, false);
 	}
-	// Should the execution end without the node (cancelled, or at its deadline), a later one sweeps.
-	planSweep(credential, Math.min(Date.now() + SWEEP_INTERVAL_MS, deadline + LEFTOVER_GRACE_MS));
+	// Should the execution end without the node (cancelled, or at its deadline), this process sweeps.
+	const at = Math.min(Date.now() + SWEEP_INTERVAL_MS, deadline + LEFTOVER_GRACE_MS);
+	planSweep(by, sealed, { at, until: deadline });
 	if (state.k !== 1 && secret !== undefined) {
 		// The service chose the secret: the address carries it, sealed, so the node can check deliveries.
 		const withSecret = new URL(address.toString());
@@ -755,13 +804,13 @@ export async function awaitByEvent(
 	try {
 		const { outputs: finished, pendingAt } = await readJobs(this, profile, jobsOf(state), state.w);
 		if (pendingAt === undefined) {
-			await remove({ id });
+			await remove(id);
 			return finished;
 		}
 	} catch (error) {
 		// Waiting goes on after a rate limit or a gateway error: the events, or the node's own call, read again.
 		if (!isTransient(error)) {
-			await remove({ id });
+			await remove(id);
 			throw asNodeError(this, error);
 		}
 	}
@@ -967,7 +1016,10 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 		// The call does not say which registration it came by: the one with this wait's address.
 		const resume = resumeAddress(context);
 		if (resume !== undefined)
-			await removeRegistration(context, profile, resume, { sealed }, credential);
+			await removeRegistration(
+				{ context, profile, resume, key, credential },
+				{ sealed, until: state.d * 1000 },
+			);
 		remember(resumed, wait, Date.now() + RESUMED_MEMORY_MS);
 		unsignedReads.delete(wait);
 		return { noWebhookResponse: true, workflowData: [items] };
