@@ -443,22 +443,15 @@ function remember<T>(memory: Map<string, T>, key: string, value: T): T {
 }
 
 /** What a sweep runs with: a run of the node with the credential, and this n8n's resume address for it. */
-interface Sweeper {
-	context: WaitContext;
-	profile: Profile;
-	resume: URL;
-	key: Buffer;
-	credential: string;
-}
+type Sweeper = { context: WaitContext; profile: Profile; resume: URL } & Awaited<
+	ReturnType<typeof credentialOf>
+>;
 
 /** A registration this process knows may remain: when a sweep is due for it, its wait's deadline, and whether the wait is over. */
 type Due = { at: number; until: number; over?: boolean };
 
 /** A credential's planned sweeps: by the latest run that planned one, and by registration (its sealed state). */
-interface Plan {
-	by: Sweeper;
-	due: Map<string, Due>;
-}
+type Plan = { by: Sweeper; due: Map<string, Due> };
 
 const plans = new Map<string, Plan>();
 
@@ -559,14 +552,13 @@ async function sweep(by: Sweeper, current?: string): Promise<void> {
 			try {
 				await deleteRegistration(context, registration.id);
 				plans.get(credential)?.due.delete(sealed);
-				continue;
 			} catch (error) {
 				planRetry(by, sealed, { until, over: true });
 				context.logger.warn(
 					`Content Publishing: the webhook of an event wait that is over could not be removed: ${safeMessage(error, resume, registration.url)}`,
 				);
-				continue;
 			}
+			continue;
 		}
 		// Beyond this sweep's bounds: in a minute. Still waiting: within 5 minutes, and 2 past its time limit.
 		const at = over || unasked ? now : Math.min(now + SWEEP_INTERVAL_MS, until + LEFTOVER_GRACE_MS);
