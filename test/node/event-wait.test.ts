@@ -563,6 +563,13 @@ afterAll(() => {
 // Date.now moved on: sweeps are due minutes after a wait, and the tests do not wait minutes.
 const realNow = Date.now.bind(Date);
 let clockOffset = 0;
+
+/** Whether `condition` holds within `ms` of real time (the sweeps look every second whether one is due). */
+async function holdsWithin(condition: () => boolean, ms = 20_000): Promise<boolean> {
+	const bound = realNow() + ms;
+	while (!condition() && realNow() < bound) await sleep(20);
+	return condition();
+}
 // What n8n's logger received (the node logs through it): no address may be in it either.
 const logged: string[] = [];
 let n8nLogger: Logger;
@@ -647,8 +654,7 @@ function useFaultPaths(options: Pick<FakeServiceOptions, 'profile'> = {}) {
 		 */
 		sweptAfter: async (ms: number) => {
 			clockOffset += ms;
-			const bound = realNow() + 20_000;
-			while (harness.service.webhooks.size > 0 && realNow() < bound) await sleep(20);
+			await holdsWithin(() => harness.service.webhooks.size === 0);
 		},
 		/** The end of one or more fault paths: nothing of them left on the service, nothing of their addresses shown. */
 		checkFaultPath(text: string, paths = 1) {
@@ -743,9 +749,7 @@ describe('Registrations of event waits on the service', () => {
 		const late = await run(videoNode({}, { maxWaitTime: 3600 }), inputs(1));
 		const lists = requests('GET', LIST);
 		clockOffset += SWEEP_INTERVAL_MS;
-		const bound = realNow() + 20_000;
-		while (requests('GET', LIST) === lists && realNow() < bound) await sleep(20);
-		expect(requests('GET', LIST)).toBeGreaterThan(lists);
+		expect(await holdsWithin(() => requests('GET', LIST) > lists)).toBe(true);
 		expect(n8n.status(late.executionId)).toBe('waiting');
 		expect(harness.service.webhooks.size).toBe(1);
 		n8n.cancel(late.executionId);
@@ -815,12 +819,7 @@ describe('Registrations of event waits on the service', () => {
 			times: 1000,
 		});
 		const tries = () => requests('DELETE', new RegExp(`/${leftover.id}$`));
-		/** Whether another try comes within a few seconds (a sweep is looked for every second). */
-		const anotherTry = async (before: number) => {
-			const bound = realNow() + 5_000;
-			while (tries() === before && realNow() < bound) await sleep(20);
-			return tries() > before;
-		};
+		const anotherTry = async (before: number) => await holdsWithin(() => tries() > before, 5_000);
 		clockOffset += LEFTOVER_GRACE_MS;
 		expect(await anotherTry(0)).toBe(true);
 		// A try at each sweep while the hour lasts: here one every 5 minutes, as the clock moves 5 at once.
