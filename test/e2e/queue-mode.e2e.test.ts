@@ -25,6 +25,7 @@ import {
 	eventWaitBatch,
 	eventWaitWorkflow,
 	node,
+	sweepTimeLeft,
 	until as waitUntil,
 	untilActivated,
 	workflowFile,
@@ -368,13 +369,11 @@ function queueSuite(pin: N8nPinName): void {
 			'the registration',
 		);
 		const from = service.requests.length;
-		// n8n resumes the execution at its next check, a minute at most; the worker sweeps 2 minutes
-		// past the time limit (within a sweep's 30 s, or a minute later where n8n had not resumed it).
-		const deadline = Number(new URL(url).searchParams.get('cp_until')) * 1000;
+		// n8n resumes the execution at its next check, a minute at most; the worker sweeps after.
 		await until(
 			() => !service.webhooks.has(id),
 			'the sweep of the timed-out wait',
-			Math.max(0, deadline + 210_000 - Date.now()),
+			sweepTimeLeft(url),
 		);
 		// No other wait swept it: none started meanwhile.
 		expect(

@@ -181,6 +181,16 @@ export function eventWaitWorkflow(
 	};
 }
 
+/**
+ * How long, from now, what a wait registered at `address` left may take to go: the process that
+ * made the wait sweeps 2 minutes past its time limit, or a minute later where n8n had not resumed
+ * the execution by then, and a sweep takes up to 30 s.
+ */
+export function sweepTimeLeft(address: string): number {
+	const deadline = Number(new URL(address).searchParams.get('cp_until')) * 1000;
+	return Math.max(0, deadline + 210_000 - Date.now());
+}
+
 /** The body that starts `eventWaitWorkflow` for `count` videos. */
 export function eventWaitBatch(batch: string, count: number, maxWait = 300): IDataObject {
 	return {
