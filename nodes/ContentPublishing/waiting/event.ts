@@ -474,11 +474,16 @@ function planSweep(by: Sweeper, sealed: string, due: Due): void {
 	);
 }
 
-/** A retry a minute from now for a registration that could not be removed, within its hour past the deadline. */
-function planRetry(by: Sweeper, sealed: string, { until, over }: Omit<Due, 'at'>): void {
+/**
+ * A retry a minute from now for a registration that could not be removed, within its hour past the
+ * deadline; says which, for n8n's log.
+ */
+function planRetry(by: Sweeper, sealed: string, { until, over }: Omit<Due, 'at'>): string {
 	const now = Date.now();
-	if (now < until + SWEEP_GIVE_UP_MS)
-		planSweep(by, sealed, { at: now + SWEEP_RETRY_MS, until, over });
+	if (now >= until + SWEEP_GIVE_UP_MS)
+		return "not tried again here, an hour past its wait's time limit: the next event wait with the credential looks for it";
+	planSweep(by, sealed, { at: now + SWEEP_RETRY_MS, until, over });
+	return 'tried again in a minute';
 }
 
 /**
@@ -503,11 +508,13 @@ async function sweepWhenDue(plan: Plan): Promise<void> {
  */
 async function sweep(by: Sweeper, current?: string): Promise<void> {
 	const { context, profile, resume, key, credential } = by;
-	const started = Date.now();
+	// Its time limit on a clock that no change of the system's time moves.
+	const started = performance.now();
 	// The registrations due now are this sweep's: where the list cannot tell of one, it is tried again.
 	const swept = new Map<string, Due>();
+	const dueBy = Date.now();
 	for (const [sealed, due] of plans.get(credential)?.due ?? [])
-		if (due.at <= started) swept.set(sealed, due);
+		if (due.at <= dueBy) swept.set(sealed, due);
 	for (const sealed of swept.keys()) plans.get(credential)?.due.delete(sealed);
 	const listed = await listRegistrations(context, profile, resume).catch((error: unknown) => {
 		context.logger.warn(
@@ -529,7 +536,7 @@ async function sweep(by: Sweeper, current?: string): Promise<void> {
 		const known = swept.get(sealed);
 		swept.delete(sealed);
 		const now = Date.now();
-		const inTime = now - started < SWEEP_TIME_LIMIT_MS;
+		const inTime = performance.now() - started < SWEEP_TIME_LIMIT_MS;
 		let over =
 			known?.over === true ||
 			registration.executionId === current ||
@@ -553,9 +560,9 @@ async function sweep(by: Sweeper, current?: string): Promise<void> {
 				await deleteRegistration(context, registration.id);
 				plans.get(credential)?.due.delete(sealed);
 			} catch (error) {
-				planRetry(by, sealed, { until, over: true });
+				const next = planRetry(by, sealed, { until, over: true });
 				context.logger.warn(
-					`Content Publishing: the webhook of an event wait that is over could not be removed: ${safeMessage(error, resume, registration.url)}`,
+					`Content Publishing: the webhook of an event wait that is over could not be removed (${next}): ${safeMessage(error, resume, registration.url)}`,
 				);
 			}
 			continue;
@@ -597,9 +604,9 @@ async function removeRegistration(by: Sweeper, target: Target): Promise<boolean>
 		} catch (error) {
 			if (attempt >= 2) {
 				// The wait is over: it resumed, or it polled.
-				planRetry(by, target.sealed, { until: target.until, over: true });
+				const next = planRetry(by, target.sealed, { until: target.until, over: true });
 				context.logger.warn(
-					`Content Publishing: the webhook of an event wait could not be removed: ${safeMessage(error, resume)}`,
+					`Content Publishing: the webhook of an event wait could not be removed (${next}): ${safeMessage(error, resume)}`,
 				);
 				return false;
 			}
