@@ -94,7 +94,7 @@ async function parseInSlices(
 	let done = false;
 	// The text was just read (or made): parsing starts in a turn of its own.
 	await sleep(0);
-	let sliceStart = Date.now();
+	let sliceStart = performance.now();
 	let checkedAt = 0;
 
 	const fail = (what: string): never => {
@@ -113,9 +113,9 @@ async function parseInSlices(
 	};
 	/** Lets n8n run once this slice has taken its time. */
 	const pause = async () => {
-		if (Date.now() - sliceStart < SLICE_MS) return;
+		if (performance.now() - sliceStart < SLICE_MS) return;
 		await sleep(0);
-		sliceStart = Date.now();
+		sliceStart = performance.now();
 		checkedAt = index;
 	};
 	/** Where a string's next piece from `at` ends: at its closing quote, or past about STRING_PIECE characters and a whole escape. */

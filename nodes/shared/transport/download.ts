@@ -33,20 +33,20 @@ const SOCKET_TIMEOUT_SLACK_MS = 2 * IDLE_CHECK_MS;
  */
 function idleWatch(idleMs: number) {
 	const controller = new AbortController();
-	let last = Date.now();
+	let last = performance.now();
 	let stopped = false;
 	const slice = Math.min(IDLE_CHECK_MS, idleMs / 4);
 	const watch = async () => {
 		while (!stopped) {
 			await sleep(slice);
-			if (!stopped && Date.now() - last >= idleMs) return controller.abort();
+			if (!stopped && performance.now() - last >= idleMs) return controller.abort();
 		}
 	};
 	void watch();
 	return {
 		signal: controller.signal,
 		touch: () => {
-			last = Date.now();
+			last = performance.now();
 		},
 		stop: () => {
 			stopped = true;

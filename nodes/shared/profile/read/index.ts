@@ -205,9 +205,9 @@ function readOperation(
 /** A profile from a service's OpenAPI document; `source` says where it was read from. */
 export async function readProfile(document: OpenApiDocument, source: string): Promise<Profile> {
 	const reader = new DocumentReader(document, READ_BUDGET);
-	const deadline = Date.now() + READ_DEADLINE_MS;
+	const deadline = performance.now() + READ_DEADLINE_MS;
 	const notFollowed: Profile['notFollowed'] = [];
-	let slice = Date.now();
+	let slice = performance.now();
 	/**
 	 * One part of the reading, after a break for n8n once the parts since the last took a few
 	 * milliseconds; a part that pauses (yields) may have such breaks within, each piece between two
@@ -218,11 +218,11 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 		try {
 			const reading = read();
 			for (;;) {
-				if (Date.now() - slice >= SLICE_MS) {
+				if (performance.now() - slice >= SLICE_MS) {
 					await sleep(0);
-					slice = Date.now();
+					slice = performance.now();
 				}
-				if (Date.now() > deadline) break;
+				if (performance.now() > deadline) break;
 				reader.beginStep(STEP_BUDGET);
 				const next = reading.next();
 				if (next.done === true) return next.value;
