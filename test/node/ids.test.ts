@@ -1,6 +1,6 @@
 /**
- * An id can only ever name one resource: empty ids, `.` and `..` (typed, mapped, percent-encoded
- * or in a URL) are refused before anything is sent, in every operation and locator mode.
+ * An id can only ever name one resource: empty ids, `.` and `..` (typed, mapped, percent-encoded,
+ * between slashes or in a URL) are refused before anything is sent, in every operation and locator mode.
  */
 import type { INode, NodeParameterValueType } from 'n8n-workflow';
 
@@ -8,7 +8,20 @@ import { byId, useFakeService } from '../support/fixtures';
 
 const harness = useFakeService();
 
-const BAD_IDS = ['', '  ', '.', '..', ' .. ', '%2e', '%2e%2e', '%2E.', '.%2E', '%252e%252e'];
+const BAD_IDS = [
+	'',
+	'  ',
+	'.',
+	'..',
+	' .. ',
+	'%2e',
+	'%2e%2e',
+	'%2E.',
+	'.%2E',
+	'%252e%252e',
+	'../webhooks',
+	'a%2f..',
+];
 
 type Parameters = INode['parameters'];
 const locatorOperations: Array<[string, (id: NodeParameterValueType) => Parameters, string]> = [

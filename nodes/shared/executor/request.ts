@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isDotSegment } from '../origin';
 import { isRecord, own, segmentsOf, setOwn } from '../profile/pointer';
 import type { OperationProfile, Placement } from '../profile/types';
 
@@ -99,18 +100,10 @@ export function pathFor(operation: OperationProfile, id?: string): string {
 }
 
 /**
- * Whether an id could not name a single resource: empty, or `.`/`..` (also percent-encoded),
- * which a URL resolves to the path above it, so `DELETE /v1/posts/..` would reach `DELETE /v1/`.
+ * Whether an id could not name a single resource: empty, or `.`/`..` (also percent-encoded, or
+ * between slashes as in `../webhooks`), which a URL or a proxy resolves to the path above it, so
+ * `DELETE /v1/posts/..` would reach `DELETE /v1/`.
  */
 export function isUnsafeId(id: string): boolean {
-	let decoded = id.trim();
-	// Decoding until nothing changes catches %2e and %252e alike; a few rounds are enough.
-	for (let round = 0; round < 4; round++) {
-		try {
-			decoded = decodeURIComponent(decoded).trim();
-		} catch {
-			break;
-		}
-	}
-	return decoded === '' || decoded === '.' || decoded === '..';
+	return id.trim() === '' || isDotSegment(id);
 }

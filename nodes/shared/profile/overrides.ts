@@ -1,3 +1,4 @@
+import { pathProblem } from '../origin';
 import { BUILT_IN_PROFILE } from './builtIn';
 import { isRecord, own, pointerOf, setOwn } from './pointer';
 import {
@@ -116,11 +117,19 @@ const requestLocation = text(
 	/^(\/body(\/[^/]+)+|\/query\/[^/]+)$/,
 	'a place in the request such as "/body/input/text", "/body/tweets/-/text" or "/query/page_id"',
 );
-// A path below the Base URL with at most one `{id}`: no other host, no empty, `.` or `..` segment.
-const apiPath = text(
-	/^(?!.*\/\.{0,2}(\/|$))\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*(\{id\}[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*)?$/,
-	'a path below the Base URL such as "/v1/posts/{id}", with no "." or ".." segment',
-);
+// A plain path below the Base URL (the document's paths follow the same rule) with at most one `{id}`.
+const apiPath: Check = (value, path) => {
+	const why =
+		typeof value !== 'string'
+			? 'it is not a text'
+			: (pathProblem(value) ??
+				(/[{}]/.test(value.replace('{id}', ''))
+					? 'it has braces other than one "{id}"'
+					: undefined));
+	return why === undefined
+		? undefined
+		: problem(path, `must be a path below the Base URL such as "/v1/posts/{id}" (${why})`);
+};
 const name = text(/^[A-Za-z0-9_.\-[\]$@]+$/, 'a parameter or property name');
 const header = text(/^[a-z0-9-]+$/, 'a lower-case header name');
 const reference = either(

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { outsideBase } from '../origin';
 import { headerValue, type Headers } from '../profile/pointer';
 import { redact, type RequestContext } from './credentials';
 import { cancelledError, failureDetails, MAX_QUOTED_TEXT } from './errors';
@@ -68,6 +69,19 @@ async function sendOnce(
 	settings: ExchangeSettings,
 ): Promise<ServiceAnswer> {
 	const { baseUrl, apiKey, itemIndex, timeoutMs, signal, maxBytes } = settings;
+	// The last check before the key leaves: whatever built the address, it is the Base URL's origin.
+	const outside = outsideBase(baseUrl, String(options.url), false);
+	if (outside !== undefined)
+		throw new NodeApiError(
+			this.getNode(),
+			{ method: options.method ?? 'GET' },
+			{
+				message: `The node does not send a request outside the credential's Base URL: ${outside}`,
+				description:
+					"Only addresses at the origin of the credential's Base URL receive the API key. Service → Describe shows the profile in use.",
+				itemIndex,
+			},
+		);
 	// A hard deadline for the whole exchange, body included, and the execution's cancel.
 	const deadline = AbortSignal.timeout(timeoutMs);
 	const abortSignal = signal ? AbortSignal.any([signal, deadline]) : deadline;

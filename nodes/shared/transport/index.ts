@@ -7,6 +7,7 @@ import { findJob, readResource } from '../executor/answers';
 import { isRecord, own, type Headers } from '../profile/pointer';
 import type { OperationName, OperationProfile, Profile, WebhookProfile } from '../profile/types';
 import { JsonLimitError, parseJson } from '../json';
+import { outsideBase } from '../origin';
 import { sleepUnlessCancelled } from '../sleep';
 import { profileFor, refreshProfile, WHOLE_DOCUMENT } from './profiles';
 import { readCredentials, type Credentials, type RequestContext } from './credentials';
@@ -206,16 +207,17 @@ async function callByProfile(
 		}
 		body = { ...kept, ...body };
 	}
-	// An operation's path always stays within the Base URL; an address the service handed over may not.
+	// An operation's address is below the Base URL, an address the service handed over (a next link) at its origin.
 	const target = options.url ?? `${baseUrl}${pathFor(operation, id)}`;
-	if (options.url !== undefined && new URL(target).origin !== new URL(baseUrl).origin)
+	const outside = outsideBase(baseUrl, target, options.url === undefined);
+	if (outside !== undefined)
 		throw new NodeApiError(
 			this.getNode(),
-			{ url: target },
+			{ operation: `${operation.method} ${operation.path}` },
 			{
-				message: `The service pointed the node to ${new URL(target).origin}, which the node does not follow`,
+				message: `The node does not send ${operation.method} ${options.url === undefined ? operation.path : 'a next-page link'} outside the credential's Base URL: ${outside}`,
 				description:
-					"Only addresses within the origin of the credential's Base URL receive the API key.",
+					"Only addresses at the origin of the credential's Base URL receive the API key, and an operation's only below its path. Service → Describe shows where the profile says the operation is; correct it with the credential's Profile Overrides.",
 				itemIndex,
 			},
 		);

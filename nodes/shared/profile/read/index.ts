@@ -240,7 +240,7 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 	const step = async <T>(part: string, read: () => T, otherwise: T) =>
 		await pausing(part, () => ({ next: () => ({ done: true, value: read() }) }), otherwise);
 
-	const operations = await step('its paths', () => operationsOf(reader), []);
+	const operations = await step('its paths', () => operationsOf(reader, notFollowed), []);
 	const found = new Map<OperationName, Operation>();
 	await step(
 		'which of its operations is each of the node’s',

@@ -1,7 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { pathProblem } from '../../origin';
 import { pointerOf } from '../pointer';
-import { HTTP_METHODS, OPERATIONS, type HttpMethod, type OperationName } from '../types';
+import {
+	HTTP_METHODS,
+	OPERATIONS,
+	type HttpMethod,
+	type OperationName,
+	type Profile,
+} from '../types';
 import {
 	DocumentReader,
 	isRecord,
@@ -17,6 +24,8 @@ import {
 } from './document';
 
 /** A document's operations (and which is each of the node's), their bodies, answers and parameters. */
+
+type NotFollowed = Profile['notFollowed'];
 
 export interface Operation {
 	/** Relative to the document's first server, with `{id}` for its one path parameter. */
@@ -66,11 +75,25 @@ export function wordsOf(text: string): string {
 		.trim();
 }
 
-export function operationsOf(reader: DocumentReader): Operation[] {
+// Paths not followed are named in the profile up to this many; the rest are counted.
+const MAX_PATHS_NAMED = 5;
+
+/**
+ * The document's operations. A path that is not a plain path below the Base URL (another host, a
+ * dot segment) is not followed: it is added to `notFollowed`, and the built-in path stands in.
+ */
+export function operationsOf(reader: DocumentReader, notFollowed: NotFollowed = []): Operation[] {
 	const { document } = reader;
 	const found: Operation[] = [];
 	const base = basePath(document);
+	const refused: NotFollowed = [];
 	for (const [path, pathItem] of Object.entries(document.paths)) {
+		const why = pathProblem(`${base}${path}`);
+		if (why !== undefined) {
+			const shown = path.length > 60 ? `${path.slice(0, 60)}…` : path;
+			refused.push({ part: `the path ${JSON.stringify(shown)}`, why });
+			continue;
+		}
 		if (!isRecord(pathItem)) continue;
 		for (const method of HTTP_METHODS) {
 			const operation = own(pathItem, method.toLowerCase());
@@ -91,6 +114,12 @@ export function operationsOf(reader: DocumentReader): Operation[] {
 			});
 		}
 	}
+	notFollowed.push(...refused.slice(0, MAX_PATHS_NAMED));
+	if (refused.length > MAX_PATHS_NAMED)
+		notFollowed.push({
+			part: `${refused.length - MAX_PATHS_NAMED} more paths`,
+			why: 'each is not a plain path below the Base URL, as those above',
+		});
 	return found;
 }
 

@@ -1,0 +1,68 @@
+/**
+ * The one origin rule (docs/service.md, "Where requests go"): every request goes to the origin of
+ * the credential's Base URL, and an operation's below its path, whatever a service's document, an
+ * override or an answer says. As OWASP's SSRF guidance asks, the URL is checked as built, not only
+ * its parts: `http://host:1` + `@other:2/v1/me` names another host, `%2e%2e` is `..` to a URL.
+ */
+
+/** No real API's path comes near it (the longest in 14 public documents: 118 characters). */
+export const MAX_PATH_LENGTH = 200;
+
+// RFC 3986 path characters (`pchar` and `/`), `{}` around a template's parameter; `%` before two hex digits.
+const PLAIN_PATH = /^(?:\/(?:[A-Za-z0-9\-._~!$&'()*+,;=:@{}]|%[0-9A-Fa-f]{2})*)+$/;
+
+/** A text decoded as often as a server might (`%252e` is `.` to one that decodes twice). */
+export function decodedFully(text: string): string {
+	let decoded = text;
+	for (let round = 0; round < 4; round++) {
+		try {
+			const next = decodeURIComponent(decoded);
+			if (next === decoded) break;
+			decoded = next;
+		} catch {
+			break;
+		}
+	}
+	return decoded;
+}
+
+/**
+ * Whether a segment is `.` or `..`, or holds one between slashes, once decoded: `%2e%2e`, `..%2f..`
+ * (a proxy such as nginx decodes and resolves the path before it routes).
+ */
+export function isDotSegment(segment: string): boolean {
+	return decodedFully(segment)
+		.split(/[\\/]/)
+		.some((part) => ['.', '..'].includes(part.trim()));
+}
+
+/** Why a path from a document or an override cannot be followed, or undefined for a plain path. */
+export function pathProblem(path: string): string | undefined {
+	if (path.length > MAX_PATH_LENGTH)
+		return `it is longer than ${MAX_PATH_LENGTH} characters, which no API's path is`;
+	if (!PLAIN_PATH.test(path))
+		return 'it is not a plain path: it must start with "/" and hold only path characters (no host, backslash, space, control character, "?" or "#")';
+	const segments = path.split('/').slice(1);
+	// A trailing slash is a path of its own (`/posts/`); an empty segment elsewhere is not.
+	if (segments.slice(0, -1).includes('')) return 'it has an empty segment ("//")';
+	if (segments.some(isDotSegment))
+		return 'it has a "." or ".." segment (also percent-encoded), which leaves its place below the Base URL';
+	return undefined;
+}
+
+/**
+ * Why a built address may not receive the API key, or undefined: it must be at the Base URL's origin
+ * without a user name or password, and with `below`, below the Base URL's path with no dot segment.
+ */
+export function outsideBase(baseUrl: string, target: string, below: boolean): string | undefined {
+	if (!URL.canParse(target)) return 'it is not an address';
+	const base = new URL(baseUrl);
+	const url = new URL(target);
+	if (url.origin !== base.origin) return `it is at ${url.origin}, not ${base.origin}`;
+	if (url.username !== '' || url.password !== '') return 'it carries a user name or password';
+	if (!below) return undefined;
+	const prefix = base.pathname.replace(/\/+$/, '');
+	if (!url.pathname.startsWith(`${prefix}/`)) return `its path is not below ${prefix || '/'}`;
+	if (url.pathname.split('/').some(isDotSegment)) return 'its path has a "." or ".." segment';
+	return undefined;
+}
