@@ -12,9 +12,10 @@ import { isTransient } from './errors';
 import { exchange } from './http';
 
 /**
- * The service's profile, read from its OpenAPI document once per Base URL and kept a while for the
- * whole n8n process. A failed read (another key's 401, a 503) is kept only for the credential that
- * met it, so it never changes another one's requests. Each credential's Profile Overrides go over.
+ * The service's profile, read from its OpenAPI document once per Base URL and key and kept a while
+ * for the whole n8n process: a service may describe itself differently to each key, and a key's
+ * failed read (a 401, a 503) never changes another one's requests. Each credential's Profile
+ * Overrides go over.
  */
 
 /** Where the spec says the service describes itself (section 9). */
@@ -46,11 +47,12 @@ interface CachedProfile {
 	expires: number;
 }
 
-/** Documents read, by Base URL; failures and missing documents, by Base URL and key. */
-const documents = new Map<string, CachedProfile>();
-const failures = new Map<string, CachedProfile>();
+/** Profiles read, by Base URL and key. */
+const readings = new Map<string, CachedProfile>();
+// Readings kept at most; the oldest goes first.
+const MAX_READINGS = 1_000;
 
-function failureKey({ baseUrl, apiKey }: Credentials): string {
+function readingKey({ baseUrl, apiKey }: Credentials): string {
 	return `${baseUrl}#${createHash('sha256').update(apiKey).digest('hex').slice(0, 32)}`;
 }
 
@@ -58,18 +60,12 @@ export const WHOLE_DOCUMENT = 'the whole document';
 
 interface ServiceProfile {
 	profile: Profile;
-	/** Whether it serves every credential on the Base URL. */
-	shared: boolean;
 	ttl: number;
 }
 
-/** The built-in profile, with why it stands in for the service's document, for this credential only. */
+/** The built-in profile, with why it stands in for the service's document. */
 function builtInBecause(why: string, ttl = UNREADABLE_PROFILE_TTL_MS): ServiceProfile {
-	return {
-		profile: { ...BUILT_IN_PROFILE, notFollowed: [{ part: WHOLE_DOCUMENT, why }] },
-		shared: false,
-		ttl,
-	};
+	return { profile: { ...BUILT_IN_PROFILE, notFollowed: [{ part: WHOLE_DOCUMENT, why }] }, ttl };
 }
 
 async function readServiceProfile(
@@ -117,14 +113,12 @@ async function readServiceProfile(
 	}
 	if (!isOpenApiDocument(document))
 		return builtInBecause(`${where} is not an OpenAPI 3.0 or 3.1 document`);
-	return { profile: await readProfile(document, where), shared: true, ttl: PROFILE_TTL_MS };
+	return { profile: await readProfile(document, where), ttl: PROFILE_TTL_MS };
 }
 
 function cached(credentials: Credentials): CachedProfile | undefined {
-	const now = Date.now();
-	return [documents.get(credentials.baseUrl), failures.get(failureKey(credentials))].find(
-		(entry) => entry !== undefined && entry.expires > now,
-	);
+	const entry = readings.get(readingKey(credentials));
+	return entry !== undefined && entry.expires > Date.now() ? entry : undefined;
 }
 
 /** The profile for the credential's service, with the credential's Profile Overrides over it. */
@@ -156,19 +150,17 @@ async function readProfileOnce(this: RequestContext, credentials: Credentials): 
 		readAt: Date.now(),
 		expires: Infinity,
 	};
-	const pending = failureKey(credentials);
-	failures.set(pending, entry);
+	const key = readingKey(credentials);
+	readings.delete(key);
+	readings.set(key, entry);
+	if (readings.size > MAX_READINGS) readings.delete(readings.keys().next().value as string);
 	entry.profile = readServiceProfile.call(this, credentials).then(
-		({ profile, shared, ttl }) => {
+		({ profile, ttl }) => {
 			entry.expires = Date.now() + ttl;
-			if (shared) {
-				failures.delete(pending);
-				documents.set(credentials.baseUrl, entry);
-			}
 			return profile;
 		},
 		(error: unknown) => {
-			failures.delete(pending);
+			if (readings.get(key) === entry) readings.delete(key);
 			throw error;
 		},
 	);
@@ -180,7 +172,6 @@ export function refreshProfile(credentials: Credentials): boolean {
 	const entry = cached(credentials);
 	if (entry === undefined || Date.now() - entry.readAt < MIN_PROFILE_AGE_FOR_REFRESH_MS)
 		return false;
-	documents.delete(credentials.baseUrl);
-	failures.delete(failureKey(credentials));
+	readings.delete(readingKey(credentials));
 	return true;
 }
