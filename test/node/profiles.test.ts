@@ -627,6 +627,28 @@ describe('reading the document', () => {
 		expect(documentReads()).toBe(1);
 	});
 
+	it("reads it for each key: a wrong key's Describe never shows what another key's reading found", async () => {
+		// A fresh spelling of the address: nothing is cached for it yet.
+		const baseUrl = harness.service.url.replace('127.0.0.1', '[::ffff:127.0.0.1]');
+		const describe = { resource: 'service', operation: 'describe' };
+		const [right] = jsonOf(await harness.run(describe, { credentials: { baseUrl } }));
+		expect(right.notFollowed).toEqual([]);
+		// The service describes itself to known keys only (the fake serves its document to anyone).
+		harness.service.injectFault({ match: { path: '/v1/openapi.json' }, status: 401, times: 1 });
+		const [wrong] = jsonOf(
+			await harness.run(describe, {
+				credentials: { baseUrl, apiKey: 'a-wrong-key-0123456789' },
+			}),
+		);
+		expect(wrong.notFollowed).toEqual([
+			{
+				part: 'the whole document',
+				why: expect.stringMatching(/could not be read \(HTTP 401\)/) as unknown,
+			},
+		]);
+		expect(documentReads()).toBe(2);
+	});
+
 	it('reads it again when the service stops allowing a documented method, and sends the request its new way', async () => {
 		const post = jsonOf(
 			await harness.run({
