@@ -348,7 +348,7 @@ async function readJobs(
 			outputs.set(itemIndex, error);
 			continue;
 		}
-		const view = readJob(profile.jobs, job);
+		const view = { ...readJob(profile.jobs, job), id: jobId };
 		const ended = endedJob(context, job, view, itemIndex);
 		if (ended !== undefined) {
 			outputs.set(itemIndex, ended);

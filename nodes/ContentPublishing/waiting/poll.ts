@@ -1,8 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { findJob, readJob, readResource, type JobView } from '../../shared/executor/answers';
-import { isRecord } from '../../shared/profile/pointer';
+import {
+	findJob,
+	heldBy,
+	jobProblem,
+	pointerToName,
+	readJob,
+	readResource,
+	type JobView,
+} from '../../shared/executor/answers';
+import { isRecord, readLocation } from '../../shared/profile/pointer';
 import { sleepUnlessCancelled } from '../../shared/sleep';
 import {
 	asNodeError,
@@ -43,6 +51,44 @@ export class JobToAwait {
 	) {}
 }
 
+/**
+ * An answer that does not hold what the profile says, as the error that names what was expected
+ * where, what the answer held (member names, never values) and the override that would fix it.
+ */
+function notAsProfiled(
+	context: { getNode(): INode },
+	message: string,
+	expected: string,
+	held: unknown,
+	fix: string,
+	itemIndex: number,
+): NodeApiError {
+	const error = new NodeApiError(
+		context.getNode(),
+		{ held: heldBy(held) },
+		{
+			message,
+			description: `Expected ${expected}; the answer held ${heldBy(held)}. Nothing is reported as done that the service did not say. Service → Describe shows the profile; where the service puts it elsewhere, set it in the credential's Profile Overrides, such as ${fix}.`,
+			itemIndex,
+		},
+	);
+	// Every request succeeded: no HTTP code to show.
+	error.httpCode = null;
+	return error;
+}
+
+/** The override that points a job's status (or id) at where `held` has one, as an example. */
+function jobsFix(held: unknown, part: 'status' | 'id'): string {
+	const found =
+		part === 'status'
+			? pointerToName(held, /^(status|state)$/i)
+			: pointerToName(held, /^(id|job_?id|uuid)$/i);
+	const at = JSON.stringify(found ?? (part === 'status' ? '/data/attributes/status' : '/job_id'));
+	return part === 'status'
+		? `{"jobs": {"completion": {"status": ${at}}}}`
+		: `{"jobs": {"id": ${at}}}`;
+}
+
 /** A job's output once it has ended (or was accepted to run later): the job, or its failure. */
 export function endedJob(
 	context: { getNode(): INode },
@@ -50,6 +96,15 @@ export function endedJob(
 	view: JobView,
 	itemIndex: number,
 ): IDataObject | NodeApiError | undefined {
+	if (view.unread !== undefined)
+		return notAsProfiled(
+			context,
+			`The service's answer for job ${view.id || '(no id)'} holds no state where the profile says: ${view.unread}`,
+			`the job's status at the profile's place (jobs.completion)`,
+			job,
+			jobsFix(job, 'status'),
+			itemIndex,
+		);
 	if (view.state === 'succeeded' || view.state === 'scheduled') return job;
 	if (view.state !== 'failed') return undefined;
 	const message = view.error?.message ?? `The job ended with status "${view.status}"`;
@@ -114,7 +169,8 @@ export async function waitForJob(
 			continue;
 		}
 
-		const view = readJob(profile.jobs, job);
+		// The job is the one asked for, whether or not its answer names it where the profile says.
+		const view = { ...readJob(profile.jobs, job), id: jobId };
 		lastStatus = view.status || 'unknown';
 		const ended = endedJob(this, job, view, itemIndex);
 		if (ended instanceof Error) throw ended;
@@ -160,7 +216,30 @@ export function resultOrJobToAwait(
 		(found !== undefined && (found.via === 'address' || !isRecord(resource))
 			? { [idName]: found.id }
 			: requireObject(this, resource, itemIndex));
-	if (wait === undefined || found === undefined) return output;
+	if (wait === undefined) return output;
+	if (found === undefined) {
+		// The profile says the answer is the result itself: there is nothing to wait for.
+		if ((reading.jobs ?? []).length === 0) return output;
+		const { method, path } = profile.operations[endpoint];
+		const where = (reading.jobs ?? [])
+			.map((reference) =>
+				'job' in reference
+					? `the job at ${reference.job} (${jobProblem(profile.jobs, readLocation(answer, reference.job))})`
+					: 'id' in reference
+						? `its id at ${reference.id}`
+						: `its address at ${reference.address}`,
+			)
+			.join(', or ');
+		const missingId = /^no id/.test(jobProblem(profile.jobs, answer.body) ?? '');
+		throw notAsProfiled(
+			this,
+			`The service's answer to ${method} ${path} holds no job to wait for where the profile says`,
+			`${where} (operations.${endpoint}.answer.jobs, jobs.id, jobs.completion)`,
+			answer.body,
+			jobsFix(answer.body, missingId ? 'id' : 'status'),
+			itemIndex,
+		);
+	}
 	// A wait for the service's event reads every job once after registering, whatever its first answer said.
 	if (found.job !== undefined && wait.method !== 'event') {
 		const ended = endedJob(this, found.job, readJob(profile.jobs, found.job), itemIndex);

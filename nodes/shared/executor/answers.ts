@@ -1,6 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { headerValue, isRecord, own, readAt, readLocation, type Headers } from '../profile/pointer';
+import {
+	headerValue,
+	isRecord,
+	own,
+	pointerOf,
+	readAt,
+	readLocation,
+	type Headers,
+} from '../profile/pointer';
 import type {
 	AnswerReading,
 	DeliveryReading,
@@ -150,6 +158,8 @@ export interface JobView {
 	error?: { message: string; code?: string };
 	/** The kind of content, such as `video` for `generate.video`. */
 	kind?: string;
+	/** Where the profile's places held no state: the job cannot be read, not taken as pending. */
+	unread?: string;
 }
 
 function errorOf(value: unknown): { message: string; code?: string } | undefined {
@@ -165,13 +175,64 @@ function errorOf(value: unknown): { message: string; code?: string } | undefined
 	};
 }
 
+/** What a job's places hold no state at, or undefined where they hold a status (or a completion flag). */
+function stateProblem({ completion }: JobProfile, job: unknown): string | undefined {
+	return completion.by === 'status'
+		? typeof firstIn(job, completion.status) === 'string'
+			? undefined
+			: `no status at ${completion.status.join(' or ')}`
+		: typeof firstIn(job, completion.done) === 'boolean'
+			? undefined
+			: `no completion flag at ${completion.done.join(' or ')}`;
+}
+
+/** Why a value is not a job by the profile (no id, no status), or undefined for a job. */
+export function jobProblem(jobs: JobProfile, value: unknown): string | undefined {
+	if (!isRecord(value)) return 'no object';
+	if (textOf(firstIn(value, jobs.id)) === undefined) return `no id at ${jobs.id.join(' or ')}`;
+	return stateProblem(jobs, value);
+}
+
 /** Whether a value is a job: an object with an id and a status (or a completion flag). */
 export function isJob(jobs: JobProfile, value: unknown): value is IDataObject {
-	if (!isRecord(value) || textOf(firstIn(value, jobs.id)) === undefined) return false;
-	const { completion } = jobs;
-	return completion.by === 'status'
-		? typeof firstIn(value, completion.status) === 'string'
-		: typeof firstIn(value, completion.done) === 'boolean';
+	return jobProblem(jobs, value) === undefined;
+}
+
+// An answer is described in an error by at most this many member names, each cut to this length.
+const MAX_NAMES = 30;
+const MAX_NAME_LENGTH = 40;
+
+/** What an answer holds, by its member names two levels deep (`data`, `data.attributes`), never a value. */
+export function heldBy(value: unknown): string {
+	if (!isRecord(value))
+		return Array.isArray(value) ? 'a list' : value === undefined ? 'no body' : `a ${typeof value}`;
+	const names: string[] = [];
+	const name = (text: string) => JSON.stringify(text.slice(0, MAX_NAME_LENGTH));
+	for (const [outer, inner] of Object.entries(value)) {
+		names.push(name(outer));
+		for (const key of isRecord(inner) ? Object.keys(inner).slice(0, MAX_NAMES) : [])
+			names.push(`${name(outer)}.${name(key)}`);
+		if (names.length >= MAX_NAMES) break;
+	}
+	const more = names.length > MAX_NAMES ? ', …' : '';
+	return names.length === 0
+		? 'an empty object'
+		: `the members ${names.slice(0, MAX_NAMES).join(', ')}${more}`;
+}
+
+/** The pointer to the first member (breadth first, three levels deep) whose name passes `test`. */
+export function pointerToName(value: unknown, test: RegExp): string | undefined {
+	let level: Array<[string[], unknown]> = [[[], value]];
+	for (let depth = 0; depth < 3; depth++) {
+		const next: Array<[string[], unknown]> = [];
+		for (const [path, inner] of level.slice(0, MAX_NAMES))
+			for (const [key, child] of isRecord(inner) ? Object.entries(inner).slice(0, MAX_NAMES) : []) {
+				if (test.test(key)) return pointerOf([...path, key]);
+				next.push([[...path, key], child]);
+			}
+		level = next;
+	}
+	return undefined;
 }
 
 export function readJob(jobs: JobProfile, job: IDataObject): JobView {
@@ -184,12 +245,15 @@ export function readJob(jobs: JobProfile, job: IDataObject): JobView {
 			: errorOf({ message: errorMessage, code: firstIn(job, jobs.errorCode) }));
 	let status: string;
 	let state: JobState;
+	let unread: string | undefined;
 	if (completion.by === 'flag') {
 		const done = firstIn(job, completion.done) === true;
+		unread = stateProblem(jobs, job);
 		status = done ? 'done' : 'not done';
 		state = !done ? 'pending' : error !== undefined ? 'failed' : 'succeeded';
 	} else {
 		status = String(firstIn(job, completion.status) ?? '');
+		unread = stateProblem(jobs, job);
 		state = (own(completion.states, status) as JobState | undefined) ?? 'pending';
 	}
 	const kind = firstIn(job, jobs.kind);
@@ -202,6 +266,7 @@ export function readJob(jobs: JobProfile, job: IDataObject): JobView {
 		result: firstIn(job, jobs.result) ?? null,
 		error,
 		kind: lastWord?.toLowerCase() || undefined,
+		...(unread === undefined ? {} : { unread }),
 	};
 }
 

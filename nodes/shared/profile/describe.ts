@@ -66,7 +66,12 @@ export function describeProfile(profile: Profile): string[] {
 			lines.push(
 				`  items at ${answer.items.join(' or ')}; paging: ${paging(answer.paging ?? { style: 'none', from: '' })}`,
 			);
-		if (answer.jobs) lines.push(`  starts a job: ${references(answer.jobs)}`);
+		if (answer.jobs)
+			lines.push(
+				answer.jobs.length === 0
+					? '  answers with the result at once: no job'
+					: `  starts a job: ${references(answer.jobs)}`,
+			);
 		else if (answer.resource && answer.resource.join() !== '/body')
 			lines.push(`  the resource at ${answer.resource.join(' or ')}`);
 	}

@@ -259,3 +259,20 @@ export function jobReferences(
 	}
 	return unique(references);
 }
+
+// Names a job's state goes by; an answer with one of them is a job the node may not recognise.
+const STATE_NAMES = new Set(['status', 'state', 'done', 'completed', 'finished', 'progress']);
+
+/**
+ * Whether a success answer is the result itself, with no job: the document gives its schema, and
+ * no variant has a member a job's state would be in (DigitalOcean's synchronous CRUD beside 202 work).
+ */
+export function answersAtOnce(reader: DocumentReader, schema: Schema | undefined): boolean {
+	if (schema === undefined) return false;
+	return reader.variants(schema).every((variant) =>
+		[...(reader.shape(variant)?.properties.keys() ?? [])].every((name) => {
+			reader.spend();
+			return !STATE_NAMES.has(normalizeName(name));
+		}),
+	);
+}

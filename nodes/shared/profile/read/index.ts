@@ -12,6 +12,7 @@ import {
 	type Profile,
 } from '../types';
 import {
+	answersAtOnce,
 	body,
 	envelopesOf,
 	idOf,
@@ -144,8 +145,14 @@ function readOperation(
 		const jobs = jobReferences(reader, success?.schema, context.isJob, '/body');
 		if (success?.headers.has('location') || success?.status === '202')
 			jobs.push({ address: '/headers/location' });
-		// Where the document does not say how, the built-in ways of referring to a job stand in.
-		answer.jobs = jobs.length > 0 ? jobs : builtIn.answer.jobs;
+		// An answer the document shows without a job is the result itself (`[]`); where the document
+		// does not say, the built-in ways of referring to a job stand in.
+		answer.jobs =
+			jobs.length > 0
+				? jobs
+				: verb !== 'wait' && answersAtOnce(reader, success?.schema)
+					? []
+					: builtIn.answer.jobs;
 	}
 
 	const filters = withoutPaging(query, answer);

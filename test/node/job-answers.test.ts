@@ -1,0 +1,100 @@
+/**
+ * Never a wrong success: a service that serves no document and names its jobs' id `uuid` and their
+ * status `state` (as Replicate's and Azure's long-running operations do, not as the built-in
+ * conventions) is run by the real node in n8n's engine. Generate with Wait for Completion must fail
+ * with what it expected where and the override that fixes it, instead of outputting the unfinished
+ * job as done; given that override, the poll must fail on the status it cannot find instead of
+ * polling until Maximum Wait Time; given both, the wait must end on the service's own word.
+ */
+import { FAST_WAIT } from '../support/fixtures';
+import { startHostileService, type HostileService } from '../support/hostile-documents';
+import { useLoopbackGuard } from '../support/loopback-guard';
+import { contentPublishingNode, runNode, shutDownEngine } from '../support/n8n-engine';
+
+const guard = useLoopbackGuard();
+const RESULT = { video_url: 'https://cdn.example.com/v.mp4' };
+let service: HostileService;
+let polls = 0;
+/** What the service answers a generation with. */
+let created: object = { uuid: 'j1', state: 'queued' };
+
+beforeAll(async () => {
+	service = await startHostileService({
+		name: 'jobs named by uuid and state',
+		document: () => (response) => response.writeHead(404).end(),
+		answers: {
+			'POST /v1/generate/video': () => ({ status: 201, body: created }),
+			'GET /v1/jobs/{id}': () => {
+				polls += 1;
+				return { body: { uuid: 'j1', state: polls > 1 ? 'succeeded' : 'running', output: RESULT } };
+			},
+		},
+	});
+});
+
+afterAll(async () => {
+	await service.close();
+	shutDownEngine();
+});
+
+const generate = async (profileOverrides?: object) =>
+	await runNode(
+		contentPublishingNode({
+			resource: 'content',
+			operation: 'generateVideo',
+			prompt: 'A video',
+			options: { ...FAST_WAIT, maxWaitTime: 20 },
+		}),
+		{
+			credentials: {
+				baseUrl: service.url,
+				apiKey: 'job-answers-key-0123456789',
+				profileOverrides: profileOverrides && JSON.stringify(profileOverrides),
+			},
+		},
+	);
+
+describe('a job answer that does not hold what the profile says', () => {
+	it('fails Generate with Wait for Completion, naming the place, the members found and the fix', async () => {
+		const result = await generate();
+		expect(result.items).toEqual([]);
+		expect(result.error?.message).toBe(
+			"The service's answer to POST /v1/generate/video holds no job to wait for where the profile says",
+		);
+		expect(result.error?.description).toContain('the job at /body (no id at /id)');
+		expect(result.error?.description).toContain('the answer held the members "uuid", "state"');
+		expect(result.error?.description).toContain('{"jobs": {"id": "/uuid"}}');
+		expect(polls).toBe(0);
+		// With the id given, the same answer still holds no status where the profile says.
+		const status = await generate({ jobs: { id: '/uuid' } });
+		expect(status.error?.description).toContain('{"jobs": {"completion": {"status": "/state"}}}');
+		expect(polls).toBe(0);
+	});
+
+	it('fails the poll at once where the job holds no status at its place, instead of waiting it out', async () => {
+		// Named by an id the built-in conventions know; its poll answers with the job as above.
+		created = { job_id: 'j1' };
+		const result = await generate();
+		expect(result.items).toEqual([]);
+		expect(result.error?.message).toBe(
+			"The service's answer for job j1 holds no state where the profile says: no status at /status",
+		);
+		expect(result.error?.description).toContain('{"jobs": {"completion": {"status": "/state"}}}');
+		expect(result.error?.description).not.toContain('cdn.example.com');
+		expect(polls).toBe(1);
+	});
+
+	it('ends the wait on the state the service reports, given both places', async () => {
+		polls = 0;
+		created = { uuid: 'j1', state: 'queued' };
+		const result = await generate({
+			jobs: { id: '/uuid', completion: { status: '/state' }, result: '/output' },
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json)).toEqual([
+			{ uuid: 'j1', state: 'succeeded', output: RESULT },
+		]);
+		expect(polls).toBe(2);
+		expect(guard.blocked).toEqual([]);
+	});
+});
