@@ -35,15 +35,27 @@ function isBase64(text: string): boolean {
 	return Buffer.from(bare, 'base64').toString('base64').replace(/=+$/, '') === bare;
 }
 
+// A text the node sent shorter than this may turn up in a random secret by chance (an event `*`).
+const MIN_SENT_LENGTH = 8;
+
+/** The length of the shortest unit below MIN_KEY_BYTES the key repeats (`abcdeabcde…`), if any. */
+function repeatedUnit(key: Buffer): number | undefined {
+	for (let unit = 1; unit < MIN_KEY_BYTES; unit++)
+		if (key.subarray(unit).equals(key.subarray(0, key.length - unit))) return unit;
+	return undefined;
+}
+
 /**
  * What is wrong with a signing secret the service made, told by its shape and never its value;
  * undefined for a secret. The key is what signatures are checked with: the bytes after `whsec_`
- * for Standard Webhooks, else the text after any label such as `sk_`.
+ * for Standard Webhooks, else the text after any label such as `sk_`. `sent`: the texts the node
+ * sent in the registration (its own address first), which whoever can post to it may know.
  */
 export function secretProblem(
 	value: unknown,
 	pattern: string | undefined,
 	scheme: Pick<SignatureScheme, 'secretEncoding'>,
+	sent: string[] = [],
 ): string | undefined {
 	if (typeof value !== 'string')
 		return value === null || value === undefined ? 'no value' : `a ${typeof value}, not text`;
@@ -60,6 +72,11 @@ export function secretProblem(
 	if (distinct === 1) return `${shape}, one repeated ${kind}`;
 	if (distinct < (whsec ? MIN_DISTINCT_KEY_BYTES : MIN_DISTINCT_TEXT_BYTES))
 		return `${shape}, only ${distinct} different ${kind}s`;
+	// A unit shorter than a key, repeated, is no harder to guess than that unit.
+	const unit = repeatedUnit(key);
+	if (unit !== undefined) return `${shape}, a unit of ${unit} ${kind}s repeated`;
+	if (sent.some((text) => text.length >= MIN_SENT_LENGTH && value.includes(text)))
+		return `${shape}, holding the webhook address or another value the node sent in the registration`;
 	try {
 		if (pattern !== undefined && !new RegExp(pattern.slice(0, 200)).test(value))
 			return `${shape}, not of the form the service's document gives`;
@@ -115,6 +132,6 @@ export async function registerWebhook(
 	if (chosen.by !== 'service') return { id, secret: own };
 	const made = readAt(created, chosen.at);
 	if (made === undefined) return { id };
-	const weakness = secretProblem(made, chosen.pattern, signature);
+	const weakness = secretProblem(made, chosen.pattern, signature, [url, description, ...events]);
 	return weakness === undefined ? { id, secret: made as string } : { id, weakness };
 }

@@ -669,7 +669,7 @@ describe('deliveries', () => {
 		return (await read({ '/v1/webhooks': { post: register } })).webhooks;
 	}
 
-	it('are signed over the raw body with no timestamp (GitHub), the event and id in headers', async () => {
+	it('are signed over the raw body with no timestamp (GitHub), the event in a header, repeats known by the body: the id header is unsigned', async () => {
 		const { signature, delivery: reading } = await delivery(
 			[
 				{
@@ -697,7 +697,7 @@ describe('deliveries', () => {
 		});
 		expect(reading).toMatchObject({
 			type: ['/headers/x-github-event'],
-			id: ['/headers/x-github-delivery'],
+			id: [],
 			data: ['/body'],
 		});
 	});
@@ -750,6 +750,28 @@ describe('deliveries', () => {
 			}),
 		);
 		expect(service.webhooks.secret).toEqual({ by: 'service', at: '/secret' });
+	});
+
+	it("are not read with the service's secret where the registration's address is: the built-in webhooks stand in, and why", async () => {
+		const register = {
+			requestBody: json(
+				object(
+					{ url: text('', { format: 'uri' }), events: { type: 'array', items: text() } },
+					{ additionalProperties: false },
+				),
+			),
+			...ok(object({ id: text(), url: text('The secret deliveries are signed with.') })),
+		};
+		const profile = await read({ '/v1/webhooks': { post: register } });
+		expect(profile.webhooks).toEqual(BUILT_IN_PROFILE.webhooks);
+		expect(profile.notFollowed).toEqual([
+			{
+				part: 'its webhooks',
+				why: expect.stringMatching(
+					/^its reading's \/secret\/at must not be where the registration's address/,
+				),
+			},
+		]);
 	});
 
 	it("described as 3.0 callbacks (Standard Webhooks): the service's secret, its events by their explanations, any one of several signatures", async () => {

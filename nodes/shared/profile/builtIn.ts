@@ -162,7 +162,8 @@ export const BUILT_IN_PROFILE: Profile = {
 		secret: { by: 'node' },
 		delivery: {
 			type: ['/body/type'],
-			id: ['/body/id', '/headers/x-content-publishing-delivery'],
+			// Not the delivery header too: the signature does not cover it, so a replay could change it.
+			id: ['/body/id'],
 			time: ['/body/created_at'],
 			data: ['/body/data'],
 			jobs: [{ job: '' }, { job: '/job' }, { id: '/job_id' }],

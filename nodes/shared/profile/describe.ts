@@ -93,7 +93,7 @@ export function describeProfile(profile: Profile): string[] {
 		`Registration: address at ${webhooks.registration.url}, events at ${webhooks.registration.events}`,
 		`Signing secret: ${webhooks.secret.by === 'node' ? 'chosen by the node' : webhooks.secret.by === 'service' ? `chosen by the service, answered at ${webhooks.secret.at}` : 'none: the trigger cannot verify deliveries'}`,
 		`Signature: header ${webhooks.signature.header} (${webhooks.signature.format}${webhooks.signature.prefix ? ` ${webhooks.signature.prefix}` : ''}), HMAC-${webhooks.signature.algorithm.toUpperCase()} ${webhooks.signature.encoding} of ${webhooks.signature.signed.map((part) => (typeof part === 'string' ? part : `"${part.text}"`)).join(webhooks.signature.separator)}`,
-		`Deliveries: event at ${webhooks.delivery.type.join(' or ')}, id at ${webhooks.delivery.id.join(' or ') || 'nowhere (repeats are known by their timestamp only)'}, data at ${webhooks.delivery.data.join(' or ')}`,
+		`Deliveries: event at ${webhooks.delivery.type.join(' or ')}, id at ${webhooks.delivery.id.join(' or ') || 'nowhere signed (repeats are known by their body)'}, data at ${webhooks.delivery.data.join(' or ')}`,
 	);
 	for (const { part, why } of profile.notFollowed)
 		lines.push(`Not followed: ${part}: ${why}; the built-in conventions stand in`);

@@ -1,10 +1,13 @@
 import { pathProblem } from '../origin';
 import { BUILT_IN_PROFILE } from './builtIn';
 import { isRecord, own, pointerOf, setOwn } from './pointer';
+import { VERBS } from './read/operations';
+import { webhookWeakness } from './signing';
 import {
 	BUILT_IN_EVENTS,
 	HTTP_METHODS,
 	OPERATION_NAMES,
+	OPERATIONS,
 	type JobState,
 	type Profile,
 } from './types';
@@ -366,7 +369,16 @@ export function applyOverrides(
 					? 'must hold "{id}", where the id of the resource goes'
 					: 'must not hold "{id}": this operation names no resource',
 			);
+		// A read stays a read: the methods a document's operation may have for this purpose.
+		const [, methods] = VERBS[OPERATIONS[name].verb];
+		if (!methods.includes(merged.operations[name].method))
+			throw problem(
+				['operations', name, 'method'],
+				`must be ${methods.join(' or ')}, a method ${OPERATIONS[name].title} may use`,
+			);
 	}
+	const weakness = webhookWeakness(merged.webhooks);
+	if (weakness !== undefined) throw problem(['webhooks', ...weakness.path], weakness.rule);
 	return { ...merged, overridden: changed };
 }
 

@@ -32,6 +32,7 @@ const MAX_TEXT = 2000;
 const MAX_REF_HOPS = 32;
 const MAX_DEPTH = 24;
 
+/** Why a part of the document is not followed (past the budget, or read as something unsafe): its message says. */
 export class SchemaBudgetError extends Error {}
 
 export function ownRecord(value: unknown, key: string): IDataObject | undefined {

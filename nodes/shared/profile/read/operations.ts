@@ -129,7 +129,7 @@ export type Verb = (typeof OPERATIONS)[OperationName]['verb'];
  * What each operation of the node does, in words a document's operationIds and summaries use, and
  * the methods it may use, first the most usual.
  */
-const VERBS: Record<Verb, [RegExp, HttpMethod[]]> = {
+export const VERBS: Record<Verb, [RegExp, HttpMethod[]]> = {
 	list: [/\b(list|all|index|search|find|query|browse|many)\b/, ['GET']],
 	get: [/\b(get|retrieve|read|fetch|show|find|describe|view|one)\b/, ['GET']],
 	create: [/\b(create|add|new|register|make|insert)\b/, ['POST', 'PUT']],

@@ -8,6 +8,7 @@ import {
 	type WebhookProfile,
 } from '../types';
 import { BUILT_IN_PROFILE } from '../builtIn';
+import { checkablePattern, isSigned, webhookWeakness } from '../signing';
 import { body, jobReferences, resourceIn } from './answers';
 import {
 	DocumentReader,
@@ -100,20 +101,6 @@ const SECRET_NAME = /^((signing|webhook|hmac|signature)?secret|secretkey|signing
 // A property that only hints at the secret (its last digits, a masked copy) is never the secret.
 const NOT_THE_SECRET =
 	/last|hint|mask|prefix|suffix|preview|hash|digest|redact|partial|length|expire|rotat/;
-
-/**
- * A secret's pattern, where the node can test a value against it without backtracking without end
- * (`^(a+)+$` held n8n for minutes): anchored at the start, no groups or alternatives, at most one
- * quantifier (character classes and escapes aside), as `^whsec_[A-Za-z0-9+/=]{32,}$`; else none,
- * the other checks of the value still made. Classes are read without `[` inside, in linear time.
- */
-function checkablePattern(pattern: string): string | undefined {
-	const bare = pattern.slice(0, 200).replace(/\\.|\[(?:\\.|[^\][\\])*\]/g, 'x');
-	const quantifiers = bare.match(/[*+?{]/g)?.length ?? 0;
-	return bare.startsWith('^') && !/[(|]/.test(bare) && quantifiers <= 1
-		? pattern.slice(0, 200)
-		: undefined;
-}
 
 /**
  * Who chooses the signing secret: the node, where the registration takes one; the service only
@@ -289,9 +276,10 @@ export function* readWebhooks(
 					jobs: merged('jobs', fallback.delivery.jobs),
 					post: merged('post', fallback.delivery.post),
 				};
+	const signature = (signed && signatureScheme(signed.headers)) ?? fallback.signature;
 	const active = create.fields.active;
 	const maxUrlLength = own(urlSchema, 'maxLength');
-	return {
+	const profile: WebhookProfile = {
 		...(events === undefined ? {} : { events }),
 		wildcard: events === undefined || events.includes('*'),
 		meanings: events === undefined ? fallback.meanings : meaningsOf(events, explanations),
@@ -309,8 +297,14 @@ export function* readWebhooks(
 				: {}),
 		},
 		secret: registration !== undefined ? secretPolicy(reader, create, answer) : fallback.secret,
-		delivery,
-		signature: (signed && signatureScheme(signed.headers)) ?? fallback.signature,
+		// A repeat is known by an id the signature covers: one in an unsigned header a replay could change.
+		delivery: { ...delivery, id: delivery.id.filter((location) => isSigned(location, signature)) },
+		signature,
 		from: registration?.from ?? 'built-in',
 	};
+	// A reading anyone could sign or replay deliveries by is not followed: the built-in one stands in.
+	const weakness = webhookWeakness(profile);
+	if (weakness !== undefined)
+		throw new SchemaBudgetError(`its reading's ${pointerOf(weakness.path)} ${weakness.rule}`);
+	return profile;
 }
