@@ -222,6 +222,12 @@ export interface Fault {
 	status?: number;
 	retryAfterSeconds?: number;
 	delayMs?: number;
+	/**
+	 * A barrier: the answer waits until this many requests have been under way at once (since the
+	 * last reset), so a test sees the node's requests in parallel however slowly the machine sends
+	 * them. A node that never sends that many at once never gets its answers.
+	 */
+	heldUntilConcurrent?: number;
 	/** Answer 200 text/html with a login page, like a misconfigured proxy would. */
 	nonJsonBody?: boolean;
 	/** Handle the request first, so its write happens, then answer with `status`: a lost answer. */
@@ -923,6 +929,8 @@ export class FakeService {
 	/** The most requests handled at the same time since the last reset. */
 	maxConcurrentRequests = 0;
 	private concurrentRequests = 0;
+	/** Answers held by `heldUntilConcurrent`, each with the number of requests it waits for. */
+	private readonly heldAnswers = new Map<() => void, number>();
 
 	private baseUrl = '';
 	private currentJobMode: JobMode;
@@ -1043,6 +1051,7 @@ export class FakeService {
 		this.jobRuntimes.clear();
 		this.requests.length = 0;
 		this.maxConcurrentRequests = 0;
+		this.releaseHeldAnswers(true);
 		this.deliveries.length = 0;
 		this.faults.length = 0;
 		this.idempotentAnswers.clear();
@@ -1160,6 +1169,7 @@ export class FakeService {
 	async close(): Promise<void> {
 		if (this.shutdown.signal.aborted) return;
 		this.shutdown.abort();
+		this.releaseHeldAnswers(true);
 		for (const runtime of this.jobRuntimes.values()) this.clearTimers(runtime);
 		// Unfinished jobs are saved as such, and finish after the next start.
 		this.save();
@@ -1306,6 +1316,7 @@ export class FakeService {
 		this.requests.push(record);
 		this.concurrentRequests += 1;
 		this.maxConcurrentRequests = Math.max(this.maxConcurrentRequests, this.concurrentRequests);
+		this.releaseHeldAnswers();
 
 		let reply: Reply;
 		try {
@@ -1408,6 +1419,12 @@ export class FakeService {
 			);
 		}
 		const fault = this.takeFault(method, path);
+		const heldUntil = fault?.heldUntilConcurrent;
+		if (heldUntil !== undefined)
+			await new Promise<void>((release) => {
+				this.heldAnswers.set(release, heldUntil);
+				this.releaseHeldAnswers();
+			});
 		if (fault?.delayMs) await this.pause(fault.delayMs);
 		if (fault?.nonJsonBody)
 			return { status: 200, text: LOGIN_PAGE, contentType: 'text/html', faulted: true };
@@ -1562,6 +1579,15 @@ export class FakeService {
 		entry.remaining -= 1;
 		if (entry.remaining <= 0) this.faults.splice(this.faults.indexOf(entry), 1);
 		return entry.fault;
+	}
+
+	/** Lets held answers go once their number of requests was under way at once, or all of them. */
+	private releaseHeldAnswers(all = false): void {
+		for (const [release, count] of this.heldAnswers)
+			if (all || count <= this.maxConcurrentRequests) {
+				this.heldAnswers.delete(release);
+				release();
+			}
 	}
 
 	/** Waits, but returns early when the service closes. */

@@ -13,7 +13,14 @@ const createPosts = (parallel: number) => ({
 });
 
 it('sends up to the chosen number of requests at once and keeps the output in input order, paired', async () => {
-	harness.service.injectFault({ match: { method: 'POST' }, delayMs: 30, times: 24 });
+	// The first answers wait until 8 requests are under way: on a busy machine the first answer
+	// could otherwise come back before the eighth request was sent.
+	harness.service.injectFault({
+		match: { method: 'POST' },
+		heldUntilConcurrent: 8,
+		delayMs: 30,
+		times: 24,
+	});
 	const result = await harness.run(createPosts(8), { input: input(24) });
 
 	expect(jsonOf(result).map((post) => post.content)).toEqual(
