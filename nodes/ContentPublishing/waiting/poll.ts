@@ -3,9 +3,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import {
 	findJob,
-	heldBy,
 	jobProblem,
-	pointerToName,
+	pointerToMember,
 	readJob,
 	readResource,
 	type JobView,
@@ -14,6 +13,7 @@ import { isRecord, readLocation } from '../../shared/profile/pointer';
 import { sleepUnlessCancelled } from '../../shared/sleep';
 import {
 	asNodeError,
+	notAsProfiled,
 	type Answer,
 	isTransient,
 	loadProfile,
@@ -51,38 +51,12 @@ export class JobToAwait {
 	) {}
 }
 
-/**
- * An answer that does not hold what the profile says, as the error that names what was expected
- * where, what the answer held (member names, never values) and the override that would fix it.
- */
-function notAsProfiled(
-	context: { getNode(): INode },
-	message: string,
-	expected: string,
-	held: unknown,
-	fix: string,
-	itemIndex: number,
-): NodeApiError {
-	const error = new NodeApiError(
-		context.getNode(),
-		{ held: heldBy(held) },
-		{
-			message,
-			description: `Expected ${expected}; the answer held ${heldBy(held)}. Nothing is reported as done that the service did not say. Service → Describe shows the profile; where the service puts it elsewhere, set it in the credential's Profile Overrides, such as ${fix}.`,
-			itemIndex,
-		},
-	);
-	// Every request succeeded: no HTTP code to show.
-	error.httpCode = null;
-	return error;
-}
-
 /** The override that points a job's status (or id) at where `held` has one, as an example. */
 function jobsFix(held: unknown, part: 'status' | 'id'): string {
 	const found =
 		part === 'status'
-			? pointerToName(held, /^(status|state)$/i)
-			: pointerToName(held, /^(id|job_?id|uuid)$/i);
+			? pointerToMember(held, (name) => /^(status|state)$/i.test(name))
+			: pointerToMember(held, (name) => /^(id|job_?id|uuid)$/i.test(name));
 	const at = JSON.stringify(found ?? (part === 'status' ? '/data/attributes/status' : '/job_id'));
 	return part === 'status'
 		? `{"jobs": {"completion": {"status": ${at}}}}`

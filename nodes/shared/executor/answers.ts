@@ -220,14 +220,17 @@ export function heldBy(value: unknown): string {
 		: `the members ${names.slice(0, MAX_NAMES).join(', ')}${more}`;
 }
 
-/** The pointer to the first member (breadth first, three levels deep) whose name passes `test`. */
-export function pointerToName(value: unknown, test: RegExp): string | undefined {
+/** The pointer to the first member (breadth first, three levels deep) that passes `test`. */
+export function pointerToMember(
+	value: unknown,
+	test: (name: string, member: unknown) => boolean,
+): string | undefined {
 	let level: Array<[string[], unknown]> = [[[], value]];
 	for (let depth = 0; depth < 3; depth++) {
 		const next: Array<[string[], unknown]> = [];
 		for (const [path, inner] of level.slice(0, MAX_NAMES))
 			for (const [key, child] of isRecord(inner) ? Object.entries(inner).slice(0, MAX_NAMES) : []) {
-				if (test.test(key)) return pointerOf([...path, key]);
+				if (test(key, child)) return pointerOf([...path, key]);
 				next.push([[...path, key], child]);
 			}
 		level = next;

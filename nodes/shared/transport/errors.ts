@@ -1,7 +1,7 @@
 import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { describeError } from '../executor/answers';
+import { describeError, heldBy } from '../executor/answers';
 import { ProfileFieldError } from '../executor/request';
 import { headerValue, isRecord } from '../profile/pointer';
 import type { ErrorProfile } from '../profile/types';
@@ -138,4 +138,30 @@ export function refusal(
 		subject ? `${subject}: ${error.message}` : error.message,
 		{ itemIndex, description: error.description },
 	);
+}
+
+/**
+ * An answer that does not hold what the profile says, as the error that names what was expected
+ * where, what the answer held (member names, never values) and the override that would fix it.
+ */
+export function notAsProfiled(
+	context: Pick<RequestContext, 'getNode'>,
+	message: string,
+	expected: string,
+	held: unknown,
+	fix: string,
+	itemIndex?: number,
+): NodeApiError {
+	const error = new NodeApiError(
+		context.getNode(),
+		{ held: heldBy(held) },
+		{
+			message,
+			description: `Expected ${expected}; the answer held ${heldBy(held)}. Nothing is reported as done that the service did not say. Service → Describe shows the profile; where the service puts it elsewhere, set it in the credential's Profile Overrides, such as ${fix}.`,
+			itemIndex,
+		},
+	);
+	// Every request succeeded: no HTTP code to show.
+	error.httpCode = null;
+	return error;
 }

@@ -21,7 +21,7 @@ import { isLostAnswer, recall, remember, sendPolicy } from './policy';
  * parameters, sent under the retry policy and the execution's pace, the answer parsed within limits.
  */
 
-export { asNodeError, isTransient, retryAfterMs } from './errors';
+export { asNodeError, isTransient, notAsProfiled, retryAfterMs } from './errors';
 export { loadProfile, profileFor } from './profiles';
 export { readCredentials, type RequestContext } from './credentials';
 

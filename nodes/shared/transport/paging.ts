@@ -1,9 +1,17 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { itemIdOf, readListPage, type ListPage, type PageToken } from '../executor/answers';
+import {
+	itemIdOf,
+	pointerToMember,
+	readListPage,
+	type ListPage,
+	type PageToken,
+} from '../executor/answers';
+import { readLocation } from '../profile/pointer';
 import type { OperationName, Paging } from '../profile/types';
 import { readCredentials, type RequestContext } from './credentials';
+import { notAsProfiled } from './errors';
 import { callEndpoint, type CallOptions } from './index';
 import { loadProfile, profileFor } from './profiles';
 
@@ -72,7 +80,23 @@ export async function readPage(
 					...request,
 				},
 	);
-	return readListPage(answer.profile.operations[name].answer, answer, next);
+	const { answer: read, method } = answer.profile.operations[name];
+	// A list is never read as empty where the answer holds no list at the profile's places.
+	const { items = [] } = read;
+	if (items.length > 0 && !items.some((at) => Array.isArray(readLocation(answer, at)))) {
+		const found = Array.isArray(answer.body)
+			? ''
+			: pointerToMember(answer.body, (_name, member) => Array.isArray(member));
+		throw notAsProfiled(
+			this,
+			`The service's answer to ${method} ${path} holds no list where the profile says`,
+			`the items at ${items.join(' or ')} (operations.${name}.answer.items)`,
+			answer.body,
+			`{"operations": {"${name}": {"answer": {"items": "/body${found ?? '/data'}"}}}}`,
+			request.itemIndex,
+		);
+	}
+	return readListPage(read, answer, next);
 }
 
 /** Reads pages until `limit` items were read (all of them, up to MAX_LIST_ITEMS, when no limit is given). */

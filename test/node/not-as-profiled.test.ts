@@ -1,11 +1,15 @@
 /**
- * Never a wrong success: a service that serves no document and names its jobs' id `uuid` and their
- * status `state` (as Replicate's and Azure's long-running operations do, not as the built-in
- * conventions) is run by the real node in n8n's engine. Generate with Wait for Completion must fail
- * with what it expected where and the override that fixes it, instead of outputting the unfinished
- * job as done; given that override, the poll must fail on the status it cannot find instead of
- * polling until Maximum Wait Time; given both, the wait must end on the service's own word.
+ * Never a wrong success, against a service that serves no document, run by the real node in n8n's
+ * engine. Its list is in `entries`, where the built-in profile looks in `data`, `items` and
+ * `results`: Get Many must fail with the place and the fix, not output an empty list. Its jobs' id
+ * is `uuid` and their status `state` (as Replicate's and Azure's long-running operations name
+ * them): Generate with Wait for Completion must fail with what it expected where and the override
+ * that fixes it, instead of outputting the unfinished job as done; given the id, the poll must fail
+ * on the status it cannot find instead of polling until Maximum Wait Time; given both, the wait
+ * must end on the service's own word.
  */
+import type { INodeParameters } from 'n8n-workflow';
+
 import { FAST_WAIT } from '../support/fixtures';
 import { startHostileService, type HostileService } from '../support/hostile-documents';
 import { useLoopbackGuard } from '../support/loopback-guard';
@@ -23,6 +27,7 @@ beforeAll(async () => {
 		name: 'jobs named by uuid and state',
 		document: () => (response) => response.writeHead(404).end(),
 		answers: {
+			'GET /v1/posts': () => ({ body: { entries: [{ id: 'p1', content: 'Hello' }], total: 1 } }),
 			'POST /v1/generate/video': () => ({ status: 201, body: created }),
 			'GET /v1/jobs/{id}': () => {
 				polls += 1;
@@ -37,22 +42,27 @@ afterAll(async () => {
 	shutDownEngine();
 });
 
+/** Runs the node on the service, with the credential's Profile Overrides where given. */
+const run = async (parameters: INodeParameters, profileOverrides?: object) =>
+	await runNode(contentPublishingNode(parameters), {
+		credentials: {
+			baseUrl: service.url,
+			apiKey: 'not-as-profiled-key-0123456789',
+			profileOverrides: profileOverrides && JSON.stringify(profileOverrides),
+		},
+	});
 const generate = async (profileOverrides?: object) =>
-	await runNode(
-		contentPublishingNode({
+	await run(
+		{
 			resource: 'content',
 			operation: 'generateVideo',
 			prompt: 'A video',
 			options: { ...FAST_WAIT, maxWaitTime: 20 },
-		}),
-		{
-			credentials: {
-				baseUrl: service.url,
-				apiKey: 'job-answers-key-0123456789',
-				profileOverrides: profileOverrides && JSON.stringify(profileOverrides),
-			},
 		},
+		profileOverrides,
 	);
+const list = async (profileOverrides?: object) =>
+	await run({ resource: 'post', operation: 'getMany', returnAll: true }, profileOverrides);
 
 describe('a job answer that does not hold what the profile says', () => {
 	it('fails Generate with Wait for Completion, naming the place, the members found and the fix', async () => {
@@ -96,5 +106,20 @@ describe('a job answer that does not hold what the profile says', () => {
 		]);
 		expect(polls).toBe(2);
 		expect(guard.blocked).toEqual([]);
+	});
+});
+
+describe('a list answer without its items where the profile says', () => {
+	it('fails Get Many instead of outputting no items, and the override it names reads them', async () => {
+		const result = await list();
+		expect(result.items).toEqual([]);
+		expect(result.error?.message).toBe(
+			"The service's answer to GET /v1/posts holds no list where the profile says",
+		);
+		expect(result.error?.description).toContain('the answer held the members "entries", "total"');
+		const fix = '{"operations": {"listPosts": {"answer": {"items": "/body/entries"}}}}';
+		expect(result.error?.description).toContain(fix);
+		const fixed = await list(JSON.parse(fix) as object);
+		expect(fixed.items.map((item) => item.json)).toEqual([{ id: 'p1', content: 'Hello' }]);
 	});
 });
