@@ -5,6 +5,7 @@ import { HTTP_METHODS, OPERATIONS, type HttpMethod, type OperationName } from '.
 import {
 	DocumentReader,
 	isRecord,
+	nameOf,
 	normalizeName,
 	own,
 	ownArray,
@@ -34,6 +35,8 @@ export interface Operation {
 
 // The largest number of operations a document's paths are read for; beyond it the rest are not.
 const MAX_OPERATIONS = 5_000;
+// No real operation has nearly as many parameters; each is copied with its description.
+const MAX_PARAMETERS = 200;
 // No real server URL is longer; every request's path would begin with a longer one's (HTTP 431).
 const MAX_SERVER_URL = 2_000;
 
@@ -175,7 +178,7 @@ export function requestOf(
 		types.find((type) => FORM_TYPE.test(type));
 	if (mediaType === undefined) return undefined;
 	const schema = reader.deref(own(own(content, mediaType), 'schema'));
-	return { schema, shape: reader.shape(schema), mediaType: mediaType.split(';')[0].trim() };
+	return { schema, shape: reader.shape(schema), mediaType: nameOf(mediaType).split(';')[0].trim() };
 }
 
 /** The JSON schema of a response, if it has one. */
@@ -202,7 +205,7 @@ export function successes(reader: DocumentReader, operation: IDataObject): Succe
 			const headers = new Map<string, Schema>();
 			for (const [name, header] of Object.entries(ownRecord(response, 'headers') ?? {})) {
 				reader.spend();
-				headers.set(name.toLowerCase(), reader.deref(header) ?? {});
+				headers.set(nameOf(name).toLowerCase(), reader.deref(header) ?? {});
 			}
 			return { status, schema: responseSchema(reader, response), headers };
 		});
@@ -215,15 +218,18 @@ export function parametersOf(
 	location: 'query' | 'header',
 ): Map<string, Schema> {
 	const found = new Map<string, Schema>();
-	for (const item of [
+	const parameters = [
 		...ownArray(entry.pathItem, 'parameters'),
 		...ownArray(entry.operation, 'parameters'),
-	]) {
+	];
+	if (parameters.length > MAX_PARAMETERS)
+		throw new SchemaBudgetError(`it has more than ${MAX_PARAMETERS} parameters`);
+	for (const item of parameters) {
 		reader.spend();
 		const parameter = reader.deref(item);
 		const name = own(parameter, 'name');
 		if (own(parameter, 'in') === location && typeof name === 'string')
-			found.set(name, {
+			found.set(nameOf(name), {
 				...(reader.deref(own(parameter, 'schema')) ?? {}),
 				description: ownText(parameter, 'description'),
 			});
