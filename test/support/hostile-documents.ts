@@ -534,6 +534,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 	},
 	{
 		name: 'a number of 15 million digits',
+		expected: notRead('it is too large to follow: it has a number of more than 1,000 digits'),
 		document: () => `{"openapi": "3.1.0", "paths": {}, "x": 1${'0'.repeat(15 * MB)}}`,
 	},
 	{
@@ -713,6 +714,23 @@ export const HOSTILE_CASES: HostileCase[] = [
 					schema: { type: 'string' },
 				}),
 			);
+			return text(document);
+		},
+	},
+	{
+		// Each is matched against the `+json` expression, which goes over it twice.
+		name: '9,000 media types of 1.5 KB in a request body',
+		expected: partsNotFollowed('POST /v1/posts \\(it has a body of more than 64 media types\\)'),
+		document: () => {
+			const document = primary();
+			at(document, 'paths', '/v1/posts', 'post').requestBody = {
+				content: Object.fromEntries(
+					Array.from({ length: 9_000 }, (_, index) => [
+						`application/${'a'.repeat(1_500)}${index}`,
+						{ schema: ref('CreatePostRequest') },
+					]),
+				),
+			};
 			return text(document);
 		},
 	},

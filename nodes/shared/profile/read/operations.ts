@@ -37,6 +37,8 @@ export interface Operation {
 const MAX_OPERATIONS = 5_000;
 // No real operation has nearly as many parameters; each is copied with its description.
 const MAX_PARAMETERS = 200;
+// No real body comes in nearly as many media types; each is matched against JSON_TYPE.
+const MAX_MEDIA_TYPES = 64;
 // No real server URL is longer; every request's path would begin with a longer one's (HTTP 431).
 const MAX_SERVER_URL = 2_000;
 
@@ -164,6 +166,14 @@ export function findOperation(
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\b/i;
 const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
 
+/** The media types a body or an answer's `content` names. */
+function mediaTypesOf(content: unknown): string[] {
+	const types = isRecord(content) ? Object.keys(content) : [];
+	if (types.length > MAX_MEDIA_TYPES)
+		throw new SchemaBudgetError(`it has a body of more than ${MAX_MEDIA_TYPES} media types`);
+	return types.map(nameOf);
+}
+
 /** The body the document declares and the media type to send it as: JSON first, then any `+json`, then a form. */
 export function requestOf(
 	reader: DocumentReader,
@@ -171,20 +181,20 @@ export function requestOf(
 ): { schema?: Schema; shape?: ObjectShape; mediaType: string } | undefined {
 	const content = ownRecord(reader.deref(own(operation, 'requestBody')), 'content');
 	if (content === undefined) return undefined;
-	const types = Object.keys(content);
+	const types = mediaTypesOf(content);
 	const mediaType =
 		types.find((type) => /^application\/json\b/i.test(type)) ??
 		types.find((type) => JSON_TYPE.test(type)) ??
 		types.find((type) => FORM_TYPE.test(type));
 	if (mediaType === undefined) return undefined;
 	const schema = reader.deref(own(own(content, mediaType), 'schema'));
-	return { schema, shape: reader.shape(schema), mediaType: nameOf(mediaType).split(';')[0].trim() };
+	return { schema, shape: reader.shape(schema), mediaType: mediaType.split(';')[0].trim() };
 }
 
 /** The JSON schema of a response, if it has one. */
 export function responseSchema(reader: DocumentReader, response: unknown): Schema | undefined {
 	const content = ownRecord(reader.deref(response), 'content');
-	const mediaType = Object.keys(content ?? {}).find((type) => JSON_TYPE.test(type));
+	const mediaType = mediaTypesOf(content).find((type) => JSON_TYPE.test(type));
 	return mediaType === undefined ? undefined : reader.deref(own(own(content, mediaType), 'schema'));
 }
 
