@@ -33,7 +33,10 @@ const CHECK_EVERY_CHARACTERS = 256 * 1024;
 // A string is read in pieces of about this many characters (well under a millisecond each).
 const STRING_PIECE = 256 * 1024;
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+// No real number nears this many digits; reading 15 million of them and converting them took 45 ms.
+const MAX_NUMBER_DIGITS = 1_000;
+// Each part read up to that bound, so that a longer number is found without reading it whole.
+const NUMBER = /-?(?:0|[1-9]\d{0,999})(?:\.\d{1,1000})?(?:[eE][+-]?\d{1,1000})?/y;
 const WHITESPACE = /[ \t\n\r]*/y;
 const LITERALS = [
 	['true', true],
@@ -220,10 +223,13 @@ async function parseInSlices(
 			return attach(literal[1]);
 		}
 		NUMBER.lastIndex = index;
-		const match = NUMBER.exec(text);
-		if (match === null) fail('Unexpected token');
+		const match = NUMBER.exec(text) ?? fail('Unexpected token');
+		if (/\d/.test(text.charAt(NUMBER.lastIndex)) && match[0].length >= MAX_NUMBER_DIGITS)
+			throw new JsonLimitError(
+				`it has a number of more than ${MAX_NUMBER_DIGITS.toLocaleString('en-US')} digits`,
+			);
 		index = NUMBER.lastIndex;
-		attach(Number((match as RegExpExecArray)[0]));
+		attach(Number(match[0]));
 	};
 
 	while (!done) {

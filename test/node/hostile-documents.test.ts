@@ -1,12 +1,13 @@
 /**
  * No document can hurt n8n: every document of the hostile corpus (test/support/hostile-documents.ts)
  * is served by a loopback service of its own to the real node in n8n's engine, which then gets the
- * account, reads a list with Return All, creates and updates a post, waits for a job, creates a
- * webhook, and activates the trigger (on the case's events, `job.completed` unless it says) and
- * takes two deliveries. The node must follow what is truthful or fall back to its built-in
- * conventions with a hint naming what it did not follow; never read a value through a prototype;
- * never take a hint at a secret for the secret (the activation fails and the registration is
- * removed); and never hold n8n's event loop for 50 ms of its own work, measured around every case.
+ * account, describes the profile (Service → Describe), reads a list with Return All, creates and
+ * updates a post, waits for a job, creates a webhook, and activates the trigger (on the case's
+ * events, `job.completed` unless it says) and takes two deliveries. The node must follow what is
+ * truthful or fall back to its built-in conventions with a hint naming what it did not follow;
+ * never read a value through a prototype; never take a hint at a secret for the secret (the
+ * activation fails and the registration is removed); never hold n8n's event loop for 50 ms of its
+ * own work, measured around every case; and never describe a profile in 200,000 characters or more.
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -133,11 +134,19 @@ async function triggerOutcome(
 	};
 }
 
+// Describe's output, in characters of JSON, by case: small whatever the document holds.
+const described = new Map<string, number>();
+const MAX_DESCRIBED = 200_000;
+
 async function outcomeOf(service: HostileService, hostile?: HostileCase): Promise<Outcome> {
 	const credentials = { baseUrl: service.url, apiKey: API_KEY };
 	const run = async (parameters: Record<string, unknown>) =>
 		await runNode(contentPublishingNode(parameters as never), { credentials });
 	const account = await run({ resource: 'account', operation: 'get' });
+	const description = await run({ resource: 'service', operation: 'describe' });
+	expect(description.error).toBeUndefined();
+	if (hostile !== undefined)
+		described.set(hostile.name, JSON.stringify(description.items[0]?.json ?? null).length);
 	const hints = Object.values(account.run.data.resultData.runData)[0]?.[0]?.hints ?? [];
 	const posts = await run({ resource: 'post', operation: 'getMany', returnAll: true });
 	const created = await run({
@@ -266,8 +275,11 @@ afterAll(() => {
 		);
 		return `${Math.round(cost[key])} ${key === 'heap' ? 'MB' : 'ms'}${key === 'work' ? " of n8n's own work" : key === 'cpu' ? ' with GC pauses' : key === 'stall' ? ' of wall time on this busy machine' : ''} (${name})`;
 	};
+	const [longest, length] = [...described.entries()].reduce((most, entry) =>
+		entry[1] > most[1] ? entry : most,
+	);
 	console.log(
-		`hostile documents: ${costs.size}, max event-loop stall ${worst('work')}, ${worst('cpu')}, ${worst('stall')}; max heap growth ${worst('heap')}`,
+		`hostile documents: ${costs.size}, max event-loop stall ${worst('work')}, ${worst('cpu')}, ${worst('stall')}; max heap growth ${worst('heap')}; Describe's largest output ${length.toLocaleString('en-US')} characters (${longest})`,
 	);
 });
 
@@ -312,6 +324,7 @@ it.each(HOSTILE_CASES.map((hostile): [string, HostileCase] => [hostile.name, hos
 			expect(Object.getOwnPropertyNames(Object.prototype)).toEqual(prototypeBefore);
 			expect(guard.blocked).toEqual([]);
 			expect(cost.work).toBeLessThan(50);
+			expect(described.get(name)).toBeLessThan(MAX_DESCRIBED);
 		} finally {
 			await service.close();
 		}

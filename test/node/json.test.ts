@@ -1,4 +1,4 @@
-import { parseJson } from '../../nodes/shared/json';
+import { JsonLimitError, parseJson } from '../../nodes/shared/json';
 
 // The sliced parser reads texts over 64 KiB and strings in pieces of 256 Ki characters; JSON.parse,
 // which no one here wrote, is the oracle for what each text means.
@@ -37,5 +37,32 @@ describe('parseJson reads long strings in pieces as JSON.parse reads them', () =
 	])('refuses %s, as JSON.parse does', async (_, text) => {
 		expect(() => JSON.parse(text)).toThrow(SyntaxError);
 		await expect(parseJson(text, LIMITS)).rejects.toThrow(SyntaxError);
+	});
+});
+
+describe('parseJson reads numbers up to 1,000 digits long, without reading a longer one whole', () => {
+	const padded = (value: string) => `{"pad": "${' '.repeat(PIECE)}", "n": ${value}}`;
+
+	it.each([
+		['1,000 digits', `1${'0'.repeat(999)}`],
+		['a fraction and an exponent of 1,000 digits', `-0.${'5'.repeat(1000)}e-${'0'.repeat(999)}1`],
+		['1e999', '1e999'],
+	])('%s, as JSON.parse reads it', async (_, value) => {
+		expect(await parseJson(padded(value), LIMITS)).toEqual(JSON.parse(padded(value)));
+	});
+
+	it.each([
+		['1,001 digits', `1${'0'.repeat(1000)}`],
+		['a fraction of 1,001 digits', `0.${'5'.repeat(1001)}`],
+		['15 million digits', `1${'0'.repeat(15_000_000)}`],
+	])('refuses %s as too large', async (_, value) => {
+		await expect(parseJson(padded(value), LIMITS)).rejects.toThrow(
+			new JsonLimitError('it has a number of more than 1,000 digits'),
+		);
+	});
+
+	it('refuses a leading zero, as JSON.parse does', async () => {
+		expect(() => JSON.parse(padded('012'))).toThrow(SyntaxError);
+		await expect(parseJson(padded('012'), LIMITS)).rejects.toThrow(SyntaxError);
 	});
 });

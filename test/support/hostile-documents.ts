@@ -335,12 +335,25 @@ const partsNotFollowed = (parts: string) => ({
 	),
 });
 
+/** Parts of the document not followed for a name or value longer than any real one. */
+const longNamesIn = (...parts: string[]) =>
+	partsNotFollowed(
+		parts
+			.map(
+				(part) =>
+					`${part.replace(/[{}]/g, '\\$&')} \\(it has a name or value longer than 256 characters\\)`,
+			)
+			.join('; '),
+	);
+
 /** `count` event names, the node's own first: about 33 bytes each with its explanation. */
 const eventNames = (count: number) => [
 	'job.completed',
 	...Array.from({ length: count - 1 }, (_, index) => `e${index}.updated`),
 ];
 const EXPLANATION = 'Item updated.';
+const longEventNames = () =>
+	eventNames(1_000).map((name, index) => (index === 0 ? name : `${'x'.repeat(240)}.${name}`));
 
 /**
  * The primary document whose webhooks take these events (one schema, `Events`), explained per
@@ -472,9 +485,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 	},
 	{
 		name: '$ref chains of 1,000 hops and a pointer of 100,000 segments',
-		expected: partsNotFollowed(
-			'GET /v1/posts \\(its schemas take more than 20,000 steps to read at once\\)',
-		),
+		expected: partsNotFollowed('GET /v1/posts \\(it has a \\$ref longer than 4,096 characters\\)'),
 		document: () => {
 			const schemas: Doc = { r1000: object({ id: ID }) };
 			for (let hop = 0; hop < 1000; hop++) schemas[`r${hop}`] = ref(`r${hop + 1}`);
@@ -523,6 +534,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 	},
 	{
 		name: 'a number of 15 million digits',
+		expected: notRead('it is too large to follow: it has a number of more than 1,000 digits'),
 		document: () => `{"openapi": "3.1.0", "paths": {}, "x": 1${'0'.repeat(15 * MB)}}`,
 	},
 	{
@@ -652,6 +664,14 @@ export const HOSTILE_CASES: HostileCase[] = [
 	},
 	{
 		name: 'megabyte-long descriptions, names and enum values',
+		expected: longNamesIn(
+			"its answers' envelopes",
+			'POST /v1/posts',
+			'GET /v1/posts/{id}',
+			'PATCH /v1/posts/{id}',
+			'GET /v1/posts',
+			'its jobs',
+		),
 		document: () => {
 			const document = primary();
 			const long = (word: string) => `${word} `.repeat(Math.ceil(MB / (word.length + 1)));
@@ -668,6 +688,94 @@ export const HOSTILE_CASES: HostileCase[] = [
 			// Every status value is read for what it means: 8 of them of a megabyte each.
 			for (const word of ['not started', 'failed', 'done', 'running', 'w', 'x', 'y', 'z'])
 				(status.enum as string[]).push(long(word).replace(/ /g, '-'));
+			return text(document);
+		},
+	},
+	{
+		// Split into 7 million segments before a step was counted: 233-285 ms in one turn.
+		name: 'a $ref of 14 million characters',
+		expected: partsNotFollowed('GET /v1/posts \\(it has a \\$ref longer than 4,096 characters\\)'),
+		document: () => {
+			const document = primary();
+			at(document, 'paths', '/v1/posts').get = list({ $ref: `#/${'x/'.repeat(7_000_000)}x` });
+			return text(document);
+		},
+	},
+	{
+		name: '9,000 header parameters with names of 1 KB',
+		expected: partsNotFollowed('POST /v1/posts \\(it has more than 200 parameters\\)'),
+		document: () => {
+			const document = primary();
+			at(document, 'paths', '/v1/posts', 'post').parameters = Array.from(
+				{ length: 9_000 },
+				(_, index) => ({
+					name: `X-${'a'.repeat(1_000)}-${index}`,
+					in: 'header',
+					schema: { type: 'string' },
+				}),
+			);
+			return text(document);
+		},
+	},
+	{
+		// Each is matched against the `+json` expression, which goes over it twice.
+		name: '9,000 media types of 1.5 KB in a request body',
+		expected: partsNotFollowed('POST /v1/posts \\(it has a body of more than 64 media types\\)'),
+		document: () => {
+			const document = primary();
+			at(document, 'paths', '/v1/posts', 'post').requestBody = {
+				content: Object.fromEntries(
+					Array.from({ length: 9_000 }, (_, index) => [
+						`application/${'a'.repeat(1_500)}${index}`,
+						{ schema: ref('CreatePostRequest') },
+					]),
+				),
+			};
+			return text(document);
+		},
+	},
+	{
+		// Each alternative is read for an envelope and a resource: 75-115 ms in one turn, within the steps.
+		name: '9,000 oneOf variants',
+		expected: partsNotFollowed(
+			"its answers' envelopes \\(one of its schemas composes more than 200 others\\); GET /v1/me \\(one of its schemas composes more than 200 others\\)",
+		),
+		document: () => {
+			const document = primary();
+			at(document, 'paths', '/v1/me', 'get').responses = {
+				'200': json({
+					oneOf: Array.from({ length: 9_000 }, (_, index) => ({
+						type: 'string',
+						format: `f${index}`,
+					})),
+				}),
+			};
+			return text(document);
+		},
+	},
+	{
+		// Each would be printed by Service → Describe and carried into every request or delivery.
+		name: '700 KB operationIds, summaries, property and header names, events and status values',
+		expected: longNamesIn('POST /v1/posts', 'its jobs', 'its webhooks'),
+		document: () => {
+			const document = primary();
+			const long = (prefix: string) => `${prefix}${'x'.repeat(700 * 1024)}`;
+			for (const [path, method] of [
+				['/v1/me', 'get'],
+				['/v1/posts', 'post'],
+			])
+				Object.assign(at(document, 'paths', path, method), {
+					operationId: long('get'),
+					summary: long('Get '),
+				});
+			at(document, 'components', 'schemas', 'CreatePostRequest', 'properties')[long('title_')] = {
+				type: 'string',
+			};
+			at(document, 'components', 'parameters', 'SignatureHeader').name = long('X-Signature-');
+			at(document, 'webhooks')[long('job.completed.')] = at(document, 'webhooks', 'job.completed');
+			(at(document, 'components', 'schemas', 'Job', 'properties', 'status').enum as string[]).push(
+				long('failed_'),
+			);
 			return text(document);
 		},
 	},
@@ -695,7 +803,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 	{
 		// Against every regular expression the contract runs on a document's text: descriptions of
 		// 2,000 characters (as far as they are read) built to make each backtrack, and names and
-		// values without a length limit.
+		// values as long as they are followed (256 characters).
 		name: 'ReDoS: descriptions, names and enum values built against each expression',
 		document: () => {
 			const document = primary();
@@ -712,24 +820,27 @@ export const HOSTILE_CASES: HostileCase[] = [
 				`${'unix '.repeat(400)}`,
 			];
 			const headers = texts.map((description, index) => ({
-				name: `X-${'a'.repeat(200_000)}-${index}-Delivery`,
+				name: `X-${'a'.repeat(240)}-${index}-Delivery`,
 				in: 'header',
 				description,
 				schema: { type: 'string', pattern: description },
 			}));
 			const event = at(document, 'components', 'schemas', 'JobCompletedEvent');
-			at(document, 'webhooks')[`${'a.'.repeat(200_000)}failed`] = {
+			at(document, 'webhooks')[`${'a.'.repeat(124)}failed`] = {
 				post: { parameters: headers, requestBody: json(event) },
 			};
 			const job = at(document, 'components', 'schemas', 'Job', 'properties');
 			// Besides the status the service reports: a status the document does not list counts as pending.
 			job.status = {
 				type: 'string',
-				enum: [...texts.map((description) => description.replace(/ /g, '_')), 'succeeded'],
+				enum: [
+					...texts.map((description) => description.replace(/ /g, '_').slice(0, 256)),
+					'succeeded',
+				],
 				description: texts.join('\n'),
 			};
 			for (const [index, description] of texts.entries())
-				job[`${'_'.repeat(100_000)}${index}`] = {
+				job[`${'_'.repeat(250)}${index}`] = {
 					type: 'string',
 					format: description,
 					description,
@@ -1042,6 +1153,13 @@ export const HOSTILE_CASES: HostileCase[] = [
 			const mentions = names.join(' | ').slice(0, 2_000);
 			return withEvents(names, 'per value', mentions.replace(/ \| /g, ', then '));
 		},
+	},
+	{
+		// As many events as the node reads, each as long as it reads one: Describe shows the first few.
+		name: 'an events enum of 1,000 values of 250 characters, the trigger on All Events',
+		expected: { subscribed: longEventNames() },
+		trigger: ['*'],
+		document: () => withEvents(longEventNames()),
 	},
 	{
 		name: 'a job status enum of 100,000 values explained per value',

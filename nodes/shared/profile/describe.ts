@@ -1,7 +1,31 @@
+import { isRecord } from './pointer';
 import { OPERATION_NAMES, OPERATIONS } from './types';
 import type { JobReference, Paging, Placement, Profile } from './types';
 
 /** A profile in words, a line per decision, as Service → Describe and `npm run profile` print it. */
+
+// A document's texts and lists are shown this far, so that what Describe prints stays small on any document.
+const MAX_SHOWN_TEXT = 200;
+const MAX_SHOWN_ENTRIES = 50;
+
+/**
+ * A profile as Describe shows it: a text longer than MAX_SHOWN_TEXT characters ends in `…`, and a
+ * list (an array or a record) longer than MAX_SHOWN_ENTRIES ends in an entry saying how many more.
+ */
+export function shortened<T>(value: T): T {
+	if (typeof value === 'string')
+		return (value.length > MAX_SHOWN_TEXT ? `${value.slice(0, MAX_SHOWN_TEXT - 1)}…` : value) as T;
+	if (!Array.isArray(value) && !isRecord(value)) return value;
+	const entries = Object.entries(value);
+	const shown = entries.slice(0, MAX_SHOWN_ENTRIES).map(([key, entry]) => [key, shortened(entry)]);
+	if (entries.length > MAX_SHOWN_ENTRIES)
+		shown[MAX_SHOWN_ENTRIES - 1] = ['…', `and ${entries.length - MAX_SHOWN_ENTRIES + 1} more`];
+	return (
+		Array.isArray(value)
+			? shown.map(([key, entry]) => (key === '…' ? `… ${entry}` : entry))
+			: Object.fromEntries(shown)
+	) as T;
+}
 
 function placement(field: string, { to, values, negate, why }: Placement): string {
 	if (to === null) return `  ${field}: not sent. ${why ?? ''}`.trimEnd();
@@ -45,7 +69,8 @@ function references(jobs: JobReference[]): string {
 		.join(', or ');
 }
 
-export function describeProfile(profile: Profile): string[] {
+export function describeProfile(read: Profile): string[] {
+	const profile = shortened(read);
 	const lines = [`Read from: ${profile.source}`];
 	for (const name of OPERATION_NAMES) {
 		const operation = profile.operations[name];

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { describeProfile } from '../../../shared/profile/describe';
+import { describeProfile, shortened } from '../../../shared/profile/describe';
 import type { Profile } from '../../../shared/profile/types';
 import type { Operation } from '../types';
 
@@ -8,9 +8,11 @@ export const describe: Operation = { description: [], execute: async () => ({ de
 
 /**
  * The profile in use for the credential's service: in words, a line per decision, what the node
- * could not follow, and the profile itself, whose parts the credential's Profile Overrides can set.
+ * could not follow, and the profile itself, whose parts the credential's Profile Overrides can set;
+ * its long texts and lists shortened, whatever the document holds.
  */
-export function describeOutput(profile: Profile): IDataObject {
+export function describeOutput(read: Profile): IDataObject {
+	const profile = shortened(read);
 	return {
 		source: profile.source,
 		summary: describeProfile(profile),

@@ -31,6 +31,10 @@ export interface ObjectShape {
 const MAX_TEXT = 2000;
 const MAX_REF_HOPS = 32;
 const MAX_DEPTH = 24;
+// No real `$ref` nears this; a longer one would be split and looked up before a step is counted.
+const MAX_REF = 4_096;
+// No real `allOf`/`oneOf`/`anyOf` nears this many schemas; each is read again wherever its schema is.
+const MAX_PARTS = 200;
 
 /** Why a part of the document is not followed (past the budget, or read as something unsafe): its message says. */
 export class SchemaBudgetError extends Error {}
@@ -55,8 +59,22 @@ export function isOpenApiDocument(value: unknown): value is OpenApiDocument {
 	return typeof version === 'string' && /^3\.[01]\./.test(version) && isRecord(own(value, 'paths'));
 }
 
-// A name is compared by its beginning, no real one being longer: names are compared again and again.
+// No real name (of a property, parameter, header, media type or event) or enum value nears this.
 const MAX_NAME = 256;
+
+/**
+ * A name or value of the document that the profile may keep, for every request, delivery and
+ * Describe to carry: one longer than any real one is not followed.
+ */
+export function nameOf(name: string): string {
+	if (name.length > MAX_NAME)
+		throw new SchemaBudgetError(`it has a name or value longer than ${MAX_NAME} characters`);
+	return name;
+}
+
+function tooManyParts(): SchemaBudgetError {
+	return new SchemaBudgetError(`one of its schemas composes more than ${MAX_PARTS} others`);
+}
 
 /** Lower case without separators: `page_id`, `pageId` and `Page-ID` read alike. */
 export function normalizeName(name: string): string {
@@ -113,6 +131,10 @@ export class DocumentReader {
 		for (let hops = 0; typeof own(current, '$ref') === 'string'; hops++) {
 			const ref = own(current, '$ref') as string;
 			if (hops === MAX_REF_HOPS || !ref.startsWith('#/')) return undefined;
+			if (ref.length > MAX_REF)
+				throw new SchemaBudgetError(
+					`it has a $ref longer than ${MAX_REF.toLocaleString('en-US')} characters`,
+				);
 			let target = this.refs.get(ref);
 			if (target === undefined) {
 				let found: unknown = this.document;
@@ -145,6 +167,7 @@ export class DocumentReader {
 		const choices = [...ownArray(schema, 'oneOf'), ...ownArray(schema, 'anyOf')];
 		if (choices.length === 0 || this.expanding.has(schema) || this.expanding.size > MAX_DEPTH)
 			return [schema];
+		if (choices.length > MAX_PARTS) throw tooManyParts();
 		this.expanding.add(schema);
 		try {
 			// Each alternative once, however often nested choices name it.
@@ -154,6 +177,7 @@ export class DocumentReader {
 					this.spend();
 					found.add(variant);
 				}
+			if (found.size > MAX_PARTS) throw tooManyParts();
 			const variants = [...found];
 			this.alternatives.set(schema, variants);
 			return variants;
@@ -195,6 +219,7 @@ export class DocumentReader {
 		// Every `allOf` part's properties, and those of a `oneOf`/`anyOf` alternative not yet known.
 		const allOf = ownArray(schema, 'allOf');
 		const parts = [...allOf, ...ownArray(schema, 'oneOf'), ...ownArray(schema, 'anyOf')];
+		if (parts.length > MAX_PARTS) throw tooManyParts();
 		for (const [index, part] of parts.entries()) {
 			const partShape = this.shape(part);
 			if (partShape === undefined) continue;
@@ -211,7 +236,7 @@ export class DocumentReader {
 		if (!isObject) return undefined;
 		for (const [name, property] of Object.entries(ownProperties ?? {})) {
 			this.spend();
-			shape.properties.set(name, this.deref(property) ?? {});
+			shape.properties.set(nameOf(name), this.deref(property) ?? {});
 		}
 		for (const name of ownArray(schema, 'required'))
 			if (typeof name === 'string') shape.required.add(name);
@@ -254,7 +279,7 @@ export class DocumentReader {
 			const listed = ownArray(variant, 'enum');
 			this.spend(listed.length);
 			for (const entry of [...listed, own(variant, 'const')])
-				if (typeof entry === 'string') values.add(entry);
+				if (typeof entry === 'string') values.add(nameOf(entry));
 		}
 		const found = values.size > 0 ? [...values] : undefined;
 		this.listed.set(schema, found ?? null);

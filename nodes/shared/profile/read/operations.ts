@@ -12,6 +12,7 @@ import {
 import {
 	DocumentReader,
 	isRecord,
+	nameOf,
 	normalizeName,
 	own,
 	ownArray,
@@ -43,6 +44,10 @@ export interface Operation {
 
 // The largest number of operations a document's paths are read for; beyond it the rest are not.
 const MAX_OPERATIONS = 5_000;
+// No real operation has nearly as many parameters; each is copied with its description.
+const MAX_PARAMETERS = 200;
+// No real body comes in nearly as many media types; each is matched against JSON_TYPE.
+const MAX_MEDIA_TYPES = 64;
 // No real server URL is longer; every request's path would begin with a longer one's (HTTP 431).
 const MAX_SERVER_URL = 2_000;
 
@@ -190,6 +195,14 @@ export function findOperation(
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\b/i;
 const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
 
+/** The media types a body or an answer's `content` names. */
+function mediaTypesOf(content: unknown): string[] {
+	const types = isRecord(content) ? Object.keys(content) : [];
+	if (types.length > MAX_MEDIA_TYPES)
+		throw new SchemaBudgetError(`it has a body of more than ${MAX_MEDIA_TYPES} media types`);
+	return types.map(nameOf);
+}
+
 /** The body the document declares and the media type to send it as: JSON first, then any `+json`, then a form. */
 export function requestOf(
 	reader: DocumentReader,
@@ -197,7 +210,7 @@ export function requestOf(
 ): { schema?: Schema; shape?: ObjectShape; mediaType: string } | undefined {
 	const content = ownRecord(reader.deref(own(operation, 'requestBody')), 'content');
 	if (content === undefined) return undefined;
-	const types = Object.keys(content);
+	const types = mediaTypesOf(content);
 	const mediaType =
 		types.find((type) => /^application\/json\b/i.test(type)) ??
 		types.find((type) => JSON_TYPE.test(type)) ??
@@ -210,7 +223,7 @@ export function requestOf(
 /** The JSON schema of a response, if it has one. */
 export function responseSchema(reader: DocumentReader, response: unknown): Schema | undefined {
 	const content = ownRecord(reader.deref(response), 'content');
-	const mediaType = Object.keys(content ?? {}).find((type) => JSON_TYPE.test(type));
+	const mediaType = mediaTypesOf(content).find((type) => JSON_TYPE.test(type));
 	return mediaType === undefined ? undefined : reader.deref(own(own(content, mediaType), 'schema'));
 }
 
@@ -231,7 +244,7 @@ export function successes(reader: DocumentReader, operation: IDataObject): Succe
 			const headers = new Map<string, Schema>();
 			for (const [name, header] of Object.entries(ownRecord(response, 'headers') ?? {})) {
 				reader.spend();
-				headers.set(name.toLowerCase(), reader.deref(header) ?? {});
+				headers.set(nameOf(name).toLowerCase(), reader.deref(header) ?? {});
 			}
 			return { status, schema: responseSchema(reader, response), headers };
 		});
@@ -244,15 +257,18 @@ export function parametersOf(
 	location: 'query' | 'header',
 ): Map<string, Schema> {
 	const found = new Map<string, Schema>();
-	for (const item of [
+	const parameters = [
 		...ownArray(entry.pathItem, 'parameters'),
 		...ownArray(entry.operation, 'parameters'),
-	]) {
+	];
+	if (parameters.length > MAX_PARAMETERS)
+		throw new SchemaBudgetError(`it has more than ${MAX_PARAMETERS} parameters`);
+	for (const item of parameters) {
 		reader.spend();
 		const parameter = reader.deref(item);
 		const name = own(parameter, 'name');
 		if (own(parameter, 'in') === location && typeof name === 'string')
-			found.set(name, {
+			found.set(nameOf(name), {
 				...(reader.deref(own(parameter, 'schema')) ?? {}),
 				description: ownText(parameter, 'description'),
 			});

@@ -13,6 +13,7 @@ import { body, jobReferences, resourceIn } from './answers';
 import {
 	DocumentReader,
 	firstSentence,
+	nameOf,
 	normalizeName,
 	own,
 	ownArray,
@@ -70,7 +71,7 @@ function* deliveriesOf(
 		reader.spend();
 		if (post === undefined || item === undefined) return;
 		found.push({
-			event,
+			event: nameOf(event),
 			headers: parametersOf(reader, { pathItem: item, operation: post }, 'header'),
 			body: responseSchema(reader, own(post, 'requestBody')),
 			said: `${ownText(post, 'summary')} ${ownText(post, 'description')}`,
