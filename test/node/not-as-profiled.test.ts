@@ -29,7 +29,8 @@ beforeAll(async () => {
 		answers: {
 			'GET /v1/posts': () => ({ body: { entries: [{ id: 'p1', content: 'Hello' }], total: 1 } }),
 			'POST /v1/generate/video': () => ({ status: 201, body: created }),
-			'GET /v1/jobs/{id}': () => {
+			'GET /v1/jobs/{id}': ({ id }) => {
+				if (id === 'j2') return { body: { uuid: 'j2', state: 'encoding' } };
 				polls += 1;
 				return { body: { uuid: 'j1', state: polls > 1 ? 'succeeded' : 'running', output: RESULT } };
 			},
@@ -106,6 +107,24 @@ describe('a job answer that does not hold what the profile says', () => {
 		]);
 		expect(polls).toBe(2);
 		expect(guard.blocked).toEqual([]);
+	});
+});
+
+describe('a job whose status the profile maps to no state', () => {
+	it('waits on it as pending, and says so when the wait runs out', async () => {
+		created = { uuid: 'j2', state: 'queued' };
+		const result = await run(
+			{
+				resource: 'content',
+				operation: 'generateVideo',
+				prompt: 'A video',
+				options: { pollInterval: 0.1, maxWaitTime: 1 },
+			},
+			{ jobs: { id: '/uuid', completion: { status: '/state' } } },
+		);
+		expect(result.error?.message).toBe(
+			'Job j2 did not finish within 1 seconds (last status: "encoding", a value the profile maps to no state, so it counts as pending: Service → Describe lists the states, and Profile Overrides can map it (jobs.completion.states))',
+		);
 	});
 });
 

@@ -45,7 +45,7 @@ import {
 } from '../../shared/transport';
 import { isLoopbackHost } from '../../shared/transport/hosts';
 import { readPage } from '../../shared/transport/paging';
-import { endedJob, jobTimeoutError, type JobToAwait } from './poll';
+import { endedJob, jobTimeoutError, statusText, type JobToAwait } from './poll';
 import { downloadMedia, type MediaOptions } from '../media/binary';
 import { errorJson, withoutErrorKey } from '../actions/outputs';
 
@@ -354,8 +354,10 @@ async function readJobs(
 			outputs.set(itemIndex, ended);
 			continue;
 		}
-		const status = view.status || 'unknown';
-		outputs.set(itemIndex, jobTimeoutError(context, jobId, maxWaitSeconds, status, itemIndex));
+		outputs.set(
+			itemIndex,
+			jobTimeoutError(context, jobId, maxWaitSeconds, statusText(view), itemIndex),
+		);
 		pendingAt ??= position;
 		if (!toTheEnd) break;
 	}

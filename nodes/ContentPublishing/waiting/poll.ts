@@ -145,12 +145,20 @@ export async function waitForJob(
 
 		// The job is the one asked for, whether or not its answer names it where the profile says.
 		const view = { ...readJob(profile.jobs, job), id: jobId };
-		lastStatus = view.status || 'unknown';
+		lastStatus = statusText(view);
 		const ended = endedJob(this, job, view, itemIndex);
 		if (ended instanceof Error) throw ended;
 		if (ended !== undefined) return ended;
 		interval = gap();
 	}
+}
+
+/** A job's status for a message, saying where the profile maps it to no state. */
+export function statusText(view: JobView): string {
+	const status = view.status || 'unknown';
+	return view.unmapped
+		? `"${status}", a value the profile maps to no state, so it counts as pending: Service → Describe lists the states, and Profile Overrides can map it (jobs.completion.states)`
+		: status;
 }
 
 /** A wait that ended before its job did: the job goes on in the service. */

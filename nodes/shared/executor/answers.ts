@@ -160,6 +160,8 @@ export interface JobView {
 	kind?: string;
 	/** Where the profile's places held no state: the job cannot be read, not taken as pending. */
 	unread?: string;
+	/** A status the profile maps to no state, taken as pending (a service's intermediate step). */
+	unmapped?: true;
 }
 
 function errorOf(value: unknown): { message: string; code?: string } | undefined {
@@ -249,6 +251,7 @@ export function readJob(jobs: JobProfile, job: IDataObject): JobView {
 	let status: string;
 	let state: JobState;
 	let unread: string | undefined;
+	let unmapped: true | undefined;
 	if (completion.by === 'flag') {
 		const done = firstIn(job, completion.done) === true;
 		unread = stateProblem(jobs, job);
@@ -257,7 +260,9 @@ export function readJob(jobs: JobProfile, job: IDataObject): JobView {
 	} else {
 		status = String(firstIn(job, completion.status) ?? '');
 		unread = stateProblem(jobs, job);
-		state = (own(completion.states, status) as JobState | undefined) ?? 'pending';
+		const mapped = own(completion.states, status) as JobState | undefined;
+		state = mapped ?? 'pending';
+		unmapped = mapped === undefined && unread === undefined ? true : undefined;
 	}
 	const kind = firstIn(job, jobs.kind);
 	// `generate.video` is of the kind `video`.
@@ -270,6 +275,7 @@ export function readJob(jobs: JobProfile, job: IDataObject): JobView {
 		error,
 		kind: lastWord?.toLowerCase() || undefined,
 		...(unread === undefined ? {} : { unread }),
+		...(unmapped === undefined ? {} : { unmapped }),
 	};
 }
 
