@@ -9,6 +9,8 @@ import {
 import { readProfile } from '../../nodes/shared/profile/read';
 import { overrideExamples } from '../support/docs';
 import { jsonOf, useFakeService } from '../support/fixtures';
+import { startHostileService, type HostileService } from '../support/hostile-documents';
+import { contentPublishingNode, runNode } from '../support/n8n-engine';
 
 /**
  * The credential's Profile Overrides: the worked examples of docs/service.md as they are written
@@ -162,6 +164,26 @@ it.each([
 		'{"operations": {"*": {"method": "GET"}}}',
 		'/operations/*/method: is not shared by every operation',
 	],
+	[
+		"a constant in the key's header",
+		'{"operations": {"getAccount": {"constants": {"/headers/authorization": "Basic x"}}}}',
+		'/operations/getAccount/constants/~1headers~1authorization: is a header the node sets itself',
+	],
+	[
+		'a constant outside the request',
+		'{"operations": {"getAccount": {"constants": {"/answer/x": "y"}}}}',
+		'/operations/getAccount/constants/~1answer~1x: must be a place in the request',
+	],
+	[
+		'a constant that is an object',
+		'{"operations": {"createPost": {"constants": {"/body/data": {"type": "posts"}}}}}',
+		'/operations/createPost/constants/~1body~1data: must be a text, a number, or true or false',
+	],
+	[
+		'a body constant under "*"',
+		'{"operations": {"*": {"constants": {"/body/data/type": "posts"}}}}',
+		'/operations/*/constants/~1body~1data~1type: must be a header',
+	],
 ])('refuses %s, naming the JSON path', (_what, overrides, message) => {
 	expect(checkOverrides(overrides, BUILT_IN_PROFILE).problem?.message).toContain(
 		`Profile Overrides ${message}`,
@@ -197,6 +219,70 @@ describe('a credential with wrong Profile Overrides', () => {
 			expect.arrayContaining([
 				'Post → Update: PUT /v1/posts/{id}',
 				"Set by the credential's Profile Overrides: /operations/updatePost/method",
+			]),
+		);
+	});
+});
+
+describe('constants in Profile Overrides (JSON:API 1.1: a resource object must have a "type")', () => {
+	const seen: Array<{ body: unknown; version: unknown }> = [];
+	let service: HostileService;
+	beforeAll(async () => {
+		service = await startHostileService({
+			name: 'a service that wants data.type and a version header',
+			document: () => (response) => response.writeHead(404).end(),
+			answers: {
+				'POST /v1/posts': ({ body, headers }) => {
+					seen.push({ body, version: headers['x-api-version'] });
+					return { status: 201, body: { id: 'p1' } };
+				},
+			},
+		});
+	});
+	afterAll(async () => await service.close());
+
+	it('sends each at its place, after the parameters, and Describe states them', async () => {
+		const profileOverrides = JSON.stringify({
+			operations: {
+				'*': { constants: { '/headers/x-api-version': '2024-10-01' } },
+				createPost: {
+					fields: {
+						content: '/body/data/attributes/content',
+						status: '/body/data/attributes/status',
+					},
+					constants: { '/body/data/type': 'posts' },
+				},
+			},
+		});
+		const credentials = {
+			baseUrl: service.url,
+			apiKey: 'constants-key-0123456789',
+			profileOverrides,
+		};
+		const created = await runNode(
+			contentPublishingNode({
+				resource: 'post',
+				operation: 'create',
+				content: 'Hello',
+				status: 'draft',
+			}),
+			{ credentials },
+		);
+		expect(created.error).toBeUndefined();
+		expect(seen).toEqual([
+			{
+				body: { data: { type: 'posts', attributes: { content: 'Hello', status: 'draft' } } },
+				version: '2024-10-01',
+			},
+		]);
+		const described = await runNode(
+			contentPublishingNode({ resource: 'service', operation: 'describe' }),
+			{ credentials },
+		);
+		expect(described.items[0].json.summary).toEqual(
+			expect.arrayContaining([
+				'  always sends "posts" at /body/data/type',
+				'  always sends "2024-10-01" at /headers/x-api-version',
 			]),
 		);
 	});

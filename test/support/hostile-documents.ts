@@ -4,7 +4,7 @@
  * /v1/openapi.json and answers the node's requests in the built-in conventions, or the way the
  * case says where the document describes (or lies about) something else.
  */
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 
 import { listenOnNewPort } from './ports';
 import { buildOpenApiDocument } from '../fake-service/openapi';
@@ -16,6 +16,7 @@ export interface Request {
 	id?: string;
 	query: URLSearchParams;
 	body: unknown;
+	headers: IncomingHttpHeaders;
 }
 
 export interface Reply {
@@ -154,7 +155,12 @@ export async function startHostileService(hostile: HostileCase): Promise<Hostile
 			const answer = answers[`${request.method} ${id === undefined ? route : `${route}/{id}`}`];
 			const reply = answer
 				? answer(
-						{ id, query: url.searchParams, body: text ? (JSON.parse(text) as unknown) : undefined },
+						{
+							id,
+							query: url.searchParams,
+							body: text ? (JSON.parse(text) as unknown) : undefined,
+							headers: request.headers,
+						},
 						service,
 					)
 				: { status: 404, body: { error: { code: 'not_found', message: 'No such route' } } };

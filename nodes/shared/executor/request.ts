@@ -23,6 +23,7 @@ export class ProfileFieldError extends Error {
 export interface PlacedFields {
 	body?: IDataObject;
 	query: IDataObject;
+	headers: Record<string, string>;
 }
 
 /** A value in the service's terms: its spelling of the node's values, a yes/no negated. */
@@ -71,7 +72,7 @@ export function placeFields(
 	fields: IDataObject,
 	optional: IDataObject = {},
 ): PlacedFields {
-	const placed: PlacedFields = { query: {} };
+	const placed: PlacedFields = { query: {}, headers: {} };
 	for (const [name, value] of Object.entries({ ...fields, ...optional })) {
 		if (value === undefined) continue;
 		const placement = own(operation.fields, name) as Placement | undefined;
@@ -85,6 +86,12 @@ export function placeFields(
 		const [part, ...segments] = segmentsOf(placement.to);
 		if (part === 'query') put(placed.query, segments, serviceValue(placement, value));
 		else put((placed.body ??= {}), segments, serviceValue(placement, value));
+	}
+	// Constants go last: a parameter cannot change what the profile says is always sent.
+	for (const [place, value] of Object.entries(operation.constants ?? {})) {
+		const [part, ...segments] = segmentsOf(place);
+		if (part === 'headers') placed.headers[segments[0]] = String(value);
+		else put(part === 'query' ? placed.query : (placed.body ??= {}), segments, value);
 	}
 	return placed;
 }

@@ -84,6 +84,8 @@ export function describeProfile(read: Profile): string[] {
 			lines.push(
 				`  replaces the whole object: the current one is read first, and its ${operation.replaces.keep.join(', ')} sent back with the changes`,
 			);
+		for (const [place, value] of Object.entries(operation.constants ?? {}))
+			lines.push(`  always sends ${JSON.stringify(value)} at ${place}`);
 		if (operation.idempotency)
 			lines.push(`  idempotency key in header ${operation.idempotency.header}`);
 		const { answer } = operation;

@@ -142,6 +142,31 @@ const reference = either(
 	{ address: location },
 );
 
+// Headers the node sets itself (the key, the media types, the length) or that steer the connection.
+const OWN_HEADERS =
+	/^(authorization|proxy-authorization|cookie|host|accept|content-type|content-length|transfer-encoding|connection|te|upgrade|expect)$/;
+/** Constants by place: a member of the body, a query parameter or a header, each a short scalar. */
+const constants: Check = (value, path) => {
+	if (!isRecord(value) || Object.keys(value).length > MAX_LIST)
+		return problem(path, `must be an object of at most ${MAX_LIST} places and their values`);
+	for (const [place, constant] of Object.entries(value)) {
+		const at = [...path, place];
+		const header = /^\/headers\/([a-z0-9-]+)$/.exec(place)?.[1];
+		if (header === undefined && requestLocation(place, at) !== undefined)
+			return problem(
+				at,
+				'must be a place in the request such as "/body/data/type", "/query/version" or "/headers/x-api-version"',
+			);
+		if (header !== undefined && OWN_HEADERS.test(header))
+			return problem(at, 'is a header the node sets itself: it cannot be a constant');
+		if (!['string', 'number', 'boolean'].includes(typeof constant))
+			return problem(at, 'must be a text, a number, or true or false');
+		if (String(constant).length > MAX_TEXT)
+			return problem(at, `must be at most ${MAX_TEXT} characters long`);
+	}
+	return undefined;
+};
+
 const operation: Shape = {
 	method: oneOf(...HTTP_METHODS),
 	path: apiPath,
@@ -164,6 +189,7 @@ const operation: Shape = {
 	}),
 	'idempotency?': { header: name, 'firstSent?': name, 'from?': text() },
 	'replaces?': { keep: list(name) },
+	'constants?': constants,
 	answer: {
 		'resource?': locations,
 		'items?': locations,
@@ -384,7 +410,7 @@ export function applyOverrides(
 
 /** `"*"` under operations: what every operation shares. */
 const EVERY = '*';
-const SHARED = ['fields', 'answer', 'mediaType'];
+const SHARED = ['fields', 'answer', 'mediaType', 'constants'];
 
 /** The part of `change` that `target` has, key by key: `*` changes in each operation only what it has. */
 function present(change: unknown, target: unknown): unknown {
@@ -418,8 +444,18 @@ function withEvery(profile: Profile, overrides: Record<string, unknown>): Record
 	const spread: Record<string, unknown> = {};
 	for (const name of OPERATION_NAMES) {
 		const operation = profile.operations[name];
-		const { fields, ...rest } = every;
+		const { fields, constants: sent, ...rest } = every;
 		const shared = present(rest, operation) as Record<string, unknown>;
+		// Headers only: a body member or a query parameter belongs to the operations that take it.
+		if (isRecord(sent)) {
+			const other = Object.keys(sent).find((place) => !place.startsWith('/headers/'));
+			if (other !== undefined)
+				throw problem(
+					['operations', EVERY, 'constants', other],
+					'must be a header ("/headers/…"): under "*" only headers are sent by every operation',
+				);
+			shared.constants = sent;
+		}
 		if (isRecord(fields))
 			shared.fields = Object.fromEntries(
 				Object.entries(fields).filter(

@@ -108,6 +108,11 @@ export interface OperationProfile {
 	 * its properties (writable ones, never a secret) are sent back with the changed ones.
 	 */
 	replaces?: { keep: string[] };
+	/**
+	 * Values sent as they are, by place: a member of the body (JSON:API's `/body/data/type`), a query
+	 * parameter or a header (`/headers/x-api-version`). Only Profile Overrides set them.
+	 */
+	constants?: Record<string, string | number | boolean>;
 	answer: AnswerReading;
 }
 

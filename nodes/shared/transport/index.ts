@@ -1,7 +1,7 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { pathFor, placeFields } from '../executor/request';
+import { pathFor, placeFields, type PlacedFields } from '../executor/request';
 import { eventsToSend } from '../executor/events';
 import { findJob, readResource } from '../executor/answers';
 import { isRecord, own, type Headers } from '../profile/pointer';
@@ -72,7 +72,7 @@ export function placeParams(
 	params: IDataObject | undefined,
 	optional?: IDataObject,
 	itemIndex?: number,
-): { body?: IDataObject; query: IDataObject } {
+): PlacedFields {
 	try {
 		return placeFields(operation, params ?? {}, optional);
 	} catch (error) {
@@ -231,6 +231,7 @@ async function callByProfile(
 		// Sent as text in the media type the document declares (`application/merge-patch+json`, a form).
 		body: body === undefined ? undefined : form ? formText(body) : JSON.stringify(body),
 		headers: {
+			...placed.headers,
 			...(body === undefined ? {} : { 'Content-Type': mediaType }),
 			...policy.idempotency,
 		},
