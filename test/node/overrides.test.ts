@@ -241,6 +241,10 @@ describe('constants in Profile Overrides (JSON:API 1.1: a resource object must h
 	});
 	afterAll(async () => await service.close());
 
+	it("takes the documentation's example", () => {
+		expect(checkOverrides(overrideExamples()[2], BUILT_IN_PROFILE).problem).toBeUndefined();
+	});
+
 	it('sends each at its place, after the parameters, and Describe states them', async () => {
 		const profileOverrides = JSON.stringify({
 			operations: {
