@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, selectors, type BrowserContext, type Page } from 'playwright-core';
 
-import { freePort, N8nRestClient } from '../../scripts/n8n-instance';
+import { N8nRestClient } from '../../scripts/n8n-instance';
 import {
 	CREDENTIAL,
 	fakeServiceStateFile,
@@ -19,6 +19,7 @@ import {
 	type Started,
 } from '../../scripts/start';
 import { startFakeService } from '../fake-service';
+import { portToReuse } from '../support/ports';
 import { CHROMIUM, ensureDebianPackages } from './debian';
 import { settled, until } from './workflows';
 
@@ -39,8 +40,8 @@ beforeAll(async () => {
 	stateFolder = mkdtempSync(path.join(tmpdir(), 'cp-start-'));
 	started = await start({
 		stateFolder,
-		n8nPort: await freePort(),
-		fakePort: await freePort(),
+		n8nPort: await portToReuse(),
+		fakePort: await portToReuse(),
 		realService: undefined,
 	});
 	// A fresh profile each run; Playwright passes it as --user-data-dir.
@@ -604,7 +605,7 @@ describe('a second npm start', () => {
 	it('reuses the folder without duplicates, and can point the credential at another service, named after it', async () => {
 		const other = await startFakeService({ apiKey: 'another-service-key-0123' });
 		try {
-			const ports = { n8nPort: started.n8n.port, fakePort: await freePort() };
+			const ports = { n8nPort: started.n8n.port, fakePort: await portToReuse() };
 			await started.stop();
 			started = await start({
 				stateFolder,
@@ -656,7 +657,7 @@ describe('a second npm start', () => {
 			start({
 				stateFolder,
 				n8nPort: started.n8n.port,
-				fakePort: await freePort(),
+				fakePort: await portToReuse(),
 				realService: undefined,
 			}),
 		).rejects.toThrow(

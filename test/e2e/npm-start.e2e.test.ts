@@ -21,7 +21,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { freePort, N8nRestClient } from '../../scripts/n8n-instance';
+import { N8nRestClient } from '../../scripts/n8n-instance';
+import { portToReuse } from '../support/ports';
 import { CREDENTIAL, OWNER_EMAIL } from '../../scripts/start';
 import { startFakeService, type FakeService } from '../fake-service';
 import { until, untilAsync } from './workflows';
@@ -42,7 +43,7 @@ const groups: number[] = [];
 
 beforeAll(async () => {
 	folder = mkdtempSync(path.join(tmpdir(), 'cp-npm-start-'));
-	ports = { n8n: await freePort(), fake: await freePort() };
+	ports = { n8n: await portToReuse(), fake: await portToReuse() };
 	other = await startFakeService({ apiKey: 'a-real-service-key-0123456789' });
 });
 

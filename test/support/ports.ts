@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { Server } from 'node:net';
+import { createServer, type Server } from 'node:net';
 
 // Ports count up from a random start below the system's range for outgoing connections.
 let nextPort = 10_000 + randomInt(20_000);
@@ -33,4 +33,16 @@ export async function listenOnNewPort(server: Server): Promise<number> {
 			if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || tries >= MAX_TRIES) throw error;
 		}
 	}
+}
+
+/**
+ * A port below the system's range for outgoing connections, free now, for a server a test starts
+ * more than once on the same port: a port from that range (`listen(0)`) can be taken in between
+ * as the local port of any outgoing connection on the machine, as it was under load.
+ */
+export async function portToReuse(): Promise<number> {
+	const server = createServer();
+	const port = await listenOnNewPort(server);
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return port;
 }
