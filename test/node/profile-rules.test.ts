@@ -238,6 +238,7 @@ describe("where each parameter goes in a request's body", () => {
 		expect(placeFields(update, { content: 'Hi', status: 'scheduled', tags: ['a', 'b'] })).toEqual({
 			body: { body: 'Hi', publication: 'future', categories: ['a', 'b'] },
 			query: {},
+			headers: {},
 		});
 		expect(() => placeFields(update, { title: 'Hi' })).toThrow(
 			'The service takes no "title" in PATCH /v1/posts/{id}',
