@@ -1,3 +1,6 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
 import { JsonLimitError, parseJson } from '../../nodes/shared/json';
 
 // The sliced parser reads texts over 64 KiB and strings in pieces of 256 Ki characters; JSON.parse,
@@ -65,4 +68,33 @@ describe('parseJson reads numbers up to 1,000 digits long, without reading a lon
 		expect(() => JSON.parse(padded('012'))).toThrow(SyntaxError);
 		await expect(parseJson(padded('012'), LIMITS)).rejects.toThrow(SyntaxError);
 	});
+});
+
+describe('parseJson keeps no text alive through the values it returns', () => {
+	// `--expose-gc` for this file: what is live is measured, not garbage of before.
+	setFlagsFromString('--expose-gc');
+	const collectGarbage = runInNewContext('gc') as () => void;
+
+	/** The names read from a 20 MB text; nothing else of it stays reachable here. */
+	async function namesFromLargeText(filler: string, names: string[]): Promise<string[]> {
+		const text = `{"events": ${JSON.stringify(names)}, "x": "${filler.repeat(20 * 1024 * 1024)}"}`;
+		const parsed = await parseJson(text, { ...LIMITS, maxLength: 32 * 1024 * 1024 });
+		return (parsed as { events: string[] }).events;
+	}
+
+	it('names kept from five 20 MB texts hold their own characters, not the texts', async () => {
+		const names = ['job.completed.with-a-long-name', 'a'.repeat(PIECE + 1)];
+		const kept: string[] = [];
+		collectGarbage();
+		const before = process.memoryUsage().heapUsed;
+		for (const filler of ['0', '1', '2', '3', '4'])
+			kept.push(...(await namesFromLargeText(filler, names)));
+		// V8 keeps the subject of the last regular expression run (for RegExp.$1): the last text.
+		/x/.exec('x');
+		collectGarbage();
+		const grownMb = (process.memoryUsage().heapUsed - before) / 1024 / 1024;
+		// Each text is 20 MB: values that shared their text's characters would keep 100 MB.
+		expect(grownMb).toBeLessThan(20);
+		expect(kept).toEqual([...names, ...names, ...names, ...names, ...names]);
+	}, 60_000);
 });
