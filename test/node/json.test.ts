@@ -3,9 +3,9 @@ import { runInNewContext } from 'node:vm';
 
 import { JsonLimitError, parseJson } from '../../nodes/shared/json';
 
-// The sliced parser reads texts over 64 KiB and strings in pieces of 256 Ki characters; JSON.parse,
+// The sliced parser reads texts over 64 KiB and strings in pieces of 64 Ki characters; JSON.parse,
 // which no one here wrote, is the oracle for what each text means.
-const PIECE = 256 * 1024;
+const PIECE = 64 * 1024;
 const LIMITS = { maxLength: 16 * 1024 * 1024, maxDepth: 64, maxValues: 1_000_000 };
 
 const ESCAPES = ['\\"', '\\\\', '\\n', '\\u00e9', '\\uD83D\\uDE00', '\\/'];
@@ -97,4 +97,20 @@ describe('parseJson keeps no text alive through the values it returns', () => {
 		expect(grownMb).toBeLessThan(20);
 		expect(kept).toEqual([...names, ...names, ...names, ...names, ...names]);
 	}, 60_000);
+});
+
+describe('parseJson bounds a run of whitespace', () => {
+	const MIB = 1024 * 1024;
+	const padded = (run: number) =>
+		`{"a": 1,${' \n'.repeat(run / 2)}"b": [${'x'.repeat(70_000).length}]}`;
+
+	it('reads a megabyte of whitespace in a row', async () => {
+		expect(await parseJson(padded(MIB), LIMITS)).toEqual({ a: 1, b: [70_000] });
+	});
+
+	it('refuses more, at the first character beyond, as too large rather than as not JSON', async () => {
+		await expect(parseJson(padded(MIB + 2), LIMITS)).rejects.toThrow(
+			new JsonLimitError('it has more than 1,048,576 whitespace characters in a row'),
+		);
+	});
 });

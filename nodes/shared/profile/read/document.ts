@@ -234,10 +234,11 @@ export class DocumentReader {
 			}
 		}
 		if (!isObject) return undefined;
-		for (const [name, property] of Object.entries(ownProperties ?? {})) {
-			this.spend();
-			shape.properties.set(nameOf(name), this.deref(property) ?? {});
-		}
+		// Counted before they are copied: a part beyond the budget stops without copying thousands.
+		const names = Object.keys(ownProperties ?? {});
+		this.spend(names.length);
+		for (const name of names)
+			shape.properties.set(nameOf(name), this.deref(own(ownProperties, name)) ?? {});
 		for (const name of ownArray(schema, 'required'))
 			if (typeof name === 'string') shape.required.add(name);
 		return shape;

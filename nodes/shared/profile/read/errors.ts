@@ -1,4 +1,5 @@
 import { BUILT_IN_PROFILE } from '../builtIn';
+import { ownEntries } from '../pointer';
 import type { ErrorProfile } from '../types';
 import { body } from './answers';
 import { DocumentReader, normalizeName, ownRecord, type Schema } from './document';
@@ -11,7 +12,7 @@ import { findPaths, named, responseSchema, unique, type Operation } from './oper
 export function readErrors(reader: DocumentReader, operations: Operation[]): ErrorProfile {
 	const counts = new Map<Schema, number>();
 	for (const { operation } of operations) {
-		for (const [status, response] of Object.entries(ownRecord(operation, 'responses') ?? {})) {
+		for (const [status, response] of ownEntries(ownRecord(operation, 'responses'))) {
 			reader.spend();
 			if (!/^([45]\d\d|[45]XX|default)$/i.test(status)) continue;
 			const schema = responseSchema(reader, response);

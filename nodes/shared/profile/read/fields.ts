@@ -223,15 +223,16 @@ function spelling(
 /**
  * The places of the parameters an operation sends under `root` (`body` or `query`, by their
  * built-in places, whose last segment is their built-in name) among a request's properties
- * (`shape`, or the query parameters). A parameter with no place gets `to: null` and why.
+ * (`shape`, or the query parameters). A parameter with no place gets `to: null` and why. It pauses
+ * (yields) after each rule: each tries every parameter on every property.
  */
-export function placeParameters(
+export function* placeParameters(
 	reader: DocumentReader,
 	root: 'body' | 'query',
 	shape: Pick<ObjectShape, 'properties' | 'closed'> | undefined,
 	builtInPlaces: Record<string, Placement>,
 	from: string,
-): Record<string, Placement> {
+): Generator<void, Record<string, Placement>> {
 	const builtIn = Object.fromEntries(
 		Object.entries(builtInPlaces).filter(([, place]) => place.to?.startsWith(`/${root}/`)),
 	);
@@ -246,6 +247,7 @@ export function placeParameters(
 	const placed: Record<string, Placement> = {};
 	const fields = Object.keys(builtIn).filter((field) => field in FIELDS);
 	for (const { rule, by } of RULES) {
+		yield;
 		for (const field of fields) {
 			if (field in placed) continue;
 			const spec = FIELDS[field];

@@ -56,7 +56,7 @@ import { readWebhooks } from './webhooks';
 // Steps (schema expansions, properties read, rules tried, references followed) one document may take.
 const READ_BUDGET = 400_000;
 // Steps one part (an operation, the jobs, the webhooks) may take between two breaks for n8n.
-const STEP_BUDGET = 20_000;
+const STEP_BUDGET = 5_000;
 // How long reading one document may take in all; what is left then is the built-in profile's.
 const READ_DEADLINE_MS = 3_000;
 // How long the reading runs before it lets n8n run.
@@ -112,16 +112,20 @@ export function readListOperation(
 ): Pick<AnswerReading, 'items' | 'itemId' | 'paging'> | undefined {
 	const reader = new DocumentReader(document, READ_BUDGET);
 	const from = `#${pointerOf(['paths', path, method.toLowerCase()])}`;
-	const entry = operationsOf(reader).find((candidate) => candidate.from === from);
+	const operations = operationsOf(reader);
+	let next = operations.next();
+	while (next.done !== true) next = operations.next();
+	const entry = next.value.find((candidate) => candidate.from === from);
 	return entry === undefined ? undefined : readList(reader, entry, undefined, undefined);
 }
 
-function readOperation(
+/** One operation's profile; it pauses (yields) between its request, its answer and each rule placing its fields. */
+function* readOperation(
 	reader: DocumentReader,
 	entry: Operation,
 	name: OperationName,
 	context: Context,
-): OperationProfile {
+): Generator<void, OperationProfile> {
 	const builtIn = BUILT_IN_PROFILE.operations[name];
 	const { verb } = OPERATIONS[name];
 	const resource = resourceOf(name);
@@ -132,6 +136,7 @@ function readOperation(
 	const headers = parametersOf(reader, entry, 'header');
 	if ((request?.shape?.properties.size ?? 0) > MAX_REQUEST_FIELDS)
 		throw new SchemaBudgetError(`its request has more than ${MAX_REQUEST_FIELDS} fields`);
+	yield;
 	const answer: AnswerReading = { from: `${entry.from}/responses` };
 	if (verb === 'list')
 		Object.assign(answer, readList(reader, entry, context.resources.get(resource ?? ''), resource));
@@ -155,16 +160,23 @@ function readOperation(
 					: builtIn.answer.jobs;
 	}
 
+	yield;
 	const filters = withoutPaging(query, answer);
 	const fields: Record<string, Placement> = {
-		...placeParameters(reader, 'body', request?.shape, builtIn.fields, `${entry.from}/requestBody`),
-		...placeParameters(
+		...(yield* placeParameters(
+			reader,
+			'body',
+			request?.shape,
+			builtIn.fields,
+			`${entry.from}/requestBody`,
+		)),
+		...(yield* placeParameters(
 			reader,
 			'query',
 			{ properties: filters, closed: query.size > 0 },
 			builtIn.fields,
 			`${entry.from}/parameters`,
-		),
+		)),
 	};
 	const search = verb === 'list' ? searchOf(reader, filters) : undefined;
 	if (search !== undefined)
@@ -247,15 +259,15 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 	const step = async <T>(part: string, read: () => T, otherwise: T) =>
 		await pausing(part, () => ({ next: () => ({ done: true, value: read() }) }), otherwise);
 
-	const operations = await step('its paths', () => operationsOf(reader, notFollowed), []);
+	const operations = await pausing('its paths', () => operationsOf(reader, notFollowed), []);
 	const found = new Map<OperationName, Operation>();
-	await step(
+	await pausing(
 		'which of its operations is each of the node’s',
-		() => {
+		function* () {
 			for (const name of OPERATION_NAMES) {
-				reader.spend();
-				const entry = findOperation(operations, name, BUILT_IN_PROFILE.operations[name]);
+				const entry = findOperation(reader, operations, name, BUILT_IN_PROFILE.operations[name]);
 				if (entry !== undefined) found.set(name, entry);
+				yield;
 			}
 		},
 		undefined,
@@ -291,12 +303,12 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 	for (const name of order) {
 		const entry = found.get(name);
 		if (entry === undefined) continue;
-		profiled[name] = await step(
+		profiled[name] = await pausing(
 			`${entry.method} ${entry.path}`,
-			() => {
-				const operation = readOperation(reader, entry, name, context);
+			function* () {
+				const operation = yield* readOperation(reader, entry, name, context);
 				const resource = resourceOf(name);
-				// Noted within the step: noted after it, past the budget, it threw out of the whole reading.
+				// Noted within the part: noted after it, past the budget, it threw out of the whole reading.
 				if (OPERATIONS[name].verb === 'get' && resource && !context.resources.has(resource)) {
 					const schema = resourceIn(reader, answerOf(name), operation.answer);
 					if (schema !== undefined) context.resources.set(resource, schema);

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { pathProblem } from '../../origin';
-import { pointerOf } from '../pointer';
+import { ownEntries, pointerOf } from '../pointer';
 import {
 	HTTP_METHODS,
 	OPERATIONS,
@@ -87,12 +87,16 @@ const MAX_PATHS_NAMED = 5;
  * The document's operations. A path that is not a plain path below the Base URL (another host, a
  * dot segment) is not followed: it is added to `notFollowed`, and the built-in path stands in.
  */
-export function operationsOf(reader: DocumentReader, notFollowed: NotFollowed = []): Operation[] {
+export function* operationsOf(
+	reader: DocumentReader,
+	notFollowed: NotFollowed = [],
+): Generator<void, Operation[]> {
 	const { document } = reader;
 	const found: Operation[] = [];
 	const base = basePath(document);
 	const refused: NotFollowed = [];
-	for (const [path, pathItem] of Object.entries(document.paths)) {
+	for (const [path, pathItem] of ownEntries(document.paths)) {
+		yield;
 		const why = pathProblem(`${base}${path}`);
 		if (why !== undefined) {
 			const shown = path.length > 60 ? `${path.slice(0, 60)}…` : path;
@@ -164,12 +168,14 @@ const RESOURCES: Record<(typeof OPERATIONS)[OperationName]['resource'], RegExp> 
  * with as many path parameters and a method of the purpose.
  */
 export function findOperation(
+	reader: DocumentReader,
 	operations: Operation[],
 	name: OperationName,
 	builtIn: { method: HttpMethod; path: string },
 ): Operation | undefined {
 	const { verb, resource } = OPERATIONS[name];
 	const [said, methods] = VERBS[verb];
+	reader.spend(operations.length);
 	const atPath = operations.filter((entry) => entry.path === builtIn.path);
 	const exact = atPath.find((entry) => entry.method === builtIn.method);
 	if (exact !== undefined) return exact;
@@ -242,7 +248,7 @@ export function successes(reader: DocumentReader, operation: IDataObject): Succe
 		.map((status) => {
 			const response = reader.deref(own(responses, status));
 			const headers = new Map<string, Schema>();
-			for (const [name, header] of Object.entries(ownRecord(response, 'headers') ?? {})) {
+			for (const [name, header] of ownEntries(ownRecord(response, 'headers'))) {
 				reader.spend();
 				headers.set(nameOf(name).toLowerCase(), reader.deref(header) ?? {});
 			}

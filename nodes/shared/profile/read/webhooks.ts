@@ -1,4 +1,4 @@
-import { pointerOf, segmentsOf } from '../pointer';
+import { ownEntries, pointerOf, segmentsOf } from '../pointer';
 import {
 	BUILT_IN_EVENTS,
 	type BuiltInEvent,
@@ -77,13 +77,13 @@ function* deliveriesOf(
 			said: `${ownText(post, 'summary')} ${ownText(post, 'description')}`,
 		});
 	};
-	for (const [event, pathItem] of Object.entries(ownRecord(reader.document, 'webhooks') ?? {})) {
+	for (const [event, pathItem] of ownEntries(ownRecord(reader.document, 'webhooks'))) {
 		add(event, pathItem);
 		yield;
 	}
 	const callbacks = ownRecord(registration?.operation, 'callbacks') ?? {};
-	for (const [name, callback] of Object.entries(callbacks))
-		for (const pathItem of Object.values(reader.deref(callback) ?? {})) {
+	for (const [name, callback] of ownEntries(callbacks))
+		for (const [, pathItem] of ownEntries(reader.deref(callback))) {
 			add(name, pathItem);
 			yield;
 		}
@@ -199,6 +199,17 @@ function inRegistration(to: Location | null | undefined, fallback: string): stri
 	return part === 'body' && rest.length > 0 ? pointerOf(rest) : fallback;
 }
 
+/** How many values a schema lists, counted before they are read, so that a list beyond the bound is refused as such. */
+function eventCount(reader: DocumentReader, schema: Schema | undefined): number {
+	return reader
+		.variants(schema)
+		.reduce(
+			(sum, variant) =>
+				sum + ownArray(variant, 'enum').length + (own(variant, 'const') === undefined ? 0 : 1),
+			0,
+		);
+}
+
 /** The webhooks part of a profile; it pauses (yields) after each delivery it reads. */
 export function* readWebhooks(
 	reader: DocumentReader,
@@ -218,15 +229,7 @@ export function* readWebhooks(
 
 	// The events: the registration's enum, else what the deliveries are called or carry as their type.
 	const items = reader.items(eventsSchema);
-	// Counted before the values are read, so that a list beyond the bound is refused as such.
-	const count = reader
-		.variants(items)
-		.reduce(
-			(sum, variant) =>
-				sum + ownArray(variant, 'enum').length + (own(variant, 'const') === undefined ? 0 : 1),
-			0,
-		);
-	if (count > MAX_EVENTS) throw tooManyEvents();
+	if (eventCount(reader, items) > MAX_EVENTS) throw tooManyEvents();
 	const listed = reader.enumValues(items);
 	const explanations = new Map<string, string>();
 	// Explained with the enum, or in the description of the registration's events field (GitHub's way).
@@ -238,6 +241,7 @@ export function* readWebhooks(
 		const properties = [...(reader.shape(delivery.body)?.properties.entries() ?? [])];
 		reader.spend(properties.length);
 		const typeProperty = properties.find(([name]) => EVENT_TYPE(name));
+		if (eventCount(reader, typeProperty?.[1]) > MAX_EVENTS) throw tooManyEvents();
 		const values = reader.enumValues(typeProperty?.[1]);
 		for (const value of values ??
 			(own(reader.document, 'webhooks') !== undefined ? [delivery.event] : [])) {
