@@ -37,6 +37,8 @@ describe('base URL', () => {
 		});
 		expect(result.error?.message).toBe(`Could not reach the service at http://127.0.0.1:${port}`);
 		expect(result.error?.description).toMatch(/^ECONNREFUSED: .*Check the credential's Base URL/);
+		// What was sent, though nothing answered it.
+		expect(result.error?.description).toMatch(/Request: GET \/v1\/me, operation \w+\.$/);
 		expect(JSON.stringify(result.error)).not.toContain(harness.service.apiKey);
 	});
 });

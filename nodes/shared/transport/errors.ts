@@ -3,9 +3,9 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { describeError, heldBy } from '../executor/answers';
 import { ProfileFieldError } from '../executor/request';
-import { headerValue, isRecord } from '../profile/pointer';
-import type { ErrorProfile } from '../profile/types';
-import { redactValue, type RequestContext } from './credentials';
+import { headerValue, isRecord, pointerOf } from '../profile/pointer';
+import type { ErrorProfile, OperationName } from '../profile/types';
+import { redact, redactValue, type RequestContext } from './credentials';
 import type { ServiceAnswer } from './http';
 
 /** The service's refusals as n8n errors: its message first, its code, details and a hint after. */
@@ -163,5 +163,79 @@ export function notAsProfiled(
 	);
 	// Every request succeeded: no HTTP code to show.
 	error.httpCode = null;
+	return error;
+}
+
+/**
+ * What the node sent, by names and places only, never a value: what a Profile Override is written
+ * from. The query's values and the headers (the key among them) stay out.
+ */
+export interface SentRequest {
+	operation: OperationName;
+	method: string;
+	path: string;
+	query: string[];
+	/** The body's members as places below it (`/data/attributes/title`); a list's entries as `-`. */
+	body: string[];
+	/** Where the profile put each of the node's parameters (`title → /body/title`), and its constants. */
+	places: string[];
+}
+
+const MAX_SENT_NAMES = 30;
+const MAX_SENT_DEPTH = 6;
+const MAX_SENT_NAME_LENGTH = 60;
+
+/** The places of a value's members, depth first, up to MAX_SENT_NAMES (and one more, to tell there are more). */
+export function memberPlaces(
+	value: unknown,
+	at: string[] = [],
+	found = new Set<string>(),
+): string[] {
+	const entries: Array<[string, unknown]> = Array.isArray(value)
+		? value.slice(0, MAX_SENT_NAMES).map((entry) => ['-', entry])
+		: isRecord(value)
+			? Object.entries(value)
+			: [];
+	if (entries.length === 0 || at.length === MAX_SENT_DEPTH) {
+		if (at.length > 0) found.add(pointerOf(at));
+	} else
+		for (const [name, inner] of entries) {
+			if (found.size > MAX_SENT_NAMES) break;
+			memberPlaces(inner, [...at, name.slice(0, MAX_SENT_NAME_LENGTH)], found);
+		}
+	return [...found];
+}
+
+const listed = (names: string[]) =>
+	`${names.slice(0, MAX_SENT_NAMES).join(', ')}${names.length > MAX_SENT_NAMES ? ', …' : ''}`;
+
+/**
+ * A failed request's error with what was sent: a sentence after its description, which the editor
+ * shows first, and the parts under `context.request`, which its error details show as "Request".
+ * The secrets sent (the key, a signing secret) are taken out of all of it: a refusal may quote them.
+ */
+export function withSentRequest(error: unknown, sent: SentRequest, secrets: unknown[]): unknown {
+	if (!(error instanceof NodeApiError) || error.context.request !== undefined) return error;
+	const { operation, method, path, query, body, places } = sent;
+	const parts = [
+		`Request: ${method} ${path}, operation ${operation}`,
+		body.length > 0 ? `body members ${listed(body)}` : undefined,
+		query.length > 0 ? `query parameters ${listed(query)}` : undefined,
+		places.length > 0
+			? `profile places ${listed(places)} (the credential's Profile Overrides change them)`
+			: undefined,
+	];
+	const text = `${parts.filter(Boolean).join('; ')}.`;
+	error.description = error.description ? `${error.description} ${text}` : text;
+	error.context.request = { ...sent };
+	for (const secret of secrets) {
+		if (typeof secret !== 'string' || secret === '') continue;
+		error.message = redact(error.message, secret);
+		error.description = redact(error.description, secret);
+		if (error.stack !== undefined) error.stack = redact(error.stack, secret);
+		error.messages = error.messages.map((message) => redact(message, secret));
+		error.errorResponse = redactValue(error.errorResponse, secret);
+		error.context = redactValue(error.context, secret);
+	}
 	return error;
 }

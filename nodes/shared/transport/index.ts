@@ -5,16 +5,31 @@ import { pathFor, placeFields, type PlacedFields } from '../executor/request';
 import { eventsToSend } from '../executor/events';
 import { findJob, readResource } from '../executor/answers';
 import { isRecord, own, type Headers } from '../profile/pointer';
-import type { OperationName, OperationProfile, Profile, WebhookProfile } from '../profile/types';
+import type {
+	OperationName,
+	OperationProfile,
+	Placement,
+	Profile,
+	WebhookProfile,
+} from '../profile/types';
 import { JsonLimitError, parseJson } from '../json';
 import { outsideBase } from '../origin';
 import { sleepUnlessCancelled } from '../sleep';
 import { profileFor, refreshProfile, WHOLE_DOCUMENT } from './profiles';
 import { readCredentials, type Credentials, type RequestContext } from './credentials';
-import { asNodeError, cancelledError, refusal, retryAfterMs, serviceError } from './errors';
+import {
+	asNodeError,
+	cancelledError,
+	MAX_QUOTED_TEXT,
+	memberPlaces,
+	refusal,
+	retryAfterMs,
+	serviceError,
+	withSentRequest,
+} from './errors';
 import { exchange, notJsonError, type ServiceAnswer } from './http';
 import { endTurn, MAX_PAUSE_MS, takeTurn } from './pacing';
-import { isLostAnswer, recall, remember, sendPolicy } from './policy';
+import { isLostAnswer, recall, remember, sendPolicy, type SendPolicy } from './policy';
 
 /**
  * Calling one of the profile's operations: the request the executor builds from the node's
@@ -237,6 +252,43 @@ async function callByProfile(
 		},
 	};
 
+	const sent = {
+		operation: name,
+		method: operation.method,
+		path: new URL(target).pathname.slice(0, MAX_QUOTED_TEXT),
+		query: Object.keys(query),
+		body: memberPlaces(body),
+		places: placesUsed(operation, { ...options.params, ...options.optional }),
+	};
+	// The one place a request's failure learns what was sent: every error below carries it, and
+	// none the key or the signing secret a webhook's registration sends.
+	try {
+		return await sendByPolicy.call(this, profile, operation, request, policy, credentials, options);
+	} catch (error) {
+		throw withSentRequest(error, sent, [apiKey, options.params?.secret]);
+	}
+}
+
+/** Where the profile put the parameters given, and the places of its constants. */
+function placesUsed(operation: OperationProfile, params: IDataObject): string[] {
+	const places = Object.entries(params).flatMap(([param, value]) => {
+		const to = (own(operation.fields, param) as Placement | undefined)?.to;
+		return value === undefined || typeof to !== 'string' ? [] : [`${param} → ${to}`];
+	});
+	return [...places, ...Object.keys(operation.constants ?? {}).map((to) => `constant → ${to}`)];
+}
+
+/** Sends a request under its policy (tries again where it may) and reads the answer. */
+async function sendByPolicy(
+	this: RequestContext,
+	profile: Profile,
+	operation: OperationProfile,
+	request: IHttpRequestOptions,
+	policy: SendPolicy,
+	{ baseUrl, apiKey }: Credentials,
+	options: CallOptions,
+): Promise<Answer> {
+	const { itemIndex, timeoutMs = DEFAULT_TIMEOUT_MS, signal } = options;
 	const earlier = recall<Answer>(policy.memoKey);
 	if (earlier !== undefined) {
 		if ('answered' in earlier) return earlier.answered;
