@@ -1,6 +1,13 @@
 import { isRecord } from './pointer';
 import { OPERATION_NAMES, OPERATIONS } from './types';
-import type { JobReference, OperationProfile, Paging, Placement, Profile } from './types';
+import type {
+	JobReference,
+	OperationName,
+	OperationProfile,
+	Paging,
+	Placement,
+	Profile,
+} from './types';
 
 /** A profile in words, a line per decision, as Service → Describe and `npm run profile` print it. */
 
@@ -74,7 +81,8 @@ function references(jobs: JobReference[]): string {
 		.join(', or ');
 }
 
-function operationLines(operation: OperationProfile, title: string): string[] {
+function operationLines(operation: OperationProfile, name: OperationName): string[] {
+	const { title } = OPERATIONS[name];
 	const documented = operation.from === 'built-in' ? ' (not in the document: built-in)' : '';
 	const lines = [`${title}: ${operation.method} ${operation.path}${documented}`];
 	if (operation.mediaType !== undefined && operation.mediaType !== 'application/json')
@@ -98,7 +106,7 @@ function operationLines(operation: OperationProfile, title: string): string[] {
 		lines.push(
 			answer.jobs.length === 0
 				? '  answers with the result at once: no job'
-				: `  starts a job: ${references(answer.jobs)}`,
+				: `  ${OPERATIONS[name].verb === 'wait' ? 'reads' : 'starts a job:'} ${references(answer.jobs)}`,
 		);
 	// No place (`[]`) reads the body as it is, as `/body` does: neither is a line of its own.
 	else if (answer.resource?.length && answer.resource.join() !== '/body')
@@ -150,8 +158,11 @@ function webhookLines({
 export function describeGroups(read: Profile): Array<[string, string[]]> {
 	const profile = shortened(read);
 	const groups = new Map<string, string[]>();
-	const add = (group: string, lines: string[]) =>
-		groups.set(group, [...(groups.get(group) ?? []), ...lines]);
+	const add = (group: string, lines: string[]) => {
+		const known = groups.get(group);
+		if (known === undefined) groups.set(group, lines);
+		else known.push(...lines);
+	};
 	if (profile.notFollowed.length > 0)
 		add(
 			'Not followed',
@@ -163,8 +174,8 @@ export function describeGroups(read: Profile): Array<[string, string[]]> {
 	if (profile.overridden?.length)
 		add('Service', [`Set by the credential's Profile Overrides: ${profile.overridden.join(', ')}`]);
 	for (const name of OPERATION_NAMES) {
-		const { title } = OPERATIONS[name];
-		add(title.split(' → ')[0], operationLines(profile.operations[name], title));
+		const [resource] = OPERATIONS[name].title.split(' → ');
+		add(resource, operationLines(profile.operations[name], name));
 	}
 	add('Job', jobLines(profile.jobs));
 	add('Webhook', webhookLines(profile.webhooks));
