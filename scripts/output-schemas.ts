@@ -122,13 +122,22 @@ function jobSchema(document: OpenApiDocument, result: string): JsonSchema {
 const DESCRIBE_SCHEMA: JsonSchema = {
 	type: 'object',
 	additionalProperties: false,
-	required: ['source', 'summary', 'notFollowed', 'profile'],
+	required: ['source', 'summary', 'summaryByResource', 'notFollowed', 'profile'],
 	properties: {
 		source: {
 			type: 'string',
 			description: 'Where the profile was read from: the document, or built-in.',
 		},
-		summary: { type: 'array', items: { type: 'string' }, description: 'A line per decision.' },
+		summary: {
+			type: 'array',
+			items: { type: 'string' },
+			description: 'A line per decision: what was not followed first, then each resource.',
+		},
+		summaryByResource: {
+			type: 'object',
+			additionalProperties: { type: 'array', items: { type: 'string' } },
+			description: 'The same lines, grouped: Not followed, Service, Account, … Job, Webhook.',
+		},
 		notFollowed: {
 			type: 'array',
 			items: {

@@ -287,7 +287,11 @@ describe('how the editor shows the nodes', () => {
 		]) {
 			const codex = JSON.parse(
 				readFileSync(path.join(__dirname, '..', '..', 'nodes', file), 'utf8'),
-			) as { alias?: string[] };
+			) as { alias?: string[]; resources: { primaryDocumentation: Array<{ url: string }> } };
+			// The editor's Docs link appends `?utm_source=…` to this address: after a `#fragment`
+			// the query would be part of the fragment, and the page would not scroll to it.
+			for (const { url } of codex.resources.primaryDocumentation)
+				expect({ file, url }).toEqual({ file, url: expect.stringMatching(/^https:\/\/[^#?]+$/) });
 			expect({ file, alias: codex.alias }).toEqual({
 				file,
 				alias: expect.arrayContaining([

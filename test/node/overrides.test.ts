@@ -205,6 +205,10 @@ describe('a credential with wrong Profile Overrides', () => {
 		expect(run.error?.message).toMatch(
 			/^The credential's Profile Overrides \/operations\/getAccount\/path: must be a path below the Base URL/,
 		);
+		// The README's one example is another service's: the worked examples are in docs/service.md.
+		expect(run.error?.description).toContain(
+			'docs/service.md, "Correcting it: Profile Overrides", has worked examples',
+		);
 		expect(harness.service.requests).toEqual([]);
 	});
 

@@ -1,6 +1,13 @@
 import { isRecord } from './pointer';
 import { OPERATION_NAMES, OPERATIONS } from './types';
-import type { JobReference, Paging, Placement, Profile } from './types';
+import type {
+	JobReference,
+	OperationName,
+	OperationProfile,
+	Paging,
+	Placement,
+	Profile,
+} from './types';
 
 /** A profile in words, a line per decision, as Service → Describe and `npm run profile` print it. */
 
@@ -27,8 +34,13 @@ export function shortened<T>(value: T): T {
 	) as T;
 }
 
+/** Places as Describe names them: each way the service may put it, or `nowhere` for none. */
+function at(places: string[]): string {
+	return places.join(' or ') || 'nowhere';
+}
+
 function placement(field: string, { to, values, negate, why }: Placement): string {
-	if (to === null) return `  ${field}: not sent. ${why ?? ''}`.trimEnd();
+	if (to === null) return `  ${field}: not sent${why ? `. ${why}` : ''}`;
 	const spelt =
 		values === undefined
 			? ''
@@ -43,7 +55,7 @@ function paging(rule: Paging): string {
 		rule.size === undefined ? '' : `; page size \`${rule.size}\` up to ${rule.max ?? 100}`;
 	switch (rule.style) {
 		case 'cursor':
-			return `cursor \`${rule.cursor}\` from ${rule.next.join(' or ')}${size}`;
+			return `cursor \`${rule.cursor}\` from ${at(rule.next)}${size}`;
 		case 'after':
 			return `\`${rule.cursor}\` the last item's id${rule.more ? `, while ${rule.more} is true` : ''}${size}`;
 		case 'page':
@@ -51,7 +63,7 @@ function paging(rule: Paging): string {
 		case 'offset':
 			return `offset \`${rule.offset}\`${size}`;
 		case 'link':
-			return `next page's address at ${rule.next.join(' or ')}${size}`;
+			return `next page's address at ${at(rule.next)}${size}`;
 		default:
 			return 'none: one answer holds the whole list';
 	}
@@ -63,68 +75,113 @@ function references(jobs: JobReference[]): string {
 			'job' in reference
 				? `the job at ${reference.job || 'the data'}`
 				: 'id' in reference
-					? `its id at ${reference.id}`
-					: `its address at ${reference.address}`,
+					? `its id at ${reference.id || 'the data'}`
+					: `its address at ${reference.address || 'the data'}`,
 		)
 		.join(', or ');
 }
 
-export function describeProfile(read: Profile): string[] {
-	const profile = shortened(read);
-	const lines = [`Read from: ${profile.source}`];
-	for (const name of OPERATION_NAMES) {
-		const operation = profile.operations[name];
-		const documented = operation.from === 'built-in' ? ' (not in the document: built-in)' : '';
-		lines.push(`${OPERATIONS[name].title}: ${operation.method} ${operation.path}${documented}`);
-		if (operation.mediaType !== undefined && operation.mediaType !== 'application/json')
-			lines.push(`  sent as ${operation.mediaType}`);
-		for (const [field, place] of Object.entries(operation.fields))
-			lines.push(placement(field, place));
-		if (operation.replaces)
-			lines.push(
-				`  replaces the whole object: the current one is read first, and its ${operation.replaces.keep.join(', ')} sent back with the changes`,
-			);
-		for (const [place, value] of Object.entries(operation.constants ?? {}))
-			lines.push(`  always sends ${JSON.stringify(value)} at ${place}`);
-		if (operation.idempotency)
-			lines.push(`  idempotency key in header ${operation.idempotency.header}`);
-		const { answer } = operation;
-		if (answer.items)
-			lines.push(
-				`  items at ${answer.items.join(' or ')}; paging: ${paging(answer.paging ?? { style: 'none', from: '' })}`,
-			);
-		if (answer.jobs)
-			lines.push(
-				answer.jobs.length === 0
-					? '  answers with the result at once: no job'
-					: `  starts a job: ${references(answer.jobs)}`,
-			);
-		else if (answer.resource && answer.resource.join() !== '/body')
-			lines.push(`  the resource at ${answer.resource.join(' or ')}`);
-	}
-	const { jobs, webhooks } = profile;
-	const { completion } = jobs;
-	lines.push(
+function operationLines(operation: OperationProfile, name: OperationName): string[] {
+	const { title } = OPERATIONS[name];
+	const documented = operation.from === 'built-in' ? ' (not in the document: built-in)' : '';
+	const lines = [`${title}: ${operation.method} ${operation.path}${documented}`];
+	if (operation.mediaType !== undefined && operation.mediaType !== 'application/json')
+		lines.push(`  sent as ${operation.mediaType}`);
+	for (const [field, place] of Object.entries(operation.fields))
+		lines.push(placement(field, place));
+	if (operation.replaces)
+		lines.push(
+			`  replaces the whole object: the current one is read first, and its ${operation.replaces.keep.join(', ') || 'nothing'} sent back with the changes`,
+		);
+	for (const [place, value] of Object.entries(operation.constants ?? {}))
+		lines.push(`  always sends ${JSON.stringify(value)} at ${place}`);
+	if (operation.idempotency)
+		lines.push(`  idempotency key in header ${operation.idempotency.header}`);
+	const { answer } = operation;
+	if (answer.items)
+		lines.push(
+			`  items at ${at(answer.items)}; paging: ${paging(answer.paging ?? { style: 'none', from: '' })}`,
+		);
+	if (answer.jobs)
+		lines.push(
+			answer.jobs.length === 0
+				? '  answers with the result at once: no job'
+				: `  ${OPERATIONS[name].verb === 'wait' ? 'reads' : 'starts a job:'} ${references(answer.jobs)}`,
+		);
+	// No place (`[]`) reads the body as it is, as `/body` does: neither is a line of its own.
+	else if (answer.resource?.length && answer.resource.join() !== '/body')
+		lines.push(`  the resource at ${at(answer.resource)}`);
+	return lines;
+}
+
+function jobLines({ completion, id, result, error }: Profile['jobs']): string[] {
+	const states = (values: Record<string, string>) =>
+		Object.entries(values)
+			.map(([value, state]) => `${value} → ${state}`)
+			.join('; ') || 'no values known';
+	return [
 		completion.by === 'flag'
-			? `Jobs: finished when ${completion.done.join(' or ')} is true; failed if ${jobs.error.join(' or ')} is then present`
-			: `Jobs: status at ${completion.status.join(' or ')}: ${
-					Object.entries(completion.states)
-						.map(([value, state]) => `${value} ${state}`)
-						.join(', ') || 'no values known'
-				}; any other value is pending`,
-		`  id at ${jobs.id.join(' or ')}, result at ${jobs.result.join(' or ')}, error at ${jobs.error.join(' or ')}`,
-		`Events: ${webhooks.events === undefined ? 'the service lists none (chosen events are sent as named)' : webhooks.events.join(', ')}`,
-		...Object.entries(webhooks.meanings).map(
+			? `Jobs: finished when ${at(completion.done)} is true; failed if ${at(error)} is then present`
+			: `Jobs: status at ${at(completion.status)}: ${states(completion.states)}; any other value → pending`,
+		`  id at ${at(id)}; result at ${at(result)}; error at ${at(error)}`,
+	];
+}
+
+function webhookLines({
+	events,
+	meanings,
+	registration,
+	secret,
+	signature,
+	delivery,
+}: Profile['webhooks']): string[] {
+	const signed = signature.signed
+		.map((part) => (typeof part === 'string' ? part : `"${part.text}"`))
+		.join(signature.separator || ' then ');
+	return [
+		`Events: ${events === undefined ? 'the service lists none (chosen events are sent as named)' : events.join(', ') || 'none'}`,
+		...Object.entries(meanings).map(
 			([event, meant]) => `  ${event} is ${meant.length > 0 ? meant.join(', ') : 'none of them'}`,
 		),
-		`Registration: address at ${webhooks.registration.url}, events at ${webhooks.registration.events}`,
-		`Signing secret: ${webhooks.secret.by === 'node' ? 'chosen by the node' : webhooks.secret.by === 'service' ? `chosen by the service, answered at ${webhooks.secret.at}` : 'none: the trigger cannot verify deliveries'}`,
-		`Signature: header ${webhooks.signature.header} (${webhooks.signature.format}${webhooks.signature.prefix ? ` ${webhooks.signature.prefix}` : ''}), HMAC-${webhooks.signature.algorithm.toUpperCase()} ${webhooks.signature.encoding} of ${webhooks.signature.signed.map((part) => (typeof part === 'string' ? part : `"${part.text}"`)).join(webhooks.signature.separator)}`,
-		`Deliveries: event at ${webhooks.delivery.type.join(' or ')}, id at ${webhooks.delivery.id.join(' or ') || 'nowhere signed (repeats are known by their body)'}, data at ${webhooks.delivery.data.join(' or ')}`,
-	);
-	for (const { part, why } of profile.notFollowed)
-		lines.push(`Not followed: ${part}: ${why}; the built-in conventions stand in`);
+		`Registration: address at ${registration.url || 'the registration'}, events at ${registration.events || 'the registration'}`,
+		`Signing secret: ${secret.by === 'node' ? 'chosen by the node' : secret.by === 'service' ? `chosen by the service, answered at ${secret.at || 'the registration'}` : 'none: the trigger cannot verify deliveries'}`,
+		`Signature: header ${signature.header} (${signature.format}${signature.prefix ? ` ${signature.prefix}` : ''}), HMAC-${signature.algorithm.toUpperCase()} ${signature.encoding} of ${signed}`,
+		`Deliveries: event at ${at(delivery.type)}, id at ${delivery.id.join(' or ') || 'nowhere signed (repeats are known by their body)'}, data at ${at(delivery.data)}`,
+	];
+}
+
+/**
+ * The profile in words, grouped: what was not followed first, then where it was read from, then
+ * each resource's operations in the node's order, jobs beside Job and the webhooks beside Webhook
+ * (where the trigger reads them). Every line says one decision and stands alone.
+ */
+export function describeGroups(read: Profile): Array<[string, string[]]> {
+	const profile = shortened(read);
+	const groups = new Map<string, string[]>();
+	const add = (group: string, lines: string[]) => {
+		const known = groups.get(group);
+		if (known === undefined) groups.set(group, lines);
+		else known.push(...lines);
+	};
+	if (profile.notFollowed.length > 0)
+		add(
+			'Not followed',
+			profile.notFollowed.map(
+				({ part, why }) => `Not followed: ${part}: ${why}; the built-in conventions stand in`,
+			),
+		);
+	add('Service', [`Read from: ${profile.source}`]);
 	if (profile.overridden?.length)
-		lines.push(`Set by the credential's Profile Overrides: ${profile.overridden.join(', ')}`);
-	return lines;
+		add('Service', [`Set by the credential's Profile Overrides: ${profile.overridden.join(', ')}`]);
+	for (const name of OPERATION_NAMES) {
+		const [resource] = OPERATIONS[name].title.split(' → ');
+		add(resource, operationLines(profile.operations[name], name));
+	}
+	add('Job', jobLines(profile.jobs));
+	add('Webhook', webhookLines(profile.webhooks));
+	return [...groups];
+}
+
+export function describeProfile(read: Profile): string[] {
+	return describeGroups(read).flatMap(([, lines]) => lines);
 }

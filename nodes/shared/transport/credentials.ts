@@ -77,7 +77,7 @@ async function readCredentialsOnce(this: RequestContext, itemIndex?: number): Pr
 	if (problem !== undefined)
 		throw refuse(
 			`The credential's ${problem.message}`,
-			'Correct the Profile Overrides in the credential: Service → Describe shows the profile they go over, and the README has examples.',
+			'Correct the Profile Overrides in the credential: Service → Describe shows the profile they go over, and docs/service.md, "Correcting it: Profile Overrides", has worked examples (a service the node misreads, one that serves no document, constants).',
 		);
 	return { baseUrl, apiKey: String(credentials.apiKey ?? ''), overrides };
 }

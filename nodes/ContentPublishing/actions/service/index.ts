@@ -1,21 +1,24 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { describeProfile, shortened } from '../../../shared/profile/describe';
+import { describeGroups, shortened } from '../../../shared/profile/describe';
 import type { Profile } from '../../../shared/profile/types';
 import type { Operation } from '../types';
 
 export const describe: Operation = { description: [], execute: async () => ({ describe: true }) };
 
 /**
- * The profile in use for the credential's service: in words, a line per decision, what the node
- * could not follow, and the profile itself, whose parts the credential's Profile Overrides can set;
- * its long texts and lists shortened, whatever the document holds.
+ * The profile in use for the credential's service: in words, a line per decision (in one list, and
+ * grouped by resource), what the node could not follow, and the profile itself, whose parts the
+ * credential's Profile Overrides can set; its long texts and lists shortened, whatever the document
+ * holds.
  */
 export function describeOutput(read: Profile): IDataObject {
 	const profile = shortened(read);
+	const groups = describeGroups(profile);
 	return {
 		source: profile.source,
-		summary: describeProfile(profile),
+		summary: groups.flatMap(([, lines]) => lines),
+		summaryByResource: Object.fromEntries(groups),
 		notFollowed: profile.notFollowed as unknown as IDataObject[],
 		profile: profile as unknown as IDataObject,
 	};
@@ -34,7 +37,7 @@ export const operationField: INodeProperties = {
 			name: 'Describe',
 			value: 'describe',
 			description:
-				"Show how the node reads the credential's service: each operation's method, path and fields, paging, jobs, events and signatures",
+				"Show how the node reads the credential's service: each operation's method, path and fields, paging, jobs, events and signatures (easiest to read in the output's Table view)",
 			action: 'Describe how the node reads the service',
 		},
 	],
