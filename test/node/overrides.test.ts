@@ -226,6 +226,11 @@ it.each([
 		'/operations/createPost/fields/status/valeus: is not a part of the profile here; known: to, why, values, negate, from',
 	],
 	[
+		"a misspelt value in a parameter's spellings",
+		'{"operations": {"createPost": {"fields": {"status": {"to": "/body/state", "values": {"drfat": "DRAFT"}}}}}}',
+		'/operations/createPost/fields/status/values/drfat: is not a value of "status"; known: draft, published, scheduled',
+	],
+	[
 		'a misspelt part of the paging',
 		'{"operations": {"listPosts": {"answer": {"paging": {"sise": "per_page"}}}}}',
 		'/operations/listPosts/answer/paging/sise: is not a part of the profile here; known: style, size, max',

@@ -1,6 +1,7 @@
 import { pathProblem } from '../origin';
 import { BUILT_IN_PROFILE } from './builtIn';
 import { isRecord, own, pointerOf, setOwn } from './pointer';
+import { LISTED_VALUES } from './read/fields';
 import { VERBS } from './read/operations';
 import { webhookWeakness } from './signing';
 import {
@@ -402,7 +403,10 @@ function parametersOf(operation: string): string[] {
 		: names(operation as OperationName);
 }
 
-/** A field of an operation is one of the node's parameters it sends: a misspelt one would be ignored. */
+/**
+ * A field of an operation is one of the node's parameters it sends, and a spelling is of one of
+ * its values where it takes listed ones: a misspelt one would be ignored.
+ */
 function checkFieldNames(operation: string, fields: unknown): void {
 	if (!isRecord(fields)) return;
 	const known = parametersOf(operation);
@@ -414,6 +418,18 @@ function checkFieldNames(operation: string, fields: unknown): void {
 				? 'is not a parameter of this operation: it sends none'
 				: `is not a parameter of ${operation === EVERY ? 'any' : 'this'} operation; known: ${known.join(', ')}`,
 		);
+	for (const [field, place] of Object.entries(fields)) {
+		const listed = own(LISTED_VALUES, field) as readonly string[] | undefined;
+		const values = own(place, 'values');
+		const value = isRecord(values)
+			? Object.keys(values).find((node) => listed?.includes(node) === false)
+			: undefined;
+		if (listed !== undefined && value !== undefined)
+			throw problem(
+				['operations', operation, 'fields', field, 'values', value],
+				`is not a value of "${field}"; known: ${listed.join(', ')}`,
+			);
+	}
 }
 
 /**
