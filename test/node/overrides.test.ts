@@ -77,10 +77,10 @@ it("corrects a service the node misreads, as the documentation's first example d
 			},
 		},
 	]);
+	// `new` was read as pending already: what the overrides set as it was is not listed.
 	expect(corrected.overridden).toEqual([
 		'/operations/updatePost/method',
 		'/operations/updatePost/path',
-		'/jobs/completion/states/new',
 		'/jobs/completion/states/doing',
 		'/jobs/completion/states/shipped',
 		'/jobs/completion/states/gone',
@@ -184,10 +184,190 @@ it.each([
 		'{"operations": {"*": {"constants": {"/body/data/type": "posts"}}}}',
 		'/operations/*/constants/~1body~1data~1type: must be a header',
 	],
+	[
+		'null for a part every profile has',
+		'{"operations": {"updatePost": {"method": null}}}',
+		'/operations/updatePost/method: is required here: null cannot remove it',
+	],
+	['null for a whole part', '{"jobs": null}', '/jobs: is required here: null cannot remove it'],
+	[
+		'null for a list of places',
+		'{"jobs": {"completion": {"status": null}}}',
+		'/jobs/completion: must be {"by": "status"',
+	],
+	[
+		'a misspelt part',
+		'{"webhook": {"events": []}}',
+		'/webhook: is not a part of the profile that can be set; known: operations, jobs, errors, webhooks',
+	],
+	[
+		'a misspelt part of the jobs',
+		'{"jobs": {"results": "/output"}}',
+		'/jobs/results: is not a part of the profile here; known: id, completion, result, error, errorMessage, errorCode, kind, media, from',
+	],
+	[
+		'a misspelt parameter',
+		'{"operations": {"createPost": {"fields": {"contnet": "/body/text"}}}}',
+		'/operations/createPost/fields/contnet: is not a parameter of this operation; known: content, title, status, scheduledAt, pageId, tags, mediaUrls',
+	],
+	[
+		'a misspelt parameter under "*"',
+		'{"operations": {"*": {"fields": {"pageID": "/body/page"}}}}',
+		'/operations/*/fields/pageID: is not a parameter of any operation; known: search, content, title',
+	],
+	[
+		'a parameter of an operation that sends none',
+		'{"operations": {"getPost": {"fields": {"content": null}}}}',
+		'/operations/getPost/fields/content: is not a parameter of this operation: it sends none',
+	],
+	[
+		"a misspelt part of a parameter's place",
+		'{"operations": {"createPost": {"fields": {"status": {"to": "/body/state", "valeus": {}}}}}}',
+		'/operations/createPost/fields/status/valeus: is not a part of the profile here; known: to, why, values, negate, from',
+	],
+	[
+		"a misspelt value in a parameter's spellings",
+		'{"operations": {"createPost": {"fields": {"status": {"to": "/body/state", "values": {"drfat": "DRAFT"}}}}}}',
+		'/operations/createPost/fields/status/values/drfat: is not a value of "status"; known: draft, published, scheduled',
+	],
+	[
+		'a misspelt part of the paging',
+		'{"operations": {"listPosts": {"answer": {"paging": {"sise": "per_page"}}}}}',
+		'/operations/listPosts/answer/paging/sise: is not a part of the profile here; known: style, size, max',
+	],
+	[
+		'a list Describe shortened',
+		'{"webhooks": {"events": ["a.done", "… and 3 more"]}}',
+		'/webhooks/events/1: is where Describe shortened a long list',
+	],
+	[
+		'an object Describe shortened',
+		'{"jobs": {"completion": {"states": {"new": "pending", "…": "and 3 more"}}}}',
+		'/jobs/completion/states/…: is where Describe shortened a long list',
+	],
+	[
+		'nesting deeper than the profile',
+		`{"jobs": {"media": ${'['.repeat(40)}${']'.repeat(40)}}}`,
+		'/jobs/media/0/0/0/0/0/0/0/0/0/0/0: is deeper than any part of the profile',
+	],
 ])('refuses %s, naming the JSON path', (_what, overrides, message) => {
 	expect(checkOverrides(overrides, BUILT_IN_PROFILE).problem?.message).toContain(
 		`Profile Overrides ${message}`,
 	);
+});
+
+describe('null in Profile Overrides', () => {
+	const base = {
+		...BUILT_IN_PROFILE,
+		operations: {
+			...BUILT_IN_PROFILE.operations,
+			updatePost: {
+				...BUILT_IN_PROFILE.operations.updatePost,
+				idempotency: { header: 'idempotency-key', from: '#/paths/~1v1~1posts~1{id}/patch' },
+				constants: { '/headers/x-api-version': '2', '/body/kind': 'post' },
+				fields: {
+					...BUILT_IN_PROFILE.operations.updatePost.fields,
+					status: { to: '/body/status', values: { draft: 'DRAFT', published: 'LIVE' }, from: 'x' },
+				},
+			},
+		},
+	};
+
+	it('removes a part the profile may be without, and lists it as overridden', () => {
+		const overrides = parseOverrides(
+			JSON.stringify({
+				operations: {
+					updatePost: {
+						idempotency: null,
+						mediaType: null,
+						constants: { '/headers/x-api-version': null },
+						fields: { status: { values: { published: null } } },
+					},
+				},
+				jobs: { completion: { states: { queued: null } } },
+				webhooks: { events: null, registration: { active: null } },
+			}),
+		);
+		const profile = applyOverrides(base, overrides);
+		const { updatePost } = profile.operations;
+		expect([
+			'idempotency' in updatePost,
+			'mediaType' in updatePost,
+			updatePost.constants,
+			updatePost.fields.status,
+			'queued' in (profile.jobs.completion as { states: object }).states,
+			'events' in profile.webhooks,
+			profile.webhooks.registration,
+		]).toEqual([
+			false,
+			false,
+			{ '/body/kind': 'post' },
+			{
+				to: '/body/status',
+				values: { draft: 'DRAFT' },
+				from: "the credential's Profile Overrides",
+			},
+			false,
+			false,
+			{ url: '/url', events: '/events' },
+		]);
+		expect(profile.overridden).toEqual([
+			'/operations/updatePost/idempotency',
+			'/operations/updatePost/mediaType',
+			'/operations/updatePost/constants/~1headers~1x-api-version',
+			'/operations/updatePost/fields/status/from',
+			'/operations/updatePost/fields/status/values/published',
+			'/jobs/completion/states/queued',
+			'/webhooks/events',
+			'/webhooks/registration/active',
+		]);
+		// The parsed overrides are kept per credential and applied again: removing edits none of them.
+		expect(applyOverrides(base, overrides)).toEqual(profile);
+	});
+
+	it('changes nothing where the part is absent, and keeps "null" as no place for a parameter', () => {
+		const profile = applyOverrides(
+			BUILT_IN_PROFILE,
+			parseOverrides(
+				'{"operations": {"createPost": {"idempotency": null, "fields": {"title": null, "tags": {"to": null}}}}}',
+			),
+		);
+		expect('idempotency' in profile.operations.createPost).toBe(false);
+		expect(profile.operations.createPost.fields.title).toMatchObject({ to: null });
+		expect(profile.operations.createPost.fields.tags).toMatchObject({ to: null });
+		expect(profile.overridden).toEqual([
+			'/operations/createPost/fields/title/to',
+			'/operations/createPost/fields/title/why',
+			'/operations/createPost/fields/title/from',
+			'/operations/createPost/fields/tags/from',
+			'/operations/createPost/fields/tags/to',
+		]);
+	});
+
+	it('replaces an object of another kind whole: a completion by a flag, another paging style', () => {
+		const profile = applyOverrides(
+			BUILT_IN_PROFILE,
+			parseOverrides(
+				'{"jobs": {"completion": {"by": "flag", "done": "/done"}}, "operations": {"listPosts": {"answer": {"paging": {"style": "page", "page": "p", "first": 1}}}}}',
+			),
+		);
+		expect(profile.jobs.completion).toEqual({ by: 'flag', done: ['/done'] });
+		expect(profile.operations.listPosts.answer.paging).toEqual({
+			style: 'page',
+			page: 'p',
+			first: 1,
+		});
+	});
+
+	it("takes what Describe's profile says of its reading, and leaves it as read", () => {
+		const profile = applyOverrides(
+			BUILT_IN_PROFILE,
+			parseOverrides(
+				'{"source": "https://elsewhere.example/openapi.json", "notFollowed": [{"part": "x", "why": "y"}], "overridden": ["/jobs"]}',
+			),
+		);
+		expect(profile).toEqual(BUILT_IN_PROFILE);
+	});
 });
 
 describe('a credential with wrong Profile Overrides', () => {
@@ -210,6 +390,18 @@ describe('a credential with wrong Profile Overrides', () => {
 			'docs/service.md, "Correcting it: Profile Overrides", has worked examples',
 		);
 		expect(harness.service.requests).toEqual([]);
+	});
+
+	it('sends no idempotency key where null removed it', async () => {
+		const create = { resource: 'post', operation: 'create', content: 'Hi', status: 'draft' };
+		const profileOverrides = '{"operations": {"createPost": {"idempotency": null}}}';
+		expect((await harness.run(create)).error).toBeUndefined();
+		expect(
+			(await harness.run(create, { credentials: { profileOverrides } })).error,
+		).toBeUndefined();
+		expect(
+			harness.sent('createPost').map((request) => 'idempotency-key' in request.headers),
+		).toEqual([true, false]);
 	});
 
 	it('reads as corrected with good ones, in Describe too', async () => {

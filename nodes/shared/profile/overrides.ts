@@ -1,6 +1,7 @@
 import { pathProblem } from '../origin';
 import { BUILT_IN_PROFILE } from './builtIn';
 import { isRecord, own, pointerOf, setOwn } from './pointer';
+import { LISTED_VALUES } from './read/fields';
 import { VERBS } from './read/operations';
 import { webhookWeakness } from './signing';
 import {
@@ -9,6 +10,7 @@ import {
 	OPERATION_NAMES,
 	OPERATIONS,
 	type JobState,
+	type OperationName,
 	type Profile,
 } from './types';
 
@@ -22,6 +24,7 @@ export class OverrideError extends Error {}
 const MAX_OVERRIDES_LENGTH = 64 * 1024;
 const MAX_TEXT = 256;
 const MAX_LIST = 64;
+const MAX_DEPTH = 12;
 
 /** A check of a value; `single`: a list of places, which a single place given alone stands for. */
 type Check = ((value: unknown, path: string[]) => OverrideError | undefined) & { single?: true };
@@ -52,15 +55,22 @@ const integer = (min: number, max: number) =>
 		(value) => Number.isInteger(value) && Number(value) >= min && Number(value) <= max,
 		`a whole number from ${min} to ${max}`,
 	);
-/** A list or an object each of whose entries passes `entry`. */
+/** A list or an object each of whose entries passes `entry`; `null` removes an object's entry. */
 function each(container: (value: unknown) => value is object, what: string, entry: Shape): Check {
 	const check = checkOf(entry);
 	return (value, path) =>
 		!container(value)
 			? problem(path, `must be ${what}`)
 			: Object.entries(value)
-					.map(([key, item]) => check(item, [...path, key]))
+					.map(([key, item]) => (removed(value, key) ? undefined : check(item, [...path, key])))
 					.find(Boolean);
+}
+
+/** Removes an object's member that is `null` (what the overrides remove); whether it did. */
+function removed(value: object, key: string): boolean {
+	if (Array.isArray(value) || own(value, key) !== null) return false;
+	delete (value as Record<string, unknown>)[key];
+	return true;
 }
 const list = (entry: Shape) =>
 	each(
@@ -91,9 +101,13 @@ function checkOf(shape: Shape): Check {
 			fields
 				.map(({ key, optional, check }) => {
 					if (check.single && typeof value[key] === 'string') value[key] = [value[key]];
+					if (optional && removed(value, key)) return undefined;
 					if (value[key] === undefined)
 						return optional ? undefined : problem([...path, key], 'is missing');
-					return check(value[key], [...path, key]);
+					const found = check(value[key], [...path, key]);
+					return found && value[key] === null
+						? problem([...path, key], 'is required here: null cannot remove it')
+						: found;
 				})
 				.find(Boolean) ??
 			(unknown === undefined
@@ -150,6 +164,7 @@ const constants: Check = (value, path) => {
 	if (!isRecord(value) || Object.keys(value).length > MAX_LIST)
 		return problem(path, `must be an object of at most ${MAX_LIST} places and their values`);
 	for (const [place, constant] of Object.entries(value)) {
+		if (removed(value, place)) continue;
 		const at = [...path, place];
 		const header = /^\/headers\/([a-z0-9-]+)$/.exec(place)?.[1];
 		if (header === undefined && requestLocation(place, at) !== undefined)
@@ -315,6 +330,8 @@ function expandShorthands(operations: unknown): void {
 }
 
 const OVERRIDES = "the credential's Profile Overrides";
+/** What Describe's profile says of its reading, not how to send: taken and left as read, so that it can be copied whole. */
+const DESCRIBED_ONLY = ['source', 'notFollowed', 'overridden'];
 
 /** Reads the credential's Profile Overrides text: empty is none. */
 export function parseOverrides(raw: unknown): Record<string, unknown> | undefined {
@@ -335,25 +352,99 @@ export function parseOverrides(raw: unknown): Record<string, unknown> | undefine
 			[],
 			'must be a JSON object, such as {"operations": {"updatePost": {"method": "POST"}}}',
 		);
-	for (const key of Object.keys(value))
+	const overrides = Object.fromEntries(
+		Object.entries(value).filter(([key]) => !DESCRIBED_ONLY.includes(key)),
+	);
+	for (const key of Object.keys(overrides))
 		if (!['operations', 'jobs', 'errors', 'webhooks'].includes(key))
 			throw problem(
 				[key],
-				'is not a part of the profile that can be set; known: operations, jobs, errors, webhooks',
+				`is not a part of the profile that can be set; known: operations, jobs, errors, webhooks (and ${DESCRIBED_ONLY.join(', ')}, which Describe outputs and overrides leave as read)`,
 			);
-	for (const key of Object.keys(value.operations ?? {}))
+	for (const key of Object.keys(overrides.operations ?? {}))
 		if (key !== EVERY && !(OPERATION_NAMES as readonly string[]).includes(key))
 			throw problem(
 				['operations', key],
 				`is not an operation of the node; known: ${EVERY} (every operation), ${OPERATION_NAMES.join(', ')}`,
 			);
-	expandShorthands(value.operations);
-	return value;
+	checkCopied(overrides, []);
+	for (const [key, operation] of Object.entries(
+		isRecord(overrides.operations) ? overrides.operations : {},
+	))
+		checkFieldNames(key, own(operation, 'fields'));
+	expandShorthands(overrides.operations);
+	return overrides;
 }
 
+/**
+ * No deeper than a profile goes, and no list or object Describe shortened (its last entry `… and
+ * 12 more`): copied back from Describe, it would cut the profile short.
+ */
+function checkCopied(value: unknown, path: string[]): void {
+	if (path.length > MAX_DEPTH) throw problem(path, `is deeper than any part of the profile`);
+	if (typeof value === 'string' && /^… and \d+ more$/.test(value))
+		throw problem(
+			path,
+			'is where Describe shortened a long list: give the list in full, or leave it out to keep it as read',
+		);
+	if (!isRecord(value) && !Array.isArray(value)) return;
+	for (const [key, entry] of Object.entries(value))
+		checkCopied(key === '…' ? `… ${String(entry)}` : entry, [...path, key]);
+}
+
+/** The node's parameters an operation sends (a list's text search too), or those of any operation for `*`. */
+function parametersOf(operation: string): string[] {
+	const names = (key: OperationName) => [
+		...Object.keys(BUILT_IN_PROFILE.operations[key].fields),
+		...(OPERATIONS[key].verb === 'list' ? ['search'] : []),
+	];
+	return operation === EVERY
+		? [...new Set(OPERATION_NAMES.flatMap(names))]
+		: names(operation as OperationName);
+}
+
+/**
+ * A field of an operation is one of the node's parameters it sends, and a spelling is of one of
+ * its values where it takes listed ones: a misspelt one would be ignored.
+ */
+function checkFieldNames(operation: string, fields: unknown): void {
+	if (!isRecord(fields)) return;
+	const known = parametersOf(operation);
+	const unknown = Object.keys(fields).find((field) => !known.includes(field));
+	if (unknown !== undefined)
+		throw problem(
+			['operations', operation, 'fields', unknown],
+			known.length === 0
+				? 'is not a parameter of this operation: it sends none'
+				: `is not a parameter of ${operation === EVERY ? 'any' : 'this'} operation; known: ${known.join(', ')}`,
+		);
+	for (const [field, place] of Object.entries(fields)) {
+		const listed = own(LISTED_VALUES, field) as readonly string[] | undefined;
+		const values = own(place, 'values');
+		const value = isRecord(values)
+			? Object.keys(values).find((node) => listed?.includes(node) === false)
+			: undefined;
+		if (listed !== undefined && value !== undefined)
+			throw problem(
+				['operations', operation, 'fields', field, 'values', value],
+				`is not a value of "${field}"; known: ${listed.join(', ')}`,
+			);
+	}
+}
+
+/**
+ * `change` over `base`, as a copy the checks may edit; `changed` gets the pointer of each value it
+ * sets otherwise than `base` has it (so the profile Describe outputs, given back, changes nothing).
+ */
 function merge(base: unknown, change: unknown, path: string[], changed: string[]): unknown {
+	// An object of another kind (a completion by a flag, not a status; another paging style) replaces it.
+	const otherKind = ['by', 'style'].some(
+		(key) =>
+			own(change, key) !== undefined && ![undefined, own(change, key)].includes(own(base, key)),
+	);
+	if (isRecord(change) && (!isRecord(base) || otherKind)) return merge({}, change, path, changed);
 	if (!isRecord(base) || !isRecord(change)) {
-		changed.push(pointerOf(path));
+		if (JSON.stringify(base ?? null) !== JSON.stringify(change)) changed.push(pointerOf(path));
 		return change;
 	}
 	const merged = { ...base };
@@ -405,7 +496,7 @@ export function applyOverrides(
 	}
 	const weakness = webhookWeakness(merged.webhooks);
 	if (weakness !== undefined) throw problem(['webhooks', ...weakness.path], weakness.rule);
-	return { ...merged, overridden: changed };
+	return changed.length > 0 ? { ...merged, overridden: changed } : merged;
 }
 
 /** `"*"` under operations: what every operation shares. */

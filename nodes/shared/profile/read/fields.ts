@@ -62,6 +62,11 @@ const FIELDS: Record<string, FieldSpec> = {
 	secret: { words: [['secret']] },
 };
 
+/** The values of the node's parameters that take listed values only (options in n8n). */
+export const LISTED_VALUES: Record<string, readonly string[]> = Object.fromEntries(
+	Object.entries(FIELDS).flatMap(([field, { values }]) => (values ? [[field, values]] : [])),
+);
+
 // The most properties a request may have, all levels together, for its fields to be placed: real APIs have tens.
 export const MAX_REQUEST_FIELDS = 200;
 const MAX_NESTING = 2;
