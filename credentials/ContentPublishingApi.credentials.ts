@@ -1,10 +1,4 @@
-import type {
-	IAuthenticateGeneric,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-	Icon,
-} from 'n8n-workflow';
+import type { IAuthenticateGeneric, ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
 
 export class ContentPublishingApi implements ICredentialType {
 	name = 'contentPublishingApi';
@@ -40,39 +34,24 @@ export class ContentPublishingApi implements ICredentialType {
 		{
 			displayName: 'Profile Overrides',
 			name: 'profileOverrides',
-			type: 'json',
+			// Text, not 'json': n8n's JSON editor marks an empty value as invalid JSON, and empty is
+			// the usual value. n8n's own optional JSON fields hide behind a toggle, but n8n drops a
+			// hidden field's value: saved overrides would be lost. Checked by Test and before requests.
+			type: 'string',
+			typeOptions: { rows: 4 },
 			default: '',
+			placeholder: '{"operations": {"updatePost": {"method": "POST"}}}',
 			description:
 				'Optional corrections of how the node reads the service, as JSON in the shape of the profile that the Service → Describe operation outputs, such as {"operations": {"updatePost": {"method": "POST"}}}. Leave empty to follow the service\'s OpenAPI document.',
 		},
 	];
 
+	// No `test` request here: n8n would run it instead of the nodes' `testedBy`
+	// (nodes/shared/transport/credentialTest.ts), which checks the whole credential.
 	authenticate: IAuthenticateGeneric = {
 		type: 'generic',
 		properties: {
 			headers: { Authorization: '=Bearer {{$credentials.apiKey}}' },
 		},
-	};
-
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "").replace(/\\/v1$/i, "")}}',
-			url: '/v1/me',
-			method: 'GET',
-			headers: { Accept: 'application/json' },
-		},
-		rules: [
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					// A JSON answer arrives parsed, any other text stays a string: this path reads
-					// "String" only for text, such as the HTML login page behind a wrong base URL.
-					key: 'constructor.name',
-					value: 'String',
-					message:
-						"The Base URL answered with a web page or text instead of JSON. Use the API's address (the one that serves /v1/me), without /v1.",
-				},
-			},
-		],
 	};
 }

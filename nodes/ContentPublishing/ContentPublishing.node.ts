@@ -12,7 +12,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { resources, router } from './actions/router';
 import { requestOptionsField } from './descriptions/common';
-import { listSearch, loadOptions } from './methods';
+import { credentialTest, listSearch, loadOptions } from './methods';
 import { EVENT_WAIT_WEBHOOKS, resumeOnEvent } from './waiting/event';
 
 const resourceField: INodeProperties = {
@@ -72,13 +72,15 @@ export class ContentPublishing implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'contentPublishingApi', required: true }],
+		credentials: [
+			{ name: 'contentPublishingApi', required: true, testedBy: 'contentPublishingApiTest' },
+		],
 		// Only while an execution waits for the service's event (Wait Method: Service Event).
 		webhooks: EVENT_WAIT_WEBHOOKS,
 		properties,
 	};
 
-	methods = { listSearch, loadOptions };
+	methods = { credentialTest, listSearch, loadOptions };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -10,7 +10,7 @@ import type {
 import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 
 import { eventsField, eventsSubtitle } from '../ContentPublishing/descriptions/events';
-import { loadOptions } from '../ContentPublishing/methods';
+import { credentialTest, loadOptions } from '../ContentPublishing/methods';
 import { jobInDelivery, readDelivery, readJob, readResource } from '../shared/executor/answers';
 import { sameEvents } from '../shared/executor/events';
 import { verifyDelivery } from '../shared/executor/signatures';
@@ -124,7 +124,9 @@ export class ContentPublishingTrigger implements INodeType {
 		defaults: { name: 'Content Publishing Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'contentPublishingApi', required: true }],
+		credentials: [
+			{ name: 'contentPublishingApi', required: true, testedBy: 'contentPublishingApiTest' },
+		],
 		webhooks: [
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
 		],
@@ -168,7 +170,7 @@ export class ContentPublishingTrigger implements INodeType {
 		],
 	};
 
-	methods = { loadOptions };
+	methods = { credentialTest, loadOptions };
 
 	webhookMethods = {
 		default: {
