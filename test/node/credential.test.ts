@@ -1,4 +1,4 @@
-import { useFakeService } from '../support/fixtures';
+import { jsonOf, useFakeService } from '../support/fixtures';
 import { testCredential } from '../support/n8n-engine';
 
 const harness = useFakeService();
@@ -117,6 +117,22 @@ describe('credential test', () => {
 			status: 'OK',
 			message: 'Connection successful!',
 		});
+	});
+
+	it('reads the document afresh, and the nodes then use that reading instead of an unreadable one they kept', async () => {
+		const describe = { resource: 'service', operation: 'describe' };
+		harness.service.injectFault({ match: { path: '/v1/openapi.json' }, status: 500 });
+		await testCredential(harness.credentials);
+		const [kept] = jsonOf(await harness.run(describe));
+		expect(kept.notFollowed).toEqual([
+			{ part: 'the whole document', why: expect.stringMatching(/HTTP 500/) as unknown },
+		]);
+		await expect(testCredential(harness.credentials)).resolves.toEqual(
+			expect.objectContaining({ status: 'OK' }),
+		);
+		const [fresh] = jsonOf(await harness.run(describe));
+		expect(fresh.notFollowed).toEqual([]);
+		expect(asked().filter((path) => path === 'GET /v1/openapi.json')).toHaveLength(2);
 	});
 
 	it('names the key, not the document, when a wrong key is refused for both', async () => {
