@@ -101,6 +101,7 @@ export async function testCredential(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
+	// n8n's deprecated `request`: a credential test is given no other request helper.
 	const { request } = this.helpers;
 	const context: CredentialTestRequests = {
 		getNode: () => ({
