@@ -1,4 +1,13 @@
-import type { IAuthenticateGeneric, ICredentialType, INodeProperties, Icon } from 'n8n-workflow';
+import type {
+	IAuthenticate,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
+
+import { overridesProblem } from '../nodes/shared/profile/overrides';
+import { redact } from '../nodes/shared/transport/credentials';
 
 export class ContentPublishingApi implements ICredentialType {
 	name = 'contentPublishingApi';
@@ -46,12 +55,41 @@ export class ContentPublishingApi implements ICredentialType {
 		},
 	];
 
-	// No `test` request here: n8n would run it instead of the nodes' `testedBy`
-	// (nodes/shared/transport/credentialTest.ts), which checks the whole credential.
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: { Authorization: '=Bearer {{$credentials.apiKey}}' },
+	/**
+	 * The key as a Bearer token, as n8n's generic authentication would set it. A function so that
+	 * the credential's Test fails on Profile Overrides that break a rule, with the JSON path (n8n
+	 * shows the message of an error thrown here), before anything is sent. The checks that need the
+	 * service's document run in the nodes, before their first request.
+	 */
+	authenticate: IAuthenticate = async (credentials, requestOptions) => {
+		const apiKey = String(credentials.apiKey ?? '');
+		const problem = overridesProblem(credentials.profileOverrides);
+		if (problem !== undefined) throw new Error(redact(problem, apiKey));
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, Authorization: `Bearer ${apiKey}` },
+		};
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "").replace(/\\/v1$/i, "")}}',
+			url: '/v1/me',
+			method: 'GET',
+			headers: { Accept: 'application/json' },
 		},
+		rules: [
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					// A JSON answer arrives parsed, any other text stays a string: this path reads
+					// "String" only for text, such as the HTML login page behind a wrong base URL.
+					key: 'constructor.name',
+					value: 'String',
+					message:
+						"Base URL: it answered with a web page or text instead of JSON. Use the API's address (the one that serves /v1/me), without /v1.",
+				},
+			},
+		],
 	};
 }

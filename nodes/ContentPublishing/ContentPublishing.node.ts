@@ -12,7 +12,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { resources, router } from './actions/router';
 import { requestOptionsField } from './descriptions/common';
-import { credentialTest, listSearch, loadOptions } from './methods';
+import { listSearch, loadOptions } from './methods';
 import { EVENT_WAIT_WEBHOOKS, resumeOnEvent } from './waiting/event';
 
 const resourceField: INodeProperties = {
@@ -72,15 +72,13 @@ export class ContentPublishing implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{ name: 'contentPublishingApi', required: true, testedBy: 'contentPublishingApiTest' },
-		],
+		credentials: [{ name: 'contentPublishingApi', required: true }],
 		// Only while an execution waits for the service's event (Wait Method: Service Event).
 		webhooks: EVENT_WAIT_WEBHOOKS,
 		properties,
 	};
 
-	methods = { credentialTest, listSearch, loadOptions };
+	methods = { listSearch, loadOptions };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

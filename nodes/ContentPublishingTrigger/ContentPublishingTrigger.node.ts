@@ -10,7 +10,7 @@ import type {
 import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 
 import { eventsField, eventsSubtitle } from '../ContentPublishing/descriptions/events';
-import { credentialTest, loadOptions } from '../ContentPublishing/methods';
+import { loadOptions } from '../ContentPublishing/methods';
 import { jobInDelivery, readDelivery, readJob, readResource } from '../shared/executor/answers';
 import { sameEvents } from '../shared/executor/events';
 import { verifyDelivery } from '../shared/executor/signatures';
@@ -124,9 +124,7 @@ export class ContentPublishingTrigger implements INodeType {
 		defaults: { name: 'Content Publishing Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{ name: 'contentPublishingApi', required: true, testedBy: 'contentPublishingApiTest' },
-		],
+		credentials: [{ name: 'contentPublishingApi', required: true }],
 		webhooks: [
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
 		],
@@ -170,7 +168,7 @@ export class ContentPublishingTrigger implements INodeType {
 		],
 	};
 
-	methods = { credentialTest, loadOptions };
+	methods = { loadOptions };
 
 	webhookMethods = {
 		default: {

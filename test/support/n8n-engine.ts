@@ -6,11 +6,12 @@
 import { Container } from '@n8n/di';
 import {
 	BinaryDataService,
-	CredentialTestContext,
+	ExecuteContext,
 	ExecutionLifecycleHooks,
 	FileLocation,
 	HookContext,
 	LoadOptionsContext,
+	RoutingNode,
 	WebhookContext,
 	WorkflowExecute,
 } from 'n8n-core';
@@ -18,10 +19,11 @@ import type {
 	IBinaryData,
 	IDataObject,
 	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
 	ICredentialType,
+	IExecuteData,
 	IHttpRequestOptions,
 	INode,
-	INodeCredentialTestResult,
 	INodeExecutionData,
 	INodeListSearchResult,
 	INodePropertyOptions,
@@ -177,6 +179,19 @@ class TestCredentialsHelper extends ICredentialsHelper {
 	async updateCredentials() {}
 
 	async updateCredentialsOauthTokenData() {}
+}
+
+/** lodash's `get`, which n8n applies to a credential test's answer: it reads properties of strings too. */
+function readPath(value: unknown, dottedPath: string): unknown {
+	return dottedPath
+		.split('.')
+		.reduce<unknown>(
+			(current, key) =>
+				current === null || current === undefined
+					? undefined
+					: (current as Record<string, unknown>)[key],
+			value,
+		);
 }
 
 /**
@@ -411,38 +426,96 @@ export async function loadOptions(
 }
 
 /**
- * Runs the credential's test the way n8n's CredentialsTester does for a credential without a `test`
- * request: the credential's defaults filled in, then the `credentialTest` method that a node using
- * the credential names by `testedBy`, called with n8n's CredentialTestContext.
+ * Runs the credential's declarative test the way n8n's CredentialsTester does: through
+ * RoutingNode (the credential's `authenticate` included), then the test's rules on the answer; a
+ * failure as the error's status text, else its cause's code, else its message.
  */
 export async function testCredential(
 	credentials: TestCredentials,
-): Promise<INodeCredentialTestResult> {
+): Promise<{ status: 'OK' | 'Error'; message: string }> {
 	const credentialType = loaded.credentialTypes.get(CREDENTIAL_TYPE)!;
-	if (credentialType.test) throw new Error('The credential has a declarative test again');
-	for (const type of loaded.nodeTypes.values()) {
-		const testedBy = type.description.credentials?.find(
-			(credential) => credential.name === CREDENTIAL_TYPE,
-		)?.testedBy;
-		if (typeof testedBy !== 'string') continue;
-		const test = type.methods?.credentialTest?.[testedBy];
-		if (!test) throw new Error(`No credentialTest method ${testedBy}`);
-		const data = NodeHelpers.getNodeParameters(
-			credentialType.properties,
-			{ ...credentials },
-			true,
-			false,
-			null,
-			null,
-		) as ICredentialDataDecryptedObject;
-		return await test.call(new CredentialTestContext(), {
-			id: 'cred-1',
-			name: 'test',
-			type: CREDENTIAL_TYPE,
-			data,
-		});
+	const test = credentialType.test as ICredentialTestRequest;
+	const probeType: INodeType = {
+		description: {
+			displayName: 'Credential test',
+			name: 'credentialTest',
+			group: [],
+			version: 1,
+			description: '',
+			defaults: {},
+			inputs: [],
+			outputs: [],
+			credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+			properties: [
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					routing: { request: test.request },
+					default: '',
+				},
+			],
+		},
+	};
+	const probeNode: INode = {
+		id: 'temp',
+		name: 'Temp-Node',
+		type: 'credentialTest',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+		credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'test' } },
+	};
+	const probeTypes: INodeTypes = {
+		getByName: () => probeType,
+		getByNameAndVersion: () => probeType,
+		getKnownTypes: () => ({}),
+	};
+	const workflow = new Workflow({
+		nodes: [probeNode],
+		connections: {},
+		active: false,
+		nodeTypes: probeTypes,
+	});
+	const executeData: IExecuteData = { node: probeNode, data: {}, source: null };
+	const context = new ExecuteContext(
+		workflow,
+		probeNode,
+		additionalDataFor(credentials),
+		'internal',
+		createRunExecutionData(),
+		0,
+		[],
+		{ main: [[{ json: {} }]] },
+		executeData,
+		[],
+	);
+	const decrypted = { id: 'cred-1', name: 'test', type: CREDENTIAL_TYPE, data: { ...credentials } };
+	let response: INodeExecutionData[][] | null | undefined;
+	try {
+		response = await new RoutingNode(context, probeType, decrypted as never).runNode();
+	} catch (error) {
+		const { cause } = error as {
+			cause?: { response?: { status: number; statusText: string }; code?: string };
+		};
+		const status = cause?.response;
+		if (status)
+			return {
+				status: 'Error',
+				message: status.statusText || `Received HTTP status code: ${status.status}`,
+			};
+		if (cause?.code) return { status: 'Error', message: cause.code };
+		return { status: 'Error', message: (error as Error).message };
 	}
-	throw new Error('No node tests the credential');
+	for (const rule of test.rules ?? []) {
+		if (
+			rule.type === 'responseSuccessBody' &&
+			readPath(response?.[0]?.[0]?.json, rule.properties.key) === rule.properties.value
+		) {
+			return { status: 'Error', message: rule.properties.message };
+		}
+	}
+	return { status: 'OK', message: 'Connection successful!' };
 }
 
 export const N8N_BASE_URL = 'http://127.0.0.1:5678';

@@ -2,7 +2,6 @@ import type {
 	IExecuteFunctions,
 	IHookFunctions,
 	ILoadOptionsFunctions,
-	INode,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -10,23 +9,12 @@ import { NodeOperationError } from 'n8n-workflow';
 import { BUILT_IN_PROFILE } from '../profile/builtIn';
 import { checkOverrides } from '../profile/overrides';
 
-/**
- * What the credential test has (credentialTest.ts): no execution, only the credential being tested
- * and a way to send, so the transport asks of every context no more than this.
- */
-export interface CredentialTestRequests {
-	getNode(): INode;
-	getCredentials: IExecuteFunctions['getCredentials'];
-	helpers: Pick<IExecuteFunctions['helpers'], 'httpRequest'>;
-}
-
 /** Every kind of context the nodes talk to the service from. */
 export type RequestContext =
 	| IExecuteFunctions
 	| ILoadOptionsFunctions
 	| IHookFunctions
-	| IWebhookFunctions
-	| CredentialTestRequests;
+	| IWebhookFunctions;
 
 export const CREDENTIAL_TYPE = 'contentPublishingApi';
 

@@ -63,23 +63,9 @@ interface ServiceProfile {
 	ttl: number;
 }
 
-// Built-in profiles standing in for a document the service serves but the node could not read (not
-// for one it does not serve): the credential test reports them.
-const unreadable = new WeakSet<Profile>();
-
-/**
- * The built-in profile, with why it stands in for the service's document; `served`: the service
- * serves one (the node could not read it, and tries again soon).
- */
-function builtInBecause(why: string, served = true): ServiceProfile {
-	const profile = { ...BUILT_IN_PROFILE, notFollowed: [{ part: WHOLE_DOCUMENT, why }] };
-	if (served) unreadable.add(profile);
-	return { profile, ttl: served ? UNREADABLE_PROFILE_TTL_MS : PROFILE_TTL_MS };
-}
-
-/** Why the node could not read the document the service serves, if this profile stands in for it. */
-export function unreadableDocument(profile: Profile): string | undefined {
-	return unreadable.has(profile) ? profile.notFollowed[0].why : undefined;
+/** The built-in profile, with why it stands in for the service's document. */
+function builtInBecause(why: string, ttl = UNREADABLE_PROFILE_TTL_MS): ServiceProfile {
+	return { profile: { ...BUILT_IN_PROFILE, notFollowed: [{ part: WHOLE_DOCUMENT, why }] }, ttl };
 }
 
 async function readServiceProfile(
@@ -109,7 +95,7 @@ async function readServiceProfile(
 	if (answer.statusCode === 404 || answer.statusCode === 410)
 		return builtInBecause(
 			`The service has no OpenAPI document at ${DOCUMENT_PATH} (HTTP ${answer.statusCode})`,
-			false,
+			PROFILE_TTL_MS,
 		);
 	if (answer.statusCode >= 300)
 		return builtInBecause(
@@ -179,15 +165,6 @@ async function readProfileOnce(this: RequestContext, credentials: Credentials): 
 		},
 	);
 	return await entry.profile;
-}
-
-/** The profile read from the service's document now, kept for the requests that follow. */
-export async function rereadProfile(
-	this: RequestContext,
-	credentials: Credentials,
-): Promise<Profile> {
-	readings.delete(readingKey(credentials));
-	return await readProfileOnce.call(this, credentials);
 }
 
 /** Reads the document again on the next request, unless it was read moments ago. */
