@@ -1,4 +1,7 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 
 import { simplify } from '../../nodes/ContentPublishing/actions/outputs';
 import { BUILT_IN_PROFILE } from '../../nodes/shared/profile/builtIn';
@@ -8,14 +11,28 @@ import { byId, FAST_WAIT, jsonOf, useFakeService } from '../support/fixtures';
  * Simplify: posts, list items and jobs in one shape on every service, whatever its envelope, its
  * names for a job's id, status and result, or its status words.
  */
+/** An example's node's parameters, by its name, with fast waits. */
+function exampleNode(file: string, name: string): INode['parameters'] {
+	const { nodes } = JSON.parse(
+		readFileSync(path.resolve(__dirname, '..', '..', 'examples', file), 'utf8'),
+	) as { nodes: INode[] };
+	const { parameters } = nodes.find((node) => node.name === name)!;
+	return { ...parameters, options: FAST_WAIT };
+}
+
 const JOB_KEYS = ['id', 'status', 'serviceStatus', 'result'];
 
+/**
+ * Each profile, its word for a job that succeeded, and the examples whose chains it runs: Simplify
+ * finds the result, but the names in it are the service's, and only some name them as the spec does
+ * (a blog post's `content` and `title`; a thread's `tweets` as texts).
+ */
 describe.each([
-	['primary', 'succeeded'],
-	['alternate', 'READY'],
-	['envelope', 'completed'],
-	['nested', 'done'],
-] as const)('the %s profile', (profile, succeeded) => {
+	['primary', 'succeeded', ['blog', 'thread']],
+	['alternate', 'READY', ['thread']],
+	['envelope', 'completed', []],
+	['nested', 'done', ['blog']],
+] as const)('the %s profile', (profile, succeeded, chains: readonly string[]) => {
 	const harness = useFakeService({ profile });
 
 	async function run(parameters: IDataObject): Promise<IDataObject[]> {
@@ -65,6 +82,48 @@ describe.each([
 		expect(thread).toMatchObject({ status: 'succeeded' });
 		expect(Object.values(thread.result as IDataObject)).toContainEqual(expect.any(Array));
 	});
+
+	(chains.includes('blog') ? it : it.skip)(
+		"runs example 1's chain, whose expressions read the simplified output",
+		async () => {
+			const blog = jsonOf(
+				await harness.run(exampleNode('1-transcript-to-linkedin.json', 'Generate blog post')),
+			);
+			const drafts = jsonOf(
+				await harness.run(exampleNode('1-transcript-to-linkedin.json', 'Save as draft'), {
+					input: blog.map((json) => ({ json })),
+				}),
+			);
+			const [draft] = drafts;
+			expect(harness.service.posts.get(String(draft.id))?.content).toBe(
+				(blog[0].result as IDataObject).content,
+			);
+			jsonOf(
+				await harness.run(exampleNode('1-transcript-to-linkedin.json', 'Publish to LinkedIn'), {
+					input: drafts.map((json) => ({ json })),
+				}),
+			);
+			expect(harness.service.posts.get(String(draft.id))?.status).toBe('published');
+		},
+	);
+
+	(chains.includes('thread') ? it : it.skip)(
+		"runs example 2's chain, whose expressions read the simplified output",
+		async () => {
+			const thread = jsonOf(
+				await harness.run(exampleNode('2-twitter-thread.json', 'Generate thread')),
+			);
+			jsonOf(
+				await harness.run(exampleNode('2-twitter-thread.json', 'Publish to Twitter'), {
+					input: thread.map((json) => ({ json })),
+				}),
+			);
+			const publication = [...harness.service.jobs.values()].at(-1);
+			expect(publication).toMatchObject({ type: 'publish.twitter', status: 'succeeded' });
+			expect(publication?.result).toMatchObject({ thread_urls: expect.any(Array) });
+			expect((publication?.result as { thread_urls: string[] }).thread_urls).toHaveLength(4);
+		},
+	);
 
 	it('outputs a running job as pending, with the same keys', async () => {
 		const job = harness.service.startJob('generate.linkedin', { prompt: 'Later' });
