@@ -47,7 +47,7 @@ import { isLoopbackHost } from '../../shared/transport/hosts';
 import { readPage } from '../../shared/transport/paging';
 import { endedJob, jobTimeoutError, statusText, type JobToAwait } from './poll';
 import { downloadMedia, type MediaOptions } from '../media/binary';
-import { errorJson, withoutErrorKey } from '../actions/outputs';
+import { errorJson, simplify, withoutErrorKey } from '../actions/outputs';
 
 // Wait Method "Service Event" (docs/waiting.md). The wait's state travels sealed in the resume
 // address: n8n keeps nothing of a waiting node's output for its webhook, and static data is the
@@ -903,6 +903,7 @@ async function resumedItems(
 	outputs: Map<number, IDataObject | Error>,
 ): Promise<INodeExecutionData[]> {
 	const items: INodeExecutionData[] = [];
+	const simple = context.getNodeParameter('simplify', false) === true;
 	for (const [itemIndex, jobId] of state.j.entries()) {
 		const pairedItem = { item: itemIndex };
 		if (jobId === null) {
@@ -914,9 +915,9 @@ async function resumedItems(
 		const media = Array.isArray(state.m) ? state.m[itemIndex] : state.m;
 		try {
 			if (output instanceof Error) throw output;
-			const json = withoutErrorKey(output);
+			const json = withoutErrorKey(simple ? simplify(profile, output, { job: true }) : output);
 			const binary =
-				media && (await downloadMedia.call(context, json, profile.jobs, media, itemIndex));
+				media && (await downloadMedia.call(context, output, profile.jobs, media, itemIndex));
 			items.push(binary ? { json, pairedItem, binary } : { json, pairedItem });
 		} catch (error) {
 			items.push({ json: errorJson(error as Error), pairedItem });
