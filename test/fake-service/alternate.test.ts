@@ -9,6 +9,7 @@ import {
 	serviceStarter,
 	startReceiver,
 	validateOpenApiDocument,
+	CLI_TIMEOUT_MS,
 	withCli,
 	type CheckedAnswer as Answer,
 } from './test-helpers';
@@ -769,24 +770,28 @@ describe('a service without a document', () => {
 });
 
 describe('cli', () => {
-	it('starts with --profile alternate and --no-openapi', async () => {
-		await withCli(
-			['--profile', 'alternate', '--no-openapi'],
-			'cli-alternate-key-0123456789',
-			async (output, url) => {
-				expect(output).toMatch(/^Profile: alternate$/m);
-				expect(output).toMatch(/^OpenAPI document: none \(404\)$/m);
-				const headers = { Authorization: 'Bearer cli-alternate-key-0123456789' };
-				const me = await fetch(`${url}/v1/me`, { headers });
-				expect(((await me.json()) as { data: { displayName: string } }).data.displayName).toEqual(
-					expect.any(String),
-				);
-				const missing = await fetch(`${url}/v1/openapi.json`, { headers });
-				expect([missing.status, missing.headers.get('content-type')]).toEqual([
-					404,
-					'application/problem+json; charset=utf-8',
-				]);
-			},
-		);
-	});
+	it(
+		'starts with --profile alternate and --no-openapi',
+		async () => {
+			await withCli(
+				['--profile', 'alternate', '--no-openapi'],
+				'cli-alternate-key-0123456789',
+				async (output, url) => {
+					expect(output).toMatch(/^Profile: alternate$/m);
+					expect(output).toMatch(/^OpenAPI document: none \(404\)$/m);
+					const headers = { Authorization: 'Bearer cli-alternate-key-0123456789' };
+					const me = await fetch(`${url}/v1/me`, { headers });
+					expect(((await me.json()) as { data: { displayName: string } }).data.displayName).toEqual(
+						expect.any(String),
+					);
+					const missing = await fetch(`${url}/v1/openapi.json`, { headers });
+					expect([missing.status, missing.headers.get('content-type')]).toEqual([
+						404,
+						'application/problem+json; charset=utf-8',
+					]);
+				},
+			);
+		},
+		CLI_TIMEOUT_MS,
+	);
 });

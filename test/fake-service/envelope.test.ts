@@ -8,6 +8,7 @@ import {
 	serviceStarter,
 	startReceiver,
 	validateOpenApiDocument,
+	CLI_TIMEOUT_MS,
 	withCli,
 	type CheckedAnswer,
 } from './test-helpers';
@@ -1052,20 +1053,28 @@ describe('webhook deliveries', () => {
 });
 
 describe('cli', () => {
-	it('starts with --profile envelope and prints the unapproved key', async () => {
-		await withCli(['--profile', 'envelope'], 'cli-envelope-key-0123456789', async (output, url) => {
-			expect(output).toMatch(/^Profile: envelope$/m);
-			const unapproved = /^Unapproved API key \(403\): (\S+)$/m.exec(output)?.[1];
-			const me = await fetch(`${url}/v1/me`, {
-				headers: { Authorization: 'Bearer cli-envelope-key-0123456789' },
-			});
-			expect(((await me.json()) as Envelope<{ full_name: string }>).result.full_name).toEqual(
-				expect.any(String),
+	it(
+		'starts with --profile envelope and prints the unapproved key',
+		async () => {
+			await withCli(
+				['--profile', 'envelope'],
+				'cli-envelope-key-0123456789',
+				async (output, url) => {
+					expect(output).toMatch(/^Profile: envelope$/m);
+					const unapproved = /^Unapproved API key \(403\): (\S+)$/m.exec(output)?.[1];
+					const me = await fetch(`${url}/v1/me`, {
+						headers: { Authorization: 'Bearer cli-envelope-key-0123456789' },
+					});
+					expect(((await me.json()) as Envelope<{ full_name: string }>).result.full_name).toEqual(
+						expect.any(String),
+					);
+					expect(
+						(await fetch(`${url}/v1/me`, { headers: { Authorization: `Bearer ${unapproved}` } }))
+							.status,
+					).toBe(403);
+				},
 			);
-			expect(
-				(await fetch(`${url}/v1/me`, { headers: { Authorization: `Bearer ${unapproved}` } }))
-					.status,
-			).toBe(403);
-		});
-	});
+		},
+		CLI_TIMEOUT_MS,
+	);
 });

@@ -20,6 +20,7 @@ import {
 	startReceiver,
 	validateOpenApiDocument,
 	waitFor,
+	CLI_TIMEOUT_MS,
 	withCli,
 	type ReceivedDelivery,
 	type Receiver,
@@ -980,13 +981,17 @@ describe('reset', () => {
 });
 
 describe('cli', () => {
-	it('prints the URL and API key, serves requests and stops on SIGTERM', async () => {
-		await withCli([], 'cli-test-key-0123456789', async (output, url) => {
-			expect(output).toMatch(/^API key: cli-test-key-0123456789$/m);
-			const response = await fetch(`${url}/v1/me`, {
-				headers: { Authorization: 'Bearer cli-test-key-0123456789' },
+	it(
+		'prints the URL and API key, serves requests and stops on SIGTERM',
+		async () => {
+			await withCli([], 'cli-test-key-0123456789', async (output, url) => {
+				expect(output).toMatch(/^API key: cli-test-key-0123456789$/m);
+				const response = await fetch(`${url}/v1/me`, {
+					headers: { Authorization: 'Bearer cli-test-key-0123456789' },
+				});
+				expect(response.status).toBe(200);
 			});
-			expect(response.status).toBe(200);
-		});
-	});
+		},
+		CLI_TIMEOUT_MS,
+	);
 });

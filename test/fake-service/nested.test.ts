@@ -18,6 +18,7 @@ import {
 	serviceStarter,
 	startReceiver,
 	validateOpenApiDocument,
+	CLI_TIMEOUT_MS,
 	withCli,
 	type CheckedAnswer as Answer,
 	type ReceivedDelivery,
@@ -1003,16 +1004,20 @@ describe('a state file', () => {
 });
 
 describe('cli', () => {
-	it('starts with --profile nested', async () => {
-		await withCli(['--profile', 'nested'], 'cli-nested-key-0123456789', async (output, url) => {
-			expect(output).toMatch(/^Profile: nested$/m);
-			const headers = { Authorization: 'Bearer cli-nested-key-0123456789' };
-			const pages = await fetch(`${url}/v1/pages?limit=1`, { headers });
-			expect(
-				((await pages.json()) as List<'pages', unknown>).response_metadata.next_cursor,
-			).not.toBe('');
-			const patch = await fetch(`${url}/v1/posts/post_x`, { method: 'PATCH', headers });
-			expect([patch.status, patch.headers.get('allow')]).toEqual([405, 'GET, POST, DELETE']);
-		});
-	});
+	it(
+		'starts with --profile nested',
+		async () => {
+			await withCli(['--profile', 'nested'], 'cli-nested-key-0123456789', async (output, url) => {
+				expect(output).toMatch(/^Profile: nested$/m);
+				const headers = { Authorization: 'Bearer cli-nested-key-0123456789' };
+				const pages = await fetch(`${url}/v1/pages?limit=1`, { headers });
+				expect(
+					((await pages.json()) as List<'pages', unknown>).response_metadata.next_cursor,
+				).not.toBe('');
+				const patch = await fetch(`${url}/v1/posts/post_x`, { method: 'PATCH', headers });
+				expect([patch.status, patch.headers.get('allow')]).toEqual([405, 'GET, POST, DELETE']);
+			});
+		},
+		CLI_TIMEOUT_MS,
+	);
 });

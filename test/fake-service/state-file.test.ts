@@ -13,7 +13,7 @@ import {
 	type Webhook,
 } from './index';
 import { boundedState, MAX_STATE_BYTES, readState, type SavedState } from './state-file';
-import { checkedCall, startReceiver, waitFor, withCli } from './test-helpers';
+import { checkedCall, CLI_TIMEOUT_MS, startReceiver, waitFor, withCli } from './test-helpers';
 
 /** The fake service's data kept in a file across restarts, as `npm start` uses it. */
 
@@ -214,18 +214,22 @@ it('leaves out records that are not what their list holds', async () => {
 	expect(second.pages.size).toBe(5);
 });
 
-it('is what the command line keeps with --state-file', async () => {
-	await withCli(['--state-file', file], 'cli-state-key-0123456789', async (output, url) => {
-		expect(output).toContain(`Data: kept in ${file}`);
-		const response = await fetch(`${url}/v1/posts`, {
-			method: 'POST',
-			headers: {
-				Authorization: 'Bearer cli-state-key-0123456789',
-				'Content-Type': 'application/json',
-			},
-			body: JSON.stringify({ content: 'From the command line' }),
+it(
+	'is what the command line keeps with --state-file',
+	async () => {
+		await withCli(['--state-file', file], 'cli-state-key-0123456789', async (output, url) => {
+			expect(output).toContain(`Data: kept in ${file}`);
+			const response = await fetch(`${url}/v1/posts`, {
+				method: 'POST',
+				headers: {
+					Authorization: 'Bearer cli-state-key-0123456789',
+					'Content-Type': 'application/json',
+				},
+				body: JSON.stringify({ content: 'From the command line' }),
+			});
+			expect(response.status).toBe(201);
 		});
-		expect(response.status).toBe(201);
-	});
-	expect(readState(file)?.posts.map((post) => post.content)).toEqual(['From the command line']);
-});
+		expect(readState(file)?.posts.map((post) => post.content)).toEqual(['From the command line']);
+	},
+	CLI_TIMEOUT_MS,
+);

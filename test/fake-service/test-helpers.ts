@@ -149,6 +149,12 @@ export function operationWalk(contract: ContractValidator, service: FakeService)
 	return { op, seen };
 }
 
+/**
+ * A test that runs the command line: ts-node compiles the fake service before it listens, which on
+ * a loaded machine (load 15 on 2 cores) took longer than Jest's 30 s.
+ */
+export const CLI_TIMEOUT_MS = 180_000;
+
 /** Runs the fake service's command line with these arguments and API key until `use` is done, then expects SIGTERM to stop it cleanly. */
 export async function withCli(
 	args: string[],
@@ -169,7 +175,7 @@ export async function withCli(
 	child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
 	const exitCode = new Promise<number | null>((resolve) => child.once('exit', resolve));
 	try {
-		await waitFor(() => output.includes('Press Ctrl+C'), 20_000);
+		await waitFor(() => output.includes('Press Ctrl+C'), CLI_TIMEOUT_MS - 30_000);
 		await use(
 			output,
 			/^Fake Content Publishing service: (http:\/\/127\.0\.0\.1:\d+)$/m.exec(output)?.[1] ?? '',
