@@ -3,14 +3,21 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { describeError, heldBy } from '../executor/answers';
 import { ProfileFieldError } from '../executor/request';
-import { headerValue, isRecord, pointerOf } from '../profile/pointer';
+import { headerValue, isRecord, pointerOf, type Headers } from '../profile/pointer';
 import type { ErrorProfile, OperationName } from '../profile/types';
 import { redact, redactValue, type RequestContext } from './credentials';
-import type { ServiceAnswer } from './http';
 
 /** The service's refusals as n8n errors: its message first, its code, details and a hint after. */
 
 export const MAX_QUOTED_TEXT = 300;
+
+/** An answer as read off the wire: what an exchange yields and a refusal is built from. */
+export interface ServiceAnswer {
+	statusCode: number;
+	headers: Headers;
+	text: string;
+}
+
 const TRANSIENT_STATUSES = new Set([429, 502, 503, 504]);
 
 /** An error of n8n's request helper, or of the network under it. */

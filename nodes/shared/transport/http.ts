@@ -4,19 +4,13 @@ import { NodeApiError } from 'n8n-workflow';
 import { outsideBase } from '../origin';
 import { headerValue, type Headers } from '../profile/pointer';
 import { redact, type RequestContext } from './credentials';
-import { cancelledError, failureDetails, MAX_QUOTED_TEXT } from './errors';
+import { cancelledError, failureDetails, MAX_QUOTED_TEXT, type ServiceAnswer } from './errors';
 
 /**
  * One exchange through n8n's request helper (its proxy and TLS settings apply): a hard deadline and
  * the execution's cancel around it, redirects only within the Base URL's origin, and the answer
  * read up to a size limit, so a service that sends without end holds neither memory nor execution.
  */
-
-export interface ServiceAnswer {
-	statusCode: number;
-	headers: Headers;
-	text: string;
-}
 
 export interface ExchangeSettings {
 	baseUrl: string;

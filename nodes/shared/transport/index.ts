@@ -26,8 +26,9 @@ import {
 	retryAfterMs,
 	serviceError,
 	withSentRequest,
+	type ServiceAnswer,
 } from './errors';
-import { exchange, notJsonError, type ServiceAnswer } from './http';
+import { exchange, notJsonError } from './http';
 import { endTurn, MAX_PAUSE_MS, takeTurn } from './pacing';
 import { isLostAnswer, recall, remember, sendPolicy, type SendPolicy } from './policy';
 
