@@ -45,8 +45,9 @@ import {
 } from '../../shared/transport';
 import { isLoopbackHost } from '../../shared/transport/hosts';
 import { readPage } from '../../shared/transport/paging';
-import { endedJob, jobTimeoutError, statusText, type JobToAwait } from './poll';
-import { downloadMedia, type MediaOptions } from '../media/binary';
+import { endedJob, jobTimeoutError, statusText } from './poll';
+import { downloadMedia } from '../media/binary';
+import type { JobToAwait, MediaOptions } from '../actions/types';
 import { errorJson, withoutErrorKey } from '../actions/outputs';
 
 // Wait Method "Service Event" (docs/waiting.md). The wait's state travels sealed in the resume
