@@ -28,7 +28,8 @@ import type {
 // A result is searched this deep, and this far, for media addresses.
 const MAX_MEDIA_DEPTH = 5;
 const MAX_MEDIA_VALUES = 10_000;
-const MAX_QUOTED_TEXT = 300;
+/** The most of a service's text an error or output quotes. */
+export const MAX_QUOTED_TEXT = 300;
 
 export interface Message {
 	body: unknown;

@@ -1,15 +1,13 @@
 import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { describeError, heldBy } from '../executor/answers';
+import { describeError, heldBy, MAX_QUOTED_TEXT } from '../executor/answers';
 import { ProfileFieldError } from '../executor/request';
 import { headerValue, isRecord, pointerOf, type Headers } from '../profile/pointer';
 import type { ErrorProfile, OperationName } from '../profile/types';
 import { redact, redactValue, type RequestContext } from './credentials';
 
 /** The service's refusals as n8n errors: its message first, its code, details and a hint after. */
-
-export const MAX_QUOTED_TEXT = 300;
 
 /** An answer as read off the wire: what an exchange yields and a refusal is built from. */
 export interface ServiceAnswer {

@@ -1,10 +1,11 @@
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { MAX_QUOTED_TEXT } from '../executor/answers';
 import { outsideBase } from '../origin';
 import { headerValue, type Headers } from '../profile/pointer';
 import { redact, type RequestContext } from './credentials';
-import { cancelledError, failureDetails, MAX_QUOTED_TEXT, type ServiceAnswer } from './errors';
+import { cancelledError, failureDetails, type ServiceAnswer } from './errors';
 
 /**
  * One exchange through n8n's request helper (its proxy and TLS settings apply): a hard deadline and
