@@ -23,7 +23,7 @@ import {
 	type PageToken,
 } from '../../shared/executor/answers';
 import { verifyDelivery } from '../../shared/executor/signatures';
-import { isRecord, own, readAt } from '../../shared/profile/pointer';
+import { isRecord, nonEmptyText, own, readAt } from '../../shared/profile/pointer';
 import type { Profile } from '../../shared/profile/types';
 import {
 	deleteRegistration,
@@ -45,6 +45,7 @@ import {
 } from '../../shared/transport';
 import { isLoopbackHost } from '../../shared/transport/hosts';
 import { readPage } from '../../shared/transport/paging';
+import { MAX_REMEMBERED } from '../../shared/transport/policy';
 import { endedJob, jobTimeoutError, statusText } from './poll';
 import { downloadMedia } from '../media/binary';
 import type { JobToAwait, MediaOptions } from '../actions/types';
@@ -109,7 +110,6 @@ const READ_REFILL_MS = 60_000 / UNSIGNED_READS_PER_MINUTE;
 export const NUDGE_DELAY_MS = 2_000;
 // Waits this process resumed, so that a call coming while n8n starts the execution does not resume it twice.
 const RESUMED_MEMORY_MS = 10 * 60_000;
-const MAX_REMEMBERED = 10_000;
 const UNREADABLE = {
 	error: 'The jobs could not be read; the execution goes on waiting. Send again.',
 };
@@ -228,10 +228,6 @@ function openState(
 	} catch {
 		return undefined;
 	}
-}
-
-function text(value: unknown): string | undefined {
-	return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 /** A registration on the service of a wait of this n8n's Content Publishing nodes. */
@@ -874,7 +870,7 @@ function holdBack(
 	const address = resumeAddress(context);
 	if (reads.owedAt <= Date.now() && address !== undefined) {
 		for (const param of [STATE_PARAM, UNTIL_PARAM, RUN_MAC_PARAM, SECRET_PARAM]) {
-			const value = text(query[param]);
+			const value = nonEmptyText(query[param]);
 			if (value !== undefined) address.searchParams.set(param, value);
 		}
 		reads.owedAt = Date.now() + waitMs;
@@ -943,14 +939,14 @@ export async function resumeOnEvent(this: IWebhookFunctions): Promise<IWebhookRe
 
 async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const query = context.getQueryData() as IDataObject;
-	const sealed = text(query[STATE_PARAM]) ?? '';
+	const sealed = nonEmptyText(query[STATE_PARAM]) ?? '';
 	const executionId = context.getExecutionId();
 	const nodeId = context.getNode().id;
 	const { key, credential } = await credentialOf(context);
 	const state = openState(key, { executionId, nodeId, sealed });
 	const ours =
 		state !== undefined &&
-		sameText(text(query[RUN_MAC_PARAM]) ?? '', runMac(context, key, state.n));
+		sameText(nonEmptyText(query[RUN_MAC_PARAM]) ?? '', runMac(context, key, state.n));
 	if (!ours)
 		return answer(context, 401, { error: 'This address is not the one this wait registered.' });
 	if (query[PROBE_PARAM] === '1') return answer(context, 200, { waiting: true });
@@ -970,7 +966,7 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 		const secret =
 			state.k === 1
 				? derivedSecret(profile, key, scope)
-				: unseal(key, scope, text(query[SECRET_PARAM]) ?? '');
+				: unseal(key, scope, nonEmptyText(query[SECRET_PARAM]) ?? '');
 		if (secret !== undefined) {
 			const request = context.getRequestObject();
 			const headers = context.getHeaderData() as Record<string, string | string[] | undefined>;

@@ -8,6 +8,11 @@ export function isRecord(value: unknown): value is IDataObject {
 	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** A string that is not empty; undefined for anything else. */
+export function nonEmptyText(value: unknown): string | undefined {
+	return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
 /** An object's own property; undefined for anything inherited. */
 export function own(value: unknown, key: string): unknown {
 	if (Array.isArray(value)) return /^(0|[1-9]\d{0,8})$/.test(key) ? value[Number(key)] : undefined;

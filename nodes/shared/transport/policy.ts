@@ -15,7 +15,8 @@ import { isTransient } from './errors';
 const ATTEMPTS = 3;
 // Answers of succeeded writes are kept this long and this many, in this n8n process.
 const REMEMBER_MS = 60 * 60_000;
-const MAX_REMEMBERED = 10_000;
+/** The most entries one of this process's memories holds. */
+export const MAX_REMEMBERED = 10_000;
 
 export interface SendPolicy {
 	attempts: number;
