@@ -135,7 +135,7 @@ interface WaitState {
 	k?: 1;
 }
 
-export interface EventWaitSetup {
+interface EventWaitSetup {
 	/** This execution's resume address for this node, with n8n's token where it has one. */
 	resume: URL;
 	/** The service's events for a finished and a failed job. */

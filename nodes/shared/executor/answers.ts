@@ -31,7 +31,7 @@ const MAX_MEDIA_VALUES = 10_000;
 /** The most of a service's text an error or output quotes. */
 export const MAX_QUOTED_TEXT = 300;
 
-export interface Message {
+interface Message {
 	body: unknown;
 	headers?: Headers;
 }
@@ -79,7 +79,7 @@ export interface ListPage {
 }
 
 /** The `rel="next"` address of an RFC 8288 `Link` header. */
-export function nextLink(header: string): string | undefined {
+function nextLink(header: string): string | undefined {
 	// Neither expression may start over at every character: `<` without end (an address holds no `<`)
 	// and `rel=` followed by spaces each held n8n's event loop for 50-100 ms in an 8 KB header.
 	for (const [, target, parameters] of header
@@ -293,7 +293,7 @@ function jobIdFromAddress(address: string, jobPath: string): string | undefined 
 	}
 }
 
-export interface FoundJob {
+interface FoundJob {
 	id: string;
 	job?: IDataObject;
 	via: 'job' | 'id' | 'address';

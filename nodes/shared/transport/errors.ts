@@ -175,7 +175,7 @@ export function notAsProfiled(
  * What the node sent, by names and places only, never a value: what a Profile Override is written
  * from. The query's values and the headers (the key among them) stay out.
  */
-export interface SentRequest {
+interface SentRequest {
 	operation: OperationName;
 	method: string;
 	path: string;

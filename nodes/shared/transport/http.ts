@@ -13,7 +13,7 @@ import { cancelledError, failureDetails, type ServiceAnswer } from './errors';
  * read up to a size limit, so a service that sends without end holds neither memory nor execution.
  */
 
-export interface ExchangeSettings {
+interface ExchangeSettings {
 	baseUrl: string;
 	apiKey: string;
 	itemIndex?: number;

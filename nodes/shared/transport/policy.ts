@@ -61,7 +61,7 @@ export function isLostAnswer(error: unknown): boolean {
 	);
 }
 
-export type Outcome<T> = { answered: T } | { unknown: true };
+type Outcome<T> = { answered: T } | { unknown: true };
 
 const outcomes = new Map<string, { outcome: Outcome<unknown>; at: number }>();
 const firstSentTimes = new Map<string, string>();
