@@ -23,7 +23,7 @@ export function own(value: unknown, key: string): unknown {
 
 /**
  * A record's own members, one at a time, so that a reading stopped by its budget stops here too:
- * Object.entries of an object of 9,000 members, as a JSON text makes it, took 10-27 ms at once.
+ * Object.entries of an object of thousands of members, as a JSON text makes it, is one long step.
  */
 export function* ownEntries(value: IDataObject | undefined): Generator<[string, unknown]> {
 	for (const key of Object.keys(value ?? {})) yield [key, value?.[key]];

@@ -37,8 +37,8 @@ class AnswerTooLarge extends Error {}
 
 /**
  * Reads an answer's body up to `maxBytes`; more stops the reading and fails. Decoded chunk by chunk
- * as it arrives and joined at the end (one copy): 16 MB decoded at once held n8n for 20 ms, and
- * pieces added one to another leave a string the parser's first look flattens in one turn.
+ * as it arrives and joined at the end (one copy): decoding a large answer at once is one long turn,
+ * and pieces added one to another leave a string the parser's first look flattens in one turn.
  */
 async function readText(body: BodyStream, maxBytes: number): Promise<string> {
 	const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
