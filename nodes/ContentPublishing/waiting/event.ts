@@ -45,7 +45,7 @@ import {
 } from '../../shared/transport';
 import { isLoopbackHost } from '../../shared/transport/hosts';
 import { readPage } from '../../shared/transport/paging';
-import { MAX_REMEMBERED } from '../../shared/transport/policy';
+import { keepInMemory } from '../../shared/transport/policy';
 import { endedJob, jobTimeoutError, statusText } from './poll';
 import { downloadMedia } from '../media/binary';
 import type { JobToAwait, MediaOptions } from '../actions/types';
@@ -433,14 +433,6 @@ async function stillWaiting(context: WaitContext, url: URL): Promise<boolean> {
 	}
 }
 
-/** Sets `key` in a memory of this process, forgetting the oldest entry where it holds MAX_REMEMBERED. */
-function remember<T>(memory: Map<string, T>, key: string, value: T): T {
-	if (!memory.has(key) && memory.size >= MAX_REMEMBERED)
-		memory.delete(memory.keys().next().value as string);
-	memory.set(key, value);
-	return value;
-}
-
 /** What a sweep runs with: a run of the node with the credential, and this n8n's resume address for it. */
 type Sweeper = { context: WaitContext; profile: Profile; resume: URL } & Awaited<
 	ReturnType<typeof credentialOf>
@@ -459,13 +451,13 @@ function planSweep(by: Sweeper, sealed: string, due: Due): void {
 	const plan = plans.get(by.credential) ?? { by, due: new Map<string, Due>() };
 	plan.by = by;
 	const planned = plan.due.get(sealed);
-	remember(plan.due, sealed, {
+	keepInMemory(plan.due, sealed, {
 		...due,
 		at: Math.min(due.at, planned?.at ?? due.at),
 		over: due.over === true || planned?.over === true,
 	});
 	if (plans.get(by.credential) === plan) return;
-	remember(plans, by.credential, plan);
+	keepInMemory(plans, by.credential, plan);
 	sweepWhenDue(plan).catch((error: unknown) =>
 		plan.by.context.logger.warn(
 			`Content Publishing: the sweeps of event waits stopped: ${safeMessage(error, plan.by.resume)}`,
@@ -848,7 +840,7 @@ const unsignedReads = new Map<string, UnsignedReads>();
 function unsignedReadsOf(wait: string): UnsignedReads {
 	const now = Date.now();
 	const full = { tokens: UNSIGNED_READS_PER_MINUTE, at: now, start: 0, owedAt: 0 };
-	const reads = unsignedReads.get(wait) ?? remember(unsignedReads, wait, full);
+	const reads = unsignedReads.get(wait) ?? keepInMemory(unsignedReads, wait, full);
 	reads.tokens = Math.min(
 		UNSIGNED_READS_PER_MINUTE,
 		reads.tokens + Math.max(0, now - reads.at) / READ_REFILL_MS,
@@ -1018,7 +1010,7 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 				{ context, profile, resume, key, credential },
 				{ sealed, until: state.d * 1000 },
 			);
-		remember(resumed, wait, Date.now() + RESUMED_MEMORY_MS);
+		keepInMemory(resumed, wait, Date.now() + RESUMED_MEMORY_MS);
 		unsignedReads.delete(wait);
 		return { noWebhookResponse: true, workflowData: [items] };
 	});
