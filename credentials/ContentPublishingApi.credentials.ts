@@ -1,10 +1,13 @@
 import type {
-	IAuthenticateGeneric,
+	IAuthenticate,
 	ICredentialTestRequest,
 	ICredentialType,
 	INodeProperties,
 	Icon,
 } from 'n8n-workflow';
+
+import { overridesProblem } from '../nodes/shared/profile/overrides';
+import { redact } from '../nodes/shared/transport/credentials';
 
 export class ContentPublishingApi implements ICredentialType {
 	name = 'contentPublishingApi';
@@ -40,18 +43,32 @@ export class ContentPublishingApi implements ICredentialType {
 		{
 			displayName: 'Profile Overrides',
 			name: 'profileOverrides',
-			type: 'json',
+			// Text, not 'json': n8n's JSON editor marks an empty value as invalid JSON, and empty is
+			// the usual value. n8n's own optional JSON fields hide behind a toggle, but n8n drops a
+			// hidden field's value: saved overrides would be lost. Checked by Test and before requests.
+			type: 'string',
+			typeOptions: { rows: 4 },
 			default: '',
+			placeholder: '{"operations": {"updatePost": {"method": "POST"}}}',
 			description:
 				'Optional corrections of how the node reads the service, as JSON in the shape of the profile that the Service → Describe operation outputs, such as {"operations": {"updatePost": {"method": "POST"}}}. Leave empty to follow the service\'s OpenAPI document.',
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: { Authorization: '=Bearer {{$credentials.apiKey}}' },
-		},
+	/**
+	 * The key as a Bearer token, as n8n's generic authentication would set it. A function so that
+	 * the credential's Test fails on Profile Overrides that break a rule, with the JSON path (n8n
+	 * shows the message of an error thrown here), before anything is sent. The checks that need the
+	 * service's document run in the nodes, before their first request.
+	 */
+	authenticate: IAuthenticate = async (credentials, requestOptions) => {
+		const apiKey = String(credentials.apiKey ?? '');
+		const problem = overridesProblem(credentials.profileOverrides);
+		if (problem !== undefined) throw new Error(redact(problem, apiKey));
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, Authorization: `Bearer ${apiKey}` },
+		};
 	};
 
 	test: ICredentialTestRequest = {
@@ -70,7 +87,7 @@ export class ContentPublishingApi implements ICredentialType {
 					key: 'constructor.name',
 					value: 'String',
 					message:
-						"The Base URL answered with a web page or text instead of JSON. Use the API's address (the one that serves /v1/me), without /v1.",
+						"Base URL: it answered with a web page or text instead of JSON. Use the API's address (the one that serves /v1/me), without /v1.",
 				},
 			},
 		],

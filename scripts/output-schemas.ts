@@ -170,6 +170,49 @@ export function outputSchema(document: OpenApiDocument, output: Output): JsonSch
 	return successSchema(document, output.endpoint);
 }
 
+/** A job as Simplify outputs it, on every service (docs/operations.md, Outputs: Simplify). */
+function simplifiedJobSchema(document: OpenApiDocument, result: string): JsonSchema {
+	const { error } = component(document, 'Job').properties as Record<string, JsonSchema>;
+	return {
+		type: 'object',
+		additionalProperties: false,
+		required: ['id', 'status', 'serviceStatus', 'result'],
+		properties: {
+			id: {
+				type: ['string', 'null'],
+				description: "The job's id; null for a result answered at once.",
+			},
+			status: {
+				enum: ['pending', 'scheduled', 'succeeded', 'failed'],
+				description: "The job's state in the node's words.",
+			},
+			serviceStatus: {
+				type: ['string', 'null'],
+				description: "The service's word for it (`done` or `not done` for a completion flag).",
+			},
+			result:
+				result === 'any'
+					? {
+							type: ['object', 'null'],
+							description: "The job's result once it succeeded; its shape depends on the job type.",
+						}
+					: component(document, result),
+			serviceError: (error.oneOf as JsonSchema[])[0],
+		},
+	};
+}
+
+/**
+ * What an operation outputs with Simplify on. A resource on the built-in conventions is already
+ * its id and its fields; a job becomes `{id, status, serviceStatus, result}`. Not shipped: n8n's
+ * editor previews one schema per operation, the default output's.
+ */
+export function simplifiedSchema(document: OpenApiDocument, output: Output): JsonSchema {
+	return 'job' in output
+		? simplifiedJobSchema(document, output.job)
+		: outputSchema(document, output);
+}
+
 /**
  * The trigger's item: the event, and the job with its result, the post, or the event's data. The
  * job is as the delivery carries it, `error` included.

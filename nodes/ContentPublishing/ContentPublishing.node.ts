@@ -11,7 +11,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { resources, router } from './actions/router';
-import { requestOptionsField } from './descriptions/common';
+import { requestOptionsField, simplifyField } from './descriptions/common';
 import { listSearch, loadOptions } from './methods';
 import { EVENT_WAIT_WEBHOOKS, resumeOnEvent } from './waiting/event';
 
@@ -39,6 +39,7 @@ const properties: INodeProperties[] = [
 		operationField,
 		...Object.values(operations).flatMap((operation) => operation.description),
 	]),
+	simplifyField,
 	requestOptionsField,
 ];
 

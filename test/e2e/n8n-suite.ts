@@ -968,16 +968,26 @@ function suite(pin: N8nPinName): void {
 					credentials: { ...CREDENTIAL, type: 'contentPublishingApi', data },
 				});
 
-			await expect(test({ baseUrl: service.url, apiKey: service.apiKey })).resolves.toEqual(
-				expect.objectContaining({ status: 'OK' }),
-			);
+			await expect(
+				test({ baseUrl: service.url, apiKey: service.apiKey, profileOverrides: '' }),
+			).resolves.toEqual(expect.objectContaining({ status: 'OK' }));
 			await expect(test({ baseUrl: service.url, apiKey: 'wrong-key' })).resolves.toEqual(
 				expect.objectContaining({ status: 'Error' }),
 			);
+			await expect(
+				test({
+					baseUrl: service.url,
+					apiKey: service.apiKey,
+					profileOverrides: '{"operations": {"updatePost": {"method": "FETCH"}}}',
+				}),
+			).resolves.toEqual({
+				status: 'Error',
+				message: expect.stringMatching(/^Profile Overrides: \/operations\/updatePost\/method: /),
+			});
 			service.injectFault({ nonJsonBody: true });
 			await expect(test({ baseUrl: service.url, apiKey: service.apiKey })).resolves.toEqual({
 				status: 'Error',
-				message: expect.stringMatching(/instead of JSON/),
+				message: expect.stringMatching(/^Base URL: .*instead of JSON/),
 			});
 		});
 	});

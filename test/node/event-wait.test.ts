@@ -225,6 +225,21 @@ describe.each(profiles)(
 			expect(harness.service.webhooks.size).toBe(0);
 		});
 
+		it('with Simplify on, resumes every item as {id, status, serviceStatus, result}', async () => {
+			const { ended } = await run(videoNode({ simplify: true }), inputs(2));
+			for (const job of [...harness.service.jobs.values()])
+				await harness.service.finishJob(job.id, 'succeeded');
+			const { items } = await ended;
+			expect(items.map((item) => item.json)).toEqual(
+				[...harness.service.jobs.values()].map((job, index) => ({
+					id: job.id,
+					status: 'succeeded',
+					serviceStatus: succeeded,
+					result: expect.objectContaining({ [names.duration]: 10 + index }),
+				})),
+			);
+		});
+
 		it('reads nothing for a signed event about another job, and nothing at all for a forged address', async () => {
 			const { executionId, ended } = await run(videoNode(), inputs(2));
 			const [registration] = [...harness.service.webhooks.values()];

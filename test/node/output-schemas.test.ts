@@ -4,7 +4,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IDataObject, INodeParameters, INodePropertyOptions } from 'n8n-workflow';
 
-import { SCHEMA_VERSION } from '../../scripts/output-schemas';
+import { OPERATION_OUTPUTS, SCHEMA_VERSION, simplifiedSchema } from '../../scripts/output-schemas';
+import { buildOpenApiDocument } from '../fake-service/openapi';
 import { byId, FAST_WAIT, jsonOf, useFakeService } from '../support/fixtures';
 import {
 	deliver,
@@ -138,6 +139,14 @@ describe('each schema describes what its operation outputs', () => {
 	let webhookId = '';
 	let jobId = '';
 
+	function expectFits(name: string, items: IDataObject[], schema: object): void {
+		const validate = ajv.compile(schema);
+		for (const item of items) {
+			validate(item);
+			expect({ name, errors: validate.errors ?? [] }).toEqual({ name, errors: [] });
+		}
+	}
+
 	async function run(parameters: INodeParameters): Promise<IDataObject[]> {
 		const result = await harness.run({ options: FAST_WAIT, ...parameters });
 		if (result.error) throw result.error;
@@ -203,10 +212,17 @@ describe('each schema describes what its operation outputs', () => {
 		const [resource, operation] = name.split('/');
 		const items = await run({ resource, operation, ...parameters() });
 		expect(items.length).toBeGreaterThan(0);
-		const validate = ajv.compile(shippedSchema(resource, operation));
-		for (const item of items) {
-			validate(item);
-			expect({ name, errors: validate.errors ?? [] }).toEqual({ name, errors: [] });
-		}
+		expectFits(name, items, shippedSchema(resource, operation));
+	});
+
+	it.each(cases)('%s, with Simplify on', async (name, parameters) => {
+		const [resource, operation] = name.split('/');
+		const items = await run({ resource, operation, simplify: true, ...parameters() });
+		expect(items.length).toBeGreaterThan(0);
+		expectFits(
+			name,
+			items,
+			simplifiedSchema(buildOpenApiDocument(), OPERATION_OUTPUTS[resource][operation]),
+		);
 	});
 });

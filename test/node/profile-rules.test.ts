@@ -409,6 +409,48 @@ describe("a job's completion", () => {
 	});
 });
 
+describe("a job's id", () => {
+	/** The jobs part and what the reading says it did not follow, for a job at this path. */
+	async function jobAt(path: string, schema: IDataObject) {
+		const profile = await read({ [path]: { get: ok(schema) } });
+		return {
+			id: profile.jobs.id,
+			notFollowed: profile.notFollowed.filter(({ part }) => part.startsWith("its jobs'")),
+		};
+	}
+
+	it('is the property the path names it by (Twilio-style `{Sid}`, here `{jobToken}`)', async () => {
+		expect(
+			await jobAt('/v1/jobs/{jobToken}', object({ jobToken: text(), status: text() })),
+		).toEqual({ id: ['/jobToken'], notFollowed: [] });
+	});
+
+	it('is the read-only property described as its identifier (Google AIP-122 `name`)', async () => {
+		const name = text('The server-assigned unique identifier of the operation.', {
+			readOnly: true,
+		});
+		expect(await jobAt('/v1/jobs/{job}', object({ name, done: { type: 'boolean' } }))).toEqual({
+			id: ['/name'],
+			notFollowed: [],
+		});
+	});
+
+	it('is said not followed where the job has none, and the built-in place stands in', async () => {
+		const found = await jobAt('/v1/jobs/{id}', object({ token: text(), progress: text() }));
+		expect(found.id).toEqual(['/id']);
+		expect(found.notFollowed).toEqual([
+			{
+				part: "its jobs' id",
+				why: "the job at #/paths/~1v1~1jobs~1{id}/get has no property named id, job_id, uid, uuid, gid, nor one it describes as the job's identifier (it has token, progress); the built-in /id stands in",
+			},
+			{
+				part: "its jobs' status",
+				why: 'the job at #/paths/~1v1~1jobs~1{id}/get has no status, state or phase with values, nor a yes/no that says it is done (it has token, progress); the built-in /status stands in',
+			},
+		]);
+	});
+});
+
 describe('the job an answer starts', () => {
 	it('is pointed at by a 202 with a Location (Azure), or held in an envelope', async () => {
 		const envelope = object({

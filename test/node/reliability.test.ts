@@ -2,6 +2,7 @@
  * Writes happen once per item: n8n's Retry On Fail, lost answers and repeated runs meet the same
  * Idempotency-Key, and a success never looks like a failure to n8n.
  */
+import { recall, remember } from '../../nodes/shared/transport/policy';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { startFakeService } from '../fake-service';
@@ -389,4 +390,17 @@ describe('sending under a rate limit (the fake service allows 20 requests a seco
 		},
 		60_000,
 	);
+});
+
+describe('the memory of succeeded writes is bounded in size as in count', () => {
+	it('keeps at most 64 Mi characters of answers, the oldest going first', () => {
+		const megabyte = 1024 * 1024;
+		const key = (index: number) => `createPost:size-test-${index}`;
+		for (let index = 0; index < 70; index++)
+			remember(key(index), { answered: { index } }, megabyte);
+		expect(recall(key(0))).toBeUndefined();
+		expect(recall(key(5))).toBeUndefined();
+		expect(recall(key(6))).toEqual({ answered: { index: 6 } });
+		expect(recall(key(69))).toEqual({ answered: { index: 69 } });
+	});
 });

@@ -427,7 +427,8 @@ export async function loadOptions(
 
 /**
  * Runs the credential's declarative test the way n8n's CredentialsTester does: through
- * RoutingNode, then the test's rules on the answer.
+ * RoutingNode (the credential's `authenticate` included), then the test's rules on the answer; a
+ * failure as the error's status text, else its cause's code, else its message.
  */
 export async function testCredential(
 	credentials: TestCredentials,
@@ -494,13 +495,16 @@ export async function testCredential(
 	try {
 		response = await new RoutingNode(context, probeType, decrypted as never).runNode();
 	} catch (error) {
-		const status = (error as { cause?: { response?: { status: number; statusText: string } } })
-			.cause?.response;
+		const { cause } = error as {
+			cause?: { response?: { status: number; statusText: string }; code?: string };
+		};
+		const status = cause?.response;
 		if (status)
 			return {
 				status: 'Error',
 				message: status.statusText || `Received HTTP status code: ${status.status}`,
 			};
+		if (cause?.code) return { status: 'Error', message: cause.code };
 		return { status: 'Error', message: (error as Error).message };
 	}
 	for (const rule of test.rules ?? []) {

@@ -16,7 +16,7 @@ import { readRequestTimeout } from '../parameters/fields';
 import { awaitByEvent, prepareEventWait } from '../waiting/event';
 import { resultOrJobToAwait, waitForJob } from '../waiting/poll';
 import { downloadMedia } from '../media/binary';
-import { errorJson, withoutErrorKey } from './outputs';
+import { errorJson, simplify, type Simplified, withoutErrorKey } from './outputs';
 import * as account from './account';
 import * as content from './content';
 import * as job from './job';
@@ -24,13 +24,7 @@ import * as page from './page';
 import * as post from './post';
 import * as publication from './publication';
 import * as service from './service';
-import {
-	JobToAwait,
-	type MediaOptions,
-	type OperationPlan,
-	type Resource,
-	type WaitOptions,
-} from './types';
+import { JobToAwait, type OperationPlan, type Resource, type WaitOptions } from './types';
 import * as webhook from './webhook';
 
 /** Each resource's Operation field and operations, in the order of the Resource list. */
@@ -104,6 +98,13 @@ function waitOf(plan: OperationPlan | undefined): WaitOptions | undefined {
 	return plan !== undefined && 'endpoint' in plan ? plan.wait : undefined;
 }
 
+/** What Simplify takes an operation's output for: a job, a resource, or (Service → Describe) nothing. */
+function simplifiedAs(plan: OperationPlan): Simplified | undefined {
+	if (plan instanceof JobToAwait) return { job: true };
+	if ('list' in plan) return { endpoint: plan.list };
+	return 'endpoint' in plan ? { endpoint: plan.endpoint } : undefined;
+}
+
 /** Fails an item whose parameters the service has no place for, before anything is sent for any item. */
 function checkFields(
 	this: IExecuteFunctions,
@@ -169,21 +170,24 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	const outputs: INodeExecutionData[][] = new Array(items.length);
 
-	// An item's output; a finished job's media downloaded into its binary fields when asked for.
+	// An item's output, simplified where asked; a finished job's media downloaded into its binary fields when asked for.
 	const outputOf = async (
 		data: IDataObject | IDataObject[],
-		media: MediaOptions | undefined,
+		plan: OperationPlan,
 		itemIndex: number,
 	) => {
+		const of = simplifiedAs(plan);
+		const simple = of !== undefined && this.getNodeParameter('simplify', itemIndex, false) === true;
+		const shown = (json: IDataObject) =>
+			withoutErrorKey(simple && profile !== undefined ? simplify(profile, json, of) : json);
 		const output = this.helpers.constructExecutionMetaData(
-			this.helpers.returnJsonArray(
-				Array.isArray(data) ? data.map(withoutErrorKey) : withoutErrorKey(data),
-			),
+			this.helpers.returnJsonArray(Array.isArray(data) ? data.map(shown) : shown(data)),
 			{ itemData: { item: itemIndex } },
 		);
-		if (media === undefined || profile === undefined) return output;
+		const media = plan instanceof JobToAwait || 'endpoint' in plan ? plan.media : undefined;
+		if (media === undefined || profile === undefined || Array.isArray(data)) return output;
 		const [item] = output;
-		const binary = await downloadMedia.call(this, item.json, profile.jobs, media, itemIndex);
+		const binary = await downloadMedia.call(this, data, profile.jobs, media, itemIndex);
 		return [{ ...item, binary }];
 	};
 
@@ -246,8 +250,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			if (answer instanceof JobToAwait) {
 				jobsToAwait.push({ itemIndex, job: answer });
 			} else {
-				const media = 'endpoint' in plan ? plan.media : undefined;
-				outputs[itemIndex] = await outputOf(answer, media, itemIndex);
+				outputs[itemIndex] = await outputOf(answer, plan, itemIndex);
 			}
 		} catch (error) {
 			outputs[itemIndex] = fail(error as Error, itemIndex);
@@ -268,7 +271,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const read = known?.get(itemIndex);
 			if (read instanceof Error) throw read;
 			const finished = read ?? (await waitForJob.call(this, job, itemIndex, timeouts[itemIndex]));
-			outputs[itemIndex] = await outputOf(finished, job.media, itemIndex);
+			outputs[itemIndex] = await outputOf(finished, job, itemIndex);
 		} catch (error) {
 			outputs[itemIndex] = fail(error as Error, itemIndex);
 		}

@@ -101,6 +101,16 @@ export const waitOptionsField: INodeProperties = {
 };
 
 /** Settings of every request the node sends, for every operation. */
+/** Off by default: a saved workflow outputs what the service answers, as it did before. */
+export const simplifyField: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: false,
+	displayOptions: { hide: { resource: ['service'] } },
+	description: 'Whether to return a simplified version of the response instead of the raw data',
+};
+
 export const requestOptionsField: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',

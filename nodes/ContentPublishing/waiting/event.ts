@@ -49,7 +49,7 @@ import { keepInMemory } from '../../shared/transport/policy';
 import { endedJob, jobTimeoutError, statusText } from './poll';
 import { downloadMedia } from '../media/binary';
 import type { JobToAwait, MediaOptions } from '../actions/types';
-import { errorJson, withoutErrorKey } from '../actions/outputs';
+import { errorJson, simplify, withoutErrorKey } from '../actions/outputs';
 
 // Wait Method "Service Event" (docs/waiting.md). The wait's state travels sealed in the resume
 // address: n8n keeps nothing of a waiting node's output for its webhook, and static data is the
@@ -892,6 +892,7 @@ async function resumedItems(
 	outputs: Map<number, IDataObject | Error>,
 ): Promise<INodeExecutionData[]> {
 	const items: INodeExecutionData[] = [];
+	const simple = context.getNodeParameter('simplify', false) === true;
 	for (const [itemIndex, jobId] of state.j.entries()) {
 		const pairedItem = { item: itemIndex };
 		if (jobId === null) {
@@ -903,9 +904,9 @@ async function resumedItems(
 		const media = Array.isArray(state.m) ? state.m[itemIndex] : state.m;
 		try {
 			if (output instanceof Error) throw output;
-			const json = withoutErrorKey(output);
+			const json = withoutErrorKey(simple ? simplify(profile, output, { job: true }) : output);
 			const binary =
-				media && (await downloadMedia.call(context, json, profile.jobs, media, itemIndex));
+				media && (await downloadMedia.call(context, output, profile.jobs, media, itemIndex));
 			items.push(binary ? { json, pairedItem, binary } : { json, pairedItem });
 		} catch (error) {
 			items.push({ json: errorJson(error as Error), pairedItem });

@@ -467,6 +467,30 @@ export function checkOverrides(
 	}
 }
 
+// Results of `overridesProblem` by the overrides text, the oldest dropped first.
+const checked = new Map<string, string | undefined>();
+const MAX_CHECKED = 100;
+
+/**
+ * What is wrong with the Profile Overrides over the built-in profile, as the credential's Test shows
+ * it ("Profile Overrides: /operations/updatePost/method: must be …"), or nothing. Checked without the
+ * service's document, and remembered by the text: the credential's `authenticate` asks on every
+ * request.
+ */
+export function overridesProblem(raw: unknown): string | undefined {
+	const text = typeof raw === 'string' ? raw : JSON.stringify(raw ?? '');
+	if (checked.has(text)) return checked.get(text);
+	const message = checkOverrides(raw, BUILT_IN_PROFILE).problem?.message.replace(
+		/^Profile Overrides /,
+		'Profile Overrides: ',
+	);
+	// Too long a text fails at once, and is not kept.
+	if (text.length > MAX_OVERRIDES_LENGTH) return message;
+	if (checked.size >= MAX_CHECKED) checked.delete(checked.keys().next().value as string);
+	checked.set(text, message);
+	return message;
+}
+
 /** The profile with the overrides over it, checked as a whole; `overridden` lists what they set. */
 export function applyOverrides(
 	profile: Profile,

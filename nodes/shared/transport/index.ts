@@ -326,7 +326,7 @@ async function sendByPolicy(
 				profile,
 			};
 			if (answer.text.length <= MAX_REMEMBERED_ANSWER)
-				remember(policy.memoKey, { answered: result });
+				remember(policy.memoKey, { answered: result }, answer.text.length);
 			return result;
 		} catch (error) {
 			const retryAfter = retryAfterMs(error);

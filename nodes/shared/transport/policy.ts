@@ -17,6 +17,8 @@ const ATTEMPTS = 3;
 const REMEMBER_MS = 60 * 60_000;
 // The most entries one of this process's memories holds.
 const MAX_REMEMBERED = 10_000;
+// And this many characters of answers in all: 10,000 answers of up to a megabyte each would be 10 GB.
+const MAX_REMEMBERED_CHARACTERS = 64 * 1024 * 1024;
 
 export interface SendPolicy {
 	attempts: number;
@@ -63,7 +65,13 @@ export function isLostAnswer(error: unknown): boolean {
 
 type Outcome<T> = { answered: T } | { unknown: true };
 
-const outcomes = new Map<string, { outcome: Outcome<unknown>; at: number }>();
+const outcomes = new Map<string, { outcome: Outcome<unknown>; at: number; size: number }>();
+let rememberedCharacters = 0;
+
+function forget(memoKey: string): void {
+	rememberedCharacters -= outcomes.get(memoKey)?.size ?? 0;
+	outcomes.delete(memoKey);
+}
 const firstSentTimes = new Map<string, string>();
 
 /** Sets `key` in a memory of this process, forgetting the oldest entry where it holds MAX_REMEMBERED. */
@@ -90,14 +98,26 @@ export function recall<T>(memoKey: string | undefined): Outcome<T> | undefined {
 	if (memoKey === undefined) return undefined;
 	const now = Date.now();
 	for (const [key, { at }] of outcomes) {
-		if (now - at < REMEMBER_MS && outcomes.size <= MAX_REMEMBERED) break;
-		outcomes.delete(key);
+		if (
+			now - at < REMEMBER_MS &&
+			outcomes.size <= MAX_REMEMBERED &&
+			rememberedCharacters <= MAX_REMEMBERED_CHARACTERS
+		)
+			break;
+		forget(key);
 	}
 	return outcomes.get(memoKey)?.outcome as Outcome<T> | undefined;
 }
 
-export function remember<T>(memoKey: string | undefined, outcome: Outcome<T>): void {
+/** Remembers an item's outcome; `size`: the characters of the answer it holds. */
+export function remember<T>(memoKey: string | undefined, outcome: Outcome<T>, size = 0): void {
 	if (memoKey === undefined) return;
-	outcomes.delete(memoKey);
-	outcomes.set(memoKey, { outcome, at: Date.now() });
+	forget(memoKey);
+	outcomes.set(memoKey, { outcome, at: Date.now(), size });
+	rememberedCharacters += size;
+	// The oldest go first once the memory holds too much; the newest stays whatever its size.
+	for (const key of outcomes.keys()) {
+		if (rememberedCharacters <= MAX_REMEMBERED_CHARACTERS || key === memoKey) break;
+		forget(key);
+	}
 }

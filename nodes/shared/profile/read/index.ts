@@ -320,7 +320,7 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 	}
 	const jobs = await step(
 		'its jobs',
-		() => readJobs(reader, jobSchema, found.get('getJob')?.from ?? 'built-in'),
+		() => readJobs(reader, jobSchema, found.get('getJob'), notFollowed),
 		BUILT_IN_PROFILE.jobs,
 	);
 	const errors = await step(

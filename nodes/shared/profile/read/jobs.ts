@@ -1,9 +1,9 @@
 import { BUILT_IN_PROFILE } from '../builtIn';
-import { pointerOf } from '../pointer';
-import type { JobProfile } from '../types';
+import { own, pointerOf, segmentsOf } from '../pointer';
+import type { JobProfile, Profile } from '../types';
 import { isUri } from './answers';
 import { DocumentReader, firstSentence, normalizeName, ownText, type Schema } from './document';
-import { named } from './operations';
+import { named, type DocumentOperation } from './operations';
 import { statesOf } from './words';
 
 /**
@@ -15,12 +15,20 @@ import { statesOf } from './words';
 const MEDIA_WORDS =
 	/video|image|audio|media|thumbnail|picture|photo|file|asset|download|poster|clip|render/;
 
+const ID_NAMES = ['id', 'job_id', 'uid', 'uuid', 'gid'];
+
+/**
+ * The job profile; a job schema without an id or a completion the rules know is said in
+ * `notFollowed` (the built-in places stand in, and an answer without them fails when read).
+ */
 export function readJobs(
 	reader: DocumentReader,
 	schema: Schema | undefined,
-	from: string,
+	getJob: DocumentOperation | undefined,
+	notFollowed: Profile['notFollowed'],
 ): JobProfile {
 	const fallback = BUILT_IN_PROFILE.jobs;
+	const from = getJob?.from ?? 'built-in';
 	const shape = reader.shape(schema);
 	if (shape === undefined) return fallback;
 	const properties = [...shape.properties.entries()];
@@ -78,8 +86,38 @@ export function readJobs(
 				)
 			: undefined;
 	const media = mediaNames(reader, result === undefined ? undefined : shape.properties.get(result));
+	// The id by its name, by the name Job → Get's path gives it (`{jobId}`), or as the document describes it.
+	const pathParameters =
+		getJob === undefined
+			? []
+			: [...(segmentsOf(getJob.from.slice(1))[1] ?? '').matchAll(/\{([^{}]+)\}/g)].map(
+					([, name]) => name,
+				);
+	const id =
+		pick(named(...ID_NAMES)) ??
+		pick(named(...pathParameters)) ??
+		pick(
+			(_, property) =>
+				own(reader.deref(property), 'readOnly') === true &&
+				/\b(identifier|unique id)\b/.test(firstSentence(property)),
+		);
+	const places = properties
+		.slice(0, 10)
+		.map(([name]) => name)
+		.join(', ');
+	const otherNames = pathParameters.filter((name) => !named(...ID_NAMES)(name));
+	if (id === undefined)
+		notFollowed.push({
+			part: "its jobs' id",
+			why: `the job at ${from} has no property named ${ID_NAMES.join(', ')}${otherNames.length > 0 ? ` or ${otherNames.join(', ')}` : ''}, nor one it describes as the job's identifier (it has ${places}); the built-in /id stands in`,
+		});
+	if (status === undefined && flag === undefined && plainStatus === undefined)
+		notFollowed.push({
+			part: "its jobs' status",
+			why: `the job at ${from} has no status, state or phase with values, nor a yes/no that says it is done (it has ${places}); the built-in ${fallback.completion.by === 'status' ? fallback.completion.status.join(', ') : 'completion'} stands in`,
+		});
 	return {
-		id: at(pick(named('id', 'job_id', 'uid', 'uuid', 'gid'))) ?? fallback.id,
+		id: at(id) ?? fallback.id,
 		completion,
 		result: at(result) ?? fallback.result,
 		error: at(error) ?? fallback.error,
