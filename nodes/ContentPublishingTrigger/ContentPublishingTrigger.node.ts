@@ -30,6 +30,7 @@ import {
 	serviceEvents,
 } from '../shared/transport';
 import { readAllItems } from '../shared/transport/paging';
+import { notAsProfiled } from '../shared/transport/errors';
 import {
 	deleteRegistration,
 	isNotFound,
@@ -219,23 +220,32 @@ export class ContentPublishingTrigger implements INodeType {
 				// id was lost; removing it first keeps deliveries from arriving twice.
 				await deleteWebhooksFor.call(this, profile, webhookUrl);
 
-				const { id, secret, weakness } = await registerWebhook(this, profile, {
+				const { id, secret, weakness, withoutId } = await registerWebhook(this, profile, {
 					url: webhookUrl,
 					events,
 					description: `n8n workflow ${this.getWorkflow().id ?? ''}`.trim(),
 				});
-				if (id === undefined || secret === undefined) {
+				if (id === undefined) {
+					// Without its id the webhook could never be removed: remove it now.
+					await deleteWebhooksFor.call(this, profile, webhookUrl);
+					throw notAsProfiled(
+						this,
+						'The service registered the webhook but answered without its id',
+						`the registration's id at ${profile.operations.listWebhooks.answer.itemId ?? '/id'}`,
+						withoutId,
+						'{"operations": {"listWebhooks": {"answer": {"itemId": "/hook_id"}}}}',
+					);
+				}
+				if (secret === undefined) {
 					const problem =
-						id === undefined
-							? 'The service registered the webhook but answered without its id'
-							: weakness !== undefined
-								? `The service registered the webhook but answered with a signing secret that is no secret: ${weakness}`
-								: 'The service registered the webhook but neither took nor gave a signing secret';
-					// Without its id the webhook could never be removed, without a secret no delivery checked: remove it now.
+						weakness !== undefined
+							? `The service registered the webhook but answered with a signing secret that is no secret: ${weakness}`
+							: 'The service registered the webhook but neither took nor gave a signing secret';
+					// Without a secret no delivery could be checked: remove it now.
 					await deleteWebhooksFor.call(this, profile, webhookUrl);
 					throw new NodeApiError(this.getNode(), { problem } as JsonObject, {
 						message: problem,
-						description: id !== undefined && weakness !== undefined ? NO_SECRET : NOT_REGISTERED,
+						description: weakness !== undefined ? NO_SECRET : NOT_REGISTERED,
 					});
 				}
 				const { jobs, webhooks } = profile;

@@ -104,6 +104,8 @@ export async function deleteRegistration(context: RequestContext, id: string): P
 
 export interface Registered {
 	id?: string;
+	/** The registration as the service answered it, where it held no id: what it held instead. */
+	withoutId?: unknown;
 	/** The node's own secret, or the service's where it is one. */
 	secret?: string;
 	/** What is wrong with the secret the service made, by its shape only (it may be real but short). */
@@ -129,9 +131,12 @@ export async function registerWebhook(
 	});
 	const created = readResource(profile.operations.createWebhook.answer, answer.body);
 	const id = registrationId(profile, created);
-	if (chosen.by !== 'service') return { id, secret: own };
+	const answered = id === undefined ? { id, withoutId: created } : { id };
+	if (chosen.by !== 'service') return { ...answered, secret: own };
 	const made = readAt(created, chosen.at);
-	if (made === undefined) return { id };
+	if (made === undefined) return answered;
 	const weakness = secretProblem(made, chosen.pattern, signature, [url, description, ...events]);
-	return weakness === undefined ? { id, secret: made as string } : { id, weakness };
+	return weakness === undefined
+		? { ...answered, secret: made as string }
+		: { ...answered, weakness };
 }

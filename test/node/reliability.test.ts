@@ -127,9 +127,16 @@ describe('the trigger when the service answers a registration without an id', ()
 		});
 		const node = triggerNode({ events: ['job.completed'] } as never);
 		const workflow = triggerWorkflow(node);
-		await expect(runWebhookMethod(workflow, node, harness.credentials, 'create')).rejects.toThrow(
-			'The service registered the webhook but answered without its id',
+		const failure = await runWebhookMethod(workflow, node, harness.credentials, 'create').then(
+			() => undefined,
+			(error: unknown) => error as { message: string; description?: string },
 		);
+		expect(failure?.message).toBe('The service registered the webhook but answered without its id');
+		// What was expected where, what the answer held (names only) and the override that fixes it.
+		expect(failure?.description).toMatch(
+			/^Expected the registration's id at \/id; the answer held .*\burl\b.*\bevents\b.*"itemId": "\/hook_id"/,
+		);
+		expect(failure?.description).not.toContain('https://');
 		expect(harness.sent('createWebhook')).toHaveLength(1);
 		expect(harness.service.webhooks.size).toBe(0);
 		const stored = workflow.getStaticData('node', node) as {
