@@ -9,12 +9,12 @@ import { setOwn } from './profile/pointer';
  * slices that yield in between. A key named `__proto__` is an own property, as with JSON.parse.
  */
 
-export interface JsonLimits {
+interface JsonLimits {
 	maxLength: number;
 	maxDepth: number;
 	/** Most values (objects, arrays, strings, numbers, literals) in the whole text. */
 	maxValues: number;
-	/** Most members of one object: listing 600,000 paths' keys held n8n's event loop for a second. */
+	/** Most members of one object: listing a huge object's keys is one long turn of the event loop. */
 	maxMembers?: number;
 	/** Most entries of one array: growing an array of millions copies it whole, in one turn. */
 	maxItems?: number;
@@ -27,7 +27,7 @@ const DIRECT_PARSE_LENGTH = 64 * 1024;
 // How long one slice may run before it yields to other work.
 const SLICE_MS = 4;
 // The clock is read every so many values, or every so many characters: values of a megabyte each
-// (descriptions, enum values) made 2,048 of them take 160 ms between two checks.
+// (descriptions, enum values) would otherwise put long stretches between two checks.
 const CHECK_EVERY_VALUES = 2048;
 const CHECK_EVERY_CHARACTERS = 256 * 1024;
 // A string is read in pieces of about this many characters (well under a millisecond each).
@@ -35,11 +35,11 @@ const STRING_PIECE = 64 * 1024;
 // V8 copies a shorter slice of a string; a longer one shares the whole string's characters.
 const MIN_SHARED_LENGTH = 13;
 
-// No real number nears this many digits; reading 15 million of them and converting them took 45 ms.
+// No real number nears this many digits; reading and converting millions of them is one long turn.
 const MAX_NUMBER_DIGITS = 1_000;
 // Each part read up to that bound, so that a longer number is found without reading it whole.
 const NUMBER = /-?(?:0|[1-9]\d{0,999})(?:\.\d{1,1000})?(?:[eE][+-]?\d{1,1000})?/y;
-// No real text has a megabyte of whitespace in a row; 15 MB of it took 32 ms to step over at once.
+// No real text has a megabyte of whitespace in a row; stepping over more at once is one long turn.
 const MAX_WHITESPACE = 1024 * 1024;
 const WHITESPACE = new RegExp(`[ \\t\\n\\r]{0,${MAX_WHITESPACE}}`, 'y');
 const LITERALS = [
@@ -146,11 +146,11 @@ async function parseInSlices(
 	};
 	// JSON.parse checks a piece's escapes and that it has no raw control characters, and makes a
 	// string of its own: a slice of the text shares its characters and keeps the whole text alive
-	// (a profile's few event names held their 30 MB document in the profile cache).
+	// (a profile's few event names would keep their whole document in the profile cache).
 	const decode = (from: number, to: number) => JSON.parse(`"${text.slice(from, to)}"`) as string;
 	/**
-	 * The rest of a long string, piece by piece with breaks for n8n in between: one pass over 5
-	 * million `\"` and JSON.parse of them held the event loop for 25 ms. A piece ends after a whole
+	 * The rest of a long string, piece by piece with breaks for n8n in between: one pass over millions
+	 * of escapes and JSON.parse of them is one long turn. A piece ends after a whole
 	 * escape, so it parses on its own; halves of a surrogate pair in two pieces join up again.
 	 */
 	const readPieces = async (first: string, from: number): Promise<string> => {
@@ -247,8 +247,8 @@ async function parseInSlices(
 		attach(Number(match[0]));
 	};
 
-	// Only a long string is read asynchronously: awaiting every value queued a microtask per value,
-	// which in n8n (async hooks on) made 2,048 values take 70 ms between two looks at the clock.
+	// Only a long string is read asynchronously: awaiting every value queues a microtask per value,
+	// which in n8n (async hooks on) puts long stretches between two looks at the clock.
 	while (!done) {
 		skipWhitespace();
 		const top = stack[stack.length - 1];

@@ -6,14 +6,14 @@
  */
 
 /** No real API's path comes near it (the longest in 14 public documents: 118 characters). */
-export const MAX_PATH_LENGTH = 200;
+const MAX_PATH_LENGTH = 200;
 
 // RFC 3986 path characters (`pchar` and `/`), `{}` around a template's parameter; `%` before two hex digits.
 const PLAIN_PATH = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@{}%/]*$/;
 const BARE_PERCENT = /%(?![0-9A-Fa-f]{2})/;
 
 /** A text decoded as often as a server might (`%252e` is `.` to one that decodes twice). */
-export function decodedFully(text: string): string {
+function decodedFully(text: string): string {
 	let decoded = text;
 	for (let round = 0; round < 4; round++) {
 		try {

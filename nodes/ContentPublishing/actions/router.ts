@@ -14,7 +14,7 @@ import {
 import { readAllItems } from '../../shared/transport/paging';
 import { readRequestTimeout } from '../parameters/fields';
 import { awaitByEvent, prepareEventWait } from '../waiting/event';
-import { JobToAwait, resultOrJobToAwait, waitForJob, type WaitOptions } from '../waiting/poll';
+import { resultOrJobToAwait, waitForJob } from '../waiting/poll';
 import { downloadMedia } from '../media/binary';
 import { errorJson, simplify, type Simplified, withoutErrorKey } from './outputs';
 import * as account from './account';
@@ -24,7 +24,7 @@ import * as page from './page';
 import * as post from './post';
 import * as publication from './publication';
 import * as service from './service';
-import type { OperationPlan, Resource } from './types';
+import { JobToAwait, type OperationPlan, type Resource, type WaitOptions } from './types';
 import * as webhook from './webhook';
 
 /** Each resource's Operation field and operations, in the order of the Resource list. */

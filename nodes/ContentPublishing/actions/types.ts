@@ -1,13 +1,36 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { OperationName } from '../../shared/profile/types';
-import type { MediaOptions } from '../media/binary';
-import type { JobToAwait, WaitOptions } from '../waiting/poll';
+import type { DownloadLimits } from '../../shared/transport/download';
 
 /** Extra Body Fields and Extra Query Parameters: sent as given, last, so they override the rest. */
 export interface ExtraFields {
 	body: IDataObject;
 	qs: IDataObject;
+}
+
+export interface WaitOptions {
+	pollIntervalSeconds: number;
+	maxWaitSeconds: number;
+	/** Polling from the running node, or sleeping until the service's event; absent: poll. */
+	method?: 'poll' | 'event';
+}
+
+/** An operation's answer that is a job still to be waited for, once every item has started its own. */
+export class JobToAwait {
+	/** When the node learnt of the job: a later item's wait, begun long after, times its checks from here. */
+	readonly since = Date.now();
+
+	constructor(
+		readonly jobId: string,
+		readonly waitOptions: WaitOptions,
+		readonly media?: MediaOptions,
+	) {}
+}
+
+/** Where a job's media goes (binary field `field`, or `field_0`, `field_1`, … for several files) and the bounds of its downloads. */
+export interface MediaOptions extends DownloadLimits {
+	field: string;
 }
 
 /** One request to send for an item. */

@@ -3,7 +3,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { ALL_EVENTS } from '../../shared/executor/events';
 
 /** The events of a service whose OpenAPI document does not list its own. */
-export const BUILT_IN_EVENTS: INodePropertyOptions[] = [
+const BUILT_IN_EVENT_OPTIONS: INodePropertyOptions[] = [
 	{
 		name: 'Job Completed',
 		value: 'job.completed',
@@ -45,17 +45,17 @@ export function eventOptions(
 ): INodePropertyOptions[] {
 	const listed =
 		events === undefined
-			? BUILT_IN_EVENTS
+			? BUILT_IN_EVENT_OPTIONS
 			: events
 					.filter((event) => event !== ALL_EVENTS)
 					.map(
 						(event) =>
-							BUILT_IN_EVENTS.find((known) => known.value === event) ?? {
+							BUILT_IN_EVENT_OPTIONS.find((known) => known.value === event) ?? {
 								name: label(event) || event,
 								value: event,
 							},
 					);
-	const meant = BUILT_IN_EVENTS.filter(
+	const meant = BUILT_IN_EVENT_OPTIONS.filter(
 		(known) =>
 			!listed.some((option) => option.value === known.value) &&
 			(meanings[String(known.value)] ?? []).length > 0,

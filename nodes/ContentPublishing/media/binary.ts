@@ -3,18 +3,10 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { mediaAddresses, readJob } from '../../shared/executor/answers';
 import type { JobProfile } from '../../shared/profile/types';
-import {
-	downloadFile,
-	type DownloadLimits,
-	type MediaContext,
-} from '../../shared/transport/download';
+import { downloadFile, type MediaContext } from '../../shared/transport/download';
 import { readHostRules } from '../../shared/transport/hosts';
+import type { MediaOptions } from '../actions/types';
 import { parameterError, readRequestTimeout } from '../parameters/fields';
-
-/** Where a job's media goes (binary field `field`, or `field_0`, `field_1`, … for several files) and the bounds of its downloads. */
-export interface MediaOptions extends DownloadLimits {
-	field: string;
-}
 
 // The bounds of a job's downloads; docs/media.md says why the defaults are what they are.
 const mediaOptions: INodeProperties[] = [

@@ -6,7 +6,13 @@ import type {
 } from 'n8n-workflow';
 
 import type { PageToken } from '../../shared/executor/answers';
-import { isRecord, readAt, segmentsOf, pointerOf } from '../../shared/profile/pointer';
+import {
+	isRecord,
+	nonEmptyText,
+	readAt,
+	segmentsOf,
+	pointerOf,
+} from '../../shared/profile/pointer';
 import type { OperationName, Profile } from '../../shared/profile/types';
 import { loadProfile } from '../../shared/transport';
 import { readPage } from '../../shared/transport/paging';
@@ -53,10 +59,6 @@ function fieldReader(profile: Profile, list: OperationName): FieldReader {
 			.find((value) => value !== undefined && value !== null && !isRecord(value));
 }
 
-function text(value: unknown): string {
-	return typeof value === 'string' ? value : '';
-}
-
 /**
  * The editor's list search over one list endpoint, each record shown as `toEntry` says. Where the
  * service documents a search parameter, it searches; otherwise pages are read and filtered here
@@ -101,14 +103,16 @@ function listSearch(endpoint: OperationName, toEntry: (read: Read) => INodeListS
 }
 
 export const searchPages = listSearch('listPages', (read) => ({
-	name: text(read('name')) || text(read('title')) || String(read('id')),
+	name: nonEmptyText(read('name')) ?? nonEmptyText(read('title')) ?? String(read('id')),
 	value: String(read('id')),
-	url: text(read('url')) || undefined,
+	url: nonEmptyText(read('url')),
 }));
 
 export const searchPosts = listSearch('listPosts', (read) => {
-	const label = text(read('title')) || shorten(text(read('content')), 60) || String(read('id'));
-	const status = text(read('status'));
+	const label =
+		nonEmptyText(read('title')) ??
+		(shorten(nonEmptyText(read('content')) ?? '', 60) || String(read('id')));
+	const status = nonEmptyText(read('status'));
 	return { name: status ? `${label} (${status})` : label, value: String(read('id')) };
 });
 
@@ -116,7 +120,7 @@ export const searchWebhooks = listSearch('listWebhooks', (read) => {
 	const listed = read('events');
 	const events = Array.isArray(listed) ? ` (${listed.join(', ')})` : '';
 	return {
-		name: `${text(read('webhookUrl')) || String(read('id'))}${events}`,
+		name: `${nonEmptyText(read('webhookUrl')) ?? String(read('id'))}${events}`,
 		value: String(read('id')),
 	};
 });

@@ -23,7 +23,7 @@ import {
 	type PageToken,
 } from '../../shared/executor/answers';
 import { verifyDelivery } from '../../shared/executor/signatures';
-import { isRecord, own, readAt } from '../../shared/profile/pointer';
+import { isRecord, nonEmptyText, own, readAt } from '../../shared/profile/pointer';
 import type { Profile } from '../../shared/profile/types';
 import {
 	deleteRegistration,
@@ -45,8 +45,10 @@ import {
 } from '../../shared/transport';
 import { isLoopbackHost } from '../../shared/transport/hosts';
 import { readPage } from '../../shared/transport/paging';
-import { endedJob, jobTimeoutError, statusText, type JobToAwait } from './poll';
-import { downloadMedia, type MediaOptions } from '../media/binary';
+import { keepInMemory } from '../../shared/transport/policy';
+import { endedJob, jobTimeoutError, statusText } from './poll';
+import { downloadMedia } from '../media/binary';
+import type { JobToAwait, MediaOptions } from '../actions/types';
 import { errorJson, simplify, withoutErrorKey } from '../actions/outputs';
 
 // Wait Method "Service Event" (docs/waiting.md). The wait's state travels sealed in the resume
@@ -108,7 +110,6 @@ const READ_REFILL_MS = 60_000 / UNSIGNED_READS_PER_MINUTE;
 export const NUDGE_DELAY_MS = 2_000;
 // Waits this process resumed, so that a call coming while n8n starts the execution does not resume it twice.
 const RESUMED_MEMORY_MS = 10 * 60_000;
-const MAX_REMEMBERED = 10_000;
 const UNREADABLE = {
 	error: 'The jobs could not be read; the execution goes on waiting. Send again.',
 };
@@ -134,7 +135,7 @@ interface WaitState {
 	k?: 1;
 }
 
-export interface EventWaitSetup {
+interface EventWaitSetup {
 	/** This execution's resume address for this node, with n8n's token where it has one. */
 	resume: URL;
 	/** The service's events for a finished and a failed job. */
@@ -227,10 +228,6 @@ function openState(
 	} catch {
 		return undefined;
 	}
-}
-
-function text(value: unknown): string | undefined {
-	return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 /** A registration on the service of a wait of this n8n's Content Publishing nodes. */
@@ -436,14 +433,6 @@ async function stillWaiting(context: WaitContext, url: URL): Promise<boolean> {
 	}
 }
 
-/** Sets `key` in a memory of this process, forgetting the oldest entry where it holds MAX_REMEMBERED. */
-function remember<T>(memory: Map<string, T>, key: string, value: T): T {
-	if (!memory.has(key) && memory.size >= MAX_REMEMBERED)
-		memory.delete(memory.keys().next().value as string);
-	memory.set(key, value);
-	return value;
-}
-
 /** What a sweep runs with: a run of the node with the credential, and this n8n's resume address for it. */
 type Sweeper = { context: WaitContext; profile: Profile; resume: URL } & Awaited<
 	ReturnType<typeof credentialOf>
@@ -462,13 +451,13 @@ function planSweep(by: Sweeper, sealed: string, due: Due): void {
 	const plan = plans.get(by.credential) ?? { by, due: new Map<string, Due>() };
 	plan.by = by;
 	const planned = plan.due.get(sealed);
-	remember(plan.due, sealed, {
+	keepInMemory(plan.due, sealed, {
 		...due,
 		at: Math.min(due.at, planned?.at ?? due.at),
 		over: due.over === true || planned?.over === true,
 	});
 	if (plans.get(by.credential) === plan) return;
-	remember(plans, by.credential, plan);
+	keepInMemory(plans, by.credential, plan);
 	sweepWhenDue(plan).catch((error: unknown) =>
 		plan.by.context.logger.warn(
 			`Content Publishing: the sweeps of event waits stopped: ${safeMessage(error, plan.by.resume)}`,
@@ -851,7 +840,7 @@ const unsignedReads = new Map<string, UnsignedReads>();
 function unsignedReadsOf(wait: string): UnsignedReads {
 	const now = Date.now();
 	const full = { tokens: UNSIGNED_READS_PER_MINUTE, at: now, start: 0, owedAt: 0 };
-	const reads = unsignedReads.get(wait) ?? remember(unsignedReads, wait, full);
+	const reads = unsignedReads.get(wait) ?? keepInMemory(unsignedReads, wait, full);
 	reads.tokens = Math.min(
 		UNSIGNED_READS_PER_MINUTE,
 		reads.tokens + Math.max(0, now - reads.at) / READ_REFILL_MS,
@@ -873,7 +862,7 @@ function holdBack(
 	const address = resumeAddress(context);
 	if (reads.owedAt <= Date.now() && address !== undefined) {
 		for (const param of [STATE_PARAM, UNTIL_PARAM, RUN_MAC_PARAM, SECRET_PARAM]) {
-			const value = text(query[param]);
+			const value = nonEmptyText(query[param]);
 			if (value !== undefined) address.searchParams.set(param, value);
 		}
 		reads.owedAt = Date.now() + waitMs;
@@ -943,14 +932,14 @@ export async function resumeOnEvent(this: IWebhookFunctions): Promise<IWebhookRe
 
 async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const query = context.getQueryData() as IDataObject;
-	const sealed = text(query[STATE_PARAM]) ?? '';
+	const sealed = nonEmptyText(query[STATE_PARAM]) ?? '';
 	const executionId = context.getExecutionId();
 	const nodeId = context.getNode().id;
 	const { key, credential } = await credentialOf(context);
 	const state = openState(key, { executionId, nodeId, sealed });
 	const ours =
 		state !== undefined &&
-		sameText(text(query[RUN_MAC_PARAM]) ?? '', runMac(context, key, state.n));
+		sameText(nonEmptyText(query[RUN_MAC_PARAM]) ?? '', runMac(context, key, state.n));
 	if (!ours)
 		return answer(context, 401, { error: 'This address is not the one this wait registered.' });
 	if (query[PROBE_PARAM] === '1') return answer(context, 200, { waiting: true });
@@ -970,7 +959,7 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 		const secret =
 			state.k === 1
 				? derivedSecret(profile, key, scope)
-				: unseal(key, scope, text(query[SECRET_PARAM]) ?? '');
+				: unseal(key, scope, nonEmptyText(query[SECRET_PARAM]) ?? '');
 		if (secret !== undefined) {
 			const request = context.getRequestObject();
 			const headers = context.getHeaderData() as Record<string, string | string[] | undefined>;
@@ -1022,7 +1011,7 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 				{ context, profile, resume, key, credential },
 				{ sealed, until: state.d * 1000 },
 			);
-		remember(resumed, wait, Date.now() + RESUMED_MEMORY_MS);
+		keepInMemory(resumed, wait, Date.now() + RESUMED_MEMORY_MS);
 		unsignedReads.delete(wait);
 		return { noWebhookResponse: true, workflowData: [items] };
 	});

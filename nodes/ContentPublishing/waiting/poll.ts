@@ -21,8 +21,7 @@ import {
 	requireObject,
 	retryAfterMs,
 } from '../../shared/transport';
-import type { MediaOptions } from '../media/binary';
-import type { RequestPlan } from '../actions/types';
+import { JobToAwait, type RequestPlan, type WaitOptions } from '../actions/types';
 
 const MAX_POLL_INTERVAL_MS = 30_000;
 // A Poll Interval beyond this is taken as this: it bounds every timer the wait sets.
@@ -31,25 +30,6 @@ const LONGEST_POLL_INTERVAL_MS = 3_600_000;
 const MIN_POLL_TIMEOUT_MS = 1000;
 const FIRST_POLL_MS = 1000;
 const WAITED_FRACTION = 0.1;
-
-export interface WaitOptions {
-	pollIntervalSeconds: number;
-	maxWaitSeconds: number;
-	/** Polling from the running node, or sleeping until the service's event; absent: poll. */
-	method?: 'poll' | 'event';
-}
-
-/** An operation's answer that is a job still to be waited for, once every item has started its own. */
-export class JobToAwait {
-	/** When the node learnt of the job: a later item's wait, begun long after, times its checks from here. */
-	readonly since = Date.now();
-
-	constructor(
-		readonly jobId: string,
-		readonly waitOptions: WaitOptions,
-		readonly media?: MediaOptions,
-	) {}
-}
 
 /** The override that points a job's status (or id) at where `held` has one, as an example. */
 function jobsFix(held: unknown, part: 'status' | 'id'): string {

@@ -28,9 +28,10 @@ import type {
 // A result is searched this deep, and this far, for media addresses.
 const MAX_MEDIA_DEPTH = 5;
 const MAX_MEDIA_VALUES = 10_000;
-const MAX_QUOTED_TEXT = 300;
+/** The most of a service's text an error or output quotes. */
+export const MAX_QUOTED_TEXT = 300;
 
-export interface Message {
+interface Message {
 	body: unknown;
 	headers?: Headers;
 }
@@ -78,9 +79,9 @@ export interface ListPage {
 }
 
 /** The `rel="next"` address of an RFC 8288 `Link` header. */
-export function nextLink(header: string): string | undefined {
-	// Neither expression may start over at every character: `<` without end (an address holds no `<`)
-	// and `rel=` followed by spaces each held n8n's event loop for 50-100 ms in an 8 KB header.
+function nextLink(header: string): string | undefined {
+	// Neither expression may start over at every character, or `<` without end (an address holds no
+	// `<`) and `rel=` followed by spaces would take time growing with the square of the header's length.
 	for (const [, target, parameters] of header
 		.slice(0, 8192)
 		.matchAll(/<([^<>]{1,4096})>([^<]*)/g)) {
@@ -292,7 +293,7 @@ function jobIdFromAddress(address: string, jobPath: string): string | undefined 
 	}
 }
 
-export interface FoundJob {
+interface FoundJob {
 	id: string;
 	job?: IDataObject;
 	via: 'job' | 'id' | 'address';

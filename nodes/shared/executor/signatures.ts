@@ -20,7 +20,7 @@ export const TOLERANCE_SECONDS = 300;
 const MAX_HEADER_LENGTH = 4096;
 const MAX_SIGNATURES = 10;
 
-export type SignatureCheck = { valid: true } | { valid: false; reason: string };
+type SignatureCheck = { valid: true } | { valid: false; reason: string };
 
 function headerText(headers: Headers, name: string | undefined): string {
 	if (name === undefined) return '';

@@ -19,7 +19,7 @@ import {
  * checked as a whole before any request, an error naming the JSON path and what is allowed there.
  */
 
-export class OverrideError extends Error {}
+class OverrideError extends Error {}
 
 const MAX_OVERRIDES_LENGTH = 64 * 1024;
 const MAX_TEXT = 256;

@@ -9,7 +9,7 @@ import type { Location, SignatureScheme, WebhookProfile } from './types';
 
 /**
  * A secret's pattern, where the node can test a value against it without backtracking without end
- * (`^(a+)+$` held n8n for minutes): anchored at the start, no groups or alternatives, at most one
+ * (as `^(a+)+$` does): anchored at the start, no groups or alternatives, at most one
  * quantifier (character classes and escapes aside), as `^whsec_[A-Za-z0-9+/=]{32,}$`; else none,
  * the other checks of the value still made. Classes are read without `[` inside, in linear time.
  */

@@ -26,7 +26,7 @@ export interface Credentials {
 }
 
 /** A Base URL without a trailing slash or `/v1`: endpoint paths carry the version. */
-export function normalizeBaseUrl(baseUrl: string): string {
+function normalizeBaseUrl(baseUrl: string): string {
 	return baseUrl.trim().replace(/\/+$/, '').replace(/\/v1$/i, '');
 }
 

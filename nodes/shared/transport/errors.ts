@@ -1,16 +1,21 @@
 import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { describeError, heldBy } from '../executor/answers';
+import { describeError, heldBy, MAX_QUOTED_TEXT } from '../executor/answers';
 import { ProfileFieldError } from '../executor/request';
-import { headerValue, isRecord, pointerOf } from '../profile/pointer';
+import { headerValue, isRecord, pointerOf, type Headers } from '../profile/pointer';
 import type { ErrorProfile, OperationName } from '../profile/types';
 import { redact, redactValue, type RequestContext } from './credentials';
-import type { ServiceAnswer } from './http';
 
 /** The service's refusals as n8n errors: its message first, its code, details and a hint after. */
 
-export const MAX_QUOTED_TEXT = 300;
+/** An answer as read off the wire: what an exchange yields and a refusal is built from. */
+export interface ServiceAnswer {
+	statusCode: number;
+	headers: Headers;
+	text: string;
+}
+
 const TRANSIENT_STATUSES = new Set([429, 502, 503, 504]);
 
 /** An error of n8n's request helper, or of the network under it. */
@@ -170,7 +175,7 @@ export function notAsProfiled(
  * What the node sent, by names and places only, never a value: what a Profile Override is written
  * from. The query's values and the headers (the key among them) stay out.
  */
-export interface SentRequest {
+interface SentRequest {
 	operation: OperationName;
 	method: string;
 	path: string;

@@ -1,10 +1,11 @@
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { MAX_QUOTED_TEXT } from '../executor/answers';
 import { outsideBase } from '../origin';
 import { headerValue, type Headers } from '../profile/pointer';
 import { redact, type RequestContext } from './credentials';
-import { cancelledError, failureDetails, MAX_QUOTED_TEXT } from './errors';
+import { cancelledError, failureDetails, type ServiceAnswer } from './errors';
 
 /**
  * One exchange through n8n's request helper (its proxy and TLS settings apply): a hard deadline and
@@ -12,13 +13,7 @@ import { cancelledError, failureDetails, MAX_QUOTED_TEXT } from './errors';
  * read up to a size limit, so a service that sends without end holds neither memory nor execution.
  */
 
-export interface ServiceAnswer {
-	statusCode: number;
-	headers: Headers;
-	text: string;
-}
-
-export interface ExchangeSettings {
+interface ExchangeSettings {
 	baseUrl: string;
 	apiKey: string;
 	itemIndex?: number;
@@ -42,8 +37,8 @@ class AnswerTooLarge extends Error {}
 
 /**
  * Reads an answer's body up to `maxBytes`; more stops the reading and fails. Decoded chunk by chunk
- * as it arrives and joined at the end (one copy): 16 MB decoded at once held n8n for 20 ms, and
- * pieces added one to another leave a string the parser's first look flattens in one turn.
+ * as it arrives and joined at the end (one copy): decoding a large answer at once is one long turn,
+ * and pieces added one to another leave a string the parser's first look flattens in one turn.
  */
 async function readText(body: BodyStream, maxBytes: number): Promise<string> {
 	const decoder = new TextDecoder('utf-8', { ignoreBOM: true });

@@ -3,7 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { pathFor, placeFields, type PlacedFields } from '../executor/request';
 import { eventsToSend } from '../executor/events';
-import { findJob, readResource } from '../executor/answers';
+import { findJob, MAX_QUOTED_TEXT, readResource } from '../executor/answers';
 import { isRecord, own, type Headers } from '../profile/pointer';
 import type {
 	OperationName,
@@ -20,14 +20,14 @@ import { readCredentials, type Credentials, type RequestContext } from './creden
 import {
 	asNodeError,
 	cancelledError,
-	MAX_QUOTED_TEXT,
 	memberPlaces,
 	refusal,
 	retryAfterMs,
 	serviceError,
 	withSentRequest,
+	type ServiceAnswer,
 } from './errors';
-import { exchange, notJsonError, type ServiceAnswer } from './http';
+import { exchange, notJsonError } from './http';
 import { endTurn, MAX_PAUSE_MS, takeTurn } from './pacing';
 import { isLostAnswer, recall, remember, sendPolicy, type SendPolicy } from './policy';
 

@@ -23,10 +23,10 @@ import { loadProfile, profileFor } from './profiles';
 
 /** Most items one list read outputs, with Return All or any Limit. */
 export const MAX_LIST_ITEMS = 10_000;
-export const MAX_LIST_REQUESTS = 1_000;
+const MAX_LIST_REQUESTS = 1_000;
 const DEFAULT_PAGE_SIZE = 100;
 
-export interface ListOptions extends Pick<CallOptions, 'itemIndex' | 'timeoutMs' | 'signal'> {
+interface ListOptions extends Pick<CallOptions, 'itemIndex' | 'timeoutMs' | 'signal'> {
 	/** Filters as the node's parameters, which the profile places in the query. */
 	filters?: IDataObject;
 	/** Query parameters sent as given (Extra Query Parameters). */

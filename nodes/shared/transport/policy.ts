@@ -15,6 +15,7 @@ import { isTransient } from './errors';
 const ATTEMPTS = 3;
 // Answers of succeeded writes are kept this long and this many, in this n8n process.
 const REMEMBER_MS = 60 * 60_000;
+// The most entries one of this process's memories holds.
 const MAX_REMEMBERED = 10_000;
 // And this many characters of answers in all: 10,000 answers of up to a megabyte each would be 10 GB.
 const MAX_REMEMBERED_CHARACTERS = 64 * 1024 * 1024;
@@ -62,7 +63,7 @@ export function isLostAnswer(error: unknown): boolean {
 	);
 }
 
-export type Outcome<T> = { answered: T } | { unknown: true };
+type Outcome<T> = { answered: T } | { unknown: true };
 
 const outcomes = new Map<string, { outcome: Outcome<unknown>; at: number; size: number }>();
 let rememberedCharacters = 0;
@@ -73,15 +74,21 @@ function forget(memoKey: string): void {
 }
 const firstSentTimes = new Map<string, string>();
 
+/** Sets `key` in a memory of this process, forgetting the oldest entry where it holds MAX_REMEMBERED. */
+export function keepInMemory<T>(memory: Map<string, T>, key: string, value: T): T {
+	if (!memory.has(key) && memory.size >= MAX_REMEMBERED)
+		memory.delete(memory.keys().next().value as string);
+	memory.set(key, value);
+	return value;
+}
+
 /** When a write was first sent, as an IMF-fixdate, remembered for its repeats. */
 function firstSent(memoKey: string): string {
 	let sent = firstSentTimes.get(memoKey);
 	if (sent === undefined) {
 		sent = new Date().toUTCString();
 		// Kept as long as outcomes are, and as many.
-		if (firstSentTimes.size >= MAX_REMEMBERED)
-			firstSentTimes.delete(firstSentTimes.keys().next().value as string);
-		firstSentTimes.set(memoKey, sent);
+		keepInMemory(firstSentTimes, memoKey, sent);
 	}
 	return sent;
 }

@@ -19,7 +19,7 @@ import { exchange } from './http';
  */
 
 /** Where the spec says the service describes itself (section 9). */
-export const DOCUMENT_PATH = '/v1/openapi.json';
+const DOCUMENT_PATH = '/v1/openapi.json';
 
 const PROFILE_TTL_MS = 10 * 60_000;
 // A service may just have been down: a document that could not be read is tried again soon.

@@ -3,8 +3,8 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { showOnlyFor, waitMethodField, waitOptionsField } from '../../descriptions/common';
 import { mediaFields, readMediaOptions } from '../../media/binary';
 import { requireId } from '../../parameters/fields';
-import { JobToAwait, readWaitOptions } from '../../waiting/poll';
-import type { RequestPlan } from '../types';
+import { readWaitOptions } from '../../waiting/poll';
+import { JobToAwait, type RequestPlan } from '../types';
 
 const jobIdField: INodeProperties = {
 	displayName: 'Job ID',

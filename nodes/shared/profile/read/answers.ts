@@ -9,7 +9,14 @@ import {
 	type ObjectShape,
 	type Schema,
 } from './document';
-import { findPaths, named, parametersOf, unique, type Operation, type Success } from './operations';
+import {
+	findPaths,
+	named,
+	parametersOf,
+	unique,
+	type DocumentOperation,
+	type Success,
+} from './operations';
 
 /** Where a resource sits in its answer's envelope, a list's items and paging, an answer's job. */
 
@@ -140,7 +147,7 @@ export function isUri(reader: DocumentReader, schema: Schema): boolean {
  */
 export function pagingOf(
 	reader: DocumentReader,
-	entry: Operation,
+	entry: DocumentOperation,
 	answers: Schema[],
 	success: Success | undefined,
 ): Paging {

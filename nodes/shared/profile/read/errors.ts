@@ -3,13 +3,13 @@ import { ownEntries } from '../pointer';
 import type { ErrorProfile } from '../types';
 import { body } from './answers';
 import { DocumentReader, normalizeName, ownRecord, type Schema } from './document';
-import { findPaths, named, responseSchema, unique, type Operation } from './operations';
+import { findPaths, named, responseSchema, unique, type DocumentOperation } from './operations';
 
 /**
  * The error body most of the document's `4xx`/`5xx`/`default` answers use (by schema identity, never
  * by text), with where it says its message, code and field details.
  */
-export function readErrors(reader: DocumentReader, operations: Operation[]): ErrorProfile {
+export function readErrors(reader: DocumentReader, operations: DocumentOperation[]): ErrorProfile {
 	const counts = new Map<Schema, number>();
 	for (const { operation } of operations) {
 		for (const [status, response] of ownEntries(ownRecord(operation, 'responses'))) {

@@ -41,7 +41,7 @@ import {
 	requestOf,
 	successes,
 	unique,
-	type Operation,
+	type DocumentOperation,
 } from './operations';
 import { readWebhooks } from './webhooks';
 
@@ -86,7 +86,7 @@ function withoutPaging(query: Map<string, Schema>, answer: AnswerReading): Map<s
 /** A list's reading: where its items are and how it pages (the rules Get Many follows on any service). */
 function readList(
 	reader: DocumentReader,
-	entry: Operation,
+	entry: DocumentOperation,
 	resourceSchema: Schema | undefined,
 	resource: string | undefined,
 ): Pick<AnswerReading, 'items' | 'itemId' | 'paging'> {
@@ -122,7 +122,7 @@ export function readListOperation(
 /** One operation's profile; it pauses (yields) between its request, its answer and each rule placing its fields. */
 function* readOperation(
 	reader: DocumentReader,
-	entry: Operation,
+	entry: DocumentOperation,
 	name: OperationName,
 	context: Context,
 ): Generator<void, OperationProfile> {
@@ -260,7 +260,7 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 		await pausing(part, () => ({ next: () => ({ done: true, value: read() }) }), otherwise);
 
 	const operations = await pausing('its paths', () => operationsOf(reader, notFollowed), []);
-	const found = new Map<OperationName, Operation>();
+	const found = new Map<OperationName, DocumentOperation>();
 	await pausing(
 		'which of its operations is each of the node’s',
 		function* () {

@@ -3,7 +3,7 @@ import { own, pointerOf, segmentsOf } from '../pointer';
 import type { JobProfile, Profile } from '../types';
 import { isUri } from './answers';
 import { DocumentReader, firstSentence, normalizeName, ownText, type Schema } from './document';
-import { named, type Operation } from './operations';
+import { named, type DocumentOperation } from './operations';
 import { statesOf } from './words';
 
 /**
@@ -24,7 +24,7 @@ const ID_NAMES = ['id', 'job_id', 'uid', 'uuid', 'gid'];
 export function readJobs(
 	reader: DocumentReader,
 	schema: Schema | undefined,
-	getJob: Operation | undefined,
+	getJob: DocumentOperation | undefined,
 	notFollowed: Profile['notFollowed'],
 ): JobProfile {
 	const fallback = BUILT_IN_PROFILE.jobs;

@@ -28,7 +28,7 @@ import {
 
 type NotFollowed = Profile['notFollowed'];
 
-export interface Operation {
+export interface DocumentOperation {
 	/** Relative to the document's first server, with `{id}` for its one path parameter. */
 	path: string;
 	method: HttpMethod;
@@ -90,9 +90,9 @@ const MAX_PATHS_NAMED = 5;
 export function* operationsOf(
 	reader: DocumentReader,
 	notFollowed: NotFollowed = [],
-): Generator<void, Operation[]> {
+): Generator<void, DocumentOperation[]> {
 	const { document } = reader;
-	const found: Operation[] = [];
+	const found: DocumentOperation[] = [];
 	const base = basePath(document);
 	const refused: NotFollowed = [];
 	for (const [path, pathItem] of ownEntries(document.paths)) {
@@ -169,17 +169,17 @@ const RESOURCES: Record<(typeof OPERATIONS)[OperationName]['resource'], RegExp> 
  */
 export function findOperation(
 	reader: DocumentReader,
-	operations: Operation[],
+	operations: DocumentOperation[],
 	name: OperationName,
 	builtIn: { method: HttpMethod; path: string },
-): Operation | undefined {
+): DocumentOperation | undefined {
 	const { verb, resource } = OPERATIONS[name];
 	const [said, methods] = VERBS[verb];
 	reader.spend(operations.length);
 	const atPath = operations.filter((entry) => entry.path === builtIn.path);
 	const exact = atPath.find((entry) => entry.method === builtIn.method);
 	if (exact !== undefined) return exact;
-	const says = (entry: Operation) => said.test(entry.said);
+	const says = (entry: DocumentOperation) => said.test(entry.said);
 	const samePath = atPath.filter(
 		(entry) => methods.includes(entry.method) && entry.method !== 'GET' && says(entry),
 	);
@@ -259,7 +259,7 @@ export function successes(reader: DocumentReader, operation: IDataObject): Succe
 /** The operation's parameters, path-level ones included, by where they go. */
 export function parametersOf(
 	reader: DocumentReader,
-	entry: Pick<Operation, 'pathItem' | 'operation'>,
+	entry: Pick<DocumentOperation, 'pathItem' | 'operation'>,
 	location: 'query' | 'header',
 ): Map<string, Schema> {
 	const found = new Map<string, Schema>();

@@ -29,7 +29,7 @@ import {
 	responseSchema,
 	successes,
 	unique,
-	type Operation,
+	type DocumentOperation,
 } from './operations';
 import { deliveryIdHeader, eventTypeHeader, signatureScheme } from './signatures';
 import { enumExplanations, eventMeaning } from './words';
@@ -62,7 +62,7 @@ interface Delivery {
  */
 function* deliveriesOf(
 	reader: DocumentReader,
-	registration: Operation | undefined,
+	registration: DocumentOperation | undefined,
 ): Generator<void, Delivery[]> {
 	const found: Delivery[] = [];
 	const add = (event: string, pathItem: unknown) => {
@@ -213,7 +213,7 @@ function eventCount(reader: DocumentReader, schema: Schema | undefined): number 
 /** The webhooks part of a profile; it pauses (yields) after each delivery it reads. */
 export function* readWebhooks(
 	reader: DocumentReader,
-	registration: Operation | undefined,
+	registration: DocumentOperation | undefined,
 	create: OperationProfile,
 	isJob: (schema: Schema | undefined) => boolean,
 	post: Schema | undefined,
