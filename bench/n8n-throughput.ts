@@ -45,6 +45,8 @@ export interface Service {
 
 export interface NodeCost {
 	msPerItem: number;
+	/** Each round's cost, in the order the rounds ran (on the median only). */
+	rounds?: NodeCost[];
 	/** The share of the node's run n8n's main thread was on the CPU; undefined where /proc is not readable. */
 	mainThreadBusy?: number;
 	/** New connections the server accepted per item, where it counts them. */
@@ -196,8 +198,8 @@ async function measure(
 }
 
 /**
- * Per item, for each way, the median of `rounds` executions: n8n's execution time of the measured
- * node, and its main thread's CPU share meanwhile. `distant` answers later, like a service across a
+ * Per item, for each way, the median of `rounds` executions (each round's figures beside it): n8n's
+ * execution time of the measured node, and its main thread's CPU share meanwhile. `distant` answers later, like a service across a
  * network; fewer items suffice there.
  */
 export async function n8nThroughput(
@@ -306,9 +308,8 @@ export async function n8nThroughput(
 		}
 		const costs: Record<string, NodeCost> = {};
 		for (const [name, measured] of Object.entries(samples)) {
-			costs[name] = measured.sort((a, b) => a.msPerItem - b.msPerItem)[
-				Math.floor(measured.length / 2)
-			];
+			const sorted = [...measured].sort((a, b) => a.msPerItem - b.msPerItem);
+			costs[name] = { ...sorted[Math.floor(sorted.length / 2)], rounds: measured };
 		}
 		return { version: pinned.version, costs };
 	} finally {
