@@ -317,8 +317,11 @@ export async function n8nThroughput(
 		const samples: Record<string, NodeCost[]> = {};
 		for (let round = 0; round < rounds; round++) {
 			for (const [name, way] of Object.entries(ways)) {
-				(samples[name] ??= []).push(
-					await measureAgain(n8n, ids[name], name, way.items, way.service),
+				const cost = await measureAgain(n8n, ids[name], name, way.items, way.service);
+				(samples[name] ??= []).push(cost);
+				// As it comes, so that a run stopped early still tells what it measured.
+				console.log(
+					`(n8n ${pinned.version}, round ${round + 1}/${rounds}: ${name}: ${(cost.msPerItem * 1000).toFixed(0)} µs per item)`,
 				);
 			}
 		}
