@@ -25,6 +25,16 @@ import { subtitlesToText } from '../nodes/ContentPublishing/parameters/transcrip
  * figures mean nothing.
  */
 const SMOKE = process.env.BENCH_SMOKE === '1';
+/**
+ * BENCH_ONLY=throughput,subtitles runs only those benchmarks (the functions of that name below);
+ * BENCH_N8N=oldest compares in that pinned n8n only (default: every pin that is installed).
+ */
+const ONLY = process.env.BENCH_ONLY?.split(',');
+const BENCH_N8N_PINS = N8N_PINS.filter(
+	(pin) => process.env.BENCH_N8N === undefined || process.env.BENCH_N8N.split(',').includes(pin),
+);
+// Rounds of every way in real n8n: enough for a median and a range that say which node is cheaper.
+const N8N_ROUNDS = 5;
 
 async function time(run: () => Promise<unknown> | unknown, repeat = 3): Promise<number> {
 	const samples: number[] = [];
@@ -172,13 +182,13 @@ async function throughputInN8n(loopback: Service, distant: Service) {
 			`(the raw fetch loop opened ${rawConnections} new connections for ${items} requests)`,
 		);
 	const rawPerItem = raw / items;
-	for (const pin of N8N_PINS) {
+	for (const pin of BENCH_N8N_PINS) {
 		const measured = await n8nThroughput(
 			pin,
 			{ loopback, distant },
 			items,
 			SMOKE ? 16 : 500,
-			SMOKE ? 1 : 3,
+			SMOKE ? 1 : N8N_ROUNDS,
 		);
 		if (measured === undefined) {
 			console.log(`in n8n (${pin} pin): skipped, not installed (npm run test:e2e installs it)`);
@@ -208,32 +218,31 @@ function reportN8n(where: string, costs: Record<string, NodeCost>, rawPerItem: n
 	}
 	// HTTP Request sends every item's request at once (unless its Batching option is set), so
 	// the fair match is this node with requests in parallel too; 1 at a time is shown beside it.
+	// Each ratio is of one round's two runs (they ran minutes apart at most), its median and range
+	// over the rounds: one run swings too much on a shared machine to say which is cheaper.
 	const one = costs['this node, 1 at a time'];
 	const eight = costs['this node, 8 at a time'];
-	report(
-		`${where}: HTTP Request + credential / this node (8)`,
-		costs['HTTP Request, Bearer Auth credential'].msPerItem / eight.msPerItem,
-		'above 1: this node is cheaper per item',
-	);
-	report(
-		`${where}: HTTP Request, header / this node (8)`,
-		costs['HTTP Request, key as a header'].msPerItem / eight.msPerItem,
-		'above 1: cheaper than the credential-less HTTP Request',
-	);
-	report(
-		`${where}: HTTP Request + credential / this node (1)`,
-		costs['HTTP Request, Bearer Auth credential'].msPerItem / one.msPerItem,
-		'the same, this node sending one request at a time',
-	);
-	report(
-		`${where}: HTTP Request, header / this node (1)`,
-		costs['HTTP Request, key as a header'].msPerItem / one.msPerItem,
-		'the same, this node sending one request at a time',
-	);
+	for (const [other, label] of [
+		['HTTP Request, Bearer Auth credential', 'HTTP Request + credential'],
+		['HTTP Request, key as a header', 'HTTP Request, header'],
+	] as const) {
+		for (const [mine, parallel] of [
+			[eight, 8],
+			[one, 1],
+		] as const) {
+			const ratios = perRound(costs[other], mine);
+			report(
+				`${where}: ${label} / this node (${parallel})`,
+				ratios.median,
+				`median of ${ratios.count} rounds, ${ratios.min.toFixed(2)}–${ratios.max.toFixed(2)}; ${verdict(ratios, other, parallel)}`,
+			);
+		}
+	}
+	const parallelGain = perRound(one, eight);
 	report(
 		`${where}: this node, 1 at a time / 8 at a time`,
-		one.msPerItem / eight.msPerItem,
-		'how much faster Requests in Parallel = 8 is',
+		parallelGain.median,
+		`median of ${parallelGain.count} rounds, ${parallelGain.min.toFixed(2)}–${parallelGain.max.toFixed(2)}; how much faster Requests in Parallel = 8 is`,
 	);
 	if (eight.mainThreadBusy !== undefined) {
 		// The main thread runs every request's JavaScript one after another: no parallelism can make
@@ -252,6 +261,33 @@ function reportN8n(where: string, costs: Record<string, NodeCost>, rawPerItem: n
 		distantOne.msPerItem / distantEight.msPerItem,
 		`${(distantOne.msPerItem * 1000).toFixed(0)} µs per item, 8 at a time ${(distantEight.msPerItem * 1000).toFixed(0)} µs${busy(distantEight)}`,
 	);
+}
+
+/** The ratio a / b of each round's costs (the same round of both): its median and range. */
+function perRound(
+	a: NodeCost,
+	b: NodeCost,
+): { median: number; min: number; max: number; count: number } {
+	const ratios = (a.rounds ?? [a])
+		.map((cost, round) => cost.msPerItem / (b.rounds ?? [b])[round].msPerItem)
+		.sort((x, y) => x - y);
+	return {
+		median: ratios[Math.floor(ratios.length / 2)],
+		min: ratios[0],
+		max: ratios[ratios.length - 1],
+		count: ratios.length,
+	};
+}
+
+/** Which of the two is cheaper per item, said plainly, and how sure the rounds make it. */
+function verdict(ratios: ReturnType<typeof perRound>, them: string, parallel: number): string {
+	if (ratios.min >= 1)
+		return `this node (${parallel} at a time) is cheaper than ${them} in every round`;
+	if (ratios.max < 1)
+		return `THIS NODE (${parallel} at a time) IS THE SLOWER ONE: dearer than ${them} in every round`;
+	return ratios.median >= 1
+		? `this node (${parallel} at a time) is cheaper than ${them} by the median, not in every round`
+		: `THIS NODE (${parallel} at a time) IS THE SLOWER ONE by the median (cheaper in some rounds) than ${them}`;
 }
 
 async function throughputAgainst(name: string, service: { url: string; apiKey: string }) {
@@ -562,15 +598,19 @@ async function waitHolds() {
 
 async function main() {
 	console.log('benchmark                                       ratio   meaning');
-	await rateLimit();
-	await contractReads();
-	await jobNotice();
-	await throughput();
-	await mediaDownload();
-	await jobWaits();
-	await waitHolds();
-	await listMemory();
-	await subtitles();
+	const benchmarks = {
+		rateLimit,
+		contractReads,
+		jobNotice,
+		throughput,
+		mediaDownload,
+		jobWaits,
+		waitHolds,
+		listMemory,
+		subtitles,
+	};
+	for (const [name, run] of Object.entries(benchmarks))
+		if (!ONLY || ONLY.includes(name)) await run();
 	shutDownEngine();
 }
 

@@ -59,14 +59,29 @@ export function pathProblem(path: string): string | undefined {
  * without a user name or password, and with `below`, below the Base URL's path with no dot segment.
  */
 export function outsideBase(baseUrl: string, target: string, below: boolean): string | undefined {
-	if (!URL.canParse(target)) return 'it is not an address';
-	const base = new URL(baseUrl);
-	const url = new URL(target);
+	let url: URL;
+	try {
+		url = new URL(target);
+	} catch {
+		return 'it is not an address';
+	}
+	const base = parsedBase(baseUrl);
 	if (url.origin !== base.origin) return `it is at ${url.origin}, not ${base.origin}`;
 	if (url.username !== '' || url.password !== '') return 'it carries a user name or password';
 	if (!below) return undefined;
-	const prefix = base.pathname.replace(/\/+$/, '');
+	const { prefix } = base;
 	if (!url.pathname.startsWith(`${prefix}/`)) return `its path is not below ${prefix || '/'}`;
 	if (url.pathname.split('/').some(isDotSegment)) return 'its path has a "." or ".." segment';
 	return undefined;
+}
+
+// Every request checks its address against the same Base URL: it is parsed once, not per request.
+let lastBase: { baseUrl: string; origin: string; prefix: string } | undefined;
+
+function parsedBase(baseUrl: string): { origin: string; prefix: string } {
+	if (lastBase?.baseUrl !== baseUrl) {
+		const { origin, pathname } = new URL(baseUrl);
+		lastBase = { baseUrl, origin, prefix: pathname.replace(/\/+$/, '') };
+	}
+	return lastBase;
 }

@@ -12,7 +12,7 @@ import {
 	requireObject,
 } from '../../shared/transport';
 import { readAllItems } from '../../shared/transport/paging';
-import { readRequestTimeout } from '../parameters/fields';
+import { requestTimeouts } from '../parameters/fields';
 import { awaitByEvent, prepareEventWait } from '../waiting/event';
 import { resultOrJobToAwait, waitForJob } from '../waiting/poll';
 import { downloadMedia } from '../media/binary';
@@ -84,12 +84,17 @@ function readParallelRequests(this: IExecuteFunctions): number {
  * Fail re-sends a write with the key it had, and different otherwise.
  */
 function itemKeys(this: IExecuteFunctions): (itemIndex: number) => string {
-	const runIndex = this.getWorkflowDataProxy(0).$runIndex;
-	// n8n gives every execution an id; were one missing, keys must still differ between runs.
-	const executionId = this.getExecutionId() || randomBytes(16).toString('hex');
-	const scope = `${executionId}:${this.getNode().id}:${runIndex}`;
-	return (itemIndex) =>
-		createHash('sha256').update(`${scope}:${itemIndex}`).digest('hex').slice(0, 32);
+	// Made on the first write: n8n's data proxy costs reads for nothing.
+	let scope: string | undefined;
+	return (itemIndex) => {
+		if (scope === undefined) {
+			const runIndex = this.getWorkflowDataProxy(0).$runIndex;
+			// n8n gives every execution an id; were one missing, keys must still differ between runs.
+			const executionId = this.getExecutionId() || randomBytes(16).toString('hex');
+			scope = `${executionId}:${this.getNode().id}:${runIndex}`;
+		}
+		return createHash('sha256').update(`${scope}:${itemIndex}`).digest('hex').slice(0, 32);
+	};
 }
 
 /** How a plan waits for its job, if it does. */
@@ -203,9 +208,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const timeouts: number[] = new Array(items.length);
 	// Read once: the service's profile, cached per base URL, decides how each plan is sent.
 	let profile: Profile | undefined;
+	const timeoutOf = requestTimeouts.call(this);
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			timeouts[itemIndex] = readRequestTimeout.call(this, itemIndex);
+			timeouts[itemIndex] = timeoutOf(itemIndex);
 			const plan = await execute.call(this, itemIndex);
 			profile ??= await loadProfile.call(this, itemIndex);
 			checkFields.call(this, profile, plan, itemIndex);

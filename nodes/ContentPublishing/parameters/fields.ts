@@ -220,6 +220,29 @@ export function readRequestTimeout(this: IExecuteFunctions, itemIndex: number): 
 	return seconds * 1000;
 }
 
+/** Whether a parameter's value as saved holds an expression anywhere: only then can it differ by item. */
+function holdsExpression(value: unknown): boolean {
+	if (typeof value === 'string') return value.startsWith('=');
+	if (value === null || typeof value !== 'object') return false;
+	return Object.values(value).some(holdsExpression);
+}
+
+/**
+ * Each item's timeout: Request Options without an expression are read once for the execution (an
+ * item whose timeout is refused still gets an error naming it).
+ */
+export function requestTimeouts(this: IExecuteFunctions): (itemIndex: number) => number {
+	let same: number | undefined;
+	if (!holdsExpression(this.getNode().parameters.requestOptions)) {
+		try {
+			same = readRequestTimeout.call(this, 0);
+		} catch {
+			same = undefined;
+		}
+	}
+	return (itemIndex) => same ?? readRequestTimeout.call(this, itemIndex);
+}
+
 /** Fails an update that would change nothing. */
 export function requireChanges(
 	this: IExecuteFunctions,

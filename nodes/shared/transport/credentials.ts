@@ -73,13 +73,28 @@ async function readCredentialsOnce(this: RequestContext, itemIndex?: number): Pr
 		);
 	// Checked over the built-in profile before anything is sent; the profile read from the service's
 	// document takes them the same way.
-	const { overrides, problem } = checkOverrides(credentials.profileOverrides, BUILT_IN_PROFILE);
+	const { overrides, problem } = checkedOverrides(credentials.profileOverrides);
 	if (problem !== undefined)
 		throw refuse(
 			`The credential's ${problem.message}`,
 			'Correct the Profile Overrides in the credential: Service → Describe shows the profile they go over, and docs/service.md, "Correcting it: Profile Overrides", has worked examples (a service the node misreads, one that serves no document, constants).',
 		);
 	return { baseUrl, apiKey: String(credentials.apiKey ?? ''), overrides };
+}
+
+// Profile Overrides as typed, checked: once per change of the credential, not per execution.
+const checked = new Map<string, ReturnType<typeof checkOverrides>>();
+const MAX_CHECKED = 100;
+
+function checkedOverrides(raw: unknown): ReturnType<typeof checkOverrides> {
+	if (typeof raw !== 'string') return checkOverrides(raw, BUILT_IN_PROFILE);
+	let result = checked.get(raw);
+	if (result === undefined) {
+		result = checkOverrides(raw, BUILT_IN_PROFILE);
+		if (checked.size >= MAX_CHECKED) checked.delete(checked.keys().next().value as string);
+		checked.set(raw, result);
+	}
+	return result;
 }
 
 /** Removes the key from a text, also where it appears escaped inside JSON. */

@@ -35,26 +35,103 @@ export type BodyStream = Exclude<
 
 class AnswerTooLarge extends Error {}
 
+// One decoder for answers that arrive in one piece, most of them: decoding without `stream` keeps no state.
+const WHOLE = new TextDecoder('utf-8', { ignoreBOM: true });
+
 /**
  * Reads an answer's body up to `maxBytes`; more stops the reading and fails. Decoded chunk by chunk
  * as it arrives and joined at the end (one copy): decoding a large answer at once is one long turn,
  * and pieces added one to another leave a string the parser's first look flattens in one turn.
  */
 async function readText(body: BodyStream, maxBytes: number): Promise<string> {
-	const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+	let decoder: InstanceType<typeof TextDecoder> | undefined;
+	let first: Buffer | undefined;
 	const pieces: string[] = [];
 	let size = 0;
 	for await (const chunk of body) {
-		const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+		const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
 		size += bytes.length;
 		if (size > maxBytes) {
 			body.destroy();
 			throw new AnswerTooLarge();
 		}
+		if (first === undefined && decoder === undefined) {
+			first = bytes;
+			continue;
+		}
+		decoder ??= new TextDecoder('utf-8', { ignoreBOM: true });
+		if (first !== undefined) pieces.push(decoder.decode(first, { stream: true }));
+		first = undefined;
 		pieces.push(decoder.decode(bytes, { stream: true }));
 	}
+	if (decoder === undefined) return first === undefined ? '' : WHOLE.decode(first);
 	pieces.push(decoder.decode());
 	return pieces.join('');
+}
+
+/**
+ * What ends one exchange: its deadline and the execution's cancel. AbortSignal.timeout and
+ * AbortSignal.any for every request cost more than the rest of the node's own work on it, so the
+ * requests of an execution that start within a moment of each other share one timer (each gets its
+ * Timeout and at most 1% more, at most a second), and one listener on the execution's cancel
+ * aborts them all; each request has only a controller of its own.
+ */
+interface SharedDeadline {
+	timeoutMs: number;
+	/** Requests that start by then share it. */
+	joinBy: number;
+	signal: AbortSignal;
+	controllers: Set<AbortController>;
+}
+
+const MAX_DEADLINE_SLACK_MS = 1000;
+const NOT_CANCELLABLE = new AbortController().signal;
+// The newest deadline and the requests under way, by the execution's cancel signal.
+const deadlines = new WeakMap<AbortSignal, SharedDeadline>();
+const underWay = new WeakMap<AbortSignal, Set<AbortController>>();
+
+function abortAll(controllers: Set<AbortController>, reason: unknown): void {
+	for (const controller of controllers) controller.abort(reason);
+}
+
+function watch(
+	timeoutMs: number,
+	cancel = NOT_CANCELLABLE,
+): { signal: AbortSignal; timedOut: () => boolean; done: () => void } {
+	const now = Date.now();
+	let deadline = deadlines.get(cancel);
+	if (
+		deadline === undefined ||
+		deadline.timeoutMs !== timeoutMs ||
+		now > deadline.joinBy ||
+		deadline.signal.aborted
+	) {
+		const slack = Math.min(Math.ceil(timeoutMs / 100), MAX_DEADLINE_SLACK_MS);
+		const signal = AbortSignal.timeout(timeoutMs + slack);
+		const controllers = new Set<AbortController>();
+		signal.addEventListener('abort', () => abortAll(controllers, signal.reason), { once: true });
+		deadline = { timeoutMs, joinBy: now + slack, signal, controllers };
+		deadlines.set(cancel, deadline);
+	}
+	let cancelled = underWay.get(cancel);
+	if (cancelled === undefined) {
+		const controllers = new Set<AbortController>();
+		cancel.addEventListener('abort', () => abortAll(controllers, cancel.reason), { once: true });
+		underWay.set(cancel, (cancelled = controllers));
+	}
+	const controller = new AbortController();
+	if (cancel.aborted) controller.abort(cancel.reason);
+	const { signal: timer, controllers } = deadline;
+	controllers.add(controller);
+	cancelled.add(controller);
+	return {
+		signal: controller.signal,
+		timedOut: () => timer.aborted,
+		done: () => {
+			controllers.delete(controller);
+			cancelled.delete(controller);
+		},
+	};
 }
 
 /** Sends one request with the key; a failure to reach the service becomes a clear, transient error. */
@@ -78,8 +155,7 @@ async function sendOnce(
 			},
 		);
 	// A hard deadline for the whole exchange, body included, and the execution's cancel.
-	const deadline = AbortSignal.timeout(timeoutMs);
-	const abortSignal = signal ? AbortSignal.any([signal, deadline]) : deadline;
+	const ending = watch(timeoutMs, signal);
 	try {
 		// The key read once per execution, in the header the credential's `authenticate` describes:
 		// httpRequestWithAuthentication would decrypt the credential again for every request.
@@ -94,7 +170,7 @@ async function sendOnce(
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			disableFollowRedirect: true,
-			abortSignal,
+			abortSignal: ending.signal,
 		})) as { statusCode: number; headers: Headers; body: BodyStream };
 		const text = await readText(response.body, maxBytes);
 		return { statusCode: response.statusCode, headers: response.headers ?? {}, text };
@@ -116,7 +192,7 @@ async function sendOnce(
 		const details = failureDetails(error);
 		const { message } = error as { message?: string };
 		const timedOut =
-			deadline.aborted || /\b(ETIMEDOUT|ECONNABORTED)\b|timeout of \d+ms exceeded/.test(details);
+			ending.timedOut() || /\b(ETIMEDOUT|ECONNABORTED)\b|timeout of \d+ms exceeded/.test(details);
 		const code = /\b(E[A-Z_]{3,})\b/.exec(details)?.[1];
 		// The code stays out of the message and error body: n8n would swap both for a generic text.
 		const failure = new NodeApiError(
@@ -135,6 +211,8 @@ async function sendOnce(
 		failure.context.transient = true;
 		failure.context.unanswered = true;
 		throw failure;
+	} finally {
+		ending.done();
 	}
 }
 

@@ -252,19 +252,19 @@ async function callByProfile(
 		},
 	};
 
-	const sent = {
-		operation: name,
-		method: operation.method,
-		path: new URL(target).pathname.slice(0, MAX_QUOTED_TEXT),
-		query: Object.keys(query),
-		body: memberPlaces(body),
-		places: placesUsed(operation, { ...options.params, ...options.optional }),
-	};
 	// The one place a request's failure learns what was sent: every error below carries it, and
-	// none the key or the signing secret a webhook's registration sends.
+	// none the key or the signing secret a webhook's registration sends. Described only on failure.
 	try {
 		return await sendByPolicy.call(this, profile, operation, request, policy, credentials, options);
 	} catch (error) {
+		const sent = {
+			operation: name,
+			method: operation.method,
+			path: new URL(target).pathname.slice(0, MAX_QUOTED_TEXT),
+			query: Object.keys(query),
+			body: memberPlaces(body),
+			places: placesUsed(operation, { ...options.params, ...options.optional }),
+		};
 		throw withSentRequest(error, sent, [apiKey, options.params?.secret]);
 	}
 }

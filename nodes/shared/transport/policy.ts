@@ -28,14 +28,17 @@ export interface SendPolicy {
 	memoKey?: string;
 }
 
+// A read's policy depends on nothing of its item: the same two serve every read.
+const READ: SendPolicy = { attempts: ATTEMPTS, retryable: isTransient };
+const READ_ONCE: SendPolicy = { attempts: 1, retryable: isTransient };
+
 export function sendPolicy(
 	name: OperationName,
 	operation: OperationProfile,
 	itemKey: string | undefined,
 	retryReads = true,
 ): SendPolicy {
-	if (operation.method === 'GET')
-		return { attempts: retryReads ? ATTEMPTS : 1, retryable: isTransient };
+	if (operation.method === 'GET') return retryReads ? READ : READ_ONCE;
 	const memoKey = itemKey === undefined ? undefined : `${name}:${itemKey}`;
 	const { header, firstSent: firstSentHeader } = operation.idempotency ?? {};
 	if (header === undefined || itemKey === undefined || memoKey === undefined)

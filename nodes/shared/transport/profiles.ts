@@ -52,8 +52,17 @@ const readings = new Map<string, CachedProfile>();
 // Readings kept at most; the oldest goes first.
 const MAX_READINGS = 1_000;
 
-function readingKey({ baseUrl, apiKey }: Credentials): string {
-	return `${baseUrl}#${createHash('sha256').update(apiKey).digest('hex').slice(0, 32)}`;
+// A credential is read once per execution; its key is hashed once for it, not for every request.
+const readingKeys = new WeakMap<Credentials, string>();
+
+function readingKey(credentials: Credentials): string {
+	let key = readingKeys.get(credentials);
+	if (key === undefined) {
+		const { baseUrl, apiKey } = credentials;
+		key = `${baseUrl}#${createHash('sha256').update(apiKey).digest('hex').slice(0, 32)}`;
+		readingKeys.set(credentials, key);
+	}
+	return key;
 }
 
 export const WHOLE_DOCUMENT = 'the whole document';
@@ -128,16 +137,19 @@ export async function loadProfile(this: RequestContext, itemIndex?: number): Pro
 
 // The profile with each credential's overrides, kept as long as the profile read is.
 const overridden = new WeakMap<Profile, Map<string, Profile>>();
+// The overrides as a key, written once per credential read rather than per request.
+const overridesKeys = new WeakMap<Record<string, unknown>, string>();
 
 export async function profileFor(this: RequestContext, credentials: Credentials): Promise<Profile> {
 	const read = await readProfileOnce.call(this, credentials);
-	if (credentials.overrides === undefined) return read;
-	const key = JSON.stringify(credentials.overrides);
+	const { overrides } = credentials;
+	if (overrides === undefined) return read;
+	let key = overridesKeys.get(overrides);
+	if (key === undefined) overridesKeys.set(overrides, (key = JSON.stringify(overrides)));
 	let byOverrides = overridden.get(read);
 	if (byOverrides === undefined) overridden.set(read, (byOverrides = new Map()));
 	let profile = byOverrides.get(key);
-	if (profile === undefined)
-		byOverrides.set(key, (profile = applyOverrides(read, credentials.overrides)));
+	if (profile === undefined) byOverrides.set(key, (profile = applyOverrides(read, overrides)));
 	return profile;
 }
 
