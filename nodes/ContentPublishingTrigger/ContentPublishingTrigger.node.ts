@@ -12,11 +12,12 @@ import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 import { eventsField, eventsSubtitle } from '../ContentPublishing/descriptions/events';
 import { loadOptions } from '../ContentPublishing/methods';
 import { jobInDelivery, readDelivery, readJob, readResource } from '../shared/executor/answers';
-import { sameEvents } from '../shared/executor/events';
+import { deliveryConditions, isSelected, sameEvents } from '../shared/executor/events';
 import { verifyDelivery } from '../shared/executor/signatures';
 import { BUILT_IN_PROFILE } from '../shared/profile/builtIn';
 import { isRecord, readAt } from '../shared/profile/pointer';
 import type {
+	ConditionalEvent,
 	DeliveryReading,
 	JobProfile,
 	Profile,
@@ -50,6 +51,8 @@ interface Subscription {
 	id: string;
 	secret: string;
 	events: string[];
+	/** Conditions on deliveries of the events, where an event the node was set to is one of them (GitHub's `action`). */
+	conditions?: ConditionalEvent[];
 	signature?: SignatureScheme;
 	delivery?: DeliveryReading;
 	jobs?: JobProfile;
@@ -86,9 +89,16 @@ async function deleteWebhooksFor(
 	}
 }
 
-/** The events the node is set to, as the service names them. */
-function chosenEvents(this: IHookFunctions, profile: Profile): string[] {
-	return serviceEvents.call(this, profile.webhooks, this.getNodeParameter('events') as string[]);
+/** The events the node is set to, as the service names them, and the conditions on their deliveries. */
+function chosenEvents(
+	this: IHookFunctions,
+	profile: Profile,
+): { events: string[]; conditions: ConditionalEvent[] } {
+	const chosen = this.getNodeParameter('events') as string[];
+	return {
+		events: serviceEvents.call(this, profile.webhooks, chosen),
+		conditions: deliveryConditions(profile.webhooks, chosen),
+	};
 }
 
 const NOT_REGISTERED =
@@ -179,7 +189,7 @@ export class ContentPublishingTrigger implements INodeType {
 				const stored = subscriptions[webhookUrl];
 				if (stored === undefined) return false;
 				const profile = await loadProfile.call(this);
-				const events = chosenEvents.call(this, profile);
+				const { events, conditions } = chosenEvents.call(this, profile);
 				const { registration } = profile.webhooks;
 
 				let current: IDataObject;
@@ -200,6 +210,7 @@ export class ContentPublishingTrigger implements INodeType {
 				if (
 					readAt(current, registration.url) === webhookUrl &&
 					sameEvents(readAt(current, registration.events), events) &&
+					JSON.stringify(stored.conditions ?? []) === JSON.stringify(conditions) &&
 					active !== (registration.negated === true) &&
 					secretProblem(stored.secret, undefined, schemeOf(stored)) === undefined &&
 					isCurrent(stored)
@@ -214,7 +225,7 @@ export class ContentPublishingTrigger implements INodeType {
 			async create(this: IHookFunctions): Promise<boolean> {
 				const webhookUrl = this.getNodeWebhookUrl('default') as string;
 				const profile = await loadProfile.call(this);
-				const events = chosenEvents.call(this, profile);
+				const { events, conditions } = chosenEvents.call(this, profile);
 
 				// A subscription for this exact URL can only be this node's, left behind when its stored
 				// id was lost; removing it first keeps deliveries from arriving twice.
@@ -250,7 +261,15 @@ export class ContentPublishingTrigger implements INodeType {
 				}
 				const { jobs, webhooks } = profile;
 				const { signature, delivery } = webhooks;
-				subscriptionsOf(this)[webhookUrl] = { id, secret, events, signature, delivery, jobs };
+				subscriptionsOf(this)[webhookUrl] = {
+					id,
+					secret,
+					events,
+					...(conditions.length > 0 ? { conditions } : {}),
+					signature,
+					delivery,
+					jobs,
+				};
 				return true;
 			},
 
@@ -288,13 +307,13 @@ export class ContentPublishingTrigger implements INodeType {
 		const current = isCurrent(subscription);
 		const jobs = (current && subscription.jobs) || BUILT_IN_PROFILE.jobs;
 		const reading = (current && subscription.delivery) || BUILT_IN_PROFILE.webhooks.delivery;
-		const delivery = readDelivery(reading, { body: this.getBodyData(), headers });
+		const message = { body: this.getBodyData(), headers };
+		const delivery = readDelivery(reading, message);
 		// Each trigger remembers its own deliveries: this workflow's node, on this subscription.
 		const trigger = [this.getWorkflow().id ?? '', this.getNode().id, subscription.id].join('\n');
 		const key = deliveryKey(delivery.id, rawBody);
 		const seen = admission(trigger, key);
-		const selected =
-			subscription.events.includes('*') || subscription.events.includes(delivery.type);
+		const selected = isSelected(subscription, delivery.type, message);
 		if (seen.admit !== 'repeat' && !selected)
 			return { webhookResponse: { received: true, ignored: 'event not selected' } };
 		const notNow = answerFor.call(this, seen);

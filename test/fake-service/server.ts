@@ -182,6 +182,8 @@ export interface FakeServiceOptions {
 	 * pattern left out); requests are still checked against the profile's own.
 	 */
 	editDocument?: (document: ContractDocument) => void;
+	/** Check requests and answers against the edited document instead: a service that is what it says. */
+	checkEditedDocument?: boolean;
 	/**
 	 * A file that keeps the service's data between runs (state-file.ts): loaded at start when it
 	 * exists, written a moment after each change and when the service closes. Without it, the data
@@ -959,6 +961,14 @@ export class FakeService {
 	private saveTimer: NodeJS.Timeout | undefined;
 
 	/** The document GET /v1/openapi.json serves. */
+	private editedContract?: ContractValidator;
+
+	private contract(): ContractValidator {
+		if (this.options.checkEditedDocument !== true) return sharedContractValidator(this.profile);
+		this.editedContract ??= createContractValidator(this.servedDocument());
+		return this.editedContract;
+	}
+
 	servedDocument(): ContractDocument {
 		const document = PROFILES[this.profile]?.document(this.url) ?? buildOpenApiDocument(this.url);
 		this.options.editDocument?.(document);
@@ -1295,7 +1305,7 @@ export class FakeService {
 		};
 		if (operationId !== undefined)
 			exchange.problems = body.isJson
-				? sharedContractValidator(this.profile).validateRequest({
+				? this.contract().validateRequest({
 						operationId,
 						query: exchange.query,
 						body: body.value,
@@ -1338,7 +1348,7 @@ export class FakeService {
 			!reply.faulted &&
 			reply.text === undefined
 		) {
-			const answer = sharedContractValidator(this.profile).validateResponse({
+			const answer = this.contract().validateResponse({
 				operationId,
 				status: reply.status,
 				body: reply.json,

@@ -42,7 +42,10 @@ export const FAST_WAIT = { pollInterval: 0.1, maxWaitTime: 30 };
  * that every request the node sent kept to the service's OpenAPI document.
  */
 export function useFakeService(
-	options: Pick<FakeServiceOptions, 'profile' | 'openApiDocument' | 'editDocument'> = {},
+	options: Pick<
+		FakeServiceOptions,
+		'profile' | 'openApiDocument' | 'editDocument' | 'checkEditedDocument'
+	> = {},
 ): Harness {
 	let violationExpected = false;
 	const harness = {

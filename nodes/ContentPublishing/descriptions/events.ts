@@ -1,6 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ALL_EVENTS } from '../../shared/executor/events';
+import { ALL_EVENTS, eventName } from '../../shared/executor/events';
+import type { EventMeaning } from '../../shared/profile/types';
 
 /** The events of a service whose OpenAPI document does not list its own. */
 const BUILT_IN_EVENT_OPTIONS: INodePropertyOptions[] = [
@@ -41,7 +42,7 @@ export function eventsSubtitle(parameter: string): string {
  */
 export function eventOptions(
 	events: string[] | undefined,
-	meanings: Record<string, string[]> = {},
+	meanings: Record<string, EventMeaning[]> = {},
 ): INodePropertyOptions[] {
 	const listed =
 		events === undefined
@@ -61,7 +62,7 @@ export function eventOptions(
 			(meanings[String(known.value)] ?? []).length > 0,
 	).map((known) => ({
 		...known,
-		name: `${known.name} (${meanings[String(known.value)].join(', ')})`,
+		name: `${known.name} (${[...new Set(meanings[String(known.value)].map(eventName))].join(', ')})`,
 	}));
 	return [
 		{ name: 'All Events', value: ALL_EVENTS, description: 'Every event the service sends' },

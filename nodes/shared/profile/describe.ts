@@ -1,6 +1,7 @@
 import { isRecord } from './pointer';
 import { OPERATION_NAMES, OPERATIONS } from './types';
 import type {
+	EventMeaning,
 	JobReference,
 	OperationName,
 	OperationProfile,
@@ -127,6 +128,16 @@ function jobLines({ completion, id, result, error }: Profile['jobs']): string[] 
 	];
 }
 
+/** `job where /body/action is "completed" and /body/job/error is absent`. */
+function meaningText(meaning: EventMeaning): string {
+	if (typeof meaning === 'string') return meaning;
+	const conditions = Object.entries(meaning.when).map(
+		([place, wanted]) =>
+			`${place} is ${typeof wanted === 'string' ? `"${wanted}"` : wanted ? 'present' : 'absent'}`,
+	);
+	return `${meaning.event} where ${conditions.join(' and ')}`;
+}
+
 function webhookLines({
 	events,
 	meanings,
@@ -141,7 +152,8 @@ function webhookLines({
 	return [
 		`Events: ${events === undefined ? 'the service lists none (chosen events are sent as named)' : events.join(', ') || 'none'}`,
 		...Object.entries(meanings).map(
-			([event, meant]) => `  ${event} is ${meant.length > 0 ? meant.join(', ') : 'none of them'}`,
+			([event, meant]) =>
+				`  ${event} is ${meant.length > 0 ? meant.map(meaningText).join(', ') : 'none of them'}`,
 		),
 		`Registration: address at ${registration.url || 'the registration'}, events at ${registration.events || 'the registration'}`,
 		`Signing secret: ${secret.by === 'node' ? 'chosen by the node' : secret.by === 'service' ? `chosen by the service, answered at ${secret.at || 'the registration'}` : 'none: the trigger cannot verify deliveries'}`,

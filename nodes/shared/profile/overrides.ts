@@ -157,6 +157,28 @@ const reference = either(
 );
 
 // Headers the node sets itself (the key, the media types, the length) or that steer the connection.
+// A condition on a delivery: places in it and the text each must be, or whether it is present.
+const MAX_CONDITIONS = 8;
+const conditions: Check = (value, path) => {
+	if (!isRecord(value) || Object.keys(value).length === 0)
+		return problem(path, 'must be an object of places in the delivery and their values');
+	if (Object.keys(value).length > MAX_CONDITIONS)
+		return problem(path, `must hold at most ${MAX_CONDITIONS} places`);
+	for (const [place, wanted] of Object.entries(value)) {
+		const at = [...path, place];
+		const wrong = location(place, at);
+		if (wrong !== undefined) return wrong;
+		if (typeof wanted !== 'boolean' && text()(wanted, at) !== undefined)
+			return problem(at, 'must be a text the value must be, or true (present) or false (absent)');
+	}
+	return undefined;
+};
+const meaning = either(
+	'must be an event\'s name, or {"event": name, "when": {"/body/action": "completed"}}',
+	text(),
+	{ event: text(), when: conditions },
+);
+
 const OWN_HEADERS =
 	/^(authorization|proxy-authorization|cookie|host|accept|content-type|content-length|transfer-encoding|connection|te|upgrade|expect)$/;
 /** Constants by place: a member of the body, a query parameter or a header, each a short scalar. */
@@ -186,10 +208,9 @@ const operation: Shape = {
 	method: oneOf(...HTTP_METHODS),
 	path: apiPath,
 	from: text(),
-	'mediaType?': oneOf(
-		'application/json',
-		'application/merge-patch+json',
-		'application/x-www-form-urlencoded',
+	'mediaType?': text(
+		/^application\/(json|x-www-form-urlencoded|[a-z0-9.-]+\+json)$/,
+		'application/json, a +json type such as application/vnd.api+json, or application/x-www-form-urlencoded',
 	),
 	fields: record({
 		to: either(
@@ -262,7 +283,7 @@ const checkProfile = checkOf({
 	webhooks: {
 		'events?': list(text()),
 		wildcard: bool,
-		meanings: Object.fromEntries(BUILT_IN_EVENTS.map((event) => [event, list(text())])),
+		meanings: Object.fromEntries(BUILT_IN_EVENTS.map((event) => [event, list(meaning)])),
 		registration: {
 			url: pointer,
 			events: pointer,

@@ -186,13 +186,27 @@ export interface DeliveryReading {
 	post: Pointer[];
 }
 
+/**
+ * A service event that means one of the node's only where the delivery says so, as GitHub's
+ * per-resource events do (`job` with `"action": "completed"` in the body). `when` holds, by place
+ * in the delivery, the text the value there must be, or whether it must be present (`true`) or
+ * absent or null (`false`).
+ */
+export interface ConditionalEvent {
+	event: string;
+	when: Record<Location, string | boolean>;
+}
+
+/** A service event that means one of the node's: its name, or its name and a condition. */
+export type EventMeaning = string | ConditionalEvent;
+
 export interface WebhookProfile {
 	/** The events the service lists (undefined: it lists none, the chosen ones go as they are). */
 	events?: string[];
 	/** Whether `*` subscribes to every event. */
 	wildcard: boolean;
 	/** The service's events for each event the node names itself. */
-	meanings: Record<BuiltInEvent, string[]>;
+	meanings: Record<BuiltInEvent, EventMeaning[]>;
 	/** Where a registration as answered holds its address, events and switch; its longest address. */
 	registration: {
 		url: Pointer;

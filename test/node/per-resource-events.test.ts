@@ -1,0 +1,245 @@
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import { signWebhookPayload } from '../fake-service';
+import type { ContractDocument } from '../fake-service/request-validator';
+import { overrideExamples } from '../support/docs';
+import { jsonOf, useFakeService } from '../support/fixtures';
+import {
+	deliver,
+	runWebhookMethod,
+	triggerNode,
+	triggerWorkflow,
+	webhookUrl,
+} from '../support/n8n-engine';
+
+/**
+ * A service whose events are per resource, as GitHub's webhooks are: it offers `job`, `post` and
+ * `*`, names the event in a header (GitHub's `X-GitHub-Event: issues`) and says what happened in
+ * the body's `action` (`"action": "opened"`); a failed job is `completed` with an `error`. The
+ * service checks every request against the document it serves, which says so.
+ */
+function perResourceEvents(document: ContractDocument): void {
+	const doc = document as unknown as {
+		webhooks: Record<string, unknown>;
+		components: { schemas: Record<string, { properties: Record<string, IDataObject> }> };
+	};
+	const { schemas } = doc.components;
+	const events = {
+		type: 'array',
+		minItems: 1,
+		uniqueItems: true,
+		items: {
+			type: 'string',
+			enum: ['job', 'post', '*'],
+			description:
+				"`job`: a job changed, `post`: a post changed; the delivery's `action` says how. A failed job is `completed` with an `error`.",
+		},
+	};
+	for (const schema of Object.values(schemas))
+		if (schema.properties?.events?.items !== undefined) schema.properties.events = events;
+	const delivery = (resource: 'job' | 'post', actions: string[]) => ({
+		post: {
+			summary: `A ${resource} changed`,
+			parameters: [
+				{
+					name: 'X-Content-Publishing-Event',
+					in: 'header',
+					required: true,
+					schema: { type: 'string' },
+				},
+			],
+			requestBody: {
+				required: true,
+				content: {
+					'application/json': {
+						schema: {
+							type: 'object',
+							required: ['action', resource],
+							properties: {
+								action: { type: 'string', enum: actions },
+								[resource]: { $ref: `#/components/schemas/${resource === 'job' ? 'Job' : 'Post'}` },
+							},
+						},
+					},
+				},
+			},
+			responses: { '2XX': { description: 'Acknowledged.' } },
+		},
+	});
+	doc.webhooks = {
+		job: delivery('job', ['created', 'completed']),
+		post: delivery('post', ['created', 'published']),
+	};
+}
+
+// docs/service.md's example for such a service: the node's events as the service's plus a condition.
+const profileOverrides = overrideExamples()[3];
+const OVERRIDES = JSON.parse(profileOverrides) as { webhooks: { meanings: IDataObject } };
+
+const harness = useFakeService({ editDocument: perResourceEvents, checkEditedDocument: true });
+
+function signed(secret: string, event: string, body: object) {
+	const rawBody = JSON.stringify(body);
+	const timestamp = String(Math.floor(Date.now() / 1000));
+	return {
+		rawBody,
+		headers: {
+			'Content-Type': 'application/json',
+			'X-Content-Publishing-Timestamp': timestamp,
+			'X-Content-Publishing-Signature': signWebhookPayload(secret, timestamp, rawBody),
+			'X-Content-Publishing-Event': event,
+		},
+	};
+}
+
+const job = (changes: IDataObject = {}) => ({
+	id: 'job_1',
+	type: 'generate.blog',
+	status: 'succeeded',
+	result: { title: 'T', content: 'C' },
+	...changes,
+});
+
+async function activated(events: string[], overrides = profileOverrides) {
+	const node: INode = triggerNode({ events });
+	const workflow = triggerWorkflow(node);
+	const credentials = { ...harness.credentials, profileOverrides: overrides };
+	if (!(await runWebhookMethod(workflow, node, credentials, 'checkExists')))
+		await runWebhookMethod(workflow, node, credentials, 'create');
+	const registration = [...harness.service.webhooks.values()].find(
+		(webhook) => webhook.url === webhookUrl(node),
+	);
+	const post = (event: string, body: object) =>
+		deliver(workflow, node, credentials, signed(registration?.secret ?? '', event, body));
+	return { node, workflow, credentials, registration, post };
+}
+
+it('refuses, without overrides, to subscribe to an event the service does not name, and says how to say what its events mean', async () => {
+	const node = triggerNode({ events: ['job.completed'] });
+	const failed = runWebhookMethod(triggerWorkflow(node), node, harness.credentials, 'create');
+	await expect(failed).rejects.toThrow('The service offers no event "job.completed"');
+	expect(harness.service.webhooks.size).toBe(0);
+});
+
+it('subscribes to the service event a condition names, and starts the workflow only for deliveries that meet it', async () => {
+	const { registration, post } = await activated(['job.completed']);
+	expect(registration?.events).toEqual(['job']);
+
+	const created = await post('job', {
+		action: 'created',
+		job: job({ status: 'queued', result: null }),
+	});
+	expect(created.response).toEqual({
+		webhookResponse: { received: true, ignored: 'event not selected' },
+	});
+
+	const failedJob = job({ status: 'failed', result: null, error: { code: 'x', message: 'No' } });
+	const failed = await post('job', { action: 'completed', job: failedJob });
+	expect(failed.response.workflowData).toBeUndefined();
+
+	const completed = await post('job', { action: 'completed', job: job() });
+	expect(completed.response.workflowData?.[0]).toEqual([
+		{
+			json: expect.objectContaining({
+				event: 'job',
+				job: expect.objectContaining({ id: 'job_1', status: 'succeeded' }),
+				result: { title: 'T', content: 'C' },
+			}),
+		},
+	]);
+	// Another resource's event is not the job's.
+	expect(
+		(await post('post', { action: 'completed', post: { id: 'p' } })).response.workflowData,
+	).toBeUndefined();
+});
+
+it('tells a failed job from a finished one by the same event, and a published post by its action', async () => {
+	const failedJob = job({ status: 'failed', result: null, error: { code: 'x', message: 'No' } });
+	const failures = await activated(['job.failed']);
+	expect(
+		(await failures.post('job', { action: 'completed', job: job() })).response.workflowData,
+	).toBeUndefined();
+	const failed = await failures.post('job', { action: 'completed', job: failedJob });
+	expect(failed.response.workflowData?.[0][0].json.job).toEqual(failedJob);
+
+	const posts = await activated(['post.published']);
+	expect(posts.registration?.events).toEqual(['post']);
+	const published = await posts.post('post', {
+		action: 'published',
+		post: { id: 'post_1', status: 'published' },
+	});
+	expect(published.response.workflowData?.[0][0].json.post).toEqual({
+		id: 'post_1',
+		status: 'published',
+	});
+});
+
+it('replaces the registration when the conditions change, and takes every delivery of an event chosen as it is', async () => {
+	const first = await activated(['job.completed']);
+	const both = JSON.stringify({
+		...OVERRIDES,
+		webhooks: {
+			...OVERRIDES.webhooks,
+			meanings: {
+				...OVERRIDES.webhooks.meanings,
+				'job.completed': [{ event: 'job', when: { '/body/action': 'completed' } }],
+			},
+		},
+	});
+	const exists = await runWebhookMethod(
+		first.workflow,
+		first.node,
+		{ ...first.credentials, profileOverrides: both },
+		'checkExists',
+	);
+	expect(exists).toBe(false);
+
+	const everything = await activated(['job']);
+	expect(
+		(
+			await everything.post('job', {
+				action: 'created',
+				job: job({ status: 'queued', result: null }),
+			})
+		).response.workflowData,
+	).toHaveLength(1);
+});
+
+it('describes each meaning with its condition, and takes the profile back unchanged', async () => {
+	const [described] = jsonOf(
+		await harness.run(
+			{ resource: 'service', operation: 'describe' },
+			{ credentials: { profileOverrides } },
+		),
+	);
+	expect(described.summary).toEqual(
+		expect.arrayContaining([
+			'  job.completed is job where /body/action is "completed" and /body/job/error is absent',
+			'  job.failed is job where /body/action is "completed" and /body/job/error is present',
+			'  post.published is post where /body/action is "published"',
+		]),
+	);
+	const again = jsonOf(
+		await harness.run(
+			{ resource: 'service', operation: 'describe' },
+			{ credentials: { profileOverrides: JSON.stringify(described.profile) } },
+		),
+	);
+	expect((again[0].profile as IDataObject).webhooks).toEqual(
+		(described.profile as IDataObject).webhooks,
+	);
+});
+
+it.each([
+	[{ event: 'job', when: {} }, '/webhooks/meanings/job.completed/0'],
+	[{ event: 'job', when: { '/query/action': 'completed' } }, '/webhooks/meanings/job.completed/0'],
+	[{ event: 'job', when: { '/body/action': 3 } }, '/webhooks/meanings/job.completed/0'],
+])('refuses the meaning %j with its JSON path', async (meaning, path) => {
+	const overrides = JSON.stringify({ webhooks: { meanings: { 'job.completed': [meaning] } } });
+	const { error } = await harness.run(
+		{ resource: 'service', operation: 'describe' },
+		{ credentials: { profileOverrides: overrides } },
+	);
+	expect(error?.message).toContain(path);
+	expect(harness.service.webhooks.size).toBe(0);
+});
