@@ -441,6 +441,34 @@ describe('constants in Profile Overrides (JSON:API 1.1: a resource object must h
 		expect(checkOverrides(overrideExamples()[2], BUILT_IN_PROFILE).problem).toBeUndefined();
 	});
 
+	it('takes back the media type a JSON:API document declares, and refuses one that is not JSON or a form', async () => {
+		const read = await readProfile(
+			{
+				openapi: '3.1.0',
+				paths: {
+					'/v1/posts': {
+						post: {
+							requestBody: {
+								content: { 'application/vnd.api+json': { schema: { type: 'object' } } },
+							},
+							...ok({ type: 'object' }),
+						},
+					},
+				},
+			},
+			'test',
+		);
+		const { mediaType } = read.operations.createPost;
+		expect(mediaType).toBe('application/vnd.api+json');
+		const given = (type: string) =>
+			checkOverrides(JSON.stringify({ operations: { createPost: { mediaType: type } } }), read)
+				.problem;
+		expect(given(mediaType ?? '')).toBeUndefined();
+		expect(given('text/xml')?.message).toMatch(
+			/\/operations\/createPost\/mediaType: must be application\/json/,
+		);
+	});
+
 	it('sends each at its place, after the parameters, and Describe states them', async () => {
 		const profileOverrides = JSON.stringify({
 			operations: {

@@ -209,7 +209,7 @@ const operation: Shape = {
 	path: apiPath,
 	from: text(),
 	'mediaType?': text(
-		/^application\/(json|x-www-form-urlencoded|[a-z0-9.-]+\+json)$/,
+		/^application\/(json|x-www-form-urlencoded|[\w.-]+\+json)$/i,
 		'application/json, a +json type such as application/vnd.api+json, or application/x-www-form-urlencoded',
 	),
 	fields: record({
