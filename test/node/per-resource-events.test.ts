@@ -73,10 +73,7 @@ function perResourceEvents(document: ContractDocument): void {
 }
 
 // docs/service.md's example for such a service: the node's events as the service's plus a condition.
-const profileOverrides = overrideExamples()[3];
-const OVERRIDES = JSON.parse(profileOverrides) as { webhooks: { meanings: IDataObject } };
-
-const harness = useFakeService({ editDocument: perResourceEvents, checkEditedDocument: true });
+const OVERRIDES = overrideExamples()[3];
 
 function signed(secret: string, event: string, body: object) {
 	const rawBody = JSON.stringify(body);
@@ -99,147 +96,154 @@ const job = (changes: IDataObject = {}) => ({
 	result: { title: 'T', content: 'C' },
 	...changes,
 });
+const failedJob = job({ status: 'failed', result: null, error: { code: 'x', message: 'No' } });
 
-async function activated(events: string[], overrides = profileOverrides) {
-	const node: INode = triggerNode({ events });
-	const workflow = triggerWorkflow(node);
-	const credentials = { ...harness.credentials, profileOverrides: overrides };
-	if (!(await runWebhookMethod(workflow, node, credentials, 'checkExists')))
-		await runWebhookMethod(workflow, node, credentials, 'create');
-	const registration = [...harness.service.webhooks.values()].find(
-		(webhook) => webhook.url === webhookUrl(node),
-	);
-	const post = (event: string, body: object) =>
-		deliver(workflow, node, credentials, signed(registration?.secret ?? '', event, body));
-	return { node, workflow, credentials, registration, post };
-}
+const MEANINGS = [
+	'  job.completed is job where /body/action is "completed" and /body/job/error is absent',
+	'  job.failed is job where /body/action is "completed" and /body/job/error is present',
+	'  post.published is post where /body/action is "published"',
+];
 
-it('refuses, without overrides, to subscribe to an event the service does not name, and says how to say what its events mean', async () => {
-	const node = triggerNode({ events: ['job.completed'] });
-	const failed = runWebhookMethod(triggerWorkflow(node), node, harness.credentials, 'create');
-	await expect(failed).rejects.toThrow('The service offers no event "job.completed"');
-	expect(harness.service.webhooks.size).toBe(0);
+describe.each([
+	['read from its document', true, undefined],
+	["read from its document, with docs/service.md's overrides", true, OVERRIDES],
+	["without its document, with docs/service.md's overrides", false, OVERRIDES],
+] as const)('a service with events per resource, %s', (_way, openApiDocument, profileOverrides) => {
+	const harness = useFakeService({
+		editDocument: perResourceEvents,
+		checkEditedDocument: true,
+		openApiDocument,
+	});
+
+	async function activated(events: string[], overrides: string | undefined = profileOverrides) {
+		const node: INode = triggerNode({ events });
+		const workflow = triggerWorkflow(node);
+		const credentials = { ...harness.credentials, profileOverrides: overrides };
+		if (!(await runWebhookMethod(workflow, node, credentials, 'checkExists')))
+			await runWebhookMethod(workflow, node, credentials, 'create');
+		const registration = [...harness.service.webhooks.values()].find(
+			(webhook) => webhook.url === webhookUrl(node),
+		);
+		const post = (event: string, body: object) =>
+			deliver(workflow, node, credentials, signed(registration?.secret ?? '', event, body));
+		return { node, workflow, credentials, registration, post };
+	}
+
+	it('subscribes to the service event a condition names, and starts the workflow only for deliveries that meet it', async () => {
+		const { registration, post } = await activated(['job.completed']);
+		expect(registration?.events).toEqual(['job']);
+
+		const created = await post('job', {
+			action: 'created',
+			job: job({ status: 'queued', result: null }),
+		});
+		expect(created.response).toEqual({
+			webhookResponse: { received: true, ignored: 'event not selected' },
+		});
+		const failed = await post('job', { action: 'completed', job: failedJob });
+		expect(failed.response.workflowData).toBeUndefined();
+
+		const completed = await post('job', { action: 'completed', job: job() });
+		expect(completed.response.workflowData?.[0]).toEqual([
+			{
+				json: expect.objectContaining({
+					event: 'job',
+					job: expect.objectContaining({ id: 'job_1', status: 'succeeded' }),
+					result: { title: 'T', content: 'C' },
+				}),
+			},
+		]);
+		// Another resource's event is not the job's.
+		const other = await post('post', { action: 'completed', post: { id: 'p' } });
+		expect(other.response.workflowData).toBeUndefined();
+	});
+
+	it('tells a failed job from a finished one by the same event, and a published post by its action', async () => {
+		const failures = await activated(['job.failed']);
+		const finished = await failures.post('job', { action: 'completed', job: job() });
+		expect(finished.response.workflowData).toBeUndefined();
+		const failed = await failures.post('job', { action: 'completed', job: failedJob });
+		expect(failed.response.workflowData?.[0][0].json.job).toEqual(failedJob);
+
+		const posts = await activated(['post.published']);
+		expect(posts.registration?.events).toEqual(['post']);
+		const published = await posts.post('post', {
+			action: 'published',
+			post: { id: 'post_1', status: 'published' },
+		});
+		expect(published.response.workflowData?.[0][0].json.post).toEqual({
+			id: 'post_1',
+			status: 'published',
+		});
+	});
+
+	it('replaces the registration when the conditions change, and takes every delivery of an event chosen as it is', async () => {
+		const first = await activated(['job.completed']);
+		const looser = JSON.stringify({
+			webhooks: {
+				meanings: {
+					'job.completed': [{ event: 'job', when: { '/body/action': 'completed' } }],
+				},
+			},
+		});
+		const merged =
+			profileOverrides === undefined ? looser : mergedOverrides(profileOverrides, looser);
+		const credentials = { ...first.credentials, profileOverrides: merged };
+		expect(await runWebhookMethod(first.workflow, first.node, credentials, 'checkExists')).toBe(
+			false,
+		);
+
+		const everything = await activated(['job']);
+		const created = await everything.post('job', {
+			action: 'created',
+			job: job({ status: 'queued', result: null }),
+		});
+		expect(created.response.workflowData).toHaveLength(1);
+	});
+
+	it('describes each meaning with its condition, and takes the profile back unchanged', async () => {
+		const describe = async (overrides: string | undefined) =>
+			jsonOf(
+				await harness.run(
+					{ resource: 'service', operation: 'describe' },
+					{ credentials: { profileOverrides: overrides } },
+				),
+			)[0];
+		const described = await describe(profileOverrides);
+		expect(described.summary).toEqual(expect.arrayContaining(MEANINGS));
+		const again = await describe(JSON.stringify(described.profile));
+		expect((again.profile as IDataObject).webhooks).toEqual(
+			(described.profile as IDataObject).webhooks,
+		);
+	});
+
+	it.each([
+		[{ event: 'job', when: {} }],
+		[{ event: 'job', when: { '/query/action': 'completed' } }],
+		[{ event: 'job', when: { '/body/action': 3 } }],
+	])('refuses the meaning %j with its JSON path, before any request', async (meaning) => {
+		const overrides = JSON.stringify({ webhooks: { meanings: { 'job.completed': [meaning] } } });
+		const node = triggerNode({ events: ['job.completed'] });
+		const credentials = { ...harness.credentials, profileOverrides: overrides };
+		await expect(
+			runWebhookMethod(triggerWorkflow(node), node, credentials, 'create'),
+		).rejects.toThrow('/webhooks/meanings/job.completed/0');
+		expect(harness.service.webhooks.size).toBe(0);
+	});
 });
 
-it('subscribes to the service event a condition names, and starts the workflow only for deliveries that meet it', async () => {
-	const { registration, post } = await activated(['job.completed']);
-	expect(registration?.events).toEqual(['job']);
-
-	const created = await post('job', {
-		action: 'created',
-		job: job({ status: 'queued', result: null }),
-	});
-	expect(created.response).toEqual({
-		webhookResponse: { received: true, ignored: 'event not selected' },
-	});
-
-	const failedJob = job({ status: 'failed', result: null, error: { code: 'x', message: 'No' } });
-	const failed = await post('job', { action: 'completed', job: failedJob });
-	expect(failed.response.workflowData).toBeUndefined();
-
-	const completed = await post('job', { action: 'completed', job: job() });
-	expect(completed.response.workflowData?.[0]).toEqual([
-		{
-			json: expect.objectContaining({
-				event: 'job',
-				job: expect.objectContaining({ id: 'job_1', status: 'succeeded' }),
-				result: { title: 'T', content: 'C' },
-			}),
-		},
-	]);
-	// Another resource's event is not the job's.
-	expect(
-		(await post('post', { action: 'completed', post: { id: 'p' } })).response.workflowData,
-	).toBeUndefined();
-});
-
-it('tells a failed job from a finished one by the same event, and a published post by its action', async () => {
-	const failedJob = job({ status: 'failed', result: null, error: { code: 'x', message: 'No' } });
-	const failures = await activated(['job.failed']);
-	expect(
-		(await failures.post('job', { action: 'completed', job: job() })).response.workflowData,
-	).toBeUndefined();
-	const failed = await failures.post('job', { action: 'completed', job: failedJob });
-	expect(failed.response.workflowData?.[0][0].json.job).toEqual(failedJob);
-
-	const posts = await activated(['post.published']);
-	expect(posts.registration?.events).toEqual(['post']);
-	const published = await posts.post('post', {
-		action: 'published',
-		post: { id: 'post_1', status: 'published' },
-	});
-	expect(published.response.workflowData?.[0][0].json.post).toEqual({
-		id: 'post_1',
-		status: 'published',
-	});
-});
-
-it('replaces the registration when the conditions change, and takes every delivery of an event chosen as it is', async () => {
-	const first = await activated(['job.completed']);
-	const both = JSON.stringify({
-		...OVERRIDES,
+/** Two overrides' texts as one: the second's webhooks over the first's. */
+function mergedOverrides(first: string, second: string): string {
+	const a = JSON.parse(first) as { webhooks: IDataObject };
+	const b = JSON.parse(second) as { webhooks: IDataObject };
+	return JSON.stringify({
+		...a,
 		webhooks: {
-			...OVERRIDES.webhooks,
+			...a.webhooks,
 			meanings: {
-				...OVERRIDES.webhooks.meanings,
-				'job.completed': [{ event: 'job', when: { '/body/action': 'completed' } }],
+				...(a.webhooks.meanings as IDataObject),
+				...(b.webhooks.meanings as IDataObject),
 			},
 		},
 	});
-	const exists = await runWebhookMethod(
-		first.workflow,
-		first.node,
-		{ ...first.credentials, profileOverrides: both },
-		'checkExists',
-	);
-	expect(exists).toBe(false);
-
-	const everything = await activated(['job']);
-	expect(
-		(
-			await everything.post('job', {
-				action: 'created',
-				job: job({ status: 'queued', result: null }),
-			})
-		).response.workflowData,
-	).toHaveLength(1);
-});
-
-it('describes each meaning with its condition, and takes the profile back unchanged', async () => {
-	const [described] = jsonOf(
-		await harness.run(
-			{ resource: 'service', operation: 'describe' },
-			{ credentials: { profileOverrides } },
-		),
-	);
-	expect(described.summary).toEqual(
-		expect.arrayContaining([
-			'  job.completed is job where /body/action is "completed" and /body/job/error is absent',
-			'  job.failed is job where /body/action is "completed" and /body/job/error is present',
-			'  post.published is post where /body/action is "published"',
-		]),
-	);
-	const again = jsonOf(
-		await harness.run(
-			{ resource: 'service', operation: 'describe' },
-			{ credentials: { profileOverrides: JSON.stringify(described.profile) } },
-		),
-	);
-	expect((again[0].profile as IDataObject).webhooks).toEqual(
-		(described.profile as IDataObject).webhooks,
-	);
-});
-
-it.each([
-	[{ event: 'job', when: {} }, '/webhooks/meanings/job.completed/0'],
-	[{ event: 'job', when: { '/query/action': 'completed' } }, '/webhooks/meanings/job.completed/0'],
-	[{ event: 'job', when: { '/body/action': 3 } }, '/webhooks/meanings/job.completed/0'],
-])('refuses the meaning %j with its JSON path', async (meaning, path) => {
-	const overrides = JSON.stringify({ webhooks: { meanings: { 'job.completed': [meaning] } } });
-	const { error } = await harness.run(
-		{ resource: 'service', operation: 'describe' },
-		{ credentials: { profileOverrides: overrides } },
-	);
-	expect(error?.message).toContain(path);
-	expect(harness.service.webhooks.size).toBe(0);
-});
+}

@@ -337,6 +337,7 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 				profiled.createWebhook,
 				context.isJob,
 				context.resources.get('post'),
+				jobs.error,
 			),
 		BUILT_IN_PROFILE.webhooks,
 	);

@@ -2,9 +2,11 @@ import { ownEntries, pointerOf, segmentsOf } from '../pointer';
 import {
 	BUILT_IN_EVENTS,
 	type BuiltInEvent,
+	type ConditionalEvent,
 	type DeliveryReading,
 	type Location,
 	type OperationProfile,
+	type Pointer,
 	type WebhookProfile,
 } from '../types';
 import { BUILT_IN_PROFILE } from '../builtIn';
@@ -95,7 +97,69 @@ function meaningsOf(events: string[], explanations: Map<string, string>) {
 	const meaning = events.map((event) => eventMeaning(event, explanations.get(event) ?? ''));
 	return Object.fromEntries(
 		BUILT_IN_EVENTS.map((own) => [own, events.filter((_, index) => meaning[index] === own)]),
-	) as Record<BuiltInEvent, string[]>;
+	) as WebhookProfile['meanings'];
+}
+
+const ACTION = named('action');
+
+/**
+ * Meanings the events' names do not give, read from an event per resource whose delivery says what
+ * happened in a top-level `action` of several values (GitHub's webhooks): `job` with `"action":
+ * "completed"` is a finished job; without a failed action of its own, a finished job with its error
+ * present failed.
+ */
+function* actionMeanings(
+	reader: DocumentReader,
+	deliveries: Delivery[],
+	readings: DeliveryReading[],
+	jobError: Pointer[],
+	meanings: Record<BuiltInEvent, WebhookProfile['meanings'][BuiltInEvent]>,
+): Generator<void> {
+	for (const [index, delivery] of deliveries.entries()) {
+		const properties = [...(reader.shape(delivery.body)?.properties.entries() ?? [])];
+		reader.spend(properties.length);
+		const action = properties.find(([name]) => ACTION(name));
+		if (action === undefined) continue;
+		if (eventCount(reader, action[1]) > MAX_EVENTS) throw tooManyEvents();
+		// An action of one value says no more than the event's name (the nested fake's GitHub-style events).
+		const actions = reader.enumValues(action[1]) ?? [];
+		if (actions.length < 2) continue;
+		const said = new Map<BuiltInEvent | undefined, string>();
+		for (const value of actions) {
+			reader.spend();
+			const meaning = eventMeaning(value, '');
+			if (!said.has(meaning)) said.set(meaning, value);
+		}
+		const when = (value: string, more: Record<string, boolean> = {}): ConditionalEvent => ({
+			event: delivery.event,
+			when: { [body([action[0]])]: value, ...more },
+		});
+		const { data, jobs, post } = readings[index];
+		const job = jobs.find((reference) => 'job' in reference);
+		const completed = said.get('job.completed');
+		const failed = said.get('job.failed');
+		const derived: Array<[BuiltInEvent, ConditionalEvent]> = [];
+		if (job !== undefined && 'job' in job && completed !== undefined) {
+			const error = jobError[0] === undefined ? undefined : `${data[0]}${job.job}${jobError[0]}`;
+			if (failed !== undefined)
+				derived.push(['job.completed', when(completed)], ['job.failed', when(failed)]);
+			else if (error !== undefined)
+				derived.push(
+					['job.completed', when(completed, { [error]: false })],
+					['job.failed', when(completed, { [error]: true })],
+				);
+		}
+		const published = said.get('post.published');
+		if (post.length > 0 && published !== undefined)
+			derived.push(['post.published', when(published)]);
+		// The action says more than the event's name: `job` alone is every change of a job.
+		if (derived.length > 0)
+			for (const event of BUILT_IN_EVENTS)
+				meanings[event] = meanings[event].filter((meant) => meant !== delivery.event);
+		for (const [event, meaning] of derived)
+			if (meanings[event].length === 0) meanings[event] = [meaning];
+		yield;
+	}
 }
 
 const SECRET_NAME = /^((signing|webhook|hmac|signature)?secret|secretkey|signingkey|hmackey)$/;
@@ -217,6 +281,7 @@ export function* readWebhooks(
 	create: OperationProfile,
 	isJob: (schema: Schema | undefined) => boolean,
 	post: Schema | undefined,
+	jobError: Pointer[],
 ): Generator<void, WebhookProfile> {
 	const fallback = BUILT_IN_PROFILE.webhooks;
 	const answer =
@@ -281,13 +346,22 @@ export function* readWebhooks(
 					jobs: merged('jobs', fallback.delivery.jobs),
 					post: merged('post', fallback.delivery.post),
 				};
+	const meanings = events === undefined ? fallback.meanings : meaningsOf(events, explanations);
+	if (events !== undefined)
+		yield* actionMeanings(
+			reader,
+			deliveries.filter((each) => events.includes(each.event)),
+			readings.filter((_, index) => events.includes(deliveries[index].event)),
+			jobError,
+			meanings,
+		);
 	const signature = (signed && signatureScheme(signed.headers)) ?? fallback.signature;
 	const active = create.fields.active;
 	const maxUrlLength = own(urlSchema, 'maxLength');
 	const profile: WebhookProfile = {
 		...(events === undefined ? {} : { events }),
 		wildcard: events === undefined || events.includes('*'),
-		meanings: events === undefined ? fallback.meanings : meaningsOf(events, explanations),
+		meanings,
 		registration: {
 			url: inRegistration(create.fields.url?.to, fallback.registration.url),
 			events: inRegistration(create.fields.events?.to, fallback.registration.events),
