@@ -26,6 +26,7 @@ import type {
 import {
 	callEndpoint,
 	loadProfile,
+	readCredentials,
 	readJobById,
 	requireObject,
 	serviceEvents,
@@ -74,6 +75,19 @@ function subscriptionsOf(
 /** How deliveries are signed; with the built-in scheme for subscriptions stored before profiles. */
 function schemeOf(subscription: Subscription): SignatureScheme {
 	return subscription.signature ?? BUILT_IN_PROFILE.webhooks.signature;
+}
+
+/** Whether deliveries are signed with the credential's API key, so the subscription holds no secret. */
+function keyedWithApiKey(subscription: Subscription): boolean {
+	return schemeOf(subscription).key === 'apiKey';
+}
+
+/** Whether the subscription's own secret can check deliveries: one kept before secrets were checked cannot. */
+function hasUsableSecret(subscription: Subscription): boolean {
+	return (
+		keyedWithApiKey(subscription) ||
+		secretProblem(subscription.secret, undefined, schemeOf(subscription)) === undefined
+	);
 }
 
 /** Removes every registration on the service that delivers to this URL. */
@@ -212,7 +226,7 @@ export class ContentPublishingTrigger implements INodeType {
 					sameEvents(readAt(current, registration.events), events) &&
 					JSON.stringify(stored.conditions ?? []) === JSON.stringify(conditions) &&
 					active !== (registration.negated === true) &&
-					secretProblem(stored.secret, undefined, schemeOf(stored)) === undefined &&
+					hasUsableSecret(stored) &&
 					isCurrent(stored)
 				)
 					return true;
@@ -247,7 +261,9 @@ export class ContentPublishingTrigger implements INodeType {
 						'{"operations": {"listWebhooks": {"answer": {"itemId": "/hook_id"}}}}',
 					);
 				}
-				if (secret === undefined) {
+				const { jobs, webhooks } = profile;
+				const { signature, delivery } = webhooks;
+				if (secret === undefined && signature.key !== 'apiKey') {
 					const problem =
 						weakness !== undefined
 							? `The service registered the webhook but answered with a signing secret that is no secret: ${weakness}`
@@ -259,11 +275,10 @@ export class ContentPublishingTrigger implements INodeType {
 						description: weakness !== undefined ? NO_SECRET : NOT_REGISTERED,
 					});
 				}
-				const { jobs, webhooks } = profile;
-				const { signature, delivery } = webhooks;
 				subscriptionsOf(this)[webhookUrl] = {
 					id,
-					secret,
+					// Signed with the credential's API key, read at each delivery: never kept here.
+					secret: signature.key === 'apiKey' ? '' : (secret ?? ''),
 					events,
 					...(conditions.length > 0 ? { conditions } : {}),
 					signature,
@@ -292,13 +307,21 @@ export class ContentPublishingTrigger implements INodeType {
 			? request.rawBody
 			: Buffer.from(JSON.stringify(this.getBodyData()));
 		// Test and production URLs each have their own subscription; a delivery signed by either is ours.
-		const subscriptions = Object.values(subscriptionsOf(this));
-		// A secret kept before secrets were checked, that anyone could sign with, verifies nothing.
+		const subscriptions = Object.entries(subscriptionsOf(this));
+		const apiKey = subscriptions.some(([, candidate]) => keyedWithApiKey(candidate))
+			? (await readCredentials.call(this)).apiKey
+			: '';
 		const subscription = subscriptions.find(
-			(candidate) =>
-				secretProblem(candidate.secret, undefined, schemeOf(candidate)) === undefined &&
-				verifyDelivery(headers, rawBody, candidate.secret, schemeOf(candidate)).valid,
-		);
+			([url, candidate]) =>
+				hasUsableSecret(candidate) &&
+				verifyDelivery(
+					headers,
+					rawBody,
+					keyedWithApiKey(candidate) ? apiKey : candidate.secret,
+					schemeOf(candidate),
+					{ url },
+				).valid,
+		)?.[1];
 		if (subscription === undefined) {
 			this.getResponseObject().status(401).json({ error: 'invalid signature' });
 			return { noWebhookResponse: true };

@@ -78,7 +78,9 @@ function signedDelivery(scheme: SignatureScheme, secret: string, id: string) {
 	});
 	const timestamp = String(Math.floor(Date.now() / 1000));
 	const parts = scheme.signed.map((part) =>
-		part === 'body' ? rawBody : part === 'timestamp' ? timestamp : part === 'id' ? id : part.text,
+		typeof part !== 'string'
+			? part.text
+			: { body: rawBody, timestamp, id, url: '', form: '' }[part],
 	);
 	const digest = createHmac(scheme.algorithm, signingKey(secret, scheme))
 		.update(parts.join(scheme.separator))

@@ -617,7 +617,12 @@ export async function deliver(
 	);
 	additionalData.httpRequest = {
 		headers,
-		body: JSON.parse(request.rawBody),
+		// As n8n's body parser reads it: a form's parameters, JSON, or other text as it is.
+		body: /x-www-form-urlencoded/.test(headers['content-type'] ?? '')
+			? Object.fromEntries(new URLSearchParams(request.rawBody))
+			: /json/.test(headers['content-type'] ?? 'json')
+				? JSON.parse(request.rawBody)
+				: request.rawBody,
 		rawBody: Buffer.from(request.rawBody),
 		query: {},
 		params: {},

@@ -19,6 +19,8 @@ export const TOLERANCE_SECONDS = 300;
 // sends two or three.
 const MAX_HEADER_LENGTH = 4096;
 const MAX_SIGNATURES = 10;
+// No form a service posts has more parameters than this; one with more is not checked.
+const MAX_FORM_PARAMETERS = 1000;
 
 type SignatureCheck = { valid: true } | { valid: false; reason: string };
 
@@ -86,18 +88,38 @@ export function signingKey(
 }
 
 /**
- * Checks a delivery's signatures against the webhook's secret in constant time, and refuses
- * timestamps outside the tolerance, so a captured delivery cannot be replayed later.
+ * A form body's parameters sorted by name (stable for repeats), each name then its value, as
+ * Twilio signs them; undefined for a body that is not a form, whose parts a sort could reorder.
+ */
+function formText(headers: Headers, rawBody: Buffer): string | undefined {
+	if (!/^application\/x-www-form-urlencoded\b/i.test(headerText(headers, 'content-type')))
+		return undefined;
+	const parameters = [...new URLSearchParams(rawBody.toString('utf8'))];
+	if (parameters.length > MAX_FORM_PARAMETERS) return undefined;
+	parameters.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+	return parameters.map(([name, value]) => `${name}${value}`).join('');
+}
+
+/**
+ * Checks a delivery's signatures against the webhook's key in constant time, and refuses
+ * timestamps outside the tolerance, so a captured delivery cannot be replayed later. `url`: the
+ * address the delivery was sent to, where the scheme signs it.
  */
 export function verifyDelivery(
 	headers: Headers,
 	rawBody: Buffer,
 	secret: string,
 	scheme: SignatureScheme,
-	nowSeconds = Math.floor(Date.now() / 1000),
+	{
+		url = '',
+		nowSeconds = Math.floor(Date.now() / 1000),
+	}: { url?: string; nowSeconds?: number } = {},
 ): SignatureCheck {
 	if (secret === '')
 		return { valid: false, reason: 'no signing secret is stored for this trigger' };
+	const form = scheme.signed.includes('form') ? formText(headers, rawBody) : '';
+	if (form === undefined)
+		return { valid: false, reason: 'a signature over form parameters needs a form body' };
 	const read = readSignatures(headers, scheme);
 	const signatures = read.signatures.slice(0, MAX_SIGNATURES);
 	const timestamp = read.timestamp ?? headerText(headers, scheme.timestampHeader);
@@ -119,7 +141,8 @@ export function verifyDelivery(
 	scheme.signed.forEach((part, index) => {
 		if (index > 0) hmac.update(scheme.separator);
 		if (part === 'body') hmac.update(rawBody);
-		else hmac.update(part === 'id' ? id : part === 'timestamp' ? timestamp : part.text);
+		else if (typeof part !== 'string') hmac.update(part.text);
+		else hmac.update({ id, timestamp, url, form }[part]);
 	});
 	const expected = hmac.digest();
 	const matches = signatures.some((signature) => {

@@ -157,7 +157,7 @@ function webhookLines({
 		),
 		`Registration: address at ${registration.url || 'the registration'}, events at ${registration.events || 'the registration'}`,
 		`Signing secret: ${secret.by === 'node' ? 'chosen by the node' : secret.by === 'service' ? `chosen by the service, answered at ${secret.at || 'the registration'}` : 'none: the trigger cannot verify deliveries'}`,
-		`Signature: header ${signature.header} (${signature.format}${signature.prefix ? ` ${signature.prefix}` : ''}), HMAC-${signature.algorithm.toUpperCase()} ${signature.encoding} of ${signed}`,
+		`Signature: header ${signature.header} (${signature.format}${signature.prefix ? ` ${signature.prefix}` : ''}), HMAC-${signature.algorithm.toUpperCase()} ${signature.encoding} of ${signed}${signature.key === 'apiKey' ? ", keyed with the credential's API key" : ''}`,
 		`Deliveries: event at ${at(delivery.type)}, id at ${delivery.id.join(' or ') || 'nowhere signed (repeats are known by their body)'}, data at ${at(delivery.data)}`,
 	];
 }

@@ -312,8 +312,8 @@ const checkProfile = checkOf({
 			encoding: oneOf('hex', 'base64'),
 			signed: list(
 				either(
-					'must be "id", "timestamp", "body" or {"text": …}',
-					oneOf('id', 'timestamp', 'body'),
+					'must be "id", "timestamp", "body", "url", "form" or {"text": …}',
+					oneOf('id', 'timestamp', 'body', 'url', 'form'),
 					{ text: text() },
 				),
 			),
@@ -321,6 +321,7 @@ const checkProfile = checkOf({
 			'timestampHeader?': header,
 			'idHeader?': header,
 			secretEncoding: oneOf('text', 'whsec'),
+			'key?': oneOf('secret', 'apiKey'),
 		},
 		from: text(),
 	},

@@ -39,10 +39,10 @@ export function webhookWeakness(
 	webhooks: WebhookProfile,
 ): { path: string[]; rule: string } | undefined {
 	const { signature, secret, registration, delivery } = webhooks;
-	if (!signature.signed.includes('body'))
+	if (!signature.signed.includes('body') && !signature.signed.includes('form'))
 		return {
 			path: ['signature', 'signed'],
-			rule: 'must include "body": a signature over less than the raw body signs any body',
+			rule: 'must include "body" (or "form", for form bodies): a signature over less than the body signs any body',
 		};
 	if (secret.by === 'service') {
 		const readable = [registration.url, registration.events, registration.active];

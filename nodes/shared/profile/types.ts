@@ -156,7 +156,10 @@ export interface ErrorProfile {
 export const BUILT_IN_EVENTS = ['job.completed', 'job.failed', 'post.published'] as const;
 export type BuiltInEvent = (typeof BUILT_IN_EVENTS)[number];
 
-/** How deliveries are signed: an HMAC of their id, timestamp and raw body, in a header. */
+/**
+ * How deliveries are signed: an HMAC of their parts (id, timestamp, raw body; or, as Twilio's, the
+ * delivery's address and its form parameters), in a header.
+ */
 export interface SignatureScheme {
 	/** Lower-case header names. */
 	header: string;
@@ -166,13 +169,19 @@ export interface SignatureScheme {
 	prefix?: string;
 	algorithm: 'sha256' | 'sha512' | 'sha1';
 	encoding: 'hex' | 'base64';
-	/** What is signed, in order, joined by `separator`: literals, and the delivery's parts. */
-	signed: Array<'id' | 'timestamp' | 'body' | { text: string }>;
+	/**
+	 * What is signed, in order, joined by `separator`: literals, and the delivery's parts. `url` is
+	 * the address the trigger registered; `form` its form parameters sorted by name, each name then
+	 * its value (Twilio's).
+	 */
+	signed: Array<'id' | 'timestamp' | 'body' | 'url' | 'form' | { text: string }>;
 	separator: string;
 	timestampHeader?: string;
 	idHeader?: string;
 	/** How the secret becomes the HMAC key: as its text, or `whsec_` + base64 decoded. */
 	secretEncoding: 'text' | 'whsec';
+	/** The HMAC's key: the registration's signing secret (the default), or the credential's API key (Twilio's auth token). */
+	key?: 'secret' | 'apiKey';
 }
 
 export interface DeliveryReading {
