@@ -28,6 +28,7 @@ import {
 	sweepTimeLeft,
 	until as waitUntil,
 	untilActivated,
+	untilAsync,
 	workflowFile,
 } from './workflows';
 
@@ -35,6 +36,8 @@ jest.setTimeout(300_000);
 
 const CREDENTIAL = { id: 'cpQueueMode0001', name: 'Content Publishing (queue mode)' };
 const TRIGGER_WEBHOOK_ID = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
+/** The trigger followed by n8n's Remove Duplicates, as docs/queue-mode.md advises. */
+const DEDUPLICATED_WEBHOOK_ID = '4f3e2d1c-0b9a-4e8d-9c7b-6a5f4e3d2c1b';
 const using = { credentials: { contentPublishingApi: CREDENTIAL } };
 
 for (const pin of N8N_PINS) {
@@ -173,6 +176,42 @@ function queueSuite(pin: N8nPinName): void {
 				],
 				connections: chain('Webhook', 'Generate LinkedIn post'),
 			},
+			{
+				// On job.failed, which no other test sends, so its executions are this test's alone.
+				id: 'cpQueueDedup',
+				name: 'When a job fails, once per event (queue mode)',
+				nodes: [
+					node(
+						'Content Publishing Trigger',
+						'n8n-nodes-content-publishing.contentPublishingTrigger',
+						{ events: ['job.failed'] },
+						[0, 0],
+						{ ...using, webhookId: DEDUPLICATED_WEBHOOK_ID },
+					),
+					node(
+						'Remove Duplicates',
+						'n8n-nodes-base.removeDuplicates',
+						{
+							operation: 'removeItemsSeenInPreviousExecutions',
+							dedupeValue: '={{ $json.eventId }}',
+						},
+						[220, 0],
+						{ typeVersion: 2 },
+					),
+					node(
+						'Record the failure',
+						'n8n-nodes-content-publishing.contentPublishing',
+						{
+							resource: 'post',
+							operation: 'create',
+							content: "={{ 'failure of ' + $json.job.id }}",
+						},
+						[440, 0],
+						using,
+					),
+				],
+				connections: chain('Content Publishing Trigger', 'Remove Duplicates', 'Record the failure'),
+			},
 			eventWaitWorkflow(
 				'cpQueueEventWait',
 				'event-wait',
@@ -199,12 +238,16 @@ function queueSuite(pin: N8nPinName): void {
 		const rest = new N8nRestClient(main.url);
 		await rest.setUpOwner('owner@example.com', 'Password123!');
 		await untilActivated(rest, 'cpQueueTrigger', 'Content Publishing Trigger', explain);
-		const [webhook] = await until(
-			() => service.webhooks.size > 0 && [...service.webhooks.values()],
-			'the registration',
+		await untilActivated(rest, 'cpQueueDedup', 'Content Publishing Trigger', explain);
+		const urls = await until(
+			() => service.webhooks.size >= 2 && [...service.webhooks.values()].map(({ url }) => url),
+			'the registrations',
 		);
-		expect(webhook.url).toBe(`${webhookUrl}webhook/${TRIGGER_WEBHOOK_ID}/webhook`);
-		expect(service.webhooks.size).toBe(1);
+		expect(urls.sort()).toEqual(
+			[TRIGGER_WEBHOOK_ID, DEDUPLICATED_WEBHOOK_ID]
+				.map((id) => `${webhookUrl}webhook/${id}/webhook`)
+				.sort(),
+		);
 	});
 
 	it('runs the workflow exactly once per delivery, on the workers', async () => {
@@ -271,6 +314,46 @@ function queueSuite(pin: N8nPinName): void {
 		console.log(
 			`queue mode in n8n ${pinnedN8n(pin).version}, 2 webhook processors, one delivery replayed inside the window: at the processor that took it ${outcome(atSame)}; at the other ${outcome(atOther)} (${executions()} executions); again at the other ${outcome(atOtherAgain)}`,
 		);
+	});
+
+	it('runs the work after Remove Duplicates once for a delivery replayed to another webhook processor', async () => {
+		const rest = new N8nRestClient(main.url);
+		await rest.login('owner@example.com', 'Password123!');
+		const executions = async () =>
+			(
+				await rest.call(
+					'GET',
+					`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: 'cpQueueDedup' }))}`,
+				)
+			).results as Array<{ status: string }>;
+		const ended = async (count: number) => {
+			const list = await executions();
+			const done = list.filter(({ status }) => !['new', 'running', 'waiting'].includes(status));
+			return done.length === count && list.length === count && list.map(({ status }) => status);
+		};
+		const job = service.startJob('generate.video', { prompt: 'Failing, replayed' });
+		await service.finishJob(job.id, 'failed');
+		const downstream = () =>
+			[...service.posts.values()].filter((post) => post.content === `failure of ${job.id}`).length;
+		expect(await untilAsync(() => ended(1), 'the delivery', explain)).toEqual(['success']);
+		expect(downstream()).toBe(1);
+		const delivery = service.deliveries.find((sent) => sent.body.includes(job.id))!;
+
+		const response = await fetch(`${otherWebhookUrl}webhook/${DEDUPLICATED_WEBHOOK_ID}/webhook`, {
+			method: 'POST',
+			headers: delivery.headers,
+			body: delivery.body,
+		});
+		// The other processor's memory lacks the delivery: it starts an execution.
+		expect(response.status).toBe(200);
+		expect(await response.text()).not.toMatch(/delivered before/);
+		// Both executions succeeded: Remove Duplicates kept nothing of the replay, it did not fail.
+		expect(await untilAsync(() => ended(2), 'the replay', explain)).toEqual(['success', 'success']);
+		const ran = downstream();
+		console.log(
+			`queue mode in n8n ${pinnedN8n(pin).version}, 2 webhook processors, Remove Duplicates (previous executions, {{ $json.eventId }}) after the trigger: replayed to the other processor: downstream ran ${ran} time${ran === 1 ? '' : 's'} (2 executions)`,
+		);
+		expect(ran).toBe(1);
 	});
 
 	it('waits for a job inside an execution that a worker runs', async () => {
