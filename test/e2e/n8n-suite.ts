@@ -72,6 +72,14 @@ const OTHER_SERVICES = {
 		delivered: 'JOB_READY',
 		flow: 'cpTriggerOver',
 	},
+	// GitHub's per-resource events: `job` with the action in the body (per-resource.ts), read from its document.
+	perResource: {
+		credential: { id: 'cpPerResource01', name: 'Content Publishing (events per resource)' },
+		completed: 'job.completed',
+		delivered: 'job',
+		flow: 'cpTriggerRes',
+		registered: ['job'],
+	},
 } as const;
 type OtherService = keyof typeof OTHER_SERVICES;
 const EXAMPLES = path.resolve(__dirname, '..', '..', 'examples');
@@ -82,6 +90,7 @@ const OTHER_TRIGGER_WEBHOOK_IDS = {
 	undocumented: '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9',
 	nested: '3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f',
 	overridden: '6d7e8f90-a1b2-4c3d-9e4f-5a6b7c8d9e0f',
+	perResource: '8e9f0a1b-2c3d-4e5f-9a6b-7c8d9e0f1a2b',
 };
 const FAST_WAIT = { pollInterval: 0.2, maxWaitTime: 60 };
 const credentials = { contentPublishingApi: CREDENTIAL };
@@ -351,6 +360,10 @@ function suite(pin: N8nPinName): void {
 				apiKey: 'e2e-key-overridden-01234567',
 				profile: 'alternate',
 				openApiDocument: false,
+			}),
+			perResource: await startFakeService({
+				apiKey: 'e2e-key-per-resource-0123456',
+				eventsPerResource: true,
 			}),
 		};
 		n8n = await createN8n(pinned);
@@ -847,8 +860,13 @@ function suite(pin: N8nPinName): void {
 					() => other.webhooks.size > 0 && [...other.webhooks.values()],
 					'the webhook registration',
 				);
+				const entry = OTHER_SERVICES[name];
 				expect(webhook).toEqual(
-					expect.objectContaining({ url, events: ['job.completed'], active: true }),
+					expect.objectContaining({
+						url,
+						events: 'registered' in entry ? entry.registered : ['job.completed'],
+						active: true,
+					}),
 				);
 
 				const recordedHere = () =>

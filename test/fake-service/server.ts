@@ -35,6 +35,7 @@ import { colourOf, demoVideo, freeBox, slidePng } from './media';
 import { ALTERNATE } from './alternate';
 import { ENVELOPE } from './envelope';
 import { NESTED } from './nested';
+import { perResourceDocument, perResourceWire, resourceOf } from './per-resource';
 import {
 	creationOrder,
 	readState,
@@ -182,8 +183,11 @@ export interface FakeServiceOptions {
 	 * pattern left out); requests are still checked against the profile's own.
 	 */
 	editDocument?: (document: ContractDocument) => void;
-	/** Check requests and answers against the edited document instead: a service that is what it says. */
-	checkEditedDocument?: boolean;
+	/**
+	 * Events per resource, as GitHub's webhooks (per-resource.ts): the primary profile's document
+	 * offers `job`, `post` and `*`, and deliveries carry the action in the body; checked against it.
+	 */
+	eventsPerResource?: boolean;
 	/**
 	 * A file that keeps the service's data between runs (state-file.ts): loaded at start when it
 	 * exists, written a moment after each change and when the service closes. Without it, the data
@@ -909,6 +913,7 @@ const PROFILES: Partial<Record<Profile, ProfileAdapter>> = {
 };
 
 const compiledContracts: Partial<Record<Profile, ContractValidator>> = {};
+let perResourceContract: ContractValidator | undefined;
 
 // Compiling every schema takes a while; one compiled copy per profile serves every instance.
 function sharedContractValidator(profile: Profile): ContractValidator {
@@ -961,16 +966,17 @@ export class FakeService {
 	private saveTimer: NodeJS.Timeout | undefined;
 
 	/** The document GET /v1/openapi.json serves. */
-	private editedContract?: ContractValidator;
-
 	private contract(): ContractValidator {
-		if (this.options.checkEditedDocument !== true) return sharedContractValidator(this.profile);
-		this.editedContract ??= createContractValidator(this.servedDocument());
-		return this.editedContract;
+		if (this.options.eventsPerResource === true) {
+			perResourceContract ??= createContractValidator(this.servedDocument());
+			return perResourceContract;
+		}
+		return sharedContractValidator(this.profile);
 	}
 
 	servedDocument(): ContractDocument {
 		const document = PROFILES[this.profile]?.document(this.url) ?? buildOpenApiDocument(this.url);
+		if (this.options.eventsPerResource === true) perResourceDocument(document);
 		this.options.editDocument?.(document);
 		return document;
 	}
@@ -1746,7 +1752,11 @@ export class FakeService {
 			[...this.webhooks.values()]
 				.filter(
 					(webhook) =>
-						webhook.active && (webhook.events.includes(event.type) || webhook.events.includes('*')),
+						webhook.active &&
+						(webhook.events.includes(
+							this.options.eventsPerResource === true ? resourceOf(event) : event.type,
+						) ||
+							webhook.events.includes('*')),
 				)
 				.map((webhook) => this.deliver(webhook, event)),
 		);
@@ -1757,7 +1767,11 @@ export class FakeService {
 	}
 
 	private async deliver(webhook: StoredWebhook, event: WebhookEvent): Promise<void> {
-		const wire = this.adapter?.event(event) ?? { type: event.type, body: event };
+		const wire =
+			this.adapter?.event(event) ??
+			(this.options.eventsPerResource === true
+				? perResourceWire(event)
+				: { type: event.type, body: event });
 		const body = JSON.stringify(wire.body);
 		const timestamp = Math.floor(Date.now() / 1000);
 		const headers: Record<string, string> = {
@@ -1765,7 +1779,7 @@ export class FakeService {
 			'User-Agent': 'content-publishing-fake-webhooks/1.0',
 			...(this.adapter
 				? this.adapter.deliveryHeaders?.({ type: wire.type, webhookId: webhook.id })
-				: { [WEBHOOK_HEADERS.event]: event.type, [WEBHOOK_HEADERS.delivery]: event.id }),
+				: { [WEBHOOK_HEADERS.event]: wire.type, [WEBHOOK_HEADERS.delivery]: event.id }),
 			...this.signDelivery(webhook.secret, body, timestamp, {
 				eventId: event.id,
 				nth: this.deliveries.length,

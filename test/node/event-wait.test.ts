@@ -61,7 +61,7 @@ function inputs(count: number): INodeExecutionData[] {
 }
 
 interface ProfileCase {
-	options: Pick<FakeServiceOptions, 'profile' | 'openApiDocument'>;
+	options: Pick<FakeServiceOptions, 'profile' | 'openApiDocument' | 'eventsPerResource'>;
 	/** How the node outputs the job's id, state and result on this service. */
 	names: { id: string; status: string; result: string; duration: string; events: string };
 	succeeded: string;
@@ -100,6 +100,10 @@ const profiles: Array<[string, ProfileCase]> = [
 		},
 	],
 	['service without a document', { ...primary, options: { openApiDocument: false } }],
+	[
+		"service with events per resource (GitHub's action in the body)",
+		{ ...primary, options: { eventsPerResource: true }, events: ['job'] },
+	],
 ];
 
 // One n8n for the file, up until the node's own call after the last wait has come.
@@ -115,7 +119,7 @@ afterAll(async () => {
  * A fake service whose jobs finish when a test says, and the file's n8n, which after every test
  * has handled every call and never resumed an execution wrongly.
  */
-function useServiceAndN8n(options: Pick<FakeServiceOptions, 'profile' | 'openApiDocument'> = {}) {
+function useServiceAndN8n(options: ProfileCase['options'] = {}) {
 	const harness = useFakeService(options);
 	beforeEach(() => {
 		harness.service.jobMode = 'manual';

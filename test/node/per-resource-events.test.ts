@@ -1,7 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { signWebhookPayload } from '../fake-service';
-import type { ContractDocument } from '../fake-service/request-validator';
 import { overrideExamples } from '../support/docs';
 import { jsonOf, useFakeService } from '../support/fixtures';
 import {
@@ -13,64 +12,11 @@ import {
 } from '../support/n8n-engine';
 
 /**
- * A service whose events are per resource, as GitHub's webhooks are: it offers `job`, `post` and
- * `*`, names the event in a header (GitHub's `X-GitHub-Event: issues`) and says what happened in
- * the body's `action` (`"action": "opened"`); a failed job is `completed` with an `error`. The
- * service checks every request against the document it serves, which says so.
+ * A service whose events are per resource, as GitHub's webhooks are (test/fake-service/per-resource.ts):
+ * it offers `job`, `post` and `*`, names the event in a header and says what happened in the body's
+ * `action`; a failed job is `completed` with an `error`. It checks every request against the
+ * document it serves, which says so.
  */
-function perResourceEvents(document: ContractDocument): void {
-	const doc = document as unknown as {
-		webhooks: Record<string, unknown>;
-		components: { schemas: Record<string, { properties: Record<string, IDataObject> }> };
-	};
-	const { schemas } = doc.components;
-	const events = {
-		type: 'array',
-		minItems: 1,
-		uniqueItems: true,
-		items: {
-			type: 'string',
-			enum: ['job', 'post', '*'],
-			description:
-				"`job`: a job changed, `post`: a post changed; the delivery's `action` says how. A failed job is `completed` with an `error`.",
-		},
-	};
-	for (const schema of Object.values(schemas))
-		if (schema.properties?.events?.items !== undefined) schema.properties.events = events;
-	const delivery = (resource: 'job' | 'post', actions: string[]) => ({
-		post: {
-			summary: `A ${resource} changed`,
-			parameters: [
-				{
-					name: 'X-Content-Publishing-Event',
-					in: 'header',
-					required: true,
-					schema: { type: 'string' },
-				},
-			],
-			requestBody: {
-				required: true,
-				content: {
-					'application/json': {
-						schema: {
-							type: 'object',
-							required: ['action', resource],
-							properties: {
-								action: { type: 'string', enum: actions },
-								[resource]: { $ref: `#/components/schemas/${resource === 'job' ? 'Job' : 'Post'}` },
-							},
-						},
-					},
-				},
-			},
-			responses: { '2XX': { description: 'Acknowledged.' } },
-		},
-	});
-	doc.webhooks = {
-		job: delivery('job', ['created', 'completed']),
-		post: delivery('post', ['created', 'published']),
-	};
-}
 
 // docs/service.md's example for such a service: the node's events as the service's plus a condition.
 const OVERRIDES = overrideExamples()[3];
@@ -109,11 +55,7 @@ describe.each([
 	["read from its document, with docs/service.md's overrides", true, OVERRIDES],
 	["without its document, with docs/service.md's overrides", false, OVERRIDES],
 ] as const)('a service with events per resource, %s', (_way, openApiDocument, profileOverrides) => {
-	const harness = useFakeService({
-		editDocument: perResourceEvents,
-		checkEditedDocument: true,
-		openApiDocument,
-	});
+	const harness = useFakeService({ eventsPerResource: true, openApiDocument });
 
 	async function activated(events: string[], overrides: string | undefined = profileOverrides) {
 		const node: INode = triggerNode({ events });

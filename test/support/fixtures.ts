@@ -44,7 +44,7 @@ export const FAST_WAIT = { pollInterval: 0.1, maxWaitTime: 30 };
 export function useFakeService(
 	options: Pick<
 		FakeServiceOptions,
-		'profile' | 'openApiDocument' | 'editDocument' | 'checkEditedDocument'
+		'profile' | 'openApiDocument' | 'editDocument' | 'eventsPerResource'
 	> = {},
 ): Harness {
 	let violationExpected = false;
