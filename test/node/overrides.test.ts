@@ -223,7 +223,7 @@ it.each([
 	[
 		"a misspelt part of a parameter's place",
 		'{"operations": {"createPost": {"fields": {"status": {"to": "/body/state", "valeus": {}}}}}}',
-		'/operations/createPost/fields/status/valeus: is not a part of the profile here; known: to, why, values, negate, from',
+		'/operations/createPost/fields/status/valeus: is not a part of the profile here; known: to, why, values, negate, beside, from',
 	],
 	[
 		"a misspelt value in a parameter's spellings",
@@ -421,7 +421,7 @@ describe('a credential with wrong Profile Overrides', () => {
 });
 
 describe('constants in Profile Overrides (JSON:API 1.1: a resource object must have a "type")', () => {
-	const seen: Array<{ body: unknown; version: unknown }> = [];
+	const seen: Array<{ body: unknown; version: unknown; mediaType: unknown }> = [];
 	let service: HostileService;
 	beforeAll(async () => {
 		service = await startHostileService({
@@ -429,7 +429,11 @@ describe('constants in Profile Overrides (JSON:API 1.1: a resource object must h
 			document: () => (response) => response.writeHead(404).end(),
 			answers: {
 				'POST /v1/posts': ({ body, headers }) => {
-					seen.push({ body, version: headers['x-api-version'] });
+					seen.push({
+						body,
+						version: headers['x-api-version'],
+						mediaType: headers['content-type'],
+					});
 					return { status: 201, body: { id: 'p1' } };
 				},
 			},
@@ -469,19 +473,8 @@ describe('constants in Profile Overrides (JSON:API 1.1: a resource object must h
 		);
 	});
 
-	it('sends each at its place, after the parameters, and Describe states them', async () => {
-		const profileOverrides = JSON.stringify({
-			operations: {
-				'*': { constants: { '/headers/x-api-version': '2024-10-01' } },
-				createPost: {
-					fields: {
-						content: '/body/data/attributes/content',
-						status: '/body/data/attributes/status',
-					},
-					constants: { '/body/data/type': 'posts' },
-				},
-			},
-		});
+	it("sends each at its place, after the parameters, a reference as a relationship, and Describe states them: the documentation's example", async () => {
+		const profileOverrides = overrideExamples()[2];
 		const credentials = {
 			baseUrl: service.url,
 			apiKey: 'constants-key-0123456789',
@@ -493,14 +486,22 @@ describe('constants in Profile Overrides (JSON:API 1.1: a resource object must h
 				operation: 'create',
 				content: 'Hello',
 				status: 'draft',
+				additionalFields: { pageId: { __rl: true, mode: 'id', value: 'page_1' } },
 			}),
 			{ credentials },
 		);
 		expect(created.error).toBeUndefined();
 		expect(seen).toEqual([
 			{
-				body: { data: { type: 'posts', attributes: { content: 'Hello', status: 'draft' } } },
+				body: {
+					data: {
+						type: 'posts',
+						attributes: { content: 'Hello', status: 'draft' },
+						relationships: { page: { data: { type: 'pages', id: 'page_1' } } },
+					},
+				},
 				version: '2024-10-01',
+				mediaType: 'application/vnd.api+json',
 			},
 		]);
 		const described = await runNode(
@@ -511,6 +512,7 @@ describe('constants in Profile Overrides (JSON:API 1.1: a resource object must h
 			expect.arrayContaining([
 				'  always sends "posts" at /body/data/type',
 				'  always sends "2024-10-01" at /headers/x-api-version',
+				'  pageId → /body/data/relationships/page/data/id, with type "pages" beside it',
 			]),
 		);
 	});

@@ -63,6 +63,23 @@ function put(target: IDataObject | unknown[], segments: string[], value: unknown
 	put(child, rest, value);
 }
 
+/** A value and the members sent beside it, as the object that holds them (one for each entry of a list). */
+function withBeside(placement: Placement, segments: string[], value: unknown): [string[], unknown] {
+	const { beside } = placement;
+	if (beside === undefined || segments.length < 2) return [segments, value];
+	const parent = segments.slice(0, -1);
+	const wrap = (entry: unknown) => {
+		const object: IDataObject = {};
+		for (const [name, member] of Object.entries(beside)) setOwn(object, name, member);
+		setOwn(object, segments[segments.length - 1], entry);
+		return object;
+	};
+	return [
+		parent,
+		parent[parent.length - 1] === '-' && Array.isArray(value) ? value.map(wrap) : wrap(value),
+	];
+}
+
 /**
  * The body and query of a request from the node's parameters; one the operation has no place for
  * fails here, before anything is sent, unless it is `optional` (an extra the node adds itself).
@@ -85,7 +102,8 @@ export function placeFields(
 		}
 		const [part, ...segments] = segmentsOf(placement.to);
 		if (part === 'query') put(placed.query, segments, serviceValue(placement, value));
-		else put((placed.body ??= {}), segments, serviceValue(placement, value));
+		else
+			put((placed.body ??= {}), ...withBeside(placement, segments, serviceValue(placement, value)));
 	}
 	// Constants go last: a parameter cannot change what the profile says is always sent.
 	for (const [place, value] of Object.entries(operation.constants ?? {})) {

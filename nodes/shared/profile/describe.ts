@@ -40,7 +40,7 @@ function at(places: string[]): string {
 	return places.join(' or ') || 'nowhere';
 }
 
-function placement(field: string, { to, values, negate, why }: Placement): string {
+function placement(field: string, { to, values, negate, why, beside }: Placement): string {
 	if (to === null) return `  ${field}: not sent${why ? `. ${why}` : ''}`;
 	const spelt =
 		values === undefined
@@ -48,7 +48,13 @@ function placement(field: string, { to, values, negate, why }: Placement): strin
 			: ` (${Object.entries(values)
 					.map(([node, service]) => `${node} as ${service}`)
 					.join(', ')})`;
-	return `  ${field} → ${to}${negate ? ' (negated)' : ''}${spelt}`;
+	const besides =
+		beside === undefined
+			? ''
+			: `, with ${Object.entries(beside)
+					.map(([name, value]) => `${name} ${JSON.stringify(value)}`)
+					.join(', ')} beside it`;
+	return `  ${field} → ${to}${negate ? ' (negated)' : ''}${spelt}${besides}`;
 }
 
 function paging(rule: Paging): string {

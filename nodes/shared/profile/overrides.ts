@@ -221,6 +221,20 @@ const operation: Shape = {
 		'why?': text(),
 		'values?': record(text()),
 		'negate?': bool,
+		'beside?': (value: unknown, path: string[]) =>
+			isRecord(value) &&
+			Object.keys(value).length <= MAX_CONDITIONS &&
+			Object.entries(value).every(
+				([member, constant]) =>
+					name(member, path) === undefined &&
+					['string', 'number', 'boolean'].includes(typeof constant) &&
+					String(constant).length <= MAX_TEXT,
+			)
+				? undefined
+				: problem(
+						path,
+						`must be an object of at most ${MAX_CONDITIONS} names and their texts, numbers or true/false, such as {"type": "pages"}`,
+					),
 		'from?': text(),
 	}),
 	'idempotency?': { header: name, 'firstSent?': name, 'from?': text() },

@@ -55,6 +55,12 @@ export interface Placement {
 	values?: Record<string, string>;
 	/** A yes/no the service names by its opposite (`disabled` for `active`): sent negated. */
 	negate?: boolean;
+	/**
+	 * Members sent beside the value, in the object that holds it, whenever the value is sent: a
+	 * reference as an object, such as JSON:API's relationship `{"type": "pages", "id": …}` (for each
+	 * entry of a list too).
+	 */
+	beside?: Record<string, string | number | boolean>;
 	from: Source;
 }
 
