@@ -1,6 +1,5 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import type { OperationName, OperationProfile } from '../profile/types';
 import { isTransient } from './errors';
 
 /**
@@ -32,9 +31,16 @@ export interface SendPolicy {
 const READ: SendPolicy = { attempts: ATTEMPTS, retryable: isTransient };
 const READ_ONCE: SendPolicy = { attempts: 1, retryable: isTransient };
 
+/** What a request's policy depends on: its method, and the idempotency headers its service declares. */
+interface Sending {
+	method: string;
+	idempotency?: { header: string; firstSent?: string };
+}
+
+/** The policy of a request of the operation `name`; `itemKey` is its item's key (the same on every repeat). */
 export function sendPolicy(
-	name: OperationName,
-	operation: OperationProfile,
+	name: string,
+	operation: Sending,
 	itemKey: string | undefined,
 	retryReads = true,
 ): SendPolicy {
