@@ -113,7 +113,7 @@ export function serviceError(
 	const errorResponse: JsonObject =
 		typeof errorBody === 'object' && errorBody !== null && !Array.isArray(errorBody)
 			? (errorBody as JsonObject)
-		: { body: String(errorBody ?? '').slice(0, MAX_QUOTED_TEXT) };
+			: { body: String(errorBody ?? '').slice(0, MAX_QUOTED_TEXT) };
 	const error = new NodeApiError(context.getNode(), errorResponse, {
 		message: message ?? `The service answered with HTTP ${statusCode}`,
 		description: description || undefined,

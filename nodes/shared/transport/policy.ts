@@ -31,16 +31,10 @@ export interface SendPolicy {
 const READ: SendPolicy = { attempts: ATTEMPTS, retryable: isTransient };
 const READ_ONCE: SendPolicy = { attempts: 1, retryable: isTransient };
 
-/** What a request's policy depends on: its method, and the idempotency headers its service declares. */
-interface Sending {
-	method: string;
-	idempotency?: { header: string; firstSent?: string };
-}
-
-/** The policy of a request of the operation `name`; `itemKey` is its item's key (the same on every repeat). */
+/** A request's policy, by its method and the idempotency headers its service declares; `itemKey` is its item's key. */
 export function sendPolicy(
 	name: string,
-	operation: Sending,
+	operation: { method: string; idempotency?: { header: string; firstSent?: string } },
 	itemKey: string | undefined,
 	retryReads = true,
 ): SendPolicy {
