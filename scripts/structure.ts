@@ -1,7 +1,8 @@
 /**
  * `npm run structure`: the package's layers as figures. Product lines (the .ts under nodes/ and
  * credentials/), test tooling lines (the .ts under test/ that are not tests, fixtures aside), import
- * cycles among the product's files, transport files that import upward (from profile/ or executor/),
+ * cycles among the product's files, files that import a layer above theirs (the transport from
+ * profile/ or executor/, the profile from executor/),
  * and product files that import the transport although they are neither the executor nor an entry
  * point (a node's `.node.ts`, the credential's `.credentials.ts`): the nodes reach the service
  * through the executor only. test/structure.test.ts holds the layers to this.
@@ -10,6 +11,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const TRANSPORT = 'nodes/shared/transport/';
+/** Each layer below the executor, and what it must not import. */
+const BELOW: Array<[string, RegExp]> = [
+	[TRANSPORT, /^nodes\/shared\/(profile|executor)\//],
+	['nodes/shared/profile/', /^nodes\/shared\/executor\//],
+];
 /** Files that may import the transport besides the transport's own. */
 const MAY_IMPORT_TRANSPORT = [
 	/^nodes\/shared\/executor\//,
@@ -22,7 +28,7 @@ export interface Structure {
 	toolingLines: number;
 	/** Each cycle as the files in it. */
 	cycles: string[][];
-	/** Transport files that import from profile/ or executor/. */
+	/** Transport files that import from profile/ or executor/, profile files from executor/. */
 	upward: string[];
 	/** Other files that import the transport. */
 	outsiders: string[];
@@ -85,19 +91,20 @@ export function measure(root = process.cwd()): Structure {
 	const product = [...filesBelow(root, 'nodes'), ...filesBelow(root, 'credentials')];
 	const tooling = filesBelow(root, 'test').filter((file) => !file.endsWith('.test.ts'));
 	const graph = new Map(product.map((file) => [file, importsOf(root, file)]));
-	const importing = (test: (file: string) => boolean, to: (target: string) => boolean) =>
-		[...graph].filter(([file, targets]) => test(file) && targets.some(to)).map(([file]) => file);
+	/** The files that import what `forbidden` says they must not. */
+	const breaking = (forbidden: (file: string) => RegExp | undefined) =>
+		[...graph]
+			.filter(([file, targets]) => targets.some((to) => forbidden(file)?.test(to)))
+			.map(([file]) => file);
 	return {
 		productLines: linesOf(root, product),
 		toolingLines: linesOf(root, tooling),
 		cycles: cyclesOf(graph),
-		upward: importing(
-			(file) => file.startsWith(TRANSPORT),
-			(target) => /^nodes\/shared\/(profile|executor)\//.test(target),
-		),
-		outsiders: importing(
-			(file) => !file.startsWith(TRANSPORT) && !MAY_IMPORT_TRANSPORT.some((may) => may.test(file)),
-			(target) => target.startsWith(TRANSPORT),
+		upward: breaking((file) => BELOW.find(([layer]) => file.startsWith(layer))?.[1]),
+		outsiders: breaking((file) =>
+			file.startsWith(TRANSPORT) || MAY_IMPORT_TRANSPORT.some((may) => may.test(file))
+				? undefined
+				: /^nodes\/shared\/transport\//,
 		),
 	};
 }
@@ -114,6 +121,6 @@ if (require.main === module) {
 		`${summary(found)}${list(
 			'cycles',
 			found.cycles.map((cycle) => cycle.join(' -> ')),
-		)}${list('transport files importing profile/ or executor/', found.upward)}${list('files importing shared/transport', found.outsiders)}\n`,
+		)}${list('files importing a layer above theirs', found.upward)}${list('files importing shared/transport', found.outsiders)}\n`,
 	);
 }
