@@ -145,8 +145,7 @@ export async function profileFor(
 	credentials: Credentials,
 	itemIndex?: number,
 ): Promise<Profile> {
-	// Checked over the built-in profile before anything is sent; the profile read from the service's
-	// document takes them the same way.
+	// Checked over the built-in profile before anything is sent; the document's profile takes them alike.
 	const { overrides, problem } = checkedOverrides(credentials.profileOverrides);
 	if (problem !== undefined)
 		throw new NodeOperationError(this.getNode(), `The credential's ${problem.message}`, {

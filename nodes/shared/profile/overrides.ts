@@ -511,10 +511,8 @@ export function checkedOverrides(raw: unknown): ReturnType<typeof checkOverrides
 
 /** What is wrong with the Profile Overrides, as the credential's Test shows it ("Profile Overrides: /operations/updatePost/method: must be …"), or nothing. */
 export function overridesProblem(raw: unknown): string | undefined {
-	return checkedOverrides(raw).problem?.message.replace(
-		/^Profile Overrides /,
-		'Profile Overrides: ',
-	);
+	const problem = checkedOverrides(raw).problem?.message;
+	return problem?.replace(/^Profile Overrides /, 'Profile Overrides: ');
 }
 
 /** The profile with the overrides over it, checked as a whole; `overridden` lists what they set. */
