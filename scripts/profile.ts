@@ -4,7 +4,7 @@
  * comes from CONTENT_PUBLISHING_API_KEY (never a flag: it would stay in the shell's history), the
  * Profile Overrides, where given, from a file (`--overrides <file>`), as in the credential.
  *
- * The document is read by the node's own code (nodes/shared/transport/profiles.ts) over fetch in
+ * The document is read by the node's own code (nodes/shared/executor/profiles.ts) over fetch in
  * place of n8n's request helper, so the script keeps the node's rules: the Base URL checked as the
  * credential's is (no user name or password), redirects only within its origin, the answer read as
  * a stream and given up beyond 16 MB decoded, and the key kept out of what it prints.
@@ -18,7 +18,7 @@ import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { describeProfile } from '../nodes/shared/profile/describe';
 import { redact } from '../nodes/shared/transport/credentials';
-import { loadProfile } from '../nodes/shared/transport/profiles';
+import { loadProfile } from '../nodes/shared/executor/profiles';
 
 /** n8n's request helper, as the transport calls it (a stream, no redirect followed), over fetch. */
 async function httpRequest({ url, method, headers, abortSignal }: IHttpRequestOptions) {

@@ -23,16 +23,16 @@ import type {
 	Profile,
 	SignatureScheme,
 } from '../shared/profile/types';
+import { notAsProfiled } from '../shared/executor/errors';
+import { readAllItems } from '../shared/executor/paging';
+import { loadProfile } from '../shared/executor/profiles';
 import {
 	callEndpoint,
-	loadProfile,
 	readCredentials,
 	readJobById,
 	requireObject,
 	serviceEvents,
-} from '../shared/transport';
-import { readAllItems } from '../shared/transport/paging';
-import { notAsProfiled } from '../shared/transport/errors';
+} from '../shared/executor/send';
 import {
 	deleteRegistration,
 	isNotFound,

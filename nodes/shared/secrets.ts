@@ -5,7 +5,7 @@ import { itemIdOf, readResource } from './executor/answers';
 import { signingKey } from './executor/signatures';
 import { readAt } from './profile/pointer';
 import type { Profile, SignatureScheme } from './profile/types';
-import { callEndpoint, type RequestContext } from './transport';
+import { callEndpoint, type RequestContext } from './executor/send';
 
 // Webhook registrations and their signing secrets, as the trigger and an event wait both make them.
 

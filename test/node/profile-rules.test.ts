@@ -10,6 +10,7 @@ import {
 	readListPage,
 	readResource,
 } from '../../nodes/shared/executor/answers';
+import { heldBy } from '../../nodes/shared/executor/errors';
 import { eventsToSend } from '../../nodes/shared/executor/events';
 import { placeFields } from '../../nodes/shared/executor/request';
 import { verifyDelivery } from '../../nodes/shared/executor/signatures';
@@ -690,6 +691,13 @@ describe("the service's errors", () => {
 		expect(
 			describeError(errors, { success: false, errors: [{ code: 1403, message }], result: null }),
 		).toEqual({ message, code: '1403', details: message });
+	});
+
+	it('name what an answer held by its members, with … only where there are more than they show', () => {
+		const members = (count: number) =>
+			Object.fromEntries(Array.from({ length: count }, (_, index) => [`m${index}`, index]));
+		expect(heldBy(members(30))).toMatch(/^the members "m0", .*, "m29"$/);
+		expect(heldBy(members(31))).toMatch(/, "m29", …$/);
 	});
 });
 

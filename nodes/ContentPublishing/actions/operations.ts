@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { OperationName } from '../../shared/profile/types';
-import { MAX_LIST_ITEMS } from '../../shared/transport/paging';
+import { MAX_LIST_ITEMS } from '../../shared/executor/paging';
 import { extraQueryField, returnAllAndLimit, showOnlyFor } from '../descriptions/common';
 import { pickFields, readCollection, readExtraFields, requireId } from '../parameters/fields';
 import type { ListPlan, Operation, RequestPlan } from './types';

@@ -4,14 +4,14 @@ import { createHash, randomBytes } from 'node:crypto';
 
 import { readResource } from '../../shared/executor/answers';
 import type { Profile } from '../../shared/profile/types';
+import { readAllItems } from '../../shared/executor/paging';
+import { loadProfile } from '../../shared/executor/profiles';
 import {
 	builtInNotice,
 	callEndpoint,
-	loadProfile,
 	placeParams,
 	requireObject,
-} from '../../shared/transport';
-import { readAllItems } from '../../shared/transport/paging';
+} from '../../shared/executor/send';
 import { requestTimeouts } from '../parameters/fields';
 import { awaitByEvent, prepareEventWait } from '../waiting/event';
 import { resultOrJobToAwait, waitForJob } from '../waiting/poll';

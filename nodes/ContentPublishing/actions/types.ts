@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { OperationName } from '../../shared/profile/types';
-import type { DownloadLimits } from '../../shared/transport/download';
+import type { DownloadLimits } from '../../shared/executor/send';
 
 /** Extra Body Fields and Extra Query Parameters: sent as given, last, so they override the rest. */
 export interface ExtraFields {

@@ -3,8 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { mediaAddresses, readJob } from '../../shared/executor/answers';
 import type { JobProfile } from '../../shared/profile/types';
-import { downloadFile, type MediaContext } from '../../shared/transport/download';
-import { readHostRules } from '../../shared/transport/hosts';
+import { downloadFile, readHostRules, type MediaContext } from '../../shared/executor/send';
 import type { MediaOptions } from '../actions/types';
 import { parameterError, readRequestTimeout } from '../parameters/fields';
 

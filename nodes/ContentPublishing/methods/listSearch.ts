@@ -14,8 +14,8 @@ import {
 	pointerOf,
 } from '../../shared/profile/pointer';
 import type { OperationName, Profile } from '../../shared/profile/types';
-import { loadProfile } from '../../shared/transport';
-import { readPage } from '../../shared/transport/paging';
+import { readPage } from '../../shared/executor/paging';
+import { loadProfile } from '../../shared/executor/profiles';
 
 const SEARCH_PAGE_SIZE = 50;
 // One answer to the editor reads at most this many pages (1,000 records) looking for matches;

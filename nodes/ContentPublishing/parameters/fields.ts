@@ -5,7 +5,7 @@ import { isUnsafeId } from '../../shared/executor/request';
 import { BUILT_IN_PROFILE } from '../../shared/profile/builtIn';
 import { isRecord } from '../../shared/profile/pointer';
 import type { OperationName } from '../../shared/profile/types';
-import { DEFAULT_TIMEOUT_MS } from '../../shared/transport';
+import { DEFAULT_TIMEOUT_MS } from '../../shared/executor/send';
 import type { ExtraFields } from '../actions/types';
 import { pageIdField, sourcePostField } from '../descriptions/locators';
 

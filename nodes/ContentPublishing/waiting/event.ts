@@ -33,19 +33,19 @@ import {
 	secretFor,
 	type Registered,
 } from '../../shared/secrets';
+import { readPage } from '../../shared/executor/paging';
+import { loadProfile } from '../../shared/executor/profiles';
 import {
 	asNodeError,
 	callEndpoint,
+	isLoopbackHost,
 	isTransient,
-	loadProfile,
+	keepInMemory,
 	readCredentials,
 	readJobById,
 	serviceEvents,
 	type RequestContext,
-} from '../../shared/transport';
-import { isLoopbackHost } from '../../shared/transport/hosts';
-import { readPage } from '../../shared/transport/paging';
-import { keepInMemory } from '../../shared/transport/policy';
+} from '../../shared/executor/send';
 import { endedJob, jobTimeoutError, statusText } from './poll';
 import { downloadMedia } from '../media/binary';
 import type { JobToAwait, MediaOptions } from '../actions/types';

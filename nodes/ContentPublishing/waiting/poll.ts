@@ -11,16 +11,16 @@ import {
 } from '../../shared/executor/answers';
 import { isRecord, readLocation } from '../../shared/profile/pointer';
 import { sleepUnlessCancelled } from '../../shared/sleep';
+import { notAsProfiled } from '../../shared/executor/errors';
+import { loadProfile } from '../../shared/executor/profiles';
 import {
 	asNodeError,
-	notAsProfiled,
 	type Answer,
 	isTransient,
-	loadProfile,
 	readJobById,
 	requireObject,
 	retryAfterMs,
-} from '../../shared/transport';
+} from '../../shared/executor/send';
 import { JobToAwait, type RequestPlan, type WaitOptions } from '../actions/types';
 
 const MAX_POLL_INTERVAL_MS = 30_000;

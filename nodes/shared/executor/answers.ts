@@ -1,14 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	headerValue,
-	isRecord,
-	own,
-	pointerOf,
-	readAt,
-	readLocation,
-	type Headers,
-} from '../profile/pointer';
+import { headerValue, MAX_QUOTED_TEXT, type Headers } from '../http-values';
+import { isRecord, own, pointerOf, readAt, readLocation } from '../profile/pointer';
 import type {
 	AnswerReading,
 	DeliveryReading,
@@ -28,8 +21,6 @@ import type {
 // A result is searched this deep, and this far, for media addresses.
 const MAX_MEDIA_DEPTH = 5;
 const MAX_MEDIA_VALUES = 10_000;
-/** The most of a service's text an error or output quotes. */
-export const MAX_QUOTED_TEXT = 300;
 
 interface Message {
 	body: unknown;
@@ -201,27 +192,8 @@ export function isJob(jobs: JobProfile, value: unknown): value is IDataObject {
 	return jobProblem(jobs, value) === undefined;
 }
 
-// An answer is described in an error by at most this many member names, each cut to this length.
+// A list's items and an object's members looked at, at most.
 const MAX_NAMES = 30;
-const MAX_NAME_LENGTH = 40;
-
-/** What an answer holds, by its member names two levels deep (`data`, `data.attributes`), never a value. */
-export function heldBy(value: unknown): string {
-	if (!isRecord(value))
-		return Array.isArray(value) ? 'a list' : value === undefined ? 'no body' : `a ${typeof value}`;
-	const names: string[] = [];
-	const name = (text: string) => JSON.stringify(text.slice(0, MAX_NAME_LENGTH));
-	for (const [outer, inner] of Object.entries(value)) {
-		names.push(name(outer));
-		for (const key of isRecord(inner) ? Object.keys(inner).slice(0, MAX_NAMES) : [])
-			names.push(`${name(outer)}.${name(key)}`);
-		if (names.length >= MAX_NAMES) break;
-	}
-	const more = names.length > MAX_NAMES ? ', …' : '';
-	return names.length === 0
-		? 'an empty object'
-		: `the members ${names.slice(0, MAX_NAMES).join(', ')}${more}`;
-}
 
 /** The pointer to the first member (breadth first, three levels deep) that passes `test`. */
 export function pointerToMember(

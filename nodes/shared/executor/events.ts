@@ -1,4 +1,5 @@
-import { readLocation, type Headers } from '../profile/pointer';
+import type { Headers } from '../http-values';
+import { readLocation } from '../profile/pointer';
 import {
 	BUILT_IN_EVENTS,
 	type BuiltInEvent,

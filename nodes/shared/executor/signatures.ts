@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'crypto';
 
-import { own, type Headers } from '../profile/pointer';
+import type { Headers } from '../http-values';
+import { own } from '../profile/pointer';
 import type { SignatureScheme } from '../profile/types';
 
 /**

@@ -503,28 +503,30 @@ export function checkOverrides(
 	}
 }
 
-// Results of `overridesProblem` by the overrides text, the oldest dropped first.
-const checked = new Map<string, string | undefined>();
+// Overrides checked, by their text, the oldest dropped first.
+const checked = new Map<string, ReturnType<typeof checkOverrides>>();
 const MAX_CHECKED = 100;
 
 /**
- * What is wrong with the Profile Overrides over the built-in profile, as the credential's Test shows
- * it ("Profile Overrides: /operations/updatePost/method: must be …"), or nothing. Checked without the
- * service's document, and remembered by the text: the credential's `authenticate` asks on every
- * request.
+ * The credential's overrides checked over the built-in profile, without the service's document, and
+ * remembered by the text: requests and the credential's `authenticate` ask on every request.
  */
-export function overridesProblem(raw: unknown): string | undefined {
+export function checkedOverrides(raw: unknown): ReturnType<typeof checkOverrides> {
 	const text = typeof raw === 'string' ? raw : JSON.stringify(raw ?? '');
-	if (checked.has(text)) return checked.get(text);
-	const message = checkOverrides(raw, BUILT_IN_PROFILE).problem?.message.replace(
-		/^Profile Overrides /,
-		'Profile Overrides: ',
-	);
+	const found = checked.get(text);
+	if (found !== undefined) return found;
+	const result = checkOverrides(raw, BUILT_IN_PROFILE);
 	// Too long a text fails at once, and is not kept.
-	if (text.length > MAX_OVERRIDES_LENGTH) return message;
+	if (text.length > MAX_OVERRIDES_LENGTH) return result;
 	if (checked.size >= MAX_CHECKED) checked.delete(checked.keys().next().value as string);
-	checked.set(text, message);
-	return message;
+	checked.set(text, result);
+	return result;
+}
+
+/** What is wrong with the Profile Overrides, as the credential's Test shows it ("Profile Overrides: /operations/updatePost/method: must be …"), or nothing. */
+export function overridesProblem(raw: unknown): string | undefined {
+	const problem = checkedOverrides(raw).problem?.message;
+	return problem?.replace(/^Profile Overrides /, 'Profile Overrides: ');
 }
 
 /** The profile with the overrides over it, checked as a whole; `overridden` lists what they set. */

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/** JSON Pointers (RFC 6901) into what the service sends, read by own properties: `__proto__` is data. */
+import { headerValue, type Headers } from '../http-values';
 
-export type Headers = Record<string, string | string[] | undefined>;
+/** JSON Pointers (RFC 6901) into what the service sends, read by own properties: `__proto__` is data. */
 
 export function isRecord(value: unknown): value is IDataObject {
 	return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -47,11 +47,6 @@ export function readAt(value: unknown, pointer: string): unknown {
 	let current = value;
 	for (const segment of segmentsOf(pointer)) current = own(current, segment);
 	return current;
-}
-
-export function headerValue(headers: Headers, name: string): string {
-	const value = own(headers, name.toLowerCase()) as string | string[] | undefined;
-	return Array.isArray(value) ? value.join(', ') : (value ?? '');
 }
 
 /** The value at a location in an answer: `/body/...` or `/headers/<name>`. */

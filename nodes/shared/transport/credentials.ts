@@ -6,9 +6,6 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { BUILT_IN_PROFILE } from '../profile/builtIn';
-import { checkOverrides } from '../profile/overrides';
-
 /** Every kind of context the nodes talk to the service from. */
 export type RequestContext =
 	| IExecuteFunctions
@@ -21,8 +18,8 @@ export const CREDENTIAL_TYPE = 'contentPublishingApi';
 export interface Credentials {
 	baseUrl: string;
 	apiKey: string;
-	/** Profile Overrides, parsed and checked. */
-	overrides?: Record<string, unknown>;
+	/** Profile Overrides as typed: the executor checks them before anything is sent. */
+	profileOverrides?: unknown;
 }
 
 /** A Base URL without a trailing slash or `/v1`: endpoint paths carry the version. */
@@ -71,30 +68,8 @@ async function readCredentialsOnce(this: RequestContext, itemIndex?: number): Pr
 			"The credential's Base URL must not contain a user name or password",
 			'The API key authenticates every request; remove the "user:password@" part from the Base URL.',
 		);
-	// Checked over the built-in profile before anything is sent; the profile read from the service's
-	// document takes them the same way.
-	const { overrides, problem } = checkedOverrides(credentials.profileOverrides);
-	if (problem !== undefined)
-		throw refuse(
-			`The credential's ${problem.message}`,
-			'Correct the Profile Overrides in the credential: Service → Describe shows the profile they go over, and docs/service.md, "Correcting it: Profile Overrides", has worked examples (a service the node misreads, one that serves no document, constants).',
-		);
-	return { baseUrl, apiKey: String(credentials.apiKey ?? ''), overrides };
-}
-
-// Profile Overrides as typed, checked: once per change of the credential, not per execution.
-const checked = new Map<string, ReturnType<typeof checkOverrides>>();
-const MAX_CHECKED = 100;
-
-function checkedOverrides(raw: unknown): ReturnType<typeof checkOverrides> {
-	if (typeof raw !== 'string') return checkOverrides(raw, BUILT_IN_PROFILE);
-	let result = checked.get(raw);
-	if (result === undefined) {
-		result = checkOverrides(raw, BUILT_IN_PROFILE);
-		if (checked.size >= MAX_CHECKED) checked.delete(checked.keys().next().value as string);
-		checked.set(raw, result);
-	}
-	return result;
+	const { apiKey, profileOverrides } = credentials;
+	return { baseUrl, apiKey: String(apiKey ?? ''), profileOverrides };
 }
 
 /** Removes the key from a text, also where it appears escaped inside JSON. */

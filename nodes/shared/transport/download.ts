@@ -1,7 +1,7 @@
 import type { IBinaryData, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { headerValue, type Headers } from '../profile/pointer';
+import { headerValue, type Headers } from '../http-values';
 import { readCredentials, redact } from './credentials';
 import { failureDetails } from './errors';
 import { isListedHost, nonPublicReason, type HostRule } from './hosts';

@@ -1,11 +1,8 @@
 import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { describeError, heldBy, MAX_QUOTED_TEXT } from '../executor/answers';
-import { ProfileFieldError } from '../executor/request';
-import { headerValue, isRecord, pointerOf, type Headers } from '../profile/pointer';
-import type { ErrorProfile, OperationName } from '../profile/types';
-import { redact, redactValue, type RequestContext } from './credentials';
+import { headerValue, MAX_QUOTED_TEXT, type Headers } from '../http-values';
+import { redactValue, type RequestContext } from './credentials';
 
 /** The service's refusals as n8n errors: its message first, its code, details and a hint after. */
 
@@ -78,7 +75,8 @@ export function retryAfterSeconds(value: string, now = Date.now()): number | und
 interface ErrorSettings {
 	apiKey: string;
 	itemIndex?: number;
-	errors: ErrorProfile;
+	/** The service's message, code and details in a refusal's body, as the profile reads them. */
+	describe: (body: unknown) => { message?: string; code?: string; details?: string };
 	/** Why the built-in conventions stand in, named in hints on refusals they may explain. */
 	notice?: string;
 	idempotent: boolean;
@@ -94,7 +92,7 @@ export function serviceError(
 	const { statusCode } = answer;
 	// Before anything reads it: a body that echoes the request must not carry the key anywhere.
 	const errorBody = redactValue(body === undefined ? answer.text : body, settings.apiKey);
-	const { message, code, details } = describeError(settings.errors, errorBody);
+	const { message, code, details } = settings.describe(errorBody);
 	const retryAfter = headerValue(answer.headers, 'retry-after');
 	const description = [
 		code ? `Error code: ${code}.` : undefined,
@@ -112,9 +110,10 @@ export function serviceError(
 	]
 		.filter(Boolean)
 		.join(' ');
-	const errorResponse: JsonObject = isRecord(errorBody)
-		? (errorBody as JsonObject)
-		: { body: String(errorBody ?? '').slice(0, MAX_QUOTED_TEXT) };
+	const errorResponse: JsonObject =
+		typeof errorBody === 'object' && errorBody !== null && !Array.isArray(errorBody)
+			? (errorBody as JsonObject)
+			: { body: String(errorBody ?? '').slice(0, MAX_QUOTED_TEXT) };
 	const error = new NodeApiError(context.getNode(), errorResponse, {
 		message: message ?? `The service answered with HTTP ${statusCode}`,
 		description: description || undefined,
@@ -124,123 +123,5 @@ export function serviceError(
 	const seconds = retryAfter ? retryAfterSeconds(retryAfter) : undefined;
 	if (seconds !== undefined) error.context.retryAfterSeconds = seconds;
 	if (TRANSIENT_STATUSES.has(statusCode)) error.context.transient = true;
-	return error;
-}
-
-/** What the profile refused, as the node's error naming the parameter and the item it is about. */
-export function refusal(
-	context: RequestContext,
-	error: unknown,
-	itemIndex?: number,
-	parameter?: string,
-): NodeApiError | NodeOperationError {
-	if (!(error instanceof ProfileFieldError)) return asNodeError(context, error, itemIndex);
-	const item =
-		itemIndex === undefined ? undefined : parameter ? `of item ${itemIndex}` : `Item ${itemIndex}`;
-	const subject = [parameter && `"${parameter}"`, item].filter(Boolean).join(' ');
-	return new NodeOperationError(
-		context.getNode(),
-		subject ? `${subject}: ${error.message}` : error.message,
-		{ itemIndex, description: error.description },
-	);
-}
-
-/**
- * An answer that does not hold what the profile says, as the error that names what was expected
- * where, what the answer held (member names, never values) and the override that would fix it.
- */
-export function notAsProfiled(
-	context: Pick<RequestContext, 'getNode'>,
-	message: string,
-	expected: string,
-	held: unknown,
-	fix: string,
-	itemIndex?: number,
-): NodeApiError {
-	const error = new NodeApiError(
-		context.getNode(),
-		{ held: heldBy(held) },
-		{
-			message,
-			description: `Expected ${expected}; the answer held ${heldBy(held)}. Nothing is reported as done that the service did not say. Service → Describe shows the profile; where the service puts it elsewhere, set it in the credential's Profile Overrides, such as ${fix}.`,
-			itemIndex,
-		},
-	);
-	// Every request succeeded: no HTTP code to show.
-	error.httpCode = null;
-	return error;
-}
-
-/**
- * What the node sent, by names and places only, never a value: what a Profile Override is written
- * from. The query's values and the headers (the key among them) stay out.
- */
-interface SentRequest {
-	operation: OperationName;
-	method: string;
-	path: string;
-	query: string[];
-	/** The body's members as places below it (`/data/attributes/title`); a list's entries as `-`. */
-	body: string[];
-	/** Where the profile put each of the node's parameters (`title → /body/title`), and its constants. */
-	places: string[];
-}
-
-const MAX_SENT_NAMES = 30;
-const MAX_SENT_DEPTH = 6;
-const MAX_SENT_NAME_LENGTH = 60;
-
-/** The places of a value's members, depth first, up to MAX_SENT_NAMES (and one more, to tell there are more). */
-export function memberPlaces(
-	value: unknown,
-	at: string[] = [],
-	found = new Set<string>(),
-): string[] {
-	const entries: Array<[string, unknown]> = Array.isArray(value)
-		? value.slice(0, MAX_SENT_NAMES).map((entry) => ['-', entry])
-		: isRecord(value)
-			? Object.entries(value)
-			: [];
-	if (entries.length === 0 || at.length === MAX_SENT_DEPTH) {
-		if (at.length > 0) found.add(pointerOf(at));
-	} else
-		for (const [name, inner] of entries) {
-			if (found.size > MAX_SENT_NAMES) break;
-			memberPlaces(inner, [...at, name.slice(0, MAX_SENT_NAME_LENGTH)], found);
-		}
-	return [...found];
-}
-
-const listed = (names: string[]) =>
-	`${names.slice(0, MAX_SENT_NAMES).join(', ')}${names.length > MAX_SENT_NAMES ? ', …' : ''}`;
-
-/**
- * A failed request's error with what was sent: a sentence after its description, which the editor
- * shows first, and the parts under `context.request`, which its error details show as "Request".
- * The secrets sent (the key, a signing secret) are taken out of all of it: a refusal may quote them.
- */
-export function withSentRequest(error: unknown, sent: SentRequest, secrets: unknown[]): unknown {
-	if (!(error instanceof NodeApiError) || error.context.request !== undefined) return error;
-	const { operation, method, path, query, body, places } = sent;
-	const parts = [
-		`Request: ${method} ${path}, operation ${operation}`,
-		body.length > 0 ? `body members ${listed(body)}` : undefined,
-		query.length > 0 ? `query parameters ${listed(query)}` : undefined,
-		places.length > 0
-			? `profile places ${listed(places)} (the credential's Profile Overrides change them)`
-			: undefined,
-	];
-	const text = `${parts.filter(Boolean).join('; ')}.`;
-	error.description = error.description ? `${error.description} ${text}` : text;
-	error.context.request = { ...sent };
-	for (const secret of secrets) {
-		if (typeof secret !== 'string' || secret === '') continue;
-		error.message = redact(error.message, secret);
-		error.description = redact(error.description, secret);
-		if (error.stack !== undefined) error.stack = redact(error.stack, secret);
-		error.messages = error.messages.map((message) => redact(message, secret));
-		error.errorResponse = redactValue(error.errorResponse, secret);
-		error.context = redactValue(error.context, secret);
-	}
 	return error;
 }

@@ -1,9 +1,8 @@
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { MAX_QUOTED_TEXT } from '../executor/answers';
+import { headerValue, MAX_QUOTED_TEXT, type Headers } from '../http-values';
 import { outsideBase } from '../origin';
-import { headerValue, type Headers } from '../profile/pointer';
 import { redact, type RequestContext } from './credentials';
 import { cancelledError, failureDetails, type ServiceAnswer } from './errors';
 

@@ -1,6 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-import { headerValue, type Headers } from '../profile/pointer';
+import { headerValue, type Headers } from '../http-values';
 import type { RequestContext } from './credentials';
 
 /**

@@ -1,6 +1,5 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import type { OperationName, OperationProfile } from '../profile/types';
 import { isTransient } from './errors';
 
 /**
@@ -32,9 +31,10 @@ export interface SendPolicy {
 const READ: SendPolicy = { attempts: ATTEMPTS, retryable: isTransient };
 const READ_ONCE: SendPolicy = { attempts: 1, retryable: isTransient };
 
+/** A request's policy, by its method and the idempotency headers its service declares; `itemKey` is its item's key. */
 export function sendPolicy(
-	name: OperationName,
-	operation: OperationProfile,
+	name: string,
+	operation: { method: string; idempotency?: { header: string; firstSent?: string } },
 	itemKey: string | undefined,
 	retryReads = true,
 ): SendPolicy {

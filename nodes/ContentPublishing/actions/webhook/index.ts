@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { loadProfile, serviceEvents } from '../../../shared/transport';
+import { loadProfile } from '../../../shared/executor/profiles';
+import { serviceEvents } from '../../../shared/executor/send';
 import {
 	fieldCollection,
 	extraBodyField,

@@ -1,19 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	itemIdOf,
-	pointerToMember,
-	readListPage,
-	type ListPage,
-	type PageToken,
-} from '../executor/answers';
 import { readLocation } from '../profile/pointer';
 import type { OperationName, Paging } from '../profile/types';
-import { readCredentials, type RequestContext } from './credentials';
+import { readCredentials, type RequestContext } from '../transport/credentials';
+import { itemIdOf, pointerToMember, readListPage, type ListPage, type PageToken } from './answers';
 import { notAsProfiled } from './errors';
-import { callEndpoint, type CallOptions } from './index';
 import { loadProfile, profileFor } from './profiles';
+import { callEndpoint, type CallOptions } from './send';
 
 /**
  * Reading lists page by page, in the service's paging, so that it always ends: at the end the
@@ -67,7 +61,8 @@ export async function readPage(
 	}: ListOptions & { next?: PageToken; pageSize: number },
 ): Promise<ListPage> {
 	const credentials = await readCredentials.call(this, request.itemIndex);
-	const { answer: reading, path } = (await profileFor.call(this, credentials)).operations[name];
+	const profile = await profileFor.call(this, credentials, request.itemIndex);
+	const { answer: reading, path } = profile.operations[name];
 	// A next link names the whole address, query included; it is read only within the Base URL's origin.
 	const answer = await callEndpoint.call(
 		this,

@@ -1,15 +1,15 @@
 import { createHash } from 'crypto';
-import { sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { JsonLimitError, parseJson } from '../json';
 import { BUILT_IN_PROFILE } from '../profile/builtIn';
-import { applyOverrides } from '../profile/overrides';
+import { applyOverrides, checkedOverrides } from '../profile/overrides';
 import { readProfile } from '../profile/read';
 import { isOpenApiDocument } from '../profile/read/document';
 import type { Profile } from '../profile/types';
-import { readCredentials, type Credentials, type RequestContext } from './credentials';
-import { isTransient } from './errors';
-import { exchange } from './http';
+import { readCredentials, type Credentials, type RequestContext } from '../transport/credentials';
+import { isTransient } from '../transport/errors';
+import { exchange } from '../transport/http';
 
 /**
  * The service's profile, read from its OpenAPI document once per Base URL and key and kept a while
@@ -132,7 +132,7 @@ function cached(credentials: Credentials): CachedProfile | undefined {
 
 /** The profile for the credential's service, with the credential's Profile Overrides over it. */
 export async function loadProfile(this: RequestContext, itemIndex?: number): Promise<Profile> {
-	return await profileFor.call(this, await readCredentials.call(this, itemIndex));
+	return await profileFor.call(this, await readCredentials.call(this, itemIndex), itemIndex);
 }
 
 // The profile with each credential's overrides, kept as long as the profile read is.
@@ -140,9 +140,20 @@ const overridden = new WeakMap<Profile, Map<string, Profile>>();
 // The overrides as a key, written once per credential read rather than per request.
 const overridesKeys = new WeakMap<Record<string, unknown>, string>();
 
-export async function profileFor(this: RequestContext, credentials: Credentials): Promise<Profile> {
+export async function profileFor(
+	this: RequestContext,
+	credentials: Credentials,
+	itemIndex?: number,
+): Promise<Profile> {
+	// Checked over the built-in profile before anything is sent; the document's profile takes them alike.
+	const { overrides, problem } = checkedOverrides(credentials.profileOverrides);
+	if (problem !== undefined)
+		throw new NodeOperationError(this.getNode(), `The credential's ${problem.message}`, {
+			itemIndex,
+			description:
+				'Correct the Profile Overrides in the credential: Service → Describe shows the profile they go over, and docs/service.md, "Correcting it: Profile Overrides", has worked examples (a service the node misreads, one that serves no document, constants).',
+		});
 	const read = await readProfileOnce.call(this, credentials);
-	const { overrides } = credentials;
 	if (overrides === undefined) return read;
 	let key = overridesKeys.get(overrides);
 	if (key === undefined) overridesKeys.set(overrides, (key = JSON.stringify(overrides)));

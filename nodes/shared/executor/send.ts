@@ -1,10 +1,10 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { pathFor, placeFields, type PlacedFields } from '../executor/request';
-import { eventsToSend } from '../executor/events';
-import { findJob, MAX_QUOTED_TEXT, readResource } from '../executor/answers';
-import { isRecord, own, type Headers } from '../profile/pointer';
+import { MAX_QUOTED_TEXT, type Headers } from '../http-values';
+import { JsonLimitError, parseJson } from '../json';
+import { outsideBase } from '../origin';
+import { isRecord, own } from '../profile/pointer';
 import type {
 	OperationName,
 	OperationProfile,
@@ -12,33 +12,36 @@ import type {
 	Profile,
 	WebhookProfile,
 } from '../profile/types';
-import { JsonLimitError, parseJson } from '../json';
-import { outsideBase } from '../origin';
 import { sleepUnlessCancelled } from '../sleep';
-import { profileFor, refreshProfile, WHOLE_DOCUMENT } from './profiles';
-import { readCredentials, type Credentials, type RequestContext } from './credentials';
+import { readCredentials, type Credentials, type RequestContext } from '../transport/credentials';
 import {
 	asNodeError,
 	cancelledError,
-	memberPlaces,
-	refusal,
 	retryAfterMs,
 	serviceError,
-	withSentRequest,
 	type ServiceAnswer,
-} from './errors';
-import { exchange, notJsonError } from './http';
-import { endTurn, MAX_PAUSE_MS, takeTurn } from './pacing';
-import { isLostAnswer, recall, remember, sendPolicy, type SendPolicy } from './policy';
+} from '../transport/errors';
+import { exchange, notJsonError } from '../transport/http';
+import { endTurn, MAX_PAUSE_MS, takeTurn } from '../transport/pacing';
+import { isLostAnswer, recall, remember, sendPolicy, type SendPolicy } from '../transport/policy';
+import { describeError, findJob, readResource } from './answers';
+import { memberPlaces, refusal, withSentRequest } from './errors';
+import { eventsToSend } from './events';
+import { profileFor, refreshProfile, WHOLE_DOCUMENT } from './profiles';
+import { pathFor, placeFields, type PlacedFields } from './request';
 
 /**
  * Calling one of the profile's operations: the request the executor builds from the node's
  * parameters, sent under the retry policy and the execution's pace, the answer parsed within limits.
+ * The nodes reach the service only through the executor: the transport's parts they use directly
+ * are passed on here.
  */
 
-export { asNodeError, isTransient, notAsProfiled, retryAfterMs } from './errors';
-export { loadProfile, profileFor } from './profiles';
-export { readCredentials, type RequestContext } from './credentials';
+export { asNodeError, isTransient, retryAfterMs } from '../transport/errors';
+export { readCredentials, type RequestContext } from '../transport/credentials';
+export { downloadFile, type DownloadLimits, type MediaContext } from '../transport/download';
+export { isLoopbackHost, readHostRules } from '../transport/hosts';
+export { keepInMemory } from '../transport/policy';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 const RETRY_BACKOFF_MS = 1000;
@@ -166,7 +169,7 @@ export async function callEndpoint(
 	options: CallOptions = {},
 ): Promise<Answer> {
 	const credentials = await readCredentials.call(this, options.itemIndex);
-	const profile = await profileFor.call(this, credentials);
+	const profile = await profileFor.call(this, credentials, options.itemIndex);
 	try {
 		return await callByProfile.call(this, profile, name, options, credentials);
 	} catch (error) {
@@ -174,7 +177,7 @@ export async function callEndpoint(
 		const operation = profile.operations[name];
 		const moved = httpCode === '405' || (httpCode === '404' && !operation.path.includes('{id}'));
 		if (!moved || !refreshProfile(credentials)) throw asNodeError(this, error, options.itemIndex);
-		const fresh = await profileFor.call(this, credentials);
+		const fresh = await profileFor.call(this, credentials, options.itemIndex);
 		const freshOperation = fresh.operations[name];
 		if (freshOperation.method === operation.method && freshOperation.path === operation.path)
 			throw asNodeError(this, error, options.itemIndex);
@@ -313,7 +316,7 @@ async function sendByPolicy(
 				throw serviceError(this, answer, parsed, {
 					apiKey,
 					itemIndex,
-					errors: profile.errors,
+					describe: (body) => describeError(profile.errors, body),
 					notice: builtInNotice(profile),
 					idempotent: policy.idempotency !== undefined,
 				});
