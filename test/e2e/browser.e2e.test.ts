@@ -3,7 +3,8 @@
  * example, execute it, see every node succeed, and find the node's resources and operations; find
  * the node in the nodes panel by what it does, read its true description and brand-cased actions,
  * preview an operation's fields before a run, play a generated video and see its carousel's slides in
- * n8n's binary preview, and fire the trigger example's event as its note says.
+ * n8n's binary preview, fire the trigger example's event as its note says, and see the credential's
+ * dialog accept empty Profile Overrides and fail its test on invalid ones, naming the JSON path.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -152,13 +153,23 @@ async function whilePublished(id: string, run: () => Promise<void>): Promise<voi
 	}
 }
 
-it("logs in, runs the first example green and shows the node's resources and operations", async () => {
+/**
+ * Signs in as the owner, unless the browser holds a session already: the first test signs in, and a
+ * run of later tests alone (`-t`) signs in before its first.
+ */
+async function signIn(): Promise<void> {
+	const cookies = await browser.cookies(started.n8n.url);
+	if (cookies.some((cookie) => cookie.name === 'n8n-auth')) return;
 	await page.goto(`${started.n8n.url}/signin`);
 	await page.getByTestId('emailOrLdapLoginId').locator('input').fill(OWNER_EMAIL);
 	await page.getByTestId('password').locator('input').fill(started.state.ownerPassword);
 	await shot('1-signin');
 	await page.getByTestId('form-submit-button').click();
 	await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+}
+
+it("logs in, runs the first example green and shows the node's resources and operations", async () => {
+	await signIn();
 
 	await page.goto(`${started.n8n.url}/workflow/cpExTranscript`);
 	await page.getByTestId('execute-workflow-button').first().waitFor();
@@ -498,6 +509,159 @@ describe('the first minutes in the editor', () => {
 		expect(fake.requestsTo('publishLinkedin').length).toBeGreaterThan(0);
 		await until(() => !listening(), "the test webhook's removal", n8nLog);
 	});
+});
+
+describe("the credential's dialog, with its Profile Overrides", () => {
+	const dialog = () => page.getByTestId('editCredential-modal');
+	const overridesField = () => dialog().getByTestId('profileOverrides');
+	const overrides = () => overridesField().locator('textarea');
+	const testedSuccessfully = () =>
+		dialog().getByTestId('credentials-config-container-test-success');
+	const failed = () => dialog().getByText(/^Couldn.t connect with these settings/);
+
+	/** Waits until the dialog shows the outcome of the credential's test, which n8n runs on opening and saving. */
+	async function untilTested(outcome: 'successfully' | 'failed'): Promise<void> {
+		await settled(
+			async () => ({
+				testedSuccessfully: await testedSuccessfully().isVisible(),
+				failed: await failed().isVisible(),
+			}),
+			(seen) =>
+				expect(seen).toEqual({
+					testedSuccessfully: outcome === 'successfully',
+					failed: outcome === 'failed',
+				}),
+			60_000,
+		);
+	}
+
+	/**
+	 * Each way n8n marks an issue on a field of the credential's dialog: the red border (its
+	 * `has-issues` class, also for a required field left empty), an issue icon, the error mark of its
+	 * JSON editor (which marks an empty value as invalid JSON), and the required field's text.
+	 */
+	async function issuesOn(field: string) {
+		const shown = dialog().getByTestId(field);
+		return {
+			field,
+			redBorder: await shown.locator('.has-issues').count(),
+			issueIcons: await shown.getByTestId('parameter-issues').count(),
+			jsonErrorMarks: await shown
+				.locator('.cm-lint-marker-error, .cm-lintRange-error, .cm-lintPoint-error')
+				.count(),
+			requiredText: await shown.getByText('This field is required').count(),
+		};
+	}
+	const noIssues = { redBorder: 0, issueIcons: 0, jsonErrorMarks: 0, requiredText: 0 };
+
+	/** Opens the credential `npm start` made; n8n tests it as its dialog opens. */
+	async function openCredential(): Promise<void> {
+		await signIn();
+		await page.goto(`${started.n8n.url}/home/credentials/${CREDENTIAL.id}`);
+		await overridesField().waitFor();
+	}
+
+	/** Puts the text in the field and saves, which tests the credential, until n8n has done both. */
+	async function saveOverrides(text: string): Promise<void> {
+		await overrides().fill(text);
+		const save = dialog().getByTestId('credential-save-button');
+		await save.click();
+		// "Saved" once n8n has saved the credential and tested it.
+		await save.filter({ hasText: /^Saved$/ }).waitFor();
+	}
+
+	/** The credential as n8n keeps it (its key redacted), to put back after a test: later tests use it. */
+	const storedCredential = async () =>
+		await (await ownerRest()).call('GET', `/credentials/${CREDENTIAL.id}?includeData=true`);
+
+	async function closeDialog(): Promise<void> {
+		await dialog().getByRole('button', { name: 'Close this dialog' }).click();
+		await dialog().waitFor({ state: 'hidden' });
+	}
+
+	it('shows no issue on the empty field, and the test of the credential succeeds', async () => {
+		const { data } = await storedCredential();
+		expect((data as { profileOverrides?: string }).profileOverrides ?? '').toBe('');
+		const tests = () => started.fake!.requestsTo('getAccount').length;
+		const before = tests();
+		await openCredential();
+		await untilTested('successfully');
+		expect(tests()).toBeGreaterThan(before);
+		// Entered and left, as a user does: n8n marks a required field's issues after that.
+		await overridesField().getByTestId('parameter-input-profileOverrides').click();
+		await page.keyboard.press('Tab');
+		// Tested again with Retry, as a user would. The field is read once that test is back, well after
+		// n8n drew it: its JSON editor marked an empty value a moment after drawing it.
+		const opened = tests();
+		await testedSuccessfully().getByRole('button', { name: 'Retry', exact: true }).click();
+		await until(() => tests() > opened, 'the test run by Retry', n8nLog);
+		// "Retrying" until n8n has the answer.
+		await testedSuccessfully().getByRole('button', { name: 'Retry', exact: true }).waitFor();
+		await shot('16-credential-empty-overrides');
+		expect(await issuesOn('profileOverrides')).toEqual({ field: 'profileOverrides', ...noIssues });
+		await closeDialog();
+	});
+
+	it.each([
+		[
+			'a method that is none',
+			'{"operations": {"updatePost": {"method": "FETCH"}}}',
+			/^Profile Overrides: \/operations\/updatePost\/method: must be one of GET, POST, PUT, PATCH, DELETE$/,
+		],
+		['text that is not JSON', '{"jobs": ', /^Profile Overrides: \/: must be JSON: /],
+		[
+			'the API key as a name',
+			'{"<key>": true}',
+			/^Profile Overrides: \/\*\*\*: is not a part of the profile that can be set; /,
+		],
+	])(
+		'fails the test of %s with a message naming its JSON path and no secret, sending nothing',
+		async (what, text, message) => {
+			const { apiKey } = started.fake!;
+			const before = await storedCredential();
+			try {
+				await openCredential();
+				await untilTested('successfully');
+				const tests = started.fake!.requestsTo('getAccount').length;
+
+				await saveOverrides(text.replace('<key>', apiKey));
+				await untilTested('failed');
+				await dialog().getByText('More details').click();
+				const shown = dialog().getByText(/^Profile Overrides: \//);
+				const [detail] = await settled(
+					async () => (await shown.allInnerTexts()).map((line) => line.trim()),
+					(lines) => expect(lines).toHaveLength(1),
+				);
+				// As a yes or no, so that a failure here does not print the key either.
+				expect({ keyShown: (await dialog().innerText()).includes(apiKey) }).toEqual({
+					keyShown: false,
+				});
+				expect(detail).toMatch(message);
+				console.log(`n8n showed: ${detail}`);
+				await shot(`17-credential-overrides-${what.replace(/\W+/g, '-')}`);
+				// Checked before anything is sent: the service was not asked.
+				expect(started.fake!.requestsTo('getAccount')).toHaveLength(tests);
+
+				// Emptied again and saved, the credential passes its test, with no issue on the field.
+				await saveOverrides('');
+				await untilTested('successfully');
+				expect(await issuesOn('profileOverrides')).toEqual({
+					field: 'profileOverrides',
+					...noIssues,
+				});
+				expect(started.fake!.requestsTo('getAccount')).toHaveLength(tests + 1);
+				await closeDialog();
+			} finally {
+				await (
+					await ownerRest()
+				).call('PATCH', `/credentials/${CREDENTIAL.id}`, {
+					name: before.name,
+					type: before.type,
+					data: before.data,
+				});
+			}
+		},
+	);
 });
 
 it('runs the video example when the fake service finishes a video', async () => {
