@@ -37,15 +37,21 @@ export function isFilled(filled: string[], place: string): boolean {
 	return filled.some((to) => to === place || to.startsWith(`${place}/`));
 }
 
+const requiredBySchema = new WeakMap<Schema, Set<string>>();
+
 /** The members a schema requires: its own and its `allOf` parts', and those every `oneOf`/`anyOf` alternative requires. */
 function requiredOf(reader: DocumentReader, value: unknown, depth = 0): Set<string> {
 	const schema = reader.deref(value);
+	const known = schema && requiredBySchema.get(schema);
+	if (known !== undefined) return known;
 	// Read from `required` itself: an alternative may say only what it requires (`{"required": ["a"]}`).
 	const required = new Set(
 		ownArray(schema, 'required').filter((name): name is string => typeof name === 'string'),
 	);
 	if (schema === undefined || depth > MAX_DEPTH) return required;
 	reader.spend(1 + required.size);
+	// Each schema once, however many compositions name it (a fan-out of `allOf`s).
+	requiredBySchema.set(schema, required);
 	for (const part of ownArray(schema, 'allOf'))
 		for (const name of requiredOf(reader, part, depth + 1)) required.add(name);
 	if (ownArray(schema, 'oneOf').length + ownArray(schema, 'anyOf').length === 0) return required;
