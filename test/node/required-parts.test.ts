@@ -21,9 +21,9 @@ const POST = {
 	type: 'object',
 	properties: { id: { type: 'string' }, content: { type: 'string' }, title: { type: 'string' } },
 };
-const body = (schema: IDataObject) => ({
+const body = (schema: IDataObject, mediaType = 'application/json') => ({
 	required: true,
-	content: { 'application/json': { schema } },
+	content: { [mediaType]: { schema } },
 });
 
 /** A conditional JSON:API update: `If-Match` (428 without it) and `data.type` of one value. */
@@ -42,23 +42,27 @@ const JSON_API_UPDATE: OpenApiDocument = {
 					{ name: 'Idempotency-Key', in: 'header', required: true, schema: { type: 'string' } },
 					{ name: 'X-Trace', in: 'header', schema: { type: 'string' } },
 				],
-				requestBody: body({
-					type: 'object',
-					required: ['data'],
-					properties: {
-						data: {
-							type: 'object',
-							required: ['type', 'attributes'],
-							properties: {
-								type: { type: 'string', enum: ['posts'] },
-								attributes: {
-									type: 'object',
-									properties: { content: { type: 'string' }, title: { type: 'string' } },
+				requestBody: body(
+					{
+						type: 'object',
+						required: ['data'],
+						properties: {
+							data: {
+								type: 'object',
+								required: ['type', 'attributes'],
+								properties: {
+									type: { type: 'string', enum: ['posts'] },
+									attributes: {
+										type: 'object',
+										properties: { content: { type: 'string' }, title: { type: 'string' } },
+									},
 								},
 							},
 						},
+						// JSON:API's own media type: overrides over a profile of it were refused.
 					},
-				}),
+					'application/vnd.api+json',
+				),
 				...ok(POST),
 			},
 		},
@@ -145,7 +149,7 @@ it('reads required members through $ref and allOf, and of oneOf/anyOf only those
 });
 
 describe('in n8n, against a service that requires them', () => {
-	const seen: Array<{ body: unknown; ifMatch: unknown }> = [];
+	const seen: Array<{ body: unknown; type: unknown; ifMatch: unknown }> = [];
 	let service: HostileService;
 	beforeAll(async () => {
 		service = await startHostileService({
@@ -153,7 +157,7 @@ describe('in n8n, against a service that requires them', () => {
 			document: () => JSON.stringify(JSON_API_UPDATE),
 			answers: {
 				'PATCH /v1/posts/{id}': ({ id, body, headers }) => {
-					seen.push({ body, ifMatch: headers['if-match'] });
+					seen.push({ body, type: headers['content-type'], ifMatch: headers['if-match'] });
 					return { body: { id, content: 'Updated' } };
 				},
 			},
@@ -197,7 +201,11 @@ describe('in n8n, against a service that requires them', () => {
 		);
 		expect(updated.error).toBeUndefined();
 		expect(seen).toEqual([
-			{ body: { data: { type: 'posts', attributes: { content: 'Updated' } } }, ifMatch: undefined },
+			{
+				body: { data: { type: 'posts', attributes: { content: 'Updated' } } },
+				type: 'application/vnd.api+json',
+				ifMatch: undefined,
+			},
 		]);
 	});
 });
