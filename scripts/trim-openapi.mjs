@@ -1,10 +1,11 @@
 /**
- * Trims a public OpenAPI 3.x document to a test fixture: the chosen GET operations with their
- * parameters and success responses, and every component they reference, transitively.
+ * Trims a public OpenAPI 3.x document to a test fixture: the chosen operations with their
+ * parameters, request body and success responses, and every component they reference, transitively.
  *
  *   node scripts/trim-openapi.mjs <source.json> <fixture.json> ['get /path' ...]
  *
- * Without operations it takes those listed for the fixture's file in expected.json beside it.
+ * Without operations it takes those listed for the fixture's file in expected.json beside it: its
+ * lists, and for each of its `decisions` the resource's read and its update.
  * To keep fixtures small it drops `x-` extensions and examples, and replaces a schema reached only
  * through more than MAX_SCHEMA_HOPS `$ref`s from the response with `{ "type": "object" }`; names,
  * types, formats and descriptions are left as the API's owner wrote them. A schema the test needs
@@ -113,7 +114,13 @@ function operationsFromExpected(fixture) {
 	);
 	const entry = expected.find((api) => api.file === path.basename(fixture));
 	if (!entry) throw new Error(`expected.json lists no API with file ${path.basename(fixture)}`);
-	return entry.lists.map((list) => [list.method, list.path]);
+	return [
+		...entry.lists.map((list) => [list.method, list.path]),
+		...(entry.decisions ?? []).flatMap((decision) => [
+			['get', decision.path],
+			[decision.update, decision.path],
+		]),
+	];
 }
 
 /** "#/components/schemas/Foo/properties/bar" → ["schemas", "Foo"]. */
@@ -157,7 +164,7 @@ for (const [method, route] of operations) {
 	if (item.servers) pathItem.servers = clean(item.servers);
 	if (item.parameters) pathItem.parameters = clean(item.parameters);
 	const copy = {};
-	for (const key of ['operationId', 'summary', 'description', 'parameters']) {
+	for (const key of ['operationId', 'summary', 'description', 'parameters', 'requestBody']) {
 		if (operation[key] !== undefined) copy[key] = clean(operation[key]);
 	}
 	copy.responses = {};

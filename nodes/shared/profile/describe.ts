@@ -184,8 +184,10 @@ export function describeGroups(read: Profile): Array<[string, string[]]> {
 	if (profile.notFollowed.length > 0)
 		add(
 			'Not followed',
+			// A required part the profile does not send has nothing built-in standing in for it.
 			profile.notFollowed.map(
-				({ part, why }) => `Not followed: ${part}: ${why}; the built-in conventions stand in`,
+				({ part, why, place }) =>
+					`Not followed: ${part}: ${why}${place === undefined ? '; the built-in conventions stand in' : ''}`,
 			),
 		);
 	add('Service', [`Read from: ${profile.source}`]);

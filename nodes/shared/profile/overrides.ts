@@ -3,6 +3,7 @@ import { BUILT_IN_PROFILE } from './builtIn';
 import { isRecord, own, pointerOf, setOwn } from './pointer';
 import { LISTED_VALUES } from './read/fields';
 import { VERBS } from './read/operations';
+import { filledPlaces, isFilled, OWN_HEADERS } from './read/required';
 import { webhookWeakness } from './signing';
 import {
 	BUILT_IN_EVENTS,
@@ -156,7 +157,6 @@ const reference = either(
 	{ address: location },
 );
 
-// Headers the node sets itself (the key, the media types, the length) or that steer the connection.
 // A condition on a delivery: places in it and the text each must be, or whether it is present.
 const MAX_CONDITIONS = 8;
 const conditions: Check = (value, path) => {
@@ -179,8 +179,6 @@ const meaning = either(
 	{ event: text(), when: conditions },
 );
 
-const OWN_HEADERS =
-	/^(authorization|proxy-authorization|cookie|host|accept|content-type|content-length|transfer-encoding|connection|te|upgrade|expect)$/;
 /** Constants by place: a member of the body, a query parameter or a header, each a short scalar. */
 const constants: Check = (value, path) => {
 	if (!isRecord(value) || Object.keys(value).length > MAX_LIST)
@@ -339,7 +337,13 @@ const checkProfile = checkOf({
 		},
 		from: text(),
 	},
-	notFollowed: list({ part: text(), why: text() }),
+	notFollowed: list({
+		part: text(),
+		why: text(),
+		'operation?': oneOf(...OPERATION_NAMES),
+		// A place holds a name of the document, which may be as long as a text.
+		'place?': leaf((value) => typeof value === 'string', 'a text'),
+	}),
 	'overridden?': list(text()),
 });
 
@@ -558,6 +562,13 @@ export function applyOverrides(
 	}
 	const weakness = webhookWeakness(merged.webhooks);
 	if (weakness !== undefined) throw problem(['webhooks', ...weakness.path], weakness.rule);
+	// A required part the overrides now send (a constant, a parameter's place) is followed.
+	merged.notFollowed = merged.notFollowed.filter(
+		({ operation, place }) =>
+			operation === undefined ||
+			place === undefined ||
+			!isFilled(filledPlaces(merged.operations[operation]), place),
+	);
 	return changed.length > 0 ? { ...merged, overridden: changed } : merged;
 }
 

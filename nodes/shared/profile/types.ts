@@ -241,6 +241,9 @@ export interface WebhookProfile {
 export interface NotFollowed {
 	part: string;
 	why: string;
+	/** For a part an operation's request requires and its profile does not send: the operation and the place. */
+	operation?: OperationName;
+	place?: Location;
 }
 
 export interface Profile {

@@ -34,6 +34,7 @@ import {
 import { readErrors } from './errors';
 import { placeParameters, MAX_REQUEST_FIELDS } from './fields';
 import { readJobs } from './jobs';
+import { unfilledParts } from './required';
 import {
 	findOperation,
 	operationsOf,
@@ -61,6 +62,8 @@ const STEP_BUDGET = 5_000;
 const READ_DEADLINE_MS = 3_000;
 // How long the reading runs before it lets n8n run.
 const SLICE_MS = 4;
+// Required parts the profile does not send are named up to this many (Profile Overrides take 64 entries); the rest are counted.
+const MAX_UNFILLED_NAMED = 20;
 
 /** The resource an operation answers with: none where it deletes or starts a job. */
 function resourceOf(name: OperationName): string | undefined {
@@ -300,6 +303,7 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 		(a, b) => Number(OPERATIONS[a].verb === 'list') - Number(OPERATIONS[b].verb === 'list'),
 	);
 	const profiled = { ...BUILT_IN_PROFILE.operations };
+	const unfilled: Profile['notFollowed'] = [];
 	for (const name of order) {
 		const entry = found.get(name);
 		if (entry === undefined) continue;
@@ -313,11 +317,19 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 					const schema = resourceIn(reader, answerOf(name), operation.answer);
 					if (schema !== undefined) context.resources.set(resource, schema);
 				}
+				yield;
+				unfilled.push(...unfilledParts(reader, entry, name, operation));
 				return operation;
 			},
 			BUILT_IN_PROFILE.operations[name],
 		);
 	}
+	notFollowed.push(...unfilled.slice(0, MAX_UNFILLED_NAMED));
+	if (unfilled.length > MAX_UNFILLED_NAMED)
+		notFollowed.push({
+			part: `${unfilled.length - MAX_UNFILLED_NAMED} more required parts of its operations`,
+			why: 'the profile does not send them either, as those above',
+		});
 	const jobs = await step(
 		'its jobs',
 		() => readJobs(reader, jobSchema, found.get('getJob'), notFollowed),

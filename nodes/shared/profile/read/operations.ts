@@ -256,11 +256,12 @@ export function successes(reader: DocumentReader, operation: IDataObject): Succe
 		});
 }
 
-/** The operation's parameters, path-level ones included, by where they go. */
+/** The operation's parameters, path-level ones included, by where they go; `required` gets the names of required ones. */
 export function parametersOf(
 	reader: DocumentReader,
 	entry: Pick<DocumentOperation, 'pathItem' | 'operation'>,
 	location: 'query' | 'header',
+	required = new Set<string>(),
 ): Map<string, Schema> {
 	const found = new Map<string, Schema>();
 	const parameters = [
@@ -273,11 +274,14 @@ export function parametersOf(
 		reader.spend();
 		const parameter = reader.deref(item);
 		const name = own(parameter, 'name');
-		if (own(parameter, 'in') === location && typeof name === 'string')
-			found.set(nameOf(name), {
-				...(reader.deref(own(parameter, 'schema')) ?? {}),
-				description: ownText(parameter, 'description'),
-			});
+		if (own(parameter, 'in') !== location || typeof name !== 'string') continue;
+		found.set(nameOf(name), {
+			...(reader.deref(own(parameter, 'schema')) ?? {}),
+			description: ownText(parameter, 'description'),
+		});
+		// The operation's own declaration replaces the path's.
+		if (own(parameter, 'required') === true) required.add(name);
+		else required.delete(name);
 	}
 	return found;
 }

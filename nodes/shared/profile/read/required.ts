@@ -1,0 +1,146 @@
+import { pointerOf } from '../pointer';
+import { OPERATIONS, type NotFollowed, type OperationName, type OperationProfile } from '../types';
+import { DocumentReader, own, ownArray, ownRecord, type Schema } from './document';
+import { parametersOf, requestOf, type DocumentOperation } from './operations';
+
+/**
+ * What a document's operation requires that its profile does not send: a required header
+ * parameter, or a required member of the body (also inside an object the request sends), that no
+ * parameter of the node, constant, kept member or idempotency header fills. The request would be
+ * refused, so each is listed as not followed, with the constant an override would send.
+ */
+
+/** Headers the node sets itself (the key, the media types, the length) or that steer the connection. */
+export const OWN_HEADERS =
+	/^(authorization|proxy-authorization|cookie|host|accept|content-type|content-length|transfer-encoding|connection|te|upgrade|expect)$/;
+
+// Body members are followed this many objects down: the node's places go three levels deep.
+const MAX_DEPTH = 4;
+// No text of the profile may be longer: Profile Overrides check each one (a name may be 256 characters).
+const MAX_TEXT = 256;
+
+/** The places an operation's profile fills: its parameters', its constants', the members it keeps and its idempotency headers. */
+export function filledPlaces(operation: OperationProfile): string[] {
+	const { idempotency } = operation;
+	return [
+		...Object.values(operation.fields).flatMap(({ to }) => (to === null ? [] : [to])),
+		...Object.keys(operation.constants ?? {}),
+		...(operation.replaces?.keep ?? []).map((member) => pointerOf(['body', member])),
+		...[idempotency?.header, idempotency?.firstSent].flatMap((header) =>
+			header === undefined ? [] : [pointerOf(['headers', header.toLowerCase()])],
+		),
+	];
+}
+
+/** Whether a place is filled, as a whole or by a place inside it (`/body/data` by `/body/data/type`). */
+export function isFilled(filled: string[], place: string): boolean {
+	return filled.some((to) => to === place || to.startsWith(`${place}/`));
+}
+
+const requiredBySchema = new WeakMap<Schema, Set<string>>();
+
+/** The members a schema requires: its own and its `allOf` parts', and those every `oneOf`/`anyOf` alternative requires. */
+function requiredOf(reader: DocumentReader, value: unknown, depth = 0): Set<string> {
+	const schema = reader.deref(value);
+	const known = schema && requiredBySchema.get(schema);
+	if (known !== undefined) return known;
+	// Read from `required` itself: an alternative may say only what it requires (`{"required": ["a"]}`).
+	const required = new Set(
+		ownArray(schema, 'required').filter((name): name is string => typeof name === 'string'),
+	);
+	if (schema === undefined || depth > MAX_DEPTH) return required;
+	reader.spend(1 + required.size);
+	// Each schema once, however many compositions name it (a fan-out of `allOf`s).
+	requiredBySchema.set(schema, required);
+	for (const part of ownArray(schema, 'allOf'))
+		for (const name of requiredOf(reader, part, depth + 1)) required.add(name);
+	if (ownArray(schema, 'oneOf').length + ownArray(schema, 'anyOf').length === 0) return required;
+	const [first, ...others] = reader
+		.variants(schema)
+		.map((variant) => requiredOf(reader, variant, depth + 1));
+	for (const name of first ?? [])
+		if (others.every((variant) => variant.has(name))) required.add(name);
+	return required;
+}
+
+/** The one value a schema allows (an enum of one, a `const`), as an override would write it. */
+function onlyValue(reader: DocumentReader, value: unknown): string | undefined {
+	const schema = reader.deref(value);
+	const values =
+		own(schema, 'const') !== undefined ? [own(schema, 'const')] : ownArray(schema, 'enum');
+	const [only] = values;
+	return values.length === 1 && ['string', 'number', 'boolean'].includes(typeof only)
+		? JSON.stringify(only)
+		: undefined;
+}
+
+/** The body's required members no filled place reaches, below `path`, each with the one value it allows. */
+function unfilledMembers(
+	reader: DocumentReader,
+	schema: Schema | undefined,
+	path: string[],
+	filled: string[],
+): Array<{ place: string; value?: string }> {
+	const shape = reader.shape(schema);
+	if (shape === undefined || path.length >= MAX_DEPTH) return [];
+	const required = requiredOf(reader, schema);
+	const found: Array<{ place: string; value?: string }> = [];
+	for (const name of new Set([...required, ...shape.properties.keys()])) {
+		reader.spend();
+		const member = shape.properties.get(name);
+		const place = pointerOf(['body', ...path, name]);
+		if (own(member, 'readOnly') === true || filled.includes(place)) continue;
+		// A member the request sends (required, or holding a filled place) must hold what it requires.
+		if (isFilled(filled, place)) {
+			if (!reader.isArray(member))
+				found.push(...unfilledMembers(reader, member, [...path, name], filled));
+		} else if (required.has(name)) found.push({ place, value: onlyValue(reader, member) });
+	}
+	return found;
+}
+
+/** The headers a request carries whatever the profile says: the node's own and the credential's. */
+function credentialHeaders(reader: DocumentReader): Set<string> {
+	const names = new Set<string>();
+	for (const scheme of Object.values(
+		ownRecord(reader.document.components, 'securitySchemes') ?? {},
+	)) {
+		reader.spend();
+		const resolved = reader.deref(scheme);
+		const name = own(resolved, 'name');
+		if (own(resolved, 'in') === 'header' && typeof name === 'string') names.add(name.toLowerCase());
+	}
+	return names;
+}
+
+const capped = (text: string) =>
+	text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text;
+
+/** What the document's operation requires and the profile does not send, each a part not followed. */
+export function unfilledParts(
+	reader: DocumentReader,
+	entry: DocumentOperation,
+	name: OperationName,
+	operation: OperationProfile,
+): NotFollowed[] {
+	const filled = filledPlaces(operation);
+	const required = new Set<string>();
+	parametersOf(reader, entry, 'header', required);
+	const credential = credentialHeaders(reader);
+	const headers = [...required]
+		.map((header) => header.toLowerCase())
+		.filter((header) => !OWN_HEADERS.test(header) && !credential.has(header))
+		.map((header) => ({ place: pointerOf(['headers', header]), value: undefined }))
+		.filter(({ place }) => !filled.includes(place));
+	const members = unfilledMembers(reader, requestOf(reader, entry.operation)?.schema, [], filled);
+	return [...headers, ...members].map(({ place, value }) => ({
+		part: capped(`${OPERATIONS[name].title} (${entry.method} ${entry.path}): ${place}`),
+		why: capped(
+			`the document requires it and no parameter of the node fills it; Profile Overrides can send ${
+				value === undefined ? 'a fixed value' : 'it'
+			}: "${name}": {"constants": {"${place}": ${value ?? '…'}}}`,
+		),
+		operation: name,
+		place,
+	}));
+}
