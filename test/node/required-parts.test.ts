@@ -78,7 +78,7 @@ it('lists a required header and a required body member the profile does not send
 	expect(profile.notFollowed).toEqual([
 		{
 			part: IF_MATCH,
-			why: 'the document requires it and no parameter of the node fills it; Profile Overrides can send a fixed value: "updatePost": {"constants": {"/headers/if-match": …}}',
+			why: `the document requires it and no parameter of the node fills it; Profile Overrides can send the ETag read first: "updatePost": {"precondition": {"header": "if-match", "from": "/headers/etag"}}`,
 			operation: 'updatePost',
 			place: '/headers/if-match',
 		},
@@ -151,13 +151,29 @@ it('reads required members through $ref and allOf, and of oneOf/anyOf only those
 describe('in n8n, against a service that requires them', () => {
 	const seen: Array<{ body: unknown; type: unknown; ifMatch: unknown }> = [];
 	let service: HostileService;
+	// The resource's version, and whether the service requires a precondition yet.
+	let version = 1;
+	let conditional = false;
+	let changeAfterRead = false;
 	beforeAll(async () => {
 		service = await startHostileService({
 			name: 'a conditional JSON:API update',
 			document: () => JSON.stringify(JSON_API_UPDATE),
 			answers: {
+				'GET /v1/posts/{id}': ({ id }) => {
+					const etag = `"v${version}"`;
+					// Someone else's write lands between the node's read and its own.
+					if (changeAfterRead) version += 1;
+					return { headers: { etag }, body: { id, content: 'Before' } };
+				},
 				'PATCH /v1/posts/{id}': ({ id, body, headers }) => {
 					seen.push({ body, type: headers['content-type'], ifMatch: headers['if-match'] });
+					// RFC 9110: 428 without a precondition, 412 when the resource changed since it was read.
+					if (headers['if-match'] === undefined && conditional)
+						return { status: 428, body: { errors: [{ title: 'Precondition Required' }] } };
+					if (headers['if-match'] !== undefined && headers['if-match'] !== `"v${version}"`)
+						return { status: 412, body: { errors: [{ title: 'Precondition Failed' }] } };
+					version += 1;
 					return { body: { id, content: 'Updated' } };
 				},
 			},
@@ -180,17 +196,8 @@ describe('in n8n, against a service that requires them', () => {
 			})
 		).items[0].json.summary as string[];
 
-	it('Describe lists both, and the constant given, sends it and no longer lists it', async () => {
-		const notFollowed = (summary: string[]) =>
-			summary.filter((line) => line.startsWith('Not followed:'));
-		expect(notFollowed(await describeWith())).toEqual([
-			`Not followed: ${IF_MATCH}: the document requires it and no parameter of the node fills it; Profile Overrides can send a fixed value: "updatePost": {"constants": {"/headers/if-match": …}}`,
-			`Not followed: ${DATA_TYPE}: the document requires it and no parameter of the node fills it; Profile Overrides can send it: "updatePost": {"constants": {"/body/data/type": "posts"}}`,
-		]);
-
-		const overrides = { operations: { updatePost: { constants: { '/body/data/type': 'posts' } } } };
-		expect(notFollowed(await describeWith(overrides))).toEqual([expect.stringContaining(IF_MATCH)]);
-		const updated = await runNode(
+	const update = (overrides: IDataObject) =>
+		runNode(
 			contentPublishingNode({
 				resource: 'post',
 				operation: 'update',
@@ -199,6 +206,18 @@ describe('in n8n, against a service that requires them', () => {
 			}),
 			{ credentials: credentialsWith(overrides) },
 		);
+
+	it('Describe lists both, and the constant given, sends it and no longer lists it', async () => {
+		const notFollowed = (summary: string[]) =>
+			summary.filter((line) => line.startsWith('Not followed:'));
+		expect(notFollowed(await describeWith())).toEqual([
+			`Not followed: ${IF_MATCH}: the document requires it and no parameter of the node fills it; Profile Overrides can send the ETag read first: "updatePost": {"precondition": {"header": "if-match", "from": "/headers/etag"}}`,
+			`Not followed: ${DATA_TYPE}: the document requires it and no parameter of the node fills it; Profile Overrides can send it: "updatePost": {"constants": {"/body/data/type": "posts"}}`,
+		]);
+
+		const overrides = { operations: { updatePost: { constants: { '/body/data/type': 'posts' } } } };
+		expect(notFollowed(await describeWith(overrides))).toEqual([expect.stringContaining(IF_MATCH)]);
+		const updated = await update(overrides);
 		expect(updated.error).toBeUndefined();
 		expect(seen).toEqual([
 			{
@@ -207,5 +226,88 @@ describe('in n8n, against a service that requires them', () => {
 				ifMatch: undefined,
 			},
 		]);
+	});
+
+	it("sends the resource's ETag in If-Match and its id in the body once told, and explains 428 and 412", async () => {
+		seen.length = 0;
+		conditional = true;
+		const constant = { constants: { '/body/data/type': 'posts' } };
+		const refused = await update({ operations: { updatePost: constant } });
+		expect(refused.error?.description).toContain('The service requires a precondition');
+		expect(refused.error?.description).toContain('"precondition": {"header": "if-match"');
+
+		const overrides = {
+			operations: {
+				updatePost: {
+					...constant,
+					idAt: '/body/data/id',
+					precondition: { header: 'if-match', from: '/headers/etag' },
+				},
+			},
+		};
+		const described = await describeWith(overrides);
+		expect(described.filter((line) => line.startsWith('Not followed:'))).toEqual([]);
+		expect(described).toEqual(
+			expect.arrayContaining([
+				"  sends the resource's id at /body/data/id too",
+				'  reads the resource first and sends its /headers/etag in if-match (412 if it changed meanwhile)',
+			]),
+		);
+		seen.length = 0;
+		const current = `"v${version}"`;
+		expect((await update(overrides)).error).toBeUndefined();
+		expect(seen).toEqual([
+			{
+				body: { data: { id: 'p1', type: 'posts', attributes: { content: 'Updated' } } },
+				type: 'application/vnd.api+json',
+				ifMatch: current,
+			},
+		]);
+
+		// Changed by someone else between the node's read and its write: refused, and said so.
+		changeAfterRead = true;
+		const stale = await update(overrides);
+		changeAfterRead = false;
+		expect(stale.error?.description).toContain('The resource changed after the node read it');
+		conditional = false;
+	});
+
+	it('fails before writing where the read answer has no value for the precondition, naming what it held', async () => {
+		seen.length = 0;
+		const overrides = {
+			operations: {
+				updatePost: { precondition: { header: 'if-match', from: '/headers/x-version' } },
+			},
+		};
+		const result = await update(overrides);
+		expect(result.error?.message).toBe(
+			'Post → Get answered without the value its precondition needs',
+		);
+		expect(result.error?.description).toContain(
+			'Expected a value at /headers/x-version to send in if-match',
+		);
+		expect(seen).toEqual([]);
+	});
+
+	it('refuses a precondition where the node reads nothing first, and one in a header it sets itself, before sending', async () => {
+		const created = await runNode(
+			contentPublishingNode({ resource: 'post', operation: 'create', content: 'Hi' }),
+			{
+				credentials: credentialsWith({
+					operations: {
+						createPost: { precondition: { header: 'if-match', from: '/headers/etag' } },
+					},
+				}),
+			},
+		);
+		expect(created.error?.message).toContain('The node sends no precondition with Post → Create');
+		const own = await update({
+			operations: {
+				updatePost: { precondition: { header: 'authorization', from: '/headers/etag' } },
+			},
+		});
+		expect(own.error?.message).toContain(
+			'/operations/updatePost/precondition/header: is a header the node sets itself',
+		);
 	});
 });

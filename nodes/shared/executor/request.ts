@@ -88,8 +88,13 @@ export function placeFields(
 	operation: OperationProfile,
 	fields: IDataObject,
 	optional: IDataObject = {},
+	id?: string,
 ): PlacedFields {
 	const placed: PlacedFields = { query: {}, headers: {} };
+	if (operation.idAt !== undefined && id !== undefined) {
+		const [part, ...segments] = segmentsOf(operation.idAt);
+		put(part === 'query' ? placed.query : (placed.body ??= {}), segments, id);
+	}
 	for (const [name, value] of Object.entries({ ...fields, ...optional })) {
 		if (value === undefined) continue;
 		const placement = own(operation.fields, name) as Placement | undefined;

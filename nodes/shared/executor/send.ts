@@ -4,13 +4,14 @@ import { NodeApiError } from 'n8n-workflow';
 import { MAX_QUOTED_TEXT, type Headers } from '../http-values';
 import { JsonLimitError, parseJson } from '../json';
 import { outsideBase } from '../origin';
-import { isRecord, own } from '../profile/pointer';
-import type {
-	OperationName,
-	OperationProfile,
-	Placement,
-	Profile,
-	WebhookProfile,
+import { isRecord, own, readLocation } from '../profile/pointer';
+import {
+	OPERATIONS,
+	type OperationName,
+	type OperationProfile,
+	type Placement,
+	type Profile,
+	type WebhookProfile,
 } from '../profile/types';
 import { sleepUnlessCancelled } from '../sleep';
 import { readCredentials, type Credentials, type RequestContext } from '../transport/credentials';
@@ -25,10 +26,10 @@ import { exchange, notJsonError } from '../transport/http';
 import { endTurn, MAX_PAUSE_MS, takeTurn } from '../transport/pacing';
 import { isLostAnswer, recall, remember, sendPolicy, type SendPolicy } from '../transport/policy';
 import { describeError, findJob, readResource } from './answers';
-import { memberPlaces, refusal, withSentRequest } from './errors';
+import { memberPlaces, notAsProfiled, refusal, withSentRequest } from './errors';
 import { eventsToSend } from './events';
 import { profileFor, refreshProfile, WHOLE_DOCUMENT } from './profiles';
-import { pathFor, placeFields, type PlacedFields } from './request';
+import { pathFor, placeFields, ProfileFieldError, type PlacedFields } from './request';
 
 /**
  * Calling one of the profile's operations: the request the executor builds from the node's
@@ -90,9 +91,10 @@ export function placeParams(
 	params: IDataObject | undefined,
 	optional?: IDataObject,
 	itemIndex?: number,
+	id?: string,
 ): PlacedFields {
 	try {
-		return placeFields(operation, params ?? {}, optional);
+		return placeFields(operation, params ?? {}, optional, id);
 	} catch (error) {
 		throw refusal(this, error, itemIndex);
 	}
@@ -185,10 +187,12 @@ export async function callEndpoint(
 	}
 }
 
-/** The operation that reads what an update changes: `getPost` for `updatePost`. */
+/** The operation that reads what a write changes: `getPost` for `updatePost`. */
 const READS: Partial<Record<OperationName, OperationName>> = {
 	updatePost: 'getPost',
 	updateWebhook: 'getWebhook',
+	deletePost: 'getPost',
+	deleteWebhook: 'getWebhook',
 };
 
 async function callByProfile(
@@ -201,29 +205,56 @@ async function callByProfile(
 	const { baseUrl, apiKey } = credentials;
 	const { id, itemIndex, timeoutMs = DEFAULT_TIMEOUT_MS, signal } = options;
 	const operation = profile.operations[name];
-	const placed = placeParams.call(this, operation, options.params, options.optional, itemIndex);
+	const placed = placeParams.call(this, operation, options.params, options.optional, itemIndex, id);
 	let body =
 		placed.body === undefined && options.body === undefined
 			? undefined
 			: { ...placed.body, ...options.body };
 	const query = { ...placed.query, ...options.qs };
 	const reads = READS[name];
-	if (operation.replaces !== undefined && reads !== undefined && body !== undefined) {
-		// A PUT replaces the whole object: the properties the profile keeps go back as they are.
-		const answer = await callEndpoint.call(this, reads, {
+	const { precondition } = operation;
+	if (precondition !== undefined && reads === undefined)
+		throw refusal(
+			this,
+			new ProfileFieldError(
+				`The node sends no precondition with ${OPERATIONS[name].title}`,
+				'A precondition (If-Match) goes with an update or a delete, which the node reads first. Remove "precondition" from this operation in the credential\'s Profile Overrides.',
+			),
+			itemIndex,
+		);
+	const replacing = operation.replaces !== undefined && body !== undefined;
+	if (reads !== undefined && (replacing || precondition !== undefined)) {
+		const read = await callEndpoint.call(this, reads, {
 			id,
 			itemIndex,
 			timeoutMs,
 			signal,
 			deadline: options.deadline,
 		});
-		const current = readResource(profile.operations[reads].answer, answer.body);
-		const kept: IDataObject = {};
-		for (const name of isRecord(current) ? operation.replaces.keep : []) {
-			const value = own(current, name) as IDataObject[string];
-			if (value !== undefined && value !== null) kept[name] = value;
+		if (precondition !== undefined) {
+			// Never sent without it: the write would overwrite a change made since, or be refused (428).
+			const value = readLocation(read, precondition.from);
+			if (typeof value !== 'string' || value === '')
+				throw notAsProfiled(
+					this,
+					`${OPERATIONS[reads].title} answered without the value its precondition needs`,
+					`a value at ${precondition.from} to send in ${precondition.header}`,
+					precondition.from.startsWith('/headers/') ? read.headers : read.body,
+					`{"operations": {"${name}": {"precondition": {"header": "${precondition.header}", "from": "/headers/etag"}}}}`,
+					itemIndex,
+				);
+			placed.headers[precondition.header] = value;
 		}
-		body = { ...kept, ...body };
+		if (replacing && operation.replaces !== undefined) {
+			// A PUT replaces the whole object: the properties the profile keeps go back as they are.
+			const current = readResource(profile.operations[reads].answer, read.body);
+			const kept: IDataObject = {};
+			for (const name of isRecord(current) ? operation.replaces.keep : []) {
+				const value = own(current, name) as IDataObject[string];
+				if (value !== undefined && value !== null) kept[name] = value;
+			}
+			body = { ...kept, ...body };
+		}
 	}
 	// An operation's address is below the Base URL, an address the service handed over (a next link) at its origin.
 	const target = options.url ?? `${baseUrl}${pathFor(operation, id)}`;

@@ -102,6 +102,11 @@ function operationLines(operation: OperationProfile, name: OperationName): strin
 		);
 	for (const [place, value] of Object.entries(operation.constants ?? {}))
 		lines.push(`  always sends ${JSON.stringify(value)} at ${place}`);
+	if (operation.idAt) lines.push(`  sends the resource's id at ${operation.idAt} too`);
+	if (operation.precondition)
+		lines.push(
+			`  reads the resource first and sends its ${operation.precondition.from} in ${operation.precondition.header} (412 if it changed meanwhile)`,
+		);
 	if (operation.idempotency)
 		lines.push(`  idempotency key in header ${operation.idempotency.header}`);
 	const { answer } = operation;

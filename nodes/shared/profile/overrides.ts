@@ -238,6 +238,15 @@ const operation: Shape = {
 	'idempotency?': { header: name, 'firstSent?': name, 'from?': text() },
 	'replaces?': { keep: list(name) },
 	'constants?': constants,
+	'idAt?': requestLocation,
+	'precondition?': {
+		header: (value, path) =>
+			header(value, path) ??
+			(OWN_HEADERS.test(String(value))
+				? problem(path, 'is a header the node sets itself: it cannot carry a precondition')
+				: undefined),
+		from: location,
+	},
 	answer: {
 		'resource?': locations,
 		'items?': locations,

@@ -119,6 +119,14 @@ export interface OperationProfile {
 	 * parameter or a header (`/headers/x-api-version`). Only Profile Overrides set them.
 	 */
 	constants?: Record<string, string | number | boolean>;
+	/** Where the resource's id is sent in the body too, as JSON:API's update wants it (`/body/data/id`). */
+	idAt?: Location;
+	/**
+	 * A conditional write (RFC 9110): the resource is read first, and the value at `from` in that
+	 * answer (its ETag, `/headers/etag`) is sent in `header` (`if-match`), so that a change made
+	 * meanwhile is refused (412) rather than overwritten. Only Profile Overrides set it.
+	 */
+	precondition?: { header: string; from: Location };
 	answer: AnswerReading;
 }
 

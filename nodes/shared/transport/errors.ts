@@ -25,6 +25,8 @@ const STATUS_HINTS: Partial<Record<number, string>> = {
 	401: 'The service did not accept the API key. Check the key in the credential: it may be wrong or revoked, or the account may not be approved for API access yet.',
 	403: 'The service refused this request for this API key. The key may lack a permission this needs, the account may not be approved for API access yet, or (on some services) the key itself may be wrong.',
 	404: "Nothing exists at this address. Check the ID (it may have been deleted) and the credential's Base URL.",
+	412: 'The resource changed after the node read it, so its precondition (If-Match) no longer holds and nothing was changed. Run the item again to update the current version.',
+	428: 'The service requires a precondition on this request, such as If-Match with the ETag the resource was read with. Set the operation\'s "precondition" in the credential\'s Profile Overrides: {"operations": {"updatePost": {"precondition": {"header": "if-match", "from": "/headers/etag"}}}} (docs/service.md).',
 	429: `${RATE_LIMITED} or the number of items per execution if this persists.`,
 };
 const IDEMPOTENT_429_HINT = `${RATE_LIMITED} if this persists. "Retry On Fail" is safe here: the service recognises a write sent again by its Idempotency-Key.`;

@@ -19,12 +19,14 @@ const MAX_DEPTH = 4;
 // No text of the profile may be longer: Profile Overrides check each one (a name may be 256 characters).
 const MAX_TEXT = 256;
 
-/** The places an operation's profile fills: its parameters', its constants', the members it keeps and its idempotency headers. */
+/** The places an operation's profile fills: its parameters', its constants', the id's, the members it keeps and its precondition and idempotency headers. */
 export function filledPlaces(operation: OperationProfile): string[] {
-	const { idempotency } = operation;
+	const { idempotency, idAt, precondition } = operation;
 	return [
 		...Object.values(operation.fields).flatMap(({ to }) => (to === null ? [] : [to])),
 		...Object.keys(operation.constants ?? {}),
+		...(idAt === undefined ? [] : [idAt]),
+		...(precondition === undefined ? [] : [pointerOf(['headers', precondition.header])]),
 		...(operation.replaces?.keep ?? []).map((member) => pointerOf(['body', member])),
 		...[idempotency?.header, idempotency?.firstSent].flatMap((header) =>
 			header === undefined ? [] : [pointerOf(['headers', header.toLowerCase()])],
@@ -117,6 +119,9 @@ const capped = (text: string) =>
 	text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text;
 
 /** What the document's operation requires and the profile does not send, each a part not followed. */
+// Headers of a conditional request (RFC 9110), whose value is the resource's as read, never a constant.
+const CONDITIONAL = /^\/headers\/if-(match|unmodified-since)$/;
+
 export function unfilledParts(
 	reader: DocumentReader,
 	entry: DocumentOperation,
@@ -137,8 +142,10 @@ export function unfilledParts(
 		part: capped(`${OPERATIONS[name].title} (${entry.method} ${entry.path}): ${place}`),
 		why: capped(
 			`the document requires it and no parameter of the node fills it; Profile Overrides can send ${
-				value === undefined ? 'a fixed value' : 'it'
-			}: "${name}": {"constants": {"${place}": ${value ?? '…'}}}`,
+				CONDITIONAL.test(place)
+					? `the ETag read first: "${name}": {"precondition": {"header": "${place.slice('/headers/'.length)}", "from": "/headers/etag"}}`
+					: `${value === undefined ? 'a fixed value' : 'it'}: "${name}": {"constants": {"${place}": ${value ?? '…'}}}`
+			}`,
 		),
 		operation: name,
 		place,
