@@ -154,45 +154,35 @@ async function parseInSlices(
 	 * escape, so it parses on its own; halves of a surrogate pair in two pieces join up again.
 	 */
 	const readPieces = async (first: string, from: number): Promise<string> => {
-		const pieces = [first];
+		// Appended, not joined: V8 links the pieces and copies them only where the string is read,
+		// so a string of megabytes costs no copy of it in one turn here.
+		let value = first;
 		let at = from;
 		while (text.charCodeAt(at) !== 34) {
 			index = at;
 			await pause();
 			const end = pieceEnd(at);
-			pieces.push(decode(at, end));
+			value += decode(at, end);
 			at = end;
 		}
 		index = at + 1;
-		return pieces.join('');
+		return value;
 	};
 	/** Whether the text between two places has a raw control character, which JSON forbids in strings. */
 	const hasControl = (from: number, to: number) => {
 		for (let at = from; at < to; at++) if (text.charCodeAt(at) < 0x20) return true;
 		return false;
 	};
-	/** A long string without escapes: its characters checked piece by piece, with breaks for n8n. */
-	const readPlain = async (start: number, end: number): Promise<string> => {
-		const pieces: string[] = [];
-		for (let at = start; at < end; at += STRING_PIECE) {
-			index = at;
-			if (hasControl(at, Math.min(end, at + STRING_PIECE))) fail('Control character in string');
-			pieces.push(decode(at, Math.min(end, at + STRING_PIECE)));
-			await pause();
-		}
-		index = end + 1;
-		return pieces.join('');
-	};
 	/** A string's value; one longer than a piece comes as a promise. */
 	const readString = (): string | Promise<string> => {
 		const start = index + 1;
-		const end = text.indexOf('"', start);
-		if (end === -1) fail('Unterminated string');
-		if (!text.slice(start, end).includes('\\')) {
-			if (end - start > STRING_PIECE) return readPlain(start, end);
-			if (hasControl(start, end)) fail('Control character in string');
-			index = end + 1;
-			return end - start < MIN_SHARED_LENGTH ? text.slice(start, end) : decode(start, end);
+		// Only a piece is searched at once: the end of a string of megabytes is found piece by piece.
+		const head = text.slice(start, start + STRING_PIECE);
+		const end = head.indexOf('"');
+		if (end !== -1 && !head.slice(0, end).includes('\\')) {
+			if (hasControl(start, start + end)) fail('Control character in string');
+			index = start + end + 1;
+			return end < MIN_SHARED_LENGTH ? head.slice(0, end) : decode(start, start + end);
 		}
 		const pieceStop = pieceEnd(start);
 		const first = decode(start, pieceStop);
