@@ -72,7 +72,7 @@ export function deliveryConditions(webhooks: WebhookProfile, chosen: string[]): 
 }
 
 /** Whether a delivery meets a condition: each place holds the text, or is present or absent as said. */
-export function meetsCondition(
+function meetsCondition(
 	when: ConditionalEvent['when'],
 	message: { body: unknown; headers: Headers },
 ): boolean {

@@ -157,13 +157,14 @@ const reference = either(
 	{ address: location },
 );
 
+// Members of a condition on a delivery, or beside a parameter's value: real ones have one to three.
+const MAX_PAIRS = 8;
 // A condition on a delivery: places in it and the text each must be, or whether it is present.
-const MAX_CONDITIONS = 8;
 const conditions: Check = (value, path) => {
 	if (!isRecord(value) || Object.keys(value).length === 0)
 		return problem(path, 'must be an object of places in the delivery and their values');
-	if (Object.keys(value).length > MAX_CONDITIONS)
-		return problem(path, `must hold at most ${MAX_CONDITIONS} places`);
+	if (Object.keys(value).length > MAX_PAIRS)
+		return problem(path, `must hold at most ${MAX_PAIRS} places`);
 	for (const [place, wanted] of Object.entries(value)) {
 		const at = [...path, place];
 		const wrong = location(place, at);
@@ -221,7 +222,7 @@ const operation: Shape = {
 		'negate?': bool,
 		'beside?': (value: unknown, path: string[]) =>
 			isRecord(value) &&
-			Object.keys(value).length <= MAX_CONDITIONS &&
+			Object.keys(value).length <= MAX_PAIRS &&
 			Object.entries(value).every(
 				([member, constant]) =>
 					name(member, path) === undefined &&
@@ -231,7 +232,7 @@ const operation: Shape = {
 				? undefined
 				: problem(
 						path,
-						`must be an object of at most ${MAX_CONDITIONS} names and their texts, numbers or true/false, such as {"type": "pages"}`,
+						`must be an object of at most ${MAX_PAIRS} names and their texts, numbers or true/false, such as {"type": "pages"}`,
 					),
 		'from?': text(),
 	}),

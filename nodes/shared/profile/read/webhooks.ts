@@ -112,10 +112,13 @@ function* actionMeanings(
 	reader: DocumentReader,
 	deliveries: Delivery[],
 	readings: DeliveryReading[],
+	offered: Set<string>,
 	jobError: Pointer[],
 	meanings: Record<BuiltInEvent, WebhookProfile['meanings'][BuiltInEvent]>,
 ): Generator<void> {
 	for (const [index, delivery] of deliveries.entries()) {
+		// Only an event the service offers for registration can be one the node registers.
+		if (!offered.has(delivery.event)) continue;
 		const properties = [...(reader.shape(delivery.body)?.properties.entries() ?? [])];
 		reader.spend(properties.length);
 		const action = properties.find(([name]) => ACTION(name));
@@ -348,13 +351,7 @@ export function* readWebhooks(
 				};
 	const meanings = events === undefined ? fallback.meanings : meaningsOf(events, explanations);
 	if (events !== undefined)
-		yield* actionMeanings(
-			reader,
-			deliveries.filter((each) => events.includes(each.event)),
-			readings.filter((_, index) => events.includes(deliveries[index].event)),
-			jobError,
-			meanings,
-		);
+		yield* actionMeanings(reader, deliveries, readings, new Set(events), jobError, meanings);
 	const signature = (signed && signatureScheme(signed.headers)) ?? fallback.signature;
 	const active = create.fields.active;
 	const maxUrlLength = own(urlSchema, 'maxLength');
