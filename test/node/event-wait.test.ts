@@ -132,7 +132,8 @@ function useServiceAndN8n(options: ProfileCase['options'] = {}) {
 	});
 	return {
 		harness,
-		run: (node: INode, input: INodeExecutionData[]) => n8n.run(node, harness.credentials, input),
+		run: (node: INode, input: INodeExecutionData[], options?: { timeLimitFirst?: boolean }) =>
+			n8n.run(node, harness.credentials, input, options),
 	};
 }
 
@@ -445,7 +446,9 @@ describe('Wait Method "Service Event" in n8n\'s engine', () => {
 	});
 
 	it('at its time limit resumes with the input items as n8n does, and the next wait of the node removes the registration left behind', async () => {
-		const timedOut = await run(videoNode({}, { maxWaitTime: 1 }), inputs(2));
+		const timedOut = await run(videoNode({}, { maxWaitTime: 1 }), inputs(2), {
+			timeLimitFirst: true,
+		});
 		expect([...harness.service.webhooks.values()]).toHaveLength(1);
 		await pastDeadline([...harness.service.webhooks.values()][0].url);
 		const result = await n8n.timeOut(timedOut.executionId);
@@ -793,7 +796,9 @@ describe('Registrations of event waits on the service', () => {
 
 	it('removes the registration of a wait n8n resumed at its time limit 2 minutes past it', async () => {
 		// n8n resumes an execution at its time limit without the node.
-		const timedOut = await run(videoNode({}, { maxWaitTime: 1 }), inputs(1));
+		const timedOut = await run(videoNode({}, { maxWaitTime: 1 }), inputs(1), {
+			timeLimitFirst: true,
+		});
 		await pastDeadline([...harness.service.webhooks.values()][0].url);
 		await n8n.timeOut(timedOut.executionId);
 		expect(harness.service.webhooks.size).toBe(1);
@@ -816,7 +821,9 @@ describe('Registrations of event waits on the service', () => {
 	});
 
 	it('goes on waiting by event where a leftover cannot be deleted, without a hint, and sweeps it later', async () => {
-		const timedOut = await run(videoNode({}, { maxWaitTime: 1 }), inputs(1));
+		const timedOut = await run(videoNode({}, { maxWaitTime: 1 }), inputs(1), {
+			timeLimitFirst: true,
+		});
 		await pastDeadline([...harness.service.webhooks.values()][0].url);
 		await n8n.timeOut(timedOut.executionId);
 		const [leftover] = [...harness.service.webhooks.values()];
@@ -840,7 +847,9 @@ describe('Registrations of event waits on the service', () => {
 	});
 
 	it('stops trying to remove a registration it cannot delete an hour past its time limit, and leaves it to the next wait', async () => {
-		const timedOut = await run(videoNode({}, { maxWaitTime: 1 }), inputs(1));
+		const timedOut = await run(videoNode({}, { maxWaitTime: 1 }), inputs(1), {
+			timeLimitFirst: true,
+		});
 		const [leftover] = [...harness.service.webhooks.values()];
 		await pastDeadline(leftover.url);
 		await n8n.timeOut(timedOut.executionId);

@@ -59,6 +59,8 @@ interface StoredExecution {
 	heldMs: number;
 	ended: Promise<RunResult>;
 	end: (result: RunResult) => void;
+	/** When the wait's time limit passes (Date.now), where n8n resumes it then before any call. */
+	resumedByN8nAt?: number;
 }
 
 export interface WaitingCall {
@@ -125,6 +127,11 @@ export class WaitingN8n {
 		node: INode,
 		credentials: TestCredentials,
 		input: INodeExecutionData[] = [{ json: {} }],
+		/**
+		 * n8n resumes the wait at its time limit before any call that comes later: from then on its
+		 * address answers 409 until the test calls `timeOut`, as n8n's wait tracker would have won.
+		 */
+		{ timeLimitFirst = false } = {},
 	): Promise<{ executionId: string; first: RunResult; ended: Promise<RunResult> }> {
 		// Unique in the process, as n8n's are in its database: the node remembers writes by execution.
 		const id = `${process.pid}${Date.now()}${++this.count}`;
@@ -142,6 +149,7 @@ export class WaitingN8n {
 		};
 		this.executions.set(id, execution);
 		const first = await this.execute(execution, startingData(node, input));
+		if (timeLimitFirst) execution.resumedByN8nAt = first.run.waitTill?.getTime();
 		return { executionId: id, first, ended: execution.ended };
 	}
 
@@ -223,9 +231,11 @@ export class WaitingN8n {
 		const execution = this.executions.get(executionId);
 		if (prefix !== 'webhook-waiting' || execution === undefined)
 			return reply(404, { message: `The execution "${executionId}" does not exist.` });
-		if (execution.status !== 'waiting')
+		const resumedByN8n =
+			execution.resumedByN8nAt !== undefined && Date.now() >= execution.resumedByN8nAt;
+		if (execution.status !== 'waiting' || resumedByN8n)
 			return reply(409, {
-				message: `The execution "${executionId}" ${execution.status === 'running' ? 'is running already' : execution.status === 'success' ? 'has finished already' : 'has finished with error'}.`,
+				message: `The execution "${executionId}" ${execution.status === 'running' || resumedByN8n ? 'is running already' : execution.status === 'success' ? 'has finished already' : 'has finished with error'}.`,
 			});
 
 		// As read from the database, then prepared as getWebhookExecutionData does.
