@@ -13,7 +13,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { resources, router } from './actions/router';
 import { requestOptionsField, simplifyField } from './descriptions/common';
 import { listSearch, loadOptions } from './methods';
-import { EVENT_WAIT_WEBHOOKS, resumeOnEvent } from './waiting/event';
+import { EVENT_WAIT_WEBHOOKS, resumeOnEvent } from './waiting/resume';
 
 const resourceField: INodeProperties = {
 	displayName: 'Resource',

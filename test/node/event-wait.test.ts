@@ -15,8 +15,8 @@ import {
 	SWEEP_GIVE_UP_MS,
 	SWEEP_INTERVAL_MS,
 	SWEEP_RETRY_MS,
-	UNSIGNED_READS_PER_MINUTE,
-} from '../../nodes/ContentPublishing/waiting/event';
+} from '../../nodes/ContentPublishing/waiting/registrations';
+import { UNSIGNED_READS_PER_MINUTE } from '../../nodes/ContentPublishing/waiting/resume';
 
 /**
  * Wait Method "Service Event" in n8n's engine: the execution is kept as n8n keeps a waiting one and

@@ -31,7 +31,8 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
-import { CHECK_HEADER, NUDGE_DELAY_MS } from '../../nodes/ContentPublishing/waiting/event';
+import { NUDGE_DELAY_MS } from '../../nodes/ContentPublishing/waiting/event';
+import { CHECK_HEADER } from '../../nodes/ContentPublishing/waiting/registrations';
 import {
 	additionalDataFor,
 	execute,
