@@ -1,12 +1,12 @@
 import http from 'node:http';
 
 import { jsonOf, useFakeService } from '../support/fixtures';
-import { contentPublishingNode, runNode, shutDownEngine } from '../support/n8n-engine';
+import { contentPublishingNode, listSearch, runNode, shutDownEngine } from '../support/n8n-engine';
 import { listenOnNewPort } from '../support/ports';
 
 /**
  * Paging that always ends, against services that try to make it not: pages that come back under
- * ever new cursors or links, a total of 10^12, a list that never ends, a total that lies low, and a
+ * ever new cursors or links, a list search's cursor that repeats, a total of 10^12, a list that never ends, a total that lies low, and a
  * Limit far above the cap. The hostile services are small servers of the test's own on 127.0.0.1;
  * one is the fake service with its totals rewritten.
  */
@@ -66,6 +66,23 @@ describe('services that page with cursors', () => {
 		try {
 			const result = await readAll(service.url);
 			expect(jsonOf(result).map((post) => post.id)).toEqual(['p1', 'p2']);
+			expect(service.count()).toBe(2);
+			requestCounts.push(service.count());
+		} finally {
+			await service.close();
+		}
+	});
+
+	it("ends the editor's list search where the next cursor repeats an earlier one", async () => {
+		const service = await hostile(() => ({
+			data: [{ id: 'p1', title: 'Other' }],
+			next_cursor: 'same',
+		}));
+		try {
+			const node = contentPublishingNode({ resource: 'post', operation: 'get' });
+			const credentials = { baseUrl: service.url, apiKey: KEY };
+			const found = await listSearch(node, 'searchPosts', credentials, 'needle');
+			expect(found).toEqual({ results: [], paginationToken: undefined });
 			expect(service.count()).toBe(2);
 			requestCounts.push(service.count());
 		} finally {

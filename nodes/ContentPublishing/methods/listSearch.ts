@@ -14,7 +14,7 @@ import {
 	pointerOf,
 } from '../../shared/profile/pointer';
 import type { OperationName, Profile } from '../../shared/profile/types';
-import { readPage } from '../../shared/executor/paging';
+import { readPages } from '../../shared/executor/paging';
 import { loadProfile } from '../../shared/executor/profiles';
 
 const SEARCH_PAGE_SIZE = 50;
@@ -83,20 +83,19 @@ function listSearch(endpoint: OperationName, toEntry: (read: Read) => INodeListS
 			String(entry.value).toLowerCase().includes(needle.toLowerCase());
 		const results: INodeListSearchItems[] = [];
 		let next = paginationToken ? (JSON.parse(paginationToken) as PageToken) : undefined;
-		for (let pages = 1; ; pages++) {
-			const page = await readPage.call(this, endpoint, { qs, next, pageSize: SEARCH_PAGE_SIZE });
+		const pages = readPages.call(this, endpoint, {
+			qs,
+			next,
+			pageSize: () => SEARCH_PAGE_SIZE,
+			maxPages: MAX_PAGES_PER_ANSWER,
+		});
+		for await (const page of pages) {
 			for (const record of page.items) {
 				const entry = toEntry((field) => read(record, field));
 				if (matches(entry)) results.push(entry);
 			}
-			next = page.next !== undefined && page.items.length > 0 ? page.next : undefined;
-			if (
-				!filtersHere ||
-				next === undefined ||
-				results.length >= SEARCH_PAGE_SIZE ||
-				pages >= MAX_PAGES_PER_ANSWER
-			)
-				break;
+			next = page.next;
+			if (!filtersHere || next === undefined || results.length >= SEARCH_PAGE_SIZE) break;
 		}
 		return { results, paginationToken: next === undefined ? undefined : JSON.stringify(next) };
 	};

@@ -1,11 +1,10 @@
 import { randomInt } from 'crypto';
 import { sleep } from 'n8n-workflow';
 
-import type { PageToken } from '../../shared/executor/answers';
 import { readAt } from '../../shared/profile/pointer';
 import type { Profile } from '../../shared/profile/types';
 import { deleteRegistration, registrationId } from '../../shared/secrets';
-import { readPage } from '../../shared/executor/paging';
+import { readPages } from '../../shared/executor/paging';
 import { keepInMemory, type RequestContext } from '../../shared/executor/send';
 import {
 	PROBE_PARAM,
@@ -114,14 +113,12 @@ async function listRegistrations(
 	found?: (registration: Registration) => boolean,
 ): Promise<{ registrations: Registration[]; complete: boolean }> {
 	const registrations: Registration[] = [];
-	const tokens = new Set<string>();
-	let next: PageToken | undefined;
-	for (let page = 1; page <= MAX_LIST_PAGES; page++) {
-		const listed = await readPage.call(context, 'listWebhooks', {
-			next,
-			pageSize: LIST_PAGE_SIZE,
-			timeoutMs: READ_TIMEOUT_MS,
-		});
+	const pages = readPages.call(context, 'listWebhooks', {
+		maxPages: MAX_LIST_PAGES,
+		pageSize: () => LIST_PAGE_SIZE,
+		timeoutMs: READ_TIMEOUT_MS,
+	});
+	for await (const listed of pages) {
 		let hit = false;
 		for (const webhook of listed.items) {
 			const wait = registeredWait(readAt(webhook, profile.webhooks.registration.url), resume);
@@ -131,13 +128,8 @@ async function listRegistrations(
 			registrations.push(registration);
 			hit ||= found?.(registration) === true;
 		}
-		const token = listed.next === undefined ? undefined : JSON.stringify(listed.next);
-		// A list whose next page repeats an earlier one, or brings nothing, has ended.
-		if (token === undefined || listed.items.length === 0 || tokens.has(token))
-			return { registrations, complete: true };
+		if (listed.next === undefined) return { registrations, complete: true };
 		if (hit) break;
-		tokens.add(token);
-		next = listed.next;
 	}
 	return { registrations, complete: false };
 }

@@ -48,50 +48,67 @@ function pageQuery(
 	return query;
 }
 
-/** Fetches one page of a list endpoint; `next` is the token of an earlier page, none for the first. */
-export async function readPage(
+/**
+ * A list's pages from `next` (the first where none is given), each with its next page only where the
+ * list goes on: not after a page without one, an empty page, or a next page that repeats an earlier
+ * one. Stops there, or after `maxPages` pages; a reader that has what it needs leaves the loop.
+ * `pageSize` is asked before each request, so it may follow what was read.
+ */
+export async function* readPages(
 	this: RequestContext,
 	name: OperationName,
 	{
 		filters,
 		qs = {},
 		next,
+		maxPages,
 		pageSize,
 		...request
-	}: ListOptions & { next?: PageToken; pageSize: number },
-): Promise<ListPage> {
-	const credentials = await readCredentials.call(this, request.itemIndex);
-	const profile = await profileFor.call(this, credentials, request.itemIndex);
-	const { answer: reading, path } = profile.operations[name];
-	// A next link names the whole address, query included; it is read only within the Base URL's origin.
-	const answer = await callEndpoint.call(
-		this,
-		name,
-		next !== undefined && 'url' in next
-			? { url: new URL(next.url, `${credentials.baseUrl}${path}`).toString(), ...request }
-			: {
-					qs: { ...pageQuery(reading.paging, next, pageSize), ...qs },
-					params: filters,
-					...request,
-				},
-	);
-	const { answer: read, method } = answer.profile.operations[name];
-	// A list is never read as empty where the answer holds no list at the profile's places.
-	const { items = [] } = read;
-	if (items.length > 0 && !items.some((at) => Array.isArray(readLocation(answer, at)))) {
-		const found = Array.isArray(answer.body)
-			? ''
-			: pointerToMember(answer.body, (_name, member) => Array.isArray(member));
-		throw notAsProfiled(
+	}: ListOptions & { next?: PageToken; maxPages: number; pageSize: () => number },
+): AsyncGenerator<ListPage> {
+	const seenTokens = new Set<string>();
+	for (let pages = 0; pages < maxPages; pages++) {
+		const credentials = await readCredentials.call(this, request.itemIndex);
+		const profile = await profileFor.call(this, credentials, request.itemIndex);
+		const { answer: reading, path } = profile.operations[name];
+		// A next link names the whole address, query included; it is read only within the Base URL's origin.
+		const answer = await callEndpoint.call(
 			this,
-			`The service's answer to ${method} ${path} holds no list where the profile says`,
-			`the items at ${items.join(' or ')} (operations.${name}.answer.items)`,
-			answer.body,
-			`{"operations": {"${name}": {"answer": {"items": "/body${found ?? '/data'}"}}}}`,
-			request.itemIndex,
+			name,
+			next !== undefined && 'url' in next
+				? { url: new URL(next.url, `${credentials.baseUrl}${path}`).toString(), ...request }
+				: {
+						qs: { ...pageQuery(reading.paging, next, pageSize()), ...qs },
+						params: filters,
+						...request,
+					},
 		);
+		const { answer: read, method } = answer.profile.operations[name];
+		// A list is never read as empty where the answer holds no list at the profile's places.
+		const { items = [] } = read;
+		if (items.length > 0 && !items.some((at) => Array.isArray(readLocation(answer, at)))) {
+			const found = Array.isArray(answer.body)
+				? ''
+				: pointerToMember(answer.body, (_name, member) => Array.isArray(member));
+			throw notAsProfiled(
+				this,
+				`The service's answer to ${method} ${path} holds no list where the profile says`,
+				`the items at ${items.join(' or ')} (operations.${name}.answer.items)`,
+				answer.body,
+				`{"operations": {"${name}": {"answer": {"items": "/body${found ?? '/data'}"}}}}`,
+				request.itemIndex,
+			);
+		}
+		const page = readListPage(read, answer, next);
+		const token = page.next === undefined ? undefined : JSON.stringify(page.next);
+		// Page numbers and offsets go on to an empty page: a short page may only be the service's own
+		// page size, and a total may lie, so neither ends the list (it costs one request at its end).
+		const goesOn = token !== undefined && page.items.length > 0 && !seenTokens.has(token);
+		yield goesOn ? page : { items: page.items };
+		if (!goesOn) return;
+		seenTokens.add(token);
+		next = page.next;
 	}
-	return readListPage(read, answer, next);
 }
 
 /** Reads pages until `limit` items were read (all of them, up to MAX_LIST_ITEMS, when no limit is given). */
@@ -106,17 +123,15 @@ export async function readAllItems(
 		new NodeOperationError(this.getNode(), message, { itemIndex: options.itemIndex, description });
 	const collected: IDataObject[] = [];
 	const seenIds = new Set<string>();
-	const seenTokens = new Set<string>();
-	let next: PageToken | undefined;
-	for (let requests = 1; ; requests++) {
-		// Page numbers add up only when every page has one size; other styles ask for what is missing.
-		// Return All asks for one item beyond its cap, which shows whether the list goes on.
-		const missing = wanted - collected.length + (limit === undefined ? 1 : 0);
-		const pageSize =
-			reading.paging?.style === 'page'
-				? Math.min(limit ?? DEFAULT_PAGE_SIZE, DEFAULT_PAGE_SIZE)
-				: Math.min(missing, DEFAULT_PAGE_SIZE);
-		const page = await readPage.call(this, name, { ...options, next, pageSize });
+	// Page numbers add up only when every page has one size; other styles ask for what is missing.
+	// Return All asks for one item beyond its cap, which shows whether the list goes on.
+	const pageSize = () =>
+		reading.paging?.style === 'page'
+			? Math.min(limit ?? DEFAULT_PAGE_SIZE, DEFAULT_PAGE_SIZE)
+			: Math.min(wanted - collected.length + (limit === undefined ? 1 : 0), DEFAULT_PAGE_SIZE);
+	let done = false;
+	const pages = readPages.call(this, name, { ...options, pageSize, maxPages: MAX_LIST_REQUESTS });
+	for await (const page of pages) {
 		let fresh = 0;
 		for (const item of page.items) {
 			const id = itemIdOf(reading, item);
@@ -129,21 +144,18 @@ export async function readAllItems(
 			// One by one: spreading a huge page into push() would overflow the call stack.
 			collected.push(item);
 		}
-		const token = page.next === undefined ? undefined : JSON.stringify(page.next);
-		// Page numbers and offsets go on to an empty page: a short page may only be the service's own
-		// page size, and a total may lie, so neither ends the list (it costs one request at its end).
-		const ended =
-			token === undefined || page.items.length === 0 || fresh === 0 || seenTokens.has(token);
-		if (ended || collected.length > wanted || (limit !== undefined && collected.length >= wanted))
-			break;
-		if (requests >= MAX_LIST_REQUESTS)
-			throw refuse(
-				`Reading the list stopped after ${MAX_LIST_REQUESTS.toLocaleString('en-US')} requests`,
-				`${collected.length.toLocaleString('en-US')} items were read by then, and the service still named a next page. Set a Limit, or narrow the list with filters.`,
-			);
-		seenTokens.add(token);
-		next = page.next;
+		done =
+			page.next === undefined ||
+			fresh === 0 ||
+			collected.length > wanted ||
+			(limit !== undefined && collected.length >= wanted);
+		if (done) break;
 	}
+	if (!done)
+		throw refuse(
+			`Reading the list stopped after ${MAX_LIST_REQUESTS.toLocaleString('en-US')} requests`,
+			`${collected.length.toLocaleString('en-US')} items were read by then, and the service still named a next page. Set a Limit, or narrow the list with filters.`,
+		);
 	if (limit === undefined && collected.length > MAX_LIST_ITEMS)
 		throw refuse(
 			`Return All stopped after ${MAX_LIST_ITEMS.toLocaleString('en-US')} items`,
