@@ -188,7 +188,7 @@ export function jobProblem(jobs: JobProfile, value: unknown): string | undefined
 }
 
 /** Whether a value is a job: an object with an id and a status (or a completion flag). */
-export function isJob(jobs: JobProfile, value: unknown): value is IDataObject {
+function isJob(jobs: JobProfile, value: unknown): value is IDataObject {
 	return jobProblem(jobs, value) === undefined;
 }
 
