@@ -207,10 +207,11 @@ export function readRequestTimeout(this: IExecuteFunctions, itemIndex: number): 
 	const { timeout = DEFAULT_TIMEOUT_MS / 1000 } = options;
 	const seconds = Number(timeout);
 	if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600)
-		throw new NodeOperationError(
-			this.getNode(),
-			`"Timeout (Seconds)" of item ${itemIndex} must be a number of seconds from 1 to 3600`,
-			{ itemIndex },
+		throw parameterError(
+			this,
+			'Timeout (Seconds)',
+			itemIndex,
+			'must be a number of seconds from 1 to 3600',
 		);
 	return seconds * 1000;
 }
