@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { describeProfile } from '../nodes/shared/profile/describe';
+import { describeGroups } from '../nodes/shared/profile/describe';
 import { redact } from '../nodes/shared/transport/credentials';
 import { loadProfile } from '../nodes/shared/executor/profiles';
 
@@ -61,7 +61,9 @@ async function main(): Promise<string> {
 	const profile = await loadProfile.call(context);
 	return values.json
 		? `${JSON.stringify(profile, null, 2)}\n`
-		: `${describeProfile(profile).join('\n')}\n`;
+		: `${describeGroups(profile)
+				.flatMap(([, lines]) => lines)
+				.join('\n')}\n`;
 }
 
 // A service may echo the key into its document, and a failure's message may quote the request.

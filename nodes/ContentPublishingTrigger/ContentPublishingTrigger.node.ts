@@ -14,8 +14,7 @@ import { loadOptions } from '../ContentPublishing/methods';
 import { jobInDelivery, readDelivery, readJob, readResource } from '../shared/executor/answers';
 import { deliveryConditions, isSelected, sameEvents } from '../shared/executor/events';
 import { verifyDelivery } from '../shared/executor/signatures';
-import { BUILT_IN_PROFILE } from '../shared/profile/builtIn';
-import { isRecord, readAt } from '../shared/profile/pointer';
+import { readAt } from '../shared/profile/pointer';
 import type {
 	ConditionalEvent,
 	DeliveryReading,
@@ -33,13 +32,7 @@ import {
 	requireObject,
 	serviceEvents,
 } from '../shared/executor/send';
-import {
-	deleteRegistration,
-	isNotFound,
-	registerWebhook,
-	registrationId,
-	secretProblem,
-} from '../shared/secrets';
+import { deleteRegistration, isNotFound, registerWebhook, registrationId } from '../shared/secrets';
 import { admission, deliveryKey, rememberStart, retentionMs, type Admission } from './deliveries';
 
 const JOB_LOOKUP_TIMEOUT_MS = 10_000;
@@ -54,14 +47,9 @@ interface Subscription {
 	events: string[];
 	/** Conditions on deliveries of the events, where an event the node was set to is one of them (GitHub's `action`). */
 	conditions?: ConditionalEvent[];
-	signature?: SignatureScheme;
-	delivery?: DeliveryReading;
-	jobs?: JobProfile;
-}
-
-/** Whether a subscription's readings are current; older ones are read by the built-in profile until replaced. */
-function isCurrent(subscription: Subscription): boolean {
-	return isRecord(subscription.jobs?.completion);
+	signature: SignatureScheme;
+	delivery: DeliveryReading;
+	jobs: JobProfile;
 }
 
 function subscriptionsOf(
@@ -72,22 +60,9 @@ function subscriptionsOf(
 	return staticData.subscriptions as Record<string, Subscription>;
 }
 
-/** How deliveries are signed; with the built-in scheme for subscriptions stored before profiles. */
-function schemeOf(subscription: Subscription): SignatureScheme {
-	return subscription.signature ?? BUILT_IN_PROFILE.webhooks.signature;
-}
-
 /** Whether deliveries are signed with the credential's API key, so the subscription holds no secret. */
 function keyedWithApiKey(subscription: Subscription): boolean {
-	return schemeOf(subscription).key === 'apiKey';
-}
-
-/** Whether the subscription's own secret can check deliveries: one kept before secrets were checked cannot. */
-function hasUsableSecret(subscription: Subscription): boolean {
-	return (
-		keyedWithApiKey(subscription) ||
-		secretProblem(subscription.secret, undefined, schemeOf(subscription)) === undefined
-	);
+	return subscription.signature.key === 'apiKey';
 }
 
 /** Removes every registration on the service that delivers to this URL. */
@@ -225,12 +200,10 @@ export class ContentPublishingTrigger implements INodeType {
 					readAt(current, registration.url) === webhookUrl &&
 					sameEvents(readAt(current, registration.events), events) &&
 					JSON.stringify(stored.conditions ?? []) === JSON.stringify(conditions) &&
-					active !== (registration.negated === true) &&
-					hasUsableSecret(stored) &&
-					isCurrent(stored)
+					active !== (registration.negated === true)
 				)
 					return true;
-				// It no longer matches the node, holds no secret, or has old readings: replace it, not add one.
+				// It no longer matches the node: replace it, not add one.
 				await deleteRegistration(this, stored.id);
 				delete subscriptions[webhookUrl];
 				return false;
@@ -313,12 +286,11 @@ export class ContentPublishingTrigger implements INodeType {
 			: '';
 		const subscription = subscriptions.find(
 			([url, candidate]) =>
-				hasUsableSecret(candidate) &&
 				verifyDelivery(
 					headers,
 					rawBody,
 					keyedWithApiKey(candidate) ? apiKey : candidate.secret,
-					schemeOf(candidate),
+					candidate.signature,
 					{ url },
 				).valid,
 		)?.[1];
@@ -327,9 +299,7 @@ export class ContentPublishingTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
-		const current = isCurrent(subscription);
-		const jobs = (current && subscription.jobs) || BUILT_IN_PROFILE.jobs;
-		const reading = (current && subscription.delivery) || BUILT_IN_PROFILE.webhooks.delivery;
+		const { jobs, delivery: reading } = subscription;
 		const message = { body: this.getBodyData(), headers };
 		const delivery = readDelivery(reading, message);
 		// Each trigger remembers its own deliveries: this workflow's node, on this subscription.
@@ -377,7 +347,7 @@ export class ContentPublishingTrigger implements INodeType {
 		// Remembered as it starts: a delivery whose handling failed is not, so the service's retry runs.
 		const admitted = answerFor.call(
 			this,
-			rememberStart(trigger, key, retentionMs(schemeOf(subscription))),
+			rememberStart(trigger, key, retentionMs(subscription.signature)),
 		);
 		return admitted ?? { workflowData: [this.helpers.returnJsonArray(output)] };
 	}

@@ -36,7 +36,7 @@ function setUp(
 	};
 	const stored = () =>
 		workflow.getStaticData('node', node) as
-			| { subscriptions?: Record<string, { id: string; secret: string; jobs?: unknown }> }
+			| { subscriptions?: Record<string, { id: string; secret: string }> }
 			| undefined;
 	return { node, workflow, lifecycle, activate, stored };
 }
@@ -106,47 +106,6 @@ describe('trigger lifecycle', () => {
 		expect(stored()?.subscriptions?.[webhookUrl(node)].secret).toBe(
 			[...harness.service.webhooks.values()][0].secret,
 		);
-	});
-
-	it('verifies nothing with a secret kept before secrets were checked, and replaces its registration on the next activation', async () => {
-		const { node, workflow, lifecycle, activate, stored } = setUp();
-		await activate();
-		const weak = 'a'.repeat(16);
-		stored()!.subscriptions![webhookUrl(node)].secret = weak;
-
-		const forged = await deliver(workflow, node, harness.credentials, signed(weak, jobEvent()));
-		expect(forged.status).toBe(401);
-		expect(forged.response.workflowData).toBeUndefined();
-		await expect(lifecycle('checkExists')).resolves.toBe(false);
-		expect(harness.service.webhooks.size).toBe(0);
-		await lifecycle('create');
-		expect(stored()?.subscriptions?.[webhookUrl(node)].secret).toMatch(/^[0-9a-f]{64}$/);
-	});
-
-	it('registers again a subscription stored before profiles, reading its deliveries by the built-in profile meanwhile', async () => {
-		const { node, workflow, lifecycle, activate, stored } = setUp();
-		await activate();
-		const subscription = stored()!.subscriptions![webhookUrl(node)];
-		// A contract's readings, as triggers activated before the service profile kept them.
-		Object.assign(subscription, {
-			jobs: { id: [['id']], status: [['status']], states: { succeeded: 'succeeded' } },
-			delivery: { type: [{ in: 'body', path: ['type'] }], data: [['data']] },
-		});
-		const delivered = await deliver(
-			workflow,
-			node,
-			harness.credentials,
-			signed(subscription.secret, jobEvent()),
-		);
-		expect(delivered.response.workflowData?.[0]?.[0]?.json).toMatchObject({
-			event: 'job.completed',
-		});
-		await expect(lifecycle('checkExists')).resolves.toBe(false);
-		await lifecycle('create');
-		expect(stored()?.subscriptions?.[webhookUrl(node)].jobs).toEqual(
-			expect.objectContaining({ completion: expect.any(Object) }),
-		);
-		expect(harness.service.webhooks.size).toBe(1);
 	});
 
 	it('recreates a webhook deleted on the service, without a duplicate', async () => {

@@ -1,10 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import type { OperationName } from '../../shared/profile/types';
 import { MAX_LIST_ITEMS } from '../../shared/executor/paging';
 import { extraQueryField, returnAllAndLimit, showOnlyFor } from '../descriptions/common';
-import { pickFields, readCollection, readExtraFields, requireId } from '../parameters/fields';
+import {
+	parameterError,
+	pickFields,
+	readCollection,
+	readExtraFields,
+	requireId,
+} from '../parameters/fields';
 import type { ListPlan, Operation, RequestPlan } from './types';
 
 /** An operation on the one resource a locator names, such as Post → Get. */
@@ -62,14 +67,12 @@ export function listOperation(
 			const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 			const limit = returnAll ? undefined : Number(this.getNodeParameter('limit', itemIndex, 50));
 			if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_ITEMS))
-				throw new NodeOperationError(
-					this.getNode(),
-					`"Limit" of item ${itemIndex} must be a whole number from 1 to ${MAX_LIST_ITEMS.toLocaleString('en-US')}`,
-					{
-						itemIndex,
-						description:
-							'One execution reads at most this many items of a list. Narrow the list with filters to get at the rest.',
-					},
+				throw parameterError(
+					this,
+					'Limit',
+					itemIndex,
+					`must be a whole number from 1 to ${MAX_LIST_ITEMS.toLocaleString('en-US')}`,
+					'One execution reads at most this many items of a list. Narrow the list with filters to get at the rest.',
 				);
 			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 			return { list: endpoint, qs, extra: readExtraFields.call(this, options, itemIndex), limit };

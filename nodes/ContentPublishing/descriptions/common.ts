@@ -100,8 +100,7 @@ export const waitOptionsField: INodeProperties = {
 	],
 };
 
-/** Settings of every request the node sends, for every operation. */
-/** Off by default: a saved workflow outputs what the service answers, as it did before. */
+/** Off by default: the output is what the service answers. */
 export const simplifyField: INodeProperties = {
 	displayName: 'Simplify',
 	name: 'simplify',
@@ -111,6 +110,7 @@ export const simplifyField: INodeProperties = {
 	description: 'Whether to return a simplified version of the response instead of the raw data',
 };
 
+/** Settings of every request the node sends, for every operation. */
 export const requestOptionsField: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',

@@ -63,17 +63,14 @@ export const pageLocator = resourceLocator('Page', 'searchPages');
 export const postLocator = resourceLocator('Post', 'searchPosts');
 export const webhookLocator = resourceLocator('Webhook', 'searchWebhooks');
 
-/**
- * The optional page of created or generated content. Saved workflows from before it was a picker
- * hold a plain string here, which n8n shows and runs as it is.
- */
+/** The optional page of created or generated content. */
 export const pageIdField: INodeProperties = {
 	...pageLocator,
 	required: false,
 	description: 'The page the content belongs to',
 };
 
-/** A post whose content a generation adapts; a plain string in workflows saved before. */
+/** A post whose content a generation adapts. */
 export const sourcePostField: INodeProperties = {
 	...postLocator,
 	displayName: 'Source Post',

@@ -164,21 +164,16 @@ function checkId(
 // The resource locators a collection may hold, for the names errors give them.
 const COLLECTION_LOCATORS = [pageIdField, sourcePostField];
 
-/**
- * Reads a collection parameter with each of its resource locators turned into the id it names; a
- * value saved before a field became a locator is a plain string and is kept as it is.
- */
+/** Reads a collection parameter with each of its resource locators turned into the id it names. */
 export function readCollection(
 	this: IExecuteFunctions,
 	parameterName: string,
 	itemIndex: number,
 ): IDataObject {
 	const collection = { ...(this.getNodeParameter(parameterName, itemIndex, {}) as IDataObject) };
-	for (const [name, value] of Object.entries(collection)) {
-		if (value === null || typeof value !== 'object' || !('__rl' in value)) continue;
+	for (const { name, displayName } of COLLECTION_LOCATORS) {
+		if (collection[name] === undefined) continue;
 		const id = locatorId.call(this, `${parameterName}.${name}`, itemIndex);
-		const displayName =
-			COLLECTION_LOCATORS.find((locator) => locator.name === name)?.displayName ?? name;
 		collection[name] = id === '' ? id : checkId.call(this, id, displayName, itemIndex);
 	}
 	return collection;
@@ -212,10 +207,11 @@ export function readRequestTimeout(this: IExecuteFunctions, itemIndex: number): 
 	const { timeout = DEFAULT_TIMEOUT_MS / 1000 } = options;
 	const seconds = Number(timeout);
 	if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600)
-		throw new NodeOperationError(
-			this.getNode(),
-			`"Timeout (Seconds)" of item ${itemIndex} must be a number of seconds from 1 to 3600`,
-			{ itemIndex },
+		throw parameterError(
+			this,
+			'Timeout (Seconds)',
+			itemIndex,
+			'must be a number of seconds from 1 to 3600',
 		);
 	return seconds * 1000;
 }

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { headerValue, MAX_QUOTED_TEXT, type Headers } from '../http-values';
-import { isRecord, own, pointerOf, readAt, readLocation } from '../profile/pointer';
+import { isRecord, nonEmptyText, own, pointerOf, readAt, readLocation } from '../profile/pointer';
 import type {
 	AnswerReading,
 	DeliveryReading,
@@ -42,13 +42,6 @@ function firstIn(value: unknown, pointers: string[]): unknown {
 		.find((found) => found !== undefined && found !== null);
 }
 
-/** A string or number as text; undefined for anything else, or an empty string. */
-function textOf(value: unknown): string | undefined {
-	return (typeof value === 'string' && value !== '') || typeof value === 'number'
-		? String(value)
-		: undefined;
-}
-
 /** The resource an answer holds, out of the envelope the service wraps it in. */
 export function readResource(reading: AnswerReading, body: unknown): unknown {
 	return firstAt({ body }, reading.resource, isRecord) ?? body;
@@ -86,7 +79,7 @@ function nextLink(header: string): string | undefined {
 /** The next page's token or address at the first location that holds one. */
 function pointed(message: Message, locations: Location[]): string | undefined {
 	for (const location of locations) {
-		const value = textOf(
+		const value = nonEmptyText(
 			location === '/headers/link'
 				? nextLink(headerValue(message.headers ?? {}, 'link'))
 				: readLocation(message, location),
@@ -97,7 +90,7 @@ function pointed(message: Message, locations: Location[]): string | undefined {
 }
 
 export function itemIdOf(reading: AnswerReading, item: unknown): string | undefined {
-	return textOf(readAt(item, reading.itemId ?? '/id'));
+	return nonEmptyText(readAt(item, reading.itemId ?? '/id'));
 }
 
 /** Reads one page of a list answer; `requested` is the token that asked for it. */
@@ -183,12 +176,13 @@ function stateProblem({ completion }: JobProfile, job: unknown): string | undefi
 /** Why a value is not a job by the profile (no id, no status), or undefined for a job. */
 export function jobProblem(jobs: JobProfile, value: unknown): string | undefined {
 	if (!isRecord(value)) return 'no object';
-	if (textOf(firstIn(value, jobs.id)) === undefined) return `no id at ${jobs.id.join(' or ')}`;
+	if (nonEmptyText(firstIn(value, jobs.id)) === undefined)
+		return `no id at ${jobs.id.join(' or ')}`;
 	return stateProblem(jobs, value);
 }
 
 /** Whether a value is a job: an object with an id and a status (or a completion flag). */
-export function isJob(jobs: JobProfile, value: unknown): value is IDataObject {
+function isJob(jobs: JobProfile, value: unknown): value is IDataObject {
 	return jobProblem(jobs, value) === undefined;
 }
 
@@ -241,7 +235,7 @@ export function readJob(jobs: JobProfile, job: IDataObject): JobView {
 	// `generate.video` is of the kind `video`.
 	const lastWord = typeof kind === 'string' ? kind.split(/[^A-Za-z0-9]+/).pop() : undefined;
 	return {
-		id: textOf(firstIn(job, jobs.id)) ?? '',
+		id: nonEmptyText(firstIn(job, jobs.id)) ?? '',
 		status,
 		state,
 		result: firstIn(job, jobs.result) ?? null,
@@ -286,7 +280,7 @@ export function findJob(
 			const job = readLocation(message, reference.job);
 			if (isJob(jobs, job)) return { id: readJob(jobs, job).id, job, via: 'job' };
 		} else if ('id' in reference) {
-			const id = textOf(readLocation(message, reference.id));
+			const id = nonEmptyText(readLocation(message, reference.id));
 			if (id !== undefined) return { id, via: 'id' };
 		} else {
 			const address = readLocation(message, reference.address);
@@ -331,10 +325,10 @@ export function describeError(
 	if (typeof body === 'string') return { message: body.slice(0, MAX_QUOTED_TEXT) || undefined };
 	if (!isRecord(body)) return {};
 	const first = (locations: Location[]) =>
-		locations.map((location) => textOf(readLocation({ body }, location))).find(Boolean);
+		locations.map((location) => nonEmptyText(readLocation({ body }, location))).find(Boolean);
 	const list = firstAt({ body }, errors.details, Array.isArray) ?? [];
 	const property = (detail: unknown, names: string[]) =>
-		names.map((name) => textOf(own(detail, name))).find(Boolean);
+		names.map((name) => nonEmptyText(own(detail, name))).find(Boolean);
 	const details = (list as unknown[]).slice(0, 20).map((detail) => ({
 		field: property(detail, errors.detailField),
 		message: isRecord(detail) ? property(detail, errors.detailMessage) : String(detail),
@@ -366,7 +360,7 @@ export function readDelivery(reading: DeliveryReading, message: Message) {
 	const type = firstAt(message, reading.type);
 	return {
 		type: typeof type === 'string' ? type : '',
-		id: textOf(firstAt(message, reading.id)),
+		id: nonEmptyText(firstAt(message, reading.id)),
 		time: firstAt(message, reading.time),
 		data,
 		post,

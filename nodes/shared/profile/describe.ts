@@ -206,7 +206,3 @@ export function describeGroups(read: Profile): Array<[string, string[]]> {
 	add('Webhook', webhookLines(profile.webhooks));
 	return [...groups];
 }
-
-export function describeProfile(read: Profile): string[] {
-	return describeGroups(read).flatMap(([, lines]) => lines);
-}

@@ -8,9 +8,11 @@ export function isRecord(value: unknown): value is IDataObject {
 	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** A string that is not empty; undefined for anything else. */
+/** A string or number as text; undefined for anything else, or an empty string. */
 export function nonEmptyText(value: unknown): string | undefined {
-	return typeof value === 'string' && value !== '' ? value : undefined;
+	return (typeof value === 'string' && value !== '') || typeof value === 'number'
+		? String(value)
+		: undefined;
 }
 
 /** An object's own property; undefined for anything inherited. */

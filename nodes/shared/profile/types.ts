@@ -11,7 +11,7 @@ export type Location = string;
 export type Pointer = string;
 
 /** Where a decision came from: a JSON Pointer into the service's document (`#/paths/...`), or `built-in`. */
-export type Source = string;
+type Source = string;
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -134,7 +134,7 @@ export interface OperationProfile {
 export type JobState = 'pending' | 'scheduled' | 'succeeded' | 'failed';
 
 /** How the node tells that a job finished. */
-export type Completion =
+type Completion =
 	/** A status whose values have states (the document's, then the built-in words); any other is pending. */
 	| { by: 'status'; status: Pointer[]; states: Record<string, JobState> }
 	/** A flag that turns true when the job is done; it failed where an error is then present (Google's long-running operations). */

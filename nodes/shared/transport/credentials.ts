@@ -13,7 +13,7 @@ export type RequestContext =
 	| IHookFunctions
 	| IWebhookFunctions;
 
-export const CREDENTIAL_TYPE = 'contentPublishingApi';
+const CREDENTIAL_TYPE = 'contentPublishingApi';
 
 export interface Credentials {
 	baseUrl: string;

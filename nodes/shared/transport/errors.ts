@@ -68,10 +68,10 @@ export function retryAfterMs(error: unknown): number | undefined {
 }
 
 /** `Retry-After` in seconds: a number of seconds, or an HTTP date. */
-export function retryAfterSeconds(value: string, now = Date.now()): number | undefined {
+function retryAfterSeconds(value: string): number | undefined {
 	if (/^\d{1,9}$/.test(value.trim())) return Number(value.trim());
 	const date = Date.parse(value);
-	return Number.isFinite(date) ? Math.max(0, Math.ceil((date - now) / 1000)) : undefined;
+	return Number.isFinite(date) ? Math.max(0, Math.ceil((date - Date.now()) / 1000)) : undefined;
 }
 
 interface ErrorSettings {

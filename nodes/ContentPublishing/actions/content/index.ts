@@ -1,10 +1,14 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { jobOperationFields, showOnlyFor } from '../../descriptions/common';
 import { pageIdField, sourcePostField } from '../../descriptions/locators';
 import { mediaFields, readMediaOptions } from '../../media/binary';
-import { pickFields, readCollection, readExtraFields } from '../../parameters/fields';
+import {
+	parameterError,
+	pickFields,
+	readCollection,
+	readExtraFields,
+} from '../../parameters/fields';
 import { readTranscript } from '../../parameters/transcript';
 import { readJobWait } from '../../waiting/poll';
 import type { Operation, RequestPlan } from '../types';
@@ -155,11 +159,13 @@ function promptGeneration(
 				body.sourceText === undefined &&
 				body.sourcePostId === undefined;
 			if (noSource && Object.keys(extra.body).length === 0)
-				throw new NodeOperationError(this.getNode(), `"Prompt" of item ${itemIndex} is empty`, {
+				throw parameterError(
+					this,
+					'Prompt',
 					itemIndex,
-					description:
-						'Give a prompt, or a "Source Text" or "Source Post ID" under Additional Fields.',
-				});
+					'is empty',
+					'Give a prompt, or a "Source Text" or "Source Post ID" under Additional Fields.',
+				);
 			const wait = readJobWait.call(this, itemIndex);
 			return {
 				endpoint,

@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { fieldCollection, showOnlyFor } from '../../descriptions/common';
 import { optionalPostFields, POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
 import { readDateTime } from '../../parameters/dates';
 import {
+	parameterError,
 	pickFields,
 	readCollection,
 	readExtraFields,
@@ -58,10 +58,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				)
 			: undefined;
 	if (status === 'scheduled' && !scheduledAt)
-		throw new NodeOperationError(this.getNode(), `"Scheduled At" of item ${itemIndex} is empty`, {
+		throw parameterError(
+			this,
+			'Scheduled At',
 			itemIndex,
-			description: 'A scheduled post needs the date and time to publish it.',
-		});
+			'is empty',
+			'A scheduled post needs the date and time to publish it.',
+		);
 	const extra = readExtraFields.call(this, additionalFields, itemIndex);
 	const body = pickFields({ ...additionalFields, content, status, scheduledAt }, 'createPost');
 	return { endpoint: 'createPost', params: body, extra };

@@ -1,5 +1,4 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { loadProfile } from '../../../shared/executor/profiles';
 import { serviceEvents } from '../../../shared/executor/send';
@@ -12,6 +11,7 @@ import {
 import { eventsField } from '../../descriptions/events';
 import { webhookLocator } from '../../descriptions/locators';
 import {
+	parameterError,
 	pickFields,
 	readCollection,
 	readExtraFields,
@@ -60,17 +60,16 @@ const create = {
 	async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
 		const url = requireString.call(this, 'url', 'URL', itemIndex).trim();
 		if (!/^https?:\/\/\S+$/i.test(url))
-			throw new NodeOperationError(
-				this.getNode(),
-				`"URL" of item ${itemIndex} is not an http(s) URL`,
-				{ itemIndex },
-			);
+			throw parameterError(this, 'URL', itemIndex, 'is not an http(s) URL');
 		const chosen = this.getNodeParameter('events', itemIndex, []) as string[];
 		if (chosen.length === 0)
-			throw new NodeOperationError(this.getNode(), `"Events" of item ${itemIndex} is empty`, {
+			throw parameterError(
+				this,
+				'Events',
 				itemIndex,
-				description: 'Choose at least one event to deliver.',
-			});
+				'is empty',
+				'Choose at least one event to deliver.',
+			);
 		// As the service names them, checked against the events it lists.
 		const { webhooks } = await loadProfile.call(this, itemIndex);
 		const events = serviceEvents.call(this, webhooks, chosen, itemIndex);
