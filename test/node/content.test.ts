@@ -212,4 +212,25 @@ describe.each([
 		expect(result.error?.message).toBe('"Prompt" of item 0 is empty');
 		expect(harness.service.requests).toHaveLength(0);
 	});
+
+	it.each([
+		[
+			{ options: { pollInterval: 0 } },
+			'"Poll Interval" of item 0 must be a positive number of seconds',
+		],
+		[
+			{ options: { maxWaitTime: -5 } },
+			'"Maximum Wait Time" of item 0 must be a positive number of seconds',
+		],
+		[{ waitMethod: 'webhook' }, '"Wait Method" of item 0 must be "poll" or "event"'],
+	])('refuses wait settings %j before sending anything', async (settings, message) => {
+		const result = await harness.run({
+			resource: 'content',
+			operation,
+			prompt: 'A post',
+			...settings,
+		});
+		expect(result.error?.message).toBe(message);
+		expect(harness.service.requests).toHaveLength(0);
+	});
 });

@@ -11,6 +11,7 @@ import {
 } from '../../shared/executor/answers';
 import { isRecord, readLocation } from '../../shared/profile/pointer';
 import { sleepUnlessCancelled } from '../../shared/sleep';
+import { parameterError } from '../parameters/fields';
 import { notAsProfiled } from '../../shared/executor/errors';
 import { loadProfile } from '../../shared/executor/profiles';
 import {
@@ -221,11 +222,7 @@ export function readWaitOptions(this: IExecuteFunctions, itemIndex: number): Wai
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const method = this.getNodeParameter('waitMethod', itemIndex, 'poll');
 	if (method !== 'poll' && method !== 'event')
-		throw new NodeOperationError(
-			this.getNode(),
-			`"Wait Method" of item ${itemIndex} must be "poll" or "event"`,
-			{ itemIndex },
-		);
+		throw parameterError(this, 'Wait Method', itemIndex, 'must be "poll" or "event"');
 	const pollIntervalSeconds = Number(options.pollInterval ?? 5);
 	const maxWaitSeconds = Number(options.maxWaitTime ?? 600);
 	for (const [name, value] of [
@@ -233,11 +230,7 @@ export function readWaitOptions(this: IExecuteFunctions, itemIndex: number): Wai
 		['Maximum Wait Time', maxWaitSeconds],
 	] as const) {
 		if (!Number.isFinite(value) || value <= 0)
-			throw new NodeOperationError(
-				this.getNode(),
-				`"${name}" must be a positive number of seconds`,
-				{ itemIndex },
-			);
+			throw parameterError(this, name, itemIndex, 'must be a positive number of seconds');
 	}
 	return { pollIntervalSeconds, maxWaitSeconds, method };
 }
