@@ -28,8 +28,8 @@ const body = (schema: IDataObject, mediaType = 'application/json') => ({
 
 /**
  * JSON:API 1.1: a create and a conditional update (`If-Match`, 428 without it), whose resource
- * object requires `type`, of one value, and the update's its `id` too; a create's `visibility` of
- * two values.
+ * object requires `type`, of one value, and the update's its `id` too, and names its page as a
+ * relationship (`{"type": "pages", "id": …}`); a create's `visibility` of two values.
  */
 const resourceObject = (required: string[], attributes: IDataObject = {}) =>
 	body(
@@ -47,6 +47,25 @@ const resourceObject = (required: string[], attributes: IDataObject = {}) =>
 							type: 'object',
 							properties: { content: { type: 'string' }, title: { type: 'string' } },
 							...attributes,
+						},
+						relationships: {
+							type: 'object',
+							properties: {
+								page: {
+									type: 'object',
+									required: ['data'],
+									properties: {
+										data: {
+											type: 'object',
+											required: ['type', 'id'],
+											properties: {
+												type: { type: 'string', enum: ['pages'] },
+												id: { type: 'string' },
+											},
+										},
+									},
+								},
+							},
 						},
 					},
 				},
@@ -101,6 +120,11 @@ it("sends a required body member of one allowed value, and an update's required 
 	const { createPost, updatePost } = profile.operations;
 	expect(updatePost.fields.content.to).toBe('/body/data/attributes/content');
 	expect(createPost.constants).toEqual({ '/body/data/type': 'posts' });
+	expect(createPost.fields.pageId).toEqual({
+		to: '/body/data/relationships/page/data/id',
+		beside: { type: 'pages' },
+		from: `${CREATE_FROM}: data.relationships.page`,
+	});
 	expect(createPost.idAt).toBeUndefined();
 	expect(updatePost.constants).toEqual({ '/body/data/type': 'posts' });
 	expect(updatePost.idAt).toBe('/body/data/id');
@@ -145,53 +169,80 @@ it("sends a required body member of one allowed value, and an update's required 
 	});
 });
 
-it('reads required members through $ref and allOf, and of oneOf/anyOf only those every alternative requires, sending one of a single value', async () => {
-	const profile = await readProfile(
+/** The profile of a document whose one operation is a create with this body. */
+const readCreate = (schema: IDataObject, components?: IDataObject) =>
+	readProfile(
 		{
 			openapi: '3.1.0',
 			paths: {
 				'/v1/posts': {
-					post: {
-						operationId: 'createPost',
-						requestBody: body({
-							allOf: [
-								{ $ref: '#/components/schemas/Base' },
-								{
-									oneOf: [
-										{ type: 'object', required: ['channel', 'kind'], properties: {} },
-										{ type: 'object', required: ['channel'], properties: {} },
-									],
-								},
-							],
-							anyOf: [
-								{ required: ['region', 'shard'], properties: { region: { const: 'eu' } } },
-								{ required: ['region'] },
-							],
-							properties: { content: { type: 'string' } },
-						}),
-						...ok(POST),
-					},
+					post: { operationId: 'createPost', requestBody: body(schema), ...ok(POST) },
 				},
 			},
-			components: {
-				schemas: {
-					Base: {
-						type: 'object',
-						required: ['content', 'owner', 'created'],
-						properties: {
-							content: { type: 'string' },
-							owner: { type: 'integer' },
-							created: { type: 'string', readOnly: true },
-						},
+			...(components ? { components } : {}),
+		},
+		'test',
+	);
+
+it('reads required members through $ref and allOf, and of oneOf/anyOf only those every alternative requires, sending one of a single value', async () => {
+	const profile = await readCreate(
+		{
+			allOf: [
+				{ $ref: '#/components/schemas/Base' },
+				{
+					oneOf: [
+						{ type: 'object', required: ['channel', 'kind'], properties: {} },
+						{ type: 'object', required: ['channel'], properties: {} },
+					],
+				},
+			],
+			anyOf: [
+				{ required: ['region', 'shard'], properties: { region: { const: 'eu' } } },
+				{ required: ['region'] },
+			],
+			properties: { content: { type: 'string' } },
+		},
+		{
+			schemas: {
+				Base: {
+					type: 'object',
+					required: ['content', 'owner', 'created'],
+					properties: {
+						content: { type: 'string' },
+						owner: { type: 'integer' },
+						created: { type: 'string', readOnly: true },
 					},
 				},
 			},
 		},
-		'test',
 	);
 	expect(profile.notFollowed.map(({ place }) => place)).toEqual(['/body/owner', '/body/channel']);
 	// Required by every alternative, of one value in one of them: sent as the document states it.
 	expect(profile.operations.createPost.constants).toEqual({ '/body/region': 'eu' });
+});
+
+it("counts a reference's members beside its id as sent with it, not as constants of their own", async () => {
+	const linkage = {
+		type: 'object',
+		required: ['type', 'id'],
+		properties: { type: { const: 'pages' }, id: { type: 'string' } },
+	};
+	const profile = await readCreate({
+		type: 'object',
+		required: ['content', 'page'],
+		properties: {
+			content: { type: 'string' },
+			page: { type: 'object', required: ['data'], properties: { data: linkage } },
+		},
+	});
+	const { createPost } = profile.operations;
+	expect(createPost.fields.pageId).toMatchObject({
+		to: '/body/page/data/id',
+		beside: { type: 'pages' },
+	});
+	// Sent only with the page: a constant would send `{"page": {"data": {"type": "pages"}}}` without one.
+	expect(createPost.constants).toBeUndefined();
+	expect(profile.notFollowed).toEqual([]);
 });
 
 describe('in n8n, against a service that requires them', () => {
@@ -270,6 +321,7 @@ describe('in n8n, against a service that requires them', () => {
 				`  always sends "posts" at /body/data/type (from ${CREATE_FROM}: data.type)`,
 				`  always sends "posts" at /body/data/type (from ${UPDATE_FROM}: data.type)`,
 				`  sends the resource's id at /body/data/id too (from ${UPDATE_FROM}: data.id)`,
+				'  pageId → /body/data/relationships/page/data/id, with type "pages" beside it',
 			]),
 		);
 
@@ -278,7 +330,12 @@ describe('in n8n, against a service that requires them', () => {
 		expect(await describeOutput(first.profile as IDataObject)).toEqual(first);
 
 		const created = await runNode(
-			contentPublishingNode({ resource: 'post', operation: 'create', content: 'Hi' }),
+			contentPublishingNode({
+				resource: 'post',
+				operation: 'create',
+				content: 'Hi',
+				additionalFields: { pageId: byId('id', 'page_1') },
+			}),
 			{ credentials: credentialsWith(undefined) },
 		);
 		expect(created.error).toBeUndefined();
@@ -286,7 +343,14 @@ describe('in n8n, against a service that requires them', () => {
 		expect(seen).toEqual([
 			{
 				// Status goes where the body takes other fields: its document places it nowhere.
-				body: { data: { type: 'posts', attributes: { content: 'Hi' } }, status: 'draft' },
+				body: {
+					data: {
+						type: 'posts',
+						attributes: { content: 'Hi' },
+						relationships: { page: { data: { type: 'pages', id: 'page_1' } } },
+					},
+					status: 'draft',
+				},
 				type: 'application/vnd.api+json',
 				ifMatch: undefined,
 			},
@@ -357,7 +421,12 @@ describe('in n8n, against a service that requires them', () => {
 
 	it('refuses a precondition where the node reads nothing first, and one in a header it sets itself, before sending', async () => {
 		const created = await runNode(
-			contentPublishingNode({ resource: 'post', operation: 'create', content: 'Hi' }),
+			contentPublishingNode({
+				resource: 'post',
+				operation: 'create',
+				content: 'Hi',
+				additionalFields: { pageId: byId('id', 'page_1') },
+			}),
 			{
 				credentials: credentialsWith({
 					operations: {

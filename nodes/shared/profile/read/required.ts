@@ -21,11 +21,20 @@ const MAX_DEPTH = 4;
 // No text of the profile may be longer: Profile Overrides check each one (a name may be 256 characters).
 const MAX_TEXT = 256;
 
-/** The places an operation's profile fills: its parameters', its constants', the id's, the members it keeps and its precondition and idempotency headers. */
+/** The places an operation's profile fills: its parameters' (and the members beside them), its constants', the id's, the members it keeps and its precondition and idempotency headers. */
 export function filledPlaces(operation: OperationProfile): string[] {
 	const { idempotency, idAt, precondition } = operation;
 	return [
-		...Object.values(operation.fields).flatMap(({ to }) => (to === null ? [] : [to])),
+		...Object.values(operation.fields).flatMap(({ to, beside = {} }) =>
+			to === null
+				? []
+				: [
+						to,
+						...Object.keys(beside).map(
+							(member) => `${to.replace(/\/[^/]*$/, '')}${pointerOf([member])}`,
+						),
+					],
+		),
 		...Object.keys(operation.constants ?? {}),
 		...(idAt === undefined ? [] : [idAt]),
 		...(precondition === undefined ? [] : [pointerOf(['headers', precondition.header])]),
@@ -68,7 +77,10 @@ function requiredOf(reader: DocumentReader, value: unknown, depth = 0): Set<stri
 }
 
 /** The one value a schema allows (an enum of one, a `const`), where a constant can hold it. */
-function onlyValue(reader: DocumentReader, value: unknown): string | number | boolean | undefined {
+export function onlyValue(
+	reader: DocumentReader,
+	value: unknown,
+): string | number | boolean | undefined {
 	const schema = reader.deref(value);
 	const values =
 		own(schema, 'const') !== undefined ? [own(schema, 'const')] : ownArray(schema, 'enum');
