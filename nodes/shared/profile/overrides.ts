@@ -600,7 +600,7 @@ function unstate(operation: OperationProfile, name: OperationName, changed: stri
 		Object.entries(stated).filter(([place]) =>
 			place === idAt
 				? !changed.includes(pointerOf(['operations', name, 'idAt']))
-				: place in constants &&
+				: own(constants, place) !== undefined &&
 					!changed.includes(pointerOf(['operations', name, 'constants', place])),
 		),
 	);
