@@ -26,10 +26,69 @@ const body = (schema: IDataObject, mediaType = 'application/json') => ({
 	content: { [mediaType]: { schema } },
 });
 
-/** A conditional JSON:API update: `If-Match` (428 without it) and `data.type` of one value. */
-const JSON_API_UPDATE: OpenApiDocument = {
+/**
+ * JSON:API 1.1: a create and a conditional update (`If-Match`, 428 without it), whose resource
+ * object requires `type`, of one value, and the update's its `id` too, and names its page as a
+ * relationship (`{"type": "pages", "id": …}`); a create's `visibility` of two values.
+ */
+const resourceObject = (required: string[], attributes: IDataObject = {}) =>
+	body(
+		{
+			type: 'object',
+			required: ['data'],
+			properties: {
+				data: {
+					type: 'object',
+					required,
+					properties: {
+						type: { $ref: '#/components/schemas/PostType' },
+						id: { type: 'string' },
+						attributes: {
+							type: 'object',
+							properties: { content: { type: 'string' }, title: { type: 'string' } },
+							...attributes,
+						},
+						relationships: {
+							type: 'object',
+							properties: {
+								page: {
+									type: 'object',
+									required: ['data'],
+									properties: {
+										data: {
+											type: 'object',
+											required: ['type', 'id'],
+											properties: {
+												type: { type: 'string', enum: ['pages'] },
+												id: { type: 'string' },
+											},
+										},
+									},
+								},
+							},
+						},
+					},
+				},
+			},
+		},
+		'application/vnd.api+json',
+	);
+const JSON_API: OpenApiDocument = {
 	openapi: '3.1.0',
 	paths: {
+		'/v1/posts': {
+			post: {
+				operationId: 'createPost',
+				requestBody: resourceObject(['type', 'attributes'], {
+					required: ['visibility'],
+					properties: {
+						content: { type: 'string' },
+						visibility: { type: 'string', enum: ['public', 'private'] },
+					},
+				}),
+				...ok(POST),
+			},
+		},
 		'/v1/posts/{id}': {
 			get: ok(POST),
 			patch: {
@@ -42,110 +101,148 @@ const JSON_API_UPDATE: OpenApiDocument = {
 					{ name: 'Idempotency-Key', in: 'header', required: true, schema: { type: 'string' } },
 					{ name: 'X-Trace', in: 'header', schema: { type: 'string' } },
 				],
-				requestBody: body(
-					{
-						type: 'object',
-						required: ['data'],
-						properties: {
-							data: {
-								type: 'object',
-								required: ['type', 'attributes'],
-								properties: {
-									type: { type: 'string', enum: ['posts'] },
-									attributes: {
-										type: 'object',
-										properties: { content: { type: 'string' }, title: { type: 'string' } },
-									},
-								},
-							},
-						},
-						// JSON:API's own media type: overrides over a profile of it were refused.
-					},
-					'application/vnd.api+json',
-				),
+				// JSON:API's own media type: overrides over a profile of it were refused.
+				requestBody: resourceObject(['type', 'id', 'attributes']),
 				...ok(POST),
 			},
 		},
 	},
+	components: { schemas: { PostType: { type: 'string', enum: ['posts'] } } },
 };
 
 const IF_MATCH = 'Post → Update (PATCH /v1/posts/{id}): /headers/if-match';
-const DATA_TYPE = 'Post → Update (PATCH /v1/posts/{id}): /body/data/type';
+const VISIBILITY = 'Post → Create (POST /v1/posts): /body/data/attributes/visibility';
+const CREATE_FROM = '#/paths/~1v1~1posts/post/requestBody';
+const UPDATE_FROM = '#/paths/~1v1~1posts~1{id}/patch/requestBody';
 
-it('lists a required header and a required body member the profile does not send', async () => {
-	const profile = await readProfile(JSON_API_UPDATE, 'test');
-	expect(profile.operations.updatePost.fields.content.to).toBe('/body/data/attributes/content');
+it("sends a required body member of one allowed value, and an update's required id, as the document states; lists the rest", async () => {
+	const profile = await readProfile(JSON_API, 'test');
+	const { createPost, updatePost } = profile.operations;
+	expect(updatePost.fields.content.to).toBe('/body/data/attributes/content');
+	expect(createPost.constants).toEqual({ '/body/data/type': 'posts' });
+	expect(createPost.fields.pageId).toEqual({
+		to: '/body/data/relationships/page/data/id',
+		beside: { type: 'pages' },
+		from: `${CREATE_FROM}: data.relationships.page`,
+	});
+	expect(createPost.idAt).toBeUndefined();
+	expect(updatePost.constants).toEqual({ '/body/data/type': 'posts' });
+	expect(updatePost.idAt).toBe('/body/data/id');
+	expect(updatePost.stated).toEqual({
+		'/body/data/type': `${UPDATE_FROM}: data.type`,
+		'/body/data/id': `${UPDATE_FROM}: data.id`,
+	});
 	expect(profile.notFollowed).toEqual([
+		{
+			part: VISIBILITY,
+			why: 'the document requires it and no parameter of the node fills it; Profile Overrides can send a fixed value: "createPost": {"constants": {"/body/data/attributes/visibility": …}}',
+			operation: 'createPost',
+			place: '/body/data/attributes/visibility',
+		},
 		{
 			part: IF_MATCH,
 			why: `the document requires it and no parameter of the node fills it; Profile Overrides can send the ETag read first: "updatePost": {"precondition": {"header": "if-match", "from": "/headers/etag"}}`,
 			operation: 'updatePost',
 			place: '/headers/if-match',
 		},
-		{
-			part: DATA_TYPE,
-			why: 'the document requires it and no parameter of the node fills it; Profile Overrides can send it: "updatePost": {"constants": {"/body/data/type": "posts"}}',
-			operation: 'updatePost',
-			place: '/body/data/type',
-		},
 	]);
+
+	// The overrides win: a constant and the id's place they change or remove are theirs, not the document's.
 	const overridden = applyOverrides(
 		profile,
-		parseOverrides('{"operations": {"updatePost": {"constants": {"/body/data/type": "posts"}}}}'),
+		parseOverrides(
+			'{"operations": {"createPost": {"constants": {"/body/data/type": null, "/body/data/attributes/visibility": "public"}}, "updatePost": {"constants": {"/body/data/type": "articles"}, "idAt": null}}}',
+		),
 	);
 	expect(overridden.notFollowed.map(({ part }) => part)).toEqual([IF_MATCH]);
+	expect(overridden.operations.createPost.constants).toEqual({
+		'/body/data/attributes/visibility': 'public',
+	});
+	expect(overridden.operations.createPost.stated).toEqual({});
+	expect(overridden.operations.updatePost.constants).toEqual({ '/body/data/type': 'articles' });
+	expect(overridden.operations.updatePost.idAt).toBeUndefined();
+	expect(overridden.operations.updatePost.stated).toEqual({});
+	// The profile as read is left as it was.
+	expect(updatePost.stated).toEqual({
+		'/body/data/type': `${UPDATE_FROM}: data.type`,
+		'/body/data/id': `${UPDATE_FROM}: data.id`,
+	});
 });
 
-it('reads required members through $ref and allOf, and of oneOf/anyOf only those every alternative requires', async () => {
-	const profile = await readProfile(
+/** The profile of a document whose one operation is a create with this body. */
+const readCreate = (schema: IDataObject, components?: IDataObject) =>
+	readProfile(
 		{
 			openapi: '3.1.0',
 			paths: {
 				'/v1/posts': {
-					post: {
-						operationId: 'createPost',
-						requestBody: body({
-							allOf: [
-								{ $ref: '#/components/schemas/Base' },
-								{
-									oneOf: [
-										{ type: 'object', required: ['channel', 'kind'], properties: {} },
-										{ type: 'object', required: ['channel'], properties: {} },
-									],
-								},
-							],
-							anyOf: [
-								{ required: ['region', 'shard'], properties: { region: { const: 'eu' } } },
-								{ required: ['region'] },
-							],
-							properties: { content: { type: 'string' } },
-						}),
-						...ok(POST),
-					},
+					post: { operationId: 'createPost', requestBody: body(schema), ...ok(POST) },
 				},
 			},
-			components: {
-				schemas: {
-					Base: {
-						type: 'object',
-						required: ['content', 'owner', 'created'],
-						properties: {
-							content: { type: 'string' },
-							owner: { type: 'integer' },
-							created: { type: 'string', readOnly: true },
-						},
+			...(components ? { components } : {}),
+		},
+		'test',
+	);
+
+it('reads required members through $ref and allOf, and of oneOf/anyOf only those every alternative requires, sending one of a single value', async () => {
+	const profile = await readCreate(
+		{
+			allOf: [
+				{ $ref: '#/components/schemas/Base' },
+				{
+					oneOf: [
+						{ type: 'object', required: ['channel', 'kind'], properties: {} },
+						{ type: 'object', required: ['channel'], properties: {} },
+					],
+				},
+			],
+			anyOf: [
+				{ required: ['region', 'shard'], properties: { region: { const: 'eu' } } },
+				{ required: ['region'] },
+			],
+			properties: { content: { type: 'string' } },
+		},
+		{
+			schemas: {
+				Base: {
+					type: 'object',
+					required: ['content', 'owner', 'created'],
+					properties: {
+						content: { type: 'string' },
+						owner: { type: 'integer' },
+						created: { type: 'string', readOnly: true },
 					},
 				},
 			},
 		},
-		'test',
 	);
-	expect(profile.notFollowed.map(({ place }) => place)).toEqual([
-		'/body/owner',
-		'/body/channel',
-		'/body/region',
-	]);
-	expect(profile.notFollowed[2].why).toContain('{"/body/region": "eu"}');
+	expect(profile.notFollowed.map(({ place }) => place)).toEqual(['/body/owner', '/body/channel']);
+	// Required by every alternative, of one value in one of them: sent as the document states it.
+	expect(profile.operations.createPost.constants).toEqual({ '/body/region': 'eu' });
+});
+
+it("counts a reference's members beside its id as sent with it, not as constants of their own", async () => {
+	const linkage = {
+		type: 'object',
+		required: ['type', 'id'],
+		properties: { type: { const: 'pages' }, id: { type: 'string' } },
+	};
+	const profile = await readCreate({
+		type: 'object',
+		required: ['content', 'page'],
+		properties: {
+			content: { type: 'string' },
+			page: { type: 'object', required: ['data'], properties: { data: linkage } },
+		},
+	});
+	const { createPost } = profile.operations;
+	expect(createPost.fields.pageId).toMatchObject({
+		to: '/body/page/data/id',
+		beside: { type: 'pages' },
+	});
+	// Sent only with the page: a constant would send `{"page": {"data": {"type": "pages"}}}` without one.
+	expect(createPost.constants).toBeUndefined();
+	expect(profile.notFollowed).toEqual([]);
 });
 
 describe('in n8n, against a service that requires them', () => {
@@ -157,9 +254,13 @@ describe('in n8n, against a service that requires them', () => {
 	let changeAfterRead = false;
 	beforeAll(async () => {
 		service = await startHostileService({
-			name: 'a conditional JSON:API update',
-			document: () => JSON.stringify(JSON_API_UPDATE),
+			name: 'a conditional JSON:API service',
+			document: () => JSON.stringify(JSON_API),
 			answers: {
+				'POST /v1/posts': ({ body, headers }) => {
+					seen.push({ body, type: headers['content-type'], ifMatch: headers['if-match'] });
+					return { status: 201, body: { id: 'p4', content: 'Hi' } };
+				},
 				'GET /v1/posts/{id}': ({ id }) => {
 					const etag = `"v${version}"`;
 					// Someone else's write lands between the node's read and its own.
@@ -189,14 +290,16 @@ describe('in n8n, against a service that requires them', () => {
 		apiKey: 'required-parts-key-0123456789',
 		...(overrides ? { profileOverrides: JSON.stringify(overrides) } : {}),
 	});
-	const describeWith = async (overrides?: IDataObject) =>
+	const describeOutput = async (overrides?: IDataObject) =>
 		(
 			await runNode(contentPublishingNode({ resource: 'service', operation: 'describe' }), {
 				credentials: credentialsWith(overrides),
 			})
-		).items[0].json.summary as string[];
+		).items[0].json;
+	const describeWith = async (overrides?: IDataObject) =>
+		(await describeOutput(overrides)).summary as string[];
 
-	const update = (overrides: IDataObject) =>
+	const update = (overrides?: IDataObject) =>
 		runNode(
 			contentPublishingNode({
 				resource: 'post',
@@ -207,49 +310,76 @@ describe('in n8n, against a service that requires them', () => {
 			{ credentials: credentialsWith(overrides) },
 		);
 
-	it('Describe lists both, and the constant given, sends it and no longer lists it', async () => {
-		const notFollowed = (summary: string[]) =>
-			summary.filter((line) => line.startsWith('Not followed:'));
-		expect(notFollowed(await describeWith())).toEqual([
+	it("Describe states the constants and the id's place with where the document says so, lists the rest, and the node sends them with no override", async () => {
+		const described = await describeWith();
+		expect(described.filter((line) => line.startsWith('Not followed:'))).toEqual([
+			`Not followed: ${VISIBILITY}: the document requires it and no parameter of the node fills it; Profile Overrides can send a fixed value: "createPost": {"constants": {"/body/data/attributes/visibility": …}}`,
 			`Not followed: ${IF_MATCH}: the document requires it and no parameter of the node fills it; Profile Overrides can send the ETag read first: "updatePost": {"precondition": {"header": "if-match", "from": "/headers/etag"}}`,
-			`Not followed: ${DATA_TYPE}: the document requires it and no parameter of the node fills it; Profile Overrides can send it: "updatePost": {"constants": {"/body/data/type": "posts"}}`,
 		]);
+		expect(described).toEqual(
+			expect.arrayContaining([
+				`  always sends "posts" at /body/data/type (from ${CREATE_FROM}: data.type)`,
+				`  always sends "posts" at /body/data/type (from ${UPDATE_FROM}: data.type)`,
+				`  sends the resource's id at /body/data/id too (from ${UPDATE_FROM}: data.id)`,
+				'  pageId → /body/data/relationships/page/data/id, with type "pages" beside it',
+			]),
+		);
 
-		const overrides = { operations: { updatePost: { constants: { '/body/data/type': 'posts' } } } };
-		expect(notFollowed(await describeWith(overrides))).toEqual([expect.stringContaining(IF_MATCH)]);
-		const updated = await update(overrides);
-		expect(updated.error).toBeUndefined();
+		// Given back as Profile Overrides, the profile Describe outputs is taken and changes nothing.
+		const first = await describeOutput();
+		expect(await describeOutput(first.profile as IDataObject)).toEqual(first);
+
+		const created = await runNode(
+			contentPublishingNode({
+				resource: 'post',
+				operation: 'create',
+				content: 'Hi',
+				additionalFields: { pageId: byId('id', 'page_1') },
+			}),
+			{ credentials: credentialsWith(undefined) },
+		);
+		expect(created.error).toBeUndefined();
+		expect((await update()).error).toBeUndefined();
 		expect(seen).toEqual([
 			{
-				body: { data: { type: 'posts', attributes: { content: 'Updated' } } },
+				// Status goes where the body takes other fields: its document places it nowhere.
+				body: {
+					data: {
+						type: 'posts',
+						attributes: { content: 'Hi' },
+						relationships: { page: { data: { type: 'pages', id: 'page_1' } } },
+					},
+					status: 'draft',
+				},
+				type: 'application/vnd.api+json',
+				ifMatch: undefined,
+			},
+			{
+				body: { data: { id: 'p1', type: 'posts', attributes: { content: 'Updated' } } },
 				type: 'application/vnd.api+json',
 				ifMatch: undefined,
 			},
 		]);
 	});
 
-	it("sends the resource's ETag in If-Match and its id in the body once told, and explains 428 and 412", async () => {
+	it("sends the resource's ETag in If-Match once told, and explains 428 and 412", async () => {
 		seen.length = 0;
 		conditional = true;
-		const constant = { constants: { '/body/data/type': 'posts' } };
-		const refused = await update({ operations: { updatePost: constant } });
+		const refused = await update();
 		expect(refused.error?.description).toContain('The service requires a precondition');
 		expect(refused.error?.description).toContain('"precondition": {"header": "if-match"');
 
 		const overrides = {
 			operations: {
-				updatePost: {
-					...constant,
-					idAt: '/body/data/id',
-					precondition: { header: 'if-match', from: '/headers/etag' },
-				},
+				updatePost: { precondition: { header: 'if-match', from: '/headers/etag' } },
 			},
 		};
 		const described = await describeWith(overrides);
-		expect(described.filter((line) => line.startsWith('Not followed:'))).toEqual([]);
+		expect(described.filter((line) => line.startsWith('Not followed:'))).toEqual([
+			expect.stringContaining(VISIBILITY),
+		]);
 		expect(described).toEqual(
 			expect.arrayContaining([
-				"  sends the resource's id at /body/data/id too",
 				'  reads the resource first and sends its /headers/etag in if-match (412 if it changed meanwhile)',
 			]),
 		);
@@ -291,7 +421,12 @@ describe('in n8n, against a service that requires them', () => {
 
 	it('refuses a precondition where the node reads nothing first, and one in a header it sets itself, before sending', async () => {
 		const created = await runNode(
-			contentPublishingNode({ resource: 'post', operation: 'create', content: 'Hi' }),
+			contentPublishingNode({
+				resource: 'post',
+				operation: 'create',
+				content: 'Hi',
+				additionalFields: { pageId: byId('id', 'page_1') },
+			}),
 			{
 				credentials: credentialsWith({
 					operations: {

@@ -100,9 +100,12 @@ function operationLines(operation: OperationProfile, name: OperationName): strin
 		lines.push(
 			`  replaces the whole object: the current one is read first, and its ${operation.replaces.keep.join(', ') || 'nothing'} sent back with the changes`,
 		);
+	const stated = (place: string) =>
+		operation.stated?.[place] === undefined ? '' : ` (from ${operation.stated[place]})`;
 	for (const [place, value] of Object.entries(operation.constants ?? {}))
-		lines.push(`  always sends ${JSON.stringify(value)} at ${place}`);
-	if (operation.idAt) lines.push(`  sends the resource's id at ${operation.idAt} too`);
+		lines.push(`  always sends ${JSON.stringify(value)} at ${place}${stated(place)}`);
+	if (operation.idAt)
+		lines.push(`  sends the resource's id at ${operation.idAt} too${stated(operation.idAt)}`);
 	if (operation.precondition)
 		lines.push(
 			`  reads the resource first and sends its ${operation.precondition.from} in ${operation.precondition.header} (412 if it changed meanwhile)`,

@@ -12,6 +12,7 @@ import {
 	OPERATIONS,
 	type JobState,
 	type OperationName,
+	type OperationProfile,
 	type Profile,
 } from './types';
 
@@ -240,6 +241,7 @@ const operation: Shape = {
 	'replaces?': { keep: list(name) },
 	'constants?': constants,
 	'idAt?': requestLocation,
+	'stated?': record(text()),
 	'precondition?': {
 		header: (value, path) =>
 			header(value, path) ??
@@ -570,6 +572,7 @@ export function applyOverrides(
 				`must be ${methods.join(' or ')}, a method ${OPERATIONS[name].title} may use`,
 			);
 	}
+	for (const name of OPERATION_NAMES) unstate(merged.operations[name], name, changed);
 	const weakness = webhookWeakness(merged.webhooks);
 	if (weakness !== undefined) throw problem(['webhooks', ...weakness.path], weakness.rule);
 	// A required part the overrides now send (a constant, a parameter's place) is followed.
@@ -580,6 +583,27 @@ export function applyOverrides(
 			!isFilled(filledPlaces(merged.operations[operation]), place),
 	);
 	return changed.length > 0 ? { ...merged, overridden: changed } : merged;
+}
+
+/**
+ * A constant or the id's place the overrides change or remove is no longer as the document states
+ * it: where it says so goes too.
+ */
+function unstate(operation: OperationProfile, name: OperationName, changed: string[]): void {
+	const { stated, idAt, constants = {} } = operation;
+	if (
+		stated === undefined ||
+		!changed.some((pointer) => pointer.startsWith(`/operations/${name}/`))
+	)
+		return;
+	operation.stated = Object.fromEntries(
+		Object.entries(stated).filter(([place]) =>
+			place === idAt
+				? !changed.includes(pointerOf(['operations', name, 'idAt']))
+				: own(constants, place) !== undefined &&
+					!changed.includes(pointerOf(['operations', name, 'constants', place])),
+		),
+	);
 }
 
 /** `"*"` under operations: what every operation shares. */

@@ -116,11 +116,14 @@ export interface OperationProfile {
 	replaces?: { keep: string[] };
 	/**
 	 * Values sent as they are, by place: a member of the body (JSON:API's `/body/data/type`), a query
-	 * parameter or a header (`/headers/x-api-version`). Only Profile Overrides set them.
+	 * parameter or a header (`/headers/x-api-version`). A document's required body member of one
+	 * allowed value is one; Profile Overrides set any.
 	 */
 	constants?: Record<string, string | number | boolean>;
 	/** Where the resource's id is sent in the body too, as JSON:API's update wants it (`/body/data/id`). */
 	idAt?: Location;
+	/** Where each constant and the id's place came from, by place: the document's member, or the overrides. */
+	stated?: Record<Location, Source>;
 	/**
 	 * A conditional write (RFC 9110): the resource is read first, and the value at `from` in that
 	 * answer (its ETag, `/headers/etag`) is sent in `header` (`if-match`), so that a change made

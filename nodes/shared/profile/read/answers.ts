@@ -28,8 +28,12 @@ export const body = (path: string[]): Location => pointerOf(['body', ...path]);
 
 /** The property that identifies an object: `id`, `uid`, `uuid`, `gid`, or `<resource>Id`. */
 export function idOf(shape: ObjectShape | undefined, resource = ''): string | undefined {
-	const ids = ['id', 'uid', 'uuid', 'gid', `${resource.toLowerCase()}id`];
-	return [...(shape?.properties.keys() ?? [])].find((name) => ids.includes(normalizeName(name)));
+	return [...(shape?.properties.keys() ?? [])].find((name) => isIdName(name, resource));
+}
+
+/** Whether a property's name is an id's: `id`, `uid`, `uuid`, `gid`, or the resource's (`post_id`). */
+export function isIdName(name: string, resource = ''): boolean {
+	return ['id', 'uid', 'uuid', 'gid', `${resource.toLowerCase()}id`].includes(normalizeName(name));
 }
 
 /** Whether an object has an id of its own; counted, as it is asked of objects many properties share. */

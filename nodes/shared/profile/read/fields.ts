@@ -9,6 +9,7 @@ import {
 	type ObjectShape,
 	type Schema,
 } from './document';
+import { onlyValue } from './required';
 import { enumExplanations } from './words';
 
 /**
@@ -152,20 +153,47 @@ const RULES: Array<{ rule: Rule; by?: 'reference' | 'negate' }> = [
 	{ by: 'negate', rule: (spec, _, { normalized }) => nameHolds(normalized, spec.opposite) },
 ];
 
+// Members beside a reference's id, as a parameter's placement takes them: a few, plainly named.
+const MAX_BESIDE = 8;
+const BESIDE_NAME = /^[A-Za-z0-9_.\-[\]$@]+$/;
+
 /**
- * Where a value of the parameter's type can go in a property: its path, or undefined. A reference
- * goes to the id of an object, a negated yes/no to a yes/no.
+ * Where a reference goes in an object: its id, or JSON:API's resource linkage (`page.data.id`),
+ * with the required members beside the id that allow one value (`{"type": "pages"}`).
+ */
+function referenceIn(
+	reader: DocumentReader,
+	schema: Schema,
+	path: string[],
+	linkage = true,
+): (Pick<Placement, 'beside'> & { path: string[] }) | undefined {
+	const shape = reader.isArray(schema) ? undefined : reader.shape(schema);
+	const id = idOf(shape);
+	const data = shape?.properties.get('data');
+	if (shape === undefined || id === undefined)
+		return linkage && data !== undefined
+			? referenceIn(reader, data, [...path, 'data'], false)
+			: undefined;
+	const beside = [...shape.required].flatMap((name) => {
+		const value = name === id ? undefined : onlyValue(reader, shape.properties.get(name));
+		return value === undefined || !BESIDE_NAME.test(name) ? [] : [[name, value] as const];
+	});
+	return {
+		path: [...path, id],
+		...(beside.length > 0 ? { beside: Object.fromEntries(beside.slice(0, MAX_BESIDE)) } : {}),
+	};
+}
+
+/**
+ * Where a value of the parameter's type can go in a property: its path, or undefined. A negated
+ * yes/no goes to a yes/no.
  */
 function fit(
 	reader: DocumentReader,
 	spec: FieldSpec,
 	{ path, schema }: Property,
-	by?: 'reference' | 'negate',
+	by?: 'negate',
 ): string[] | undefined {
-	if (by === 'reference') {
-		const id = reader.isArray(schema) ? undefined : idOf(reader.shape(schema));
-		return id === undefined ? undefined : [...path, id];
-	}
 	if (by === 'negate') return reader.types(schema).includes('boolean') ? path : undefined;
 	// A time never goes where only listed values are taken (a status of `scheduled`).
 	if (spec.type === 'date-time' && reader.enumValues(schema) !== undefined) return undefined;
@@ -261,13 +289,17 @@ export function* placeParameters(
 				reader.spend();
 				const key = property.path.join('/');
 				if (taken.has(key) || !rule(spec, names, property, reader)) continue;
-				const path = fit(reader, spec, property, by);
-				if (path === undefined) continue;
+				const found: { path?: string[]; beside?: Placement['beside'] } | undefined =
+					by === 'reference'
+						? referenceIn(reader, property.schema, property.path)
+						: { path: fit(reader, spec, property, by) };
+				if (found?.path === undefined) continue;
 				taken.add(key);
 				const values = spelling(reader, spec, property.schema);
 				placed[field] = {
-					to: pointerOf([root, ...path]),
+					to: pointerOf([root, ...found.path]),
 					...(values ? { values } : {}),
+					...(found.beside ? { beside: found.beside } : {}),
 					...(by === 'negate' ? { negate: true } : {}),
 					from: `${from}: ${property.path.join('.')}`,
 				};

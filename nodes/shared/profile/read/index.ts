@@ -34,7 +34,7 @@ import {
 import { readErrors } from './errors';
 import { placeParameters, MAX_REQUEST_FIELDS } from './fields';
 import { readJobs } from './jobs';
-import { unfilledParts } from './required';
+import { followRequired } from './required';
 import {
 	findOperation,
 	operationsOf,
@@ -318,7 +318,7 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 					if (schema !== undefined) context.resources.set(resource, schema);
 				}
 				yield;
-				unfilled.push(...unfilledParts(reader, entry, name, operation));
+				unfilled.push(...followRequired(reader, entry, name, operation));
 				return operation;
 			},
 			BUILT_IN_PROFILE.operations[name],

@@ -1,5 +1,6 @@
 import { pointerOf } from '../pointer';
 import { OPERATIONS, type NotFollowed, type OperationName, type OperationProfile } from '../types';
+import { isIdName } from './answers';
 import { DocumentReader, own, ownArray, ownRecord, type Schema } from './document';
 import { parametersOf, requestOf, type DocumentOperation } from './operations';
 
@@ -7,7 +8,8 @@ import { parametersOf, requestOf, type DocumentOperation } from './operations';
  * What a document's operation requires that its profile does not send: a required header
  * parameter, or a required member of the body (also inside an object the request sends), that no
  * parameter of the node, constant, kept member or idempotency header fills. The request would be
- * refused, so each is listed as not followed, with the constant an override would send.
+ * refused, so what the document states is sent, and each other part is listed as not followed,
+ * with what an override would send.
  */
 
 /** Headers the node sets itself (the key, the media types, the length) or that steer the connection. */
@@ -19,11 +21,20 @@ const MAX_DEPTH = 4;
 // No text of the profile may be longer: Profile Overrides check each one (a name may be 256 characters).
 const MAX_TEXT = 256;
 
-/** The places an operation's profile fills: its parameters', its constants', the id's, the members it keeps and its precondition and idempotency headers. */
+/** The places an operation's profile fills: its parameters' (and the members beside them), its constants', the id's, the members it keeps and its precondition and idempotency headers. */
 export function filledPlaces(operation: OperationProfile): string[] {
 	const { idempotency, idAt, precondition } = operation;
 	return [
-		...Object.values(operation.fields).flatMap(({ to }) => (to === null ? [] : [to])),
+		...Object.values(operation.fields).flatMap(({ to, beside = {} }) =>
+			to === null
+				? []
+				: [
+						to,
+						...Object.keys(beside).map(
+							(member) => `${to.replace(/\/[^/]*$/, '')}${pointerOf([member])}`,
+						),
+					],
+		),
 		...Object.keys(operation.constants ?? {}),
 		...(idAt === undefined ? [] : [idAt]),
 		...(precondition === undefined ? [] : [pointerOf(['headers', precondition.header])]),
@@ -65,15 +76,28 @@ function requiredOf(reader: DocumentReader, value: unknown, depth = 0): Set<stri
 	return required;
 }
 
-/** The one value a schema allows (an enum of one, a `const`), as an override would write it. */
-function onlyValue(reader: DocumentReader, value: unknown): string | undefined {
+/** The one value a schema allows (an enum of one, a `const`), where a constant can hold it. */
+export function onlyValue(
+	reader: DocumentReader,
+	value: unknown,
+): string | number | boolean | undefined {
 	const schema = reader.deref(value);
 	const values =
 		own(schema, 'const') !== undefined ? [own(schema, 'const')] : ownArray(schema, 'enum');
 	const [only] = values;
-	return values.length === 1 && ['string', 'number', 'boolean'].includes(typeof only)
-		? JSON.stringify(only)
+	return values.length === 1 &&
+		(typeof only === 'number' ||
+			typeof only === 'boolean' ||
+			(typeof only === 'string' && only.length <= MAX_TEXT))
+		? only
 		: undefined;
+}
+
+/** A required part: its place, its path in the body, and the one value the document allows there. */
+interface Part {
+	place: string;
+	path?: string[];
+	value?: string | number | boolean;
 }
 
 /** The body's required members no filled place reaches, below `path`, each with the one value it allows. */
@@ -82,11 +106,11 @@ function unfilledMembers(
 	schema: Schema | undefined,
 	path: string[],
 	filled: string[],
-): Array<{ place: string; value?: string }> {
+): Part[] {
 	const shape = reader.shape(schema);
 	if (shape === undefined || path.length >= MAX_DEPTH) return [];
 	const required = requiredOf(reader, schema);
-	const found: Array<{ place: string; value?: string }> = [];
+	const found: Part[] = [];
 	for (const name of new Set([...required, ...shape.properties.keys()])) {
 		reader.spend();
 		const member = shape.properties.get(name);
@@ -96,7 +120,8 @@ function unfilledMembers(
 		if (isFilled(filled, place)) {
 			if (!reader.isArray(member))
 				found.push(...unfilledMembers(reader, member, [...path, name], filled));
-		} else if (required.has(name)) found.push({ place, value: onlyValue(reader, member) });
+		} else if (required.has(name))
+			found.push({ place, path: [...path, name], value: onlyValue(reader, member) });
 	}
 	return found;
 }
@@ -118,11 +143,19 @@ function credentialHeaders(reader: DocumentReader): Set<string> {
 const capped = (text: string) =>
 	text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text;
 
-/** What the document's operation requires and the profile does not send, each a part not followed. */
 // Headers of a conditional request (RFC 9110), whose value is the resource's as read, never a constant.
 const CONDITIONAL = /^\/headers\/if-(match|unmodified-since)$/;
+// Constants the reader states per operation, so that Describe shows them all (it shortens past 50).
+const MAX_STATED = 20;
 
-export function unfilledParts(
+/**
+ * What the document's operation requires and the profile does not send. The reader follows what
+ * the document states: a body member of one allowed value becomes a constant (JSON:API's
+ * `data.type`), and an update's or a delete's id member (JSON:API's `data.id`) is where the
+ * resource's id is sent too (`idAt`), each with where the document says so (`stated`). Each other
+ * part is not followed.
+ */
+export function followRequired(
 	reader: DocumentReader,
 	entry: DocumentOperation,
 	name: OperationName,
@@ -132,19 +165,38 @@ export function unfilledParts(
 	const required = new Set<string>();
 	parametersOf(reader, entry, 'header', required);
 	const credential = credentialHeaders(reader);
-	const headers = [...required]
+	const headers: Part[] = [...required]
 		.map((header) => header.toLowerCase())
 		.filter((header) => !OWN_HEADERS.test(header) && !credential.has(header))
-		.map((header) => ({ place: pointerOf(['headers', header]), value: undefined }))
+		.map((header) => ({ place: pointerOf(['headers', header]) }))
 		.filter(({ place }) => !filled.includes(place));
 	const members = unfilledMembers(reader, requestOf(reader, entry.operation)?.schema, [], filled);
-	return [...headers, ...members].map(({ place, value }) => ({
+	const { verb, resource } = OPERATIONS[name];
+	const isId = (path: string[]) =>
+		['update', 'delete'].includes(verb) &&
+		operation.path.includes('{id}') &&
+		operation.idAt === undefined &&
+		isIdName(path[path.length - 1], resource);
+	const notFollowed = [...headers];
+	for (const part of members) {
+		const { place, path = [], value } = part;
+		const stated = () =>
+			((operation.stated ??= {})[place] = capped(`${entry.from}/requestBody: ${path.join('.')}`));
+		if (value !== undefined && Object.keys(operation.constants ?? {}).length < MAX_STATED) {
+			(operation.constants ??= {})[place] = value;
+			stated();
+		} else if (value === undefined && isId(path)) {
+			operation.idAt = place;
+			stated();
+		} else notFollowed.push(part);
+	}
+	return notFollowed.map(({ place, value }) => ({
 		part: capped(`${OPERATIONS[name].title} (${entry.method} ${entry.path}): ${place}`),
 		why: capped(
 			`the document requires it and no parameter of the node fills it; Profile Overrides can send ${
 				CONDITIONAL.test(place)
 					? `the ETag read first: "${name}": {"precondition": {"header": "${place.slice('/headers/'.length)}", "from": "/headers/etag"}}`
-					: `${value === undefined ? 'a fixed value' : 'it'}: "${name}": {"constants": {"${place}": ${value ?? '…'}}}`
+					: `${value === undefined ? 'a fixed value' : 'it'}: "${name}": {"constants": {"${place}": ${value === undefined ? '…' : JSON.stringify(value)}}}`
 			}`,
 		),
 		operation: name,
