@@ -24,8 +24,8 @@ export class JsonLimitError extends Error {}
 
 // Below this length JSON.parse takes well under a millisecond: slicing would only cost.
 const DIRECT_PARSE_LENGTH = 64 * 1024;
-// How long one slice may run before it yields to other work.
-const SLICE_MS = 4;
+// How long one piece of our own work (parsing, reading a document) may run before it lets n8n run.
+export const TURN_MS = 4;
 // The clock is read every so many values, or every so many characters: values of a megabyte each
 // (descriptions, enum values) would otherwise put long stretches between two checks.
 const CHECK_EVERY_VALUES = 2048;
@@ -127,7 +127,7 @@ async function parseInSlices(
 	};
 	/** Lets n8n run once this slice has taken its time. */
 	const pause = async () => {
-		if (performance.now() - sliceStart < SLICE_MS) return;
+		if (performance.now() - sliceStart < TURN_MS) return;
 		await sleep(0);
 		sliceStart = performance.now();
 		checkedAt = index;

@@ -2,7 +2,7 @@ import { sleep } from 'n8n-workflow';
 
 // Community nodes may not clear timers: a wait sleeps in slices, so a cancelled one leaves one
 // slice behind and no timer meets Node.js's 24.8-day limit (beyond which it fires at once).
-const SLICE_MS = 1000;
+const CANCEL_CHECK_MS = 1000;
 
 /**
  * Waits `ms` unless the execution is cancelled first; resolves to whether the whole delay passed.
@@ -13,7 +13,7 @@ export async function sleepUnlessCancelled(ms: number, signal?: AbortSignal): Pr
 	while (!signal?.aborted) {
 		const left = end - Date.now();
 		if (left <= 0) return true;
-		await untilEitherSettles(sleep(Math.min(left, SLICE_MS)), signal);
+		await untilEitherSettles(sleep(Math.min(left, CANCEL_CHECK_MS)), signal);
 	}
 	return false;
 }

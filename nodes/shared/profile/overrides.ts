@@ -8,6 +8,7 @@ import { webhookWeakness } from './signing';
 import {
 	BUILT_IN_EVENTS,
 	HTTP_METHODS,
+	MAX_PROFILE_TEXT,
 	OPERATION_NAMES,
 	OPERATIONS,
 	type JobState,
@@ -24,7 +25,6 @@ import {
 class OverrideError extends Error {}
 
 const MAX_OVERRIDES_LENGTH = 64 * 1024;
-const MAX_TEXT = 256;
 const MAX_LIST = 64;
 const MAX_DEPTH = 12;
 
@@ -42,8 +42,8 @@ const text =
 	(value, path) =>
 		typeof value !== 'string' || pattern?.test(value) === false
 			? problem(path, `must be ${what}`)
-			: value.length > MAX_TEXT
-				? problem(path, `must be at most ${MAX_TEXT} characters long`)
+			: value.length > MAX_PROFILE_TEXT
+				? problem(path, `must be at most ${MAX_PROFILE_TEXT} characters long`)
 				: undefined;
 const leaf =
 	(test: (value: unknown) => boolean, what: string): Check =>
@@ -198,8 +198,8 @@ const constants: Check = (value, path) => {
 			return problem(at, 'is a header the node sets itself: it cannot be a constant');
 		if (!['string', 'number', 'boolean'].includes(typeof constant))
 			return problem(at, 'must be a text, a number, or true or false');
-		if (String(constant).length > MAX_TEXT)
-			return problem(at, `must be at most ${MAX_TEXT} characters long`);
+		if (String(constant).length > MAX_PROFILE_TEXT)
+			return problem(at, `must be at most ${MAX_PROFILE_TEXT} characters long`);
 	}
 	return undefined;
 };
@@ -228,7 +228,7 @@ const operation: Shape = {
 				([member, constant]) =>
 					name(member, path) === undefined &&
 					['string', 'number', 'boolean'].includes(typeof constant) &&
-					String(constant).length <= MAX_TEXT,
+					String(constant).length <= MAX_PROFILE_TEXT,
 			)
 				? undefined
 				: problem(

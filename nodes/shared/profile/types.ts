@@ -4,6 +4,9 @@
  * segment stands for each entry of a list (`/body/tweets/-/text` sends `["a"]` as `[{"text": "a"}]`).
  */
 
+// No text of a profile may be longer: Profile Overrides check each one, and the reader keeps to it.
+export const MAX_PROFILE_TEXT = 256;
+
 /** A JSON Pointer into an HTTP message, its first segment the part: `/body/…`, `/query/…`, `/headers/<lower-case name>`. */
 export type Location = string;
 

@@ -17,7 +17,7 @@ export const MAX_PAUSE_MS = 30_000;
 const SLOWER = 1.15;
 const FASTER_PER_SECOND = 0.02;
 // Waits are slept in slices, so a cancel or a turn freed by an answer is seen within this long.
-const SLICE_MS = 25;
+const PACING_CHECK_MS = 25;
 const RECENT_MS = 1000;
 
 class Pace {
@@ -95,7 +95,7 @@ export async function takeTurn(
 		const at = Math.max(pace.heldUntil, pace.nextStart);
 		if (at > deadline || (full && pace.quotaUntil > deadline)) return false;
 		if (at <= now && !full) break;
-		await sleep(Math.max(1, Math.min(at - now, SLICE_MS)));
+		await sleep(Math.max(1, Math.min(at - now, PACING_CHECK_MS)));
 	}
 	const now = Date.now();
 	if (pace.quota !== undefined) pace.quota = Math.max(0, pace.quota - 1);

@@ -1,5 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
+import { TURN_MS } from '../../json';
 import { BUILT_IN_PROFILE } from '../builtIn';
 import { pointerOf } from '../pointer';
 import {
@@ -60,8 +61,6 @@ const READ_BUDGET = 400_000;
 const STEP_BUDGET = 5_000;
 // How long reading one document may take in all; what is left then is the built-in profile's.
 const READ_DEADLINE_MS = 3_000;
-// How long the reading runs before it lets n8n run.
-const SLICE_MS = 4;
 // Required parts the profile does not send are named up to this many (Profile Overrides take 64 entries); the rest are counted.
 const MAX_UNFILLED_NAMED = 20;
 
@@ -240,7 +239,7 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 		try {
 			const reading = read();
 			for (;;) {
-				if (performance.now() - slice >= SLICE_MS) {
+				if (performance.now() - slice >= TURN_MS) {
 					await sleep(0);
 					slice = performance.now();
 				}

@@ -71,7 +71,7 @@ function basePath(document: OpenApiDocument): string {
 }
 
 /** Lower-case words of a name or a text: `posts.replace`, `PostCustomersCustomer`, `Update a post`. */
-export function wordsOf(text: string): string {
+function wordsOf(text: string): string {
 	return text
 		.slice(0, 300)
 		.replace(/([a-z0-9])([A-Z])/g, '$1 $2')

@@ -1,5 +1,11 @@
 import { pointerOf } from '../pointer';
-import { OPERATIONS, type NotFollowed, type OperationName, type OperationProfile } from '../types';
+import {
+	MAX_PROFILE_TEXT,
+	OPERATIONS,
+	type NotFollowed,
+	type OperationName,
+	type OperationProfile,
+} from '../types';
 import { isIdName } from './answers';
 import { DocumentReader, own, ownArray, ownRecord, type Schema } from './document';
 import { parametersOf, requestOf, type DocumentOperation } from './operations';
@@ -18,8 +24,6 @@ export const OWN_HEADERS =
 
 // Body members are followed this many objects down: the node's places go three levels deep.
 const MAX_DEPTH = 4;
-// No text of the profile may be longer: Profile Overrides check each one (a name may be 256 characters).
-const MAX_TEXT = 256;
 
 /** The places an operation's profile fills: its parameters' (and the members beside them), its constants', the id's, the members it keeps and its precondition and idempotency headers. */
 export function filledPlaces(operation: OperationProfile): string[] {
@@ -88,7 +92,7 @@ export function onlyValue(
 	return values.length === 1 &&
 		(typeof only === 'number' ||
 			typeof only === 'boolean' ||
-			(typeof only === 'string' && only.length <= MAX_TEXT))
+			(typeof only === 'string' && only.length <= MAX_PROFILE_TEXT))
 		? only
 		: undefined;
 }
@@ -141,7 +145,7 @@ function credentialHeaders(reader: DocumentReader): Set<string> {
 }
 
 const capped = (text: string) =>
-	text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text;
+	text.length > MAX_PROFILE_TEXT ? `${text.slice(0, MAX_PROFILE_TEXT - 1)}…` : text;
 
 // Headers of a conditional request (RFC 9110), whose value is the resource's as read, never a constant.
 const CONDITIONAL = /^\/headers\/if-(match|unmodified-since)$/;

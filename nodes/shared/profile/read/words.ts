@@ -34,7 +34,7 @@ function plain(text: string): string {
 }
 
 /** The state a status's explanation (or the status word itself) describes, if it says clearly. */
-export function stateFromText(text: string): JobState | undefined {
+function stateFromText(text: string): JobState | undefined {
 	const lower = plain(text);
 	if (FAILED.test(lower)) return 'failed';
 	if (SCHEDULED.test(lower)) return 'scheduled';
