@@ -13,6 +13,7 @@ import path from 'node:path';
 
 import {
 	createN8n,
+	firstJsonObject,
 	N8nCliError,
 	pinnedN8n,
 	type N8nInstance,
@@ -89,23 +90,6 @@ export function workflow(id: string, items: number, measured: Record<string, unk
 			Items: { main: [[{ node: 'Measured', type: 'main', index: 0 }]] },
 		},
 	};
-}
-
-/** The first JSON object in a command's output, which n8n may follow with log lines. */
-export function firstJsonObject(output: string): string {
-	const start = output.indexOf('{');
-	let depth = 0;
-	let inString = false;
-	for (let index = start; index < output.length; index++) {
-		const char = output[index];
-		if (inString) {
-			if (char === '\\') index++;
-			else if (char === '"') inString = false;
-		} else if (char === '"') inString = true;
-		else if (char === '{') depth++;
-		else if (char === '}' && --depth === 0) return output.slice(start, index + 1);
-	}
-	throw new Error(`No JSON object in n8n's output: ${output.slice(0, 200)}`);
 }
 
 /** The CPU time of a process's main thread so far, in milliseconds; undefined off Linux. */

@@ -10,8 +10,14 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { startFakeService, type FakeService } from '../test/fake-service';
-import { createN8n, N8nCliError, pinnedN8n, type N8nPinName } from '../scripts/n8n-instance';
-import { firstJsonObject, workflow, type RunData } from './n8n-throughput';
+import {
+	createN8n,
+	firstJsonObject,
+	N8nCliError,
+	pinnedN8n,
+	type N8nPinName,
+} from '../scripts/n8n-instance';
+import { workflow, type RunData } from './n8n-throughput';
 
 export interface RateLimitRun {
 	goodput: number;

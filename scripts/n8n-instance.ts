@@ -454,3 +454,20 @@ export class N8nRestClient {
 		this.cookie = (response.headers.get('set-cookie') ?? '').split(';')[0];
 	}
 }
+
+/** The first JSON object in a command's output, which n8n may follow with log lines. */
+export function firstJsonObject(output: string): string {
+	const start = output.indexOf('{');
+	let depth = 0;
+	let inString = false;
+	for (let index = start; index < output.length; index++) {
+		const char = output[index];
+		if (inString) {
+			if (char === '\\') index++;
+			else if (char === '"') inString = false;
+		} else if (char === '"') inString = true;
+		else if (char === '{') depth++;
+		else if (char === '}' && --depth === 0) return output.slice(start, index + 1);
+	}
+	throw new Error(`No JSON object in n8n's output: ${output.slice(0, 200)}`);
+}

@@ -14,6 +14,7 @@ import { startFakeService, signWebhookPayload, type FakeService } from '../fake-
 import {
 	createN8n,
 	ensureN8nInstalled,
+	firstJsonObject,
 	installedPackageFolder,
 	N8nRestClient,
 	pinnedN8n,
@@ -325,10 +326,10 @@ function suite(pin: N8nPinName): void {
 		await n8n.cli(['import:workflow', `--input=${workflowFile(n8n.userFolder, workflow)}`]);
 	}
 
-	/** Runs a workflow with n8n's CLI and reads the run data it prints (after its own log lines). */
+	/** Runs a workflow with n8n's CLI and reads the run data it prints (between its own log lines). */
 	async function executeWorkflow(id: string): Promise<RunOutput> {
 		const output = await n8n.cli(['execute', `--id=${id}`, '--rawOutput']);
-		return JSON.parse(output.slice(output.indexOf('{'))) as RunOutput;
+		return JSON.parse(firstJsonObject(output)) as RunOutput;
 	}
 
 	const until = <T>(probe: () => T | undefined | false, what: string, timeoutMs?: number) =>
