@@ -18,9 +18,9 @@ import type { ContractDocument } from './request-validator';
  * started" and "Pagination"/"Errors"; https://jsonapi.org/format/1.1/), with events per resource as
  * GitHub's (per-resource.ts):
  *
- * - Requests and answers are `application/vnd.api+json` (Lemon Squeezy: "Requests ... must include
- *   `Accept: application/vnd.api+json` and `Content-Type: application/vnd.api+json`"); another body
- *   type is refused with 415 (JSON:API 1.1 "Server Responsibilities").
+ * - Requests and answers are `application/vnd.api+json` (Lemon Squeezy's "Requests" asks for it in
+ *   both `Accept` and `Content-Type`); another body type is refused with 415 (JSON:API 1.1, "Server
+ *   Responsibilities").
  * - A resource is `{data: {type, id, attributes, relationships, links: {self}}}` (Lemon Squeezy's
  *   every object, e.g. "The store object"); `type` and `id` are no attributes (JSON:API "Fields"),
  *   so a job's kind is the attribute `kind`.
