@@ -81,6 +81,22 @@ const OTHER_SERVICES = {
 		flow: 'cpTriggerRes',
 		registered: ['job'],
 	},
+	// JSON:API 1.1 as Lemon Squeezy's API, events per resource as GitHub's (jsonapi-document.ts),
+	// with docs/service.md's JSON:API overrides: over its document, and with none.
+	jsonapi: {
+		credential: { id: 'cpJsonApi000001', name: 'Content Publishing (JSON:API)' },
+		completed: 'job.completed',
+		delivered: 'job',
+		flow: 'cpTriggerJsn',
+		registered: ['job'],
+	},
+	jsonapiUndocumented: {
+		credential: { id: 'cpJsonApiNoDoc1', name: 'Content Publishing (JSON:API, no document)' },
+		completed: 'job.completed',
+		delivered: 'job',
+		flow: 'cpTriggerJsnNo',
+		registered: ['job'],
+	},
 } as const;
 type OtherService = keyof typeof OTHER_SERVICES;
 const EXAMPLES = path.resolve(__dirname, '..', '..', 'examples');
@@ -92,6 +108,14 @@ const OTHER_TRIGGER_WEBHOOK_IDS = {
 	nested: '3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f',
 	overridden: '6d7e8f90-a1b2-4c3d-9e4f-5a6b7c8d9e0f',
 	perResource: '8e9f0a1b-2c3d-4e5f-9a6b-7c8d9e0f1a2b',
+	jsonapi: '1f2e3d4c-5b6a-4978-8a6b-5c4d3e2f1a0b',
+	jsonapiUndocumented: '0a1b2c3d-4e5f-4a6b-9c8d-7e6f5a4b3c2d',
+};
+/** The credentials' Profile Overrides: docs/service.md's examples. */
+const OVERRIDES: Partial<Record<OtherService, string>> = {
+	overridden: overrideExamples()[1],
+	jsonapi: overrideExamples()[2],
+	jsonapiUndocumented: overrideExamples()[2],
 };
 const FAST_WAIT = { pollInterval: 0.2, maxWaitTime: 60 };
 const credentials = { contentPublishingApi: CREDENTIAL };
@@ -366,6 +390,15 @@ function suite(pin: N8nPinName): void {
 				apiKey: 'e2e-key-per-resource-0123456',
 				eventsPerResource: true,
 			}),
+			jsonapi: await startFakeService({
+				apiKey: 'e2e-key-jsonapi-012345678901',
+				profile: 'jsonapi',
+			}),
+			jsonapiUndocumented: await startFakeService({
+				apiKey: 'e2e-key-jsonapi-nodoc-0123456',
+				profile: 'jsonapi',
+				openApiDocument: false,
+			}),
 		};
 		n8n = await createN8n(pinned);
 		const file = path.join(n8n.userFolder, 'credentials.json');
@@ -381,7 +414,7 @@ function suite(pin: N8nPinName): void {
 					data: {
 						baseUrl: others[name].url,
 						apiKey: others[name].apiKey,
-						...(name === 'overridden' ? { profileOverrides: overrideExamples()[1] } : {}),
+						...(OVERRIDES[name] === undefined ? {} : { profileOverrides: OVERRIDES[name] }),
 					},
 				})),
 			]),
@@ -565,6 +598,12 @@ function suite(pin: N8nPinName): void {
 					OTHER_SERVICES.overridden.credential,
 					OTHER_SERVICES.overridden.completed,
 				],
+				[others.jsonapi, OTHER_SERVICES.jsonapi.credential, OTHER_SERVICES.jsonapi.completed],
+				[
+					others.jsonapiUndocumented,
+					OTHER_SERVICES.jsonapiUndocumented.credential,
+					OTHER_SERVICES.jsonapiUndocumented.completed,
+				],
 			] as const;
 
 		it.each([
@@ -576,6 +615,14 @@ function suite(pin: N8nPinName): void {
 			[
 				"the alternate conventions without a document, read by the documentation's Profile Overrides",
 				5,
+			],
+			[
+				"the jsonapi conventions (JSON:API 1.1), read from its document and the documentation's Profile Overrides",
+				6,
+			],
+			[
+				"the jsonapi conventions (JSON:API 1.1) without a document, read by the documentation's Profile Overrides",
+				7,
 			],
 		])('runs green against %s', async (_name, index) => {
 			const [target, credential, completed] = cases()[index];
@@ -788,7 +835,8 @@ function suite(pin: N8nPinName): void {
 			await n8n.start();
 			rest = new N8nRestClient(n8n.url);
 			await rest.setUpOwner('owner@example.com', 'Password123!');
-		}, 240_000);
+			// Two n8n commands (import, activate) per service, each a process of its own: minutes on a busy machine.
+		}, 900_000);
 
 		it('registers exactly one webhook, with the production URL, on activation', async () => {
 			// Once the activation has ended, a second registration could only come from an activation

@@ -6,11 +6,11 @@ import { startFakeService, type Profile } from './server';
 const usage = `Usage: ts-node --transpile-only test/fake-service/cli.ts [--port N] [--api-key KEY] [--profile P] [--no-openapi] [--state-file FILE]
   --port N        port on 127.0.0.1 (default: FAKE_SERVICE_PORT, else a random free port)
   --api-key KEY   API key to accept (default: FAKE_SERVICE_API_KEY, else a random key)
-  --profile P     convention profile: primary, alternate, envelope or nested (default: FAKE_SERVICE_PROFILE, else primary)
+  --profile P     convention profile: primary, alternate, envelope, nested or jsonapi (default: FAKE_SERVICE_PROFILE, else primary)
   --no-openapi    answer 404 for /v1/openapi.json (default: FAKE_SERVICE_OPENAPI=off)
   --state-file F  keep pages, posts, jobs and webhooks in this JSON file between runs (default: FAKE_SERVICE_STATE_FILE, else none)`;
 
-const PROFILES: readonly Profile[] = ['primary', 'alternate', 'envelope', 'nested'];
+const PROFILES: readonly Profile[] = ['primary', 'alternate', 'envelope', 'nested', 'jsonapi'];
 const isProfile = (name: string): name is Profile => (PROFILES as readonly string[]).includes(name);
 
 function fail(message: string): never {

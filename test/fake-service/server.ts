@@ -35,6 +35,7 @@ import { colourOf, demoVideo, freeBox, slidePng } from './media';
 import { ALTERNATE } from './alternate';
 import { ENVELOPE } from './envelope';
 import { NESTED } from './nested';
+import { JSONAPI } from './jsonapi';
 import { perResourceDocument, perResourceWire, resourceOf } from './per-resource';
 import {
 	creationOrder,
@@ -51,7 +52,7 @@ import {
 export type JobMode = 'poll' | 'manual' | 'timed';
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 /** `primary`: today's conventions; the others decide every open point their own way (alternate.ts, envelope.ts, nested.ts). */
-export type Profile = 'primary' | 'alternate' | 'envelope' | 'nested';
+export type Profile = 'primary' | 'alternate' | 'envelope' | 'nested' | 'jsonapi';
 export type ErrorCode = (typeof ERROR_CODES)[number];
 export type Platform = (typeof PAGE_PLATFORMS)[number];
 export type PostStatus = (typeof POST_STATUSES)[number];
@@ -273,6 +274,8 @@ export interface RouteResult {
 	status: number;
 	body?: unknown;
 	headers?: Record<string, string>;
+	/** Of the body; default application/json. */
+	contentType?: string;
 }
 
 export type Query = Record<string, string | string[]>;
@@ -287,7 +290,13 @@ export interface ProfileAdapter {
 	pathParameter(resource: string): string;
 	updateMethod: 'PATCH' | 'PUT' | 'POST';
 	document(serverUrl?: string): ContractDocument;
-	incoming(primaryOperation: string, body: unknown, query: Query): { body: unknown; query: Query };
+	/** `id` is the path's, where it names one. */
+	incoming(
+		primaryOperation: string,
+		body: unknown,
+		query: Query,
+		id?: string,
+	): { body: unknown; query: Query };
 	/** A primary handler's answer in the profile's terms; `request` is the path's id and the request's body in primary terms. */
 	outgoing(
 		primaryOperation: string,
@@ -299,7 +308,9 @@ export interface ProfileAdapter {
 	page(list: string, items: Array<{ id: string }>, query: Query, paging: Paging): object;
 	error(error: ApiError): { status: number; body: unknown; contentType?: string };
 	/** A delivery's event name and body. */
-	event(event: WebhookEvent): { type: string; body: unknown };
+	event(event: WebhookEvent, service: FakeService): { type: string; body: unknown };
+	/** Events per resource, as the eventsPerResource option makes them (per-resource.ts). */
+	eventsPerResource?: boolean;
 	/** A delivery's headers besides its signature (event name, delivery and webhook ids, user agent). */
 	deliveryHeaders?(delivery: { type: string; webhookId: string }): Record<string, string>;
 	/** A delivery's signature headers; `nth` counts the deliveries since the last reset. */
@@ -910,6 +921,7 @@ const PROFILES: Partial<Record<Profile, ProfileAdapter>> = {
 	alternate: ALTERNATE,
 	envelope: ENVELOPE,
 	nested: NESTED,
+	jsonapi: JSONAPI,
 };
 
 const compiledContracts: Partial<Record<Profile, ContractValidator>> = {};
@@ -1007,6 +1019,10 @@ export class FakeService {
 
 	private get adapter(): ProfileAdapter | undefined {
 		return PROFILES[this.profile];
+	}
+
+	private get perResource(): boolean {
+		return this.options.eventsPerResource === true || this.adapter?.eventsPerResource === true;
 	}
 
 	/** `http://127.0.0.1:PORT`, without a trailing slash. */
@@ -1475,7 +1491,7 @@ export class FakeService {
 		}
 		const { adapter } = this;
 		const input = adapter
-			? adapter.incoming(match.route.operationId, body.value, query)
+			? adapter.incoming(match.route.operationId, body.value, query, match.params.id)
 			: { body: body.value, query };
 		const handled = this.once(request, () =>
 			match.route.handler(this, { params: match.params, query: input.query, body: input.body }),
@@ -1496,6 +1512,7 @@ export class FakeService {
 			status: result.status,
 			json: result.body,
 			headers: { ...handled.headers, ...result.headers },
+			contentType: result.contentType,
 		};
 	}
 
@@ -1753,9 +1770,7 @@ export class FakeService {
 				.filter(
 					(webhook) =>
 						webhook.active &&
-						(webhook.events.includes(
-							this.options.eventsPerResource === true ? resourceOf(event) : event.type,
-						) ||
+						(webhook.events.includes(this.perResource ? resourceOf(event) : event.type) ||
 							webhook.events.includes('*')),
 				)
 				.map((webhook) => this.deliver(webhook, event)),
@@ -1768,10 +1783,8 @@ export class FakeService {
 
 	private async deliver(webhook: StoredWebhook, event: WebhookEvent): Promise<void> {
 		const wire =
-			this.adapter?.event(event) ??
-			(this.options.eventsPerResource === true
-				? perResourceWire(event)
-				: { type: event.type, body: event });
+			this.adapter?.event(event, this) ??
+			(this.perResource ? perResourceWire(event) : { type: event.type, body: event });
 		const body = JSON.stringify(wire.body);
 		const timestamp = Math.floor(Date.now() / 1000);
 		const headers: Record<string, string> = {

@@ -24,6 +24,12 @@ const cases: Array<
 	],
 	['envelope', { profile: 'envelope' }, undefined],
 	['nested', { profile: 'nested' }, undefined],
+	["jsonapi, with the documentation's overrides", { profile: 'jsonapi' }, overrideExamples()[2]],
+	[
+		"jsonapi without its document, with the documentation's overrides",
+		{ profile: 'jsonapi', openApiDocument: false },
+		overrideExamples()[2],
+	],
 ];
 
 /** A request as sent, without what differs on every request (its idempotency key, its ids). */

@@ -34,7 +34,8 @@ interface Case {
 		url: string;
 		events: string;
 	};
-	events: { completed: string; all: string[] };
+	/** `offered`: the events the service lists, where they are not what `*` subscribes to (per resource). */
+	events: { completed: string; all: string[]; offered?: string[] };
 	/** The job's state when it succeeded: its status, or a completion flag's value. */
 	succeeded: string | boolean;
 	/** The text-search parameter of the pages list, where the document names one. */
@@ -43,6 +44,8 @@ interface Case {
 	sync?: string[];
 	/** The credential's Profile Overrides. */
 	overrides?: string;
+	/** A part of the document the node cannot follow (the overrides say it instead), as its hint names it. */
+	notFollowed?: string;
 	errorCode: RegExp;
 }
 
@@ -77,6 +80,27 @@ const alternate: Case = {
 	events: { completed: 'JOB_READY', all: ['JOB_READY', 'JOB_BROKEN', 'POST_LIVE'] },
 	succeeded: 'READY',
 	errorCode: /^Error code: not-found\./,
+};
+
+// JSON:API 1.1 as Lemon Squeezy's API, events per resource as GitHub's: see jsonapi-document.ts.
+const jsonapi: Case = {
+	options: { profile: 'jsonapi' },
+	names: {
+		text: 'attributes.content',
+		title: 'attributes.title',
+		jobId: 'id',
+		jobStatus: 'attributes.status',
+		result: 'attributes.result',
+		url: 'attributes.url',
+		events: 'attributes.events',
+	},
+	events: { completed: 'job', all: ['*'], offered: ['job', 'post'] },
+	succeeded: 'succeeded',
+	search: 'filter[name]',
+	// docs/service.md's JSON:API example: the constants, relationships and job places it needs.
+	overrides: overrideExamples()[2],
+	notFollowed: "its jobs' status (the job at #/paths/~1v1~1jobs~1{id}/get has no status",
+	errorCode: /^Error code: not_found\./,
 };
 
 const cases: Array<[string, Case]> = [
@@ -138,6 +162,19 @@ const cases: Array<[string, Case]> = [
 		},
 	],
 	[
+		"jsonapi profile (JSON:API 1.1 as Lemon Squeezy's), with the documentation's Profile Overrides",
+		jsonapi,
+	],
+	[
+		"jsonapi profile without its document, with the documentation's Profile Overrides",
+		{
+			...jsonapi,
+			search: undefined,
+			notFollowed: undefined,
+			options: { profile: 'jsonapi', openApiDocument: false },
+		},
+	],
+	[
 		'service without a document (built-in conventions)',
 		{ ...primary, search: undefined, options: { profile: 'primary', openApiDocument: false } },
 	],
@@ -152,7 +189,10 @@ function at(value: IDataObject, path: string): unknown {
 
 describe.each(cases)(
 	'%s',
-	(_name, { options, names, events, succeeded, search, sync = [], errorCode, overrides }) => {
+	(
+		_name,
+		{ options, names, events, succeeded, search, sync = [], errorCode, overrides, notFollowed },
+	) => {
 		const harness = useFakeService(options);
 		beforeAll(() => {
 			harness.credentials.profileOverrides = overrides;
@@ -190,7 +230,9 @@ describe.each(cases)(
 					? [
 							'The service has no OpenAPI document at /v1/openapi.json (HTTP 404), so the node used its built-in conventions. Service → Describe shows the profile in use.',
 						]
-					: [],
+					: notFollowed === undefined
+						? []
+						: [expect.stringContaining(notFollowed)],
 			);
 
 			const all = jsonOf(
@@ -222,7 +264,7 @@ describe.each(cases)(
 				page_id: pageId,
 				status: 'draft',
 			});
-			expect(created[names.text]).toBe('Hello from n8n');
+			expect(at(created, names.text)).toBe('Hello from n8n');
 
 			const [got] = jsonOf(
 				await harness.run({
@@ -231,7 +273,7 @@ describe.each(cases)(
 					postId: byId('id', String(created.id)),
 				}),
 			);
-			expect(got[names.title]).toBe('Launch');
+			expect(at(got, names.title)).toBe('Launch');
 
 			// Only the title changes; a service that updates by replacing keeps the rest as it was.
 			const [updated] = jsonOf(
@@ -242,7 +284,7 @@ describe.each(cases)(
 					updateFields: { title: 'Launch day' },
 				}),
 			);
-			expect(updated[names.title]).toBe('Launch day');
+			expect(at(updated, names.title)).toBe('Launch day');
 			expect(harness.service.posts.get(String(created.id))).toMatchObject({
 				title: 'Launch day',
 				content: 'Hello from n8n',
@@ -328,8 +370,8 @@ describe.each(cases)(
 					...wait,
 				}),
 			);
-			expect(blog[names.jobStatus]).toBe(succeeded);
-			const blogJob = harness.service.jobs.get(String(blog[names.jobId]));
+			expect(at(blog, names.jobStatus)).toBe(succeeded);
+			const blogJob = harness.service.jobs.get(String(at(blog, names.jobId)));
 			expect(blogJob).toMatchObject({
 				type: 'generate.blog',
 				status: 'succeeded',
@@ -372,19 +414,19 @@ describe.each(cases)(
 				);
 				if (sync.includes(operation)) {
 					// A generation the service answers at once: its content is the output, with no job to wait for.
-					expect({ operation, status: output[names.jobStatus] }).toEqual({
+					expect({ operation, status: at(output, names.jobStatus) }).toEqual({
 						operation,
 						status: undefined,
 					});
 					check([...harness.service.jobs.values()].at(-1)?.result as IDataObject);
 					continue;
 				}
-				expect({ operation, status: output[names.jobStatus] }).toEqual({
+				expect({ operation, status: at(output, names.jobStatus) }).toEqual({
 					operation,
 					status: succeeded,
 				});
-				expect(output[names.result]).toEqual(expect.any(Object));
-				check(harness.service.jobs.get(String(output[names.jobId]))?.result as IDataObject);
+				expect(at(output, names.result)).toEqual(expect.any(Object));
+				check(harness.service.jobs.get(String(at(output, names.jobId)))?.result as IDataObject);
 			}
 		});
 
@@ -399,7 +441,7 @@ describe.each(cases)(
 					...wait,
 				}),
 			);
-			expect(fromPost[names.jobStatus]).toBe(succeeded);
+			expect(at(fromPost, names.jobStatus)).toBe(succeeded);
 			expect(harness.service.posts.get(String(post.id))?.status).toBe('published');
 			const [fromText] = jsonOf(
 				await harness.run({
@@ -410,15 +452,15 @@ describe.each(cases)(
 					...wait,
 				}),
 			);
-			expect(harness.service.jobs.get(String(fromText[names.jobId]))?.status).toBe('succeeded');
+			expect(harness.service.jobs.get(String(at(fromText, names.jobId)))?.status).toBe('succeeded');
 
 			const job = harness.service.startJob('generate.linkedin', { prompt: 'Later' });
 			const [got] = jsonOf(await harness.run({ resource: 'job', operation: 'get', jobId: job.id }));
-			expect(got[names.jobId]).toBe(job.id);
+			expect(at(got, names.jobId)).toBe(job.id);
 			const [waited] = jsonOf(
 				await harness.run({ resource: 'job', operation: 'wait', jobId: job.id, ...wait }),
 			);
-			expect(waited[names.jobStatus]).toBe(succeeded);
+			expect(at(waited, names.jobStatus)).toBe(succeeded);
 
 			harness.service.setJobPlan({ outcome: 'failed' });
 			const failing = harness.service.startJob('generate.video', { prompt: 'Doomed' });
@@ -460,7 +502,7 @@ describe.each(cases)(
 				url: 'http://127.0.0.1:9/hook',
 				active: false,
 			});
-			expect(updated[names.events]).toEqual([events.completed]);
+			expect(at(updated, names.events)).toEqual([events.completed]);
 
 			const [everything] = jsonOf(
 				await harness.run({
@@ -470,7 +512,7 @@ describe.each(cases)(
 					events: ['*'],
 				}),
 			);
-			expect(everything[names.events]).toEqual(events.all);
+			expect(at(everything, names.events)).toEqual(events.all);
 			const listed = jsonOf(
 				await harness.run({ resource: 'webhook', operation: 'getMany', returnAll: true }),
 			);
@@ -509,11 +551,11 @@ describe.each(cases)(
 			);
 			// The service's own events, then the node's own that mean some of them (the trigger's default stays a value of the list).
 			const builtIn = ['job.completed', 'job.failed', 'post.published'];
+			const listed = events.offered ?? (events.all.length > 1 ? events.all : []);
 			expect(offered).toEqual([
 				'*',
-				...(events.all.length > 1
-					? [...events.all, ...builtIn.filter((event) => !events.all.includes(event))]
-					: builtIn),
+				...listed,
+				...builtIn.filter((event) => !listed.includes(event)),
 			]);
 			const node = contentPublishingNode({ resource: 'webhook', operation: 'create' });
 			expect(
@@ -544,8 +586,9 @@ describe.each(cases)(
 			const output = delivered.response.workflowData?.[0]?.[0]?.json as IDataObject;
 			expect(output).toMatchObject({
 				event: events.completed,
-				job: expect.objectContaining({ [names.jobId]: job.id, [names.jobStatus]: succeeded }),
 			});
+			expect(at(output, `job.${names.jobId}`)).toBe(job.id);
+			expect(at(output, `job.${names.jobStatus}`)).toBe(succeeded);
 			expect(output.result).toEqual(expect.objectContaining({}));
 
 			const forged = await deliver(workflow, node, harness.credentials, {

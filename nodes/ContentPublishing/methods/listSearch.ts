@@ -54,8 +54,14 @@ function fieldReader(profile: Profile, list: OperationName): FieldReader {
 		events: [registration.events],
 	};
 	return (record, field) =>
-		(places[field] ?? [])
-			.map((pointer) => (pointer === undefined ? undefined : readAt(record, pointer)))
+		// A JSON:API resource object holds its fields in `attributes`, beside its `type` and `id`.
+		[record, record.attributes]
+			.filter(isRecord)
+			.flatMap((holder) =>
+				(places[field] ?? []).map((pointer) =>
+					pointer === undefined ? undefined : readAt(holder, pointer),
+				),
+			)
 			.find((value) => value !== undefined && value !== null && !isRecord(value));
 }
 
