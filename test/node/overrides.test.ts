@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { BUILT_IN_PROFILE } from '../../nodes/shared/profile/builtIn';
+import { describeGroups } from '../../nodes/shared/profile/describe';
 import {
 	applyOverrides,
 	checkOverrides,
@@ -85,6 +86,30 @@ it("corrects a service the node misreads, as the documentation's first example d
 		'/jobs/completion/states/shipped',
 		'/jobs/completion/states/gone',
 	]);
+});
+
+it('takes a part the overrides set off what Describe says was not followed: a job status the document has none of', async () => {
+	const job = {
+		type: 'object',
+		properties: { id: { type: 'string' }, progress: { type: 'integer' } },
+	};
+	const read = await readProfile(
+		{ openapi: '3.1.0', paths: { '/v1/jobs/{id}': { get: ok(job) } } },
+		'test',
+	);
+	const notFollowed = (overrides: string) =>
+		describeGroups(applyOverrides(read, parseOverrides(overrides)))
+			.flatMap(([, lines]) => lines)
+			.filter((line) => line.startsWith('Not followed: its jobs'));
+	expect(notFollowed('{}')).toEqual([
+		expect.stringMatching(/^Not followed: its jobs' status: the job at .* has no status/),
+	]);
+	// Where the status is, even where the built-in conventions would have looked; or no status at all.
+	expect(notFollowed('{"jobs": {"completion": {"status": "/phase"}}}')).toEqual([]);
+	expect(notFollowed('{"jobs": {"completion": {"status": "/status"}}}')).toEqual([]);
+	expect(notFollowed('{"jobs": {"completion": {"by": "flag", "done": "/done"}}}')).toEqual([]);
+	// What a value means says nothing of where the status is.
+	expect(notFollowed('{"jobs": {"completion": {"states": {"gone": "failed"}}}}')).toHaveLength(1);
 });
 
 it('spreads "*" to what each operation has, a body field never into a query', () => {

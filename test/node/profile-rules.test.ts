@@ -361,6 +361,43 @@ describe("a job's completion", () => {
 			media: ['videourl'],
 		});
 	});
+	it("is among a JSON:API resource object's attributes, its id the object's own and its type no kind (Lemon Squeezy)", async () => {
+		const resource = object({
+			type: { type: 'string', enum: ['jobs'] },
+			id: text(),
+			attributes: object({
+				kind: text(),
+				status: { type: 'string', enum: ['queued', 'running', 'succeeded', 'failed'] },
+				result: object({ video_url: text('Address of the video.', { format: 'uri' }) }),
+				error: object({ code: text(), message: text() }),
+			}),
+		});
+		const { jobs, notFollowed } = await read({
+			'/v1/jobs/{id}': { get: ok(object({ data: resource })) },
+		});
+		expect(notFollowed).toEqual([]);
+		expect(jobs).toMatchObject({
+			id: ['/id'],
+			completion: { by: 'status', status: ['/attributes/status'] },
+			result: ['/attributes/result'],
+			error: ['/attributes/error'],
+			kind: ['/attributes/kind'],
+			media: ['videourl'],
+			from: '#/paths/~1v1~1jobs~1{id}/get: attributes',
+		});
+		const job = {
+			type: 'jobs',
+			id: 'job_1',
+			attributes: { kind: 'generate.video', status: 'succeeded', result: { video_url: 'x' } },
+		};
+		expect(readJob(jobs, job)).toMatchObject({
+			id: 'job_1',
+			state: 'succeeded',
+			kind: 'video',
+			result: { video_url: 'x' },
+		});
+	});
+
 	it('reads explanations as Azure (x-ms-enum) and JSON Schema (oneOf of consts) write them, and the job by its words', async () => {
 		const values = [
 			{ value: 'A', description: 'Still running.' },
@@ -442,10 +479,12 @@ describe("a job's id", () => {
 		expect(found.notFollowed).toEqual([
 			{
 				part: "its jobs' id",
+				of: '/jobs/id',
 				why: "the job at #/paths/~1v1~1jobs~1{id}/get has no property named id, job_id, uid, uuid, gid, nor one it describes as the job's identifier (it has token, progress); the built-in /id stands in",
 			},
 			{
 				part: "its jobs' status",
+				of: '/jobs/completion/status',
 				why: 'the job at #/paths/~1v1~1jobs~1{id}/get has no status, state or phase with values, nor a yes/no that says it is done (it has token, progress); the built-in /status stands in',
 			},
 		]);
@@ -691,6 +730,33 @@ describe("the service's errors", () => {
 		expect(
 			describeError(errors, { success: false, errors: [{ code: 1403, message }], result: null }),
 		).toEqual({ message, code: '1403', details: message });
+	});
+
+	it("say the first JSON:API error object's detail, else its title, and its code (Lemon Squeezy)", async () => {
+		const failure = object({
+			jsonapi: object({ version: text() }),
+			errors: {
+				type: 'array',
+				items: object({ status: text(), code: text(), title: text(), detail: text() }),
+			},
+		});
+		const { errors } = await read({
+			'/v1/me': {
+				get: { responses: { '200': json(object({ id: text() })), '404': json(failure) } },
+			},
+		});
+		expect([errors.message, errors.code]).toEqual([
+			['/body/errors/0/detail', '/body/errors/0/title'],
+			['/body/errors/0/code'],
+		]);
+		const refusal = { status: '404', code: 'not_found', title: 'Not Found' };
+		expect(describeError(errors, { errors: [refusal] })).toMatchObject({
+			message: 'Not Found',
+			code: 'not_found',
+		});
+		expect(
+			describeError(errors, { errors: [{ ...refusal, detail: 'No post p_1.' }] }),
+		).toMatchObject({ message: 'No post p_1.', code: 'not_found' });
 	});
 
 	it('name what an answer held by its members, with … only where there are more than they show', () => {

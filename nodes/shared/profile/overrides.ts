@@ -1,6 +1,6 @@
 import { pathProblem } from '../origin';
 import { BUILT_IN_PROFILE } from './builtIn';
-import { isRecord, own, pointerOf, setOwn } from './pointer';
+import { isRecord, own, pointerOf, readAt, setOwn } from './pointer';
 import { LISTED_VALUES } from './read/fields';
 import { VERBS } from './read/operations';
 import { filledPlaces, isFilled, OWN_HEADERS } from './read/required';
@@ -353,6 +353,7 @@ const checkProfile = checkOf({
 		part: text(),
 		why: text(),
 		'operation?': oneOf(...OPERATION_NAMES),
+		'of?': text(),
 		// A place holds a name of the document, which may be as long as a text.
 		'place?': leaf((value) => typeof value === 'string', 'a text'),
 	}),
@@ -552,7 +553,8 @@ export function applyOverrides(
 ): Profile {
 	if (overrides === undefined) return profile;
 	const changed: string[] = [];
-	const merged = merge(profile, withEvery(profile, overrides), [], changed) as Profile;
+	const given = withEvery(profile, overrides);
+	const merged = merge(profile, given, [], changed) as Profile;
 	const found = checkProfile(merged, []);
 	if (found) throw found;
 	for (const name of OPERATION_NAMES) {
@@ -575,12 +577,14 @@ export function applyOverrides(
 	for (const name of OPERATION_NAMES) unstate(merged.operations[name], name, changed);
 	const weakness = webhookWeakness(merged.webhooks);
 	if (weakness !== undefined) throw problem(['webhooks', ...weakness.path], weakness.rule);
-	// A required part the overrides now send (a constant, a parameter's place) is followed.
+	// A required part the overrides now send (a constant, a parameter's place) is followed, and so
+	// is a part they set or remove (the jobs' status where the document has none).
 	merged.notFollowed = merged.notFollowed.filter(
-		({ operation, place }) =>
-			operation === undefined ||
-			place === undefined ||
-			!isFilled(filledPlaces(merged.operations[operation]), place),
+		({ operation, place, of }) =>
+			(of === undefined || (readAt(given, of) === undefined && readAt(merged, of) !== undefined)) &&
+			(operation === undefined ||
+				place === undefined ||
+				!isFilled(filledPlaces(merged.operations[operation]), place)),
 	);
 	return changed.length > 0 ? { ...merged, overridden: changed } : merged;
 }

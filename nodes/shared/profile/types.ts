@@ -258,6 +258,8 @@ export interface NotFollowed {
 	/** For a part an operation's request requires and its profile does not send: the operation and the place. */
 	operation?: OperationName;
 	place?: Location;
+	/** The part of the profile the built-in conventions stand in for (`/jobs/completion/status`): Profile Overrides that set it follow it. */
+	of?: Pointer;
 }
 
 export interface Profile {

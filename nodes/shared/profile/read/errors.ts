@@ -53,9 +53,28 @@ export function readErrors(reader: DocumentReader, operations: DocumentOperation
 	const detailNamed = (...names: string[]) => [
 		...new Set([...[...detailNames].filter(named(...names)), names[0]]),
 	];
+	const message = pathsOf(
+		'message',
+		'detail',
+		'error_description',
+		'title',
+		'description',
+		'error',
+	);
+	const code = pathsOf('code', 'error_code', 'type', 'status_code');
+	// JSON:API 1.1: no message of its own, but `errors`, error objects whose first says the refusal.
+	const errorObject = variants
+		.map((variant) => reader.shape(reader.items(reader.at(variant, ['errors']))))
+		.find((entry) => entry?.properties.has('detail') || entry?.properties.has('title'));
+	const inFirst = (found: string[], ...names: string[]) =>
+		found.length > 0 || message.length > 0 || errorObject === undefined
+			? found
+			: names
+					.filter((name) => errorObject.properties.has(name))
+					.map((name) => body(['errors', '0', name]));
 	return {
-		message: pathsOf('message', 'detail', 'error_description', 'title', 'description', 'error'),
-		code: pathsOf('code', 'error_code', 'type', 'status_code'),
+		message: inFirst(message, 'detail', 'title'),
+		code: inFirst(code, 'code'),
 		details: details.map(body),
 		detailField: detailNamed('field', 'pointer', 'name', 'param', 'path', 'location'),
 		detailMessage: detailNamed('message', 'detail', 'reason', 'description'),

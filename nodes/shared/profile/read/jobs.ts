@@ -29,8 +29,15 @@ export function readJobs(
 ): JobProfile {
 	const fallback = BUILT_IN_PROFILE.jobs;
 	const from = getJob?.from ?? 'built-in';
-	const shape = reader.shape(schema);
-	if (shape === undefined) return fallback;
+	const resource = reader.shape(schema);
+	if (resource === undefined) return fallback;
+	// A JSON:API resource object (`type`, `id`, `attributes`): the job's fields are its attributes,
+	// its `type` the resource type ("jobs"), not the job's kind.
+	const attributes = ['type', 'id'].every((name) => resource.properties.has(name))
+		? reader.shape(resource.properties.get('attributes'))
+		: undefined;
+	const shape = attributes ?? resource;
+	const inside = attributes === undefined ? [] : ['attributes'];
 	const properties = [...shape.properties.entries()];
 	/** The name of the first property that passes a test. */
 	const pick = (test: (name: string, schema: Schema) => boolean) =>
@@ -38,7 +45,8 @@ export function readJobs(
 			reader.spend();
 			return test(name, property);
 		})?.[0];
-	const at = (name: string | undefined) => (name === undefined ? undefined : [pointerOf([name])]);
+	const place = (...names: string[]) => pointerOf([...inside, ...names]);
+	const at = (name: string | undefined) => (name === undefined ? undefined : [place(name)]);
 	const withValues = properties.filter(([, property]) => reader.enumValues(property) !== undefined);
 	const status =
 		withValues.find(([name]) => named('status', 'state', 'phase', 'stage')(name)) ??
@@ -58,10 +66,10 @@ export function readJobs(
 		const builtIn = fallback.completion.by === 'status' ? fallback.completion.states : {};
 		const states = statesOf(reader, status[1], reader.enumValues(status[1]) ?? []);
 		for (const [word, state] of Object.entries(builtIn)) states[word] ??= state;
-		completion = { by: 'status', status: [pointerOf([status[0]])], states };
-	} else if (flag !== undefined) completion = { by: 'flag', done: [pointerOf([flag])] };
+		completion = { by: 'status', status: [place(status[0])], states };
+	} else if (flag !== undefined) completion = { by: 'flag', done: [place(flag)] };
 	else if (plainStatus !== undefined && completion.by === 'status')
-		completion = { ...completion, status: [pointerOf([plainStatus])] };
+		completion = { ...completion, status: [place(plainStatus)] };
 
 	const result =
 		pick(named('result', 'results', 'output', 'outputs', 'response')) ??
@@ -93,14 +101,19 @@ export function readJobs(
 			: [...(segmentsOf(getJob.from.slice(1))[1] ?? '').matchAll(/\{([^{}]+)\}/g)].map(
 					([, name]) => name,
 				);
+	// JSON:API's `id` is the resource object's own, beside its attributes.
 	const id =
-		pick(named(...ID_NAMES)) ??
-		pick(named(...pathParameters)) ??
-		pick(
-			(_, property) =>
-				own(reader.deref(property), 'readOnly') === true &&
-				/\b(identifier|unique id)\b/.test(firstSentence(property)),
-		);
+		attributes !== undefined
+			? [pointerOf(['id'])]
+			: at(
+					pick(named(...ID_NAMES)) ??
+						pick(named(...pathParameters)) ??
+						pick(
+							(_, property) =>
+								own(reader.deref(property), 'readOnly') === true &&
+								/\b(identifier|unique id)\b/.test(firstSentence(property)),
+						),
+				);
 	const places = properties
 		.slice(0, 10)
 		.map(([name]) => name)
@@ -109,15 +122,17 @@ export function readJobs(
 	if (id === undefined)
 		notFollowed.push({
 			part: "its jobs' id",
+			of: '/jobs/id',
 			why: `the job at ${from} has no property named ${ID_NAMES.join(', ')}${otherNames.length > 0 ? ` or ${otherNames.join(', ')}` : ''}, nor one it describes as the job's identifier (it has ${places}); the built-in /id stands in`,
 		});
 	if (status === undefined && flag === undefined && plainStatus === undefined)
 		notFollowed.push({
 			part: "its jobs' status",
+			of: '/jobs/completion/status',
 			why: `the job at ${from} has no status, state or phase with values, nor a yes/no that says it is done (it has ${places}); the built-in ${fallback.completion.by === 'status' ? fallback.completion.status.join(', ') : 'completion'} stands in`,
 		});
 	return {
-		id: at(id) ?? fallback.id,
+		id: id ?? fallback.id,
 		completion,
 		result: at(result) ?? fallback.result,
 		error: at(error) ?? fallback.error,
@@ -129,10 +144,10 @@ export function readJobs(
 		kind:
 			at(kind) ??
 			(metadataKind !== undefined && metadata !== undefined
-				? [pointerOf([metadata, metadataKind])]
+				? [place(metadata, metadataKind)]
 				: fallback.kind),
 		media: media.length > 0 ? media : fallback.media,
-		from,
+		from: attributes === undefined ? from : `${from}: attributes`,
 	};
 }
 
