@@ -245,6 +245,58 @@ it("counts a reference's members beside its id as sent with it, not as constants
 	expect(profile.notFollowed).toEqual([]);
 });
 
+it("lists a required query parameter nothing fills, and sends one of a single allowed value (Azure's api-version); the key's and the paging's are filled", async () => {
+	const list = {
+		operationId: 'listPosts',
+		parameters: [
+			// Azure's REST specifications: api-version, required, of one value per document.
+			{
+				name: 'api-version',
+				in: 'query',
+				required: true,
+				schema: { type: 'string', enum: ['2024-05-01'] },
+			},
+			{ name: 'workspace', in: 'query', required: true, schema: { type: 'string' } },
+			// Stripe's page size, and a key in the query as the document's security scheme says.
+			{ name: 'limit', in: 'query', required: true, schema: { type: 'integer' } },
+			{ name: 'starting_after', in: 'query', schema: { type: 'string' } },
+			{ name: 'api_key', in: 'query', required: true, schema: { type: 'string' } },
+			{ name: 'q', in: 'query', schema: { type: 'string' } },
+		],
+		...ok({
+			type: 'object',
+			properties: { data: { type: 'array', items: POST }, has_more: { type: 'boolean' } },
+		}),
+	};
+	const profile = await readProfile(
+		{
+			openapi: '3.0.3',
+			paths: { '/v1/posts': { get: list } },
+			components: { securitySchemes: { key: { type: 'apiKey', in: 'query', name: 'api_key' } } },
+		},
+		'test',
+	);
+	const { listPosts } = profile.operations;
+	expect(listPosts.answer.paging).toMatchObject({ style: 'after', size: 'limit' });
+	expect(listPosts.constants).toEqual({ '/query/api-version': '2024-05-01' });
+	expect(listPosts.stated).toEqual({
+		'/query/api-version': '#/paths/~1v1~1posts/get/parameters: api-version',
+	});
+	expect(profile.notFollowed).toEqual([
+		{
+			part: 'Post → Get Many (GET /v1/posts): /query/workspace',
+			why: 'the document requires it and no parameter of the node fills it; Profile Overrides can send a fixed value: "listPosts": {"constants": {"/query/workspace": …}}',
+			operation: 'listPosts',
+			place: '/query/workspace',
+		},
+	]);
+	const overridden = applyOverrides(
+		profile,
+		parseOverrides('{"operations": {"listPosts": {"constants": {"/query/workspace": "w1"}}}}'),
+	);
+	expect(overridden.notFollowed).toEqual([]);
+});
+
 describe('in n8n, against a service that requires them', () => {
 	const seen: Array<{ body: unknown; type: unknown; ifMatch: unknown }> = [];
 	let service: HostileService;

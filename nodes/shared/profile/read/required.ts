@@ -7,7 +7,7 @@ import {
 	type OperationProfile,
 } from '../types';
 import { isIdName } from './answers';
-import { DocumentReader, own, ownArray, ownRecord, type Schema } from './document';
+import { DocumentReader, nameOf, own, ownArray, ownRecord, type Schema } from './document';
 import { parametersOf, requestOf, type DocumentOperation } from './operations';
 
 /**
@@ -97,11 +97,12 @@ export function onlyValue(
 		: undefined;
 }
 
-/** A required part: its place, its path in the body, and the one value the document allows there. */
+/** A required part: its place, its path in the body, the one value the document allows there, and where it says so. */
 interface Part {
 	place: string;
 	path?: string[];
 	value?: string | number | boolean;
+	evidence?: string;
 }
 
 /** The body's required members no filled place reaches, below `path`, each with the one value it allows. */
@@ -130,8 +131,8 @@ function unfilledMembers(
 	return found;
 }
 
-/** The headers a request carries whatever the profile says: the node's own and the credential's. */
-function credentialHeaders(reader: DocumentReader): Set<string> {
+/** The headers and query parameters the credential fills (an API key's), as `header:<name>` and `query:<name>`. */
+function credentialParameters(reader: DocumentReader): Set<string> {
 	const names = new Set<string>();
 	for (const scheme of Object.values(
 		ownRecord(reader.document.components, 'securitySchemes') ?? {},
@@ -139,9 +140,21 @@ function credentialHeaders(reader: DocumentReader): Set<string> {
 		reader.spend();
 		const resolved = reader.deref(scheme);
 		const name = own(resolved, 'name');
-		if (own(resolved, 'in') === 'header' && typeof name === 'string') names.add(name.toLowerCase());
+		const where = own(resolved, 'in');
+		if (typeof name !== 'string') continue;
+		if (where === 'header') names.add(`header:${name.toLowerCase()}`);
+		if (where === 'query') names.add(`query:${name}`);
 	}
 	return names;
+}
+
+/** The query parameters a list's paging fills: its page size, cursor, page number or offset. */
+function pagingPlaces(operation: OperationProfile): string[] {
+	const { paging } = operation.answer;
+	return ['size', 'cursor', 'page', 'offset'].flatMap((key) => {
+		const name = own(paging, key);
+		return typeof name === 'string' ? [pointerOf(['query', name])] : [];
+	});
 }
 
 const capped = (text: string) =>
@@ -165,14 +178,24 @@ export function followRequired(
 	name: OperationName,
 	operation: OperationProfile,
 ): NotFollowed[] {
-	const filled = filledPlaces(operation);
+	const filled = [...filledPlaces(operation), ...pagingPlaces(operation)];
+	const credential = credentialParameters(reader);
 	const required = new Set<string>();
 	parametersOf(reader, entry, 'header', required);
-	const credential = credentialHeaders(reader);
 	const headers: Part[] = [...required]
 		.map((header) => header.toLowerCase())
-		.filter((header) => !OWN_HEADERS.test(header) && !credential.has(header))
+		.filter((header) => !OWN_HEADERS.test(header) && !credential.has(`header:${header}`))
 		.map((header) => ({ place: pointerOf(['headers', header]) }))
+		.filter(({ place }) => !filled.includes(place));
+	const requiredQuery = new Set<string>();
+	const query = parametersOf(reader, entry, 'query', requiredQuery);
+	const queries: Part[] = [...requiredQuery]
+		.filter((name) => !credential.has(`query:${name}`))
+		.map((name) => ({
+			place: pointerOf(['query', name]),
+			value: onlyValue(reader, query.get(nameOf(name))),
+			evidence: `${entry.from}/parameters: ${name}`,
+		}))
 		.filter(({ place }) => !filled.includes(place));
 	const members = unfilledMembers(reader, requestOf(reader, entry.operation)?.schema, [], filled);
 	const { verb, resource } = OPERATIONS[name];
@@ -182,10 +205,12 @@ export function followRequired(
 		operation.idAt === undefined &&
 		isIdName(path[path.length - 1], resource);
 	const notFollowed = [...headers];
-	for (const part of members) {
-		const { place, path = [], value } = part;
+	for (const part of [...queries, ...members]) {
+		const { place, path = [], value, evidence } = part;
 		const stated = () =>
-			((operation.stated ??= {})[place] = capped(`${entry.from}/requestBody: ${path.join('.')}`));
+			((operation.stated ??= {})[place] = capped(
+				evidence ?? `${entry.from}/requestBody: ${path.join('.')}`,
+			));
 		if (value !== undefined && Object.keys(operation.constants ?? {}).length < MAX_STATED) {
 			(operation.constants ??= {})[place] = value;
 			stated();
