@@ -32,6 +32,7 @@ describe.each([
 	['alternate', 'READY', ['thread']],
 	['envelope', 'completed', []],
 	['nested', 'done', ['blog']],
+	['jsonapi', 'succeeded', ['blog', 'thread']],
 ] as const)('the %s profile', (profile, succeeded, chains: readonly string[]) => {
 	const harness = useFakeService({ profile });
 
