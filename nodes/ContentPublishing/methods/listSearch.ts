@@ -31,35 +31,43 @@ function shorten(value: string, length: number): string {
 type FieldReader = (record: IDataObject, field: string) => unknown;
 type Read = (field: string) => unknown;
 
-/** A request placement (`/body/headline`) as the place the resource answered holds it (`/headline`). */
-function inResource(to: string | null | undefined): string | undefined {
-	const [part, ...rest] = segmentsOf(to ?? '');
-	return part === 'body' && rest.length > 0 && !rest.includes('-') ? pointerOf(rest) : undefined;
+/**
+ * A request placement as the answered resource holds it: the create's path to its resource comes
+ * off (`/body/data/attributes/title` → `/attributes/title` where the resource is `/body/data`, as
+ * JSON:API's), else the body's (`/body/headline` → `/headline`).
+ */
+function inResource(to: string | null | undefined, resource: string[]): string | undefined {
+	if (!to || segmentsOf(to).includes('-')) return undefined;
+	const prefix = [...resource, '/body'].find((place) => to.startsWith(`${place}/`));
+	return prefix === undefined ? undefined : to.slice(prefix.length);
 }
 
 // A page's name, where a service has no request of its own naming it: the usual names for one.
 const PAGE_NAMES = ['/name', '/title', '/display_name', '/displayName', '/label', '/handle'];
 
 function fieldReader(profile: Profile, list: OperationName): FieldReader {
-	const post = profile.operations.createPost.fields;
+	const { fields, answer } = profile.operations.createPost;
+	const resource = answer.resource ?? [];
+	const place = (field: string) => inResource(fields[field]?.to, resource);
 	const { registration } = profile.webhooks;
 	const places: Record<string, Array<string | undefined>> = {
 		id: [profile.operations[list].answer.itemId ?? '/id'],
 		name: PAGE_NAMES,
 		url: ['/url', '/link', '/permalink'],
-		title: [inResource(post.title?.to), '/title'],
-		content: [inResource(post.content?.to), '/content'],
-		status: [inResource(post.status?.to), '/status'],
+		title: [place('title'), '/title'],
+		content: [place('content'), '/content'],
+		status: [place('status'), '/status'],
 		webhookUrl: [registration.url],
 		events: [registration.events],
 	};
+	// Where a post's fields are held (JSON:API's `attributes`), a page's and a webhook's are too.
+	const holder = segmentsOf(place('content') ?? '').slice(0, -1);
 	return (record, field) =>
-		// A JSON:API resource object holds its fields in `attributes`, beside its `type` and `id`.
-		[record, record.attributes]
+		[record, holder.length > 0 ? readAt(record, pointerOf(holder)) : undefined]
 			.filter(isRecord)
-			.flatMap((holder) =>
+			.flatMap((held) =>
 				(places[field] ?? []).map((pointer) =>
-					pointer === undefined ? undefined : readAt(holder, pointer),
+					pointer === undefined ? undefined : readAt(held, pointer),
 				),
 			)
 			.find((value) => value !== undefined && value !== null && !isRecord(value));
