@@ -183,9 +183,8 @@ describe('decisions for single resources of public documents', () => {
 		// refuses it (or, worse, takes it); one said not followed is in Describe, with the built-in
 		// convention standing in and an override to correct it. So a wrong one costs two, and the
 		// bound is on the cost: at most 15% of the decisions (a reader of documents it never saw may
-		// miss a name: today 4 of 56 are said, none wrong: Stripe's update, which its document names
-		// only in prose, and ids named `sid`, `dag_id` or answered in an array), and at most one
-		// decision in fifty wrong.
+		// miss a name: today 3 of 56 are said, none wrong: ids named `sid`, `dag_id` or answered in
+		// an array), and at most one decision in fifty wrong.
 		const costly = results
 			.filter(({ result }) => result !== 'right')
 			.map(({ at, result }) => `${at}: ${result}`);

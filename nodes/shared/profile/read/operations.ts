@@ -11,6 +11,7 @@ import {
 } from '../types';
 import {
 	DocumentReader,
+	firstSentence,
 	isRecord,
 	nameOf,
 	normalizeName,
@@ -80,6 +81,26 @@ function wordsOf(text: string): string {
 		.trim();
 }
 
+/**
+ * An operation's id without the method it starts with where that word is no verb of its own:
+ * Stripe's `PostCustomersCustomer` is a POST to a customer, no post (`getPost`'s get stays).
+ */
+function ownName(operation: IDataObject, method: HttpMethod): string {
+	const id = ownText(operation, 'operationId');
+	return method === 'POST' && /^post[A-Z_]/i.test(id) ? id.slice(4) : id;
+}
+
+/**
+ * What an operation without a summary does, from its description's first sentence with its verb
+ * as the words name it: Stripe's update says only "Updates the specified customer…".
+ */
+function whatItDoes(operation: IDataObject): string {
+	return firstSentence(operation)
+		.replace(/<[^>]*>/g, ' ')
+		.trim()
+		.replace(/^([a-z]+?)(?:(?<=(?:ch|sh|ss|x))es|(?<![su])s)\b/, '$1');
+}
+
 // Paths not followed are named in the profile up to this many; the rest are counted.
 const MAX_PATHS_NAMED = 5;
 
@@ -116,7 +137,7 @@ export function* operationsOf(
 				operation,
 				from: `#${pointerOf(['paths', path, method.toLowerCase()])}`,
 				said: wordsOf(
-					`${ownText(operation, 'operationId')} ${ownText(operation, 'summary')} ${tags.join(' ')}`,
+					`${ownName(operation, method)} ${ownText(operation, 'summary') || whatItDoes(operation)} ${tags.join(' ')}`,
 				),
 				// Whatever they are called: `{id}`, `{post_id}`; `[^{}]` passes braces that never close once.
 				parameters: path.match(/\{[^{}]+\}/g)?.length ?? 0,
