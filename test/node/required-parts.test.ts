@@ -297,6 +297,45 @@ it("lists a required query parameter nothing fills, and sends one of a single al
 	expect(overridden.notFollowed).toEqual([]);
 });
 
+it("follows a required If-Match as the document states it: the read answers an ETag, sent as the update's precondition", async () => {
+	const paths = JSON_API.paths as Record<string, IDataObject>;
+	const item = paths['/v1/posts/{id}'];
+	// As Azure's and Zalando's guidelines describe it: the read answers the ETag the update requires.
+	const read = ok(POST);
+	const withEtag = {
+		...read,
+		responses: {
+			'200': {
+				...read.responses['200'],
+				headers: { ETag: { description: 'The version of the post.', schema: { type: 'string' } } },
+			},
+		},
+	};
+	const profile = await readProfile(
+		{ ...JSON_API, paths: { ...paths, '/v1/posts/{id}': { ...item, get: withEtag } } },
+		'test',
+	);
+	const { updatePost } = profile.operations;
+	expect(updatePost.precondition).toEqual({ header: 'if-match', from: '/headers/etag' });
+	expect(updatePost.stated?.['/headers/if-match']).toBe(
+		'#/paths/~1v1~1posts~1{id}/get/responses/200/headers: etag',
+	);
+	expect(profile.notFollowed.map(({ part }) => part)).toEqual([VISIBILITY]);
+	// Overrides that change it take where the document says so with it; others keep it.
+	const kept = applyOverrides(
+		profile,
+		parseOverrides('{"operations": {"updatePost": {"constants": {"/headers/x-trace": "t"}}}}'),
+	);
+	expect(kept.operations.updatePost.stated?.['/headers/if-match']).toBeDefined();
+	const changed = applyOverrides(
+		profile,
+		parseOverrides(
+			'{"operations": {"updatePost": {"precondition": {"header": "if-match", "from": "/body/version"}}}}',
+		),
+	);
+	expect(changed.operations.updatePost.stated?.['/headers/if-match']).toBeUndefined();
+});
+
 describe('in n8n, against a service that requires them', () => {
 	const seen: Array<{ body: unknown; type: unknown; ifMatch: unknown }> = [];
 	let service: HostileService;

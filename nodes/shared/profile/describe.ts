@@ -108,7 +108,7 @@ function operationLines(operation: OperationProfile, name: OperationName): strin
 		lines.push(`  sends the resource's id at ${operation.idAt} too${stated(operation.idAt)}`);
 	if (operation.precondition)
 		lines.push(
-			`  reads the resource first and sends its ${operation.precondition.from} in ${operation.precondition.header} (412 if it changed meanwhile)`,
+			`  reads the resource first and sends its ${operation.precondition.from} in ${operation.precondition.header} (412 if it changed meanwhile)${stated(`/headers/${operation.precondition.header}`)}`,
 		);
 	if (operation.idempotency)
 		lines.push(`  idempotency key in header ${operation.idempotency.header}`);

@@ -590,11 +590,15 @@ export function applyOverrides(
 }
 
 /**
- * A constant or the id's place the overrides change or remove is no longer as the document states
- * it: where it says so goes too.
+ * A constant, the id's place or a precondition the overrides change or remove is no longer as the
+ * document states it: where it says so goes too.
  */
 function unstate(operation: OperationProfile, name: OperationName, changed: string[]): void {
-	const { stated, idAt, constants = {} } = operation;
+	const { stated, idAt, constants = {}, precondition } = operation;
+	const preconditionAt = precondition && pointerOf(['headers', precondition.header]);
+	const conditionChanged = changed.some((pointer) =>
+		pointer.startsWith(pointerOf(['operations', name, 'precondition'])),
+	);
 	if (
 		stated === undefined ||
 		!changed.some((pointer) => pointer.startsWith(`/operations/${name}/`))
@@ -604,8 +608,10 @@ function unstate(operation: OperationProfile, name: OperationName, changed: stri
 		Object.entries(stated).filter(([place]) =>
 			place === idAt
 				? !changed.includes(pointerOf(['operations', name, 'idAt']))
-				: own(constants, place) !== undefined &&
-					!changed.includes(pointerOf(['operations', name, 'constants', place])),
+				: place === preconditionAt
+					? !conditionChanged
+					: own(constants, place) !== undefined &&
+						!changed.includes(pointerOf(['operations', name, 'constants', place])),
 		),
 	);
 }

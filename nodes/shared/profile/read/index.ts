@@ -317,7 +317,7 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 					if (schema !== undefined) context.resources.set(resource, schema);
 				}
 				yield;
-				unfilled.push(...followRequired(reader, entry, name, operation));
+				unfilled.push(...followRequired(reader, entry, name, operation, found));
 				return operation;
 			},
 			BUILT_IN_PROFILE.operations[name],

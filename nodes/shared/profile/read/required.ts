@@ -1,6 +1,7 @@
 import { pointerOf } from '../pointer';
 import {
 	MAX_PROFILE_TEXT,
+	OPERATION_NAMES,
 	OPERATIONS,
 	type NotFollowed,
 	type OperationName,
@@ -8,7 +9,7 @@ import {
 } from '../types';
 import { isIdName } from './answers';
 import { DocumentReader, nameOf, own, ownArray, ownRecord, type Schema } from './document';
-import { parametersOf, requestOf, type DocumentOperation } from './operations';
+import { parametersOf, requestOf, successes, type DocumentOperation } from './operations';
 
 /**
  * What a document's operation requires that its profile does not send: a required header
@@ -148,6 +149,39 @@ function credentialParameters(reader: DocumentReader): Set<string> {
 	return names;
 }
 
+/**
+ * A conditional request's header (RFC 9110) is sent with the validator the resource's read answers
+ * in the header the document declares for it (`If-Match` with the `ETag`, `If-Unmodified-Since`
+ * with `Last-Modified`), read first as an update's or a delete's precondition; whether it is.
+ */
+function followPrecondition(
+	reader: DocumentReader,
+	place: string,
+	name: OperationName,
+	operation: OperationProfile,
+	found: ReadonlyMap<OperationName, DocumentOperation>,
+): boolean {
+	const condition = CONDITIONAL.exec(place)?.[1];
+	const { verb, resource } = OPERATIONS[name];
+	if (condition === undefined || !['update', 'delete'].includes(verb)) return false;
+	const readName = OPERATION_NAMES.find(
+		(other) => OPERATIONS[other].verb === 'get' && OPERATIONS[other].resource === resource,
+	);
+	const read = readName && found.get(readName);
+	if (!read) return false;
+	const validator = condition === 'match' ? 'etag' : 'last-modified';
+	const answered = successes(reader, read.operation).find(({ headers }) => headers.has(validator));
+	if (answered === undefined) return false;
+	operation.precondition = {
+		header: place.slice('/headers/'.length),
+		from: `/headers/${validator}`,
+	};
+	(operation.stated ??= {})[place] = capped(
+		`${read.from}/responses/${answered.status}/headers: ${validator}`,
+	);
+	return true;
+}
+
 /** The query parameters a list's paging fills: its page size, cursor, page number or offset. */
 function pagingPlaces(operation: OperationProfile): string[] {
 	const { paging } = operation.answer;
@@ -177,6 +211,7 @@ export function followRequired(
 	entry: DocumentOperation,
 	name: OperationName,
 	operation: OperationProfile,
+	found: ReadonlyMap<OperationName, DocumentOperation>,
 ): NotFollowed[] {
 	const filled = [...filledPlaces(operation), ...pagingPlaces(operation)];
 	const credential = credentialParameters(reader);
@@ -204,7 +239,9 @@ export function followRequired(
 		operation.path.includes('{id}') &&
 		operation.idAt === undefined &&
 		isIdName(path[path.length - 1], resource);
-	const notFollowed = [...headers];
+	const notFollowed: Part[] = [];
+	for (const part of headers)
+		if (!followPrecondition(reader, part.place, name, operation, found)) notFollowed.push(part);
 	for (const part of [...queries, ...members]) {
 		const { place, path = [], value, evidence } = part;
 		const stated = () =>
