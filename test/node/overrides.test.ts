@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { describeOutput } from '../../nodes/ContentPublishing/actions/service';
 import { BUILT_IN_PROFILE } from '../../nodes/shared/profile/builtIn';
 import { describeGroups } from '../../nodes/shared/profile/describe';
 import {
@@ -8,6 +9,7 @@ import {
 	parseOverrides,
 } from '../../nodes/shared/profile/overrides';
 import { readProfile } from '../../nodes/shared/profile/read';
+import type { Profile } from '../../nodes/shared/profile/types';
 import { overrideExamples } from '../support/docs';
 import { jsonOf, useFakeService } from '../support/fixtures';
 import { startHostileService, type HostileService } from '../support/hostile-documents';
@@ -392,6 +394,27 @@ describe('null in Profile Overrides', () => {
 			),
 		);
 		expect(profile).toEqual(BUILT_IN_PROFILE);
+	});
+
+	it("is in Describe's profile for each optional part the built-in one has and it lacks: given back, the profile is the same", () => {
+		const profile = structuredClone(BUILT_IN_PROFILE);
+		delete profile.operations.createPost.mediaType;
+		delete profile.operations.listPosts.answer.paging?.size;
+		profile.operations.listPages.answer.paging = { style: 'page', page: 'p', first: 1 };
+		delete profile.webhooks.events;
+		delete profile.webhooks.registration.active;
+		delete profile.webhooks.signature.idHeader;
+		const described = describeOutput(profile).profile as Profile;
+		// A paging of another style replaces the built-in one whole: none of its parts needs a null.
+		expect(described.operations.listPages.answer.paging).toEqual({
+			style: 'page',
+			page: 'p',
+			first: 1,
+		});
+		expect(applyOverrides(BUILT_IN_PROFILE, parseOverrides(JSON.stringify(described)))).toEqual({
+			...profile,
+			overridden: expect.any(Array) as unknown,
+		});
 	});
 });
 

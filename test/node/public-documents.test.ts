@@ -12,7 +12,7 @@ import {
 	requestOf,
 	successes,
 } from '../../nodes/shared/profile/read/operations';
-import { OWN_HEADERS } from '../../nodes/shared/profile/read/required';
+import { OWN_HEADERS } from '../../nodes/shared/profile/shape';
 import type { Paging } from '../../nodes/shared/profile/types';
 
 /**

@@ -1,364 +1,29 @@
-import { pathProblem } from '../origin';
+import type { IDataObject } from 'n8n-workflow';
+
 import { BUILT_IN_PROFILE } from './builtIn';
 import { isRecord, own, pointerOf, readAt, setOwn } from './pointer';
 import { LISTED_VALUES } from './read/fields';
 import { VERBS } from './read/operations';
-import { filledPlaces, isFilled, OWN_HEADERS } from './read/required';
-import { webhookWeakness } from './signing';
+import { filledPlaces, isFilled } from './read/required';
 import {
-	BUILT_IN_EVENTS,
-	HTTP_METHODS,
-	MAX_PROFILE_TEXT,
+	checkProfile,
 	OPERATION_NAMES,
 	OPERATIONS,
-	type JobState,
-	type OperationName,
-	type OperationProfile,
-	type Profile,
-} from './types';
+	OverrideError,
+	problem,
+	PROFILE,
+	type Shape,
+} from './shape';
+import { webhookWeakness } from './signing';
+import type { OperationName, OperationProfile, Profile } from './types';
 
 /**
  * The credential's Profile Overrides (docs/service.md): merged over the profile the node read and
  * checked as a whole before any request, an error naming the JSON path and what is allowed there.
  */
 
-class OverrideError extends Error {}
-
 const MAX_OVERRIDES_LENGTH = 64 * 1024;
-const MAX_LIST = 64;
 const MAX_DEPTH = 12;
-
-/** A check of a value; `single`: a list of places, which a single place given alone stands for. */
-type Check = ((value: unknown, path: string[]) => OverrideError | undefined) & { single?: true };
-/** A check, or an object as the checks of its properties; a key ending in `?` may be absent. */
-type Shape = Check | { [key: string]: Shape };
-
-function problem(path: string[], allowed: string): OverrideError {
-	return new OverrideError(`Profile Overrides ${pointerOf(path) || '/'}: ${allowed}`);
-}
-
-const text =
-	(pattern?: RegExp, what = 'a text'): Check =>
-	(value, path) =>
-		typeof value !== 'string' || pattern?.test(value) === false
-			? problem(path, `must be ${what}`)
-			: value.length > MAX_PROFILE_TEXT
-				? problem(path, `must be at most ${MAX_PROFILE_TEXT} characters long`)
-				: undefined;
-const leaf =
-	(test: (value: unknown) => boolean, what: string): Check =>
-	(value, path) =>
-		test(value) ? undefined : problem(path, `must be ${what}`);
-const oneOf = (...values: readonly unknown[]) =>
-	leaf((value) => values.includes(value), `one of ${values.join(', ')}`);
-const bool = leaf((value) => typeof value === 'boolean', 'true or false');
-const integer = (min: number, max: number) =>
-	leaf(
-		(value) => Number.isInteger(value) && Number(value) >= min && Number(value) <= max,
-		`a whole number from ${min} to ${max}`,
-	);
-/** A list or an object each of whose entries passes `entry`; `null` removes an object's entry. */
-function each(container: (value: unknown) => value is object, what: string, entry: Shape): Check {
-	const check = checkOf(entry);
-	return (value, path) =>
-		!container(value)
-			? problem(path, `must be ${what}`)
-			: Object.entries(value)
-					.map(([key, item]) => (removed(value, key) ? undefined : check(item, [...path, key])))
-					.find(Boolean);
-}
-
-/** Removes an object's member that is `null` (what the overrides remove); whether it did. */
-function removed(value: object, key: string): boolean {
-	if (Array.isArray(value) || own(value, key) !== null) return false;
-	delete (value as Record<string, unknown>)[key];
-	return true;
-}
-const list = (entry: Shape) =>
-	each(
-		(value): value is unknown[] => Array.isArray(value) && value.length <= MAX_LIST,
-		`a list of at most ${MAX_LIST} entries`,
-		entry,
-	);
-const record = (entry: Shape) => each(isRecord, 'an object', entry);
-
-function either(what: string, ...shapes: Shape[]): Check {
-	const checks = shapes.map(checkOf);
-	return (value, path) =>
-		checks.some((check) => check(value, path) === undefined) ? undefined : problem(path, what);
-}
-
-function checkOf(shape: Shape): Check {
-	if (typeof shape === 'function') return shape;
-	const fields = Object.entries(shape).map(([key, inner]) => ({
-		key: key.replace(/\?$/, ''),
-		optional: key.endsWith('?'),
-		check: checkOf(inner),
-	}));
-	const known = fields.map(({ key }) => key);
-	return (value, path) => {
-		if (!isRecord(value)) return problem(path, 'must be an object');
-		const unknown = Object.keys(value).find((key) => !known.includes(key));
-		return (
-			fields
-				.map(({ key, optional, check }) => {
-					if (check.single && typeof value[key] === 'string') value[key] = [value[key]];
-					if (optional && removed(value, key)) return undefined;
-					if (value[key] === undefined)
-						return optional ? undefined : problem([...path, key], 'is missing');
-					const found = check(value[key], [...path, key]);
-					return found && value[key] === null
-						? problem([...path, key], 'is required here: null cannot remove it')
-						: found;
-				})
-				.find(Boolean) ??
-			(unknown === undefined
-				? undefined
-				: problem(
-						[...path, unknown],
-						`is not a part of the profile here; known: ${known.join(', ')}`,
-					))
-		);
-	};
-}
-
-// A JSON Pointer into an object; `""` is the object itself.
-const pointer = text(/^(\/[^/]*)*$/, 'a JSON Pointer such as "/status" ("" for the object itself)');
-const pointers = Object.assign(list(pointer), { single: true as const });
-// Where an answer's values are: its body, or one of its headers.
-const location = text(
-	/^(\/body(\/[^/]*)*|\/headers\/[a-z0-9-]+)$/,
-	'a location in the answer such as "/body/data" or "/headers/link"',
-);
-const locations = Object.assign(list(location), { single: true as const });
-// Where a request's values go: its body (objects below it, `-` for each entry of a list), or one query parameter.
-const requestLocation = text(
-	/^(\/body(\/[^/]+)+|\/query\/[^/]+)$/,
-	'a place in the request such as "/body/input/text", "/body/tweets/-/text" or "/query/page_id"',
-);
-// A plain path below the Base URL (the document's paths follow the same rule) with at most one `{id}`.
-const apiPath: Check = (value, path) => {
-	const why =
-		typeof value !== 'string'
-			? 'it is not a text'
-			: (pathProblem(value) ??
-				(/[{}]/.test(value.replace('{id}', ''))
-					? 'it has braces other than one "{id}"'
-					: undefined));
-	return why === undefined
-		? undefined
-		: problem(path, `must be a path below the Base URL such as "/v1/posts/{id}" (${why})`);
-};
-const name = text(/^[A-Za-z0-9_.\-[\]$@]+$/, 'a parameter or property name');
-const header = text(/^[a-z0-9-]+$/, 'a lower-case header name');
-const reference = either(
-	'must be {"job": location}, {"id": location} or {"address": location}',
-	{ job: pointer },
-	{ id: pointer },
-	{ address: location },
-);
-
-// Members of a condition on a delivery, or beside a parameter's value: real ones have one to three.
-const MAX_PAIRS = 8;
-// A condition on a delivery: places in it and the text each must be, or whether it is present.
-const conditions: Check = (value, path) => {
-	if (!isRecord(value) || Object.keys(value).length === 0)
-		return problem(path, 'must be an object of places in the delivery and their values');
-	if (Object.keys(value).length > MAX_PAIRS)
-		return problem(path, `must hold at most ${MAX_PAIRS} places`);
-	for (const [place, wanted] of Object.entries(value)) {
-		const at = [...path, place];
-		const wrong = location(place, at);
-		if (wrong !== undefined) return wrong;
-		if (typeof wanted !== 'boolean' && text()(wanted, at) !== undefined)
-			return problem(at, 'must be a text the value must be, or true (present) or false (absent)');
-	}
-	return undefined;
-};
-const meaning = either(
-	'must be an event\'s name, or {"event": name, "when": {"/body/action": "completed"}}',
-	text(),
-	{ event: text(), when: conditions },
-);
-
-/** Constants by place: a member of the body, a query parameter or a header, each a short scalar. */
-const constants: Check = (value, path) => {
-	if (!isRecord(value) || Object.keys(value).length > MAX_LIST)
-		return problem(path, `must be an object of at most ${MAX_LIST} places and their values`);
-	for (const [place, constant] of Object.entries(value)) {
-		if (removed(value, place)) continue;
-		const at = [...path, place];
-		const header = /^\/headers\/([a-z0-9-]+)$/.exec(place)?.[1];
-		if (header === undefined && requestLocation(place, at) !== undefined)
-			return problem(
-				at,
-				'must be a place in the request such as "/body/data/type", "/query/version" or "/headers/x-api-version"',
-			);
-		if (header !== undefined && OWN_HEADERS.test(header))
-			return problem(at, 'is a header the node sets itself: it cannot be a constant');
-		if (!['string', 'number', 'boolean'].includes(typeof constant))
-			return problem(at, 'must be a text, a number, or true or false');
-		if (String(constant).length > MAX_PROFILE_TEXT)
-			return problem(at, `must be at most ${MAX_PROFILE_TEXT} characters long`);
-	}
-	return undefined;
-};
-
-const operation: Shape = {
-	method: oneOf(...HTTP_METHODS),
-	path: apiPath,
-	from: text(),
-	'mediaType?': text(
-		/^application\/(json|x-www-form-urlencoded|[\w.-]+\+json)$/i,
-		'application/json, a +json type such as application/vnd.api+json, or application/x-www-form-urlencoded',
-	),
-	fields: record({
-		to: either(
-			'must be a place in the request such as "/body/input/text", or null',
-			requestLocation,
-			(value, path) => (value === null ? undefined : problem(path, 'must be null')),
-		),
-		'why?': text(),
-		'values?': record(text()),
-		'negate?': bool,
-		'beside?': (value: unknown, path: string[]) =>
-			isRecord(value) &&
-			Object.keys(value).length <= MAX_PAIRS &&
-			Object.entries(value).every(
-				([member, constant]) =>
-					name(member, path) === undefined &&
-					['string', 'number', 'boolean'].includes(typeof constant) &&
-					String(constant).length <= MAX_PROFILE_TEXT,
-			)
-				? undefined
-				: problem(
-						path,
-						`must be an object of at most ${MAX_PAIRS} names and their texts, numbers or true/false, such as {"type": "pages"}`,
-					),
-		'from?': text(),
-	}),
-	'idempotency?': { header: name, 'firstSent?': name, 'from?': text() },
-	'replaces?': { keep: list(name) },
-	'constants?': constants,
-	'idAt?': requestLocation,
-	'stated?': record(text()),
-	'precondition?': {
-		header: (value, path) =>
-			header(value, path) ??
-			(OWN_HEADERS.test(String(value))
-				? problem(path, 'is a header the node sets itself: it cannot carry a precondition')
-				: undefined),
-		from: location,
-	},
-	answer: {
-		'resource?': locations,
-		'items?': locations,
-		'itemId?': pointer,
-		'paging?': {
-			style: oneOf('none', 'cursor', 'after', 'page', 'offset', 'link'),
-			'size?': name,
-			'max?': integer(1, 1000),
-			'cursor?': name,
-			'next?': locations,
-			'more?': location,
-			'page?': name,
-			'first?': integer(0, 1),
-			'offset?': name,
-			'from?': text(),
-		},
-		'jobs?': list(reference),
-		'from?': text(),
-	},
-};
-
-const checkProfile = checkOf({
-	source: text(),
-	operations: Object.fromEntries(OPERATION_NAMES.map((key) => [key, operation])),
-	jobs: {
-		id: pointers,
-		completion: either(
-			'must be {"by": "status", "status": [pointers], "states": {value: state}} or {"by": "flag", "done": [pointers]}',
-			{
-				by: oneOf('status'),
-				status: pointers,
-				states: record(
-					oneOf(...(['pending', 'scheduled', 'succeeded', 'failed'] satisfies JobState[])),
-				),
-			},
-			{ by: oneOf('flag'), done: pointers },
-		),
-		result: pointers,
-		error: pointers,
-		errorMessage: pointers,
-		errorCode: pointers,
-		kind: pointers,
-		media: list(text()),
-		from: text(),
-	},
-	errors: {
-		message: locations,
-		code: locations,
-		details: locations,
-		detailField: list(name),
-		detailMessage: list(name),
-		detailCode: list(name),
-		from: text(),
-	},
-	webhooks: {
-		'events?': list(text()),
-		wildcard: bool,
-		meanings: Object.fromEntries(BUILT_IN_EVENTS.map((event) => [event, list(meaning)])),
-		registration: {
-			url: pointer,
-			events: pointer,
-			'active?': pointer,
-			'negated?': bool,
-			'maxUrlLength?': integer(1, 8000),
-		},
-		secret: either(
-			'must be {"by": "node"}, {"by": "service", "at": pointer} or {"by": "none"}',
-			{ by: oneOf('node', 'none') },
-			{ by: oneOf('service'), at: pointer, 'pattern?': text() },
-		),
-		delivery: {
-			type: locations,
-			id: locations,
-			time: locations,
-			data: locations,
-			jobs: list(reference),
-			post: pointers,
-		},
-		signature: {
-			header,
-			format: oneOf('plain', 'prefixed', 'stripe', 'standard'),
-			'prefix?': text(),
-			algorithm: oneOf('sha256', 'sha512', 'sha1'),
-			encoding: oneOf('hex', 'base64'),
-			signed: list(
-				either(
-					'must be "id", "timestamp", "body", "url", "form" or {"text": …}',
-					oneOf('id', 'timestamp', 'body', 'url', 'form'),
-					{ text: text() },
-				),
-			),
-			separator: text(),
-			'timestampHeader?': header,
-			'idHeader?': header,
-			secretEncoding: oneOf('text', 'whsec'),
-			'key?': oneOf('secret', 'apiKey'),
-		},
-		from: text(),
-	},
-	notFollowed: list({
-		part: text(),
-		why: text(),
-		'operation?': oneOf(...OPERATION_NAMES),
-		'of?': text(),
-		// A place holds a name of the document, which may be as long as a text.
-		'place?': leaf((value) => typeof value === 'string', 'a text'),
-	}),
-	'overridden?': list(text()),
-});
 
 /** Places given as their location alone, or null. */
 function expandShorthands(operations: unknown): void {
@@ -385,6 +50,9 @@ function expandShorthands(operations: unknown): void {
 const OVERRIDES = "the credential's Profile Overrides";
 /** What Describe's profile says of its reading, not how to send: taken and left as read, so that it can be copied whole. */
 const DESCRIBED_ONLY = ['source', 'notFollowed', 'overridden'];
+const SETTABLE = Object.keys(PROFILE).filter(
+	(key) => !DESCRIBED_ONLY.includes(key.replace(/\?$/, '')),
+);
 
 /** Reads the credential's Profile Overrides text: empty is none. */
 export function parseOverrides(raw: unknown): Record<string, unknown> | undefined {
@@ -409,10 +77,10 @@ export function parseOverrides(raw: unknown): Record<string, unknown> | undefine
 		Object.entries(value).filter(([key]) => !DESCRIBED_ONLY.includes(key)),
 	);
 	for (const key of Object.keys(overrides))
-		if (!['operations', 'jobs', 'errors', 'webhooks'].includes(key))
+		if (!SETTABLE.includes(key))
 			throw problem(
 				[key],
-				`is not a part of the profile that can be set; known: operations, jobs, errors, webhooks (and ${DESCRIBED_ONLY.join(', ')}, which Describe outputs and overrides leave as read)`,
+				`is not a part of the profile that can be set; known: ${SETTABLE.join(', ')} (and ${DESCRIBED_ONLY.join(', ')}, which Describe outputs and overrides leave as read)`,
 			);
 	for (const key of Object.keys(overrides.operations ?? {}))
 		if (key !== EVERY && !(OPERATION_NAMES as readonly string[]).includes(key))
@@ -490,12 +158,8 @@ function checkFieldNames(operation: string, fields: unknown): void {
  * sets otherwise than `base` has it (so the profile Describe outputs, given back, changes nothing).
  */
 function merge(base: unknown, change: unknown, path: string[], changed: string[]): unknown {
-	// An object of another kind (a completion by a flag, not a status; another paging style) replaces it.
-	const otherKind = ['by', 'style'].some(
-		(key) =>
-			own(change, key) !== undefined && ![undefined, own(change, key)].includes(own(base, key)),
-	);
-	if (isRecord(change) && (!isRecord(base) || otherKind)) return merge({}, change, path, changed);
+	if (isRecord(change) && (!isRecord(base) || otherKind(base, change)))
+		return merge({}, change, path, changed);
 	if (!isRecord(base) || !isRecord(change)) {
 		if (JSON.stringify(base ?? null) !== JSON.stringify(change)) changed.push(pointerOf(path));
 		return change;
@@ -504,6 +168,37 @@ function merge(base: unknown, change: unknown, path: string[], changed: string[]
 	for (const [key, value] of Object.entries(change))
 		setOwn(merged, key, merge(own(base, key), value, [...path, key], changed));
 	return merged;
+}
+
+/** An object of another kind (a completion by a flag, not a status; another paging style): it replaces `base` whole. */
+function otherKind(base: unknown, change: unknown): boolean {
+	return ['by', 'style'].some(
+		(key) =>
+			own(change, key) !== undefined && ![undefined, own(change, key)].includes(own(base, key)),
+	);
+}
+
+/**
+ * The profile with `null` for each optional part the built-in profile has and it lacks (a
+ * service that signs no timestamp, lists no events): copied into Profile Overrides, it removes
+ * them again, rather than leaving the built-in ones in place.
+ */
+export function withRemovals(
+	profile: unknown,
+	base: unknown = BUILT_IN_PROFILE,
+	shape: Shape = PROFILE,
+): unknown {
+	const parts = typeof shape === 'function' ? shape.parts : shape;
+	if (parts === undefined || !isRecord(profile) || !isRecord(base) || otherKind(base, profile))
+		return profile;
+	const copy = { ...profile };
+	for (const [key, inner] of Object.entries(parts)) {
+		const name = key.replace(/\?$/, '');
+		if (own(profile, name) !== undefined)
+			copy[name] = withRemovals(profile[name], own(base, name), inner) as IDataObject;
+		else if (key.endsWith('?') && own(base, name) !== undefined) copy[name] = null;
+	}
+	return copy;
 }
 
 /** The credential's overrides, parsed and checked over `base`, or what is wrong with them. */

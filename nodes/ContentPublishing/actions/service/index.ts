@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { BUILT_IN_PROFILE } from '../../../shared/profile/builtIn';
 import { describeGroups, shortened } from '../../../shared/profile/describe';
+import { withRemovals } from '../../../shared/profile/overrides';
 import type { Profile } from '../../../shared/profile/types';
 import type { Operation } from '../types';
 
@@ -21,23 +21,8 @@ export function describeOutput(read: Profile): IDataObject {
 		summary: groups.flatMap(([, lines]) => lines),
 		summaryByResource: Object.fromEntries(groups),
 		notFollowed: profile.notFollowed as unknown as IDataObject[],
-		profile: withRemovals(profile) as unknown as IDataObject,
+		profile: withRemovals(profile) as IDataObject,
 	};
-}
-
-/**
- * The profile with `null` for each header of the built-in signature it has none of (a service
- * that signs no timestamp): copied into Profile Overrides, it removes them again, rather than
- * leaving the built-in ones in place.
- */
-function withRemovals(profile: Profile): Profile {
-	const { signature } = profile.webhooks;
-	const removed = (['timestampHeader', 'idHeader'] as const).filter(
-		(header) => BUILT_IN_PROFILE.webhooks.signature[header] !== undefined && !(header in signature),
-	);
-	if (removed.length === 0) return profile;
-	const nulls = Object.fromEntries(removed.map((header) => [header, null]));
-	return { ...profile, webhooks: { ...profile.webhooks, signature: { ...signature, ...nulls } } };
 }
 
 export const operations = { describe };

@@ -1,4 +1,5 @@
 import { pointerOf } from '../pointer';
+import { OWN_HEADERS } from '../shape';
 import {
 	MAX_PROFILE_TEXT,
 	OPERATION_NAMES,
@@ -18,10 +19,6 @@ import { parametersOf, requestOf, successes, type DocumentOperation } from './op
  * refused, so what the document states is sent, and each other part is listed as not followed,
  * with what an override would send.
  */
-
-/** Headers the node sets itself (the key, the media types, the length) or that steer the connection. */
-export const OWN_HEADERS =
-	/^(authorization|proxy-authorization|cookie|host|accept|content-type|content-length|transfer-encoding|connection|te|upgrade|expect)$/;
 
 // Body members are followed this many objects down: the node's places go three levels deep.
 const MAX_DEPTH = 4;

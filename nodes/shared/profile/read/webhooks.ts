@@ -182,7 +182,7 @@ function secretPolicy(
 	// The node's own secret only where the document places it: an open body takes any field, so a
 	// `secret` there is the built-in guess, and the service's documented secret counts first.
 	const placed = create.fields.secret;
-	if (placed?.to && !placed.from.startsWith('built-in')) return { by: 'node' };
+	if (placed?.to && !placed.from?.startsWith('built-in')) return { by: 'node' };
 	for (const [name, property] of reader.shape(answer)?.properties ?? []) {
 		reader.spend();
 		const normalized = normalizeName(name);
