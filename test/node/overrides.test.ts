@@ -263,6 +263,11 @@ it.each([
 		'/operations/listPosts/answer/paging/sise: is not a part of the profile here; known: style, size, max',
 	],
 	[
+		'a paging style without its own parts',
+		'{"operations": {"listPosts": {"answer": {"paging": {"style": "page"}}}}}',
+		'/operations/listPosts/answer/paging/page: is missing: a style "page" needs it',
+	],
+	[
 		'a list Describe shortened',
 		'{"webhooks": {"events": ["a.done", "… and 3 more"]}}',
 		'/webhooks/events/1: is where Describe shortened a long list',

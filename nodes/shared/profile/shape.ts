@@ -136,8 +136,8 @@ function either<S extends Shape[]>(what: string, ...shapes: S): Check<Infer<S[nu
 
 /**
  * An object of several kinds, told apart by its `tag` (a paging's `style`): the parts of `before`
- * and `after`, and those of its kind. The check takes each kind's parts as optional, whatever the
- * kind: only the type tells which a kind has.
+ * and `after`, and those of its kind, which it must have (a `"style": "page"` without its `page`
+ * would page by nothing). Another kind's parts are let pass.
  */
 function kinds<
 	Tag extends string,
@@ -154,7 +154,18 @@ function kinds<
 		...Object.fromEntries(optional),
 		...after,
 	};
-	const check: Test = checkOf(parts);
+	const flat: Test = checkOf(parts);
+	const check: Test = (value, path) => {
+		const found = flat(value, path);
+		if (found !== undefined || !isRecord(value)) return found;
+		const kind = String(value[tag]);
+		const missing = Object.keys(variants[kind] ?? {}).find(
+			(key) => !key.endsWith('?') && value[key] === undefined,
+		);
+		return missing === undefined
+			? undefined
+			: problem([...path, missing], `is missing: a ${tag} "${kind}" needs it`);
+	};
 	return Object.assign(check, { parts });
 }
 type Kinds<Tag extends string, C extends Parts, V> = {
