@@ -5,7 +5,8 @@
  *   node scripts/trim-openapi.mjs <source.json> <fixture.json> ['get /path' ...]
  *
  * Without operations it takes those listed for the fixture's file in expected.json beside it: its
- * lists, and for each of its `decisions` the resource's read and its update.
+ * lists, for each of its `decisions` the resource's read and its update, each of its `jobs`' read
+ * and each of its `webhooks`' registration.
  * To keep fixtures small it drops `x-` extensions and examples, and replaces a schema reached only
  * through more than MAX_SCHEMA_HOPS `$ref`s from the response with `{ "type": "object" }`; names,
  * types, formats and descriptions are left as the API's owner wrote them. A schema the test needs
@@ -120,6 +121,8 @@ function operationsFromExpected(fixture) {
 			['get', decision.path],
 			[decision.update, decision.path],
 		]),
+		...(entry.jobs ?? []).map((job) => ['get', job.path]),
+		...(entry.webhooks ?? []).map((webhook) => [webhook.method, webhook.path]),
 	];
 }
 

@@ -3,7 +3,8 @@
  * the node: every listed operation is in its document, and every location and parameter the
  * expectation names is described there (the items location as an array), unless the entry lists it
  * under `undocumented` (the API's reference has it, its document does not), in which case it must
- * indeed be missing.
+ * indeed be missing; each job's status (with both values) and id are in its read's answer, and
+ * each webhook registration's address and events in its request.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -39,6 +40,21 @@ interface ExpectedApi {
 	api: string;
 	file: string;
 	lists: ExpectedList[];
+	jobs?: Array<{
+		path: string;
+		status: string;
+		succeeded: string;
+		failed: string;
+		id?: string;
+		why: string;
+	}>;
+	webhooks?: Array<{
+		path: string;
+		method: string;
+		url: string;
+		events: string | null;
+		why: string;
+	}>;
 }
 
 const isJson = (value: unknown): value is Json =>
@@ -82,13 +98,17 @@ function alternatives(document: Json, schema: unknown, seen = new Set<unknown>()
 	return [resolved, ...parts.flatMap((part) => alternatives(document, part, seen))];
 }
 
-/** The schemas found at a /body/... pointer, following properties through compositions. */
+/**
+ * The schemas found at a /body/... pointer, following properties through compositions; `-` is
+ * each entry of a list.
+ */
 function schemasAt(document: Json, bodySchema: unknown, segments: string[]): unknown[] {
 	if (segments.length === 0) return alternatives(document, bodySchema);
 	const [segment, ...rest] = segments;
 	return alternatives(document, bodySchema).flatMap((schema) => {
-		const property = field(field(schema, 'properties'), segment);
-		return property === undefined ? [] : schemasAt(document, property, rest);
+		const property = field(schema, segment === '-' ? 'items' : 'properties');
+		const next = segment === '-' ? property : field(property, segment);
+		return next === undefined ? [] : schemasAt(document, next, rest);
 	});
 }
 
@@ -107,11 +127,39 @@ function successResponse(document: Json, operation: unknown): Json {
 	return response;
 }
 
-function bodySchema(document: Json, response: Json): unknown {
-	const content = field(response, 'content');
-	const json = Object.keys(isJson(content) ? content : {}).find((type) => /json/.test(type));
+/** The schema of a response's or a request's JSON (or form) body. */
+function bodySchema(document: Json, response: unknown): unknown {
+	const content = field(deref(document, response), 'content');
+	const json = Object.keys(isJson(content) ? content : {}).find((type) => /json|form/.test(type));
 	return json === undefined ? undefined : field(field(content, json), 'schema');
 }
+
+const segmentsOf = (pointer: string) =>
+	pointer
+		.split('/')
+		.slice(1)
+		.map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+
+/** The schemas at a pointer into a resource the body is, or holds in one property (`data`). */
+function inResource(document: Json, body: unknown, pointer: string): unknown[] {
+	const direct = schemasAt(document, body, segmentsOf(pointer));
+	if (direct.length > 0) return direct;
+	const envelopes = alternatives(document, body).flatMap((schema) =>
+		Object.keys(Object(field(schema, 'properties'))),
+	);
+	return envelopes.flatMap((envelope) =>
+		schemasAt(document, body, [envelope, ...segmentsOf(pointer)]),
+	);
+}
+
+/** Whether a status schema lists a value (its enum) or names it in its description. */
+const hasValue = (schema: unknown, value: string) => {
+	const values = field(schema, 'enum');
+	return (
+		(Array.isArray(values) && values.includes(value)) ||
+		String(field(schema, 'description') ?? '').includes(value)
+	);
+};
 
 /** Whether the answer's description has the location: a body property, or a declared header. */
 function describes(document: Json, response: Json, location: string): boolean {
@@ -199,5 +247,35 @@ describe('public OpenAPI fixtures', () => {
 				}
 			},
 		);
+
+		it('names job statuses and webhook registrations the document describes', () => {
+			for (const job of api.jobs ?? []) {
+				const read = field(field(document.paths, job.path), 'get');
+				const body = bodySchema(document, successResponse(document, read));
+				const status = inResource(document, body, job.status);
+				expect({
+					job: job.path,
+					succeeded: status.some((schema) => hasValue(schema, job.succeeded)),
+					failed: status.some((schema) => hasValue(schema, job.failed)),
+					id: job.id === undefined || inResource(document, body, job.id).length > 0,
+					why: job.why.length > 20,
+				}).toEqual({ job: job.path, succeeded: true, failed: true, id: true, why: true });
+			}
+			for (const webhook of api.webhooks ?? []) {
+				const registration = field(
+					field(document.paths, webhook.path),
+					webhook.method.toLowerCase(),
+				);
+				const body = bodySchema(document, field(registration, 'requestBody'));
+				const at = (pointer: string | null) =>
+					pointer === null || schemasAt(document, body, segmentsOf(pointer)).length > 0;
+				expect({
+					webhook: webhook.path,
+					url: at(webhook.url),
+					events: at(webhook.events),
+					why: webhook.why.length > 20,
+				}).toEqual({ webhook: webhook.path, url: true, events: true, why: true });
+			}
+		});
 	});
 });

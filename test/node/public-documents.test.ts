@@ -1,19 +1,23 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { pointerOf } from '../../nodes/shared/profile/pointer';
+import { BUILT_IN_PROFILE } from '../../nodes/shared/profile/builtIn';
+import { own, pointerOf } from '../../nodes/shared/profile/pointer';
 import { readListOperation } from '../../nodes/shared/profile/read';
 import { idOf, resourcePath } from '../../nodes/shared/profile/read/answers';
 import { DocumentReader, type OpenApiDocument } from '../../nodes/shared/profile/read/document';
+import { MAX_REQUEST_FIELDS, placeParameters } from '../../nodes/shared/profile/read/fields';
+import { readJobs } from '../../nodes/shared/profile/read/jobs';
 import {
 	findOperation,
 	operationsOf,
 	parametersOf,
 	requestOf,
 	successes,
+	type DocumentOperation,
 } from '../../nodes/shared/profile/read/operations';
 import { OWN_HEADERS } from '../../nodes/shared/profile/shape';
-import type { Paging } from '../../nodes/shared/profile/types';
+import type { JobState, Paging, Profile } from '../../nodes/shared/profile/types';
 
 /**
  * The node's reading of lists against OpenAPI documents their APIs' owners publish, which no one
@@ -47,6 +51,17 @@ interface Expected {
 		requiredHeaders: string[];
 		id: string;
 	}>;
+	/**
+	 * A resource the client polls until it is done (its read, as the document writes the path): its
+	 * status as a pointer into the resource, one value that means it succeeded and one that it
+	 * failed, and its id where the resource carries one.
+	 */
+	jobs?: Array<{ path: string; status: string; succeeded: string; failed: string; id?: string }>;
+	/**
+	 * A webhook registration: where its body takes the address and the list of event names (null:
+	 * the reference names no such list), as pointers into the body, `-` for each entry of a list.
+	 */
+	webhooks?: Array<{ path: string; method: string; url: string; events: string | null }>;
 }
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'public-openapi');
@@ -122,18 +137,10 @@ const outcome = (read: string | undefined, wanted: string): Outcome =>
  * that is its id (in the resource its read answers with, out of any envelope).
  */
 function decide(document: OpenApiDocument, decision: Expected['decisions'][number]) {
-	// The reader's own budget for a whole document.
-	const reader = new DocumentReader(document, 400_000);
-	const reading = operationsOf(reader);
-	let next = reading.next();
-	while (next.done !== true) next = reading.next();
-	const at = (method: string) =>
-		next.value.find(({ from }) => from === `#${pointerOf(['paths', decision.path, method])}`);
-	const read = at('get');
-	const update = at(decision.update.toLowerCase());
-	if (read === undefined || update === undefined)
-		throw new Error(`the fixture lacks GET or ${decision.update} ${decision.path}`);
-	const found = findOperation(reader, next.value, 'updatePost', {
+	const { reader, operations, at } = readerOf(document);
+	const read = at(decision.path, 'get');
+	const update = at(decision.path, decision.update);
+	const found = findOperation(reader, operations, 'updatePost', {
 		method: 'PATCH',
 		path: read.path,
 	});
@@ -157,22 +164,139 @@ function decide(document: OpenApiDocument, decision: Expected['decisions'][numbe
 	};
 }
 
+/** A document's reader, with the reader's own budget for a whole document, and its operations. */
+function readerOf(document: OpenApiDocument) {
+	const reader = new DocumentReader(document, 400_000);
+	const reading = operationsOf(reader);
+	let next = reading.next();
+	while (next.done !== true) next = reading.next();
+	const operations = next.value;
+	/** The operation at a path as the document writes it. */
+	const at = (path: string, method: string): DocumentOperation => {
+		const found = operations.find(
+			({ from }) => from === `#${pointerOf(['paths', path, method.toLowerCase()])}`,
+		);
+		if (found === undefined) throw new Error(`the fixture lacks ${method} ${path}`);
+		return found;
+	};
+	return { reader, operations, at };
+}
+
+/**
+ * The decisions the node's reader makes for the node's Job → Get, as the profile's reading makes
+ * them with the job's read where the built-in path is: where its status is, the state each of two
+ * values means, and where its id is. A value mapped to no state is said not followed: it counts as
+ * pending, and a wait that ends at its time limit says so and names the override that maps it.
+ */
+function decideJob(document: OpenApiDocument, job: NonNullable<Expected['jobs']>[number]) {
+	const { reader, operations, at } = readerOf(document);
+	const found = findOperation(reader, operations, 'getJob', {
+		method: 'GET',
+		path: at(job.path, 'get').path,
+	});
+	const answer = found && successes(reader, found.operation)[0]?.schema;
+	const schema = reader.at(answer, resourcePath(reader, answer, new Set(), 'job'));
+	const notFollowed: Profile['notFollowed'] = [];
+	const jobs = readJobs(reader, schema, found, notFollowed);
+	// Without a job schema the built-in jobs stand in, unsaid; otherwise what is not followed is said.
+	const said = (of: string) =>
+		jobs === BUILT_IN_PROFILE.jobs || notFollowed.some((entry) => entry.of === of);
+	const { completion } = jobs;
+	const status = said('/jobs/completion/status')
+		? undefined
+		: completion.by === 'status'
+			? completion.status[0]
+			: `done at ${completion.done.join(', ')}`;
+	const state = (value: string, wanted: JobState): Outcome =>
+		status === undefined
+			? 'not followed'
+			: completion.by === 'status'
+				? outcome(own(completion.states, value) as JobState | undefined, wanted)
+				: 'wrong';
+	return {
+		'job status': outcome(status, job.status),
+		'job succeeded': state(job.succeeded, 'succeeded'),
+		'job failed': state(job.failed, 'failed'),
+		...(job.id === undefined
+			? {}
+			: { 'job id': outcome(said('/jobs/id') ? undefined : jobs.id[0], job.id) }),
+	};
+}
+
+/**
+ * The decisions the node's reader makes for a webhook registration, by the rules that place the
+ * node's Webhook → Create fields, given the registration's path: where the address and the events
+ * go. A place the document does not give (the built-in name in a body that takes any field, or
+ * none) is said not followed; where the reference names no list of events, no place is right.
+ */
+function decideWebhook(
+	document: OpenApiDocument,
+	webhook: NonNullable<Expected['webhooks']>[number],
+) {
+	const { reader, operations, at } = readerOf(document);
+	const found = findOperation(reader, operations, 'createWebhook', {
+		method: 'POST',
+		path: at(webhook.path, webhook.method).path,
+	});
+	const shape = found && requestOf(reader, found.operation)?.shape;
+	// The reading of an operation whose request has more fields is not followed as a whole.
+	const placing =
+		found === undefined || (shape?.properties.size ?? 0) > MAX_REQUEST_FIELDS
+			? undefined
+			: placeParameters(
+					reader,
+					'body',
+					shape,
+					BUILT_IN_PROFILE.operations.createWebhook.fields,
+					`${found.from}/requestBody`,
+				);
+	let next = placing?.next();
+	while (placing !== undefined && next?.done !== true) next = placing.next();
+	const fields = next?.done === true ? next.value : {};
+	/** Where the registration's body takes a field; null where the document says it has no place. */
+	const place = (field: string) => {
+		const placed = fields[field];
+		if (placed === undefined || placed.from.startsWith('built-in')) return undefined;
+		return placed.to === null ? null : placed.to.replace(/^\/body(?=\/)/, '');
+	};
+	const url = place('url');
+	const events = place('events');
+	return {
+		'webhook url': outcome(url ?? undefined, webhook.url),
+		'webhook events':
+			webhook.events === null
+				? events === undefined
+					? 'not followed'
+					: events === null
+						? 'right'
+						: 'wrong'
+				: outcome(events ?? undefined, webhook.events),
+	};
+}
+
 /**
  * Beyond lists: for one resource of each document, what its update is (method and operation), the
- * media type its body goes as, the header parameters it requires and the property that is its id,
- * each written by hand from the API's reference (expected.json, `decisions`, the page in `why`).
+ * media type its body goes as, the header parameters it requires and the property that is its id;
+ * for each job-like resource, where its status is, what a success and a failure of it mean and where
+ * its id is; for each webhook registration, where the address and the events go. Each is written
+ * by hand from the API's reference (expected.json: `decisions`, `jobs`, `webhooks`, the page in
+ * `why`).
  */
 describe('decisions for single resources of public documents', () => {
-	it("reads each resource's update, media type, required headers and id as the references say", () => {
-		const results = expected.flatMap(({ api, file, decisions }) => {
+	it("reads each resource's update, media type, required headers and id, jobs and webhook registrations as the references say", () => {
+		const results = expected.flatMap(({ api, file, decisions, jobs = [], webhooks = [] }) => {
 			const document = JSON.parse(
 				readFileSync(path.join(FIXTURES, file), 'utf8'),
 			) as OpenApiDocument;
-			return decisions.flatMap((decision) =>
-				Object.entries(decide(document, decision)).map(([kind, result]) => ({
-					at: `${api} ${decision.path} ${kind}`,
-					result,
+			return [
+				...decisions.map((decision) => ({ path: decision.path, made: decide(document, decision) })),
+				...jobs.map((job) => ({ path: job.path, made: decideJob(document, job) })),
+				...webhooks.map((webhook) => ({
+					path: webhook.path,
+					made: decideWebhook(document, webhook),
 				})),
+			].flatMap(({ path: at, made }) =>
+				Object.entries(made).map(([kind, result]) => ({ at: `${api} ${at} ${kind}`, result })),
 			);
 		});
 		const count = (wanted: Outcome) => results.filter(({ result }) => result === wanted).length;
@@ -183,8 +307,12 @@ describe('decisions for single resources of public documents', () => {
 		// refuses it (or, worse, takes it); one said not followed is in Describe, with the built-in
 		// convention standing in and an override to correct it. So a wrong one costs two, and the
 		// bound is on the cost: at most 15% of the decisions (a reader of documents it never saw may
-		// miss a name: today 3 of 56 are said, none wrong: ids named `sid`, `dag_id` or answered in
-		// an array), and at most one decision in fifty wrong.
+		// miss a name: today 8 of 114 are said: ids named `sid`, `dag_id` or answered in an array,
+		// statuses no rule maps (Twilio's `delivered`, Square's values listed only in a description),
+		// events in objects or in a list's entries), and at most one decision in fifty wrong. Today
+		// 2 of 114 are, both by one rule, a job's id taken from the first property named as any of
+		// its read's path parameters: Twilio's `account_sid` and Airflow's `dag_id`, the parent's
+		// parameter, not the job's own (`Sid`, `dag_run_id`). The bound leaves no room for a third.
 		const costly = results
 			.filter(({ result }) => result !== 'right')
 			.map(({ at, result }) => `${at}: ${result}`);
