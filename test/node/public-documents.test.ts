@@ -256,7 +256,7 @@ function decideWebhook(
 	/** Where the registration's body takes a field; null where the document says it has no place. */
 	const place = (field: string) => {
 		const placed = fields[field];
-		if (placed === undefined || placed.from.startsWith('built-in')) return undefined;
+		if (placed === undefined || placed.from?.startsWith('built-in') !== false) return undefined;
 		return placed.to === null ? null : placed.to.replace(/^\/body(?=\/)/, '');
 	};
 	const url = place('url');
