@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 
 import {
@@ -10,15 +9,25 @@ import {
 	PROBLEM_TYPE_BASE,
 } from './alternate-document';
 import { DEFAULT_PAGE_SIZE } from './openapi';
-import type { Paging, ProfileAdapter, Query, RouteResult } from './server';
+import {
+	defineProfile,
+	hexHmac,
+	inverted,
+	namesFor,
+	pageSize,
+	pointer,
+	primaryOf,
+	renamed,
+	single,
+	type Json,
+} from './profile';
+import type { Paging, Query } from './server';
 
 /**
  * The alternate profile: the same service and state, with other conventions at the edges. A
  * request is translated into the primary's terms before a handler sees it, and every answer,
  * error and delivery is translated out of them; alternate-document.ts describes the result.
  */
-
-type Json = Record<string, unknown>;
 
 /** Alternate field → primary field; values of `state`, `length` and `topics` are translated too. */
 const INCOMING: Record<string, string> = {
@@ -48,13 +57,7 @@ const INCOMING: Record<string, string> = {
 };
 
 /** Primary field → alternate field, for the errors a handler reports in primary terms. */
-const OUTGOING: Record<string, string> = Object.fromEntries(
-	Object.entries(INCOMING).map(([alternate, primary]) => [primary, alternate]),
-);
-
-/** The primary's name for a profile's `value`: the key `names` maps to it, else the value itself. */
-export const primaryOf = (names: Record<string, string>, value: unknown) =>
-	Object.keys(names).find((name) => names[name] === value) ?? value;
+const OUTGOING = inverted(INCOMING);
 const alternateEvent = (event: string) =>
 	ALTERNATE_EVENTS[event as keyof typeof ALTERNATE_EVENTS] ?? event;
 
@@ -91,20 +94,6 @@ const RESULTS: Record<string, Record<string, string>> = {
 	'generate.linkedin': { content: 'text' },
 	publish: { platform: 'network', url: 'link', thread_urls: 'partLinks' },
 };
-
-/** The fields under their names in `names` (else their own), each value as `convert` makes it. */
-export function renamed(
-	fields: Json,
-	names: Record<string, string>,
-	convert = (_name: string, value: unknown) => value,
-): Json {
-	return Object.fromEntries(
-		Object.entries(fields).map(([name, value]) => [
-			names[name] ?? name,
-			convert(names[name] ?? name, value),
-		]),
-	);
-}
 
 const camelCase = (name: string) =>
 	name.replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase());
@@ -146,46 +135,6 @@ export function alternatePost(post: Json): Json {
 	return { ...alternateFields(post, OUTGOING), state: String(post.status).toUpperCase() };
 }
 
-const RESOURCES: Record<string, (value: Json) => Json> = {
-	Account: (account) => alternateFields(account, { name: 'displayName' }),
-	Page: (page) => alternateFields(page, { name: 'title', platform: 'network', url: 'link' }),
-	Post: alternatePost,
-	Job: alternateJob,
-	Webhook: ({ secret, ...webhook }) => ({
-		...alternateFields(webhook, OUTGOING),
-		topics: (webhook.events as string[]).map(alternateEvent),
-		...(secret === undefined ? {} : { signingSecret: secret }),
-	}),
-};
-
-/** Which resource a primary operation answers with. */
-export function resourceOf<T>(
-	primaryOperation: string,
-	resources: Record<'Account' | 'Page' | 'Post' | 'Job' | 'Webhook', T>,
-): T {
-	if (/Account/.test(primaryOperation)) return resources.Account;
-	if (/Page/.test(primaryOperation)) return resources.Page;
-	if (/Webhook/.test(primaryOperation)) return resources.Webhook;
-	return /Post|Posts/.test(primaryOperation) && !/^publish/.test(primaryOperation)
-		? resources.Post
-		: resources.Job;
-}
-
-/** A primary answer in the alternate's terms: enveloped objects, `results` lists, deletes with a body. */
-function outgoing(
-	primaryOperation: string,
-	{ status, body }: RouteResult,
-	{ id }: { id?: string },
-): RouteResult {
-	if (primaryOperation === 'getOpenApiDocument') return { status, body };
-	if (status === 204) return { status: 200, body: { data: { id, deleted: true } } };
-	const resource = resourceOf(primaryOperation, RESOURCES);
-	const answer = body as Json;
-	if (Array.isArray(answer.results))
-		return { status, body: { ...answer, results: (answer.results as Json[]).map(resource) } };
-	return { status, body: { data: resource(answer) } };
-}
-
 /**
  * One page of a list, in the list's own paging style: page and per_page with a total (pages),
  * offset and limit with a total (posts), or a limit with a next link (webhooks).
@@ -196,18 +145,16 @@ function alternatePage(
 	query: Query,
 	{ maxPageSize, baseUrl, afterCursor }: Paging,
 ): Json {
-	const single = (name: string) => [query[name]].flat()[0];
-	const size = Math.min(
-		Number(single(list === 'listPages' ? 'per_page' : 'limit') ?? DEFAULT_PAGE_SIZE),
-		maxPageSize,
-	);
+	const sizeName = list === 'listPages' ? 'per_page' : 'limit';
+	const size = pageSize(query, sizeName, DEFAULT_PAGE_SIZE, maxPageSize);
 	if (list === 'listWebhooks') {
-		const { items: results, next } = afterCursor(items, single('after'), size, 'query.after');
+		const after = single(query, 'after');
+		const { items: results, next } = afterCursor(items, after, size, 'query.after');
 		const link = next === null ? null : `${baseUrl}/v1/webhooks?limit=${size}&after=${next}`;
 		return { results, links: { next: link } };
 	}
-	const page = Number(single('page') ?? 1);
-	const offset = list === 'listPages' ? (page - 1) * size : Number(single('offset') ?? 0);
+	const page = Number(single(query, 'page') ?? 1);
+	const offset = list === 'listPages' ? (page - 1) * size : Number(single(query, 'offset') ?? 0);
 	const results = items.slice(offset, offset + size);
 	return list === 'listPages'
 		? { results, page, per_page: size, total: items.length }
@@ -223,36 +170,13 @@ const PROBLEM_SLUGS: Record<number, string> = {
 	429: 'rate-limited',
 };
 
-/** `labels[0]` → `/labels/0`, `query.limit` → `/query/limit`, the whole body → ``; `names` renames each part. */
-export const pointer = (field: string, names: Record<string, string> = {}) =>
-	field === 'body'
-		? ''
-		: `/${field
-				.replace(/\[(\d+)\]/g, '.$1')
-				.split('.')
-				.map((part) => names[part] ?? part)
-				.join('/')}`;
-
-/**
- * The names an error's fields need: a handler's own error reads `<primary field> <message>`, so its
- * field gets the profile's name; errors against the profile's document already use the profile's names.
- */
-export function namesFor(
-	message: string,
-	details: Array<{ field: string; message: string }> | undefined,
-	outgoing: Record<string, string>,
-) {
-	const [single] = details ?? [];
-	return details?.length === 1 && message === `${single.field} ${single.message}` ? outgoing : {};
-}
-
 /** An error as application/problem+json (RFC 9457). */
 function problem(
 	status: number,
 	detail: string,
 	details?: Array<{ field: string; message: string }>,
 ): Json {
-	const [single] = details ?? [];
+	const [first] = details ?? [];
 	const names = namesFor(detail, details, OUTGOING);
 	const fromHandler = names === OUTGOING;
 	return {
@@ -260,7 +184,7 @@ function problem(
 		title: STATUS_CODES[status] ?? 'Error',
 		status,
 		detail: fromHandler
-			? `${pointer(single.field, names).slice(1).replace(/\//g, '.')} ${single.message}`
+			? `${pointer(first.field, names).slice(1).replace(/\//g, '.')} ${first.message}`
 			: detail,
 		...(details
 			? {
@@ -273,33 +197,46 @@ function problem(
 	};
 }
 
-export const ALTERNATE: ProfileAdapter = {
+/** Answers enveloped in `data`, lists in `results`, deletes with a body. */
+export const ALTERNATE = defineProfile({
 	pathParameter: (resource) => `${resource}Id`,
 	updateMethod: 'PUT',
 	document: buildAlternateDocument,
 	incoming,
-	outgoing,
+	resources: () => ({
+		Account: (account) => alternateFields(account, { name: 'displayName' }),
+		Page: (page) => alternateFields(page, { name: 'title', platform: 'network', url: 'link' }),
+		Post: alternatePost,
+		Job: alternateJob,
+		Webhook: ({ secret, ...webhook }) => ({
+			...alternateFields(webhook, OUTGOING),
+			topics: (webhook.events as string[]).map(alternateEvent),
+			...(secret === undefined ? {} : { signingSecret: secret }),
+		}),
+	}),
+	items: () => 'results',
+	deleted: (id) => ({ data: { id, deleted: true } }),
+	one: ({ status, answer, resource }) => ({ status, body: { data: resource(answer) } }),
 	page: alternatePage,
 	error: ({ status, message, details }) => ({
 		status,
 		body: problem(status, message, details),
 		contentType: 'application/problem+json',
 	}),
-	event: (event) => {
-		const { job, post } = event.data as unknown as { job?: Json; post?: Json };
-		const type = alternateEvent(event.type);
-		const payload = job ? alternateJob(job) : alternatePost(post as Json);
-		return {
-			type,
-			body: { eventId: event.id, eventType: type, occurredAt: event.created_at, payload },
-		};
+	delivery: {
+		name: alternateEvent,
+		job: alternateJob,
+		post: alternatePost,
+		body: (payload, type, event) => ({
+			eventId: event.id,
+			eventType: type,
+			occurredAt: event.created_at,
+			payload,
+		}),
 	},
 	// `Webhook-Signature: t=<seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`.
-	sign: (secret, rawBody, { eventId, timestamp }) => {
-		const digest = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
-		return {
-			...(eventId === undefined ? {} : { [ALTERNATE_DELIVERY_HEADER]: eventId }),
-			[ALTERNATE_SIGNATURE_HEADER]: `t=${timestamp},v1=${digest}`,
-		};
-	},
-};
+	sign: (secret, rawBody, { eventId, timestamp }) => ({
+		...(eventId === undefined ? {} : { [ALTERNATE_DELIVERY_HEADER]: eventId }),
+		[ALTERNATE_SIGNATURE_HEADER]: `t=${timestamp},v1=${hexHmac(secret, `${timestamp}.${rawBody}`)}`,
+	}),
+});

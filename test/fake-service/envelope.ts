@@ -1,6 +1,5 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 
-import { namesFor, pointer, primaryOf, renamed, resourceOf } from './alternate';
 import {
 	buildEnvelopeDocument,
 	ENVELOPE_EVENTS,
@@ -9,23 +8,26 @@ import {
 	PUBLICATIONS,
 	STATES,
 } from './envelope-document';
-import type {
-	ApiError,
-	FakeService,
-	Paging,
-	ProfileAdapter,
-	Query,
-	RouteResult,
-	WebhookEvent,
-} from './server';
+import {
+	defineProfile,
+	eventsIn,
+	inverted,
+	namesFor,
+	pageSize,
+	pointer,
+	primaryOf,
+	renamed,
+	single as first,
+	type Answered,
+	type Json,
+} from './profile';
+import type { ApiError, FakeService, Paging, Query, RouteResult } from './server';
 
 /**
  * The envelope profile: the same service and state, every open point decided after a real API
  * (envelope-document.ts names each). Like alternate.ts, a translation at the edges: requests into
  * the primary's terms before a handler sees them, answers, errors and deliveries out of them.
  */
-
-type Json = Record<string, unknown>;
 
 /** Envelope field (body or filter) → primary field. */
 const INCOMING: Record<string, string> = {
@@ -56,7 +58,7 @@ const INCOMING: Record<string, string> = {
 	'page.id': 'page_id',
 };
 const OUTGOING: Record<string, string> = {
-	...Object.fromEntries(Object.entries(INCOMING).map(([envelope, primary]) => [primary, envelope])),
+	...inverted(INCOMING),
 	page_id: 'page',
 };
 const FILTERS = ['publication', 'page.id', 'search'];
@@ -142,24 +144,6 @@ const envelopePost = (post: Json): Json =>
 		name === 'publication' ? PUBLICATIONS[value as keyof typeof PUBLICATIONS] : value,
 	);
 
-const resources = (service: FakeService) => ({
-	Account: (account: Json) => renamed(account, { name: 'full_name', plan: 'tier', ...TIMES }),
-	Page: (page: Json) =>
-		renamed(page, { name: 'display_name', platform: 'channel', url: 'permalink', ...TIMES }),
-	Post: envelopePost,
-	Job: (job: Json) => envelopeJob(job, service.heldJobs.has(String(job.id))),
-	Webhook: (webhook: Json) => ({
-		...renamed(webhook, { ...OUTGOING, ...TIMES }, (name, value) => {
-			if (name === 'disabled') return !value;
-			// The primary's wildcard is every event here.
-			if (name !== 'triggers') return value;
-			const events = value as string[];
-			return events.includes('*') ? Object.values(ENVELOPE_EVENTS) : events.map(envelopeEvent);
-		}),
-		secret: webhook.secret ?? MASKED_SECRET,
-	}),
-});
-
 const succeeded = (result: unknown, extra: Json = {}) => ({
 	success: true,
 	errors: [],
@@ -170,32 +154,15 @@ const succeeded = (result: unknown, extra: Json = {}) => ({
 const failed = (errors: Json[]) => ({ success: false, errors, messages: [], result: null });
 const SYNCHRONOUS = ['generateLinkedin', 'generateTwitter'];
 
-function outgoing(
-	primaryOperation: string,
-	{ status, body }: RouteResult,
-	request: { id?: string; body: unknown },
-	service: FakeService,
-): RouteResult {
-	if (primaryOperation === 'getOpenApiDocument') return { status, body };
-	// Cloudflare's api-response-single-id.
-	if (status === 204) return { status: 200, body: succeeded({ id: request.id }) };
-	const answer = body as Json;
-	const resource = resourceOf(primaryOperation, resources(service));
-	if (Array.isArray(answer.results)) {
-		const { results, link, ...info } = answer as { results: Json[]; link?: string };
-		return {
-			status,
-			body: succeeded(results.map(resource), info),
-			headers: link === undefined ? {} : { Link: link },
-		};
-	}
+/** An answer of one resource; a 202 as a Location to poll, or the result itself where the API is synchronous. */
+function one({ operation, status, answer, resource, request, service }: Answered) {
 	if (status !== 202) {
 		const retry: Record<string, string> =
-			primaryOperation === 'getJob' && answer.finished_at === null ? { 'Retry-After': '1' } : {};
+			operation === 'getJob' && answer.finished_at === null ? { 'Retry-After': '1' } : {};
 		return { status: 200, body: succeeded(resource(answer)), headers: retry };
 	}
 	const jobId = String(answer.id);
-	if (SYNCHRONOUS.includes(primaryOperation)) {
+	if (SYNCHRONOUS.includes(operation)) {
 		// The job object is the service's own, so it is finished once finishJob has been called.
 		if (answer.finished_at === null) void service.finishJob(jobId);
 		const error = answer.error as { message: string } | null;
@@ -230,11 +197,9 @@ function envelopePage(
 	query: Query,
 	{ maxPageSize, baseUrl }: Paging,
 ): Json {
-	const single = (name: string) => [query[name]].flat()[0];
-	const size = Math.min(
-		Number(single(list === 'listWebhooks' ? 'limit' : 'per_page') ?? ENVELOPE_PAGE_SIZES[list]),
-		maxPageSize,
-	);
+	const single = (name: string) => first(query, name);
+	const sizeName = list === 'listWebhooks' ? 'limit' : 'per_page';
+	const size = pageSize(query, sizeName, ENVELOPE_PAGE_SIZES[list], maxPageSize);
 	if (list === 'listWebhooks') {
 		const after = single('starting_after');
 		const rest = after === undefined ? items : items.filter((item) => item.id > after);
@@ -324,26 +289,42 @@ function sign(
 	};
 }
 
-export const ENVELOPE: ProfileAdapter = {
+export const ENVELOPE = defineProfile({
 	// GitHub's {hook_id}, DigitalOcean's {droplet_id}.
 	pathParameter: (resource) => `${resource}_id`,
 	updateMethod: 'PATCH',
 	document: buildEnvelopeDocument,
 	incoming,
-	outgoing,
+	resources: (service: FakeService) => ({
+		Account: (account) => renamed(account, { name: 'full_name', plan: 'tier', ...TIMES }),
+		Page: (page) =>
+			renamed(page, { name: 'display_name', platform: 'channel', url: 'permalink', ...TIMES }),
+		Post: envelopePost,
+		Job: (job) => envelopeJob(job, service.heldJobs.has(String(job.id))),
+		Webhook: (webhook) => ({
+			...renamed(webhook, { ...OUTGOING, ...TIMES }, (name, value) => {
+				if (name === 'disabled') return !value;
+				return name === 'triggers' ? eventsIn(value as string[], ENVELOPE_EVENTS) : value;
+			}),
+			secret: webhook.secret ?? MASKED_SECRET,
+		}),
+	}),
+	items: () => 'results',
+	// Cloudflare's api-response-single-id.
+	deleted: (id) => succeeded({ id }),
+	list: ({ status }, items, { link, ...info }): RouteResult => ({
+		status,
+		body: succeeded(items, info),
+		headers: link === undefined ? {} : { Link: String(link) },
+	}),
+	one,
 	page: envelopePage,
 	error,
-	event: (event: WebhookEvent) => {
-		const { job, post } = event.data as unknown as { job?: Json; post?: Json };
-		const type = envelopeEvent(event.type);
-		return {
-			type,
-			body: {
-				type,
-				timestamp: event.created_at,
-				data: job ? envelopeJob(job, false) : envelopePost(post as Json),
-			},
-		};
+	delivery: {
+		name: envelopeEvent,
+		job: (job) => envelopeJob(job, false),
+		post: envelopePost,
+		body: (data, type, event) => ({ type, timestamp: event.created_at, data }),
 	},
 	sign,
 	repeatability: true,
@@ -353,4 +334,4 @@ export const ENVELOPE: ProfileAdapter = {
 		RateLimit: `"default";r=${bucket.remaining};t=${bucket.secondsUntil(bucket.quota)}`,
 		'RateLimit-Policy': `"default";q=${bucket.quota};w=${bucket.windowSeconds}`,
 	}),
-};
+});

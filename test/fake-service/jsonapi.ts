@@ -1,7 +1,5 @@
-import { createHmac } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 
-import { namesFor, pointer, resourceOf } from './alternate';
 import {
 	ATTRIBUTE_NAMES,
 	buildJsonApiDocument,
@@ -12,21 +10,23 @@ import {
 } from './jsonapi-document';
 import { perResourceWire } from './per-resource';
 import {
-	ApiError,
-	type FakeService,
-	type Paging,
-	type ProfileAdapter,
-	type Query,
-	type RouteResult,
-} from './server';
+	defineProfile,
+	LISTS,
+	hexHmac,
+	namesFor,
+	pageSize,
+	pointer,
+	primaryOf,
+	single,
+	type Json,
+} from './profile';
+import { ApiError, type Paging, type Query } from './server';
 
 /**
  * The jsonapi profile: the same service and state in JSON:API 1.1, as Lemon Squeezy's API follows it
  * (jsonapi-document.ts names each convention and where Lemon Squeezy states it), with events per
  * resource as GitHub's. Like alternate.ts, a translation at the edges.
  */
-
-type Json = Record<string, unknown>;
 
 /** A primary object as a JSON:API resource object of `type`. */
 function resourceObject(type: string, object: Json, baseUrl: string): Json {
@@ -49,21 +49,10 @@ function resourceObject(type: string, object: Json, baseUrl: string): Json {
 	};
 }
 
-const TYPES = {
-	Account: 'accounts',
-	Page: 'pages',
-	Post: 'posts',
-	Job: 'jobs',
-	Webhook: 'webhooks',
-} as const;
-
 /** A request document's attributes in the primary's terms, its page relationship as `page_id`. */
 function incoming(_operation: string, body: unknown, query: Query, id?: string) {
 	const translated = Object.fromEntries(
-		Object.entries(query).map(([name, value]) => [
-			Object.keys(QUERY_NAMES).find((primary) => QUERY_NAMES[primary] === name) ?? name,
-			value,
-		]),
+		Object.entries(query).map(([name, value]) => [primaryOf(QUERY_NAMES, name), value]),
 	);
 	if (body === null || typeof body !== 'object') return { body, query: translated };
 	const { data } = body as { data: Json };
@@ -82,41 +71,10 @@ function incoming(_operation: string, body: unknown, query: Query, id?: string) 
 	};
 }
 
-/** A primary answer as a JSON:API document; a delete's 204 stays bodiless. */
-function outgoing(
-	operation: string,
-	answered: RouteResult,
-	_request: unknown,
-	service: FakeService,
-): RouteResult {
-	const { status, body } = answered;
-	if (operation === 'getOpenApiDocument' || status === 204) return answered;
-	const type = resourceOf(operation, TYPES);
-	const answer = body as Json;
-	const contentType = JSONAPI_MEDIA_TYPE;
-	if (Array.isArray(answer.data))
-		return {
-			status,
-			contentType,
-			body: {
-				...answer,
-				data: (answer.data as Json[]).map((item) => resourceObject(type, item, service.url)),
-			},
-		};
-	return { status, contentType, body: { data: resourceObject(type, answer, service.url) } };
-}
-
-const LIST_PATHS: Record<string, string> = {
-	listPages: 'pages',
-	listPosts: 'posts',
-	listWebhooks: 'webhooks',
-};
-
 /** Lemon Squeezy's pagination: `page[number]` and `page[size]`, `meta.page` and `links`. */
 function page(list: string, items: Array<{ id: string }>, query: Query, paging: Paging): Json {
-	const single = (name: string) => [query[name]].flat()[0];
-	const size = Math.min(Number(single('limit') ?? JSONAPI_DEFAULT_PAGE_SIZE), paging.maxPageSize);
-	const number = Number(single('cursor') ?? 1);
+	const size = pageSize(query, 'limit', JSONAPI_DEFAULT_PAGE_SIZE, paging.maxPageSize);
+	const number = Number(single(query, 'cursor') ?? 1);
 	const lastPage = Math.max(1, Math.ceil(items.length / size));
 	const data = items.slice((number - 1) * size, number * size);
 	const filters = Object.entries(query)
@@ -127,7 +85,7 @@ function page(list: string, items: Array<{ id: string }>, query: Query, paging: 
 		)
 		.join('');
 	const link = (to: number) =>
-		`${paging.baseUrl}/v1/${LIST_PATHS[list]}?${encodeURIComponent('page[number]')}=${to}&${encodeURIComponent('page[size]')}=${size}${filters}`;
+		`${paging.baseUrl}/v1/${LISTS[list]}?${encodeURIComponent('page[number]')}=${to}&${encodeURIComponent('page[size]')}=${size}${filters}`;
 	const from = data.length === 0 ? null : (number - 1) * size + 1;
 	return {
 		data,
@@ -203,12 +161,25 @@ function error(apiError: ApiError): { status: number; body: unknown; contentType
 	};
 }
 
-export const JSONAPI: ProfileAdapter = {
+/** Every answer a JSON:API document of resource objects; a delete's 204 stays bodiless. */
+export const JSONAPI = defineProfile({
 	pathParameter: () => 'id',
 	updateMethod: 'PATCH',
 	document: buildJsonApiDocument,
 	incoming,
-	outgoing,
+	resources: (service) => {
+		const as = (type: string) => (object: Json) => resourceObject(type, object, service.url);
+		return {
+			Account: as('accounts'),
+			Page: as('pages'),
+			Post: as('posts'),
+			Job: as('jobs'),
+			Webhook: as('webhooks'),
+		};
+	},
+	items: () => 'data',
+	one: ({ status, answer, resource }) => ({ status, body: { data: resource(answer) } }),
+	contentType: JSONAPI_MEDIA_TYPE,
 	page,
 	error,
 	eventsPerResource: true,
@@ -222,9 +193,5 @@ export const JSONAPI: ProfileAdapter = {
 	},
 	deliveryHeaders: ({ type }) => ({ [JSONAPI_DELIVERY_HEADERS.event]: type }),
 	// Lemon Squeezy: the hex HMAC-SHA256 of the raw body alone.
-	sign: (secret, rawBody) => ({
-		[JSONAPI_DELIVERY_HEADERS.signature]: createHmac('sha256', secret)
-			.update(rawBody)
-			.digest('hex'),
-	}),
-};
+	sign: (secret, rawBody) => ({ [JSONAPI_DELIVERY_HEADERS.signature]: hexHmac(secret, rawBody) }),
+});

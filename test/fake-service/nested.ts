@@ -1,6 +1,5 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
-import { namesFor, primaryOf, renamed, resourceOf } from './alternate';
 import { MASKED_SECRET } from './envelope-document';
 import {
 	ACTIONS,
@@ -18,15 +17,19 @@ import {
 	UNKNOWN_RPC_CODE,
 	USER_AGENT_PREFIX,
 } from './nested-document';
-import type {
-	ApiError,
-	FakeService,
-	Paging,
-	ProfileAdapter,
-	Query,
-	RouteResult,
-	WebhookEvent,
-} from './server';
+import {
+	defineProfile,
+	LISTS,
+	eventsIn,
+	hexHmac,
+	namesFor,
+	pageSize,
+	primaryOf,
+	renamed,
+	single,
+	type Json,
+} from './profile';
+import type { ApiError, Paging, Query } from './server';
 
 /**
  * The nested profile: the same service and state, every open point decided after a real, published
@@ -34,8 +37,6 @@ import type {
  * requests into the primary's terms before a handler sees them, answers, errors and deliveries out
  * of them.
  */
-
-type Json = Record<string, unknown>;
 
 /** Nested field → primary field, at the top of a body. */
 const INCOMING: Record<string, string> = {
@@ -137,51 +138,6 @@ export function operationOf(job: Json): Json {
 	};
 }
 
-const resources = (service: FakeService) => ({
-	Account: (account: Json) => account,
-	Page: (page: Json) => ({ type: 'page', ...page }),
-	Post: nestedPost,
-	Job: operationOf,
-	// GitHub never returns a secret: `********` says there is one.
-	Webhook: (webhook: Json) => ({
-		id: webhook.id,
-		active: webhook.active,
-		events: (webhook.events as string[]).includes('*')
-			? Object.values(NESTED_EVENTS)
-			: (webhook.events as Array<keyof typeof NESTED_EVENTS>).map((event) => NESTED_EVENTS[event]),
-		description: webhook.description,
-		config: {
-			url: webhook.url,
-			content_type: 'json',
-			...(service.webhooks.get(String(webhook.id))?.secret ? { secret: MASKED_SECRET } : {}),
-		},
-		created_at: webhook.created_at,
-		updated_at: webhook.updated_at,
-	}),
-});
-
-const PLURALS: Record<string, string> = {
-	listPages: 'pages',
-	listPosts: 'posts',
-	listWebhooks: 'webhooks',
-};
-
-function outgoing(
-	primaryOperation: string,
-	{ status, body }: RouteResult,
-	_request: { id?: string; body: unknown },
-	service: FakeService,
-): RouteResult {
-	if (primaryOperation === 'getOpenApiDocument' || status === 204) return { status, body };
-	const resource = resourceOf(primaryOperation, resources(service));
-	const answer = body as Json;
-	const plural = PLURALS[primaryOperation];
-	if (plural !== undefined)
-		return { status, body: { ...answer, [plural]: (answer[plural] as Json[]).map(resource) } };
-	// AIP-151: a long-running method returns the Operation (200), not an acceptance.
-	return { status: status === 202 ? 200 : status, body: resource(answer) };
-}
-
 /** Slack's cursor paging: `{ok, <items>, response_metadata: {next_cursor}}`, the cursor empty at the end. */
 function page(
 	list: string,
@@ -189,16 +145,11 @@ function page(
 	query: Query,
 	{ maxPageSize, afterCursor }: Paging,
 ): Json {
-	const single = (name: string) => [query[name]].flat()[0];
-	const size = Math.min(Number(single('limit') ?? NESTED_DEFAULT_LIMIT), maxPageSize);
+	const size = pageSize(query, 'limit', NESTED_DEFAULT_LIMIT, maxPageSize);
 	// Slack takes an empty cursor as none: the first portion.
-	const { items: portion, next } = afterCursor(
-		items,
-		single('cursor') || undefined,
-		size,
-		'query.cursor',
-	);
-	return { ok: true, [PLURALS[list]]: portion, response_metadata: { next_cursor: next ?? '' } };
+	const cursor = single(query, 'cursor') || undefined;
+	const { items: portion, next } = afterCursor(items, cursor, size, 'query.cursor');
+	return { ok: true, [LISTS[list]]: portion, response_metadata: { next_cursor: next ?? '' } };
 }
 
 /** A handler's fields, named in its own error (`<primary field> <message>`), by their nested paths. */
@@ -241,23 +192,48 @@ function error({ status, code, message, details }: ApiError): { status: number; 
 // GitHub's User-Agent names the sending build: `GitHub-Hookshot/<short commit>`.
 const USER_AGENT = `${USER_AGENT_PREFIX}4a9c1e7`;
 
-export const NESTED: ProfileAdapter = {
+export const NESTED = defineProfile({
 	// Stripe: `/v1/customers/{customer}`.
 	pathParameter: (resource) => resource,
 	updateMethod: 'POST',
 	document: buildNestedDocument,
 	incoming,
-	outgoing,
+	resources: (service) => ({
+		Account: (account) => account,
+		Page: (page) => ({ type: 'page', ...page }),
+		Post: nestedPost,
+		Job: operationOf,
+		// GitHub never returns a secret: `********` says there is one.
+		Webhook: (webhook) => ({
+			id: webhook.id,
+			active: webhook.active,
+			events: eventsIn(webhook.events as string[], NESTED_EVENTS),
+			description: webhook.description,
+			config: {
+				url: webhook.url,
+				content_type: 'json',
+				...(service.webhooks.get(String(webhook.id))?.secret ? { secret: MASKED_SECRET } : {}),
+			},
+			created_at: webhook.created_at,
+			updated_at: webhook.updated_at,
+		}),
+	}),
+	items: (operation) => LISTS[operation],
+	// AIP-151: a long-running method returns the Operation (200), not an acceptance.
+	one: ({ status, answer, resource }) => ({
+		status: status === 202 ? 200 : status,
+		body: resource(answer),
+	}),
 	page,
 	error,
-	event: (event: WebhookEvent) => {
-		const { job, post } = event.data as unknown as { job?: Json; post?: Json };
-		return {
-			type: NESTED_EVENTS[event.type],
-			body: job
-				? { action: ACTIONS[event.type], operation: operationOf(job) }
-				: { action: ACTIONS[event.type], post: nestedPost(post as Json) },
-		};
+	delivery: {
+		name: (type) => NESTED_EVENTS[type as keyof typeof NESTED_EVENTS],
+		job: operationOf,
+		post: nestedPost,
+		body: (payload, _name, event, of) => ({
+			action: ACTIONS[event.type],
+			[of === 'job' ? 'operation' : 'post']: payload,
+		}),
 	},
 	// One GUID per delivery: retries and redeliveries send the recorded headers again, so it stays.
 	deliveryHeaders: ({ type, webhookId }) => ({
@@ -271,6 +247,6 @@ export const NESTED: ProfileAdapter = {
 		secret === ''
 			? {}
 			: {
-					[DELIVERY_HEADERS.signature]: `sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`,
+					[DELIVERY_HEADERS.signature]: `sha256=${hexHmac(secret, rawBody)}`,
 				},
-};
+});

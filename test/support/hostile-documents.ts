@@ -240,6 +240,12 @@ function at(value: Doc, ...keys: string[]): Doc {
 }
 
 const text = (document: Doc) => JSON.stringify(document);
+/** The primary's document as `edit` leaves it, as text. */
+const edited = (edit: (document: Doc) => void) => () => {
+	const document = primary();
+	edit(document);
+	return text(document);
+};
 
 /** The primary document with the webhook registration taking no secret and answering with these properties. */
 function serviceMadeSecret(properties: Doc): Doc {
@@ -606,8 +612,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 		expected: partsNotFollowed(
 			'PATCH /v1/posts/\\{id\\} \\(its schemas take more than 5,000 steps to read at once\\)',
 		),
-		document: () => {
-			const document = primary();
+		document: edited((document) => {
 			const parts = Array.from({ length: 20 }, (_, part) =>
 				object(
 					Object.fromEntries(
@@ -627,8 +632,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 				'content',
 				'application/json',
 			).schema = { allOf: parts };
-			return text(document);
-		},
+		}),
 	},
 	// Every field of the node is looked for among the properties' names and descriptions, for every item.
 	{
@@ -649,8 +653,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 		expected: partsNotFollowed(
 			"its jobs \\(its schemas take more than 5,000 steps to read at once\\); its answers' envelopes \\(its schemas take more than 5,000 steps to read at once\\); GET /v1/me \\(its schemas take more than 5,000 steps to read at once\\); .*; its webhooks \\(its schemas take more than 5,000 steps to read at once\\)",
 		),
-		document: () => {
-			const document = primary();
+		document: edited((document) => {
 			const fields = (prefix: string) =>
 				object(
 					Object.fromEntries(
@@ -668,8 +671,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 					}
 				}
 			}
-			return text(document);
-		},
+		}),
 	},
 	{
 		name: 'megabyte-long descriptions, names and enum values',
@@ -681,8 +683,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 			'GET /v1/posts',
 			'its jobs',
 		),
-		document: () => {
-			const document = primary();
+		document: edited((document) => {
 			const long = (word: string) => `${word} `.repeat(Math.ceil(MB / (word.length + 1)));
 			document.info = { title: 'Hostile', version: '1', description: long('Hello.') };
 			at(document, 'paths', '/v1/me', 'get').description = long('failed');
@@ -697,24 +698,20 @@ export const HOSTILE_CASES: HostileCase[] = [
 			// Every status value is read for what it means: 8 of them of a megabyte each.
 			for (const word of ['not started', 'failed', 'done', 'running', 'w', 'x', 'y', 'z'])
 				(status.enum as string[]).push(long(word).replace(/ /g, '-'));
-			return text(document);
-		},
+		}),
 	},
 	{
 		// Split into 7 million segments before a step was counted: 233-285 ms in one turn.
 		name: 'a $ref of 14 million characters',
 		expected: partsNotFollowed('GET /v1/posts \\(it has a \\$ref longer than 4,096 characters\\)'),
-		document: () => {
-			const document = primary();
+		document: edited((document) => {
 			at(document, 'paths', '/v1/posts').get = list({ $ref: `#/${'x/'.repeat(7_000_000)}x` });
-			return text(document);
-		},
+		}),
 	},
 	{
 		name: '9,000 header parameters with names of 1 KB',
 		expected: partsNotFollowed('POST /v1/posts \\(it has more than 200 parameters\\)'),
-		document: () => {
-			const document = primary();
+		document: edited((document) => {
 			at(document, 'paths', '/v1/posts', 'post').parameters = Array.from(
 				{ length: 9_000 },
 				(_, index) => ({
@@ -723,15 +720,13 @@ export const HOSTILE_CASES: HostileCase[] = [
 					schema: { type: 'string' },
 				}),
 			);
-			return text(document);
-		},
+		}),
 	},
 	{
 		// Each is matched against the `+json` expression, which goes over it twice.
 		name: '9,000 media types of 1.5 KB in a request body',
 		expected: partsNotFollowed('POST /v1/posts \\(it has a body of more than 64 media types\\)'),
-		document: () => {
-			const document = primary();
+		document: edited((document) => {
 			at(document, 'paths', '/v1/posts', 'post').requestBody = {
 				content: Object.fromEntries(
 					Array.from({ length: 9_000 }, (_, index) => [
@@ -740,8 +735,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 					]),
 				),
 			};
-			return text(document);
-		},
+		}),
 	},
 	{
 		// Each alternative is read for an envelope and a resource: 75-115 ms in one turn, within the steps.
@@ -749,8 +743,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 		expected: partsNotFollowed(
 			"its answers' envelopes \\(one of its schemas composes more than 200 others\\); GET /v1/me \\(one of its schemas composes more than 200 others\\)",
 		),
-		document: () => {
-			const document = primary();
+		document: edited((document) => {
 			at(document, 'paths', '/v1/me', 'get').responses = {
 				'200': json({
 					oneOf: Array.from({ length: 9_000 }, (_, index) => ({
@@ -759,15 +752,13 @@ export const HOSTILE_CASES: HostileCase[] = [
 					})),
 				}),
 			};
-			return text(document);
-		},
+		}),
 	},
 	{
 		// Each would be printed by Service → Describe and carried into every request or delivery.
 		name: '700 KB operationIds, summaries, property and header names, events and status values',
 		expected: longNamesIn('POST /v1/posts', 'its jobs', 'its webhooks'),
-		document: () => {
-			const document = primary();
+		document: edited((document) => {
 			const long = (prefix: string) => `${prefix}${'x'.repeat(700 * 1024)}`;
 			for (const [path, method] of [
 				['/v1/me', 'get'],
@@ -785,8 +776,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 			(at(document, 'components', 'schemas', 'Job', 'properties', 'status').enum as string[]).push(
 				long('failed_'),
 			);
-			return text(document);
-		},
+		}),
 	},
 	{
 		// `/\/+$/` and `/\{[^}]*\}/` backtrack quadratically on these.
@@ -802,20 +792,17 @@ export const HOSTILE_CASES: HostileCase[] = [
 		name: 'ReDoS: path templates of 100,000 braces',
 		// Paths longer than any API's are not followed, and the notice names them.
 		expected: { notice: /the path "\/v1\/\{+….*longer than 200 characters/ },
-		document: () => {
-			const document = primary();
+		document: edited((document) => {
 			at(document, 'paths')[`/v1/${'{'.repeat(100_000)}`] = { get: { responses: {} } };
 			at(document, 'paths')[`/v1/${'{x'.repeat(50_000)}`] = { get: { responses: {} } };
-			return text(document);
-		},
+		}),
 	},
 	{
 		// Against every regular expression the contract runs on a document's text: descriptions of
 		// 2,000 characters (as far as they are read) built to make each backtrack, and names and
 		// values as long as they are followed (256 characters).
 		name: 'ReDoS: descriptions, names and enum values built against each expression',
-		document: () => {
-			const document = primary();
+		document: edited((document) => {
 			const texts = [
 				`a${' '.repeat(1999)}`,
 				`${'a'.repeat(41)}${' '.repeat(1959)}`,
@@ -854,14 +841,12 @@ export const HOSTILE_CASES: HostileCase[] = [
 					format: description,
 					description,
 				};
-			return text(document);
-		},
+		}),
 	},
 	{
 		// A Link header the document promises, answered with what backtracks: `<` without end, and `rel=` followed by spaces.
 		name: 'ReDoS: Link headers built against the next-link expressions',
-		document: () => {
-			const document = primary();
+		document: edited((document) => {
 			const listing = at(document, 'paths', '/v1/posts', 'get');
 			listing.parameters = [{ name: 'limit', in: 'query', schema: { type: 'integer' } }];
 			listing.responses = {
@@ -869,8 +854,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 					headers: { Link: { schema: { type: 'string' } } },
 				}),
 			};
-			return text(document);
-		},
+		}),
 		answers: {
 			'GET /v1/posts': ({ query }) =>
 				query.get('page') === '2'
@@ -1051,8 +1035,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 	{
 		// The attempt number repeats across different deliveries: taken for an id it would drop them.
 		name: 'a delivery header named X-Delivery-Attempt',
-		document: () => {
-			const document = primary();
+		document: edited((document) => {
 			const schemas = at(document, 'components', 'schemas');
 			for (const event of ['JobCompletedEvent', 'JobFailedEvent', 'PostPublishedEvent'])
 				delete at(schemas, event, 'properties').id;
@@ -1062,13 +1045,11 @@ export const HOSTILE_CASES: HostileCase[] = [
 				description: 'The unique id of this delivery attempt.',
 				schema: { type: 'string', format: 'uuid' },
 			};
-			return text(document);
-		},
+		}),
 	},
 	{
 		name: 'an envelope the answers do not have',
-		document: () => {
-			const document = primary();
+		document: edited((document) => {
 			for (const [path, method, schema] of [
 				['/v1/me', 'get', 'Account'],
 				['/v1/posts/{id}', 'patch', 'Post'],
@@ -1078,8 +1059,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 				delete responses['201'];
 				responses['200'] = json(object({ data: ref(schema), meta: object({ request_id: ID }) }));
 			}
-			return text(document);
-		},
+		}),
 	},
 	{
 		name: 'a list whose items path holds an object',
@@ -1092,8 +1072,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 	},
 	{
 		name: 'a list total of 10^12',
-		document: () => {
-			const document = primary();
+		document: edited((document) => {
 			const listing = at(document, 'paths', '/v1/posts', 'get');
 			listing.parameters = [
 				{ name: 'page', in: 'query', schema: { type: 'integer', minimum: 1 } },
@@ -1104,8 +1083,7 @@ export const HOSTILE_CASES: HostileCase[] = [
 					object({ data: { type: 'array', items: ref('Post') }, total: { type: 'integer' } }),
 				),
 			};
-			return text(document);
-		},
+		}),
 		answers: {
 			'GET /v1/posts': ({ query }) => {
 				const page = Number(query.get('page') ?? 1);
@@ -1116,13 +1094,11 @@ export const HOSTILE_CASES: HostileCase[] = [
 	{
 		// The Location names another origin; only its path may be taken, on the credential's origin.
 		name: 'a Location header pointing elsewhere',
-		document: () => {
-			const document = primary();
+		document: edited((document) => {
 			at(document, 'paths', '/v1/generate/video', 'post').responses = {
 				'202': { description: 'Accepted.', headers: { Location: { schema: { type: 'string' } } } },
 			};
-			return text(document);
-		},
+		}),
 		answers: {
 			'POST /v1/generate/video': () => ({
 				status: 202,
