@@ -309,10 +309,9 @@ describe('decisions for single resources of public documents', () => {
 		// bound is on the cost: at most 15% of the decisions (a reader of documents it never saw may
 		// miss a name: today 8 of 114 are said: ids named `sid`, `dag_id` or answered in an array,
 		// statuses no rule maps (Twilio's `delivered`, Square's values listed only in a description),
-		// events in objects or in a list's entries), and at most one decision in fifty wrong. Today
-		// 2 of 114 are, both by one rule, a job's id taken from the first property named as any of
-		// its read's path parameters: Twilio's `account_sid` and Airflow's `dag_id`, the parent's
-		// parameter, not the job's own (`Sid`, `dag_run_id`). The bound leaves no room for a third.
+		// events in objects or in a list's entries), and at most one decision in fifty wrong (today
+		// none; a job's id once taken from a parent's path parameter, Twilio's `account_sid` and
+		// Airflow's `dag_id`, made two).
 		const costly = results
 			.filter(({ result }) => result !== 'right')
 			.map(({ at, result }) => `${at}: ${result}`);

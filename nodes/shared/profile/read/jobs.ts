@@ -94,13 +94,15 @@ export function readJobs(
 				)
 			: undefined;
 	const media = mediaNames(reader, result === undefined ? undefined : shape.properties.get(result));
-	// The id by its name, by the name Job → Get's path gives it (`{jobId}`), or as the document describes it.
+	// The id by its name, by the name Job → Get's path gives it (`{jobId}`), or as the document
+	// describes it. The job's is the path's last parameter: one before it names a parent (Twilio's
+	// `/Accounts/{AccountSid}/Messages/{Sid}.json`, Airflow's `/dags/{dag_id}/dagRuns/{dag_run_id}`).
 	const pathParameters =
 		getJob === undefined
 			? []
-			: [...(segmentsOf(getJob.from.slice(1))[1] ?? '').matchAll(/\{([^{}]+)\}/g)].map(
-					([, name]) => name,
-				);
+			: [...(segmentsOf(getJob.from.slice(1))[1] ?? '').matchAll(/\{([^{}]+)\}/g)]
+					.map(([, name]) => name)
+					.slice(-1);
 	// JSON:API's `id` is the resource object's own, beside its attributes.
 	const id =
 		attributes !== undefined
