@@ -40,7 +40,15 @@ function at(places: string[]): string {
 	return places.join(' or ') || 'nowhere';
 }
 
-function placement(field: string, { to, values, negate, why, beside }: Placement): string {
+/**
+ * A parameter's place, a guess marked as one: where a document's operation has no place for it, it
+ * goes by the built-in name into a body or query that takes other members.
+ */
+function placement(
+	field: string,
+	{ to, values, negate, why, beside, from }: Placement,
+	documented: boolean,
+): string {
 	if (to === null) return `  ${field}: not sent${why ? `. ${why}` : ''}`;
 	const spelt =
 		values === undefined
@@ -54,7 +62,11 @@ function placement(field: string, { to, values, negate, why, beside }: Placement
 			: `, with ${Object.entries(beside)
 					.map(([name, value]) => `${name} ${JSON.stringify(value)}`)
 					.join(', ')} beside it`;
-	return `  ${field} → ${to}${negate ? ' (negated)' : ''}${spelt}${besides}`;
+	const guess =
+		documented && from?.startsWith('built-in') === true
+			? ` (a guess, by its built-in name: ${from.replace(/^built-in \((.*)\)$/, '$1')})`
+			: '';
+	return `  ${field} → ${to}${negate ? ' (negated)' : ''}${spelt}${besides}${guess}`;
 }
 
 function paging(rule: Paging): string {
@@ -95,7 +107,7 @@ function operationLines(operation: OperationProfile, name: OperationName): strin
 	if (operation.mediaType !== undefined && operation.mediaType !== 'application/json')
 		lines.push(`  sent as ${operation.mediaType}`);
 	for (const [field, place] of Object.entries(operation.fields))
-		lines.push(placement(field, place));
+		lines.push(placement(field, place, operation.from !== 'built-in'));
 	if (operation.replaces)
 		lines.push(
 			`  replaces the whole object: the current one is read first, and its ${operation.replaces.keep.join(', ') || 'nothing'} sent back with the changes`,
