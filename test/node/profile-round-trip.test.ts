@@ -24,6 +24,7 @@ const cases: Array<
 	],
 	['envelope', { profile: 'envelope' }, undefined],
 	['nested', { profile: 'nested' }, undefined],
+	['jsonapi', { profile: 'jsonapi' }, undefined],
 	["jsonapi, with the documentation's overrides", { profile: 'jsonapi' }, overrideExamples()[2]],
 	[
 		"jsonapi without its document, with the documentation's overrides",
