@@ -193,9 +193,7 @@ describe('the rules of these checks', () => {
 		expect(development).toContain('nodes/shared/transport/pacing.ts');
 		expect(pathExists('nodes/ContentPublishing/transport/endpoints.ts')).toBe(false);
 		expect(pathExists('nodes/shared/profile/builtIn.ts')).toBe(true);
-		expect(pathExists('nodes/ContentPublishing/actions/<resource>/<operation>.operation.ts')).toBe(
-			true,
-		);
+		expect(pathExists('nodes/ContentPublishing/actions/<resource>/<file>.ts')).toBe(true);
 		expect(pathExists('nodes/ContentPublishing/actions/<resource>/<operation>.missing.ts')).toBe(
 			false,
 		);

@@ -34,10 +34,8 @@ const WAITED_FRACTION = 0.1;
 
 /** The override that points a job's status (or id) at where `held` has one, as an example. */
 function jobsFix(held: unknown, part: 'status' | 'id'): string {
-	const found =
-		part === 'status'
-			? pointerToMember(held, (name) => /^(status|state)$/i.test(name))
-			: pointerToMember(held, (name) => /^(id|job_?id|uuid)$/i.test(name));
+	const named = part === 'status' ? /^(status|state)$/i : /^(id|job_?id|uuid)$/i;
+	const found = pointerToMember(held, (name) => named.test(name));
 	const at = JSON.stringify(found ?? (part === 'status' ? '/data/attributes/status' : '/job_id'));
 	return part === 'status'
 		? `{"jobs": {"completion": {"status": ${at}}}}`

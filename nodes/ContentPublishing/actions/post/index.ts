@@ -1,10 +1,148 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import {
+	extraBodyField,
+	extraQueryField,
+	fieldCollection,
+	showOnlyFor,
+} from '../../descriptions/common';
 import { pageIdField, postLocator } from '../../descriptions/locators';
-import { POST_STATUS_OPTIONS } from '../../descriptions/post.fields';
+import { readDateTime, timeZoneField } from '../../parameters/dates';
+import {
+	parameterError,
+	pickFields,
+	readCollection,
+	readExtraFields,
+	requireChanges,
+	requireId,
+	requireString,
+} from '../../parameters/fields';
 import { byLocator, listOperation } from '../operations';
-import * as create from './create.operation';
-import * as update from './update.operation';
+import type { RequestPlan } from '../types';
+
+const POST_STATUS_OPTIONS = [
+	{ name: 'Draft', value: 'draft', description: 'Saved, not visible, not published' },
+	{ name: 'Published', value: 'published' },
+	{ name: 'Scheduled', value: 'scheduled', description: 'Published at "Scheduled At"' },
+];
+
+const optionalPostFields: INodeProperties[] = [
+	pageIdField,
+	{
+		displayName: 'Media URLs',
+		name: 'mediaUrls',
+		type: 'string',
+		default: '',
+		description: 'URLs of images or videos to attach, separated by commas or new lines',
+	},
+	{
+		displayName: 'Tags',
+		name: 'tags',
+		type: 'string',
+		default: '',
+		description: 'Tags separated by commas',
+	},
+	{ displayName: 'Title', name: 'title', type: 'string', default: '' },
+	timeZoneField,
+	extraBodyField,
+	extraQueryField,
+];
+
+const create = {
+	description: showOnlyFor('post', 'create', [
+		{
+			displayName: 'Content',
+			name: 'content',
+			type: 'string',
+			typeOptions: { rows: 6 },
+			required: true,
+			default: '',
+			description: 'Text of the post',
+		},
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'options',
+			options: POST_STATUS_OPTIONS,
+			default: 'draft',
+			description: 'Whether to save the post as a draft, publish it, or schedule it',
+		},
+		{
+			displayName: 'Scheduled At',
+			name: 'scheduledAt',
+			type: 'dateTime',
+			required: true,
+			default: '',
+			displayOptions: { show: { status: ['scheduled'] } },
+		},
+		fieldCollection('additionalFields', optionalPostFields),
+	]),
+	async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
+		const content = requireString.call(this, 'content', 'Content', itemIndex);
+		const status = this.getNodeParameter('status', itemIndex) as string;
+		const additionalFields = readCollection.call(this, 'additionalFields', itemIndex);
+		const scheduledAt =
+			status === 'scheduled'
+				? readDateTime.call(
+						this,
+						this.getNodeParameter('scheduledAt', itemIndex, ''),
+						'Scheduled At',
+						itemIndex,
+						additionalFields.timeZone,
+					)
+				: undefined;
+		if (status === 'scheduled' && !scheduledAt)
+			throw parameterError(
+				this,
+				'Scheduled At',
+				itemIndex,
+				'is empty',
+				'A scheduled post needs the date and time to publish it.',
+			);
+		const extra = readExtraFields.call(this, additionalFields, itemIndex);
+		const body = pickFields({ ...additionalFields, content, status, scheduledAt }, 'createPost');
+		return { endpoint: 'createPost', params: body, extra };
+	},
+};
+
+const update = {
+	description: showOnlyFor('post', 'update', [
+		postLocator,
+		fieldCollection('updateFields', [
+			{
+				displayName: 'Content',
+				name: 'content',
+				type: 'string',
+				typeOptions: { rows: 6 },
+				default: '',
+			},
+			{ displayName: 'Scheduled At', name: 'scheduledAt', type: 'dateTime', default: '' },
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				options: POST_STATUS_OPTIONS,
+				default: 'draft',
+			},
+			...optionalPostFields,
+		]),
+	]),
+	async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
+		const id = requireId.call(this, 'postId', 'Post', itemIndex);
+		const updateFields = readCollection.call(this, 'updateFields', itemIndex);
+		const extra = readExtraFields.call(this, updateFields, itemIndex);
+		const scheduledAt = readDateTime.call(
+			this,
+			updateFields.scheduledAt,
+			'Scheduled At',
+			itemIndex,
+			updateFields.timeZone,
+		);
+		const body = pickFields({ ...updateFields, scheduledAt }, 'updatePost');
+		requireChanges.call(this, body, extra, itemIndex);
+		return { endpoint: 'updatePost', id, params: body, extra };
+	},
+};
 
 export const operations = {
 	create,
