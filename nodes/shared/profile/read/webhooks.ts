@@ -393,9 +393,7 @@ export function* readWebhooks(
 		return at;
 	};
 	// A switch the registration as answered does not show is not read: an absent one reads as on.
-	const [switchAt, noSwitch] = active?.to
-		? inRegistration(reader, answer, active.to, '/active')
-		: [undefined, 'none sent'];
+	const [switchAt, noSwitch] = inRegistration(reader, answer, active?.to, '/active');
 	// The built-in event place is a guess where the document describes deliveries: it must be in them.
 	const guessed = readings.length > 0 && types.length === 0;
 	const unnamed = (guessed ? deliveries : [])
@@ -421,8 +419,8 @@ export function* readWebhooks(
 		registration: {
 			url: registered('url', 'address'),
 			events: registered('events', 'events'),
-			...(noSwitch === undefined
-				? { active: switchAt, ...(active?.negate ? { negated: true } : {}) }
+			...(active?.to && noSwitch === undefined
+				? { active: switchAt, ...(active.negate ? { negated: true } : {}) }
 				: {}),
 			...(typeof maxUrlLength === 'number' && maxUrlLength > 0
 				? { maxUrlLength: Math.floor(maxUrlLength) }
