@@ -93,7 +93,13 @@ it("corrects a service the node misreads, as the documentation's first example d
 it('takes a part the overrides set off what Describe says was not followed: a job status the document has none of', async () => {
 	const job = {
 		type: 'object',
-		properties: { id: { type: 'string' }, progress: { type: 'integer' } },
+		properties: {
+			id: { type: 'string' },
+			progress: { type: 'integer' },
+			type: { type: 'string' },
+			result: { type: 'object' },
+			error: { type: 'object' },
+		},
 	};
 	const read = await readProfile(
 		{ openapi: '3.1.0', paths: { '/v1/jobs/{id}': { get: ok(job) } } },

@@ -448,12 +448,14 @@ describe("a job's completion", () => {
 });
 
 describe("a job's id", () => {
-	/** The jobs part and what the reading says it did not follow, for a job at this path. */
+	/** The jobs part and what the reading says it did not follow of its id and status, for a job at this path. */
 	async function jobAt(path: string, schema: IDataObject) {
 		const profile = await read({ [path]: { get: ok(schema) } });
 		return {
 			id: profile.jobs.id,
-			notFollowed: profile.notFollowed.filter(({ part }) => part.startsWith("its jobs'")),
+			notFollowed: profile.notFollowed.filter(({ of }) =>
+				['/jobs/id', '/jobs/completion/status'].includes(of ?? ''),
+			),
 		};
 	}
 

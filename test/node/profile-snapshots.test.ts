@@ -6,6 +6,7 @@ import type { OpenApiDocument } from '../../nodes/shared/profile/read/document';
 import type { Profile } from '../../nodes/shared/profile/types';
 import { ALTERNATE } from '../fake-service/alternate';
 import { ENVELOPE } from '../fake-service/envelope';
+import { JSONAPI } from '../fake-service/jsonapi';
 import { NESTED } from '../fake-service/nested';
 import { buildOpenApiDocument } from '../fake-service/openapi';
 
@@ -21,6 +22,7 @@ const DOCUMENTS: Array<[string, () => unknown]> = [
 	['alternate', () => ALTERNATE.document(SERVER)],
 	['envelope', () => ENVELOPE.document(SERVER)],
 	['nested', () => NESTED.document(SERVER)],
+	['jsonapi', () => JSONAPI.document(SERVER)],
 ];
 
 /** Describe's lines, its groups one after another, as `npm run profile` prints them. */

@@ -97,6 +97,8 @@ export class DocumentReader {
 	private readonly refs = new Map<string, Schema | null>();
 	private readonly alternatives = new Map<object, Schema[]>();
 	private readonly listed = new Map<object, string[] | null>();
+	// Schemas a part of which was cut (too deep a composition, or one containing itself).
+	private readonly cut = new Set<object>();
 	private spent = 0;
 	private stepEnd = Infinity;
 	private stepSize = Infinity;
@@ -196,7 +198,7 @@ export class DocumentReader {
 		const known = this.shapes.get(schema);
 		if (known !== undefined) return known ?? undefined;
 		// A schema that contains itself reads as what is known of it so far: nothing more.
-		if (this.expanding.has(schema) || this.expanding.size > MAX_DEPTH) return undefined;
+		if (this.isCut(schema)) return undefined;
 		this.expanding.add(schema);
 		try {
 			const shape = this.expand(schema);
@@ -205,6 +207,16 @@ export class DocumentReader {
 		} finally {
 			this.expanding.delete(schema);
 		}
+	}
+
+	/** Whether a schema's shape may lack properties, a part of it cut by the bounds of expansion. */
+	isPartial(value: unknown): boolean {
+		const schema = this.deref(value);
+		return schema !== undefined && this.cut.has(schema);
+	}
+
+	private isCut(schema: Schema): boolean {
+		return this.expanding.has(schema) || this.expanding.size > MAX_DEPTH;
 	}
 
 	private expand(schema: Schema): ObjectShape | undefined {
@@ -221,7 +233,12 @@ export class DocumentReader {
 		const parts = [...allOf, ...ownArray(schema, 'oneOf'), ...ownArray(schema, 'anyOf')];
 		if (parts.length > MAX_PARTS) throw tooManyParts();
 		for (const [index, part] of parts.entries()) {
-			const partShape = this.shape(part);
+			const partSchema = this.deref(part);
+			const cut =
+				partSchema !== undefined && !this.shapes.has(partSchema) && this.isCut(partSchema);
+			const partShape = this.shape(partSchema);
+			// A part cut here, or within, may have had properties: this shape may lack them.
+			if (cut || (partSchema !== undefined && this.cut.has(partSchema))) this.cut.add(schema);
 			if (partShape === undefined) continue;
 			const all = index < allOf.length;
 			isObject = true;

@@ -35,6 +35,7 @@ import {
 import { readErrors } from './errors';
 import { placeParameters, MAX_REQUEST_FIELDS } from './fields';
 import { readJobs } from './jobs';
+import { statedPlaces } from './places';
 import { followRequired } from './required';
 import {
 	findOperation,
@@ -140,9 +141,11 @@ function* readOperation(
 		throw new SchemaBudgetError(`its request has more than ${MAX_REQUEST_FIELDS} fields`);
 	yield;
 	const answer: AnswerReading = { from: `${entry.from}/responses` };
-	if (verb === 'list')
+	if (verb === 'list') {
 		Object.assign(answer, readList(reader, entry, context.resources.get(resource ?? ''), resource));
-	else
+		// No list found: the built-in places, so that an answer without one fails rather than reads as empty.
+		if (answer.items?.length === 0) answer.items = builtIn.answer.items;
+	} else
 		answer.resource = unique(
 			reader
 				.variants(success?.schema)
@@ -349,8 +352,23 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 				context.isJob,
 				context.resources.get('post'),
 				jobs.error,
+				notFollowed,
 			),
 		BUILT_IN_PROFILE.webhooks,
+	);
+	notFollowed.push(
+		...(await pausing(
+			"its answers' places",
+			() =>
+				statedPlaces(
+					reader,
+					found,
+					profiled,
+					{ schema: jobSchema, profile: jobs, from: found.get('getJob')?.from ?? 'built-in' },
+					notFollowed,
+				),
+			[],
+		)),
 	);
 	return { source, operations: profiled, jobs, errors, webhooks, notFollowed };
 }

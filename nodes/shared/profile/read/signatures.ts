@@ -27,10 +27,10 @@ export function deliveryIdHeader(headers: Map<string, Schema>): string | undefin
 	return undefined;
 }
 
-/** The header the document names as carrying the event type, such as `X-GitHub-Event`. */
+/** The header the document names as carrying the event type, such as `X-GitHub-Event` or Lemon Squeezy's `X-Event-Name`. */
 export function eventTypeHeader(headers: Map<string, Schema>): string | undefined {
 	return [...headers.keys()]
-		.find((name) => /(event|eventtype|topic)$/.test(normalizeName(name)))
+		.find((name) => /(event|eventtype|eventname|topic)$/.test(normalizeName(name)))
 		?.toLowerCase();
 }
 

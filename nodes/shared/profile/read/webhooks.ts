@@ -5,6 +5,7 @@ import {
 	type ConditionalEvent,
 	type DeliveryReading,
 	type Location,
+	type NotFollowed,
 	type OperationProfile,
 	type Pointer,
 	type WebhookProfile,
@@ -33,6 +34,7 @@ import {
 	unique,
 	type DocumentOperation,
 } from './operations';
+import { absentFrom, notThere } from './places';
 import { deliveryIdHeader, eventTypeHeader, signatureScheme } from './signatures';
 import { enumExplanations, eventMeaning } from './words';
 
@@ -260,10 +262,27 @@ function schemaAt(reader: DocumentReader, request: Schema | undefined, to?: stri
 	return reader.at(request, end === -1 ? path : path.slice(0, end));
 }
 
-/** Where a registration as the service answers it holds a field the node places at `to` in the request. */
-function inRegistration(to: Location | null | undefined, fallback: string): string {
+/**
+ * Where a registration as the service answers it (`answer`, the resource its create answers with)
+ * holds a field the node places at `to` in the request: the longest end of that place the answer
+ * has (JSON:API's `/data/attributes/url` is `/attributes/url` in the resource object); else the
+ * built-in place, and where the answer lacks that too, why.
+ */
+function inRegistration(
+	reader: DocumentReader,
+	answer: Schema | undefined,
+	to: Location | null | undefined,
+	fallback: Pointer,
+): [Pointer, string | undefined] {
 	const [part, ...rest] = segmentsOf(to ?? '');
-	return part === 'body' && rest.length > 0 ? pointerOf(rest) : fallback;
+	const ends = part === 'body' ? rest.map((_, start) => rest.slice(start)) : [];
+	const end = ends.find((path) => absentFrom(reader, answer, path) === undefined);
+	if (end !== undefined) return [pointerOf(end), undefined];
+	const lacks = absentFrom(reader, answer, segmentsOf(fallback));
+	return [
+		fallback,
+		lacks && `has no ${unique([...ends.map(pointerOf), fallback]).join(' or ')} (${lacks})`,
+	];
 }
 
 /** How many values a schema lists, counted before they are read, so that a list beyond the bound is refused as such. */
@@ -285,6 +304,7 @@ export function* readWebhooks(
 	isJob: (schema: Schema | undefined) => boolean,
 	post: Schema | undefined,
 	jobError: Pointer[],
+	notFollowed: NotFollowed[],
 ): Generator<void, WebhookProfile> {
 	const fallback = BUILT_IN_PROFILE.webhooks;
 	const answer =
@@ -338,11 +358,12 @@ export function* readWebhooks(
 		);
 		return (found.length === 0 && otherwise ? otherwise : found) as DeliveryReading[K];
 	};
+	const types = merged('type');
 	const delivery: DeliveryReading =
 		readings.length === 0
 			? fallback.delivery
 			: {
-					type: merged('type', fallback.delivery.type),
+					type: types.length > 0 ? types : fallback.delivery.type,
 					id: merged('id'),
 					time: merged('time'),
 					data: merged('data'),
@@ -355,18 +376,51 @@ export function* readWebhooks(
 	const signature = (signed && signatureScheme(signed.headers)) ?? fallback.signature;
 	const active = create.fields.active;
 	const maxUrlLength = own(urlSchema, 'maxLength');
+	const lacking: NotFollowed[] = [];
+	const registered = (key: 'url' | 'events', part: string) => {
+		const [at, why] = inRegistration(
+			reader,
+			answer,
+			create.fields[key]?.to,
+			fallback.registration[key],
+		);
+		if (why !== undefined)
+			lacking.push({
+				part: `its registrations' ${part}`,
+				of: `/webhooks/registration/${key}`,
+				why: `the webhook ${registration?.from}/responses answers with ${why}`,
+			});
+		return at;
+	};
+	// A switch the registration as answered does not show is not read: an absent one reads as on.
+	const [switchAt, noSwitch] = inRegistration(reader, answer, active?.to, '/active');
+	// The built-in event place is a guess where the document describes deliveries: it must be in them.
+	const guessed = readings.length > 0 && types.length === 0;
+	const unnamed = (guessed ? deliveries : [])
+		.map(({ event, body }) =>
+			notThere(
+				reader,
+				body,
+				fallback.delivery.type,
+				{
+					part: "its deliveries' event",
+					of: '/webhooks/delivery/type',
+					what: `the delivery of ${event}, which names its event in no header either,`,
+				},
+				true,
+			),
+		)
+		.find((entry) => entry !== undefined);
+	if (unnamed !== undefined) lacking.push(unnamed);
 	const profile: WebhookProfile = {
 		...(events === undefined ? {} : { events }),
 		wildcard: events === undefined || events.includes('*'),
 		meanings,
 		registration: {
-			url: inRegistration(create.fields.url?.to, fallback.registration.url),
-			events: inRegistration(create.fields.events?.to, fallback.registration.events),
-			...(active?.to
-				? {
-						active: inRegistration(active.to, '/active'),
-						...(active.negate ? { negated: true } : {}),
-					}
+			url: registered('url', 'address'),
+			events: registered('events', 'events'),
+			...(active?.to && noSwitch === undefined
+				? { active: switchAt, ...(active.negate ? { negated: true } : {}) }
 				: {}),
 			...(typeof maxUrlLength === 'number' && maxUrlLength > 0
 				? { maxUrlLength: Math.floor(maxUrlLength) }
@@ -382,5 +436,6 @@ export function* readWebhooks(
 	const weakness = webhookWeakness(profile);
 	if (weakness !== undefined)
 		throw new SchemaBudgetError(`its reading's ${pointerOf(weakness.path)} ${weakness.rule}`);
+	notFollowed.push(...lacking);
 	return profile;
 }

@@ -1,0 +1,176 @@
+import { BUILT_IN_PROFILE } from '../builtIn';
+import { isRecord, pointerOf, segmentsOf } from '../pointer';
+import {
+	MAX_PROFILE_TEXT,
+	OPERATIONS,
+	type JobProfile,
+	type NotFollowed,
+	type OperationName,
+	type OperationProfile,
+	type Pointer,
+} from '../types';
+import { DocumentReader, own, type Schema } from './document';
+import { successes, type DocumentOperation } from './operations';
+
+/**
+ * The places a profile states for answers, checked against the schemas the document gives those
+ * answers: a place the schema does not have would be read as absent without a word, so it is
+ * listed as not followed. Where the document gives no schema, or a schema describes no members
+ * there (an open object), there is nothing to check against.
+ */
+
+// Members named in a reason, so that it stays short on any document.
+const MAX_NAMED = 10;
+
+const capped = (text: string) =>
+	text.length > MAX_PROFILE_TEXT ? `${text.slice(0, MAX_PROFILE_TEXT - 1)}…` : text;
+
+/**
+ * What a schema has where it lacks the place at `path` (`it has id, attributes`), or undefined
+ * where it has the place or describes nothing there to tell. A number or `-` steps into a list.
+ */
+export function absentFrom(
+	reader: DocumentReader,
+	schema: Schema | undefined,
+	path: readonly string[],
+): string | undefined {
+	let at = schema;
+	for (const [index, key] of path.entries()) {
+		reader.spend();
+		if (/^(\d+|-)$/.test(key) && reader.isArray(at)) {
+			at = reader.items(at);
+			continue;
+		}
+		const shape = reader.shape(at);
+		const more = own(reader.deref(at), 'additionalProperties');
+		// Nothing to tell by: no members described, any allowed, or members the reading cut off.
+		if (!shape?.properties.size || reader.isPartial(at) || more === true || isRecord(more))
+			return undefined;
+		const { properties } = shape;
+		const next = properties.get(key);
+		if (next === undefined) {
+			const names = [...properties.keys()].slice(0, MAX_NAMED).join(', ');
+			const which = index === 0 ? 'it' : `its ${pointerOf(path.slice(0, index))}`;
+			return `${which} has ${names}${properties.size > MAX_NAMED ? ', …' : ''}`;
+		}
+		at = next;
+	}
+	return undefined;
+}
+
+/**
+ * A part whose places (pointers into `schema`, or `/body/…` locations with `inBody`) all lack in
+ * the schema, as not followed; undefined where one of them is there.
+ */
+export function notThere(
+	reader: DocumentReader,
+	schema: Schema | undefined,
+	places: readonly string[],
+	part: Omit<NotFollowed, 'why'> & { what: string },
+	inBody = false,
+): NotFollowed | undefined {
+	let lacks: string | undefined;
+	for (const place of places) {
+		const [first, ...rest] = segmentsOf(place);
+		// Only the body has a schema to check a location against.
+		if (inBody && first !== 'body') return undefined;
+		lacks = absentFrom(reader, schema, inBody ? rest : segmentsOf(place));
+		if (lacks === undefined) return undefined;
+	}
+	if (lacks === undefined) return undefined;
+	const { what, ...entry } = part;
+	return {
+		...entry,
+		part: capped(entry.part),
+		why: capped(`${what} has no ${places.join(' or ')} (${lacks})`),
+	};
+}
+
+/** The schema an operation answers with, as its reading takes it: the first success that has one. */
+function answerSchema(reader: DocumentReader, entry: DocumentOperation): Schema | undefined {
+	return successes(reader, entry.operation).find(({ schema }) => schema !== undefined)?.schema;
+}
+
+/** The places of one operation's answer: its resource, a list's items and their id. */
+function operationPlaces(
+	reader: DocumentReader,
+	entry: DocumentOperation,
+	name: OperationName,
+	{ answer }: OperationProfile,
+): NotFollowed[] {
+	const schema = answerSchema(reader, entry);
+	const what = `its answer (${answer.from})`;
+	const title = `${OPERATIONS[name].title} (${entry.method} ${entry.path})`;
+	const part = (key: 'resource' | 'items' | 'itemId', says: string, within = what) => ({
+		part: `${title}: its ${says}`,
+		of: pointerOf(['operations', name, 'answer', key]),
+		operation: name,
+		what: within,
+	});
+	const found = (['resource', 'items'] as const).map((key) =>
+		notThere(reader, schema, answer[key] ?? [], part(key, key), true),
+	);
+	const listed = (answer.items ?? []).find(
+		(place) => notThere(reader, schema, [place], { part: '', what }, true) === undefined,
+	);
+	if (listed !== undefined && answer.itemId !== undefined) {
+		const item = reader.items(reader.at(schema, segmentsOf(listed).slice(1)));
+		found.push(
+			notThere(
+				reader,
+				item,
+				[answer.itemId],
+				part('itemId', "items' id", `an item of ${listed} in ${what}`),
+			),
+		);
+	}
+	return found.filter((entry) => entry !== undefined);
+}
+
+/** The places of a job: its id, completion, result, error and kind. */
+function jobPlaces(
+	reader: DocumentReader,
+	schema: Schema | undefined,
+	jobs: JobProfile,
+	from: string,
+): NotFollowed[] {
+	const { completion } = jobs;
+	const places: Array<[string, Pointer, Pointer[]]> = [
+		["its jobs' id", '/jobs/id', jobs.id],
+		completion.by === 'status'
+			? ["its jobs' status", '/jobs/completion/status', completion.status]
+			: ["its jobs' done flag", '/jobs/completion/done', completion.done],
+		["its jobs' result", '/jobs/result', jobs.result],
+		// Why a job failed may be in a message or code of its own instead (Twilio's).
+		["its jobs' error", '/jobs/error', [...jobs.error, ...jobs.errorMessage, ...jobs.errorCode]],
+		["its jobs' kind", '/jobs/kind', jobs.kind],
+	];
+	return places
+		.map(([part, of, at]) => notThere(reader, schema, at, { part, of, what: `the job at ${from}` }))
+		.filter((entry) => entry !== undefined);
+}
+
+/**
+ * The stated places of a profile's answers that their schemas lack, but parts already listed (by
+ * `of`); it pauses (yields) after each operation.
+ */
+export function* statedPlaces(
+	reader: DocumentReader,
+	found: Map<OperationName, DocumentOperation>,
+	operations: Record<OperationName, OperationProfile>,
+	job: { schema: Schema | undefined; profile: JobProfile; from: string },
+	listed: NotFollowed[],
+): Generator<void, NotFollowed[]> {
+	const stated: NotFollowed[] = [];
+	for (const [name, entry] of found) {
+		// An operation not followed as a whole is listed already.
+		if (operations[name] !== BUILT_IN_PROFILE.operations[name])
+			stated.push(...operationPlaces(reader, entry, name, operations[name]));
+		yield;
+	}
+	// Jobs not followed as a whole are listed already.
+	if (job.profile !== BUILT_IN_PROFILE.jobs)
+		stated.push(...jobPlaces(reader, job.schema, job.profile, job.from));
+	const known = new Set(listed.map(({ of }) => of));
+	return stated.filter(({ of }) => !known.has(of));
+}
