@@ -27,6 +27,7 @@ import { readAllItems } from '../shared/executor/paging';
 import { loadProfile } from '../shared/executor/profiles';
 import {
 	callEndpoint,
+	READ_ONCE,
 	readCredentials,
 	readJobById,
 	requireObject,
@@ -329,7 +330,7 @@ export class ContentPublishingTrigger implements INodeType {
 				reference.job ??
 				(await readJobById.call(this, reference.id, {
 					timeoutMs: JOB_LOOKUP_TIMEOUT_MS,
-					retryReads: false,
+					policy: READ_ONCE,
 				}));
 			const view = readJob(jobs, job);
 			const kinds = options.contentKinds ?? [];

@@ -5,7 +5,7 @@ import { itemIdOf, readResource } from './executor/answers';
 import { signingKey } from './executor/signatures';
 import { readAt } from './profile/pointer';
 import type { Profile, SignatureScheme } from './profile/types';
-import { callEndpoint, type RequestContext } from './executor/send';
+import { callEndpoint, type RequestContext, type SendPolicy } from './executor/send';
 
 // Webhook registrations and their signing secrets, as the trigger and an event wait both make them.
 
@@ -96,8 +96,12 @@ export function isNotFound(error: unknown): error is NodeApiError {
 }
 
 /** Deletes a registration; one already gone is what deleting wants. */
-export async function deleteRegistration(context: RequestContext, id: string): Promise<void> {
-	await callEndpoint.call(context, 'deleteWebhook', { id }).catch((error: unknown) => {
+export async function deleteRegistration(
+	context: RequestContext,
+	id: string,
+	policy?: SendPolicy,
+): Promise<void> {
+	await callEndpoint.call(context, 'deleteWebhook', { id, policy }).catch((error: unknown) => {
 		if (!isNotFound(error)) throw error;
 	});
 }

@@ -787,6 +787,51 @@ describe("one credential's failed read of the document", () => {
 	});
 });
 
+describe('the document read under a rate limit or a gateway error', () => {
+	const harness = useFakeService();
+	/** Service → Describe at a fresh spelling of the address (nothing cached for it yet), the document first refused. */
+	const describeRefused = async (host: string, status: number, retryAfterSeconds: number) => {
+		const baseUrl = harness.service.url.replace('127.0.0.1', host);
+		harness.service.injectFault({ match: { path: '/v1/openapi.json' }, status, retryAfterSeconds });
+		const started = Date.now();
+		const [profile] = jsonOf(
+			await harness.run(
+				{ resource: 'service', operation: 'describe' },
+				{ credentials: { baseUrl } },
+			),
+		);
+		const statuses = harness.service.requests
+			.filter((request) => request.path === '/v1/openapi.json')
+			.map((request) => request.status);
+		return { notFollowed: profile.notFollowed, statuses, waited: Date.now() - started };
+	};
+
+	it.each([
+		[429, 'localhost'],
+		[503, '[::ffff:127.0.0.1]'],
+	])(
+		'waits out a %i by its Retry-After, as every read does, then follows the document',
+		async (status, host) => {
+			const { notFollowed, statuses, waited } = await describeRefused(host, status, 2);
+			expect(notFollowed).toEqual([]);
+			expect(statuses).toEqual([status, 200]);
+			// Asked again only after the Retry-After: a busy machine can only make this longer.
+			expect(waited).toBeGreaterThanOrEqual(2000);
+		},
+	);
+
+	it('does not wait for a Retry-After beyond 30 seconds: the built-in conventions stand in', async () => {
+		const { notFollowed, statuses } = await describeRefused('127.1', 429, 60);
+		expect(notFollowed).toEqual([
+			{
+				part: 'the whole document',
+				why: expect.stringMatching(/could not be read \(HTTP 429\)/) as unknown,
+			},
+		]);
+		expect(statuses).toEqual([429]);
+	});
+});
+
 describe('a key the service knows but has not approved (the envelope profile)', () => {
 	const harness = useFakeService({ profile: 'envelope' });
 

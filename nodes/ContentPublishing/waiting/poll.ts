@@ -18,6 +18,7 @@ import {
 	asNodeError,
 	type Answer,
 	isTransient,
+	READ_ONCE,
 	readJobById,
 	requireObject,
 	retryAfterMs,
@@ -109,7 +110,7 @@ export async function waitForJob(
 				itemIndex,
 				signal,
 				// The wait retries on its own schedule, and neither a poll nor a pause outlasts the wait.
-				retryReads: false,
+				policy: READ_ONCE,
 				timeoutMs: Math.max(MIN_POLL_TIMEOUT_MS, Math.min(requestTimeoutMs, deadline - Date.now())),
 				deadline,
 			});

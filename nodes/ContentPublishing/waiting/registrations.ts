@@ -5,7 +5,12 @@ import { readAt } from '../../shared/profile/pointer';
 import type { Profile } from '../../shared/profile/types';
 import { deleteRegistration, registrationId } from '../../shared/secrets';
 import { readPages } from '../../shared/executor/paging';
-import { keepInMemory, type RequestContext } from '../../shared/executor/send';
+import {
+	CLEAN_UP,
+	keepInMemory,
+	type RequestContext,
+	type SendPolicy,
+} from '../../shared/executor/send';
 import {
 	PROBE_PARAM,
 	RUN_MAC_PARAM,
@@ -41,7 +46,6 @@ export const SWEEP_RETRY_MS = YOUNG_MS;
 export const SWEEP_GIVE_UP_MS = 60 * 60_000;
 // How often a process with planned sweeps looks whether one is due: a plan may come earlier than the last.
 const SWEEP_CHECK_MS = 1_000;
-const CLEANUP_RETRY_MS = 1_000;
 
 /** A registration on the service of a wait of this n8n's Content Publishing nodes. */
 interface Registration {
@@ -111,12 +115,14 @@ async function listRegistrations(
 	profile: Profile,
 	resume: URL,
 	found?: (registration: Registration) => boolean,
+	policy?: SendPolicy,
 ): Promise<{ registrations: Registration[]; complete: boolean }> {
 	const registrations: Registration[] = [];
 	const pages = readPages.call(context, 'listWebhooks', {
 		maxPages: MAX_LIST_PAGES,
 		pageSize: () => LIST_PAGE_SIZE,
 		timeoutMs: READ_TIMEOUT_MS,
+		policy,
 	});
 	for await (const listed of pages) {
 		let hit = false;
@@ -287,39 +293,35 @@ export async function sweep(by: Sweeper, current?: string): Promise<void> {
 type Target = { sealed: string; until: number; id?: string };
 
 /**
- * Removes the wait's registration by its id, else by its sealed state. Tried once more a second
- * later; where that fails too, a sweep is planned and false returned.
+ * Removes the wait's registration by its id, else by its sealed state, each request sent once more
+ * a second later where the service fails it (CLEAN_UP); where that fails too, a sweep is planned and
+ * false returned.
  */
 export async function removeRegistration(by: Sweeper, target: Target): Promise<boolean> {
 	const { context, profile, resume, credential } = by;
-	for (let attempt = 1; ; attempt++) {
-		try {
-			if (target.id !== undefined) {
-				await deleteRegistration(context, target.id);
-			} else {
-				const mine = (registration: Registration) => registration.sealed === target.sealed;
-				const { registrations, complete } = await listRegistrations(context, profile, resume, mine);
-				const found = registrations.filter(mine);
-				for (const registration of found.slice(0, MAX_SWEEP_DELETES))
-					await deleteRegistration(context, registration.id);
-				if (found.length === 0 && !complete)
-					throw new Error(
-						`It is not among the first ${MAX_LIST_PAGES} pages of the service's webhooks`,
-					);
-			}
-			plans.get(credential)?.due.delete(target.sealed);
-			return true;
-		} catch (error) {
-			if (attempt >= 2) {
-				// The wait is over: it resumed, or it polled.
-				const next = planRetry(by, target.sealed, { until: target.until, over: true });
-				context.logger.warn(
-					`Content Publishing: the webhook of an event wait could not be removed (${next}): ${safeMessage(error, resume)}`,
+	try {
+		if (target.id !== undefined) {
+			await deleteRegistration(context, target.id, CLEAN_UP);
+		} else {
+			const mine = (registration: Registration) => registration.sealed === target.sealed;
+			const listed = await listRegistrations(context, profile, resume, mine, CLEAN_UP);
+			const found = listed.registrations.filter(mine);
+			for (const registration of found.slice(0, MAX_SWEEP_DELETES))
+				await deleteRegistration(context, registration.id, CLEAN_UP);
+			if (found.length === 0 && !listed.complete)
+				throw new Error(
+					`It is not among the first ${MAX_LIST_PAGES} pages of the service's webhooks`,
 				);
-				return false;
-			}
-			await sleep(CLEANUP_RETRY_MS);
 		}
+		plans.get(credential)?.due.delete(target.sealed);
+		return true;
+	} catch (error) {
+		// The wait is over: it resumed, or it polled.
+		const next = planRetry(by, target.sealed, { until: target.until, over: true });
+		context.logger.warn(
+			`Content Publishing: the webhook of an event wait could not be removed (${next}): ${safeMessage(error, resume)}`,
+		);
+		return false;
 	}
 }
 

@@ -12,7 +12,7 @@ import { nonEmptyText } from '../../shared/profile/pointer';
 import type { Profile } from '../../shared/profile/types';
 import { isNotFound } from '../../shared/secrets';
 import { loadProfile } from '../../shared/executor/profiles';
-import { asNodeError, keepInMemory, readJobById } from '../../shared/executor/send';
+import { asNodeError, keepInMemory, READ_ONCE, readJobById } from '../../shared/executor/send';
 import { endedJob, jobTimeoutError, statusText } from './poll';
 import { downloadMedia } from '../media/binary';
 import { errorJson, simplify, withoutErrorKey } from '../actions/outputs';
@@ -88,7 +88,7 @@ export async function readWaitedJobs(
 		try {
 			job = await readJobById.call(context, jobId, {
 				itemIndex,
-				retryReads: false,
+				policy: READ_ONCE,
 				timeoutMs: READ_TIMEOUT_MS,
 			});
 		} catch (error) {

@@ -20,7 +20,7 @@ export const MAX_LIST_ITEMS = 10_000;
 const MAX_LIST_REQUESTS = 1_000;
 const DEFAULT_PAGE_SIZE = 100;
 
-interface ListOptions extends Pick<CallOptions, 'itemIndex' | 'timeoutMs' | 'signal'> {
+interface ListOptions extends Pick<CallOptions, 'itemIndex' | 'timeoutMs' | 'signal' | 'policy'> {
 	/** Filters as the node's parameters, which the profile places in the query. */
 	filters?: IDataObject;
 	/** Query parameters sent as given (Extra Query Parameters). */

@@ -1,5 +1,5 @@
 import { createHash } from 'crypto';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError, type NodeApiError } from 'n8n-workflow';
 
 import { JsonLimitError, parseJson } from '../json';
 import { BUILT_IN_PROFILE } from '../profile/builtIn';
@@ -8,8 +8,7 @@ import { readProfile } from '../profile/read';
 import { isOpenApiDocument } from '../profile/read/document';
 import type { Profile } from '../profile/types';
 import { readCredentials, type Credentials, type RequestContext } from '../transport/credentials';
-import { isTransient } from '../transport/errors';
-import { exchange } from '../transport/http';
+import { READ, sendUnderPolicy } from '../transport/policy';
 
 /**
  * The service's profile, read from its OpenAPI document once per Base URL and key and kept a while
@@ -25,8 +24,6 @@ const PROFILE_TTL_MS = 10 * 60_000;
 // A service may just have been down: a document that could not be read is tried again soon.
 const UNREADABLE_PROFILE_TTL_MS = 30_000;
 const DOCUMENT_TIMEOUT_MS = 15_000;
-const DOCUMENT_ATTEMPTS = 3;
-const DOCUMENT_RETRY_MS = 500;
 // Bounds on the document itself: well above any real API's description, far below harm.
 const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 // No real document's object nears 10,000 members, nor an array (an enum) 200,000 items; a larger
@@ -84,28 +81,32 @@ async function readServiceProfile(
 	const { baseUrl, apiKey } = credentials;
 	const where = `${baseUrl}${DOCUMENT_PATH}`;
 	let answer;
-	// A service that is briefly down (a 502, 503 or 504, or no answer) is asked again, twice.
-	for (let attempt = 1; ; attempt++) {
-		try {
-			answer = await exchange.call(
-				this,
-				{ method: 'GET', url: where },
-				{ baseUrl, apiKey, timeoutMs: DOCUMENT_TIMEOUT_MS, maxBytes: MAX_DOCUMENT_BYTES },
-			);
-			if (attempt === DOCUMENT_ATTEMPTS || ![502, 503, 504].includes(answer.statusCode)) break;
-		} catch (error) {
-			if (attempt === DOCUMENT_ATTEMPTS || !isTransient(error)) {
-				const reason = String((error as Error).message);
-				return builtInBecause(`The service's OpenAPI document could not be read (${reason})`);
-			}
-		}
-		await sleep(DOCUMENT_RETRY_MS * attempt);
-	}
-	if (answer.statusCode === 404 || answer.statusCode === 410)
-		return builtInBecause(
-			`The service has no OpenAPI document at ${DOCUMENT_PATH} (HTTP ${answer.statusCode})`,
-			PROFILE_TTL_MS,
+	// As any read: a service briefly down (a rate limit, a gateway error, no answer) is asked again.
+	try {
+		answer = await sendUnderPolicy(
+			this,
+			{ method: 'GET', path: DOCUMENT_PATH },
+			{ method: 'GET', url: where },
+			READ,
+			{
+				baseUrl,
+				apiKey,
+				timeoutMs: DOCUMENT_TIMEOUT_MS,
+				maxBytes: MAX_DOCUMENT_BYTES,
+				deadline: Date.now() + DOCUMENT_TIMEOUT_MS,
+				read: async (answer) => answer,
+			},
 		);
+	} catch (error) {
+		const { httpCode, message } = error as NodeApiError;
+		if (httpCode === '404' || httpCode === '410')
+			return builtInBecause(
+				`The service has no OpenAPI document at ${DOCUMENT_PATH} (HTTP ${httpCode})`,
+				PROFILE_TTL_MS,
+			);
+		const reason = Number(httpCode) >= 400 ? `HTTP ${httpCode}` : message;
+		return builtInBecause(`The service's OpenAPI document could not be read (${reason})`);
+	}
 	if (answer.statusCode >= 300)
 		return builtInBecause(
 			`The service's OpenAPI document could not be read (HTTP ${answer.statusCode})`,

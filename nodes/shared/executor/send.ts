@@ -13,18 +13,10 @@ import {
 	type Profile,
 	type WebhookProfile,
 } from '../profile/types';
-import { sleepUnlessCancelled } from '../sleep';
 import { readCredentials, type Credentials, type RequestContext } from '../transport/credentials';
-import {
-	asNodeError,
-	cancelledError,
-	retryAfterMs,
-	serviceError,
-	type ServiceAnswer,
-} from '../transport/errors';
-import { exchange, notJsonError } from '../transport/http';
-import { endTurn, MAX_PAUSE_MS, takeTurn } from '../transport/pacing';
-import { isLostAnswer, recall, remember, sendPolicy, type SendPolicy } from '../transport/policy';
+import { asNodeError, type ServiceAnswer } from '../transport/errors';
+import { notJsonError } from '../transport/http';
+import { sendPolicy, sendUnderPolicy, type SendPolicy } from '../transport/policy';
 import { describeError, findJob, readResource } from './answers';
 import { memberPlaces, notAsProfiled, refusal, withSentRequest } from './errors';
 import { eventsToSend } from './events';
@@ -42,15 +34,12 @@ export { asNodeError, isTransient, retryAfterMs } from '../transport/errors';
 export { readCredentials, type RequestContext } from '../transport/credentials';
 export { downloadFile, type DownloadLimits, type MediaContext } from '../transport/download';
 export { isLoopbackHost, readHostRules } from '../transport/hosts';
-export { keepInMemory } from '../transport/policy';
+export { CLEAN_UP, keepInMemory, READ_ONCE, type SendPolicy } from '../transport/policy';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
-const RETRY_BACKOFF_MS = 1000;
 // One answer is read up to this size, and parsed within these bounds.
 const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 const ANSWER_LIMITS = { maxLength: MAX_ANSWER_BYTES, maxDepth: 256, maxValues: 4_000_000 };
-// Answers of writes are remembered for n8n's Retry On Fail only up to this size.
-const MAX_REMEMBERED_ANSWER = 1024 * 1024;
 
 export interface CallOptions {
 	id?: string;
@@ -71,8 +60,8 @@ export interface CallOptions {
 	/** No pause may end after this time (a job wait's Maximum Wait Time). */
 	deadline?: number;
 	signal?: AbortSignal;
-	/** Whether a read that meets a rate limit, a gateway error or no answer is tried again (the default). */
-	retryReads?: boolean;
+	/** When to send again, where not by the method and the service's idempotency (policy.ts). */
+	policy?: SendPolicy;
 }
 
 export interface Answer {
@@ -270,7 +259,7 @@ async function callByProfile(
 				itemIndex,
 			},
 		);
-	const policy = sendPolicy(name, operation, options.itemKey, options.retryReads);
+	const policy = options.policy ?? sendPolicy(name, operation, options.itemKey);
 	const mediaType = operation.mediaType ?? 'application/json';
 	const form = /x-www-form-urlencoded/i.test(mediaType);
 	const request: IHttpRequestOptions = {
@@ -289,7 +278,23 @@ async function callByProfile(
 	// The one place a request's failure learns what was sent: every error below carries it, and
 	// none the key or the signing secret a webhook's registration sends. Described only on failure.
 	try {
-		return await sendByPolicy.call(this, profile, operation, request, policy, credentials, options);
+		return await sendUnderPolicy(this, operation, request, policy, {
+			baseUrl,
+			apiKey,
+			itemIndex,
+			timeoutMs,
+			signal,
+			maxBytes: MAX_ANSWER_BYTES,
+			deadline: options.deadline ?? Date.now() + timeoutMs,
+			describe: (body) => describeError(profile.errors, body),
+			notice: builtInNotice(profile),
+			read: async (answer): Promise<Answer> => ({
+				statusCode: answer.statusCode,
+				headers: answer.headers,
+				body: await parseAnswer.call(this, answer, apiKey, itemIndex),
+				profile,
+			}),
+		});
 	} catch (error) {
 		const sent = {
 			operation: name,
@@ -310,125 +315,6 @@ function placesUsed(operation: OperationProfile, params: IDataObject): string[] 
 		return value === undefined || typeof to !== 'string' ? [] : [`${param} → ${to}`];
 	});
 	return [...places, ...Object.keys(operation.constants ?? {}).map((to) => `constant → ${to}`)];
-}
-
-/** Sends a request under its policy (tries again where it may) and reads the answer. */
-async function sendByPolicy(
-	this: RequestContext,
-	profile: Profile,
-	operation: OperationProfile,
-	request: IHttpRequestOptions,
-	policy: SendPolicy,
-	{ baseUrl, apiKey }: Credentials,
-	options: CallOptions,
-): Promise<Answer> {
-	const { itemIndex, timeoutMs = DEFAULT_TIMEOUT_MS, signal } = options;
-	const earlier = recall<Answer>(policy.memoKey);
-	if (earlier !== undefined) {
-		if ('answered' in earlier) return earlier.answered;
-		throw outcomeUnknown(this, operation, itemIndex);
-	}
-
-	const deadline = options.deadline ?? Date.now() + timeoutMs;
-	const settings = { baseUrl, apiKey, itemIndex, timeoutMs, signal, maxBytes: MAX_ANSWER_BYTES };
-	for (let attempt = 1; ; attempt++) {
-		if (!(await takeTurn(this, deadline, signal))) {
-			if (signal?.aborted) throw cancelledError(this, itemIndex);
-			throw pausedTooLong(this, operation, itemIndex);
-		}
-		let answer: ServiceAnswer | undefined;
-		try {
-			answer = await exchange.call(this, request, settings);
-			if (answer.statusCode >= 400) {
-				// A refusal's body is read as JSON where it is, and quoted as text where it is not.
-				const parsed = await parseAnswer
-					.call(this, answer, apiKey, itemIndex)
-					.catch(() => undefined);
-				throw serviceError(this, answer, parsed, {
-					apiKey,
-					itemIndex,
-					describe: (body) => describeError(profile.errors, body),
-					notice: builtInNotice(profile),
-					idempotent: policy.idempotency !== undefined,
-				});
-			}
-			endTurn(this, answer);
-			const result = {
-				statusCode: answer.statusCode,
-				headers: answer.headers,
-				body: await parseAnswer.call(this, answer, apiKey, itemIndex),
-				profile,
-			};
-			if (answer.text.length <= MAX_REMEMBERED_ANSWER)
-				remember(policy.memoKey, { answered: result }, answer.text.length);
-			return result;
-		} catch (error) {
-			const retryAfter = retryAfterMs(error);
-			if (answer === undefined || answer.statusCode >= 400) endTurn(this, answer, retryAfter);
-			if (signal?.aborted) throw cancelledError(this, itemIndex);
-			// After a 429 the execution's pace holds every request back; other failures back off on their own.
-			const rateLimited = error instanceof NodeApiError && error.httpCode === '429';
-			const backoff = rateLimited
-				? 0
-				: Math.max(retryAfter ?? 0, RETRY_BACKOFF_MS * 2 ** (attempt - 1));
-			const retry =
-				attempt < policy.attempts &&
-				policy.retryable(error) &&
-				(retryAfter ?? 0) <= MAX_PAUSE_MS &&
-				Date.now() + Math.max(backoff, retryAfter ?? 0) <= deadline;
-			if (
-				!retry &&
-				operation.method !== 'GET' &&
-				policy.idempotency === undefined &&
-				isLostAnswer(error)
-			) {
-				remember(policy.memoKey, { unknown: true });
-				throw outcomeUnknown(this, operation, itemIndex, error);
-			}
-			if (!retry || !(await sleepUnlessCancelled(backoff, signal))) {
-				if (signal?.aborted) throw cancelledError(this, itemIndex);
-				throw asNodeError(this, error, itemIndex);
-			}
-		}
-	}
-}
-
-function pausedTooLong(
-	context: RequestContext,
-	endpoint: OperationProfile,
-	itemIndex?: number,
-): NodeApiError {
-	const error = new NodeApiError(
-		context.getNode(),
-		{ status: 429 },
-		{
-			message: 'The service asked to wait longer than this request may take',
-			description: `The service is limiting the request rate, and its Retry-After ends after this request's limit (its Timeout, or the Maximum Wait Time). Nothing was sent for ${endpoint.method} ${endpoint.path}. Raise the limit, lower "Requests in Parallel", or run fewer items at once.`,
-			httpCode: '429',
-			itemIndex,
-		},
-	);
-	error.context.transient = true;
-	return error;
-}
-
-function outcomeUnknown(
-	context: RequestContext,
-	endpoint: OperationProfile,
-	itemIndex?: number,
-	cause?: unknown,
-): NodeApiError {
-	const why = cause instanceof Error ? ` (${cause.message})` : '';
-	return new NodeApiError(
-		context.getNode(),
-		{ outcome: 'unknown' },
-		{
-			message: `The service's answer to ${endpoint.method} ${endpoint.path} was lost${why}: it may or may not have been carried out`,
-			description:
-				'The service does not declare idempotency keys, so the node does not send a write twice. Check in the service whether it was carried out (for example with Get Many) before running this item again; Retry On Fail of this execution will not send it again.',
-			itemIndex,
-		},
-	);
 }
 
 /** Reads a job by its id: the job object, out of whatever the service wraps it in. */

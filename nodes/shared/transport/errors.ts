@@ -74,11 +74,11 @@ function retryAfterSeconds(value: string): number | undefined {
 	return Number.isFinite(date) ? Math.max(0, Math.ceil((date - Date.now()) / 1000)) : undefined;
 }
 
-interface ErrorSettings {
+export interface ErrorSettings {
 	apiKey: string;
 	itemIndex?: number;
 	/** The service's message, code and details in a refusal's body, as the profile reads them. */
-	describe: (body: unknown) => { message?: string; code?: string; details?: string };
+	describe?: (body: unknown) => { message?: string; code?: string; details?: string };
 	/** Why the built-in conventions stand in, named in hints on refusals they may explain. */
 	notice?: string;
 	idempotent: boolean;
@@ -94,7 +94,7 @@ export function serviceError(
 	const { statusCode } = answer;
 	// Before anything reads it: a body that echoes the request must not carry the key anywhere.
 	const errorBody = redactValue(body === undefined ? answer.text : body, settings.apiKey);
-	const { message, code, details } = settings.describe(errorBody);
+	const { message, code, details } = settings.describe?.(errorBody) ?? {};
 	const retryAfter = headerValue(answer.headers, 'retry-after');
 	const description = [
 		code ? `Error code: ${code}.` : undefined,

@@ -12,7 +12,7 @@ import { cancelledError, failureDetails, type ServiceAnswer } from './errors';
  * read up to a size limit, so a service that sends without end holds neither memory nor execution.
  */
 
-interface ExchangeSettings {
+export interface ExchangeSettings {
 	baseUrl: string;
 	apiKey: string;
 	itemIndex?: number;
