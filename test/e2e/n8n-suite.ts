@@ -81,8 +81,8 @@ const OTHER_SERVICES = {
 		flow: 'cpTriggerRes',
 		registered: ['job'],
 	},
-	// JSON:API 1.1 as Lemon Squeezy's API, events per resource as GitHub's (jsonapi-document.ts),
-	// with docs/service.md's JSON:API overrides: over its document, and with none.
+	// JSON:API 1.1 as Lemon Squeezy's API, events per resource as GitHub's (jsonapi-document.ts):
+	// its document alone, and docs/service.md's JSON:API overrides with no document.
 	jsonapi: {
 		credential: { id: 'cpJsonApi000001', name: 'Content Publishing (JSON:API)' },
 		completed: 'job.completed',
@@ -114,7 +114,6 @@ const OTHER_TRIGGER_WEBHOOK_IDS = {
 /** The credentials' Profile Overrides: docs/service.md's examples. */
 const OVERRIDES: Partial<Record<OtherService, string>> = {
 	overridden: overrideExamples()[1],
-	jsonapi: overrideExamples()[2],
 	jsonapiUndocumented: overrideExamples()[2],
 };
 const FAST_WAIT = { pollInterval: 0.2, maxWaitTime: 60 };
