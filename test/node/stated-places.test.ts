@@ -87,6 +87,39 @@ it('lists a list whose answer holds no list, and items without an id, until the 
 	).toEqual([]);
 });
 
+it('lists a list that takes a cursor its answer names no next one of, until the overrides give the paging', async () => {
+	const profile = await read({
+		'/v1/posts': {
+			get: {
+				parameters: [
+					{ name: 'cursor', in: 'query', schema: text },
+					{ name: 'limit', in: 'query', schema: { type: 'integer' } },
+				],
+				...ok({
+					...object({ data: { type: 'array', items: object({ id: text }) } }),
+					additionalProperties: false,
+				}),
+			},
+		},
+	});
+	// Read as one page: Return All would end there as if the list were complete.
+	expect(profile.operations.listPosts.answer.paging?.style).toBe('none');
+	expect(profile.notFollowed).toEqual([
+		{
+			part: 'Post → Get Many (GET /v1/posts): its next page',
+			of: '/operations/listPosts/answer/paging',
+			operation: 'listPosts',
+			why: 'it takes a cursor (cursor) but its answer names no next one, so a list would end after its first page; Profile Overrides can say where: "listPosts": {"answer": {"paging": {"style": "cursor", "cursor": "cursor", "next": "/body/…"}}}',
+		},
+	]);
+	expect(
+		notFollowed(
+			profile,
+			'{"operations": {"listPosts": {"answer": {"paging": {"style": "cursor", "cursor": "cursor", "next": "/headers/x-next-cursor"}}}}}',
+		),
+	).toEqual([]);
+});
+
 describe('webhooks', () => {
 	const webhook = (registration: IDataObject, delivery: IDataObject, headers: IDataObject[] = []) =>
 		read(

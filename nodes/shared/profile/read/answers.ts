@@ -149,6 +149,18 @@ export function isUri(reader: DocumentReader, schema: Schema): boolean {
  * How a list pages: a next page's address (in the body, or a `Link` header), else a cursor from the
  * answer, the last item's id (`starting_after`), a page number or an offset; else none.
  */
+/** A query parameter that takes a token from the answer: a cursor, a marker (Box), or a page named by text rather than a number (Stripe's search). */
+export function cursorParameter(
+	reader: DocumentReader,
+	query: Map<string, Schema>,
+): string | undefined {
+	return [...query.keys()].find(
+		(name) =>
+			/cursor|token|continuation|^marker$|position$/.test(normalizeName(name)) ||
+			(named('page')(name) && reader.types(query.get(name)).includes('string')),
+	);
+}
+
 export function pagingOf(
 	reader: DocumentReader,
 	entry: DocumentOperation,
@@ -188,13 +200,7 @@ export function pagingOf(
 	if (nextHeader !== undefined) nextLinks.push(`/headers/${nextHeader}`);
 	if (nextLinks.length > 0) return { style: 'link', next: nextLinks, ...sizing };
 
-	// A token from the answer: a cursor, a marker (Box), or a page named by text rather than a number (Stripe's search).
-	const isText = (name: string) => reader.types(query.get(name)).includes('string');
-	const cursor = parameter(
-		(name) =>
-			/cursor|token|continuation|^marker$|position$/.test(normalizeName(name)) ||
-			(named('page')(name) && isText(name)),
-	);
+	const cursor = cursorParameter(reader, query);
 	const nextCursors: Location[] = inAnswers(
 		(name, schema) =>
 			(/cursor|token|continuation|^nextmarker$|^next\w*position$/.test(normalizeName(name)) ||

@@ -10,7 +10,8 @@ import {
 	type Pointer,
 } from '../types';
 import { DocumentReader, own, type Schema } from './document';
-import { successes, type DocumentOperation } from './operations';
+import { cursorParameter } from './answers';
+import { parametersOf, successes, type DocumentOperation } from './operations';
 
 /**
  * The places a profile states for answers, checked against the schemas the document gives those
@@ -110,6 +111,20 @@ function operationPlaces(
 	const found = (['resource', 'items'] as const).map((key) =>
 		notThere(reader, schema, answer[key] ?? [], part(key, key), true),
 	);
+	// A list that takes a cursor whose answer names none is read as one page: said, not assumed.
+	const cursor =
+		answer.paging?.style === 'none' && OPERATIONS[name].verb === 'list'
+			? cursorParameter(reader, parametersOf(reader, entry, 'query'))
+			: undefined;
+	if (cursor !== undefined)
+		found.push({
+			part: `${title}: its next page`,
+			of: pointerOf(['operations', name, 'answer', 'paging']),
+			operation: name,
+			why: capped(
+				`it takes a cursor (${cursor}) but its answer names no next one, so a list would end after its first page; Profile Overrides can say where: "${name}": {"answer": {"paging": {"style": "cursor", "cursor": "${cursor}", "next": "/body/…"}}}`,
+			),
+		});
 	const listed = (answer.items ?? []).find(
 		(place) => notThere(reader, schema, [place], { part: '', what }, true) === undefined,
 	);
