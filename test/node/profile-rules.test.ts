@@ -82,6 +82,30 @@ describe('which operation is each of the node’s', () => {
 		expect(operations.updatePost).toMatchObject({ method: 'POST', path: '/v1/posts/{id}' });
 	});
 
+	it('is read from the description where there is no summary (Stripe\'s "Updates the specified customer…"), an operationId\'s leading Post being the method', async () => {
+		const update = {
+			operationId: 'PostPostsPost',
+			description:
+				'<p>Updates the specified post by setting the values of the parameters passed.</p>',
+			...ok(post),
+		};
+		const { operations } = await read({ '/v1/posts/{post}': { get: ok(post), post: update } });
+		expect(operations.updatePost).toMatchObject({
+			method: 'POST',
+			path: '/v1/posts/{id}',
+			from: '#/paths/~1v1~1posts~1{post}/post',
+		});
+		// A POST to another resource, whose operationId starts with the method, is no post's.
+		const customer = { ...update, operationId: 'PostCustomersCustomer' };
+		const elsewhere = await read({
+			'/v1/customers/{customer}': {
+				get: ok(post),
+				post: { ...customer, description: '<p>Updates the specified customer.</p>' },
+			},
+		});
+		expect(elsewhere.operations.updatePost.from).toBe('built-in');
+	});
+
 	it('is the one PUT on that path, which replaces the object where its body has required fields', async () => {
 		const body = object({ text: text(), id: text('', { readOnly: true }) }, { required: ['text'] });
 		const { operations } = await read({
