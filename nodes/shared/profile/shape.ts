@@ -11,6 +11,9 @@ import { isRecord, own, pointerOf } from './pointer';
 
 // No text of a profile may be longer: Profile Overrides check each one, and the reader keeps to it.
 export const MAX_PROFILE_TEXT = 256;
+/** A text the reader writes into a profile, cut to the bound with `…`. */
+export const capped = (text: string) =>
+	text.length > MAX_PROFILE_TEXT ? `${text.slice(0, MAX_PROFILE_TEXT - 1)}…` : text;
 const MAX_LIST = 64;
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

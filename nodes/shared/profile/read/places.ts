@@ -1,7 +1,7 @@
 import { BUILT_IN_PROFILE } from '../builtIn';
 import { isRecord, pointerOf, segmentsOf } from '../pointer';
+import { capped } from '../shape';
 import {
-	MAX_PROFILE_TEXT,
 	OPERATIONS,
 	type JobProfile,
 	type NotFollowed,
@@ -22,9 +22,6 @@ import { parametersOf, successes, type DocumentOperation } from './operations';
 
 // Members named in a reason, so that it stays short on any document.
 const MAX_NAMED = 10;
-
-const capped = (text: string) =>
-	text.length > MAX_PROFILE_TEXT ? `${text.slice(0, MAX_PROFILE_TEXT - 1)}…` : text;
 
 /**
  * What a schema has where it lacks the place at `path` (`it has id, attributes`), or undefined

@@ -1,5 +1,5 @@
 import { pointerOf } from '../pointer';
-import { OWN_HEADERS } from '../shape';
+import { capped, OWN_HEADERS } from '../shape';
 import {
 	MAX_PROFILE_TEXT,
 	OPERATION_NAMES,
@@ -187,9 +187,6 @@ function pagingPlaces(operation: OperationProfile): string[] {
 		return typeof name === 'string' ? [pointerOf(['query', name])] : [];
 	});
 }
-
-const capped = (text: string) =>
-	text.length > MAX_PROFILE_TEXT ? `${text.slice(0, MAX_PROFILE_TEXT - 1)}…` : text;
 
 // Headers of a conditional request (RFC 9110), whose value is the resource's as read, never a constant.
 const CONDITIONAL = /^\/headers\/if-(match|unmodified-since)$/;
