@@ -176,14 +176,6 @@ export async function callEndpoint(
 	}
 }
 
-/** The operation that reads what a write changes: `getPost` for `updatePost`. */
-const READS: Partial<Record<OperationName, OperationName>> = {
-	updatePost: 'getPost',
-	updateWebhook: 'getWebhook',
-	deletePost: 'getPost',
-	deleteWebhook: 'getWebhook',
-};
-
 async function callByProfile(
 	this: RequestContext,
 	profile: Profile,
@@ -200,7 +192,7 @@ async function callByProfile(
 			? undefined
 			: { ...placed.body, ...options.body };
 	const query = { ...placed.query, ...options.qs };
-	const reads = READS[name];
+	const { reads } = OPERATIONS[name];
 	const { precondition } = operation;
 	if (precondition !== undefined && reads === undefined)
 		throw refusal(

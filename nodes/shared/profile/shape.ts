@@ -18,11 +18,19 @@ const MAX_LIST = 64;
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-function op<V extends string, R extends string>(verb: V, resource: R, title: string) {
-	return { verb, resource, title };
+function op<V extends string, R extends string, Q extends string = never>(
+	verb: V,
+	resource: R,
+	title: string,
+	reads?: Q,
+) {
+	return { verb, resource, title, reads };
 }
 
-/** What the node asks of the service: what each operation does, to what, and its title in n8n. */
+/**
+ * What the node asks of the service: what each operation does, to what, and its title in n8n; for a
+ * write, the read that goes first where it needs the resource as it is (`reads`).
+ */
 export const OPERATIONS = {
 	getAccount: op('get', 'account', 'Account → Get'),
 	listPages: op('list', 'page', 'Page → Get Many'),
@@ -30,8 +38,8 @@ export const OPERATIONS = {
 	createPost: op('create', 'post', 'Post → Create'),
 	listPosts: op('list', 'post', 'Post → Get Many'),
 	getPost: op('get', 'post', 'Post → Get'),
-	updatePost: op('update', 'post', 'Post → Update'),
-	deletePost: op('delete', 'post', 'Post → Delete'),
+	updatePost: op('update', 'post', 'Post → Update', 'getPost'),
+	deletePost: op('delete', 'post', 'Post → Delete', 'getPost'),
 	generateBlog: op('generate', 'blog', 'Content Generation → Generate Blog Post'),
 	generateLinkedin: op('generate', 'linkedin', 'Content Generation → Generate LinkedIn Post'),
 	generateTwitter: op('generate', 'twitter', 'Content Generation → Generate Twitter Thread'),
@@ -43,8 +51,8 @@ export const OPERATIONS = {
 	createWebhook: op('create', 'webhook', 'Webhook → Create (and the trigger’s registration)'),
 	listWebhooks: op('list', 'webhook', 'Webhook → Get Many'),
 	getWebhook: op('get', 'webhook', 'Webhook → Get'),
-	updateWebhook: op('update', 'webhook', 'Webhook → Update'),
-	deleteWebhook: op('delete', 'webhook', 'Webhook → Delete'),
+	updateWebhook: op('update', 'webhook', 'Webhook → Update', 'getWebhook'),
+	deleteWebhook: op('delete', 'webhook', 'Webhook → Delete', 'getWebhook'),
 };
 export const OPERATION_NAMES = Object.keys(OPERATIONS) as Array<keyof typeof OPERATIONS>;
 

@@ -2,7 +2,6 @@ import { pointerOf } from '../pointer';
 import { capped, OWN_HEADERS } from '../shape';
 import {
 	MAX_PROFILE_TEXT,
-	OPERATION_NAMES,
 	OPERATIONS,
 	type NotFollowed,
 	type OperationName,
@@ -149,7 +148,7 @@ function credentialParameters(reader: DocumentReader): Set<string> {
 /**
  * A conditional request's header (RFC 9110) is sent with the validator the resource's read answers
  * in the header the document declares for it (`If-Match` with the `ETag`, `If-Unmodified-Since`
- * with `Last-Modified`), read first as an update's or a delete's precondition; whether it is.
+ * with `Last-Modified`), read first (the write's `reads`) as its precondition; whether it is.
  */
 function followPrecondition(
 	reader: DocumentReader,
@@ -159,12 +158,8 @@ function followPrecondition(
 	found: ReadonlyMap<OperationName, DocumentOperation>,
 ): boolean {
 	const condition = CONDITIONAL.exec(place)?.[1];
-	const { verb, resource } = OPERATIONS[name];
-	if (condition === undefined || !['update', 'delete'].includes(verb)) return false;
-	const readName = OPERATION_NAMES.find(
-		(other) => OPERATIONS[other].verb === 'get' && OPERATIONS[other].resource === resource,
-	);
-	const read = readName && found.get(readName);
+	const { reads } = OPERATIONS[name];
+	const read = condition !== undefined && reads !== undefined && found.get(reads);
 	if (!read) return false;
 	const validator = condition === 'match' ? 'etag' : 'last-modified';
 	const answered = successes(reader, read.operation).find(({ headers }) => headers.has(validator));
