@@ -12,6 +12,7 @@ import {
 	readAt,
 	segmentsOf,
 	pointerOf,
+	resourcePlaces,
 } from '../../shared/profile/pointer';
 import type { OperationName, Profile } from '../../shared/profile/types';
 import { readPages } from '../../shared/executor/paging';
@@ -32,14 +33,16 @@ type FieldReader = (record: IDataObject, field: string) => unknown;
 type Read = (field: string) => unknown;
 
 /**
- * A request placement as the answered resource holds it: the create's path to its resource comes
- * off (`/body/data/attributes/title` → `/attributes/title` where the resource is `/body/data`, as
- * JSON:API's), else the body's (`/body/headline` → `/headline`).
+ * A request placement as the answered resource holds it. The create's answer says which of its
+ * places: the one below its resource (`/attributes/title` where that is `/body/data`), else below
+ * the body; a list's entry is none.
  */
 function inResource(to: string | null | undefined, resource: string[]): string | undefined {
 	if (!to || segmentsOf(to).includes('-')) return undefined;
-	const prefix = [...resource, '/body'].find((place) => to.startsWith(`${place}/`));
-	return prefix === undefined ? undefined : to.slice(prefix.length);
+	const places = resourcePlaces(to);
+	return [...resource, '/body']
+		.map((prefix) => places.find((place) => `${prefix}${place}` === to))
+		.find((place) => place !== undefined);
 }
 
 // A page's name, where a service has no request of its own naming it: the usual names for one.

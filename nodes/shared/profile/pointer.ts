@@ -44,6 +44,16 @@ export function pointerOf(segments: readonly string[]): string {
 	return segments.map((segment) => `/${segment.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }
 
+/**
+ * Where a resource may hold what the node writes at `to` in a request's body, longest first: below
+ * the body, then below each member on the way (`/body/data/attributes/title`: `/data/attributes/title`,
+ * `/attributes/title` as JSON:API's resource object, `/title`).
+ */
+export function resourcePlaces(to: string | null | undefined): string[] {
+	const [, part, ...rest] = (to ?? '').split('/');
+	return part === 'body' ? rest.map((_, start) => `/${rest.slice(start).join('/')}`) : [];
+}
+
 /** The value at a pointer into an object, or undefined. */
 export function readAt(value: unknown, pointer: string): unknown {
 	let current = value;

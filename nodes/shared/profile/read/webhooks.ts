@@ -1,4 +1,4 @@
-import { ownEntries, pointerOf, segmentsOf } from '../pointer';
+import { ownEntries, pointerOf, resourcePlaces, segmentsOf } from '../pointer';
 import {
 	BUILT_IN_EVENTS,
 	type BuiltInEvent,
@@ -264,9 +264,9 @@ function schemaAt(reader: DocumentReader, request: Schema | undefined, to?: stri
 
 /**
  * Where a registration as the service answers it (`answer`, the resource its create answers with)
- * holds a field the node places at `to` in the request: the longest end of that place the answer
- * has (JSON:API's `/data/attributes/url` is `/attributes/url` in the resource object); else the
- * built-in place, and where the answer lacks that too, why.
+ * holds a field the node places at `to` in the request. The answer's schema says which of its
+ * places: the longest it has (JSON:API's `/data/attributes/url` is `/attributes/url` in the
+ * resource object); else the built-in place, and where the answer lacks that too, why.
  */
 function inRegistration(
 	reader: DocumentReader,
@@ -274,15 +274,11 @@ function inRegistration(
 	to: Location | null | undefined,
 	fallback: Pointer,
 ): [Pointer, string | undefined] {
-	const [part, ...rest] = segmentsOf(to ?? '');
-	const ends = part === 'body' ? rest.map((_, start) => rest.slice(start)) : [];
-	const end = ends.find((path) => absentFrom(reader, answer, path) === undefined);
-	if (end !== undefined) return [pointerOf(end), undefined];
+	const places = resourcePlaces(to);
+	const found = places.find((place) => absentFrom(reader, answer, segmentsOf(place)) === undefined);
+	if (found !== undefined) return [found, undefined];
 	const lacks = absentFrom(reader, answer, segmentsOf(fallback));
-	return [
-		fallback,
-		lacks && `has no ${unique([...ends.map(pointerOf), fallback]).join(' or ')} (${lacks})`,
-	];
+	return [fallback, lacks && `has no ${unique([...places, fallback]).join(' or ')} (${lacks})`];
 }
 
 /** How many values a schema lists, counted before they are read, so that a list beyond the bound is refused as such. */
