@@ -145,15 +145,8 @@ export function isUri(reader: DocumentReader, schema: Schema): boolean {
 		.some((variant) => /^(uri|uri-reference|url|iri)$/.test(ownText(variant, 'format')));
 }
 
-/**
- * How a list pages: a next page's address (in the body, or a `Link` header), else a cursor from the
- * answer, the last item's id (`starting_after`), a page number or an offset; else none.
- */
 /** A query parameter that takes a token from the answer: a cursor, a marker (Box), or a page named by text rather than a number (Stripe's search). */
-export function cursorParameter(
-	reader: DocumentReader,
-	query: Map<string, Schema>,
-): string | undefined {
+function cursorParameter(reader: DocumentReader, query: Map<string, Schema>): string | undefined {
 	return [...query.keys()].find(
 		(name) =>
 			/cursor|token|continuation|^marker$|position$/.test(normalizeName(name)) ||
@@ -161,12 +154,17 @@ export function cursorParameter(
 	);
 }
 
+/**
+ * How a list pages: a next page's address (in the body, or a `Link` header), else a cursor from the
+ * answer, the last item's id (`starting_after`), a page number or an offset; else none, and where
+ * it takes a cursor all the same (`unpaged`), which: its answer names no next one.
+ */
 export function pagingOf(
 	reader: DocumentReader,
 	entry: DocumentOperation,
 	answers: Schema[],
 	success: Success | undefined,
-): Paging {
+): Paging & { unpaged?: string } {
 	const query = parametersOf(reader, entry, 'query');
 	const from = `${entry.from}/parameters`;
 	const parameter = (test: (name: string) => boolean) => [...query.keys()].find(test);
@@ -233,7 +231,7 @@ export function pagingOf(
 	}
 	const offset = parameter(named('offset', 'skip', 'start', 'start_at'));
 	if (offset !== undefined) return { style: 'offset', offset, ...sizing };
-	return { style: 'none', from };
+	return { style: 'none', from, unpaged: cursor };
 }
 
 /** A list's text-search parameter: a string one called so (`q`, `search`) or described so. */

@@ -76,6 +76,8 @@ interface Context {
 	envelopes: Set<string>;
 	isJob(schema: Schema | undefined): boolean;
 	resources: Map<string, Schema>;
+	/** For the stated places: the cursor each list takes that its answer names no next one of. */
+	unpaged: Map<OperationName, string>;
 }
 
 /** A list's query parameters but those it pages by: its filters. */
@@ -92,7 +94,7 @@ function readList(
 	entry: DocumentOperation,
 	resourceSchema: Schema | undefined,
 	resource: string | undefined,
-): Pick<AnswerReading, 'items' | 'itemId' | 'paging'> {
+): Pick<AnswerReading, 'items' | 'itemId' | 'paging'> & { unpaged?: string } {
 	const answers = successes(reader, entry.operation);
 	const success = answers.find((answer) => answer.schema !== undefined) ?? answers[0];
 	const variants = reader.variants(success?.schema);
@@ -100,10 +102,12 @@ function readList(
 		.map((variant) => ({ variant, path: itemsPath(reader, variant, resourceSchema, resource) }))
 		.filter((entry): entry is { variant: Schema; path: string[] } => entry.path !== undefined);
 	const listed = reader.at(found[0]?.variant, found[0]?.path ?? []);
+	const { unpaged, ...paging } = pagingOf(reader, entry, variants, success);
 	return {
 		items: unique(found.map(({ path }) => body(path))),
 		itemId: pointerOf([idOf(reader.shape(reader.items(listed)), resource) ?? 'id']),
-		paging: pagingOf(reader, entry, variants, success),
+		paging,
+		unpaged,
 	};
 }
 
@@ -142,7 +146,10 @@ function* readOperation(
 	yield;
 	const answer: AnswerReading = { from: `${entry.from}/responses` };
 	if (verb === 'list') {
-		Object.assign(answer, readList(reader, entry, context.resources.get(resource ?? ''), resource));
+		const resourceSchema = context.resources.get(resource ?? '');
+		const { unpaged, ...list } = readList(reader, entry, resourceSchema, resource);
+		Object.assign(answer, list);
+		if (unpaged !== undefined) context.unpaged.set(name, unpaged);
 		// No list found: the built-in places, so that an answer without one fails rather than reads as empty.
 		if (answer.items?.length === 0) answer.items = builtIn.answer.items;
 	} else
@@ -298,6 +305,7 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 		),
 		isJob: (schema) => jobSchema !== undefined && reader.variants(schema).includes(jobSchema),
 		resources: new Map(),
+		unpaged: new Map(),
 	};
 
 	// Single resources first: a list's items are recognised as the resource its own read answers with.
@@ -365,6 +373,7 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 					found,
 					profiled,
 					{ schema: jobSchema, profile: jobs, from: found.get('getJob')?.from ?? 'built-in' },
+					context.unpaged,
 					notFollowed,
 				),
 			[],

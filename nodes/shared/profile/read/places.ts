@@ -10,8 +10,7 @@ import {
 	type Pointer,
 } from '../types';
 import { DocumentReader, own, type Schema } from './document';
-import { cursorParameter } from './answers';
-import { parametersOf, successes, type DocumentOperation } from './operations';
+import { successes, type DocumentOperation } from './operations';
 
 /**
  * The places a profile states for answers, checked against the schemas the document gives those
@@ -89,12 +88,13 @@ function answerSchema(reader: DocumentReader, entry: DocumentOperation): Schema 
 	return successes(reader, entry.operation).find(({ schema }) => schema !== undefined)?.schema;
 }
 
-/** The places of one operation's answer: its resource, a list's items and their id. */
+/** The places of one operation's answer: its resource, a list's items and their id, and its next page (`unpaged`). */
 function operationPlaces(
 	reader: DocumentReader,
 	entry: DocumentOperation,
 	name: OperationName,
 	{ answer }: OperationProfile,
+	unpaged: string | undefined,
 ): NotFollowed[] {
 	const schema = answerSchema(reader, entry);
 	const what = `its answer (${answer.from})`;
@@ -109,17 +109,13 @@ function operationPlaces(
 		notThere(reader, schema, answer[key] ?? [], part(key, key), true),
 	);
 	// A list that takes a cursor whose answer names none is read as one page: said, not assumed.
-	const cursor =
-		answer.paging?.style === 'none' && OPERATIONS[name].verb === 'list'
-			? cursorParameter(reader, parametersOf(reader, entry, 'query'))
-			: undefined;
-	if (cursor !== undefined)
+	if (unpaged !== undefined)
 		found.push({
 			part: `${title}: its next page`,
 			of: pointerOf(['operations', name, 'answer', 'paging']),
 			operation: name,
 			why: capped(
-				`it takes a cursor (${cursor}) but its answer names no next one, so a list would end after its first page; Profile Overrides can say where: "${name}": {"answer": {"paging": {"style": "cursor", "cursor": "${cursor}", "next": "/body/…"}}}`,
+				`it takes a cursor (${unpaged}) but its answer names no next one, so a list would end after its first page; Profile Overrides can say where: "${name}": {"answer": {"paging": {"style": "cursor", "cursor": "${unpaged}", "next": "/body/…"}}}`,
 			),
 		});
 	const listed = (answer.items ?? []).find(
@@ -171,13 +167,14 @@ export function* statedPlaces(
 	found: Map<OperationName, DocumentOperation>,
 	operations: Record<OperationName, OperationProfile>,
 	job: { schema: Schema | undefined; profile: JobProfile; from: string },
+	unpaged: ReadonlyMap<OperationName, string>,
 	listed: NotFollowed[],
 ): Generator<void, NotFollowed[]> {
 	const stated: NotFollowed[] = [];
 	for (const [name, entry] of found) {
 		// An operation not followed as a whole is listed already.
 		if (operations[name] !== BUILT_IN_PROFILE.operations[name])
-			stated.push(...operationPlaces(reader, entry, name, operations[name]));
+			stated.push(...operationPlaces(reader, entry, name, operations[name], unpaged.get(name)));
 		yield;
 	}
 	// Jobs not followed as a whole are listed already.
