@@ -153,7 +153,7 @@ export function* operationsOf(
 	return found;
 }
 
-export type Verb = (typeof OPERATIONS)[OperationName]['verb'];
+type Verb = (typeof OPERATIONS)[OperationName]['verb'];
 
 /**
  * What each operation of the node does, in words a document's operationIds and summaries use, and
