@@ -61,11 +61,6 @@ function subscriptionsOf(
 	return staticData.subscriptions as Record<string, Subscription>;
 }
 
-/** Whether deliveries are signed with the credential's API key, so the subscription holds no secret. */
-function keyedWithApiKey(subscription: Subscription): boolean {
-	return subscription.signature.key === 'apiKey';
-}
-
 /** Removes every registration on the service that delivers to this URL. */
 async function deleteWebhooksFor(
 	this: IHookFunctions,
@@ -282,7 +277,7 @@ export class ContentPublishingTrigger implements INodeType {
 			: Buffer.from(JSON.stringify(this.getBodyData()));
 		// Test and production URLs each have their own subscription; a delivery signed by either is ours.
 		const subscriptions = Object.entries(subscriptionsOf(this));
-		const apiKey = subscriptions.some(([, candidate]) => keyedWithApiKey(candidate))
+		const apiKey = subscriptions.some(([, candidate]) => candidate.signature.key === 'apiKey')
 			? (await readCredentials.call(this)).apiKey
 			: '';
 		const subscription = subscriptions.find(
@@ -290,7 +285,7 @@ export class ContentPublishingTrigger implements INodeType {
 				verifyDelivery(
 					headers,
 					rawBody,
-					keyedWithApiKey(candidate) ? apiKey : candidate.secret,
+					candidate.signature.key === 'apiKey' ? apiKey : candidate.secret,
 					candidate.signature,
 					{ url },
 				).valid,

@@ -54,12 +54,8 @@ export interface ListPlan {
 	limit?: number;
 }
 
-/** Service → Describe: the profile in use, output without a request of its own. */
-interface DescribePlan {
-	describe: true;
-}
-
-export type OperationPlan = RequestPlan | ListPlan | JobToAwait | DescribePlan;
+/** What to send, or to wait for; `describe`: Service → Describe, the profile in use, without a request. */
+export type OperationPlan = RequestPlan | ListPlan | JobToAwait | { describe: true };
 
 export interface Operation {
 	/** Its fields, shown only when it is chosen. */

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { parameterError } from './fields';
 
@@ -52,19 +52,17 @@ function millisOf(value: object): number | undefined {
 }
 
 /**
- * A date-time parameter's value as UTC ISO 8601, or undefined when it is empty. `zoneOption` is the
- * Time Zone option of the same item (empty: the workflow's time zone).
+ * Scheduled At of an item's fields as UTC ISO 8601, or undefined when it is empty, read in the
+ * fields' Time Zone (empty: the workflow's time zone).
  */
-export function readDateTime(
+export function readScheduledAt(
 	this: IExecuteFunctions,
-	value: unknown,
-	displayName: string,
+	{ scheduledAt: value, timeZone }: IDataObject,
 	itemIndex: number,
-	zoneOption: unknown,
 ): string | undefined {
 	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
 		return undefined;
-	const zone = String(zoneOption ?? '').trim() || this.getTimezone();
+	const zone = String(timeZone ?? '').trim() || this.getTimezone();
 	try {
 		new Intl.DateTimeFormat('en-US', { timeZone: zone });
 	} catch {
@@ -94,7 +92,7 @@ export function readDateTime(
 	if (instant === undefined || !Number.isFinite(instant))
 		throw parameterError(
 			this,
-			displayName,
+			'Scheduled At',
 			itemIndex,
 			'is not a date and time',
 			'Use a date and time such as 2026-12-01T10:00:00 (read in the time zone), one with its offset such as 2026-12-01T10:00:00+01:00, or an expression giving a date.',

@@ -229,12 +229,11 @@ function holdsExpression(value: unknown): boolean {
  */
 export function requestTimeouts(this: IExecuteFunctions): (itemIndex: number) => number {
 	let same: number | undefined;
-	if (!holdsExpression(this.getNode().parameters.requestOptions)) {
-		try {
+	try {
+		if (!holdsExpression(this.getNode().parameters.requestOptions))
 			same = readRequestTimeout.call(this, 0);
-		} catch {
-			same = undefined;
-		}
+	} catch {
+		// Refused: each item reads it again, so that its error names the item.
 	}
 	return (itemIndex) => same ?? readRequestTimeout.call(this, itemIndex);
 }

@@ -7,7 +7,7 @@ import {
 	showOnlyFor,
 } from '../../descriptions/common';
 import { pageIdField, postLocator } from '../../descriptions/locators';
-import { readDateTime, timeZoneField } from '../../parameters/dates';
+import { readScheduledAt, timeZoneField } from '../../parameters/dates';
 import {
 	parameterError,
 	pickFields,
@@ -81,16 +81,12 @@ const create = {
 		const content = requireString.call(this, 'content', 'Content', itemIndex);
 		const status = this.getNodeParameter('status', itemIndex) as string;
 		const additionalFields = readCollection.call(this, 'additionalFields', itemIndex);
-		const scheduledAt =
-			status === 'scheduled'
-				? readDateTime.call(
-						this,
-						this.getNodeParameter('scheduledAt', itemIndex, ''),
-						'Scheduled At',
-						itemIndex,
-						additionalFields.timeZone,
-					)
-				: undefined;
+		const given = status === 'scheduled' ? this.getNodeParameter('scheduledAt', itemIndex, '') : '';
+		const scheduledAt = readScheduledAt.call(
+			this,
+			{ ...additionalFields, scheduledAt: given },
+			itemIndex,
+		);
 		if (status === 'scheduled' && !scheduledAt)
 			throw parameterError(
 				this,
@@ -131,13 +127,7 @@ const update = {
 		const id = requireId.call(this, 'postId', 'Post', itemIndex);
 		const updateFields = readCollection.call(this, 'updateFields', itemIndex);
 		const extra = readExtraFields.call(this, updateFields, itemIndex);
-		const scheduledAt = readDateTime.call(
-			this,
-			updateFields.scheduledAt,
-			'Scheduled At',
-			itemIndex,
-			updateFields.timeZone,
-		);
+		const scheduledAt = readScheduledAt.call(this, updateFields, itemIndex);
 		const body = pickFields({ ...updateFields, scheduledAt }, 'updatePost');
 		requireChanges.call(this, body, extra, itemIndex);
 		return { endpoint: 'updatePost', id, params: body, extra };

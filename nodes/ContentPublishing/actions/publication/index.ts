@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { jobOperationFields, showOnlyFor } from '../../descriptions/common';
 import { pageIdField, postLocator } from '../../descriptions/locators';
-import { readDateTime, timeZoneField } from '../../parameters/dates';
+import { readScheduledAt, timeZoneField } from '../../parameters/dates';
 import {
 	pickFields,
 	readCollection,
@@ -89,13 +89,7 @@ function publishOperation(
 						: { content: requireString.call(this, 'text', 'Text', itemIndex) };
 			const additionalFields = readCollection.call(this, 'additionalFields', itemIndex);
 			const extra = readExtraFields.call(this, additionalFields, itemIndex);
-			const scheduledAt = readDateTime.call(
-				this,
-				additionalFields.scheduledAt,
-				'Scheduled At',
-				itemIndex,
-				additionalFields.timeZone,
-			);
+			const scheduledAt = readScheduledAt.call(this, additionalFields, itemIndex);
 			const body = pickFields({ ...additionalFields, ...what, scheduledAt }, endpoint);
 			return { endpoint, params: body, extra, wait: readJobWait.call(this, itemIndex) };
 		},

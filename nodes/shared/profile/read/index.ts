@@ -89,7 +89,7 @@ function withoutPaging(query: Map<string, Schema>, answer: AnswerReading): Map<s
 }
 
 /** A list's reading: where its items are and how it pages (the rules Get Many follows on any service). */
-function readList(
+export function readList(
 	reader: DocumentReader,
 	entry: DocumentOperation,
 	resourceSchema: Schema | undefined,
@@ -109,21 +109,6 @@ function readList(
 		paging,
 		unpaged,
 	};
-}
-
-/** Any list operation of a document (`path` as it writes it) read by the rules Get Many follows. */
-export function readListOperation(
-	document: OpenApiDocument,
-	method: string,
-	path: string,
-): Pick<AnswerReading, 'items' | 'itemId' | 'paging'> | undefined {
-	const reader = new DocumentReader(document, READ_BUDGET);
-	const from = `#${pointerOf(['paths', path, method.toLowerCase()])}`;
-	const operations = operationsOf(reader);
-	let next = operations.next();
-	while (next.done !== true) next = operations.next();
-	const entry = next.value.find((candidate) => candidate.from === from);
-	return entry === undefined ? undefined : readList(reader, entry, undefined, undefined);
 }
 
 /** One operation's profile; it pauses (yields) between its request, its answer and each rule placing its fields. */

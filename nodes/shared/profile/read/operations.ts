@@ -24,6 +24,7 @@ import {
 	type OpenApiDocument,
 	type Schema,
 } from './document';
+import { wordsOf } from './words';
 
 /** A document's operations (and which is each of the node's), their bodies, answers and parameters. */
 
@@ -69,16 +70,6 @@ function basePath(document: OpenApiDocument): string {
 	} catch {
 		return '';
 	}
-}
-
-/** Lower-case words of a name or a text: `posts.replace`, `PostCustomersCustomer`, `Update a post`. */
-function wordsOf(text: string): string {
-	return text
-		.slice(0, 300)
-		.replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-		.toLowerCase()
-		.replace(/[^a-z0-9]+/g, ' ')
-		.trim();
 }
 
 /**
@@ -153,7 +144,7 @@ export function* operationsOf(
 	return found;
 }
 
-export type Verb = (typeof OPERATIONS)[OperationName]['verb'];
+type Verb = (typeof OPERATIONS)[OperationName]['verb'];
 
 /**
  * What each operation of the node does, in words a document's operationIds and summaries use, and

@@ -24,18 +24,19 @@ const PENDING =
 	/\b(not (yet )?(started|finished|done|complete)|in progress|pending|queued|waiting|running|processing|started|accepted|rendering|new|busy|working|active|created|submitted|starting)\b/;
 const SUCCEEDED = /\b(succe|finished|complete|done|ready|ok\b|published|live\b)/;
 
-/** Lower-case words of a value or a text, with `_`, `-` and `.` as spaces. */
-function plain(text: string): string {
+/** Lower-case words of a name, a value or a text: `posts.replace`, `PostCustomersCustomer`, `IN_PROGRESS`. */
+export function wordsOf(text: string): string {
 	return text
 		.slice(0, MAX_EXPLANATION)
-		.replace(/([a-z])([A-Z])/g, '$1 $2')
+		.replace(/([a-z0-9])([A-Z])/g, '$1 $2')
 		.toLowerCase()
-		.replace(/[_.:/-]+/g, ' ');
+		.replace(/[^a-z0-9]+/g, ' ')
+		.trim();
 }
 
 /** The state a status's explanation (or the status word itself) describes, if it says clearly. */
 function stateFromText(text: string): JobState | undefined {
-	const lower = plain(text);
+	const lower = wordsOf(text);
 	if (FAILED.test(lower)) return 'failed';
 	if (SCHEDULED.test(lower)) return 'scheduled';
 	if (PENDING.test(lower)) return 'pending';
@@ -47,7 +48,7 @@ function stateFromText(text: string): JobState | undefined {
 export function eventMeaning(event: string, explanation: string): BuiltInEvent | undefined {
 	if ((BUILT_IN_EVENTS as readonly string[]).includes(event)) return event as BuiltInEvent;
 	if (event === '*') return undefined;
-	for (const text of [plain(event), plain(explanation)]) {
+	for (const text of [wordsOf(event), wordsOf(explanation)]) {
 		if (FAILED.test(text)) return 'job.failed';
 		if (/\bposts?\b/.test(text) && /\b(publish|live\b|posted|public)/.test(text))
 			return 'post.published';
