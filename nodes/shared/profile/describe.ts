@@ -41,14 +41,6 @@ function said(shape: Shape, value: unknown, path: string[]): Array<[string[], st
 	];
 }
 
-/**
- * Where Describe shows a part: an operation under its resource, in the node's order, the jobs beside
- * Job and the webhooks beside Webhook (where the trigger reads them); what was not followed first.
- */
-const groupOf = (path: string[]) =>
-	path[0] === 'operations'
-		? operationAt(path).title.split(' → ')[0]
-		: (GROUPS[path[0]] ?? 'Service');
 const GROUPS: Record<string, string> = {
 	notFollowed: 'Not followed',
 	jobs: 'Job',
@@ -57,12 +49,16 @@ const GROUPS: Record<string, string> = {
 
 /**
  * The profile in words, grouped: what was not followed first, then where it was read from, then
- * each resource's operations. Every line says one decision and stands alone.
+ * each resource's operations in the node's order, the jobs beside Job and the webhooks beside
+ * Webhook (where the trigger reads them). Every line says one decision and stands alone.
  */
 export function describeGroups(read: Profile): Array<[string, string[]]> {
 	const groups = new Map<string, string[]>();
 	for (const [path, lines] of said(PROFILE, shortened(read), [])) {
-		const group = groupOf(path);
+		const group =
+			path[0] === 'operations'
+				? operationAt(path).title.split(' → ')[0]
+				: (GROUPS[path[0]] ?? 'Service');
 		if (lines.length > 0) groups.set(group, [...(groups.get(group) ?? []), ...lines]);
 	}
 	return [...groups];
