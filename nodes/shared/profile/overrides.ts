@@ -50,7 +50,7 @@ function expandShorthands(operations: unknown): void {
 const OVERRIDES = "the credential's Profile Overrides";
 /** What Describe's profile says of its reading, not how to send: taken and left as read, so that it can be copied whole. */
 const DESCRIBED_ONLY = ['source', 'notFollowed', 'overridden'];
-const SETTABLE = Object.keys(PROFILE).filter(
+const SETTABLE = Object.keys(PROFILE.parts).filter(
 	(key) => !DESCRIBED_ONLY.includes(key.replace(/\?$/, '')),
 );
 

@@ -6,7 +6,8 @@ import { isRecord, own, pointerOf } from './pointer';
  * pass (an error names the JSON path and what is allowed there), from which types.ts derives the
  * profile's TypeScript types. In a request, a `-` segment stands for each entry of a list
  * (`/body/tweets/-/text` sends `["a"]` as `[{"text": "a"}]`). `from` says where a decision came
- * from: a JSON Pointer into the service's document (`#/paths/...`), or `built-in`.
+ * from: a JSON Pointer into the service's document (`#/paths/...`), or `built-in`. Beside an
+ * object's parts are the words Service → Describe says of them (`said`).
  */
 
 // No text of a profile may be longer: Profile Overrides check each one, and the reader keeps to it.
@@ -72,9 +73,11 @@ export function problem(path: string[], allowed: string): OverrideError {
 type Test = (value: unknown, path: string[]) => OverrideError | undefined;
 /**
  * A check of a value of type T (only a type: the check says what passes); `single`: a list of
- * places, which a single place given alone stands for; `parts`: the object's shape it checks.
+ * places, which a single place given alone stands for; `parts`: the object's shape it checks;
+ * `says`: Describe's lines of the object's parts, each with the path of the part it says.
  */
-export type Check<T> = Test & { readonly __type?: T; single?: true; parts?: Parts };
+export type Check<T> = Test & { readonly __type?: T; single?: true; parts?: Parts; says?: Says };
+type Says = (value: Record<string, unknown>, path: string[]) => Array<[string[], string[]]>;
 /** A check, or an object as the checks of its properties; a key ending in `?` may be absent. */
 export type Shape = Check<unknown> | Parts;
 type Parts = { readonly [key: string]: Shape };
@@ -183,6 +186,27 @@ type Kinds<Tag extends string, C extends Parts, V> = {
 	[K in keyof V]: Flat<Infer<C & V[K]> & { [T in Tag]: K }>;
 }[keyof V];
 
+/**
+ * What Describe says of an object's parts, in the order it says them: a part's line or lines, from
+ * its value, the object and the part's path; nothing of an absent part.
+ */
+type Words<T> = { [K in keyof T]?: Word<Exclude<T[K], undefined>, T> };
+type Word<V = unknown, W = object> = (value: V, whole: W, path: string[]) => string | string[];
+
+/** An object's shape, then Describe's words for its parts. */
+const said =
+	<P extends Parts>(parts: P) =>
+	(words: Words<Infer<P>>): Check<Infer<P>> & { parts: P } => {
+		const says: Says = (value, path) =>
+			Object.entries(words as Record<string, Word>)
+				.filter(([key]) => value[key] !== undefined)
+				.map(([key, word]) => [[...path, key], [word(value[key], value, [...path, key])].flat()]);
+		return Object.assign(checkOf(parts), { parts, says });
+	};
+
+/** Places as Describe names them: each way the service may put it, or `nowhere` for none. */
+const where = (places: string[]) => places.join(' or ') || 'nowhere';
+
 function checkOf<S extends Shape>(shape: S): Check<Infer<S>>;
 function checkOf(shape: Shape): Test {
 	if (typeof shape === 'function') return shape;
@@ -257,6 +281,16 @@ const reference = either(
 	{ id: pointer },
 	{ address: location },
 );
+const references = (jobs: Array<Infer<typeof reference>>) =>
+	jobs
+		.map((one) =>
+			'job' in one
+				? `the job at ${one.job || 'the data'}`
+				: 'id' in one
+					? `its id at ${one.id || 'the data'}`
+					: `its address at ${one.address || 'the data'}`,
+		)
+		.join(', or ');
 
 /**
  * A condition on a delivery: by place in it, the text the value there must be, or whether it must
@@ -285,6 +319,15 @@ const meaning = either(
 	text(),
 	{ event: text(), when: conditions },
 );
+/** `job where /body/action is "completed" and /body/job/error is absent`. */
+function meaningText(meant: Infer<typeof meaning>): string {
+	if (typeof meant === 'string') return meant;
+	const wanted = Object.entries(meant.when).map(
+		([place, value]) =>
+			`${place} is ${typeof value === 'string' ? `"${value}"` : value ? 'present' : 'absent'}`,
+	);
+	return `${meant.event} where ${wanted.join(' and ')}`;
+}
 
 type Scalar = string | number | boolean;
 const constants: Check<Record<string, Scalar>> = (value, path) => {
@@ -329,7 +372,99 @@ const preconditionHeader: Check<string> = (value, path) =>
 		? problem(path, 'is a header the node sets itself: it cannot carry a precondition')
 		: undefined);
 
-const operation = {
+/** Where a parameter goes; `to: null`, with why, for no place, which fails its item unless an optional extra. */
+const placement = {
+	to: either(
+		'must be a place in the request such as "/body/input/text", or null',
+		requestLocation,
+		leaf<null>((value) => value === null, 'null'),
+	),
+	'why?': text(),
+	/** The service's spelling of the node's values (`draft` → `DRAFT`); values not listed go as they are. */
+	'values?': record(text()),
+	/** A yes/no the service names by its opposite (`disabled` for `active`): sent negated. */
+	'negate?': bool,
+	/**
+	 * Members sent beside the value, in the object that holds it, whenever the value is sent: a
+	 * reference as an object, such as JSON:API's relationship `{"type": "pages", "id": …}` (for
+	 * each entry of a list too).
+	 */
+	'beside?': beside,
+	'from?': text(),
+};
+/**
+ * A parameter's place in words, a guess marked as one: where a document's operation has no place
+ * for it, it goes by the built-in name into a body or query that takes other members.
+ */
+function placed(
+	field: string,
+	{ to, values, negate, why, beside: members, from }: Infer<typeof placement>,
+	documented: boolean,
+): string {
+	if (to === null) return `  ${field}: not sent${why ? `. ${why}` : ''}`;
+	const spelt =
+		values === undefined
+			? ''
+			: ` (${Object.entries(values)
+					.map(([node, service]) => `${node} as ${service}`)
+					.join(', ')})`;
+	const besides =
+		members === undefined
+			? ''
+			: `, with ${Object.entries(members)
+					.map(([member, value]) => `${member} ${JSON.stringify(value)}`)
+					.join(', ')} beside it`;
+	const guess =
+		documented && from?.startsWith('built-in') === true
+			? ` (a guess, by its built-in name: ${from.replace(/^built-in \((.*)\)$/, '$1')})`
+			: '';
+	return `  ${field} → ${to}${negate ? ' (negated)' : ''}${spelt}${besides}${guess}`;
+}
+
+/**
+ * How the next page of a list is asked for. `cursor`: a token from the answer goes into a query
+ * parameter; `after`: the next page starts after the last item's id (Stripe); `page`: a page
+ * number; `offset`: an item offset; `link`: the answer names the next page's address. `size`: the
+ * page-size query parameter, `max` the largest size it takes.
+ */
+const paging = kinds(
+	'style',
+	{ 'size?': name, 'max?': integer(1, 1000) },
+	{
+		none: {},
+		cursor: { cursor: name, next: locations },
+		after: { cursor: name, 'more?': location },
+		page: { page: name, first: integer(0, 1) },
+		offset: { offset: name },
+		link: { next: locations },
+	},
+	{ 'from?': text() },
+);
+function pagingText(rule: Infer<typeof paging>): string {
+	const size =
+		rule.size === undefined ? '' : `; page size \`${rule.size}\` up to ${rule.max ?? 100}`;
+	switch (rule.style) {
+		case 'cursor':
+			return `cursor \`${rule.cursor}\` from ${where(rule.next)}${size}`;
+		case 'after':
+			return `\`${rule.cursor}\` the last item's id${rule.more ? `, while ${rule.more} is true` : ''}${size}`;
+		case 'page':
+			return `page number \`${rule.page}\` from ${rule.first}${size}`;
+		case 'offset':
+			return `offset \`${rule.offset}\`${size}`;
+		case 'link':
+			return `next page's address at ${where(rule.next)}${size}`;
+		default:
+			return 'none: one answer holds the whole list';
+	}
+}
+
+/** An operation's entry in OPERATIONS, by the path of a part of its profile (`/operations/getJob/…`). */
+export const operationAt = (path: string[]) => OPERATIONS[path[1] as keyof typeof OPERATIONS];
+const statedAt = (stated: Record<string, string> | undefined, place: string) =>
+	stated?.[place] === undefined ? '' : ` (from ${stated[place]})`;
+
+const operation = said({
 	method: oneOf(...HTTP_METHODS),
 	/** Below the Base URL; `{id}` stands for the URL-encoded id of the resource. */
 	path: apiPath,
@@ -339,26 +474,7 @@ const operation = {
 		/^application\/(json|x-www-form-urlencoded|[\w.-]+\+json)$/i,
 		'application/json, a +json type such as application/vnd.api+json, or application/x-www-form-urlencoded',
 	),
-	/** Where each parameter goes; `to: null`, with why, for no place, which fails its item unless an optional extra. */
-	fields: record({
-		to: either(
-			'must be a place in the request such as "/body/input/text", or null',
-			requestLocation,
-			leaf<null>((value) => value === null, 'null'),
-		),
-		'why?': text(),
-		/** The service's spelling of the node's values (`draft` → `DRAFT`); values not listed go as they are. */
-		'values?': record(text()),
-		/** A yes/no the service names by its opposite (`disabled` for `active`): sent negated. */
-		'negate?': bool,
-		/**
-		 * Members sent beside the value, in the object that holds it, whenever the value is sent: a
-		 * reference as an object, such as JSON:API's relationship `{"type": "pages", "id": …}` (for
-		 * each entry of a list too).
-		 */
-		'beside?': beside,
-		'from?': text(),
-	}),
+	fields: record(placement),
 	/** A header that makes a write idempotent, and (OASIS Repeatable Requests) when it was first sent. */
 	'idempotency?': { header: name, 'firstSent?': name, 'from?': text() },
 	/**
@@ -385,43 +501,54 @@ const operation = {
 		header: preconditionHeader,
 		from: location,
 	},
-	answer: {
+	answer: said({
 		/** Where the resource is, each way the service may answer, first found wins. */
 		'resource?': locations,
 		/** For a list: where its items are, and the property that identifies an item. */
 		'items?': locations,
 		'itemId?': pointer,
-		/**
-		 * How the next page of a list is asked for. `cursor`: a token from the answer goes into a
-		 * query parameter; `after`: the next page starts after the last item's id (Stripe); `page`: a
-		 * page number; `offset`: an item offset; `link`: the answer names the next page's address.
-		 * `size`: the page-size query parameter, `max` the largest size it takes.
-		 */
-		'paging?': kinds(
-			'style',
-			{ 'size?': name, 'max?': integer(1, 1000) },
-			{
-				none: {},
-				cursor: { cursor: name, next: locations },
-				after: { cursor: name, 'more?': location },
-				page: { page: name, first: integer(0, 1) },
-				offset: { offset: name },
-				link: { next: locations },
-			},
-			{ 'from?': text() },
-		),
+		'paging?': paging,
 		/** For an answer that starts a job. */
 		'jobs?': list(reference),
 		'from?': text(),
-	},
-};
+	})({
+		items: (items, { paging = { style: 'none' } }) =>
+			`  items at ${where(items)}; paging: ${pagingText(paging)}`,
+		jobs: (jobs, _, path) =>
+			jobs.length === 0
+				? '  answers with the result at once: no job'
+				: `  ${operationAt(path).verb === 'wait' ? 'reads' : 'starts a job:'} ${references(jobs)}`,
+		// No place (`[]`) reads the body as it is, as `/body` does: neither is a line of its own.
+		resource: (resource, { jobs }) =>
+			jobs || resource.length === 0 || resource.join() === '/body'
+				? []
+				: `  the resource at ${where(resource)}`,
+	}),
+})({
+	method: (method, { path, from }, at) =>
+		`${operationAt(at).title}: ${method} ${path}${from === 'built-in' ? ' (not in the document: built-in)' : ''}`,
+	mediaType: (type) => (type === 'application/json' ? [] : `  sent as ${type}`),
+	fields: (fields, { from }) =>
+		Object.entries(fields).map(([field, place]) => placed(field, place, from !== 'built-in')),
+	replaces: ({ keep }) =>
+		`  replaces the whole object: the current one is read first, and its ${keep.join(', ') || 'nothing'} sent back with the changes`,
+	constants: (constants, { stated }) =>
+		Object.entries(constants).map(
+			([place, value]) =>
+				`  always sends ${JSON.stringify(value)} at ${place}${statedAt(stated, place)}`,
+		),
+	idAt: (idAt, { stated }) => `  sends the resource's id at ${idAt} too${statedAt(stated, idAt)}`,
+	precondition: ({ from, header }, { stated }) =>
+		`  reads the resource first and sends its ${from} in ${header} (412 if it changed meanwhile)${statedAt(stated, `/headers/${header}`)}`,
+	idempotency: ({ header }) => `  idempotency key in header ${header}`,
+});
 
 /** The whole profile: everything the node decided about a service, as plain JSON data. */
-export const PROFILE = {
+export const PROFILE = said({
 	/** Where it was read from: the document's address, or `built-in`. */
 	source: text(),
 	operations: keyed(OPERATION_NAMES, operation),
-	jobs: {
+	jobs: said({
 		id: pointers,
 		/**
 		 * How the node tells that a job finished: by a status whose values have states (the
@@ -448,7 +575,18 @@ export const PROFILE = {
 		/** Names of a result's properties (lower case, without separators) that hold media addresses. */
 		media: list(text()),
 		from: text(),
-	},
+	})({
+		completion: (completion, { error }) =>
+			completion.by === 'flag'
+				? `Jobs: finished when ${where(completion.done)} is true; failed if ${where(error)} is then present`
+				: `Jobs: status at ${where(completion.status)}: ${
+						Object.entries(completion.states)
+							.map(([value, state]) => `${value} → ${state}`)
+							.join('; ') || 'no values known'
+					}; any other value → pending`,
+		id: (id, { result, error }) =>
+			`  id at ${where(id)}; result at ${where(result)}; error at ${where(error)}`,
+	}),
 	errors: {
 		message: locations,
 		code: locations,
@@ -459,7 +597,7 @@ export const PROFILE = {
 		detailCode: list(name),
 		from: text(),
 	},
-	webhooks: {
+	webhooks: said({
 		/** The events the service lists (absent: it lists none, the chosen ones go as they are). */
 		'events?': list(text()),
 		/** Whether `*` subscribes to every event. */
@@ -522,7 +660,26 @@ export const PROFILE = {
 			'key?': oneOf('secret', 'apiKey'),
 		},
 		from: text(),
-	},
+	})({
+		// The events the service lists, then what each of the node's is among them.
+		meanings: (meanings, { events }) => [
+			`Events: ${events === undefined ? 'the service lists none (chosen events are sent as named)' : events.join(', ') || 'none'}`,
+			...Object.entries(meanings).map(
+				([event, meant]) =>
+					`  ${event} is ${meant.length > 0 ? meant.map(meaningText).join(', ') : 'none of them'}`,
+			),
+		],
+		registration: ({ url, events }) =>
+			`Registration: address at ${url || 'the registration'}, events at ${events || 'the registration'}`,
+		secret: (secret) =>
+			`Signing secret: ${secret.by === 'node' ? 'chosen by the node' : secret.by === 'service' ? `chosen by the service, answered at ${secret.at || 'the registration'}` : 'none: the trigger cannot verify deliveries'}`,
+		signature: ({ header, format, prefix, algorithm, encoding, signed, separator, key }) => {
+			const parts = signed.map((part) => (typeof part === 'string' ? part : `"${part.text}"`));
+			return `Signature: header ${header} (${format}${prefix ? ` ${prefix}` : ''}), HMAC-${algorithm.toUpperCase()} ${encoding} of ${parts.join(separator || ' then ')}${key === 'apiKey' ? ", keyed with the credential's API key" : ''}`;
+		},
+		delivery: ({ type, id, data }) =>
+			`Deliveries: event at ${where(type)}, id at ${id.join(' or ') || 'nowhere signed (repeats are known by their body)'}, data at ${where(data)}`,
+	}),
 	/** Parts of the service's document the node could not follow, and why. */
 	notFollowed: list({
 		part: text(),
@@ -536,6 +693,18 @@ export const PROFILE = {
 	}),
 	/** What the credential's Profile Overrides changed, as the JSON Pointers of the profile they set. */
 	'overridden?': list(text()),
-};
+})({
+	notFollowed: (notFollowed) =>
+		notFollowed.map(
+			// A required part the profile does not send has nothing built-in standing in for it.
+			({ part, why, place }) =>
+				`Not followed: ${part}: ${why}${place === undefined ? '; the built-in conventions stand in' : ''}`,
+		),
+	source: (source) => `Read from: ${source}`,
+	overridden: (overridden) =>
+		overridden.length > 0
+			? `Set by the credential's Profile Overrides: ${overridden.join(', ')}`
+			: [],
+});
 
 export const checkProfile = checkOf(PROFILE);
