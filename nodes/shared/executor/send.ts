@@ -142,12 +142,20 @@ async function parseAnswer(
 	}
 }
 
+// Written once per profile: every request carries it for the refusals it explains.
+const notices = new WeakMap<Profile, string | undefined>();
+
 /** What a refusal means where the built-in conventions stood in for (part of) the document. */
 export function builtInNotice(profile: Profile): string | undefined {
+	if (notices.has(profile)) return notices.get(profile);
 	const [first] = profile.notFollowed;
-	if (first === undefined) return undefined;
 	const parts = profile.notFollowed.map(({ part, why }) => `${part} (${why})`).join('; ');
-	return `${first.part === WHOLE_DOCUMENT ? `${first.why}, so the node used its built-in conventions.` : `The node could not follow these parts of the service's OpenAPI document and used its built-in conventions for them: ${parts}.`} Service → Describe shows the profile in use.`;
+	const notice =
+		first === undefined
+			? undefined
+			: `${first.part === WHOLE_DOCUMENT ? `${first.why}, so the node used its built-in conventions.` : `The node could not follow these parts of the service's OpenAPI document and used its built-in conventions for them: ${parts}.`} Service → Describe shows the profile in use.`;
+	notices.set(profile, notice);
+	return notice;
 }
 
 /**

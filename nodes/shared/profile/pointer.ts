@@ -31,13 +31,27 @@ export function* ownEntries(value: IDataObject | undefined): Generator<[string, 
 	for (const key of Object.keys(value ?? {})) yield [key, value?.[key]];
 }
 
+// Answers are read at the same few places item after item: each place is split once.
+const MAX_KEPT_POINTERS = 256;
+const MAX_KEPT_POINTER_LENGTH = 512;
+const split = new Map<string, readonly string[]>();
+
 /** `/a/b~1c` → `["a", "b/c"]`; `""` → `[]`. */
 export function segmentsOf(pointer: string): string[] {
-	if (pointer === '') return [];
-	return pointer
-		.slice(1)
-		.split('/')
-		.map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+	const kept = split.get(pointer);
+	if (kept !== undefined) return [...kept];
+	const segments =
+		pointer === ''
+			? []
+			: pointer
+					.slice(1)
+					.split('/')
+					.map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+	if (pointer.length <= MAX_KEPT_POINTER_LENGTH) {
+		if (split.size >= MAX_KEPT_POINTERS) split.clear();
+		split.set(pointer, segments);
+	}
+	return [...segments];
 }
 
 export function pointerOf(segments: readonly string[]): string {
