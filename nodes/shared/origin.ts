@@ -1,3 +1,5 @@
+import { keepInMemory } from './memory';
+
 /**
  * The one origin rule (docs/service.md, "Where requests go"): every request goes to the origin of
  * the credential's Base URL, and an operation's below its path, whatever a service's document, an
@@ -99,8 +101,7 @@ function parsedTarget(target: string): Target | undefined {
 	} catch {
 		parsed = undefined;
 	}
-	if (target.length > MAX_KEPT_TARGET_LENGTH) return parsed;
-	if (parsedTargets.size >= MAX_PARSED_TARGETS) parsedTargets.clear();
-	parsedTargets.set(target, parsed);
+	if (target.length <= MAX_KEPT_TARGET_LENGTH)
+		keepInMemory(parsedTargets, target, parsed, MAX_PARSED_TARGETS);
 	return parsed;
 }

@@ -34,7 +34,8 @@ export { asNodeError, isTransient, retryAfterMs } from '../transport/errors';
 export { readCredentials, type RequestContext } from '../transport/credentials';
 export { downloadFile, type DownloadLimits, type MediaContext } from '../transport/download';
 export { isLoopbackHost, readHostRules } from '../transport/hosts';
-export { CLEAN_UP, keepInMemory, READ_ONCE, type SendPolicy } from '../transport/policy';
+export { CLEAN_UP, READ_ONCE, type SendPolicy } from '../transport/policy';
+export { keepInMemory } from '../memory';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 // One answer is read up to this size, and parsed within these bounds.

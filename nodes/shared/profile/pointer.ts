@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { headerValue, type Headers } from '../http-values';
+import { keepInMemory } from '../memory';
 
 /** JSON Pointers (RFC 6901) into what the service sends, read by own properties: `__proto__` is data. */
 
@@ -47,10 +48,8 @@ export function segmentsOf(pointer: string): string[] {
 					.slice(1)
 					.split('/')
 					.map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
-	if (pointer.length <= MAX_KEPT_POINTER_LENGTH) {
-		if (split.size >= MAX_KEPT_POINTERS) split.clear();
-		split.set(pointer, segments);
-	}
+	if (pointer.length <= MAX_KEPT_POINTER_LENGTH)
+		keepInMemory(split, pointer, segments, MAX_KEPT_POINTERS);
 	return [...segments];
 }
 
