@@ -1,3 +1,5 @@
+import { keepInMemory } from './memory';
+
 /**
  * The one origin rule (docs/service.md, "Where requests go"): every request goes to the origin of
  * the credential's Base URL, and an operation's below its path, whatever a service's document, an
@@ -59,19 +61,16 @@ export function pathProblem(path: string): string | undefined {
  * without a user name or password, and with `below`, below the Base URL's path with no dot segment.
  */
 export function outsideBase(baseUrl: string, target: string, below: boolean): string | undefined {
-	let url: URL;
-	try {
-		url = new URL(target);
-	} catch {
-		return 'it is not an address';
-	}
+	const url = parsedTarget(target);
+	if (url === undefined) return 'it is not an address';
 	const base = parsedBase(baseUrl);
 	if (url.origin !== base.origin) return `it is at ${url.origin}, not ${base.origin}`;
-	if (url.username !== '' || url.password !== '') return 'it carries a user name or password';
+	if (url.userinfo) return 'it carries a user name or password';
 	if (!below) return undefined;
 	const { prefix } = base;
 	if (!url.pathname.startsWith(`${prefix}/`)) return `its path is not below ${prefix || '/'}`;
-	if (url.pathname.split('/').some(isDotSegment)) return 'its path has a "." or ".." segment';
+	url.dotted ??= url.pathname.split('/').some(isDotSegment);
+	if (url.dotted) return 'its path has a "." or ".." segment';
 	return undefined;
 }
 
@@ -84,4 +83,25 @@ function parsedBase(baseUrl: string): { origin: string; prefix: string } {
 		lastBase = { baseUrl, origin, prefix: pathname.replace(/\/+$/, '') };
 	}
 	return lastBase;
+}
+
+// A request's address is checked as built and again as the last check before it is sent: the
+// parts those checks read are kept for the latest addresses, so that each is parsed once.
+const MAX_PARSED_TARGETS = 64;
+const MAX_KEPT_TARGET_LENGTH = 2048;
+type Target = { origin: string; userinfo: boolean; pathname: string; dotted?: boolean };
+const parsedTargets = new Map<string, Target | undefined>();
+
+function parsedTarget(target: string): Target | undefined {
+	if (parsedTargets.has(target)) return parsedTargets.get(target);
+	let parsed: Target | undefined;
+	try {
+		const { origin, username, password, pathname } = new URL(target);
+		parsed = { origin, userinfo: username !== '' || password !== '', pathname };
+	} catch {
+		parsed = undefined;
+	}
+	if (target.length <= MAX_KEPT_TARGET_LENGTH)
+		keepInMemory(parsedTargets, target, parsed, MAX_PARSED_TARGETS);
+	return parsed;
 }

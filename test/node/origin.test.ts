@@ -251,4 +251,27 @@ describe('the path rule', () => {
 		] as const)
 			expect(outsideBase(base, target, below)).toBeDefined();
 	});
+
+	it('gives the same verdicts past its memory of parsed addresses, and for another Base URL', () => {
+		const base = 'http://127.0.0.1:8080/api';
+		const cases = [
+			[`${base}/v1/me`, true],
+			['http://127.0.0.1:8081/api/v1/me', false],
+			[`${base}/%2e%2e/v1/me`, true],
+			['http://user:pw@127.0.0.1:8080/api/v1/me', false],
+		] as const;
+		const verdicts = () => cases.map(([target, below]) => outsideBase(base, target, below));
+		const first = verdicts();
+		expect(first.map((verdict) => verdict === undefined)).toEqual([true, false, false, false]);
+		// Far more addresses than the memory keeps, then the same ones again.
+		for (let index = 0; index < 500; index++)
+			expect(outsideBase(base, `${base}/v1/posts/post_${index}`, true)).toBeUndefined();
+		expect(verdicts()).toEqual(first);
+		// A parsed address read again under another Base URL is judged by that one.
+		expect(outsideBase('http://127.0.0.1:8081/api', cases[1][0], true)).toBeUndefined();
+		expect(outsideBase('http://127.0.0.1:8081/api', cases[0][0], false)).toBeDefined();
+		expect(outsideBase('http://127.0.0.1:8080/other', cases[0][0], true)).toBe(
+			'its path is not below /other',
+		);
+	});
 });

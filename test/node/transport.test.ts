@@ -1,4 +1,5 @@
 import { jsonOf, useFakeService } from '../support/fixtures';
+import { listenOnNewPort } from '../support/ports';
 
 const harness = useFakeService();
 
@@ -40,6 +41,31 @@ describe('base URL', () => {
 		// What was sent, though nothing answered it.
 		expect(result.error?.description).toMatch(/Request: GET \/v1\/me, operation \w+\.$/);
 		expect(JSON.stringify(result.error)).not.toContain(harness.service.apiKey);
+	});
+	it('reads an answer cut off before its end as no answer: tried again, then said so', async () => {
+		const { createServer } = await import('node:http');
+		let answers = 0;
+		// Each answer of /v1/me promises 100 bytes and sends 9; the third is whole. No document.
+		const server = createServer((request, response) => {
+			if (request.url !== '/v1/me') return void response.writeHead(404).end();
+			answers++;
+			if (answers === 3) return void response.end('{"id":"acct_1","name":"Whole"}');
+			response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+			response.write('{"id":"ac', () => response.destroy());
+		});
+		const port = await listenOnNewPort(server);
+		try {
+			const baseUrl = `http://127.0.0.1:${port}`;
+			const result = await harness.run(getAccount, { credentials: { baseUrl } });
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((item) => item.json)).toEqual([{ id: 'acct_1', name: 'Whole' }]);
+			answers = -10;
+			const failed = await harness.run(getAccount, { credentials: { baseUrl } });
+			expect(failed.error?.message).toBe(`Could not reach the service at ${baseUrl}`);
+			expect(answers).toBe(-7);
+		} finally {
+			await new Promise((resolve) => server.close(resolve));
+		}
 	});
 });
 

@@ -12,7 +12,7 @@ import {
 	placeParams,
 	requireObject,
 } from '../../shared/executor/send';
-import { requestTimeouts } from '../parameters/fields';
+import { perItem, requestTimeouts } from '../parameters/fields';
 import { awaitByEvent, prepareEventWait } from '../waiting/event';
 import { resultOrJobToAwait, waitForJob } from '../waiting/poll';
 import { downloadMedia } from '../media/binary';
@@ -174,6 +174,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		);
 
 	const outputs: INodeExecutionData[][] = new Array(items.length);
+	const simplifies = perItem(
+		this,
+		'simplify',
+		(itemIndex) => this.getNodeParameter('simplify', itemIndex, false) === true,
+	);
 
 	// An item's output, simplified where asked; a finished job's media downloaded into its binary fields when asked for.
 	const outputOf = async (
@@ -182,7 +187,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		itemIndex: number,
 	) => {
 		const of = simplifiedAs(plan);
-		const simple = of !== undefined && this.getNodeParameter('simplify', itemIndex, false) === true;
+		const simple = of !== undefined && simplifies(itemIndex);
 		const shown = (json: IDataObject) =>
 			withoutErrorKey(simple && profile !== undefined ? simplify(profile, json, of) : json);
 		const output = this.helpers.constructExecutionMetaData(

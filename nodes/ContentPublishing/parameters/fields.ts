@@ -224,18 +224,27 @@ function holdsExpression(value: unknown): boolean {
 }
 
 /**
- * Each item's timeout: Request Options without an expression are read once for the execution (an
- * item whose timeout is refused still gets an error naming it).
+ * A parameter's value per item, read once for the execution where it holds no expression (every
+ * item's is then the same); an item whose value is refused still gets an error naming it.
  */
-export function requestTimeouts(this: IExecuteFunctions): (itemIndex: number) => number {
-	let same: number | undefined;
+export function perItem<T>(
+	context: IExecuteFunctions,
+	parameter: string,
+	read: (itemIndex: number) => T,
+): (itemIndex: number) => T {
+	if (holdsExpression(context.getNode().parameters[parameter])) return read;
+	let same: { value: T } | undefined;
 	try {
-		if (!holdsExpression(this.getNode().parameters.requestOptions))
-			same = readRequestTimeout.call(this, 0);
+		same = { value: read(0) };
 	} catch {
 		// Refused: each item reads it again, so that its error names the item.
 	}
-	return (itemIndex) => same ?? readRequestTimeout.call(this, itemIndex);
+	return (itemIndex) => (same === undefined ? read(itemIndex) : same.value);
+}
+
+/** Each item's timeout, from Request Options. */
+export function requestTimeouts(this: IExecuteFunctions): (itemIndex: number) => number {
+	return perItem(this, 'requestOptions', (itemIndex) => readRequestTimeout.call(this, itemIndex));
 }
 
 /** Fails an update that would change nothing. */

@@ -34,7 +34,8 @@ export { asNodeError, isTransient, retryAfterMs } from '../transport/errors';
 export { readCredentials, type RequestContext } from '../transport/credentials';
 export { downloadFile, type DownloadLimits, type MediaContext } from '../transport/download';
 export { isLoopbackHost, readHostRules } from '../transport/hosts';
-export { CLEAN_UP, keepInMemory, READ_ONCE, type SendPolicy } from '../transport/policy';
+export { CLEAN_UP, READ_ONCE, type SendPolicy } from '../transport/policy';
+export { keepInMemory } from '../memory';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 // One answer is read up to this size, and parsed within these bounds.
@@ -142,12 +143,20 @@ async function parseAnswer(
 	}
 }
 
+// Written once per profile: every request carries it for the refusals it explains.
+const notices = new WeakMap<Profile, string | undefined>();
+
 /** What a refusal means where the built-in conventions stood in for (part of) the document. */
 export function builtInNotice(profile: Profile): string | undefined {
+	if (notices.has(profile)) return notices.get(profile);
 	const [first] = profile.notFollowed;
-	if (first === undefined) return undefined;
 	const parts = profile.notFollowed.map(({ part, why }) => `${part} (${why})`).join('; ');
-	return `${first.part === WHOLE_DOCUMENT ? `${first.why}, so the node used its built-in conventions.` : `The node could not follow these parts of the service's OpenAPI document and used its built-in conventions for them: ${parts}.`} Service → Describe shows the profile in use.`;
+	const notice =
+		first === undefined
+			? undefined
+			: `${first.part === WHOLE_DOCUMENT ? `${first.why}, so the node used its built-in conventions.` : `The node could not follow these parts of the service's OpenAPI document and used its built-in conventions for them: ${parts}.`} Service → Describe shows the profile in use.`;
+	notices.set(profile, notice);
+	return notice;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { headerValue, type Headers } from '../http-values';
+import { keepInMemory } from '../memory';
 
 /** JSON Pointers (RFC 6901) into what the service sends, read by own properties: `__proto__` is data. */
 
@@ -31,13 +32,25 @@ export function* ownEntries(value: IDataObject | undefined): Generator<[string, 
 	for (const key of Object.keys(value ?? {})) yield [key, value?.[key]];
 }
 
+// Answers are read at the same few places item after item: each place is split once.
+const MAX_KEPT_POINTERS = 256;
+const MAX_KEPT_POINTER_LENGTH = 512;
+const split = new Map<string, readonly string[]>();
+
 /** `/a/b~1c` → `["a", "b/c"]`; `""` → `[]`. */
 export function segmentsOf(pointer: string): string[] {
-	if (pointer === '') return [];
-	return pointer
-		.slice(1)
-		.split('/')
-		.map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+	const kept = split.get(pointer);
+	if (kept !== undefined) return [...kept];
+	const segments =
+		pointer === ''
+			? []
+			: pointer
+					.slice(1)
+					.split('/')
+					.map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+	if (pointer.length <= MAX_KEPT_POINTER_LENGTH)
+		keepInMemory(split, pointer, segments, MAX_KEPT_POINTERS);
+	return [...segments];
 }
 
 export function pointerOf(segments: readonly string[]): string {

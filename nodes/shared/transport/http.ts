@@ -41,53 +41,78 @@ const WHOLE = new TextDecoder('utf-8', { ignoreBOM: true });
  * Reads an answer's body up to `maxBytes`; more stops the reading and fails. Decoded chunk by chunk
  * as it arrives and joined at the end (one copy): decoding a large answer at once is one long turn,
  * and pieces added one to another leave a string the parser's first look flattens in one turn.
+ * Read by its events, not an async iterator, which costs a small answer more than its reading.
  */
 async function readText(body: BodyStream, maxBytes: number): Promise<string> {
-	let decoder: InstanceType<typeof TextDecoder> | undefined;
-	let first: Buffer | undefined;
-	const pieces: string[] = [];
-	let size = 0;
-	for await (const chunk of body) {
-		const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-		size += bytes.length;
-		if (size > maxBytes) {
-			body.destroy();
-			throw new AnswerTooLarge();
-		}
-		if (first === undefined && decoder === undefined) {
-			first = bytes;
-			continue;
-		}
-		decoder ??= new TextDecoder('utf-8', { ignoreBOM: true });
-		if (first !== undefined) pieces.push(decoder.decode(first, { stream: true }));
-		first = undefined;
-		pieces.push(decoder.decode(bytes, { stream: true }));
-	}
-	if (decoder === undefined) return first === undefined ? '' : WHOLE.decode(first);
-	pieces.push(decoder.decode());
-	return pieces.join('');
+	return await new Promise<string>((resolve, reject) => {
+		let decoder: InstanceType<typeof TextDecoder> | undefined;
+		let first: Buffer | undefined;
+		const pieces: string[] = [];
+		let size = 0;
+		let ended = false;
+		body.on('data', (chunk: Buffer | string) => {
+			const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+			size += bytes.length;
+			if (size > maxBytes) {
+				ended = true;
+				body.destroy();
+				reject(new AnswerTooLarge());
+				return;
+			}
+			if (first === undefined && decoder === undefined) {
+				first = bytes;
+				return;
+			}
+			decoder ??= new TextDecoder('utf-8', { ignoreBOM: true });
+			if (first !== undefined) pieces.push(decoder.decode(first, { stream: true }));
+			first = undefined;
+			pieces.push(decoder.decode(bytes, { stream: true }));
+		});
+		body.once('end', () => {
+			ended = true;
+			if (decoder === undefined) resolve(first === undefined ? '' : WHOLE.decode(first));
+			else resolve([...pieces, decoder.decode()].join(''));
+		});
+		body.once('error', (error) => {
+			ended = true;
+			reject(error);
+		});
+		body.once('close', () => {
+			// As the stream's own reading says it: the answer was cut off.
+			if (!ended)
+				reject(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+		});
+	});
 }
 
 /**
  * What ends one exchange: its deadline and the execution's cancel. AbortSignal.timeout and
- * AbortSignal.any for every request cost more than the rest of the node's own work on it, so the
- * requests of an execution that start within a moment of each other share one timer (each gets its
- * Timeout and at most 1% more, at most a second), and one listener on the execution's cancel
- * aborts them all; each request has only a controller of its own.
+ * AbortSignal.any, or even an AbortController, for every request cost more than the rest of the
+ * node's own work on it, so the requests of an execution that start within a moment of each other
+ * share one timer (each gets its Timeout and at most 1% more, at most a second) and a controller
+ * (up to MAX_SHARING under way at once), and one listener on the execution's cancel aborts them all.
  */
+interface Shared {
+	controller: AbortController;
+	underWay: number;
+}
 interface SharedDeadline {
 	timeoutMs: number;
 	/** Requests that start by then share it. */
 	joinBy: number;
 	signal: AbortSignal;
 	controllers: Set<AbortController>;
+	/** The controller new requests of this deadline join. */
+	open?: Shared;
 }
 
 const MAX_DEADLINE_SLACK_MS = 1000;
+// n8n's request helper listens on the signal while a request is under way; Node warns past 10.
+const MAX_SHARING = 8;
 const NOT_CANCELLABLE = new AbortController().signal;
-// The newest deadline and the requests under way, by the execution's cancel signal.
+// The newest deadline and the controllers in use, by the execution's cancel signal.
 const deadlines = new WeakMap<AbortSignal, SharedDeadline>();
-const underWay = new WeakMap<AbortSignal, Set<AbortController>>();
+const inUse = new WeakMap<AbortSignal, Set<AbortController>>();
 
 function abortAll(controllers: Set<AbortController>, reason: unknown): void {
 	for (const controller of controllers) controller.abort(reason);
@@ -98,6 +123,22 @@ function watch(
 	cancel = NOT_CANCELLABLE,
 ): { signal: AbortSignal; timedOut: () => boolean; done: () => void } {
 	const now = Date.now();
+	let cancelled = inUse.get(cancel);
+	if (cancelled === undefined) {
+		const controllers = new Set<AbortController>();
+		cancel.addEventListener('abort', () => abortAll(controllers, cancel.reason), { once: true });
+		inUse.set(cancel, (cancelled = controllers));
+	}
+	const all = cancelled;
+	// A controller no request uses any more, and none will join, is let go.
+	const close = (deadline: SharedDeadline) => {
+		const { open } = deadline;
+		deadline.open = undefined;
+		if (open?.underWay === 0) {
+			deadline.controllers.delete(open.controller);
+			all.delete(open.controller);
+		}
+	};
 	let deadline = deadlines.get(cancel);
 	if (
 		deadline === undefined ||
@@ -105,6 +146,7 @@ function watch(
 		now > deadline.joinBy ||
 		deadline.signal.aborted
 	) {
+		if (deadline !== undefined) close(deadline);
 		const slack = Math.min(Math.ceil(timeoutMs / 100), MAX_DEADLINE_SLACK_MS);
 		const signal = AbortSignal.timeout(timeoutMs + slack);
 		const controllers = new Set<AbortController>();
@@ -112,23 +154,31 @@ function watch(
 		deadline = { timeoutMs, joinBy: now + slack, signal, controllers };
 		deadlines.set(cancel, deadline);
 	}
-	let cancelled = underWay.get(cancel);
-	if (cancelled === undefined) {
-		const controllers = new Set<AbortController>();
-		cancel.addEventListener('abort', () => abortAll(controllers, cancel.reason), { once: true });
-		underWay.set(cancel, (cancelled = controllers));
+	if (
+		deadline.open === undefined ||
+		deadline.open.underWay >= MAX_SHARING ||
+		deadline.open.controller.signal.aborted
+	) {
+		close(deadline);
+		const controller = new AbortController();
+		if (cancel.aborted) controller.abort(cancel.reason);
+		deadline.controllers.add(controller);
+		all.add(controller);
+		deadline.open = { controller, underWay: 0 };
 	}
-	const controller = new AbortController();
-	if (cancel.aborted) controller.abort(cancel.reason);
+	const shared = deadline.open;
 	const { signal: timer, controllers } = deadline;
-	controllers.add(controller);
-	cancelled.add(controller);
+	const ofDeadline = deadline;
+	shared.underWay++;
 	return {
-		signal: controller.signal,
+		signal: shared.controller.signal,
 		timedOut: () => timer.aborted,
 		done: () => {
-			controllers.delete(controller);
-			cancelled.delete(controller);
+			shared.underWay--;
+			if (shared.underWay === 0 && ofDeadline.open !== shared) {
+				controllers.delete(shared.controller);
+				all.delete(shared.controller);
+			}
 		},
 	};
 }

@@ -2,6 +2,7 @@ import type { IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { parseJson } from '../json';
+import { keepInMemory, MAX_REMEMBERED } from '../memory';
 import { sleepUnlessCancelled } from '../sleep';
 import type { RequestContext } from './credentials';
 import {
@@ -30,8 +31,6 @@ const ATTEMPTS = 3;
 const RETRY_BACKOFF_MS = 1000;
 // Answers of succeeded writes are kept this long and this many, in this n8n process.
 const REMEMBER_MS = 60 * 60_000;
-// The most entries one of this process's memories holds.
-const MAX_REMEMBERED = 10_000;
 // And this many characters of answers in all: 10,000 answers of up to a megabyte each would be 10 GB.
 const MAX_REMEMBERED_CHARACTERS = 64 * 1024 * 1024;
 // Answers of writes are remembered for n8n's Retry On Fail only up to this size.
@@ -212,14 +211,6 @@ function forget(memoKey: string): void {
 	outcomes.delete(memoKey);
 }
 const firstSentTimes = new Map<string, string>();
-
-/** Sets `key` in a memory of this process, forgetting the oldest entry where it holds MAX_REMEMBERED. */
-export function keepInMemory<T>(memory: Map<string, T>, key: string, value: T): T {
-	if (!memory.has(key) && memory.size >= MAX_REMEMBERED)
-		memory.delete(memory.keys().next().value as string);
-	memory.set(key, value);
-	return value;
-}
 
 /** When a write was first sent, as an IMF-fixdate, remembered for its repeats. */
 function firstSent(memoKey: string): string {
