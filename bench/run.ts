@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { startFakeService } from '../test/fake-service';
 import { N8N_PINS } from '../scripts/n8n-instance';
 import { n8nThroughput, type NodeCost, type Service } from './n8n-throughput';
+import { pathProfile } from './path-profile';
 import { rateLimitInN8n } from './rate-limit';
 import {
 	contentPublishingNode,
@@ -146,6 +147,16 @@ async function throughput() {
 			distant.stop();
 		}
 		started.stop();
+	}
+}
+
+/** The node's own work per item beside n8n's request helper, from a CPU profile (path-profile.ts). */
+async function perItemPath() {
+	const server = await startMinimalServerProcess();
+	try {
+		await pathProfile(server, SMOKE, report);
+	} finally {
+		server.stop();
 	}
 }
 
@@ -603,6 +614,7 @@ async function main() {
 		contractReads,
 		jobNotice,
 		throughput,
+		perItemPath,
 		mediaDownload,
 		jobWaits,
 		waitHolds,
