@@ -123,6 +123,7 @@ describe('benchmarks', () => {
 		);
 		const lines = stdout.split('\n').filter((line) => /\d\.\d\dx/.test(line));
 		expect(lines.length).toBeGreaterThanOrEqual(10);
+		expect(stdout).toMatch(/per item: the node's own work \/ n8n's helper +\d+\.\d\dx/);
 		// The comparison inside n8n runs in every pinned n8n that is installed (npm test installs both).
 		for (const pin of N8N_PINS) {
 			const pinned = pinnedN8n(pin);
