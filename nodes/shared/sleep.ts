@@ -18,16 +18,37 @@ export async function sleepUnlessCancelled(ms: number, signal?: AbortSignal): Pr
 	return false;
 }
 
+// What runs when an execution is cancelled, by its signal: one listener on each, however many
+// pauses and requests are under way (Node warns past 10 listeners on one signal).
+const onCancel = new WeakMap<AbortSignal, Set<() => void>>();
+
+/** Runs `callback` once when `signal` aborts; returns what stops waiting for it. */
+export function whenCancelled(signal: AbortSignal, callback: () => void): () => void {
+	if (signal.aborted) {
+		callback();
+		return () => {};
+	}
+	let callbacks = onCancel.get(signal);
+	if (callbacks === undefined) {
+		const all = new Set<() => void>();
+		signal.addEventListener('abort', () => all.forEach((run) => run()), { once: true });
+		onCancel.set(signal, (callbacks = all));
+	}
+	const mine = () => callback();
+	callbacks.add(mine);
+	const waiting = callbacks;
+	return () => waiting.delete(mine);
+}
+
 async function untilEitherSettles(slice: Promise<void>, signal?: AbortSignal): Promise<void> {
 	if (signal === undefined) return await slice;
 	let stopWaiting = () => {};
 	const cancelled = new Promise<void>((resolve) => {
-		stopWaiting = resolve;
-		signal.addEventListener('abort', stopWaiting, { once: true });
+		stopWaiting = whenCancelled(signal, resolve);
 	});
 	try {
 		await Promise.race([slice, cancelled]);
 	} finally {
-		signal.removeEventListener('abort', stopWaiting);
+		stopWaiting();
 	}
 }

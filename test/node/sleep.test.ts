@@ -1,3 +1,5 @@
+import { getEventListeners } from 'node:events';
+
 import { sleepUnlessCancelled } from '../../nodes/shared/sleep';
 
 describe('sleepUnlessCancelled', () => {
@@ -32,5 +34,28 @@ describe('sleepUnlessCancelled', () => {
 		controller.abort();
 		await waiting;
 		expect(settled).toBe(false);
+	});
+
+	it('listens on the execution once however many pauses are under way, and lets go when they end', async () => {
+		const controller = new AbortController();
+		const warnings: Error[] = [];
+		const warned = (warning: Error) => warnings.push(warning);
+		process.on('warning', warned);
+		try {
+			const ended = await Promise.all(
+				Array.from({ length: 3 }, () => sleepUnlessCancelled(5, controller.signal)),
+			);
+			expect(ended).toEqual([true, true, true]);
+			const waiting = Array.from({ length: 40 }, () =>
+				sleepUnlessCancelled(60_000, controller.signal),
+			);
+			expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+			controller.abort();
+			expect(await Promise.all(waiting)).toEqual(Array.from({ length: 40 }, () => false));
+			await new Promise((resolve) => setImmediate(resolve));
+			expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning');
+		} finally {
+			process.off('warning', warned);
+		}
 	});
 });

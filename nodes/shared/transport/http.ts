@@ -3,6 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { headerValue, MAX_QUOTED_TEXT, type Headers } from '../http-values';
 import { outsideBase } from '../origin';
+import { whenCancelled } from '../sleep';
 import { redact, type RequestContext } from './credentials';
 import { cancelledError, failureDetails, type ServiceAnswer } from './errors';
 
@@ -126,7 +127,7 @@ function watch(
 	let cancelled = inUse.get(cancel);
 	if (cancelled === undefined) {
 		const controllers = new Set<AbortController>();
-		cancel.addEventListener('abort', () => abortAll(controllers, cancel.reason), { once: true });
+		whenCancelled(cancel, () => abortAll(controllers, cancel.reason));
 		inUse.set(cancel, (cancelled = controllers));
 	}
 	const all = cancelled;
