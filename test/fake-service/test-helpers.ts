@@ -132,21 +132,20 @@ export async function checkedCall<T>(
 	return { status: response.status, headers: response.headers, body, operationId };
 }
 
-/** Walks a profile's operations: `op` calls one, expects it to be the operation named, and adds it to `seen`. */
-export function operationWalk(contract: ContractValidator, service: FakeService) {
-	const seen = new Set<string>();
-	const op = async <T>(
-		operationId: string,
-		method: string,
-		url: string,
-		body?: unknown,
-	): Promise<CheckedAnswer<T>> => {
-		const answer = await checkedCall<T>(contract, service, method, url, { body });
-		expect({ [url]: answer.operationId }).toEqual({ [url]: operationId });
+/** Walks a profile's operations: `op` makes `call`, expects it to be the operation named, and adds that to `seen`. */
+export function operationWalk<
+	P extends [method: string, url: string, body?: unknown],
+	R extends { operationId?: string },
+>(
+	seen: Set<string>,
+	call: (...args: P) => Promise<R>,
+): (operationId: string, ...args: P) => Promise<R> {
+	return async (operationId, ...args) => {
+		const answer = await call(...args);
+		expect({ [args[1]]: answer.operationId }).toEqual({ [args[1]]: operationId });
 		seen.add(operationId);
 		return answer;
 	};
-	return { op, seen };
 }
 
 /**
