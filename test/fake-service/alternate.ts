@@ -104,7 +104,7 @@ const alternateFields = (fields: Json, names: Record<string, string> = {}) =>
 		Object.entries(fields).map(([name, value]) => [names[name] ?? camelCase(name), value]),
 	);
 
-export function alternateJob(job: Json): Json {
+function alternateJob(job: Json): Json {
 	const type = String(job.type);
 	const result = job.result as Json | null;
 	const output =
@@ -131,7 +131,7 @@ export function alternateJob(job: Json): Json {
 	};
 }
 
-export function alternatePost(post: Json): Json {
+function alternatePost(post: Json): Json {
 	return { ...alternateFields(post, OUTGOING), state: String(post.status).toUpperCase() };
 }
 

@@ -43,7 +43,7 @@ export const JSONAPI_DEFAULT_PAGE_SIZE = 10;
 export const JSONAPI_DELIVERY_HEADERS = { event: 'X-Event-Name', signature: 'X-Signature' };
 
 /** The resource type of each schema the primary answers with. */
-export const RESOURCE_TYPES: Record<string, string> = {
+const RESOURCE_TYPES: Record<string, string> = {
 	Account: 'accounts',
 	Page: 'pages',
 	Post: 'posts',

@@ -76,10 +76,10 @@ export const DELIVERY_HEADERS = {
 // GitHub's User-Agent is `GitHub-Hookshot/<short commit>`; this service names itself the same way.
 export const USER_AGENT_PREFIX = 'Content-Publishing-Hookshot/';
 // Slack recommends no more than 200 results at a time.
-export const NESTED_MAX_LIMIT = 200;
+const NESTED_MAX_LIMIT = 200;
 export const NESTED_DEFAULT_LIMIT = 100;
 // The type URLs of google.protobuf.Any, as Google's JSON carries them in `@type`.
-export const TYPE_URL = 'type.googleapis.com/';
+const TYPE_URL = 'type.googleapis.com/';
 export const METADATA_TYPE = `${TYPE_URL}contentpublishing.v1.OperationMetadata`;
 export const ERROR_INFO_TYPE = `${TYPE_URL}google.rpc.ErrorInfo`;
 export const BAD_REQUEST_TYPE = `${TYPE_URL}google.rpc.BadRequest`;

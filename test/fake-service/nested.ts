@@ -81,7 +81,7 @@ function incoming(primaryOperation: string, body: unknown, query: Query) {
 
 const mini = (type: string, id: unknown) => (id === null ? null : { type, id });
 
-export function nestedPost(post: Json): Json {
+function nestedPost(post: Json): Json {
 	return {
 		type: 'post',
 		...renamed(post, { page_id: 'page' }, (name, value) =>
@@ -111,7 +111,7 @@ function responseOf(type: string, result: Json): Json {
 }
 
 /** A job as a google.longrunning.Operation: `response` or `error` only once it is done. */
-export function operationOf(job: Json): Json {
+function operationOf(job: Json): Json {
 	const done = job.status === 'succeeded' || job.status === 'failed';
 	const error = job.error as { code: string; message: string } | null;
 	return {

@@ -58,7 +58,7 @@ export const JOB_TYPES = [
 	'publish.twitter',
 ] as const;
 export const WEBHOOK_EVENT_TYPES = ['job.completed', 'job.failed', 'post.published'] as const;
-export const WEBHOOK_SUBSCRIPTIONS = [...WEBHOOK_EVENT_TYPES, '*'] as const;
+const WEBHOOK_SUBSCRIPTIONS = [...WEBHOOK_EVENT_TYPES, '*'] as const;
 export const VIDEO_ASPECT_RATIOS = ['16:9', '9:16', '1:1'] as const;
 export const BLOG_LENGTHS = ['short', 'medium', 'long'] as const;
 

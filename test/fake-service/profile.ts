@@ -9,7 +9,7 @@ import type { FakeService, ProfileAdapter, Query, RouteResult, WebhookEvent } fr
  */
 
 export type Json = Record<string, unknown>;
-export type Resources<T> = Record<'Account' | 'Page' | 'Post' | 'Job' | 'Webhook', T>;
+type Resources<T> = Record<'Account' | 'Page' | 'Post' | 'Job' | 'Webhook', T>;
 
 /** What a profile's answer is made from: the primary's answer and its one resource translator. */
 export interface Answered {
@@ -21,7 +21,7 @@ export interface Answered {
 	service: FakeService;
 }
 
-export interface ProfileSpec extends Omit<ProfileAdapter, 'outgoing' | 'event'> {
+interface ProfileSpec extends Omit<ProfileAdapter, 'outgoing' | 'event'> {
 	/** Each resource in the profile's terms. */
 	resources(service: FakeService): Resources<(value: Json) => Json>;
 	/** The member of a list answer that holds its items. */

@@ -49,17 +49,17 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Public types
 
-export type JobMode = 'poll' | 'manual' | 'timed';
+type JobMode = 'poll' | 'manual' | 'timed';
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 /** `primary`: today's conventions; the others decide every open point their own way (alternate.ts, envelope.ts, nested.ts). */
 export type Profile = 'primary' | 'alternate' | 'envelope' | 'nested' | 'jsonapi';
-export type ErrorCode = (typeof ERROR_CODES)[number];
+type ErrorCode = (typeof ERROR_CODES)[number];
 export type Platform = (typeof PAGE_PLATFORMS)[number];
-export type PostStatus = (typeof POST_STATUSES)[number];
-export type JobStatus = (typeof JOB_STATUSES)[number];
+type PostStatus = (typeof POST_STATUSES)[number];
+type JobStatus = (typeof JOB_STATUSES)[number];
 export type JobType = (typeof JOB_TYPES)[number];
-export type JobOutcome = 'succeeded' | 'failed';
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+type JobOutcome = 'succeeded' | 'failed';
+type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export interface JobError {
 	code: string;
@@ -96,7 +96,7 @@ export interface Post {
 	updated_at: string;
 }
 
-export type JobResult = Record<string, unknown>;
+type JobResult = Record<string, unknown>;
 
 export interface Job {
 	id: string;
@@ -220,7 +220,7 @@ export interface RecordedRequest {
 	status: number;
 }
 
-export interface Fault {
+interface Fault {
 	match?: { method?: string; path?: string | RegExp };
 	/** How many matching requests this fault answers; default 1. */
 	times?: number;
@@ -263,7 +263,7 @@ export interface Delivery {
 	headers: Record<string, string>;
 }
 
-export interface RouteRequest {
+interface RouteRequest {
 	/** Path parameters, already percent-decoded. */
 	params: Record<string, string>;
 	query: Query;
@@ -327,7 +327,7 @@ export interface ProfileAdapter {
 	rateLimitFields?(bucket: TokenBucket): Record<string, string>;
 }
 
-export interface ProfileRoute {
+interface ProfileRoute {
 	method: string;
 	path: string;
 	operationId: string;
@@ -341,7 +341,7 @@ export interface Paging {
 	afterCursor: CursorPaging;
 }
 
-export type CursorPaging = <T extends { id: string }>(
+type CursorPaging = <T extends { id: string }>(
 	items: T[],
 	cursor: string | undefined,
 	size: number,
@@ -875,7 +875,7 @@ const FAULT_ERROR_CODES: Partial<Record<number, ErrorCode>> = {
 };
 
 /** `quota` requests at once, refilled evenly over `windowSeconds`. */
-export class TokenBucket {
+class TokenBucket {
 	private tokens: number;
 	private at = Date.now();
 

@@ -30,7 +30,7 @@ export interface Reply {
 export type Route = (request: Request, service: HostileService) => Reply | undefined;
 
 /** Serves the document itself, for documents that come slowly or never end. */
-export type Serve = (response: ServerResponse) => void;
+type Serve = (response: ServerResponse) => void;
 
 /** What the node did against one hostile service, step by step: an output, or the error's message. */
 export interface Outcome {

@@ -296,7 +296,7 @@ export interface RunResult {
 	error?: Error & { description?: string; httpCode?: string; context?: Record<string, unknown> };
 }
 
-export interface RunOptions {
+interface RunOptions {
 	credentials: TestCredentials;
 	input?: INodeExecutionData[];
 	/** Called once the execution runs, with a function that cancels it. */
@@ -518,7 +518,7 @@ export async function testCredential(
 	return { status: 'OK', message: 'Connection successful!' };
 }
 
-export const N8N_BASE_URL = 'http://127.0.0.1:5678';
+const N8N_BASE_URL = 'http://127.0.0.1:5678';
 
 export function triggerNode(parameters: INode['parameters']): INode {
 	return {
@@ -589,7 +589,7 @@ export function webhookUrl(node: INode, { isTest = false } = {}): string {
 	return `${N8N_BASE_URL}/${isTest ? 'webhook-test' : 'webhook'}/${node.webhookId}/webhook`;
 }
 
-export interface DeliveryResult {
+interface DeliveryResult {
 	status: number;
 	/** Headers the node set on its own answer, by lower-case name. */
 	headers: Record<string, string>;

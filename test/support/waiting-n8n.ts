@@ -45,7 +45,7 @@ import {
 	type TestCredentials,
 } from './n8n-engine';
 
-export type ExecutionStatus = 'running' | 'waiting' | 'success' | 'error' | 'canceled';
+type ExecutionStatus = 'running' | 'waiting' | 'success' | 'error' | 'canceled';
 
 interface StoredExecution {
 	id: string;
@@ -64,7 +64,7 @@ interface StoredExecution {
 	resumedByN8nAt?: number;
 }
 
-export interface WaitingCall {
+interface WaitingCall {
 	executionId: string;
 	status: number;
 	body: unknown;
