@@ -23,11 +23,7 @@ import {
 } from './profile';
 import type { Paging, Query } from './server';
 
-/**
- * The alternate profile: the same service and state, with other conventions at the edges. A
- * request is translated into the primary's terms before a handler sees it, and every answer,
- * error and delivery is translated out of them; alternate-document.ts describes the result.
- */
+/** The alternate profile, a translation at the edges (ProfileAdapter); alternate-document.ts describes it. */
 
 /** Alternate field → primary field; values of `state`, `length` and `topics` are translated too. */
 const INCOMING: Record<string, string> = {

@@ -31,12 +31,7 @@ import {
 } from './profile';
 import type { ApiError, Paging, Query } from './server';
 
-/**
- * The nested profile: the same service and state, every open point decided after a real, published
- * API (nested-document.ts names each). Like alternate.ts and envelope.ts, a translation at the edges:
- * requests into the primary's terms before a handler sees them, answers, errors and deliveries out
- * of them.
- */
+/** The nested profile, a translation at the edges (ProfileAdapter): every open point decided after a real, published API, named in nested-document.ts. */
 
 /** Nested field → primary field, at the top of a body. */
 const INCOMING: Record<string, string> = {
