@@ -296,7 +296,7 @@ export interface RunResult {
 	error?: Error & { description?: string; httpCode?: string; context?: Record<string, unknown> };
 }
 
-interface RunOptions {
+export interface RunOptions {
 	credentials: TestCredentials;
 	input?: INodeExecutionData[];
 	/** Called once the execution runs, with a function that cancels it. */
@@ -312,16 +312,17 @@ interface RunOptions {
 
 /** The workflow a test runs one node in (a waiting execution is resumed in the same one). */
 export function oneNodeWorkflow(node: INode, settings: IDataObject = {}): Workflow {
-	return new Workflow({
-		id: 'test-workflow',
-		name: 'Test workflow',
-		nodes: [node],
-		connections: {},
-		active: false,
-		nodeTypes,
-		settings,
-	});
+	return new Workflow({ ...workflowData(node, settings), nodeTypes });
 }
+
+const workflowData = (node: INode, settings: IDataObject = {}) => ({
+	id: 'test-workflow',
+	name: 'Test workflow',
+	nodes: [node],
+	connections: {},
+	active: false,
+	settings,
+});
 
 /** The execution data that starts `node` with these input items. */
 export function startingData(node: INode, input: INodeExecutionData[] = [{ json: {} }]) {
@@ -340,14 +341,7 @@ export async function execute(
 	options: RunOptions & { executionId: string; webhookWaitingBaseUrl?: string },
 ): Promise<IRun> {
 	const mode = options.mode ?? 'manual';
-	const hooks = new ExecutionLifecycleHooks(mode, options.executionId, {
-		id: 'test-workflow',
-		name: 'Test workflow',
-		nodes: [node],
-		connections: {},
-		active: false,
-		settings: {},
-	} as never);
+	const hooks = new ExecutionLifecycleHooks(mode, options.executionId, workflowData(node) as never);
 	const finished = createDeferredPromise<IRun>();
 	hooks.addHandler('workflowExecuteAfter', (run) => finished.resolve(run));
 	const additionalData = additionalDataFor(
@@ -389,7 +383,7 @@ export async function runNode(node: INode, options: RunOptions): Promise<RunResu
 
 /** What the editor calls a node's methods with: n8n's LoadOptionsContext, for one parameter. */
 function editorContext(node: INode, credentials: TestCredentials, parameterPath: string) {
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const workflow = oneNodeWorkflow(node);
 	return new LoadOptionsContext(workflow, node, additionalDataFor(credentials), parameterPath);
 }
 
