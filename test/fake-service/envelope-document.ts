@@ -23,6 +23,7 @@ import {
 	text,
 	uri,
 	VIDEO_ASPECT_RATIOS,
+	pathParameter,
 } from './openapi';
 import type { ContractDocument } from './request-validator';
 
@@ -408,7 +409,6 @@ const responses: Record<string, JsonSchema> = {
 	'5XX': failure('1500: unexpected failure, or the service is unavailable.'),
 };
 
-const pathParameter = (name: string) => ({ name, in: 'path', required: true, schema: text });
 const pageNumber = query('page', 'Page number, from 1.', {
 	type: 'integer',
 	minimum: 1,

@@ -134,6 +134,7 @@ export function atLeastOneOf(fields: string[]): JsonSchema {
 	return { anyOf: fields.map((field) => ({ required: [field] })) };
 }
 
+export const pathParameter = (name: string) => ({ name, in: 'path', required: true, schema: text });
 export const queryParameter = (name: string, description: string, schema: JsonSchema) => ({
 	name,
 	in: 'query',
@@ -608,7 +609,7 @@ function operation(
 
 const listQuery = ['Limit', 'Cursor'];
 const queuedJob: ['202', string, string] = ['202', 'The queued job.', 'Job'];
-const capitalized = (word: string) => `${word[0].toUpperCase()}${word.slice(1)}`;
+export const capitalized = (word: string) => `${word[0].toUpperCase()}${word.slice(1)}`;
 
 function generation(kind: string, summary: string): OpenApiPathItem {
 	return {

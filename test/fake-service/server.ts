@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { listenOn, listenOnNewPort } from '../support/ports';
 import {
 	buildOpenApiDocument,
+	capitalized,
 	DEFAULT_PAGE_SIZE,
 	WEBHOOK_HEADERS,
 	WEBHOOK_MAX_ATTEMPTS,
@@ -388,8 +389,6 @@ const route = (
 	operationId: string,
 	handler: Route['handler'],
 ): Route => ({ method, path, operationId, handler });
-
-const capitalized = (word: string) => `${word[0].toUpperCase()}${word.slice(1)}`;
 
 export const routes: readonly Route[] = [
 	{
