@@ -8,6 +8,7 @@ import {
 	uri,
 	type JsonSchema,
 	type OpenApiDocument,
+	schemaRef,
 } from './openapi';
 import { perResourceDocument } from './per-resource';
 import type { ContractDocument } from './request-validator';
@@ -174,7 +175,7 @@ const refName = (schema: JsonSchema | undefined) =>
 function answerContent(content: Content): Content {
 	const { schema } = content['application/json'];
 	const name = refName(schema) ?? '';
-	const resource = { $ref: `#/components/schemas/${LISTS[name] ?? name}` };
+	const resource = schemaRef(LISTS[name] ?? name);
 	const wrapped =
 		name === 'Error'
 			? schema

@@ -28,6 +28,7 @@ import {
 	text,
 	uri,
 	WEBHOOK_MAX_ATTEMPTS,
+	responseRef,
 } from './openapi';
 import type { ContractDocument } from './request-validator';
 
@@ -628,9 +629,7 @@ function operation(operationId: string, spec: Spec) {
 	];
 	return operationObject({
 		operationId,
-		errors: Object.fromEntries(
-			errors.map((status) => [status, { $ref: `#/components/responses/${status}` }]),
-		),
+		errors: Object.fromEntries(errors.map((status) => [status, responseRef(status)])),
 		...spec,
 	});
 }

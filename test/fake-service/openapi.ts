@@ -75,11 +75,12 @@ export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
 // Schema helpers, shared by the profiles' documents.
-export const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
-export const parameterRef = (name: string): JsonSchema => ({
-	$ref: `#/components/parameters/${name}`,
-});
-const responseRef = (name: string): JsonSchema => ({ $ref: `#/components/responses/${name}` });
+const componentRef =
+	(kind: string) =>
+	(name: string): JsonSchema => ({ $ref: `#/components/${kind}/${name}` });
+export const schemaRef = componentRef('schemas');
+export const parameterRef = componentRef('parameters');
+export const responseRef = componentRef('responses');
 export const jsonContent = (schema: JsonSchema) => ({ 'application/json': { schema } });
 
 export const text: JsonSchema = { type: 'string' };

@@ -7,7 +7,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 
 import { listenOnNewPort } from './ports';
-import { buildOpenApiDocument } from '../fake-service/openapi';
+import { buildOpenApiDocument, schemaRef as ref } from '../fake-service/openapi';
 
 type Doc = { [key: string]: unknown };
 
@@ -193,7 +193,6 @@ export async function startHostileService(hostile: HostileCase): Promise<Hostile
 // ------------------------------------------------------------------------------------------------
 // Building documents
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown, more: Doc = {}) => ({
 	description: 'OK',
 	content: { 'application/json': { schema } },
