@@ -1,8 +1,8 @@
 import { execFile, spawn } from 'node:child_process';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
+import { listenOnNewPort } from '../support/ports';
 import type { ContractValidator } from './request-validator';
 import {
 	startFakeService,
@@ -37,9 +37,8 @@ export async function startReceiver(statuses: number[] = []): Promise<Receiver> 
 			response.writeHead(statuses.shift() ?? 200).end();
 		});
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+		url: `http://127.0.0.1:${await listenOnNewPort(server)}/hooks`,
 		received,
 		close: () => new Promise((resolve) => server.close(() => resolve())),
 	};
