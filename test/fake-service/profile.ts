@@ -99,7 +99,7 @@ export const LISTS: Record<string, string> = {
 };
 
 /** Which resource a primary operation answers with. */
-export function resourceOf<T>(primaryOperation: string, resources: Resources<T>): T {
+function resourceOf<T>(primaryOperation: string, resources: Resources<T>): T {
 	if (/Account/.test(primaryOperation)) return resources.Account;
 	if (/Page/.test(primaryOperation)) return resources.Page;
 	if (/Webhook/.test(primaryOperation)) return resources.Webhook;

@@ -37,7 +37,7 @@ import { ALTERNATE } from './alternate';
 import { ENVELOPE } from './envelope';
 import { NESTED } from './nested';
 import { JSONAPI } from './jsonapi';
-import { perResourceDocument, perResourceWire, resourceOf } from './per-resource';
+import { perResourceDocument, perResourceWire } from './per-resource';
 import {
 	creationOrder,
 	readState,
@@ -51,18 +51,18 @@ import {
 // Public types
 
 type JobMode = 'poll' | 'manual' | 'timed';
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 /** `primary`: today's conventions; the others decide every open point their own way (alternate.ts, envelope.ts, nested.ts). */
 export type Profile = 'primary' | 'alternate' | 'envelope' | 'nested' | 'jsonapi';
 type ErrorCode = (typeof ERROR_CODES)[number];
-export type Platform = (typeof PAGE_PLATFORMS)[number];
+type Platform = (typeof PAGE_PLATFORMS)[number];
 type PostStatus = (typeof POST_STATUSES)[number];
 type JobStatus = (typeof JOB_STATUSES)[number];
 export type JobType = (typeof JOB_TYPES)[number];
 type JobOutcome = 'succeeded' | 'failed';
 type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
-export interface JobError {
+interface JobError {
 	code: string;
 	message: string;
 }
@@ -349,7 +349,7 @@ type CursorPaging = <T extends { id: string }>(
 	parameter: string,
 ) => { items: T[]; next: string | null };
 
-export interface Route {
+interface Route {
 	method: HttpMethod;
 	/** OpenAPI path template, e.g. `/v1/posts/{id}`. */
 	path: string;
@@ -1769,7 +1769,7 @@ export class FakeService {
 				.filter(
 					(webhook) =>
 						webhook.active &&
-						(webhook.events.includes(this.perResource ? resourceOf(event) : event.type) ||
+						(webhook.events.includes(this.perResource ? perResourceWire(event).type : event.type) ||
 							webhook.events.includes('*')),
 				)
 				.map((webhook) => this.deliver(webhook, event)),

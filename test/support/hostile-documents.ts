@@ -19,7 +19,7 @@ export interface Request {
 	headers: IncomingHttpHeaders;
 }
 
-export interface Reply {
+interface Reply {
 	status?: number;
 	headers?: Record<string, string>;
 	/** Text is sent as it is (a body with a `__proto__` key, say); anything else as JSON. */
@@ -27,7 +27,7 @@ export interface Reply {
 }
 
 /** The answer to a request; none leaves the request waiting until the service closes. */
-export type Route = (request: Request, service: HostileService) => Reply | undefined;
+type Route = (request: Request, service: HostileService) => Reply | undefined;
 
 /** Serves the document itself, for documents that come slowly or never end. */
 type Serve = (response: ServerResponse) => void;

@@ -54,7 +54,7 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const PACKAGE_NAME = 'n8n-nodes-content-publishing';
 export const NODE_TYPE = `${PACKAGE_NAME}.contentPublishing`;
 export const TRIGGER_TYPE = `${PACKAGE_NAME}.contentPublishingTrigger`;
-export const CREDENTIAL_TYPE = 'contentPublishingApi';
+const CREDENTIAL_TYPE = 'contentPublishingApi';
 
 interface PackageJson {
 	n8n: { nodes: string[]; credentials: string[] };
