@@ -134,8 +134,8 @@ export function renamed(
 export const eventsIn = (events: string[], names: Record<string, string>) =>
 	events.includes('*') ? Object.values(names) : events.map((event) => names[event]);
 
-/** The first value of a query parameter. */
-export const single = (query: Query, name: string) => [query[name]].flat()[0];
+/** The first value of a query parameter (or a header). */
+export const single = (query: Partial<Query>, name: string) => [query[name]].flat()[0];
 
 /** A page's size: the query's `name`, else `fallback`, at most `maxPageSize`. */
 export const pageSize = (query: Query, name: string, fallback: number, maxPageSize: number) =>

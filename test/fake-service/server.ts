@@ -38,6 +38,7 @@ import { ENVELOPE } from './envelope';
 import { NESTED } from './nested';
 import { JSONAPI } from './jsonapi';
 import { perResourceDocument, perResourceWire } from './per-resource';
+import { pageSize, single } from './profile';
 import {
 	creationOrder,
 	readState,
@@ -399,7 +400,7 @@ export const routes: readonly Route[] = [
 	},
 	route('GET', '/v1/me', 'getAccount', (service) => ok(service.account)),
 	route('GET', '/v1/pages', 'listPages', (service, { query }) => {
-		const search = singleValue(query.q)?.toLowerCase();
+		const search = single(query, 'q')?.toLowerCase();
 		const pages = [...service.pages.values()].filter(
 			(page) => search === undefined || page.name.toLowerCase().includes(search),
 		);
@@ -410,7 +411,7 @@ export const routes: readonly Route[] = [
 	),
 	route('POST', '/v1/posts', 'createPost', createPost),
 	route('GET', '/v1/posts', 'listPosts', (service, { query }) => {
-		const [status, pageId] = [singleValue(query.status), singleValue(query.page_id)];
+		const [status, pageId] = [single(query, 'status'), single(query, 'page_id')];
 		const posts = [...service.posts.values()].filter(
 			(post) =>
 				(status === undefined || post.status === status) &&
@@ -633,17 +634,13 @@ function withoutSecret({ secret: _secret, ...webhook }: StoredWebhook): Webhook 
 	return webhook;
 }
 
-function singleValue(value: string | string[] | undefined): string | undefined {
-	return Array.isArray(value) ? value[0] : value;
-}
-
 function paginate<T extends { id: string }>(
 	items: T[],
 	query: Query,
 	maxPageSize: number,
 ): { data: T[]; next_cursor: string | null } {
-	const limit = Math.min(Number(singleValue(query.limit) ?? DEFAULT_PAGE_SIZE), maxPageSize);
-	const page = afterCursor(items, singleValue(query.cursor), limit, 'query.cursor');
+	const limit = pageSize(query, 'limit', DEFAULT_PAGE_SIZE, maxPageSize);
+	const page = afterCursor(items, single(query, 'cursor'), limit, 'query.cursor');
 	return { data: page.items, next_cursor: page.next };
 }
 
@@ -1472,7 +1469,7 @@ export class FakeService {
 		const anonymous =
 			match?.route.anonymous ?? (!this.servesDocument && path === '/v1/openapi.json');
 		if (path.startsWith('/v1/') && !anonymous)
-			this.authenticate(singleValue(request.headers.authorization));
+			this.authenticate(single(request.headers, 'authorization'));
 		if (!match && request.allowed) {
 			throw new ApiError(405, 'bad_request', `${method} is not allowed on ${path}`, undefined, {
 				Allow: request.allowed.join(', '),
@@ -1554,7 +1551,7 @@ export class FakeService {
 	 * (errors are thrown), so a failed request is carried out again, as §5 allows.
 	 */
 	private once({ method, path, headers, rawBody }: Exchange, run: () => RouteResult): RouteResult {
-		const header = (name: string) => singleValue(headers[name]);
+		const header = (name: string) => single(headers, name);
 		const remembered = (key: string, fingerprint = '') => {
 			const answer = this.idempotentAnswers.get(key)?.answer ?? run();
 			this.idempotentAnswers.set(key, { fingerprint, answer });
