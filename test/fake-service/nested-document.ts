@@ -29,6 +29,7 @@ import {
 	uri,
 	WEBHOOK_MAX_ATTEMPTS,
 	responseRef,
+	capitalized,
 } from './openapi';
 import type { ContractDocument } from './request-validator';
 
@@ -87,10 +88,7 @@ export const BAD_REQUEST_TYPE = `${TYPE_URL}google.rpc.BadRequest`;
 export const ERROR_DOMAIN = 'content-publishing.example';
 // AIP-151: the response of method Xxx is XxxResponse (generate.blog → GenerateBlogResponse).
 export const responseType = (jobType: string) =>
-	`${TYPE_URL}contentpublishing.v1.${jobType
-		.split('.')
-		.map((part) => `${part[0].toUpperCase()}${part.slice(1)}`)
-		.join('')}Response`;
+	`${TYPE_URL}contentpublishing.v1.${jobType.split('.').map(capitalized).join('')}Response`;
 // google.rpc.Code, by the HTTP status of an API error (AIP-193's mapping; 405 has none, UNIMPLEMENTED is nearest).
 export const STATUS_OF_HTTP: Record<number, string> = {
 	400: 'INVALID_ARGUMENT',
@@ -682,7 +680,7 @@ function delivery(summary: string, payload: string): Record<string, OpenApiPathI
 
 /** A resource's own path: retrieve, update (Stripe: a POST, "Update a customer"), delete. */
 function resource(name: string, update: string): OpenApiPathItem {
-	const Name = `${name[0].toUpperCase()}${name.slice(1)}`;
+	const Name = capitalized(name);
 	const parameters = [pathParameter(name)];
 	return {
 		get: operation(`Get${Name}s${Name}`, {
