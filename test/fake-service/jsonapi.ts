@@ -17,6 +17,7 @@ import {
 	pageSize,
 	pointer,
 	primaryOf,
+	renamed,
 	single,
 	type Json,
 } from './profile';
@@ -30,13 +31,10 @@ import { ApiError, type Paging, type Query } from './server';
 /** A primary object as a JSON:API resource object of `type`. */
 function resourceObject(type: string, object: Json, baseUrl: string): Json {
 	const { id, ...fields } = object;
-	const attributes = Object.fromEntries(
-		Object.entries(fields).map(([name, value]) => [ATTRIBUTE_NAMES[name] ?? name, value]),
-	);
 	return {
 		type,
 		id,
-		attributes,
+		attributes: renamed(fields, ATTRIBUTE_NAMES),
 		...(type === 'posts'
 			? {
 					relationships: {
