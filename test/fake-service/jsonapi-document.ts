@@ -61,7 +61,7 @@ const REQUEST_TYPES: Record<string, string> = {
 	CreateWebhookRequest: 'webhooks',
 	UpdateWebhookRequest: 'webhooks',
 };
-const LISTS: Record<string, string> = {
+const LIST_ITEMS: Record<string, string> = {
 	PageList: 'Page',
 	PostList: 'Post',
 	WebhookList: 'Webhook',
@@ -175,11 +175,11 @@ const refName = (schema: JsonSchema | undefined) =>
 function answerContent(content: Content): Content {
 	const { schema } = content['application/json'];
 	const name = refName(schema) ?? '';
-	const resource = schemaRef(LISTS[name] ?? name);
+	const resource = schemaRef(LIST_ITEMS[name] ?? name);
 	const wrapped =
 		name === 'Error'
 			? schema
-			: name in LISTS
+			: name in LIST_ITEMS
 				? closedObject(
 						{
 							data: { type: 'array', items: resource },
