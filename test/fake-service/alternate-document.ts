@@ -22,6 +22,7 @@ import {
 	text,
 	uri,
 	VIDEO_ASPECT_RATIOS,
+	pathParameter,
 } from './openapi';
 
 /**
@@ -325,7 +326,6 @@ const schemas: Record<string, JsonSchema> = {
 	}),
 };
 
-const pathParameter = (name: string) => ({ name, in: 'path', required: true, schema: text });
 const size = (name: string) =>
 	query(name, 'Page size.', { ...between(1, MAX_PAGE_SIZE), default: DEFAULT_PAGE_SIZE });
 

@@ -23,11 +23,7 @@ import {
 } from './profile';
 import type { Paging, Query } from './server';
 
-/**
- * The alternate profile: the same service and state, with other conventions at the edges. A
- * request is translated into the primary's terms before a handler sees it, and every answer,
- * error and delivery is translated out of them; alternate-document.ts describes the result.
- */
+/** The alternate profile, a translation at the edges (ProfileAdapter); alternate-document.ts describes it. */
 
 /** Alternate field → primary field; values of `state`, `length` and `topics` are translated too. */
 const INCOMING: Record<string, string> = {
@@ -104,7 +100,7 @@ const alternateFields = (fields: Json, names: Record<string, string> = {}) =>
 		Object.entries(fields).map(([name, value]) => [names[name] ?? camelCase(name), value]),
 	);
 
-export function alternateJob(job: Json): Json {
+function alternateJob(job: Json): Json {
 	const type = String(job.type);
 	const result = job.result as Json | null;
 	const output =
@@ -131,7 +127,7 @@ export function alternateJob(job: Json): Json {
 	};
 }
 
-export function alternatePost(post: Json): Json {
+function alternatePost(post: Json): Json {
 	return { ...alternateFields(post, OUTGOING), state: String(post.status).toUpperCase() };
 }
 

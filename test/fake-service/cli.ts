@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 
 import { startFakeService, type Profile } from './server';
@@ -50,7 +49,7 @@ function readArguments() {
 	if (!isProfile(profile)) fail(`Unknown profile: ${profile}`);
 	return {
 		port: portNumber,
-		apiKey: apiKey ?? `cp_test_${randomBytes(16).toString('hex')}`,
+		apiKey,
 		profile,
 		openApiDocument: !values['no-openapi'] && env.FAKE_SERVICE_OPENAPI !== 'off',
 		stateFile: values['state-file'] ?? (env.FAKE_SERVICE_STATE_FILE || undefined),

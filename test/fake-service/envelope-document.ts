@@ -23,6 +23,9 @@ import {
 	text,
 	uri,
 	VIDEO_ASPECT_RATIOS,
+	parameterRef as parameter,
+	pathParameter,
+	responseRef,
 } from './openapi';
 import type { ContractDocument } from './request-validator';
 
@@ -58,7 +61,6 @@ export const MASKED_SECRET = '********';
 const alwaysNull: JsonSchema = { type: 'object', nullable: true, enum: [null] };
 const readOnly = (schema: JsonSchema): JsonSchema => ({ ...schema, readOnly: true });
 const header = (name: string): JsonSchema => ({ $ref: `#/components/headers/${name}` });
-const parameter = (name: string): JsonSchema => ({ $ref: `#/components/parameters/${name}` });
 const EVENT_NAMES: string[] = Object.values(ENVELOPE_EVENTS);
 // `linkedin.publish` for the primary's `publish.linkedin`.
 const TASKS = JOB_TYPES.map((type) => type.split('.').reverse().join('.'));
@@ -408,7 +410,6 @@ const responses: Record<string, JsonSchema> = {
 	'5XX': failure('1500: unexpected failure, or the service is unavailable.'),
 };
 
-const pathParameter = (name: string) => ({ name, in: 'path', required: true, schema: text });
 const pageNumber = query('page', 'Page number, from 1.', {
 	type: 'integer',
 	minimum: 1,
@@ -471,7 +472,7 @@ function operation(
 		errors: Object.fromEntries(
 			Object.keys(responses)
 				.filter((code) => !skipped.includes(code))
-				.map((code) => [code, { $ref: `#/components/responses/${code}` }]),
+				.map((code) => [code, responseRef(code)]),
 		),
 		...spec,
 	});

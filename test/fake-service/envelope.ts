@@ -23,11 +23,7 @@ import {
 } from './profile';
 import type { ApiError, FakeService, Paging, Query, RouteResult } from './server';
 
-/**
- * The envelope profile: the same service and state, every open point decided after a real API
- * (envelope-document.ts names each). Like alternate.ts, a translation at the edges: requests into
- * the primary's terms before a handler sees them, answers, errors and deliveries out of them.
- */
+/** The envelope profile, a translation at the edges (ProfileAdapter): every open point decided after a real API, named in envelope-document.ts. */
 
 /** Envelope field (body or filter) → primary field. */
 const INCOMING: Record<string, string> = {

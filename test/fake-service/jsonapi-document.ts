@@ -8,6 +8,7 @@ import {
 	uri,
 	type JsonSchema,
 	type OpenApiDocument,
+	schemaRef,
 } from './openapi';
 import { perResourceDocument } from './per-resource';
 import type { ContractDocument } from './request-validator';
@@ -43,7 +44,7 @@ export const JSONAPI_DEFAULT_PAGE_SIZE = 10;
 export const JSONAPI_DELIVERY_HEADERS = { event: 'X-Event-Name', signature: 'X-Signature' };
 
 /** The resource type of each schema the primary answers with. */
-export const RESOURCE_TYPES: Record<string, string> = {
+const RESOURCE_TYPES: Record<string, string> = {
 	Account: 'accounts',
 	Page: 'pages',
 	Post: 'posts',
@@ -60,7 +61,7 @@ const REQUEST_TYPES: Record<string, string> = {
 	CreateWebhookRequest: 'webhooks',
 	UpdateWebhookRequest: 'webhooks',
 };
-const LISTS: Record<string, string> = {
+const LIST_ITEMS: Record<string, string> = {
 	PageList: 'Page',
 	PostList: 'Post',
 	WebhookList: 'Webhook',
@@ -174,11 +175,11 @@ const refName = (schema: JsonSchema | undefined) =>
 function answerContent(content: Content): Content {
 	const { schema } = content['application/json'];
 	const name = refName(schema) ?? '';
-	const resource = { $ref: `#/components/schemas/${LISTS[name] ?? name}` };
+	const resource = schemaRef(LIST_ITEMS[name] ?? name);
 	const wrapped =
 		name === 'Error'
 			? schema
-			: name in LISTS
+			: name in LIST_ITEMS
 				? closedObject(
 						{
 							data: { type: 'array', items: resource },

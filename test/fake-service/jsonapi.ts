@@ -17,27 +17,24 @@ import {
 	pageSize,
 	pointer,
 	primaryOf,
+	renamed,
 	single,
 	type Json,
 } from './profile';
 import { ApiError, type Paging, type Query } from './server';
 
 /**
- * The jsonapi profile: the same service and state in JSON:API 1.1, as Lemon Squeezy's API follows it
- * (jsonapi-document.ts names each convention and where Lemon Squeezy states it), with events per
- * resource as GitHub's. Like alternate.ts, a translation at the edges.
+ * The jsonapi profile, a translation at the edges (ProfileAdapter): JSON:API 1.1 as Lemon Squeezy's API
+ * follows it (jsonapi-document.ts names where it states each convention), events per resource as GitHub's.
  */
 
 /** A primary object as a JSON:API resource object of `type`. */
 function resourceObject(type: string, object: Json, baseUrl: string): Json {
 	const { id, ...fields } = object;
-	const attributes = Object.fromEntries(
-		Object.entries(fields).map(([name, value]) => [ATTRIBUTE_NAMES[name] ?? name, value]),
-	);
 	return {
 		type,
 		id,
-		attributes,
+		attributes: renamed(fields, ATTRIBUTE_NAMES),
 		...(type === 'posts'
 			? {
 					relationships: {

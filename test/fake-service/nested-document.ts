@@ -28,6 +28,8 @@ import {
 	text,
 	uri,
 	WEBHOOK_MAX_ATTEMPTS,
+	responseRef,
+	capitalized,
 } from './openapi';
 import type { ContractDocument } from './request-validator';
 
@@ -76,20 +78,17 @@ export const DELIVERY_HEADERS = {
 // GitHub's User-Agent is `GitHub-Hookshot/<short commit>`; this service names itself the same way.
 export const USER_AGENT_PREFIX = 'Content-Publishing-Hookshot/';
 // Slack recommends no more than 200 results at a time.
-export const NESTED_MAX_LIMIT = 200;
+const NESTED_MAX_LIMIT = 200;
 export const NESTED_DEFAULT_LIMIT = 100;
 // The type URLs of google.protobuf.Any, as Google's JSON carries them in `@type`.
-export const TYPE_URL = 'type.googleapis.com/';
+const TYPE_URL = 'type.googleapis.com/';
 export const METADATA_TYPE = `${TYPE_URL}contentpublishing.v1.OperationMetadata`;
 export const ERROR_INFO_TYPE = `${TYPE_URL}google.rpc.ErrorInfo`;
 export const BAD_REQUEST_TYPE = `${TYPE_URL}google.rpc.BadRequest`;
 export const ERROR_DOMAIN = 'content-publishing.example';
 // AIP-151: the response of method Xxx is XxxResponse (generate.blog → GenerateBlogResponse).
 export const responseType = (jobType: string) =>
-	`${TYPE_URL}contentpublishing.v1.${jobType
-		.split('.')
-		.map((part) => `${part[0].toUpperCase()}${part.slice(1)}`)
-		.join('')}Response`;
+	`${TYPE_URL}contentpublishing.v1.${jobType.split('.').map(capitalized).join('')}Response`;
 // google.rpc.Code, by the HTTP status of an API error (AIP-193's mapping; 405 has none, UNIMPLEMENTED is nearest).
 export const STATUS_OF_HTTP: Record<number, string> = {
 	400: 'INVALID_ARGUMENT',
@@ -628,9 +627,7 @@ function operation(operationId: string, spec: Spec) {
 	];
 	return operationObject({
 		operationId,
-		errors: Object.fromEntries(
-			errors.map((status) => [status, { $ref: `#/components/responses/${status}` }]),
-		),
+		errors: Object.fromEntries(errors.map((status) => [status, responseRef(status)])),
 		...spec,
 	});
 }
@@ -683,7 +680,7 @@ function delivery(summary: string, payload: string): Record<string, OpenApiPathI
 
 /** A resource's own path: retrieve, update (Stripe: a POST, "Update a customer"), delete. */
 function resource(name: string, update: string): OpenApiPathItem {
-	const Name = `${name[0].toUpperCase()}${name.slice(1)}`;
+	const Name = capitalized(name);
 	const parameters = [pathParameter(name)];
 	return {
 		get: operation(`Get${Name}s${Name}`, {

@@ -31,12 +31,7 @@ import {
 } from './profile';
 import type { ApiError, Paging, Query } from './server';
 
-/**
- * The nested profile: the same service and state, every open point decided after a real, published
- * API (nested-document.ts names each). Like alternate.ts and envelope.ts, a translation at the edges:
- * requests into the primary's terms before a handler sees them, answers, errors and deliveries out
- * of them.
- */
+/** The nested profile, a translation at the edges (ProfileAdapter): every open point decided after a real, published API, named in nested-document.ts. */
 
 /** Nested field → primary field, at the top of a body. */
 const INCOMING: Record<string, string> = {
@@ -81,7 +76,7 @@ function incoming(primaryOperation: string, body: unknown, query: Query) {
 
 const mini = (type: string, id: unknown) => (id === null ? null : { type, id });
 
-export function nestedPost(post: Json): Json {
+function nestedPost(post: Json): Json {
 	return {
 		type: 'post',
 		...renamed(post, { page_id: 'page' }, (name, value) =>
@@ -111,7 +106,7 @@ function responseOf(type: string, result: Json): Json {
 }
 
 /** A job as a google.longrunning.Operation: `response` or `error` only once it is done. */
-export function operationOf(job: Json): Json {
+function operationOf(job: Json): Json {
 	const done = job.status === 'succeeded' || job.status === 'failed';
 	const error = job.error as { code: string; message: string } | null;
 	return {

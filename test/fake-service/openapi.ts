@@ -58,7 +58,7 @@ export const JOB_TYPES = [
 	'publish.twitter',
 ] as const;
 export const WEBHOOK_EVENT_TYPES = ['job.completed', 'job.failed', 'post.published'] as const;
-export const WEBHOOK_SUBSCRIPTIONS = [...WEBHOOK_EVENT_TYPES, '*'] as const;
+const WEBHOOK_SUBSCRIPTIONS = [...WEBHOOK_EVENT_TYPES, '*'] as const;
 export const VIDEO_ASPECT_RATIOS = ['16:9', '9:16', '1:1'] as const;
 export const BLOG_LENGTHS = ['short', 'medium', 'long'] as const;
 
@@ -75,11 +75,12 @@ export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
 // Schema helpers, shared by the profiles' documents.
-export const schemaRef = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
-export const parameterRef = (name: string): JsonSchema => ({
-	$ref: `#/components/parameters/${name}`,
-});
-const responseRef = (name: string): JsonSchema => ({ $ref: `#/components/responses/${name}` });
+const componentRef =
+	(kind: string) =>
+	(name: string): JsonSchema => ({ $ref: `#/components/${kind}/${name}` });
+export const schemaRef = componentRef('schemas');
+export const parameterRef = componentRef('parameters');
+export const responseRef = componentRef('responses');
 export const jsonContent = (schema: JsonSchema) => ({ 'application/json': { schema } });
 
 export const text: JsonSchema = { type: 'string' };
@@ -134,6 +135,7 @@ export function atLeastOneOf(fields: string[]): JsonSchema {
 	return { anyOf: fields.map((field) => ({ required: [field] })) };
 }
 
+export const pathParameter = (name: string) => ({ name, in: 'path', required: true, schema: text });
 export const queryParameter = (name: string, description: string, schema: JsonSchema) => ({
 	name,
 	in: 'query',
@@ -608,7 +610,7 @@ function operation(
 
 const listQuery = ['Limit', 'Cursor'];
 const queuedJob: ['202', string, string] = ['202', 'The queued job.', 'Job'];
-const capitalized = (word: string) => `${word[0].toUpperCase()}${word.slice(1)}`;
+export const capitalized = (word: string) => `${word[0].toUpperCase()}${word.slice(1)}`;
 
 function generation(kind: string, summary: string): OpenApiPathItem {
 	return {

@@ -65,11 +65,6 @@ export function perResourceDocument(document: ContractDocument): void {
 	};
 }
 
-/** The resource event a subscriber of per-resource events receives for one of the service's. */
-export function resourceOf(event: WebhookEvent): Resource {
-	return 'job' in event.data ? 'job' : 'post';
-}
-
 /** A delivery as such a service sends it: the event in the header, the action and the object in the body. */
 export function perResourceWire(event: WebhookEvent): { type: Resource; body: object } {
 	if ('job' in event.data)

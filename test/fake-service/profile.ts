@@ -9,7 +9,7 @@ import type { FakeService, ProfileAdapter, Query, RouteResult, WebhookEvent } fr
  */
 
 export type Json = Record<string, unknown>;
-export type Resources<T> = Record<'Account' | 'Page' | 'Post' | 'Job' | 'Webhook', T>;
+type Resources<T> = Record<'Account' | 'Page' | 'Post' | 'Job' | 'Webhook', T>;
 
 /** What a profile's answer is made from: the primary's answer and its one resource translator. */
 export interface Answered {
@@ -21,7 +21,7 @@ export interface Answered {
 	service: FakeService;
 }
 
-export interface ProfileSpec extends Omit<ProfileAdapter, 'outgoing' | 'event'> {
+interface ProfileSpec extends Omit<ProfileAdapter, 'outgoing' | 'event'> {
 	/** Each resource in the profile's terms. */
 	resources(service: FakeService): Resources<(value: Json) => Json>;
 	/** The member of a list answer that holds its items. */
@@ -99,7 +99,7 @@ export const LISTS: Record<string, string> = {
 };
 
 /** Which resource a primary operation answers with. */
-export function resourceOf<T>(primaryOperation: string, resources: Resources<T>): T {
+function resourceOf<T>(primaryOperation: string, resources: Resources<T>): T {
 	if (/Account/.test(primaryOperation)) return resources.Account;
 	if (/Page/.test(primaryOperation)) return resources.Page;
 	if (/Webhook/.test(primaryOperation)) return resources.Webhook;
@@ -134,8 +134,8 @@ export function renamed(
 export const eventsIn = (events: string[], names: Record<string, string>) =>
 	events.includes('*') ? Object.values(names) : events.map((event) => names[event]);
 
-/** The first value of a query parameter. */
-export const single = (query: Query, name: string) => [query[name]].flat()[0];
+/** The first value of a query parameter (or a header). */
+export const single = (query: Partial<Query>, name: string) => [query[name]].flat()[0];
 
 /** A page's size: the query's `name`, else `fallback`, at most `maxPageSize`. */
 export const pageSize = (query: Query, name: string, fallback: number, maxPageSize: number) =>

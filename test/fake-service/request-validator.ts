@@ -23,7 +23,7 @@ export interface ContractProblem {
 	pointer?: string;
 }
 
-export interface RequestToValidate {
+interface RequestToValidate {
 	operationId: string;
 	query: Record<string, string | string[]>;
 	/** Parsed JSON body; undefined when the request had none. */
@@ -31,7 +31,7 @@ export interface RequestToValidate {
 	contentType?: string;
 }
 
-export interface ResponseToValidate {
+interface ResponseToValidate {
 	operationId: string;
 	status: number;
 	/** Parsed JSON body; undefined when the response had none. */

@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { listenOn, listenOnNewPort } from '../support/ports';
 import {
 	buildOpenApiDocument,
+	capitalized,
 	DEFAULT_PAGE_SIZE,
 	WEBHOOK_HEADERS,
 	WEBHOOK_MAX_ATTEMPTS,
@@ -36,7 +37,8 @@ import { ALTERNATE } from './alternate';
 import { ENVELOPE } from './envelope';
 import { NESTED } from './nested';
 import { JSONAPI } from './jsonapi';
-import { perResourceDocument, perResourceWire, resourceOf } from './per-resource';
+import { perResourceDocument, perResourceWire } from './per-resource';
+import { pageSize, single } from './profile';
 import {
 	creationOrder,
 	readState,
@@ -49,19 +51,19 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Public types
 
-export type JobMode = 'poll' | 'manual' | 'timed';
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type JobMode = 'poll' | 'manual' | 'timed';
+type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 /** `primary`: today's conventions; the others decide every open point their own way (alternate.ts, envelope.ts, nested.ts). */
 export type Profile = 'primary' | 'alternate' | 'envelope' | 'nested' | 'jsonapi';
-export type ErrorCode = (typeof ERROR_CODES)[number];
-export type Platform = (typeof PAGE_PLATFORMS)[number];
-export type PostStatus = (typeof POST_STATUSES)[number];
-export type JobStatus = (typeof JOB_STATUSES)[number];
+type ErrorCode = (typeof ERROR_CODES)[number];
+type Platform = (typeof PAGE_PLATFORMS)[number];
+type PostStatus = (typeof POST_STATUSES)[number];
+type JobStatus = (typeof JOB_STATUSES)[number];
 export type JobType = (typeof JOB_TYPES)[number];
-export type JobOutcome = 'succeeded' | 'failed';
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+type JobOutcome = 'succeeded' | 'failed';
+type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
-export interface JobError {
+interface JobError {
 	code: string;
 	message: string;
 }
@@ -96,7 +98,7 @@ export interface Post {
 	updated_at: string;
 }
 
-export type JobResult = Record<string, unknown>;
+type JobResult = Record<string, unknown>;
 
 export interface Job {
 	id: string;
@@ -220,7 +222,7 @@ export interface RecordedRequest {
 	status: number;
 }
 
-export interface Fault {
+interface Fault {
 	match?: { method?: string; path?: string | RegExp };
 	/** How many matching requests this fault answers; default 1. */
 	times?: number;
@@ -263,7 +265,7 @@ export interface Delivery {
 	headers: Record<string, string>;
 }
 
-export interface RouteRequest {
+interface RouteRequest {
 	/** Path parameters, already percent-decoded. */
 	params: Record<string, string>;
 	query: Query;
@@ -327,7 +329,7 @@ export interface ProfileAdapter {
 	rateLimitFields?(bucket: TokenBucket): Record<string, string>;
 }
 
-export interface ProfileRoute {
+interface ProfileRoute {
 	method: string;
 	path: string;
 	operationId: string;
@@ -341,14 +343,14 @@ export interface Paging {
 	afterCursor: CursorPaging;
 }
 
-export type CursorPaging = <T extends { id: string }>(
+type CursorPaging = <T extends { id: string }>(
 	items: T[],
 	cursor: string | undefined,
 	size: number,
 	parameter: string,
 ) => { items: T[]; next: string | null };
 
-export interface Route {
+interface Route {
 	method: HttpMethod;
 	/** OpenAPI path template, e.g. `/v1/posts/{id}`. */
 	path: string;
@@ -389,8 +391,6 @@ const route = (
 	handler: Route['handler'],
 ): Route => ({ method, path, operationId, handler });
 
-const capitalized = (word: string) => `${word[0].toUpperCase()}${word.slice(1)}`;
-
 export const routes: readonly Route[] = [
 	{
 		...route('GET', '/v1/openapi.json', 'getOpenApiDocument', (service) =>
@@ -400,7 +400,7 @@ export const routes: readonly Route[] = [
 	},
 	route('GET', '/v1/me', 'getAccount', (service) => ok(service.account)),
 	route('GET', '/v1/pages', 'listPages', (service, { query }) => {
-		const search = singleValue(query.q)?.toLowerCase();
+		const search = single(query, 'q')?.toLowerCase();
 		const pages = [...service.pages.values()].filter(
 			(page) => search === undefined || page.name.toLowerCase().includes(search),
 		);
@@ -411,7 +411,7 @@ export const routes: readonly Route[] = [
 	),
 	route('POST', '/v1/posts', 'createPost', createPost),
 	route('GET', '/v1/posts', 'listPosts', (service, { query }) => {
-		const [status, pageId] = [singleValue(query.status), singleValue(query.page_id)];
+		const [status, pageId] = [single(query, 'status'), single(query, 'page_id')];
 		const posts = [...service.posts.values()].filter(
 			(post) =>
 				(status === undefined || post.status === status) &&
@@ -634,17 +634,13 @@ function withoutSecret({ secret: _secret, ...webhook }: StoredWebhook): Webhook 
 	return webhook;
 }
 
-function singleValue(value: string | string[] | undefined): string | undefined {
-	return Array.isArray(value) ? value[0] : value;
-}
-
 function paginate<T extends { id: string }>(
 	items: T[],
 	query: Query,
 	maxPageSize: number,
 ): { data: T[]; next_cursor: string | null } {
-	const limit = Math.min(Number(singleValue(query.limit) ?? DEFAULT_PAGE_SIZE), maxPageSize);
-	const page = afterCursor(items, singleValue(query.cursor), limit, 'query.cursor');
+	const limit = pageSize(query, 'limit', DEFAULT_PAGE_SIZE, maxPageSize);
+	const page = afterCursor(items, single(query, 'cursor'), limit, 'query.cursor');
 	return { data: page.items, next_cursor: page.next };
 }
 
@@ -875,7 +871,7 @@ const FAULT_ERROR_CODES: Partial<Record<number, ErrorCode>> = {
 };
 
 /** `quota` requests at once, refilled evenly over `windowSeconds`. */
-export class TokenBucket {
+class TokenBucket {
 	private tokens: number;
 	private at = Date.now();
 
@@ -1473,7 +1469,7 @@ export class FakeService {
 		const anonymous =
 			match?.route.anonymous ?? (!this.servesDocument && path === '/v1/openapi.json');
 		if (path.startsWith('/v1/') && !anonymous)
-			this.authenticate(singleValue(request.headers.authorization));
+			this.authenticate(single(request.headers, 'authorization'));
 		if (!match && request.allowed) {
 			throw new ApiError(405, 'bad_request', `${method} is not allowed on ${path}`, undefined, {
 				Allow: request.allowed.join(', '),
@@ -1555,7 +1551,7 @@ export class FakeService {
 	 * (errors are thrown), so a failed request is carried out again, as §5 allows.
 	 */
 	private once({ method, path, headers, rawBody }: Exchange, run: () => RouteResult): RouteResult {
-		const header = (name: string) => singleValue(headers[name]);
+		const header = (name: string) => single(headers, name);
 		const remembered = (key: string, fingerprint = '') => {
 			const answer = this.idempotentAnswers.get(key)?.answer ?? run();
 			this.idempotentAnswers.set(key, { fingerprint, answer });
@@ -1770,7 +1766,7 @@ export class FakeService {
 				.filter(
 					(webhook) =>
 						webhook.active &&
-						(webhook.events.includes(this.perResource ? resourceOf(event) : event.type) ||
+						(webhook.events.includes(this.perResource ? perResourceWire(event).type : event.type) ||
 							webhook.events.includes('*')),
 				)
 				.map((webhook) => this.deliver(webhook, event)),

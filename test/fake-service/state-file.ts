@@ -28,7 +28,7 @@ export const MAX_STATE_BYTES = 8 * 2 ** 20;
 const VERSION = 1;
 
 /** What an unfinished job needs to finish after a restart. */
-export interface PendingJob {
+interface PendingJob {
 	input: JobInput;
 	sourceText: string;
 	plan: Required<JobPlan>;

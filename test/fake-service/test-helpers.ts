@@ -1,8 +1,8 @@
 import { execFile, spawn } from 'node:child_process';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
+import { listenOnNewPort } from '../support/ports';
 import type { ContractValidator } from './request-validator';
 import {
 	startFakeService,
@@ -37,9 +37,8 @@ export async function startReceiver(statuses: number[] = []): Promise<Receiver> 
 			response.writeHead(statuses.shift() ?? 200).end();
 		});
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+		url: `http://127.0.0.1:${await listenOnNewPort(server)}/hooks`,
 		received,
 		close: () => new Promise((resolve) => server.close(() => resolve())),
 	};
@@ -132,21 +131,20 @@ export async function checkedCall<T>(
 	return { status: response.status, headers: response.headers, body, operationId };
 }
 
-/** Walks a profile's operations: `op` calls one, expects it to be the operation named, and adds it to `seen`. */
-export function operationWalk(contract: ContractValidator, service: FakeService) {
-	const seen = new Set<string>();
-	const op = async <T>(
-		operationId: string,
-		method: string,
-		url: string,
-		body?: unknown,
-	): Promise<CheckedAnswer<T>> => {
-		const answer = await checkedCall<T>(contract, service, method, url, { body });
-		expect({ [url]: answer.operationId }).toEqual({ [url]: operationId });
+/** Walks a profile's operations: `op` makes `call`, expects it to be the operation named, and adds that to `seen`. */
+export function operationWalk<
+	P extends [method: string, url: string, body?: unknown],
+	R extends { operationId?: string },
+>(
+	seen: Set<string>,
+	call: (...args: P) => Promise<R>,
+): (operationId: string, ...args: P) => Promise<R> {
+	return async (operationId, ...args) => {
+		const answer = await call(...args);
+		expect({ [args[1]]: answer.operationId }).toEqual({ [args[1]]: operationId });
 		seen.add(operationId);
 		return answer;
 	};
-	return { op, seen };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import {
 	startFakeService,
@@ -10,18 +10,15 @@ import {
 	contentPublishingNode,
 	runNode,
 	shutDownEngine,
+	type RunOptions,
 	type RunResult,
 	type TestCredentials,
 } from './n8n-engine';
 
-export interface RunOverrides {
-	input?: INodeExecutionData[];
+export type RunOverrides = Omit<RunOptions, 'credentials'> & {
 	node?: Partial<INode>;
 	credentials?: Partial<TestCredentials>;
-	onStarted?: (cancel: () => void) => void;
-	executionId?: string;
-	timezone?: string;
-}
+};
 
 export interface Harness {
 	service: FakeService;
@@ -56,13 +53,13 @@ export function useFakeService(
 		sent(operationId: string) {
 			return harness.service.requestsTo(operationId);
 		},
-		async run(parameters: INode['parameters'], options: RunOverrides = {}) {
-			return await runNode(contentPublishingNode(parameters, options.node), {
-				credentials: { ...harness.credentials, ...options.credentials },
-				input: options.input,
-				onStarted: options.onStarted,
-				executionId: options.executionId,
-				timezone: options.timezone,
+		async run(
+			parameters: INode['parameters'],
+			{ node, credentials, ...options }: RunOverrides = {},
+		) {
+			return await runNode(contentPublishingNode(parameters, node), {
+				...options,
+				credentials: { ...harness.credentials, ...credentials },
 			});
 		},
 	} as Harness;

@@ -7,7 +7,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 
 import { listenOnNewPort } from './ports';
-import { buildOpenApiDocument } from '../fake-service/openapi';
+import { buildOpenApiDocument, schemaRef as ref } from '../fake-service/openapi';
 
 type Doc = { [key: string]: unknown };
 
@@ -19,7 +19,7 @@ export interface Request {
 	headers: IncomingHttpHeaders;
 }
 
-export interface Reply {
+interface Reply {
 	status?: number;
 	headers?: Record<string, string>;
 	/** Text is sent as it is (a body with a `__proto__` key, say); anything else as JSON. */
@@ -27,10 +27,10 @@ export interface Reply {
 }
 
 /** The answer to a request; none leaves the request waiting until the service closes. */
-export type Route = (request: Request, service: HostileService) => Reply | undefined;
+type Route = (request: Request, service: HostileService) => Reply | undefined;
 
 /** Serves the document itself, for documents that come slowly or never end. */
-export type Serve = (response: ServerResponse) => void;
+type Serve = (response: ServerResponse) => void;
 
 /** What the node did against one hostile service, step by step: an output, or the error's message. */
 export interface Outcome {
@@ -193,7 +193,6 @@ export async function startHostileService(hostile: HostileCase): Promise<Hostile
 // ------------------------------------------------------------------------------------------------
 // Building documents
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown, more: Doc = {}) => ({
 	description: 'OK',
 	content: { 'application/json': { schema } },

@@ -18,7 +18,7 @@ type LookupCallback = (
 	family?: number,
 ) => void;
 
-export function isLoopbackAddress(address: string): boolean {
+function isLoopbackAddress(address: string): boolean {
 	if (net.isIPv4(address)) return address.startsWith('127.');
 	const lower = address.toLowerCase();
 	return (
@@ -57,7 +57,7 @@ function guardedLookup(blocked: string[]) {
 	};
 }
 
-export interface LoopbackGuard {
+interface LoopbackGuard {
 	/** Hosts the process tried to reach that are not loopback, in order. */
 	readonly blocked: string[];
 }

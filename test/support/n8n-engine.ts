@@ -54,7 +54,7 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const PACKAGE_NAME = 'n8n-nodes-content-publishing';
 export const NODE_TYPE = `${PACKAGE_NAME}.contentPublishing`;
 export const TRIGGER_TYPE = `${PACKAGE_NAME}.contentPublishingTrigger`;
-export const CREDENTIAL_TYPE = 'contentPublishingApi';
+const CREDENTIAL_TYPE = 'contentPublishingApi';
 
 interface PackageJson {
 	n8n: { nodes: string[]; credentials: string[] };
@@ -312,16 +312,17 @@ export interface RunOptions {
 
 /** The workflow a test runs one node in (a waiting execution is resumed in the same one). */
 export function oneNodeWorkflow(node: INode, settings: IDataObject = {}): Workflow {
-	return new Workflow({
-		id: 'test-workflow',
-		name: 'Test workflow',
-		nodes: [node],
-		connections: {},
-		active: false,
-		nodeTypes,
-		settings,
-	});
+	return new Workflow({ ...workflowData(node, settings), nodeTypes });
 }
+
+const workflowData = (node: INode, settings: IDataObject = {}) => ({
+	id: 'test-workflow',
+	name: 'Test workflow',
+	nodes: [node],
+	connections: {},
+	active: false,
+	settings,
+});
 
 /** The execution data that starts `node` with these input items. */
 export function startingData(node: INode, input: INodeExecutionData[] = [{ json: {} }]) {
@@ -340,14 +341,7 @@ export async function execute(
 	options: RunOptions & { executionId: string; webhookWaitingBaseUrl?: string },
 ): Promise<IRun> {
 	const mode = options.mode ?? 'manual';
-	const hooks = new ExecutionLifecycleHooks(mode, options.executionId, {
-		id: 'test-workflow',
-		name: 'Test workflow',
-		nodes: [node],
-		connections: {},
-		active: false,
-		settings: {},
-	} as never);
+	const hooks = new ExecutionLifecycleHooks(mode, options.executionId, workflowData(node) as never);
 	const finished = createDeferredPromise<IRun>();
 	hooks.addHandler('workflowExecuteAfter', (run) => finished.resolve(run));
 	const additionalData = additionalDataFor(
@@ -389,7 +383,7 @@ export async function runNode(node: INode, options: RunOptions): Promise<RunResu
 
 /** What the editor calls a node's methods with: n8n's LoadOptionsContext, for one parameter. */
 function editorContext(node: INode, credentials: TestCredentials, parameterPath: string) {
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const workflow = oneNodeWorkflow(node);
 	return new LoadOptionsContext(workflow, node, additionalDataFor(credentials), parameterPath);
 }
 
@@ -518,7 +512,7 @@ export async function testCredential(
 	return { status: 'OK', message: 'Connection successful!' };
 }
 
-export const N8N_BASE_URL = 'http://127.0.0.1:5678';
+const N8N_BASE_URL = 'http://127.0.0.1:5678';
 
 export function triggerNode(parameters: INode['parameters']): INode {
 	return {
@@ -589,7 +583,7 @@ export function webhookUrl(node: INode, { isTest = false } = {}): string {
 	return `${N8N_BASE_URL}/${isTest ? 'webhook-test' : 'webhook'}/${node.webhookId}/webhook`;
 }
 
-export interface DeliveryResult {
+interface DeliveryResult {
 	status: number;
 	/** Headers the node set on its own answer, by lower-case name. */
 	headers: Record<string, string>;

@@ -28,7 +28,6 @@ import type {
 } from 'n8n-workflow';
 import { createDeferredPromise } from 'n8n-workflow';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
 import { NUDGE_DELAY_MS } from '../../nodes/ContentPublishing/waiting/event';
@@ -44,8 +43,9 @@ import {
 	type RunResult,
 	type TestCredentials,
 } from './n8n-engine';
+import { listenOnNewPort } from './ports';
 
-export type ExecutionStatus = 'running' | 'waiting' | 'success' | 'error' | 'canceled';
+type ExecutionStatus = 'running' | 'waiting' | 'success' | 'error' | 'canceled';
 
 interface StoredExecution {
 	id: string;
@@ -64,7 +64,7 @@ interface StoredExecution {
 	resumedByN8nAt?: number;
 }
 
-export interface WaitingCall {
+interface WaitingCall {
 	executionId: string;
 	status: number;
 	body: unknown;
@@ -100,8 +100,7 @@ export class WaitingN8n {
 
 	static async start(): Promise<WaitingN8n> {
 		const n8n = new WaitingN8n();
-		await new Promise<void>((resolve) => n8n.server.listen(0, '127.0.0.1', resolve));
-		n8n.baseUrl = `http://127.0.0.1:${(n8n.server.address() as AddressInfo).port}/webhook-waiting`;
+		n8n.baseUrl = `http://127.0.0.1:${await listenOnNewPort(n8n.server)}/webhook-waiting`;
 		return n8n;
 	}
 
