@@ -4,6 +4,7 @@ import http, {
 	type IncomingMessage,
 	type ServerResponse,
 } from 'node:http';
+import { setMaxListeners } from 'node:events';
 import https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -963,7 +964,12 @@ export class FakeService {
 	private bucket = new TokenBucket(PROFILE_LIMIT.quota, PROFILE_LIMIT.windowSeconds);
 	private readonly jobRuntimes = new Map<string, JobRuntime>();
 	private readonly pendingDeliveries = new Set<Promise<void>>();
-	private readonly shutdown = new AbortController();
+	/** Ends every pause and delivery at once: each listens on it while it lasts, far more than Node's 10. */
+	private readonly shutdown = (() => {
+		const controller = new AbortController();
+		setMaxListeners(0, controller.signal);
+		return controller;
+	})();
 	private readonly timedJobDelaysMs: { running: number; done: number };
 	/** Can change while the service runs, as a real service's conventions may between releases. */
 	profile: Profile;
