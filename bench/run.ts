@@ -247,6 +247,18 @@ function reportN8n(where: string, costs: Record<string, NodeCost>, rawPerItem: n
 				ratios.median,
 				`median of ${ratios.count} rounds, ${ratios.min.toFixed(2)}–${ratios.max.toFixed(2)}; ${verdict(ratios, other, parallel)}`,
 			);
+			// The main thread's CPU per item, which a busy machine stretches far less than the time.
+			if (mine.mainThreadBusy === undefined) continue;
+			const cpu = perRound(
+				costs[other],
+				mine,
+				(cost) => cost.msPerItem * (cost.mainThreadBusy ?? 1),
+			);
+			report(
+				`${where}: ${label} / this node (${parallel}), main-thread CPU`,
+				cpu.median,
+				`median of ${cpu.count} rounds, ${cpu.min.toFixed(2)}–${cpu.max.toFixed(2)}; n8n's main-thread CPU per item, the same rounds`,
+			);
 		}
 	}
 	const parallelGain = perRound(one, eight);
@@ -278,9 +290,10 @@ function reportN8n(where: string, costs: Record<string, NodeCost>, rawPerItem: n
 function perRound(
 	a: NodeCost,
 	b: NodeCost,
+	measure: (cost: NodeCost) => number = (cost) => cost.msPerItem,
 ): { median: number; min: number; max: number; count: number } {
 	const ratios = (a.rounds ?? [a])
-		.map((cost, round) => cost.msPerItem / (b.rounds ?? [b])[round].msPerItem)
+		.map((cost, round) => measure(cost) / measure((b.rounds ?? [b])[round]))
 		.sort((x, y) => x - y);
 	return {
 		median: ratios[Math.floor(ratios.length / 2)],
