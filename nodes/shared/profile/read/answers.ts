@@ -234,6 +234,14 @@ export function pagingOf(
 	return { style: 'none', from, unpaged: cursor };
 }
 
+/** The query parameters a list's paging fills: its page size, cursor, page number or offset. */
+export function pagingParameters(paging: Paging | undefined): string[] {
+	return ['size', 'cursor', 'page', 'offset'].flatMap((key) => {
+		const name = own(paging, key);
+		return typeof name === 'string' ? [name] : [];
+	});
+}
+
 /** A list's text-search parameter: a string one called so (`q`, `search`) or described so. */
 export function searchOf(reader: DocumentReader, query: Map<string, Schema>): string | undefined {
 	const isText = (schema: Schema) =>

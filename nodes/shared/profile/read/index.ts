@@ -20,6 +20,7 @@ import {
 	itemsPath,
 	jobReferences,
 	pagingOf,
+	pagingParameters,
 	resourceIn,
 	resourcePath,
 	searchOf,
@@ -78,14 +79,6 @@ interface Context {
 	resources: Map<string, Schema>;
 	/** For the stated places: the cursor each list takes that its answer names no next one of. */
 	unpaged: Map<OperationName, string>;
-}
-
-/** A list's query parameters but those it pages by: its filters. */
-function withoutPaging(query: Map<string, Schema>, answer: AnswerReading): Map<string, Schema> {
-	const paging = Object.entries(answer.paging ?? {})
-		.filter(([key]) => ['size', 'cursor', 'page', 'offset'].includes(key))
-		.map(([, name]) => name);
-	return new Map([...query].filter(([name]) => !paging.includes(name)));
 }
 
 /** A list's reading: where its items are and how it pages (the rules Get Many follows on any service). */
@@ -158,7 +151,9 @@ function* readOperation(
 	}
 
 	yield;
-	const filters = withoutPaging(query, answer);
+	// A list's query parameters but those it pages by: its filters.
+	const paged = pagingParameters(answer.paging);
+	const filters = new Map([...query].filter(([name]) => !paged.includes(name)));
 	const fields: Record<string, Placement> = {
 		...(yield* placeParameters(
 			reader,
