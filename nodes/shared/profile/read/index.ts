@@ -44,6 +44,7 @@ import {
 	parametersOf,
 	requestOf,
 	successes,
+	successOf,
 	unique,
 	type DocumentOperation,
 } from './operations';
@@ -88,8 +89,7 @@ export function readList(
 	resourceSchema: Schema | undefined,
 	resource: string | undefined,
 ): Pick<AnswerReading, 'items' | 'itemId' | 'paging'> & { unpaged?: string } {
-	const answers = successes(reader, entry.operation);
-	const success = answers.find((answer) => answer.schema !== undefined) ?? answers[0];
+	const success = successOf(reader, entry.operation);
 	const variants = reader.variants(success?.schema);
 	const found = variants
 		.map((variant) => ({ variant, path: itemsPath(reader, variant, resourceSchema, resource) }))
@@ -115,8 +115,7 @@ function* readOperation(
 	const { verb } = OPERATIONS[name];
 	const resource = resourceOf(name);
 	const request = requestOf(reader, entry.operation);
-	const answers = successes(reader, entry.operation);
-	const success = answers.find((answer) => answer.schema !== undefined) ?? answers[0];
+	const success = successOf(reader, entry.operation);
 	const query = parametersOf(reader, entry, 'query');
 	const headers = parametersOf(reader, entry, 'header');
 	if ((request?.shape?.properties.size ?? 0) > MAX_REQUEST_FIELDS)

@@ -268,6 +268,12 @@ export function successes(reader: DocumentReader, operation: IDataObject): Succe
 		});
 }
 
+/** The success answer an operation is read by: the first that has a schema, else the first. */
+export function successOf(reader: DocumentReader, operation: IDataObject): Success | undefined {
+	const answers = successes(reader, operation);
+	return answers.find((answer) => answer.schema !== undefined) ?? answers[0];
+}
+
 /** The operation's parameters, path-level ones included, by where they go; `required` gets the names of required ones. */
 export function parametersOf(
 	reader: DocumentReader,
