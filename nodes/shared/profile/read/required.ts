@@ -227,17 +227,16 @@ export function followRequired(
 		if (!followPrecondition(reader, part.place, name, operation, found)) notFollowed.push(part);
 	for (const part of [...queries, ...members]) {
 		const { place, path = [], value, evidence } = part;
-		const stated = () =>
-			((operation.stated ??= {})[place] = capped(
-				evidence ?? `${entry.from}/requestBody: ${path.join('.')}`,
-			));
-		if (value !== undefined && Object.keys(operation.constants ?? {}).length < MAX_STATED) {
+		if (value !== undefined && Object.keys(operation.constants ?? {}).length < MAX_STATED)
 			(operation.constants ??= {})[place] = value;
-			stated();
-		} else if (value === undefined && isId(path)) {
-			operation.idAt = place;
-			stated();
-		} else notFollowed.push(part);
+		else if (value === undefined && isId(path)) operation.idAt = place;
+		else {
+			notFollowed.push(part);
+			continue;
+		}
+		(operation.stated ??= {})[place] = capped(
+			evidence ?? `${entry.from}/requestBody: ${path.join('.')}`,
+		);
 	}
 	return notFollowed.map(({ place, value }) => ({
 		part: capped(`${OPERATIONS[name].title} (${entry.method} ${entry.path}): ${place}`),
