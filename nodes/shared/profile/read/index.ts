@@ -118,6 +118,7 @@ function* readOperation(
 	const success = successOf(reader, entry.operation);
 	const query = parametersOf(reader, entry, 'query');
 	const headers = parametersOf(reader, entry, 'header');
+	const parameters = `${entry.from}/parameters`;
 	if ((request?.shape?.properties.size ?? 0) > MAX_REQUEST_FIELDS)
 		throw new SchemaBudgetError(`its request has more than ${MAX_REQUEST_FIELDS} fields`);
 	yield;
@@ -166,15 +167,12 @@ function* readOperation(
 			'query',
 			{ properties: filters, closed: query.size > 0 },
 			builtIn.fields,
-			`${entry.from}/parameters`,
+			parameters,
 		)),
 	};
 	const search = verb === 'list' ? searchOf(reader, filters) : undefined;
 	if (search !== undefined)
-		fields.search = {
-			to: pointerOf(['query', search]),
-			from: `${entry.from}/parameters: ${search}`,
-		};
+		fields.search = { to: pointerOf(['query', search]), from: `${parameters}: ${search}` };
 
 	// `Idempotency-Key` (IETF draft, Stripe), OASIS Repeatable Requests (Azure), or a header described as such.
 	const header = [...headers.keys()].find(
@@ -183,10 +181,6 @@ function* readOperation(
 			/idempoten|carried out once/.test(firstSentence(headers.get(name))),
 	);
 	const firstSent = [...headers.keys()].find((name) => /^repeatability-first-sent$/i.test(name));
-	const idempotency =
-		header === undefined
-			? undefined
-			: { header, ...(firstSent ? { firstSent } : {}), from: `${entry.from}/parameters` };
 	const mediaType = request?.mediaType ?? builtIn.mediaType;
 	const profile: OperationProfile = {
 		method: entry.method,
@@ -194,7 +188,9 @@ function* readOperation(
 		from: entry.from,
 		...(mediaType ? { mediaType } : {}),
 		fields,
-		...(idempotency === undefined ? {} : { idempotency }),
+		...(header === undefined
+			? {}
+			: { idempotency: { header, ...(firstSent ? { firstSent } : {}), from: parameters } }),
 		answer,
 	};
 	// A PUT whose body has required fields replaces the whole object.
