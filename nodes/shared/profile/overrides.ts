@@ -115,7 +115,7 @@ function checkCopied(value: unknown, path: string[]): void {
 }
 
 /** The node's parameters an operation sends (a list's text search too), or those of any operation for `*`. */
-function parametersOf(operation: string): string[] {
+function sentParameters(operation: string): string[] {
 	const names = (key: OperationName) => [
 		...Object.keys(BUILT_IN_PROFILE.operations[key].fields),
 		...(OPERATIONS[key].verb === 'list' ? ['search'] : []),
@@ -131,7 +131,7 @@ function parametersOf(operation: string): string[] {
  */
 function checkFieldNames(operation: string, fields: unknown): void {
 	if (!isRecord(fields)) return;
-	const known = parametersOf(operation);
+	const known = sentParameters(operation);
 	const unknown = Object.keys(fields).find((field) => !known.includes(field));
 	if (unknown !== undefined)
 		throw problem(
