@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { keepInMemory } from '../memory';
 import { BUILT_IN_PROFILE } from './builtIn';
 import { isRecord, own, pointerOf, readAt, setOwn } from './pointer';
 import { LISTED_VALUES } from './read/fields';
@@ -114,7 +115,7 @@ function checkCopied(value: unknown, path: string[]): void {
 }
 
 /** The node's parameters an operation sends (a list's text search too), or those of any operation for `*`. */
-function parametersOf(operation: string): string[] {
+function sentParameters(operation: string): string[] {
 	const names = (key: OperationName) => [
 		...Object.keys(BUILT_IN_PROFILE.operations[key].fields),
 		...(OPERATIONS[key].verb === 'list' ? ['search'] : []),
@@ -130,7 +131,7 @@ function parametersOf(operation: string): string[] {
  */
 function checkFieldNames(operation: string, fields: unknown): void {
 	if (!isRecord(fields)) return;
-	const known = parametersOf(operation);
+	const known = sentParameters(operation);
 	const unknown = Object.keys(fields).find((field) => !known.includes(field));
 	if (unknown !== undefined)
 		throw problem(
@@ -230,9 +231,7 @@ export function checkedOverrides(raw: unknown): ReturnType<typeof checkOverrides
 	const result = checkOverrides(raw, BUILT_IN_PROFILE);
 	// Too long a text fails at once, and is not kept.
 	if (text.length > MAX_OVERRIDES_LENGTH) return result;
-	if (checked.size >= MAX_CHECKED) checked.delete(checked.keys().next().value as string);
-	checked.set(text, result);
-	return result;
+	return keepInMemory(checked, text, result, MAX_CHECKED);
 }
 
 /** What is wrong with the Profile Overrides, as the credential's Test shows it ("Profile Overrides: /operations/updatePost/method: must be …"), or nothing. */

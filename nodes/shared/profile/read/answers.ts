@@ -145,15 +145,6 @@ export function isUri(reader: DocumentReader, schema: Schema): boolean {
 		.some((variant) => /^(uri|uri-reference|url|iri)$/.test(ownText(variant, 'format')));
 }
 
-/** A query parameter that takes a token from the answer: a cursor, a marker (Box), or a page named by text rather than a number (Stripe's search). */
-function cursorParameter(reader: DocumentReader, query: Map<string, Schema>): string | undefined {
-	return [...query.keys()].find(
-		(name) =>
-			/cursor|token|continuation|^marker$|position$/.test(normalizeName(name)) ||
-			(named('page')(name) && reader.types(query.get(name)).includes('string')),
-	);
-}
-
 /**
  * How a list pages: a next page's address (in the body, or a `Link` header), else a cursor from the
  * answer, the last item's id (`starting_after`), a page number or an offset; else none, and where
@@ -198,7 +189,13 @@ export function pagingOf(
 	if (nextHeader !== undefined) nextLinks.push(`/headers/${nextHeader}`);
 	if (nextLinks.length > 0) return { style: 'link', next: nextLinks, ...sizing };
 
-	const cursor = cursorParameter(reader, query);
+	// A query parameter that takes a token from the answer: a cursor, a marker (Box), or a page
+	// named by text rather than a number (Stripe's search).
+	const cursor = parameter(
+		(name) =>
+			/cursor|token|continuation|^marker$|position$/.test(normalizeName(name)) ||
+			(named('page')(name) && reader.types(query.get(name)).includes('string')),
+	);
 	const nextCursors: Location[] = inAnswers(
 		(name, schema) =>
 			(/cursor|token|continuation|^nextmarker$|^next\w*position$/.test(normalizeName(name)) ||
@@ -232,6 +229,14 @@ export function pagingOf(
 	const offset = parameter(named('offset', 'skip', 'start', 'start_at'));
 	if (offset !== undefined) return { style: 'offset', offset, ...sizing };
 	return { style: 'none', from, unpaged: cursor };
+}
+
+/** The query parameters a list's paging fills: its page size, cursor, page number or offset. */
+export function pagingParameters(paging: Paging | undefined): string[] {
+	return ['size', 'cursor', 'page', 'offset'].flatMap((key) => {
+		const name = own(paging, key);
+		return typeof name === 'string' ? [name] : [];
+	});
 }
 
 /** A list's text-search parameter: a string one called so (`q`, `search`) or described so. */

@@ -167,8 +167,7 @@ export class DocumentReader {
 		const known = this.alternatives.get(schema);
 		if (known !== undefined) return known;
 		const choices = [...ownArray(schema, 'oneOf'), ...ownArray(schema, 'anyOf')];
-		if (choices.length === 0 || this.expanding.has(schema) || this.expanding.size > MAX_DEPTH)
-			return [schema];
+		if (choices.length === 0 || this.isCut(schema)) return [schema];
 		if (choices.length > MAX_PARTS) throw tooManyParts();
 		this.expanding.add(schema);
 		try {

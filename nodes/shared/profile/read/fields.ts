@@ -307,23 +307,21 @@ export function* placeParameters(
 			}
 		}
 	}
-	for (const field of Object.keys(builtIn)) {
-		if (field in placed) continue;
-		// A schema that takes other properties takes the parameter under its built-in name.
-		placed[field] = !shape
-			? { ...builtIn[field], from: 'built-in (the document describes no request body)' }
-			: !shape.closed
+	// A schema that takes other properties takes the parameter under its built-in name.
+	const open = !shape
+		? 'the document describes no request body'
+		: !shape.closed
+			? `${root === 'body' ? 'the request body' : 'the query'} takes other fields`
+			: undefined;
+	const listed = [...(shape?.properties.keys() ?? [])].slice(0, 20).join(', ') || 'nothing';
+	for (const field of Object.keys(builtIn))
+		placed[field] ??=
+			open === undefined
 				? {
-						...builtIn[field],
-						from: `built-in (${root === 'body' ? 'the request body' : 'the query'} takes other fields)`,
-					}
-				: {
 						to: null,
-						why: `Its OpenAPI document lists${root === 'body' ? '' : ' these query parameters'}: ${
-							[...shape.properties.keys()].slice(0, 20).join(', ') || 'nothing'
-						}.`,
+						why: `Its OpenAPI document lists${root === 'body' ? '' : ' these query parameters'}: ${listed}.`,
 						from,
-					};
-	}
+					}
+				: { ...builtIn[field], from: `built-in (${open})` };
 	return placed;
 }

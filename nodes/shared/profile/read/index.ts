@@ -20,6 +20,7 @@ import {
 	itemsPath,
 	jobReferences,
 	pagingOf,
+	pagingParameters,
 	resourceIn,
 	resourcePath,
 	searchOf,
@@ -43,6 +44,7 @@ import {
 	parametersOf,
 	requestOf,
 	successes,
+	successOf,
 	unique,
 	type DocumentOperation,
 } from './operations';
@@ -80,14 +82,6 @@ interface Context {
 	unpaged: Map<OperationName, string>;
 }
 
-/** A list's query parameters but those it pages by: its filters. */
-function withoutPaging(query: Map<string, Schema>, answer: AnswerReading): Map<string, Schema> {
-	const paging = Object.entries(answer.paging ?? {})
-		.filter(([key]) => ['size', 'cursor', 'page', 'offset'].includes(key))
-		.map(([, name]) => name);
-	return new Map([...query].filter(([name]) => !paging.includes(name)));
-}
-
 /** A list's reading: where its items are and how it pages (the rules Get Many follows on any service). */
 export function readList(
 	reader: DocumentReader,
@@ -95,8 +89,7 @@ export function readList(
 	resourceSchema: Schema | undefined,
 	resource: string | undefined,
 ): Pick<AnswerReading, 'items' | 'itemId' | 'paging'> & { unpaged?: string } {
-	const answers = successes(reader, entry.operation);
-	const success = answers.find((answer) => answer.schema !== undefined) ?? answers[0];
+	const success = successOf(reader, entry.operation);
 	const variants = reader.variants(success?.schema);
 	const found = variants
 		.map((variant) => ({ variant, path: itemsPath(reader, variant, resourceSchema, resource) }))
@@ -122,10 +115,10 @@ function* readOperation(
 	const { verb } = OPERATIONS[name];
 	const resource = resourceOf(name);
 	const request = requestOf(reader, entry.operation);
-	const answers = successes(reader, entry.operation);
-	const success = answers.find((answer) => answer.schema !== undefined) ?? answers[0];
+	const success = successOf(reader, entry.operation);
 	const query = parametersOf(reader, entry, 'query');
 	const headers = parametersOf(reader, entry, 'header');
+	const parameters = `${entry.from}/parameters`;
 	if ((request?.shape?.properties.size ?? 0) > MAX_REQUEST_FIELDS)
 		throw new SchemaBudgetError(`its request has more than ${MAX_REQUEST_FIELDS} fields`);
 	yield;
@@ -158,7 +151,9 @@ function* readOperation(
 	}
 
 	yield;
-	const filters = withoutPaging(query, answer);
+	// A list's query parameters but those it pages by: its filters.
+	const paged = pagingParameters(answer.paging);
+	const filters = new Map([...query].filter(([name]) => !paged.includes(name)));
 	const fields: Record<string, Placement> = {
 		...(yield* placeParameters(
 			reader,
@@ -172,15 +167,12 @@ function* readOperation(
 			'query',
 			{ properties: filters, closed: query.size > 0 },
 			builtIn.fields,
-			`${entry.from}/parameters`,
+			parameters,
 		)),
 	};
 	const search = verb === 'list' ? searchOf(reader, filters) : undefined;
 	if (search !== undefined)
-		fields.search = {
-			to: pointerOf(['query', search]),
-			from: `${entry.from}/parameters: ${search}`,
-		};
+		fields.search = { to: pointerOf(['query', search]), from: `${parameters}: ${search}` };
 
 	// `Idempotency-Key` (IETF draft, Stripe), OASIS Repeatable Requests (Azure), or a header described as such.
 	const header = [...headers.keys()].find(
@@ -189,10 +181,6 @@ function* readOperation(
 			/idempoten|carried out once/.test(firstSentence(headers.get(name))),
 	);
 	const firstSent = [...headers.keys()].find((name) => /^repeatability-first-sent$/i.test(name));
-	const idempotency =
-		header === undefined
-			? undefined
-			: { header, ...(firstSent ? { firstSent } : {}), from: `${entry.from}/parameters` };
 	const mediaType = request?.mediaType ?? builtIn.mediaType;
 	const profile: OperationProfile = {
 		method: entry.method,
@@ -200,7 +188,9 @@ function* readOperation(
 		from: entry.from,
 		...(mediaType ? { mediaType } : {}),
 		fields,
-		...(idempotency === undefined ? {} : { idempotency }),
+		...(header === undefined
+			? {}
+			: { idempotency: { header, ...(firstSent ? { firstSent } : {}), from: parameters } }),
 		answer,
 	};
 	// A PUT whose body has required fields replaces the whole object.

@@ -1,5 +1,5 @@
 import { BUILT_IN_PROFILE } from '../builtIn';
-import { own, pointerOf, segmentsOf } from '../pointer';
+import { own, pointerOf } from '../pointer';
 import type { JobProfile, Profile } from '../types';
 import { isUri } from './answers';
 import { DocumentReader, firstSentence, normalizeName, ownText, type Schema } from './document';
@@ -97,12 +97,7 @@ export function readJobs(
 	// The id by its name, by the name Job → Get's path gives it (`{jobId}`), or as the document
 	// describes it. The job's is the path's last parameter: one before it names a parent (Twilio's
 	// `/Accounts/{AccountSid}/Messages/{Sid}.json`, Airflow's `/dags/{dag_id}/dagRuns/{dag_run_id}`).
-	const pathParameters =
-		getJob === undefined
-			? []
-			: [...(segmentsOf(getJob.from.slice(1))[1] ?? '').matchAll(/\{([^{}]+)\}/g)]
-					.map(([, name]) => name)
-					.slice(-1);
+	const pathParameters = getJob?.pathParameters.slice(-1) ?? [];
 	// JSON:API's `id` is the resource object's own, beside its attributes.
 	const id =
 		attributes !== undefined

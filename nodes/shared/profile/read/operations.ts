@@ -40,8 +40,8 @@ export interface DocumentOperation {
 	from: string;
 	/** What the document says it does: its operationId, summary and tags, as lower-case words. */
 	said: string;
-	/** How many path parameters its path has. */
-	parameters: number;
+	/** Its path's parameters, whatever they are called: `dag_id`, `dag_run_id`. */
+	pathParameters: string[];
 }
 
 // The largest number of operations a document's paths are read for; beyond it the rest are not.
@@ -130,8 +130,8 @@ export function* operationsOf(
 				said: wordsOf(
 					`${ownName(operation, method)} ${ownText(operation, 'summary') || whatItDoes(operation)} ${tags.join(' ')}`,
 				),
-				// Whatever they are called: `{id}`, `{post_id}`; `[^{}]` passes braces that never close once.
-				parameters: path.match(/\{[^{}]+\}/g)?.length ?? 0,
+				// `[^{}]` passes braces that never close once.
+				pathParameters: [...path.matchAll(/\{([^{}]+)\}/g)].map(([, name]) => name),
 			});
 		}
 	}
@@ -202,7 +202,7 @@ export function findOperation(
 	}
 	const elsewhere = operations.filter(
 		(entry) =>
-			entry.parameters === Number(builtIn.path.includes('{id}')) &&
+			entry.pathParameters.length === Number(builtIn.path.includes('{id}')) &&
 			methods.includes(entry.method) &&
 			says(entry) &&
 			RESOURCES[resource].test(`${entry.said} ${wordsOf(entry.path)}`),
@@ -266,6 +266,12 @@ export function successes(reader: DocumentReader, operation: IDataObject): Succe
 			}
 			return { status, schema: responseSchema(reader, response), headers };
 		});
+}
+
+/** The success answer an operation is read by: the first that has a schema, else the first. */
+export function successOf(reader: DocumentReader, operation: IDataObject): Success | undefined {
+	const answers = successes(reader, operation);
+	return answers.find((answer) => answer.schema !== undefined) ?? answers[0];
 }
 
 /** The operation's parameters, path-level ones included, by where they go; `required` gets the names of required ones. */

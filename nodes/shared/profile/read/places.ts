@@ -10,7 +10,7 @@ import {
 	type Pointer,
 } from '../types';
 import { DocumentReader, own, type Schema } from './document';
-import { successes, type DocumentOperation } from './operations';
+import { successOf, type DocumentOperation } from './operations';
 
 /**
  * The places a profile states for answers, checked against the schemas the document gives those
@@ -83,11 +83,6 @@ export function notThere(
 	};
 }
 
-/** The schema an operation answers with, as its reading takes it: the first success that has one. */
-function answerSchema(reader: DocumentReader, entry: DocumentOperation): Schema | undefined {
-	return successes(reader, entry.operation).find(({ schema }) => schema !== undefined)?.schema;
-}
-
 /** The places of one operation's answer: its resource, a list's items and their id, and its next page (`unpaged`). */
 function operationPlaces(
 	reader: DocumentReader,
@@ -96,7 +91,7 @@ function operationPlaces(
 	{ answer }: OperationProfile,
 	unpaged: string | undefined,
 ): NotFollowed[] {
-	const schema = answerSchema(reader, entry);
+	const schema = successOf(reader, entry.operation)?.schema;
 	const what = `its answer (${answer.from})`;
 	const title = `${OPERATIONS[name].title} (${entry.method} ${entry.path})`;
 	const part = (key: 'resource' | 'items' | 'itemId', says: string, within = what) => ({

@@ -7,7 +7,7 @@ import {
 	type OperationName,
 	type OperationProfile,
 } from '../types';
-import { isIdName } from './answers';
+import { isIdName, pagingParameters } from './answers';
 import { DocumentReader, nameOf, own, ownArray, ownRecord, type Schema } from './document';
 import { parametersOf, requestOf, successes, type DocumentOperation } from './operations';
 
@@ -174,15 +174,6 @@ function followPrecondition(
 	return true;
 }
 
-/** The query parameters a list's paging fills: its page size, cursor, page number or offset. */
-function pagingPlaces(operation: OperationProfile): string[] {
-	const { paging } = operation.answer;
-	return ['size', 'cursor', 'page', 'offset'].flatMap((key) => {
-		const name = own(paging, key);
-		return typeof name === 'string' ? [pointerOf(['query', name])] : [];
-	});
-}
-
 // Headers of a conditional request (RFC 9110), whose value is the resource's as read, never a constant.
 const CONDITIONAL = /^\/headers\/if-(match|unmodified-since)$/;
 // Constants the reader states per operation, so that Describe shows them all (it shortens past 50).
@@ -202,7 +193,10 @@ export function followRequired(
 	operation: OperationProfile,
 	found: ReadonlyMap<OperationName, DocumentOperation>,
 ): NotFollowed[] {
-	const filled = [...filledPlaces(operation), ...pagingPlaces(operation)];
+	const filled = [
+		...filledPlaces(operation),
+		...pagingParameters(operation.answer.paging).map((name) => pointerOf(['query', name])),
+	];
 	const credential = credentialParameters(reader);
 	const required = new Set<string>();
 	parametersOf(reader, entry, 'header', required);
@@ -233,17 +227,16 @@ export function followRequired(
 		if (!followPrecondition(reader, part.place, name, operation, found)) notFollowed.push(part);
 	for (const part of [...queries, ...members]) {
 		const { place, path = [], value, evidence } = part;
-		const stated = () =>
-			((operation.stated ??= {})[place] = capped(
-				evidence ?? `${entry.from}/requestBody: ${path.join('.')}`,
-			));
-		if (value !== undefined && Object.keys(operation.constants ?? {}).length < MAX_STATED) {
+		if (value !== undefined && Object.keys(operation.constants ?? {}).length < MAX_STATED)
 			(operation.constants ??= {})[place] = value;
-			stated();
-		} else if (value === undefined && isId(path)) {
-			operation.idAt = place;
-			stated();
-		} else notFollowed.push(part);
+		else if (value === undefined && isId(path)) operation.idAt = place;
+		else {
+			notFollowed.push(part);
+			continue;
+		}
+		(operation.stated ??= {})[place] = capped(
+			evidence ?? `${entry.from}/requestBody: ${path.join('.')}`,
+		);
 	}
 	return notFollowed.map(({ place, value }) => ({
 		part: capped(`${OPERATIONS[name].title} (${entry.method} ${entry.path}): ${place}`),

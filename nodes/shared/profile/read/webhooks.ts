@@ -125,9 +125,8 @@ function* actionMeanings(
 		reader.spend(properties.length);
 		const action = properties.find(([name]) => ACTION(name));
 		if (action === undefined) continue;
-		if (eventCount(reader, action[1]) > MAX_EVENTS) throw tooManyEvents();
 		// An action of one value says no more than the event's name (the nested fake's GitHub-style events).
-		const actions = reader.enumValues(action[1]) ?? [];
+		const actions = listedEvents(reader, action[1]) ?? [];
 		if (actions.length < 2) continue;
 		const said = new Map<BuiltInEvent | undefined, string>();
 		for (const value of actions) {
@@ -281,15 +280,17 @@ function inRegistration(
 	return [fallback, lacks && `has no ${unique([...places, fallback]).join(' or ')} (${lacks})`];
 }
 
-/** How many values a schema lists, counted before they are read, so that a list beyond the bound is refused as such. */
-function eventCount(reader: DocumentReader, schema: Schema | undefined): number {
-	return reader
+/** The values a schema lists, counted before they are read, so that a list beyond the bound is refused as such. */
+function listedEvents(reader: DocumentReader, schema: Schema | undefined): string[] | undefined {
+	const count = reader
 		.variants(schema)
 		.reduce(
 			(sum, variant) =>
 				sum + ownArray(variant, 'enum').length + (own(variant, 'const') === undefined ? 0 : 1),
 			0,
 		);
+	if (count > MAX_EVENTS) throw tooManyEvents();
+	return reader.enumValues(schema);
 }
 
 /** The webhooks part of a profile; it pauses (yields) after each delivery it reads. */
@@ -313,8 +314,7 @@ export function* readWebhooks(
 
 	// The events: the registration's enum, else what the deliveries are called or carry as their type.
 	const items = reader.items(eventsSchema);
-	if (eventCount(reader, items) > MAX_EVENTS) throw tooManyEvents();
-	const listed = reader.enumValues(items);
+	const listed = listedEvents(reader, items);
 	const explanations = new Map<string, string>();
 	// Explained with the enum, or in the description of the registration's events field (GitHub's way).
 	for (const schema of listed ? [items, { description: ownText(eventsSchema, 'description') }] : [])
@@ -324,9 +324,7 @@ export function* readWebhooks(
 	for (const delivery of deliveries) {
 		const properties = [...(reader.shape(delivery.body)?.properties.entries() ?? [])];
 		reader.spend(properties.length);
-		const typeProperty = properties.find(([name]) => EVENT_TYPE(name));
-		if (eventCount(reader, typeProperty?.[1]) > MAX_EVENTS) throw tooManyEvents();
-		const values = reader.enumValues(typeProperty?.[1]);
+		const values = listedEvents(reader, properties.find(([name]) => EVENT_TYPE(name))?.[1]);
 		for (const value of values ??
 			(own(reader.document, 'webhooks') !== undefined ? [delivery.event] : [])) {
 			reader.spend();
