@@ -18,7 +18,7 @@ import { asNodeError, type ServiceAnswer } from '../transport/errors';
 import { notJsonError } from '../transport/http';
 import { sendPolicy, sendUnderPolicy, type SendPolicy } from '../transport/policy';
 import { describeError, findJob, readResource } from './answers';
-import { memberPlaces, notAsProfiled, refusal, withSentRequest } from './errors';
+import { kindOf, memberPlaces, notAsProfiled, refusal, withSentRequest } from './errors';
 import { eventsToSend } from './events';
 import { profileFor, refreshProfile, WHOLE_DOCUMENT } from './profiles';
 import { pathFor, placeFields, ProfileFieldError, type PlacedFields } from './request';
@@ -341,14 +341,7 @@ export function requireObject(
 	itemIndex?: number,
 ): IDataObject {
 	if (isRecord(answer)) return answer;
-	const found =
-		answer === undefined
-			? 'no body'
-			: Array.isArray(answer)
-				? 'a list'
-				: answer === null
-					? 'null'
-					: `a ${typeof answer}`;
+	const found = kindOf(answer);
 	throw new NodeApiError(
 		context.getNode(),
 		{ answer: found },
