@@ -81,7 +81,7 @@ export function sendPolicy(
 	return { attempts: ATTEMPTS, retryable: isTransient, idempotency, memoKey };
 }
 
-export interface Sending<T> extends ExchangeSettings, Pick<ErrorSettings, 'describe' | 'notice'> {
+interface Sending<T> extends ExchangeSettings, Pick<ErrorSettings, 'describe' | 'notice'> {
 	/** No pause may end after this time. */
 	deadline: number;
 	/** An answer below 400 as what is returned (and remembered by the policy's memoKey). */
