@@ -2,7 +2,6 @@ import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { MAX_QUOTED_TEXT, type Headers } from '../http-values';
-import { JsonLimitError, parseJson } from '../json';
 import { outsideBase } from '../origin';
 import { isRecord, own, readLocation } from '../profile/pointer';
 import {
@@ -14,8 +13,8 @@ import {
 	type WebhookProfile,
 } from '../profile/types';
 import { readCredentials, type Credentials, type RequestContext } from '../transport/credentials';
-import { asNodeError, type ServiceAnswer } from '../transport/errors';
-import { notJsonError } from '../transport/http';
+import { asNodeError } from '../transport/errors';
+import { parseAnswer } from '../transport/http';
 import { sendPolicy, sendUnderPolicy, type SendPolicy } from '../transport/policy';
 import { describeError, findJob, readResource } from './answers';
 import { kindOf, memberPlaces, notAsProfiled, refusal, withSentRequest } from './errors';
@@ -116,31 +115,6 @@ function formText(fields: IDataObject): string {
 	};
 	for (const [key, value] of Object.entries(fields)) add(key, value);
 	return parts.join('&');
-}
-
-async function parseAnswer(
-	this: RequestContext,
-	answer: ServiceAnswer,
-	apiKey: string,
-	itemIndex?: number,
-): Promise<unknown> {
-	if (answer.text.trim() === '') return undefined;
-	try {
-		return await parseJson(answer.text, ANSWER_LIMITS);
-	} catch (error) {
-		if (error instanceof JsonLimitError)
-			throw new NodeApiError(
-				this.getNode(),
-				{ message: error.message },
-				{
-					message: `The service's answer is too large to read: ${error.message}`,
-					description:
-						'Narrow the request (a smaller Limit, filters), or check that the Base URL points at the API.',
-					itemIndex,
-				},
-			);
-		throw notJsonError(this, answer, apiKey, itemIndex);
-	}
 }
 
 // Written once per profile: every request carries it for the refusals it explains.
@@ -292,7 +266,7 @@ async function callByProfile(
 			read: async (answer): Promise<Answer> => ({
 				statusCode: answer.statusCode,
 				headers: answer.headers,
-				body: await parseAnswer.call(this, answer, apiKey, itemIndex),
+				body: await parseAnswer.call(this, answer, ANSWER_LIMITS, apiKey, itemIndex),
 				profile,
 			}),
 		});
