@@ -9,7 +9,7 @@ import { setOwn } from './profile/pointer';
  * slices that yield in between. A key named `__proto__` is an own property, as with JSON.parse.
  */
 
-interface JsonLimits {
+export interface JsonLimits {
 	maxLength: number;
 	maxDepth: number;
 	/** Most values (objects, arrays, strings, numbers, literals) in the whole text. */

@@ -105,19 +105,17 @@ export function readListPage(
 	) as IDataObject[];
 	const paging: Paging = reading.paging ?? { style: 'none', from: 'built-in' };
 	switch (paging.style) {
-		case 'cursor': {
-			const cursor = pointed(message, paging.next);
-			return { items, next: cursor === undefined ? undefined : { cursor } };
+		case 'cursor':
+		case 'link': {
+			const token = pointed(message, paging.next);
+			if (token === undefined) return { items };
+			return { items, next: paging.style === 'cursor' ? { cursor: token } : { url: token } };
 		}
 		case 'after': {
 			const more =
 				paging.more === undefined ? items.length > 0 : readLocation(message, paging.more) === true;
 			const last = items.length > 0 ? itemIdOf(reading, items[items.length - 1]) : undefined;
 			return { items, next: more && last !== undefined ? { after: last } : undefined };
-		}
-		case 'link': {
-			const url = pointed(message, paging.next);
-			return { items, next: url === undefined ? undefined : { url } };
 		}
 		case 'page': {
 			const page = requested !== undefined && 'page' in requested ? requested.page : paging.first;
@@ -215,21 +213,19 @@ export function readJob(jobs: JobProfile, job: IDataObject): JobView {
 		(errorMessage === undefined
 			? undefined
 			: errorOf({ message: errorMessage, code: firstIn(job, jobs.errorCode) }));
+	const unread = stateProblem(jobs, job);
 	let status: string;
 	let state: JobState;
-	let unread: string | undefined;
-	let unmapped: true | undefined;
+	let unmapped = false;
 	if (completion.by === 'flag') {
 		const done = firstIn(job, completion.done) === true;
-		unread = stateProblem(jobs, job);
 		status = done ? 'done' : 'not done';
 		state = !done ? 'pending' : error !== undefined ? 'failed' : 'succeeded';
 	} else {
 		status = String(firstIn(job, completion.status) ?? '');
-		unread = stateProblem(jobs, job);
 		const mapped = own(completion.states, status) as JobState | undefined;
 		state = mapped ?? 'pending';
-		unmapped = mapped === undefined && unread === undefined ? true : undefined;
+		unmapped = mapped === undefined && unread === undefined;
 	}
 	const kind = firstIn(job, jobs.kind);
 	// `generate.video` is of the kind `video`.
@@ -242,7 +238,7 @@ export function readJob(jobs: JobProfile, job: IDataObject): JobView {
 		error,
 		kind: lastWord?.toLowerCase() || undefined,
 		...(unread === undefined ? {} : { unread }),
-		...(unmapped === undefined ? {} : { unmapped }),
+		...(unmapped ? { unmapped } : {}),
 	};
 }
 

@@ -19,10 +19,15 @@ const MAX_NAME_LENGTH = 40;
 const listed = (names: string[]) =>
 	`${names.slice(0, MAX_NAMES).join(', ')}${names.length > MAX_NAMES ? ', …' : ''}`;
 
+/** What an answer that is not an object is: `no body`, `a list`, `null`, `a string`. */
+export function kindOf(value: unknown): string {
+	if (value === undefined || value === null) return value === null ? 'null' : 'no body';
+	return Array.isArray(value) ? 'a list' : `a ${typeof value}`;
+}
+
 /** What an answer holds, by its member names two levels deep (`data`, `data.attributes`), never a value. */
 export function heldBy(value: unknown): string {
-	if (!isRecord(value))
-		return Array.isArray(value) ? 'a list' : value === undefined ? 'no body' : `a ${typeof value}`;
+	if (!isRecord(value)) return kindOf(value);
 	const names: string[] = [];
 	const name = (text: string) => JSON.stringify(text.slice(0, MAX_NAME_LENGTH));
 	for (const [outer, inner] of Object.entries(value)) {

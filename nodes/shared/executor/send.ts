@@ -2,7 +2,6 @@ import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { MAX_QUOTED_TEXT, type Headers } from '../http-values';
-import { JsonLimitError, parseJson } from '../json';
 import { outsideBase } from '../origin';
 import { isRecord, own, readLocation } from '../profile/pointer';
 import {
@@ -14,11 +13,11 @@ import {
 	type WebhookProfile,
 } from '../profile/types';
 import { readCredentials, type Credentials, type RequestContext } from '../transport/credentials';
-import { asNodeError, type ServiceAnswer } from '../transport/errors';
-import { notJsonError } from '../transport/http';
+import { asNodeError } from '../transport/errors';
+import { parseAnswer } from '../transport/http';
 import { sendPolicy, sendUnderPolicy, type SendPolicy } from '../transport/policy';
 import { describeError, findJob, readResource } from './answers';
-import { memberPlaces, notAsProfiled, refusal, withSentRequest } from './errors';
+import { kindOf, memberPlaces, notAsProfiled, refusal, withSentRequest } from './errors';
 import { eventsToSend } from './events';
 import { profileFor, refreshProfile, WHOLE_DOCUMENT } from './profiles';
 import { pathFor, placeFields, ProfileFieldError, type PlacedFields } from './request';
@@ -116,31 +115,6 @@ function formText(fields: IDataObject): string {
 	};
 	for (const [key, value] of Object.entries(fields)) add(key, value);
 	return parts.join('&');
-}
-
-async function parseAnswer(
-	this: RequestContext,
-	answer: ServiceAnswer,
-	apiKey: string,
-	itemIndex?: number,
-): Promise<unknown> {
-	if (answer.text.trim() === '') return undefined;
-	try {
-		return await parseJson(answer.text, ANSWER_LIMITS);
-	} catch (error) {
-		if (error instanceof JsonLimitError)
-			throw new NodeApiError(
-				this.getNode(),
-				{ message: error.message },
-				{
-					message: `The service's answer is too large to read: ${error.message}`,
-					description:
-						'Narrow the request (a smaller Limit, filters), or check that the Base URL points at the API.',
-					itemIndex,
-				},
-			);
-		throw notJsonError(this, answer, apiKey, itemIndex);
-	}
 }
 
 // Written once per profile: every request carries it for the refusals it explains.
@@ -292,7 +266,7 @@ async function callByProfile(
 			read: async (answer): Promise<Answer> => ({
 				statusCode: answer.statusCode,
 				headers: answer.headers,
-				body: await parseAnswer.call(this, answer, apiKey, itemIndex),
+				body: await parseAnswer.call(this, answer, ANSWER_LIMITS, apiKey, itemIndex),
 				profile,
 			}),
 		});
@@ -341,14 +315,7 @@ export function requireObject(
 	itemIndex?: number,
 ): IDataObject {
 	if (isRecord(answer)) return answer;
-	const found =
-		answer === undefined
-			? 'no body'
-			: Array.isArray(answer)
-				? 'a list'
-				: answer === null
-					? 'null'
-					: `a ${typeof answer}`;
+	const found = kindOf(answer);
 	throw new NodeApiError(
 		context.getNode(),
 		{ answer: found },

@@ -44,17 +44,14 @@ function readSignatures(
 				.map((part) => part.trim().split('=') as [string, string | undefined]);
 			return {
 				timestamp: parts.find(([key]) => key === 't')?.[1],
-				signatures: parts
-					.filter(([key, signature]) => key === 'v1' && signature !== undefined)
-					.map(([, signature]) => signature as string),
+				signatures: parts.flatMap(([key, signature]) =>
+					key === 'v1' && signature !== undefined ? [signature] : [],
+				),
 			};
 		}
 		case 'standard':
 			return {
-				signatures: value
-					.split(' ')
-					.map((part) => /^v1,(.+)$/.exec(part.trim())?.[1])
-					.filter((signature): signature is string => signature !== undefined),
+				signatures: value.split(' ').flatMap((part) => /^v1,(.+)$/.exec(part.trim())?.[1] ?? []),
 			};
 		default: {
 			// GitHub writes `sha256=` before its digest whether or not a document says so.

@@ -22,11 +22,6 @@ export interface Credentials {
 	profileOverrides?: unknown;
 }
 
-/** A Base URL without a trailing slash or `/v1`: endpoint paths carry the version. */
-function normalizeBaseUrl(baseUrl: string): string {
-	return baseUrl.trim().replace(/\/+$/, '').replace(/\/v1$/i, '');
-}
-
 // n8n gives every execution, list search, hook and delivery a context object of its own.
 const credentialsOf = new WeakMap<RequestContext, Promise<Credentials>>();
 
@@ -48,14 +43,17 @@ export async function readCredentials(
 }
 
 async function readCredentialsOnce(this: RequestContext, itemIndex?: number): Promise<Credentials> {
-	const credentials = await this.getCredentials<{
-		baseUrl?: unknown;
-		apiKey?: unknown;
-		profileOverrides?: unknown;
-	}>(CREDENTIAL_TYPE, itemIndex);
+	const credentials = await this.getCredentials<Partial<Record<keyof Credentials, unknown>>>(
+		CREDENTIAL_TYPE,
+		itemIndex,
+	);
 	const refuse = (message: string, description?: string) =>
 		new NodeOperationError(this.getNode(), message, { itemIndex, description });
-	const baseUrl = normalizeBaseUrl(String(credentials.baseUrl ?? ''));
+	// Without a trailing slash or `/v1`: endpoint paths carry the version.
+	const baseUrl = String(credentials.baseUrl ?? '')
+		.trim()
+		.replace(/\/+$/, '')
+		.replace(/\/v1$/i, '');
 	if (!/^https?:\/\/[^/]/i.test(baseUrl)) {
 		// A URL with user info is not repeated: it would carry a password into the message.
 		throw refuse(

@@ -84,30 +84,23 @@ function fileNameOf(url: URL): string | undefined {
 }
 
 // The media types file names say, by extension. A Map: an extension such as "constructor" must find nothing.
+const typed = (family: string, extensions: string[]) =>
+	extensions.map((extension): [string, string] => [extension, `${family}/${extension}`]);
 const TYPES_BY_EXTENSION = new Map<string, string>([
-	['mp4', 'video/mp4'],
+	// Most extensions are their type's subtype (`png`: image/png).
+	...typed('video', ['mp4', 'webm']),
+	...typed('image', ['png', 'gif', 'webp', 'avif', 'heic', 'bmp']),
+	...typed('audio', ['aac', 'wav', 'ogg', 'opus', 'flac']),
 	['m4v', 'video/x-m4v'],
 	['mov', 'video/quicktime'],
-	['webm', 'video/webm'],
 	['mkv', 'video/x-matroska'],
 	['avi', 'video/x-msvideo'],
-	['png', 'image/png'],
 	['jpg', 'image/jpeg'],
 	['jpeg', 'image/jpeg'],
-	['gif', 'image/gif'],
-	['webp', 'image/webp'],
-	['avif', 'image/avif'],
-	['heic', 'image/heic'],
-	['bmp', 'image/bmp'],
 	['tif', 'image/tiff'],
 	['tiff', 'image/tiff'],
 	['mp3', 'audio/mpeg'],
 	['m4a', 'audio/mp4'],
-	['aac', 'audio/aac'],
-	['wav', 'audio/wav'],
-	['ogg', 'audio/ogg'],
-	['opus', 'audio/opus'],
-	['flac', 'audio/flac'],
 ]);
 // What each kind of job makes: a video job its video and images (a thumbnail), a carousel its slides.
 const KINDS_OF_MEDIA = new Map<string, string[]>([

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { headerValue, MAX_QUOTED_TEXT, type Headers } from '../http-values';
+import { JsonLimitError, parseJson, type JsonLimits } from '../json';
 import { outsideBase } from '../origin';
 import { whenCancelled } from '../sleep';
 import { redact, type RequestContext } from './credentials';
@@ -34,6 +35,8 @@ export type BodyStream = Exclude<
 >;
 
 class AnswerTooLarge extends Error {}
+const NARROW_IT =
+	'Narrow the request (a smaller Limit, filters), or check that the Base URL points at the API.';
 
 // One decoder for answers that arrive in one piece, most of them: decoding without `stream` keeps no state.
 const WHOLE = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -232,8 +235,7 @@ async function sendOnce(
 				{ message: 'answer too large' },
 				{
 					message: `The service answered with more than ${Math.round(maxBytes / 1048576)} MB`,
-					description:
-						'The node reads at most this much of one answer. Narrow the request (a smaller Limit, filters), or check that the Base URL points at the API.',
+					description: `The node reads at most this much of one answer. ${NARROW_IT}`,
 					itemIndex,
 				},
 			);
@@ -310,23 +312,42 @@ export async function exchange(
 	}
 }
 
-/** An answer that is not JSON, as the error that says so (a login page behind a wrong Base URL). */
-export function notJsonError(
-	context: RequestContext,
+/**
+ * An answer's body parsed within `limits`, or undefined for an empty one. One too large to read, or
+ * not JSON (a login page behind a wrong Base URL), fails saying so.
+ */
+export async function parseAnswer(
+	this: RequestContext,
 	answer: ServiceAnswer,
+	limits: JsonLimits,
 	apiKey: string,
 	itemIndex?: number,
-): NodeApiError {
-	const contentType = headerValue(answer.headers, 'content-type') || 'an unknown type';
-	return new NodeApiError(
-		context.getNode(),
-		{ body: redact(answer.text, apiKey).slice(0, MAX_QUOTED_TEXT) },
-		{
-			message: `The service answered with ${contentType.split(';')[0]} instead of JSON`,
-			description:
-				"Check the credential's Base URL: it must be the API's address (the one that serves /v1/me), not a web page such as a login screen.",
-			httpCode: String(answer.statusCode),
-			itemIndex,
-		},
-	);
+): Promise<unknown> {
+	if (answer.text.trim() === '') return undefined;
+	try {
+		return await parseJson(answer.text, limits);
+	} catch (error) {
+		if (error instanceof JsonLimitError)
+			throw new NodeApiError(
+				this.getNode(),
+				{ message: error.message },
+				{
+					message: `The service's answer is too large to read: ${error.message}`,
+					description: NARROW_IT,
+					itemIndex,
+				},
+			);
+		const contentType = headerValue(answer.headers, 'content-type') || 'an unknown type';
+		throw new NodeApiError(
+			this.getNode(),
+			{ body: redact(answer.text, apiKey).slice(0, MAX_QUOTED_TEXT) },
+			{
+				message: `The service answered with ${contentType.split(';')[0]} instead of JSON`,
+				description:
+					"Check the credential's Base URL: it must be the API's address (the one that serves /v1/me), not a web page such as a login screen.",
+				httpCode: String(answer.statusCode),
+				itemIndex,
+			},
+		);
+	}
 }

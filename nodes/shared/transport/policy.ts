@@ -81,7 +81,7 @@ export function sendPolicy(
 	return { attempts: ATTEMPTS, retryable: isTransient, idempotency, memoKey };
 }
 
-export interface Sending<T> extends ExchangeSettings, Pick<ErrorSettings, 'describe' | 'notice'> {
+interface Sending<T> extends ExchangeSettings, Pick<ErrorSettings, 'describe' | 'notice'> {
 	/** No pause may end after this time. */
 	deadline: number;
 	/** An answer below 400 as what is returned (and remembered by the policy's memoKey). */
@@ -214,13 +214,9 @@ const firstSentTimes = new Map<string, string>();
 
 /** When a write was first sent, as an IMF-fixdate, remembered for its repeats. */
 function firstSent(memoKey: string): string {
-	let sent = firstSentTimes.get(memoKey);
-	if (sent === undefined) {
-		sent = new Date().toUTCString();
-		// Kept as long as outcomes are, and as many.
-		keepInMemory(firstSentTimes, memoKey, sent);
-	}
-	return sent;
+	// Kept as long as outcomes are, and as many.
+	const sent = firstSentTimes.get(memoKey);
+	return sent ?? keepInMemory(firstSentTimes, memoKey, new Date().toUTCString());
 }
 
 /** What an earlier attempt of this item's write came to, if it is remembered. */
