@@ -121,7 +121,8 @@ describe('service errors', () => {
 		});
 		expect(result.error?.httpCode).toBe('429');
 		expect(result.error?.description).toMatch(/retry after 10 seconds/);
-		expect(Date.now() - started).toBeLessThan(2000);
+		// Waiting out the Retry-After would take its 10 s; no bound tighter than what it tells apart.
+		expect(Date.now() - started).toBeLessThan(10_000);
 		expect(harness.service.requests).toHaveLength(1);
 	});
 
@@ -159,7 +160,8 @@ describe('service errors', () => {
 		expect(result.error?.message).toBe(
 			`The service at ${harness.service.url} did not answer within 1 seconds`,
 		);
-		expect(Date.now() - started).toBeLessThan(4000);
+		// Waiting for the slow answer would take its 5 s.
+		expect(Date.now() - started).toBeLessThan(5000);
 		expect(harness.service.requests).toHaveLength(1);
 	});
 
