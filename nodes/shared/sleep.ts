@@ -34,6 +34,7 @@ export function whenCancelled(signal: AbortSignal, callback: () => void): () => 
 		signal.addEventListener('abort', () => all.forEach((run) => run()), { once: true });
 		onCancel.set(signal, (callbacks = all));
 	}
+	// Each registration is its own entry: stopping one never stops another of the same callback.
 	const mine = () => callback();
 	callbacks.add(mine);
 	const waiting = callbacks;

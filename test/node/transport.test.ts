@@ -67,6 +67,43 @@ describe('base URL', () => {
 			await new Promise((resolve) => server.close(resolve));
 		}
 	});
+
+	it('abandons every request under way at once when the execution is cancelled', async () => {
+		const { createServer } = await import('node:http');
+		// Twelve requests, more than one shared controller holds; none is ever answered.
+		const open = new Set<unknown>();
+		let closed = 0;
+		const server = createServer((request, response) => {
+			if (request.url !== '/v1/me') return void response.writeHead(404).end();
+			open.add(request);
+			request.socket.once('close', () => closed++);
+		});
+		const port = await listenOnNewPort(server);
+		try {
+			const result = await harness.run(
+				{ ...getAccount, requestOptions: { timeout: 600, parallel: 12 } },
+				{
+					credentials: { baseUrl: `http://127.0.0.1:${port}` },
+					input: Array.from({ length: 12 }, () => ({ json: {} })),
+					onStarted: (cancel) => {
+						const check = setInterval(() => {
+							if (open.size < 12) return;
+							clearInterval(check);
+							cancel();
+						}, 20);
+					},
+				},
+			);
+			expect(result.run.status).toBe('canceled');
+			expect(result.items).toEqual([]);
+			await new Promise<void>((resolve) => {
+				const check = setInterval(() => closed === 12 && (clearInterval(check), resolve()), 20);
+			});
+		} finally {
+			server.closeAllConnections();
+			await new Promise((resolve) => server.close(resolve));
+		}
+	});
 });
 
 describe('service errors', () => {

@@ -32,7 +32,7 @@ export function* ownEntries(value: IDataObject | undefined): Generator<[string, 
 	for (const key of Object.keys(value ?? {})) yield [key, value?.[key]];
 }
 
-// Answers are read at the same few places item after item: each place is split once.
+// Requests are built and answers read at the same few places item after item: each is split once.
 const MAX_KEPT_POINTERS = 256;
 const MAX_KEPT_POINTER_LENGTH = 512;
 const split = new Map<string, readonly string[]>();

@@ -106,6 +106,8 @@ interface SharedDeadline {
 	joinBy: number;
 	signal: AbortSignal;
 	controllers: Set<AbortController>;
+	/** Every controller in use under the execution's cancel, of this deadline or an earlier one. */
+	inUse: Set<AbortController>;
 	/** The controller new requests of this deadline join. */
 	open?: Shared;
 }
@@ -114,12 +116,29 @@ const MAX_DEADLINE_SLACK_MS = 1000;
 // n8n's request helper listens on the signal while a request is under way; Node warns past 10.
 const MAX_SHARING = 8;
 const NOT_CANCELLABLE = new AbortController().signal;
-// The newest deadline and the controllers in use, by the execution's cancel signal.
+// The newest deadline, by the execution's cancel signal.
 const deadlines = new WeakMap<AbortSignal, SharedDeadline>();
-const inUse = new WeakMap<AbortSignal, Set<AbortController>>();
 
 function abortAll(controllers: Set<AbortController>, reason: unknown): void {
 	for (const controller of controllers) controller.abort(reason);
+}
+
+function abortedOnCancel(cancel: AbortSignal): Set<AbortController> {
+	const controllers = new Set<AbortController>();
+	whenCancelled(cancel, () => abortAll(controllers, cancel.reason));
+	return controllers;
+}
+
+function letGo(deadline: SharedDeadline, { controller }: Shared): void {
+	deadline.controllers.delete(controller);
+	deadline.inUse.delete(controller);
+}
+
+// A controller no request uses any more, and none will join, is let go.
+function close(deadline: SharedDeadline): void {
+	const { open } = deadline;
+	deadline.open = undefined;
+	if (open?.underWay === 0) letGo(deadline, open);
 }
 
 function watch(
@@ -127,35 +146,21 @@ function watch(
 	cancel = NOT_CANCELLABLE,
 ): { signal: AbortSignal; timedOut: () => boolean; done: () => void } {
 	const now = Date.now();
-	let cancelled = inUse.get(cancel);
-	if (cancelled === undefined) {
-		const controllers = new Set<AbortController>();
-		whenCancelled(cancel, () => abortAll(controllers, cancel.reason));
-		inUse.set(cancel, (cancelled = controllers));
-	}
-	const all = cancelled;
-	// A controller no request uses any more, and none will join, is let go.
-	const close = (deadline: SharedDeadline) => {
-		const { open } = deadline;
-		deadline.open = undefined;
-		if (open?.underWay === 0) {
-			deadline.controllers.delete(open.controller);
-			all.delete(open.controller);
-		}
-	};
-	let deadline = deadlines.get(cancel);
+	const previous = deadlines.get(cancel);
+	let deadline = previous;
 	if (
 		deadline === undefined ||
 		deadline.timeoutMs !== timeoutMs ||
 		now > deadline.joinBy ||
 		deadline.signal.aborted
 	) {
-		if (deadline !== undefined) close(deadline);
+		const inUse = previous?.inUse ?? abortedOnCancel(cancel);
+		if (previous !== undefined) close(previous);
 		const slack = Math.min(Math.ceil(timeoutMs / 100), MAX_DEADLINE_SLACK_MS);
 		const signal = AbortSignal.timeout(timeoutMs + slack);
 		const controllers = new Set<AbortController>();
 		signal.addEventListener('abort', () => abortAll(controllers, signal.reason), { once: true });
-		deadline = { timeoutMs, joinBy: now + slack, signal, controllers };
+		deadline = { timeoutMs, joinBy: now + slack, signal, controllers, inUse };
 		deadlines.set(cancel, deadline);
 	}
 	if (
@@ -167,22 +172,18 @@ function watch(
 		const controller = new AbortController();
 		if (cancel.aborted) controller.abort(cancel.reason);
 		deadline.controllers.add(controller);
-		all.add(controller);
+		deadline.inUse.add(controller);
 		deadline.open = { controller, underWay: 0 };
 	}
 	const shared = deadline.open;
-	const { signal: timer, controllers } = deadline;
 	const ofDeadline = deadline;
 	shared.underWay++;
 	return {
 		signal: shared.controller.signal,
-		timedOut: () => timer.aborted,
+		timedOut: () => ofDeadline.signal.aborted,
 		done: () => {
 			shared.underWay--;
-			if (shared.underWay === 0 && ofDeadline.open !== shared) {
-				controllers.delete(shared.controller);
-				all.delete(shared.controller);
-			}
+			if (shared.underWay === 0 && ofDeadline.open !== shared) letGo(ofDeadline, shared);
 		},
 	};
 }
