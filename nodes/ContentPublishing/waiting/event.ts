@@ -38,7 +38,7 @@ import {
 	sweep,
 	type Sweeper,
 } from './registrations';
-import { jobsOf, readWaitedJobs } from './resume';
+import { readWaitedJobs } from './resume';
 
 // For a service that states no limit of a webhook's address; n8n refuses request lines near 16 kB.
 const DEFAULT_MAX_URL_LENGTH = 2048;
@@ -46,18 +46,8 @@ const MAX_URL_LENGTH = 8000;
 // n8n answers 409 until it has saved the wait: the node's own call this much later reads the jobs.
 export const NUDGE_DELAY_MS = 2_000;
 
-interface EventWaitSetup {
-	/** This execution's resume address for this node, with n8n's token where it has one. */
-	resume: URL;
-	/** The service's events for a finished and a failed job. */
-	events: string[];
-}
-
 /** Refuses, before any job has started, where waiting for the service's event cannot work. */
-export async function prepareEventWait(
-	this: IExecuteFunctions,
-	profile: Profile,
-): Promise<EventWaitSetup> {
+export async function prepareEventWait(this: IExecuteFunctions, profile: Profile) {
 	const cannotWait = (message: string, why: string) =>
 		new NodeOperationError(this.getNode(), message, {
 			description: `${why} Set "Wait Method" to "Poll" to wait for the jobs from the running node instead.`,
@@ -105,7 +95,7 @@ export async function prepareEventWait(
 export async function awaitByEvent(
 	this: IExecuteFunctions,
 	profile: Profile,
-	setup: EventWaitSetup,
+	setup: Awaited<ReturnType<typeof prepareEventWait>>,
 	jobs: Array<{ itemIndex: number; job: JobToAwait }>,
 	decided: Array<INodeExecutionData[] | undefined>,
 ): Promise<'waiting' | Map<number, IDataObject | Error> | undefined> {
@@ -213,12 +203,7 @@ export async function awaitByEvent(
 	}
 
 	try {
-		const { outputs: finished, pendingAt } = await readWaitedJobs(
-			this,
-			profile,
-			jobsOf(state),
-			state.w,
-		);
+		const { outputs: finished, pendingAt } = await readWaitedJobs(this, profile, state);
 		if (pendingAt === undefined) {
 			await remove(id);
 			return finished;

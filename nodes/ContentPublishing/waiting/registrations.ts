@@ -48,18 +48,10 @@ export const SWEEP_GIVE_UP_MS = 60 * 60_000;
 const SWEEP_CHECK_MS = 1_000;
 
 /** A registration on the service of a wait of this n8n's Content Publishing nodes. */
-interface Registration {
-	id: string;
-	executionId: string;
-	nodeId: string;
-	/** The wait's deadline, in milliseconds. */
-	until: number;
-	sealed: string;
-	url: URL;
-}
+type Registration = NonNullable<ReturnType<typeof registeredWait>> & { id: string };
 
 /** A registration's address read back as a wait of this n8n (its origin and waiting-webhook path): any node, any execution. */
-function registeredWait(address: unknown, resume: URL): Omit<Registration, 'id'> | undefined {
+function registeredWait(address: unknown, resume: URL) {
 	if (typeof address !== 'string') return undefined;
 	try {
 		const url = new URL(address);
@@ -90,12 +82,7 @@ function registeredWait(address: unknown, resume: URL): Omit<Registration, 'id'>
 }
 
 /** One call of the node's own to a wait's address; its answer's status. */
-async function callAddress(
-	context: WaitContext,
-	url: URL,
-	why: string,
-	timeout: number,
-): Promise<number> {
+async function callAddress(context: WaitContext, url: URL, why: string, timeout: number) {
 	const answer = (await context.helpers.httpRequest({
 		method: 'POST',
 		url: url.toString(),

@@ -58,10 +58,9 @@ const UNREADABLE = {
 	error: 'The jobs could not be read; the execution goes on waiting. Send again.',
 };
 
-type WaitedJob = { itemIndex: number; jobId: string };
 type ReadOptions = { toTheEnd?: boolean; start?: number; budget?: { tokens: number } };
 
-export function jobsOf(state: WaitState): WaitedJob[] {
+function jobsOf(state: WaitState) {
 	return state.j.flatMap((jobId, itemIndex) => (jobId === null ? [] : [{ itemIndex, jobId }]));
 }
 
@@ -74,10 +73,10 @@ export function jobsOf(state: WaitState): WaitedJob[] {
 export async function readWaitedJobs(
 	context: WaitContext,
 	profile: Profile,
-	jobs: WaitedJob[],
-	maxWaitSeconds: number,
+	state: WaitState,
 	{ toTheEnd = false, start = 0, budget }: ReadOptions = {},
 ): Promise<{ outputs: Map<number, IDataObject | Error>; pendingAt?: number }> {
+	const jobs = jobsOf(state);
 	const outputs = new Map<number, IDataObject | Error>();
 	let pendingAt: number | undefined;
 	for (let step = 0; step < jobs.length; step++) {
@@ -103,10 +102,7 @@ export async function readWaitedJobs(
 			outputs.set(itemIndex, ended);
 			continue;
 		}
-		outputs.set(
-			itemIndex,
-			jobTimeoutError(context, jobId, maxWaitSeconds, statusText(view), itemIndex),
-		);
+		outputs.set(itemIndex, jobTimeoutError(context, jobId, state.w, statusText(view), itemIndex));
 		pendingAt ??= position;
 		if (!toTheEnd) break;
 	}
@@ -157,11 +153,7 @@ function unsignedReadsOf(wait: string): UnsignedReads {
  * A call without a valid signature and without a read left: 429 with Retry-After, and one call of the
  * node's own once a read is allowed, so an event held back is not lost (nothing in a call is believed).
  */
-function holdBack(
-	context: IWebhookFunctions,
-	reads: UnsignedReads,
-	query: IDataObject,
-): IWebhookResponseData {
+function holdBack(context: IWebhookFunctions, reads: UnsignedReads, query: IDataObject) {
 	const waitMs = Math.ceil((1 - reads.tokens) * READ_REFILL_MS);
 	const address = resumeAddress(context);
 	if (reads.owedAt <= Date.now() && address !== undefined) {
@@ -178,11 +170,7 @@ function holdBack(
 	});
 }
 
-function answer(
-	context: IWebhookFunctions,
-	status: number,
-	body: IDataObject,
-): IWebhookResponseData {
+function answer(context: IWebhookFunctions, status: number, body: IDataObject) {
 	const response = context.getResponseObject();
 	if (!response.headersSent) response.status(status).json(body);
 	return { noWebhookResponse: true };
@@ -290,7 +278,7 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 		const late = Date.now() >= state.d * 1000;
 		let read: Awaited<ReturnType<typeof readWaitedJobs>>;
 		try {
-			read = await readWaitedJobs(context, profile, jobs, state.w, {
+			read = await readWaitedJobs(context, profile, state, {
 				toTheEnd: late,
 				start: unsigned?.start ?? start,
 				budget: unsigned,

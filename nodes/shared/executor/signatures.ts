@@ -4,16 +4,6 @@ import type { Headers } from '../http-values';
 import { own } from '../profile/pointer';
 import type { SignatureScheme } from '../profile/types';
 
-/**
- * Checking a signed delivery against its scheme (the profile's `webhooks.signature`): an HMAC of
- * the delivery's parts, compared in constant time, with a signed timestamp inside the replay
- * window. Schemes differ in where the signatures are and how they are written: Standard Webhooks
- * and Svix (`v1,<base64>` over `<id>.<timestamp>.<body>`, keyed with the base64 after `whsec_`),
- * Stripe (`t=<seconds>,v1=<hex>` over `<t>.<body>`), GitHub (`sha256=<hex>` over the body), Slack
- * (`v0=<hex>` over `v0:<timestamp>:<body>`), Shopify (base64 over the body) and the built-in one
- * (`sha256=<hex>` over `<timestamp>.<body>`).
- */
-
 /** How far a delivery's timestamp may be from n8n's clock before it counts as a replay. */
 export const TOLERANCE_SECONDS = 300;
 // A header is read this far, and for at most this many signatures: a service rotating its secret
@@ -99,19 +89,21 @@ function formText(headers: Headers, rawBody: Buffer): string | undefined {
 }
 
 /**
- * Checks a delivery's signatures against the webhook's key in constant time, and refuses
- * timestamps outside the tolerance, so a captured delivery cannot be replayed later. `url`: the
- * address the delivery was sent to, where the scheme signs it.
+ * Checks a delivery against its scheme (the profile's `webhooks.signature`): an HMAC of its parts,
+ * compared in constant time, with a signed timestamp inside the replay window, so a captured delivery
+ * cannot be replayed later. `url`: the address the delivery was sent to, where the scheme signs it.
+ * Schemes differ in where the signatures are and how they are written: Standard Webhooks and Svix
+ * (`v1,<base64>` over `<id>.<timestamp>.<body>`, keyed with the base64 after `whsec_`), Stripe
+ * (`t=<seconds>,v1=<hex>` over `<t>.<body>`), GitHub (`sha256=<hex>` over the body), Slack
+ * (`v0=<hex>` over `v0:<timestamp>:<body>`), Shopify (base64 over the body) and the built-in one
+ * (`sha256=<hex>` over `<timestamp>.<body>`).
  */
 export function verifyDelivery(
 	headers: Headers,
 	rawBody: Buffer,
 	secret: string,
 	scheme: SignatureScheme,
-	{
-		url = '',
-		nowSeconds = Math.floor(Date.now() / 1000),
-	}: { url?: string; nowSeconds?: number } = {},
+	{ url = '' }: { url?: string } = {},
 ): SignatureCheck {
 	if (secret === '')
 		return { valid: false, reason: 'no signing secret is stored for this trigger' };
@@ -131,7 +123,7 @@ export function verifyDelivery(
 	if (timestamp) {
 		// Seconds, or milliseconds where a service writes those.
 		const seconds = Math.floor(Number(timestamp) / (timestamp.length > 11 ? 1000 : 1));
-		const late = Math.abs(nowSeconds - seconds) > TOLERANCE_SECONDS;
+		const late = Math.abs(Math.floor(Date.now() / 1000) - seconds) > TOLERANCE_SECONDS;
 		if (!/^\d{1,13}$/.test(timestamp) || late)
 			return { valid: false, reason: 'timestamp outside the accepted window' };
 	}
