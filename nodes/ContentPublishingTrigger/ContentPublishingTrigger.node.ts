@@ -13,14 +13,13 @@ import { eventsField, eventsSubtitle } from '../ContentPublishing/descriptions/e
 import { loadOptions } from '../ContentPublishing/methods';
 import { jobInDelivery, readDelivery, readJob, readResource } from '../shared/executor/answers';
 import { deliveryConditions, isSelected, sameEvents } from '../shared/executor/events';
-import { verifyDelivery } from '../shared/executor/signatures';
+import { deliveryOf, verifyDelivery } from '../shared/executor/signatures';
 import { readAt } from '../shared/profile/pointer';
 import type {
 	ConditionalEvent,
-	DeliveryReading,
 	JobProfile,
 	Profile,
-	SignatureScheme,
+	WebhookProfile,
 } from '../shared/profile/types';
 import { notAsProfiled } from '../shared/executor/errors';
 import { readAllItems } from '../shared/executor/paging';
@@ -42,31 +41,23 @@ const JOB_LOOKUP_TIMEOUT_MS = 10_000;
  * One subscription per webhook URL (test and production never share one), with how the service
  * signs and shapes deliveries and jobs as read at activation: a delivery needs no other request.
  */
-interface Subscription {
+interface Subscription extends Pick<WebhookProfile, 'signature' | 'delivery'> {
 	id: string;
 	secret: string;
 	events: string[];
 	/** Conditions on deliveries of the events, where an event the node was set to is one of them (GitHub's `action`). */
 	conditions?: ConditionalEvent[];
-	signature: SignatureScheme;
-	delivery: DeliveryReading;
 	jobs: JobProfile;
 }
 
-function subscriptionsOf(
-	context: IHookFunctions | IWebhookFunctions,
-): Record<string, Subscription> {
+function subscriptionsOf(context: IHookFunctions | IWebhookFunctions) {
 	const staticData = context.getWorkflowStaticData('node');
 	staticData.subscriptions ??= {};
 	return staticData.subscriptions as Record<string, Subscription>;
 }
 
 /** Removes every registration on the service that delivers to this URL. */
-async function deleteWebhooksFor(
-	this: IHookFunctions,
-	profile: Profile,
-	webhookUrl: string,
-): Promise<void> {
+async function deleteWebhooksFor(this: IHookFunctions, profile: Profile, webhookUrl: string) {
 	for (const webhook of await readAllItems.call(this, 'listWebhooks', {})) {
 		const id = registrationId(profile, webhook);
 		if (id !== undefined && readAt(webhook, profile.webhooks.registration.url) === webhookUrl)
@@ -75,21 +66,13 @@ async function deleteWebhooksFor(
 }
 
 /** The events the node is set to, as the service names them, and the conditions on their deliveries. */
-function chosenEvents(
-	this: IHookFunctions,
-	profile: Profile,
-): { events: string[]; conditions: ConditionalEvent[] } {
+function chosenEvents(this: IHookFunctions, profile: Profile) {
 	const chosen = this.getNodeParameter('events') as string[];
 	return {
 		events: serviceEvents.call(this, profile.webhooks, chosen),
 		conditions: deliveryConditions(profile.webhooks, chosen),
 	};
 }
-
-const NOT_REGISTERED =
-	'The registration was removed again, so no delivery arrives that n8n could not remove later or check. Check that the Base URL points at the API.';
-const NO_SECRET =
-	'The registration was removed again: anyone could sign deliveries with that secret. Have the service generate webhook signing secrets of at least 16 random bytes (regenerate or rotate the secret in its settings), or use a service that takes a secret from the node; then activate the workflow again.';
 
 /** How a delivery is answered that is a repeat, or that the trigger's full memory cannot take yet; undefined to go on. */
 function answerFor(this: IWebhookFunctions, admitted: Admission): IWebhookResponseData | undefined {
@@ -230,8 +213,7 @@ export class ContentPublishingTrigger implements INodeType {
 						'{"operations": {"listWebhooks": {"answer": {"itemId": "/hook_id"}}}}',
 					);
 				}
-				const { jobs, webhooks } = profile;
-				const { signature, delivery } = webhooks;
+				const { signature, delivery } = profile.webhooks;
 				if (secret === undefined && signature.key !== 'apiKey') {
 					const problem =
 						weakness !== undefined
@@ -241,7 +223,10 @@ export class ContentPublishingTrigger implements INodeType {
 					await deleteWebhooksFor.call(this, profile, webhookUrl);
 					throw new NodeApiError(this.getNode(), { problem } as JsonObject, {
 						message: problem,
-						description: weakness !== undefined ? NO_SECRET : NOT_REGISTERED,
+						description:
+							weakness !== undefined
+								? 'The registration was removed again: anyone could sign deliveries with that secret. Have the service generate webhook signing secrets of at least 16 random bytes (regenerate or rotate the secret in its settings), or use a service that takes a secret from the node; then activate the workflow again.'
+								: 'The registration was removed again, so no delivery arrives that n8n could not remove later or check. Check that the Base URL points at the API.',
 					});
 				}
 				subscriptionsOf(this)[webhookUrl] = {
@@ -252,7 +237,7 @@ export class ContentPublishingTrigger implements INodeType {
 					...(conditions.length > 0 ? { conditions } : {}),
 					signature,
 					delivery,
-					jobs,
+					jobs: profile.jobs,
 				};
 				return true;
 			},
@@ -270,11 +255,7 @@ export class ContentPublishingTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const request = this.getRequestObject();
-		const headers = this.getHeaderData() as Record<string, string | string[] | undefined>;
-		const rawBody = Buffer.isBuffer(request.rawBody)
-			? request.rawBody
-			: Buffer.from(JSON.stringify(this.getBodyData()));
+		const { headers, body, rawBody } = deliveryOf(this);
 		// Test and production URLs each have their own subscription; a delivery signed by either is ours.
 		const subscriptions = Object.entries(subscriptionsOf(this));
 		const apiKey = subscriptions.some(([, candidate]) => candidate.signature.key === 'apiKey')
@@ -296,7 +277,7 @@ export class ContentPublishingTrigger implements INodeType {
 		}
 
 		const { jobs, delivery: reading } = subscription;
-		const message = { body: this.getBodyData(), headers };
+		const message = { body, headers };
 		const delivery = readDelivery(reading, message);
 		// Each trigger remembers its own deliveries: this workflow's node, on this subscription.
 		const trigger = [this.getWorkflow().id ?? '', this.getNode().id, subscription.id].join('\n');

@@ -175,10 +175,7 @@ export function planSweep(by: Sweeper, sealed: string, due: Due): void {
 	);
 }
 
-/**
- * A retry a minute from now for a registration that could not be removed, within its hour past the
- * deadline; says which, for n8n's log.
- */
+/** A retry a minute from now for a registration that could not be removed, within its hour past the deadline; says which, for n8n's log. */
 function planRetry(by: Sweeper, sealed: string, { until, over }: Omit<Due, 'at'>): string {
 	const now = Date.now();
 	if (now >= until + SWEEP_GIVE_UP_MS)
@@ -276,13 +273,12 @@ export async function sweep(by: Sweeper, current?: string): Promise<void> {
 	if (!complete) for (const [sealed, due] of swept) planRetry(by, sealed, due);
 }
 
-/** A wait's registration, by its id where known, and its sealed state (unique: it holds the nonce). */
 type Target = { sealed: string; until: number; id?: string };
 
 /**
- * Removes the wait's registration by its id, else by its sealed state, each request sent once more
- * a second later where the service fails it (CLEAN_UP); where that fails too, a sweep is planned and
- * false returned.
+ * Removes the wait's registration by its id where known, else by its sealed state (unique: it holds
+ * the nonce), each request sent once more a second later where the service fails it (CLEAN_UP);
+ * where that fails too, a sweep is planned and false returned.
  */
 export async function removeRegistration(by: Sweeper, target: Target): Promise<boolean> {
 	const { context, profile, resume, credential } = by;

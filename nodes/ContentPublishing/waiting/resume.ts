@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { jobInDelivery, readDelivery, readJob } from '../../shared/executor/answers';
-import { verifyDelivery } from '../../shared/executor/signatures';
+import { deliveryOf, verifyDelivery } from '../../shared/executor/signatures';
 import { nonEmptyText } from '../../shared/profile/pointer';
 import type { Profile } from '../../shared/profile/types';
 import { isNotFound } from '../../shared/secrets';
@@ -253,17 +253,10 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 				? derivedSecret(profile, key, scope)
 				: unseal(key, scope, nonEmptyText(query[SECRET_PARAM]) ?? '');
 		if (secret !== undefined) {
-			const request = context.getRequestObject();
-			const headers = context.getHeaderData() as Record<string, string | string[] | undefined>;
-			const rawBody = Buffer.isBuffer(request.rawBody)
-				? request.rawBody
-				: Buffer.from(JSON.stringify(context.getBodyData()));
+			const { headers, body, rawBody } = deliveryOf(context);
 			if (verifyDelivery(headers, rawBody, secret, profile.webhooks.signature).valid) {
 				signed = true;
-				const delivery = readDelivery(profile.webhooks.delivery, {
-					body: context.getBodyData(),
-					headers,
-				});
+				const delivery = readDelivery(profile.webhooks.delivery, { body, headers });
 				const job = jobInDelivery(profile.jobs, profile.webhooks.delivery, delivery.data);
 				const position = job === undefined ? -1 : jobs.findIndex(({ jobId }) => jobId === job.id);
 				if (job !== undefined && position < 0)

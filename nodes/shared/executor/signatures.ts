@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'crypto';
+import type { IWebhookFunctions } from 'n8n-workflow';
 
 import type { Headers } from '../http-values';
 import { own } from '../profile/pointer';
@@ -12,8 +13,6 @@ const MAX_HEADER_LENGTH = 4096;
 const MAX_SIGNATURES = 10;
 // No form a service posts has more parameters than this; one with more is not checked.
 const MAX_FORM_PARAMETERS = 1000;
-
-type SignatureCheck = { valid: true } | { valid: false; reason: string };
 
 function headerText(headers: Headers, name: string | undefined): string {
 	if (name === undefined) return '';
@@ -75,6 +74,17 @@ export function signingKey(
 		: Buffer.from(secret, 'utf8');
 }
 
+/** A delivery's headers and body, with the body's bytes as sent where n8n kept them. */
+export function deliveryOf(context: IWebhookFunctions) {
+	const { rawBody } = context.getRequestObject();
+	const body = context.getBodyData();
+	return {
+		headers: context.getHeaderData() as Headers,
+		body,
+		rawBody: Buffer.isBuffer(rawBody) ? rawBody : Buffer.from(JSON.stringify(body)),
+	};
+}
+
 /**
  * A form body's parameters sorted by name (stable for repeats), each name then its value, as
  * Twilio signs them; undefined for a body that is not a form, whose parts a sort could reorder.
@@ -104,7 +114,7 @@ export function verifyDelivery(
 	secret: string,
 	scheme: SignatureScheme,
 	{ url = '' }: { url?: string } = {},
-): SignatureCheck {
+): { valid: true } | { valid: false; reason: string } {
 	if (secret === '')
 		return { valid: false, reason: 'no signing secret is stored for this trigger' };
 	const form = scheme.signed.includes('form') ? formText(headers, rawBody) : '';
