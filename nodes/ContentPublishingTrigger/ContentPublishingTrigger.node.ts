@@ -35,8 +35,6 @@ import {
 import { deleteRegistration, isNotFound, registerWebhook, registrationId } from '../shared/secrets';
 import { admission, deliveryKey, rememberStart, retentionMs, type Admission } from './deliveries';
 
-const JOB_LOOKUP_TIMEOUT_MS = 10_000;
-
 /**
  * One subscription per webhook URL (test and production never share one), with how the service
  * signs and shapes deliveries and jobs as read at activation: a delivery needs no other request.
@@ -283,8 +281,7 @@ export class ContentPublishingTrigger implements INodeType {
 		const trigger = [this.getWorkflow().id ?? '', this.getNode().id, subscription.id].join('\n');
 		const key = deliveryKey(delivery.id, rawBody);
 		const seen = admission(trigger, key);
-		const selected = isSelected(subscription, delivery.type, message);
-		if (seen.admit !== 'repeat' && !selected)
+		if (seen.admit !== 'repeat' && !isSelected(subscription, delivery.type, message))
 			return { webhookResponse: { received: true, ignored: 'event not selected' } };
 		const notNow = answerFor.call(this, seen);
 		if (notNow !== undefined) return notNow;
@@ -300,14 +297,11 @@ export class ContentPublishingTrigger implements INodeType {
 		};
 		const reference = jobInDelivery(jobs, reading, delivery.data);
 		if (reference !== undefined) {
-			// A delivery naming the job without its state is completed from the service, quickly: the
+			// A delivery naming the job without its state is completed from the service, within 10 s: the
 			// service waits for this answer. A lookup that fails fails the delivery: the service retries.
 			const job =
 				reference.job ??
-				(await readJobById.call(this, reference.id, {
-					timeoutMs: JOB_LOOKUP_TIMEOUT_MS,
-					policy: READ_ONCE,
-				}));
+				(await readJobById.call(this, reference.id, { timeoutMs: 10_000, policy: READ_ONCE }));
 			const view = readJob(jobs, job);
 			const kinds = options.contentKinds ?? [];
 			if (kinds.length > 0 && !kinds.includes(view.kind ?? ''))

@@ -26,12 +26,10 @@ import {
 export const CHECK_HEADER = 'x-content-publishing-wait';
 
 export const READ_TIMEOUT_MS = 10_000;
-const PROBE_TIMEOUT_MS = 5_000;
 // A registration this far past its deadline is of an execution n8n resumed (it checks once a minute).
 export const LEFTOVER_GRACE_MS = 120_000;
 // What one sweep may send (list pages, probes of n8n, DELETEs) and how long it may take.
 export const MAX_LIST_PAGES = 10;
-const LIST_PAGE_SIZE = 100;
 const MAX_PROBES = 20;
 export const MAX_SWEEP_DELETES = 20;
 const SWEEP_TIME_LIMIT_MS = 30_000;
@@ -107,7 +105,7 @@ async function listRegistrations(
 	const registrations: Registration[] = [];
 	const pages = readPages.call(context, 'listWebhooks', {
 		maxPages: MAX_LIST_PAGES,
-		pageSize: () => LIST_PAGE_SIZE,
+		pageSize: () => 100,
 		timeoutMs: READ_TIMEOUT_MS,
 		policy,
 	});
@@ -132,7 +130,7 @@ async function stillWaiting(context: WaitContext, url: URL): Promise<boolean> {
 	const probe = new URL(url.toString());
 	probe.searchParams.set(PROBE_PARAM, '1');
 	try {
-		const status = await callAddress(context, probe, 'probe', PROBE_TIMEOUT_MS);
+		const status = await callAddress(context, probe, 'probe', 5_000);
 		return status !== 404 && status !== 409;
 	} catch (error) {
 		// n8n not reachable from itself: the registration is kept until its deadline has passed.
@@ -218,7 +216,6 @@ export async function sweep(by: Sweeper, current?: string): Promise<void> {
 		context.logger.warn(
 			`Content Publishing: the webhooks of event waits could not be read: ${safeMessage(error, resume)}`,
 		);
-		return undefined;
 	});
 	if (listed === undefined) {
 		for (const [sealed, due] of swept) planRetry(by, sealed, due);

@@ -269,19 +269,16 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 		const unsigned = signed ? undefined : unsignedReadsOf(wait);
 		if (unsigned !== undefined && unsigned.tokens < 1) return holdBack(context, unsigned, query);
 		const late = Date.now() >= state.d * 1000;
-		let read: Awaited<ReturnType<typeof readWaitedJobs>>;
-		try {
-			read = await readWaitedJobs(context, profile, state, {
-				toTheEnd: late,
-				start: unsigned?.start ?? start,
-				budget: unsigned,
-			});
-		} catch (error) {
+		const read = await readWaitedJobs(context, profile, state, {
+			toTheEnd: late,
+			start: unsigned?.start ?? start,
+			budget: unsigned,
+		}).catch((error: unknown) => {
 			context.logger.debug(
 				`Content Publishing: a job of the wait could not be read: ${(error as Error).message}`,
 			);
-			return answer(context, 503, UNREADABLE);
-		}
+		});
+		if (read === undefined) return answer(context, 503, UNREADABLE);
 		if (unsigned !== undefined) unsigned.start = read.pendingAt ?? 0;
 		if (read.pendingAt !== undefined && !late)
 			return answer(context, 200, { received: true, waiting: true });

@@ -21,10 +21,7 @@ function headerText(headers: Headers, name: string | undefined): string {
 }
 
 /** The signatures a delivery carries, and the timestamp inside them where the scheme puts one there. */
-function readSignatures(
-	headers: Headers,
-	scheme: SignatureScheme,
-): { signatures: string[]; timestamp?: string } {
+function readSignatures(headers: Headers, scheme: SignatureScheme) {
 	const value = headerText(headers, scheme.header);
 	switch (scheme.format) {
 		case 'stripe': {
@@ -65,10 +62,7 @@ function decode(signature: string, encoding: SignatureScheme['encoding']): Buffe
 }
 
 /** The HMAC key a secret stands for: its text, or the bytes after `whsec_` (Standard Webhooks). */
-export function signingKey(
-	secret: string,
-	scheme: Pick<SignatureScheme, 'secretEncoding'>,
-): Buffer {
+export function signingKey(secret: string, scheme: Pick<SignatureScheme, 'secretEncoding'>) {
 	return scheme.secretEncoding === 'whsec'
 		? Buffer.from(secret.replace(/^whsec_/, ''), 'base64')
 		: Buffer.from(secret, 'utf8');
