@@ -275,13 +275,12 @@ export class ContentPublishingTrigger implements INodeType {
 		}
 
 		const { jobs, delivery: reading } = subscription;
-		const message = { body, headers };
-		const delivery = readDelivery(reading, message);
+		const delivery = readDelivery(reading, { body, headers });
 		// Each trigger remembers its own deliveries: this workflow's node, on this subscription.
 		const trigger = [this.getWorkflow().id ?? '', this.getNode().id, subscription.id].join('\n');
 		const key = deliveryKey(delivery.id, rawBody);
 		const seen = admission(trigger, key);
-		if (seen.admit !== 'repeat' && !isSelected(subscription, delivery.type, message))
+		if (seen.admit !== 'repeat' && !isSelected(subscription, delivery.type, { body, headers }))
 			return { webhookResponse: { received: true, ignored: 'event not selected' } };
 		const notNow = answerFor.call(this, seen);
 		if (notNow !== undefined) return notNow;

@@ -40,9 +40,6 @@ import {
 } from './registrations';
 import { readWaitedJobs } from './resume';
 
-// For a service that states no limit of a webhook's address; n8n refuses request lines near 16 kB.
-const DEFAULT_MAX_URL_LENGTH = 2048;
-const MAX_URL_LENGTH = 8000;
 // n8n answers 409 until it has saved the wait: the node's own call this much later reads the jobs.
 export const NUDGE_DELAY_MS = 2_000;
 
@@ -145,8 +142,8 @@ export async function awaitByEvent(
 	address.searchParams.set(STATE_PARAM, sealed);
 	address.searchParams.set(UNTIL_PARAM, String(state.d));
 	address.searchParams.set(RUN_MAC_PARAM, runMac(this, key, state.n));
-	const stated = profile.webhooks.registration.maxUrlLength;
-	const limit = stated === undefined ? DEFAULT_MAX_URL_LENGTH : Math.min(stated, MAX_URL_LENGTH);
+	// 2048 where the service states no limit of a webhook's address; n8n refuses request lines near 16 kB.
+	const limit = Math.min(profile.webhooks.registration.maxUrlLength ?? 2048, 8000);
 	if (address.toString().length > limit)
 		return pollInstead(
 			`The ${jobs.length} items' jobs make the address the wait registers longer than the service takes (${limit} characters), so the node polled them. Split the items into smaller batches (Loop Over Items) to wait for the service's event.`,
