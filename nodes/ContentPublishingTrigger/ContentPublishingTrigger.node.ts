@@ -13,14 +13,13 @@ import { eventsField, eventsSubtitle } from '../ContentPublishing/descriptions/e
 import { loadOptions } from '../ContentPublishing/methods';
 import { jobInDelivery, readDelivery, readJob, readResource } from '../shared/executor/answers';
 import { deliveryConditions, isSelected, sameEvents } from '../shared/executor/events';
-import { verifyDelivery } from '../shared/executor/signatures';
+import { deliveryOf, verifyDelivery } from '../shared/executor/signatures';
 import { readAt } from '../shared/profile/pointer';
 import type {
 	ConditionalEvent,
-	DeliveryReading,
 	JobProfile,
 	Profile,
-	SignatureScheme,
+	WebhookProfile,
 } from '../shared/profile/types';
 import { notAsProfiled } from '../shared/executor/errors';
 import { readAllItems } from '../shared/executor/paging';
@@ -36,37 +35,27 @@ import {
 import { deleteRegistration, isNotFound, registerWebhook, registrationId } from '../shared/secrets';
 import { admission, deliveryKey, rememberStart, retentionMs, type Admission } from './deliveries';
 
-const JOB_LOOKUP_TIMEOUT_MS = 10_000;
-
 /**
  * One subscription per webhook URL (test and production never share one), with how the service
  * signs and shapes deliveries and jobs as read at activation: a delivery needs no other request.
  */
-interface Subscription {
+interface Subscription extends Pick<WebhookProfile, 'signature' | 'delivery'> {
 	id: string;
 	secret: string;
 	events: string[];
 	/** Conditions on deliveries of the events, where an event the node was set to is one of them (GitHub's `action`). */
 	conditions?: ConditionalEvent[];
-	signature: SignatureScheme;
-	delivery: DeliveryReading;
 	jobs: JobProfile;
 }
 
-function subscriptionsOf(
-	context: IHookFunctions | IWebhookFunctions,
-): Record<string, Subscription> {
+function subscriptionsOf(context: IHookFunctions | IWebhookFunctions) {
 	const staticData = context.getWorkflowStaticData('node');
 	staticData.subscriptions ??= {};
 	return staticData.subscriptions as Record<string, Subscription>;
 }
 
 /** Removes every registration on the service that delivers to this URL. */
-async function deleteWebhooksFor(
-	this: IHookFunctions,
-	profile: Profile,
-	webhookUrl: string,
-): Promise<void> {
+async function deleteWebhooksFor(this: IHookFunctions, profile: Profile, webhookUrl: string) {
 	for (const webhook of await readAllItems.call(this, 'listWebhooks', {})) {
 		const id = registrationId(profile, webhook);
 		if (id !== undefined && readAt(webhook, profile.webhooks.registration.url) === webhookUrl)
@@ -75,21 +64,13 @@ async function deleteWebhooksFor(
 }
 
 /** The events the node is set to, as the service names them, and the conditions on their deliveries. */
-function chosenEvents(
-	this: IHookFunctions,
-	profile: Profile,
-): { events: string[]; conditions: ConditionalEvent[] } {
+function chosenEvents(this: IHookFunctions, profile: Profile) {
 	const chosen = this.getNodeParameter('events') as string[];
 	return {
 		events: serviceEvents.call(this, profile.webhooks, chosen),
 		conditions: deliveryConditions(profile.webhooks, chosen),
 	};
 }
-
-const NOT_REGISTERED =
-	'The registration was removed again, so no delivery arrives that n8n could not remove later or check. Check that the Base URL points at the API.';
-const NO_SECRET =
-	'The registration was removed again: anyone could sign deliveries with that secret. Have the service generate webhook signing secrets of at least 16 random bytes (regenerate or rotate the secret in its settings), or use a service that takes a secret from the node; then activate the workflow again.';
 
 /** How a delivery is answered that is a repeat, or that the trigger's full memory cannot take yet; undefined to go on. */
 function answerFor(this: IWebhookFunctions, admitted: Admission): IWebhookResponseData | undefined {
@@ -230,8 +211,7 @@ export class ContentPublishingTrigger implements INodeType {
 						'{"operations": {"listWebhooks": {"answer": {"itemId": "/hook_id"}}}}',
 					);
 				}
-				const { jobs, webhooks } = profile;
-				const { signature, delivery } = webhooks;
+				const { signature, delivery } = profile.webhooks;
 				if (secret === undefined && signature.key !== 'apiKey') {
 					const problem =
 						weakness !== undefined
@@ -241,7 +221,10 @@ export class ContentPublishingTrigger implements INodeType {
 					await deleteWebhooksFor.call(this, profile, webhookUrl);
 					throw new NodeApiError(this.getNode(), { problem } as JsonObject, {
 						message: problem,
-						description: weakness !== undefined ? NO_SECRET : NOT_REGISTERED,
+						description:
+							weakness !== undefined
+								? 'The registration was removed again: anyone could sign deliveries with that secret. Have the service generate webhook signing secrets of at least 16 random bytes (regenerate or rotate the secret in its settings), or use a service that takes a secret from the node; then activate the workflow again.'
+								: 'The registration was removed again, so no delivery arrives that n8n could not remove later or check. Check that the Base URL points at the API.',
 					});
 				}
 				subscriptionsOf(this)[webhookUrl] = {
@@ -252,7 +235,7 @@ export class ContentPublishingTrigger implements INodeType {
 					...(conditions.length > 0 ? { conditions } : {}),
 					signature,
 					delivery,
-					jobs,
+					jobs: profile.jobs,
 				};
 				return true;
 			},
@@ -270,11 +253,7 @@ export class ContentPublishingTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const request = this.getRequestObject();
-		const headers = this.getHeaderData() as Record<string, string | string[] | undefined>;
-		const rawBody = Buffer.isBuffer(request.rawBody)
-			? request.rawBody
-			: Buffer.from(JSON.stringify(this.getBodyData()));
+		const { headers, body, rawBody } = deliveryOf(this);
 		// Test and production URLs each have their own subscription; a delivery signed by either is ours.
 		const subscriptions = Object.entries(subscriptionsOf(this));
 		const apiKey = subscriptions.some(([, candidate]) => candidate.signature.key === 'apiKey')
@@ -296,14 +275,12 @@ export class ContentPublishingTrigger implements INodeType {
 		}
 
 		const { jobs, delivery: reading } = subscription;
-		const message = { body: this.getBodyData(), headers };
-		const delivery = readDelivery(reading, message);
+		const delivery = readDelivery(reading, { body, headers });
 		// Each trigger remembers its own deliveries: this workflow's node, on this subscription.
 		const trigger = [this.getWorkflow().id ?? '', this.getNode().id, subscription.id].join('\n');
 		const key = deliveryKey(delivery.id, rawBody);
 		const seen = admission(trigger, key);
-		const selected = isSelected(subscription, delivery.type, message);
-		if (seen.admit !== 'repeat' && !selected)
+		if (seen.admit !== 'repeat' && !isSelected(subscription, delivery.type, { body, headers }))
 			return { webhookResponse: { received: true, ignored: 'event not selected' } };
 		const notNow = answerFor.call(this, seen);
 		if (notNow !== undefined) return notNow;
@@ -319,14 +296,11 @@ export class ContentPublishingTrigger implements INodeType {
 		};
 		const reference = jobInDelivery(jobs, reading, delivery.data);
 		if (reference !== undefined) {
-			// A delivery naming the job without its state is completed from the service, quickly: the
+			// A delivery naming the job without its state is completed from the service, within 10 s: the
 			// service waits for this answer. A lookup that fails fails the delivery: the service retries.
 			const job =
 				reference.job ??
-				(await readJobById.call(this, reference.id, {
-					timeoutMs: JOB_LOOKUP_TIMEOUT_MS,
-					policy: READ_ONCE,
-				}));
+				(await readJobById.call(this, reference.id, { timeoutMs: 10_000, policy: READ_ONCE }));
 			const view = readJob(jobs, job);
 			const kinds = options.contentKinds ?? [];
 			if (kinds.length > 0 && !kinds.includes(view.kind ?? ''))

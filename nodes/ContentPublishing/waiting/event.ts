@@ -38,26 +38,13 @@ import {
 	sweep,
 	type Sweeper,
 } from './registrations';
-import { jobsOf, readWaitedJobs } from './resume';
+import { readWaitedJobs } from './resume';
 
-// For a service that states no limit of a webhook's address; n8n refuses request lines near 16 kB.
-const DEFAULT_MAX_URL_LENGTH = 2048;
-const MAX_URL_LENGTH = 8000;
 // n8n answers 409 until it has saved the wait: the node's own call this much later reads the jobs.
 export const NUDGE_DELAY_MS = 2_000;
 
-interface EventWaitSetup {
-	/** This execution's resume address for this node, with n8n's token where it has one. */
-	resume: URL;
-	/** The service's events for a finished and a failed job. */
-	events: string[];
-}
-
 /** Refuses, before any job has started, where waiting for the service's event cannot work. */
-export async function prepareEventWait(
-	this: IExecuteFunctions,
-	profile: Profile,
-): Promise<EventWaitSetup> {
+export async function prepareEventWait(this: IExecuteFunctions, profile: Profile) {
 	const cannotWait = (message: string, why: string) =>
 		new NodeOperationError(this.getNode(), message, {
 			description: `${why} Set "Wait Method" to "Poll" to wait for the jobs from the running node instead.`,
@@ -105,7 +92,7 @@ export async function prepareEventWait(
 export async function awaitByEvent(
 	this: IExecuteFunctions,
 	profile: Profile,
-	setup: EventWaitSetup,
+	setup: Awaited<ReturnType<typeof prepareEventWait>>,
 	jobs: Array<{ itemIndex: number; job: JobToAwait }>,
 	decided: Array<INodeExecutionData[] | undefined>,
 ): Promise<'waiting' | Map<number, IDataObject | Error> | undefined> {
@@ -155,8 +142,8 @@ export async function awaitByEvent(
 	address.searchParams.set(STATE_PARAM, sealed);
 	address.searchParams.set(UNTIL_PARAM, String(state.d));
 	address.searchParams.set(RUN_MAC_PARAM, runMac(this, key, state.n));
-	const stated = profile.webhooks.registration.maxUrlLength;
-	const limit = stated === undefined ? DEFAULT_MAX_URL_LENGTH : Math.min(stated, MAX_URL_LENGTH);
+	// 2048 where the service states no limit of a webhook's address; n8n refuses request lines near 16 kB.
+	const limit = Math.min(profile.webhooks.registration.maxUrlLength ?? 2048, 8000);
 	if (address.toString().length > limit)
 		return pollInstead(
 			`The ${jobs.length} items' jobs make the address the wait registers longer than the service takes (${limit} characters), so the node polled them. Split the items into smaller batches (Loop Over Items) to wait for the service's event.`,
@@ -213,12 +200,7 @@ export async function awaitByEvent(
 	}
 
 	try {
-		const { outputs: finished, pendingAt } = await readWaitedJobs(
-			this,
-			profile,
-			jobsOf(state),
-			state.w,
-		);
+		const { outputs: finished, pendingAt } = await readWaitedJobs(this, profile, state);
 		if (pendingAt === undefined) {
 			await remove(id);
 			return finished;

@@ -25,13 +25,10 @@ import {
 } from '../../shared/executor/send';
 import { JobToAwait, type RequestPlan, type WaitOptions } from '../actions/types';
 
-const MAX_POLL_INTERVAL_MS = 30_000;
 // A Poll Interval beyond this is taken as this: it bounds every timer the wait sets.
 const LONGEST_POLL_INTERVAL_MS = 3_600_000;
 // A poll shortly before the deadline still gets this long to answer.
 const MIN_POLL_TIMEOUT_MS = 1000;
-const FIRST_POLL_MS = 1000;
-const WAITED_FRACTION = 0.1;
 
 /** The override that points a job's status (or id) at where `held` has one, as an example. */
 function jobsFix(held: unknown, part: 'status' | 'id'): string {
@@ -86,9 +83,9 @@ export async function waitForJob(
 	const chosen = Math.min(Math.max(pollIntervalSeconds * 1000, 50), LONGEST_POLL_INTERVAL_MS);
 	// Checks come every tenth of the time since the job started, from `floor` to `ceiling` apart: a
 	// job that finishes after t is seen by max(t + 1 s, 1.1 t) in log(t) polls (docs/waiting.md).
-	const floor = Math.min(FIRST_POLL_MS, chosen);
-	const ceiling = Math.max(MAX_POLL_INTERVAL_MS, chosen);
-	const gap = () => Math.min(Math.max((Date.now() - since) * WAITED_FRACTION, floor), ceiling);
+	const floor = Math.min(1000, chosen);
+	const ceiling = Math.max(30_000, chosen);
+	const gap = () => Math.min(Math.max((Date.now() - since) * 0.1, floor), ceiling);
 	let interval = Math.max(since + floor - Date.now(), 0);
 	let lastStatus = 'unknown';
 

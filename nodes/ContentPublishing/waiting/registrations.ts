@@ -26,12 +26,10 @@ import {
 export const CHECK_HEADER = 'x-content-publishing-wait';
 
 export const READ_TIMEOUT_MS = 10_000;
-const PROBE_TIMEOUT_MS = 5_000;
 // A registration this far past its deadline is of an execution n8n resumed (it checks once a minute).
 export const LEFTOVER_GRACE_MS = 120_000;
 // What one sweep may send (list pages, probes of n8n, DELETEs) and how long it may take.
 export const MAX_LIST_PAGES = 10;
-const LIST_PAGE_SIZE = 100;
 const MAX_PROBES = 20;
 export const MAX_SWEEP_DELETES = 20;
 const SWEEP_TIME_LIMIT_MS = 30_000;
@@ -48,18 +46,10 @@ export const SWEEP_GIVE_UP_MS = 60 * 60_000;
 const SWEEP_CHECK_MS = 1_000;
 
 /** A registration on the service of a wait of this n8n's Content Publishing nodes. */
-interface Registration {
-	id: string;
-	executionId: string;
-	nodeId: string;
-	/** The wait's deadline, in milliseconds. */
-	until: number;
-	sealed: string;
-	url: URL;
-}
+type Registration = NonNullable<ReturnType<typeof registeredWait>> & { id: string };
 
 /** A registration's address read back as a wait of this n8n (its origin and waiting-webhook path): any node, any execution. */
-function registeredWait(address: unknown, resume: URL): Omit<Registration, 'id'> | undefined {
+function registeredWait(address: unknown, resume: URL) {
 	if (typeof address !== 'string') return undefined;
 	try {
 		const url = new URL(address);
@@ -90,12 +80,7 @@ function registeredWait(address: unknown, resume: URL): Omit<Registration, 'id'>
 }
 
 /** One call of the node's own to a wait's address; its answer's status. */
-async function callAddress(
-	context: WaitContext,
-	url: URL,
-	why: string,
-	timeout: number,
-): Promise<number> {
+async function callAddress(context: WaitContext, url: URL, why: string, timeout: number) {
 	const answer = (await context.helpers.httpRequest({
 		method: 'POST',
 		url: url.toString(),
@@ -120,7 +105,7 @@ async function listRegistrations(
 	const registrations: Registration[] = [];
 	const pages = readPages.call(context, 'listWebhooks', {
 		maxPages: MAX_LIST_PAGES,
-		pageSize: () => LIST_PAGE_SIZE,
+		pageSize: () => 100,
 		timeoutMs: READ_TIMEOUT_MS,
 		policy,
 	});
@@ -145,7 +130,7 @@ async function stillWaiting(context: WaitContext, url: URL): Promise<boolean> {
 	const probe = new URL(url.toString());
 	probe.searchParams.set(PROBE_PARAM, '1');
 	try {
-		const status = await callAddress(context, probe, 'probe', PROBE_TIMEOUT_MS);
+		const status = await callAddress(context, probe, 'probe', 5_000);
 		return status !== 404 && status !== 409;
 	} catch (error) {
 		// n8n not reachable from itself: the registration is kept until its deadline has passed.
@@ -188,10 +173,7 @@ export function planSweep(by: Sweeper, sealed: string, due: Due): void {
 	);
 }
 
-/**
- * A retry a minute from now for a registration that could not be removed, within its hour past the
- * deadline; says which, for n8n's log.
- */
+/** A retry a minute from now for a registration that could not be removed, within its hour past the deadline; says which, for n8n's log. */
 function planRetry(by: Sweeper, sealed: string, { until, over }: Omit<Due, 'at'>): string {
 	const now = Date.now();
 	if (now >= until + SWEEP_GIVE_UP_MS)
@@ -234,7 +216,6 @@ export async function sweep(by: Sweeper, current?: string): Promise<void> {
 		context.logger.warn(
 			`Content Publishing: the webhooks of event waits could not be read: ${safeMessage(error, resume)}`,
 		);
-		return undefined;
 	});
 	if (listed === undefined) {
 		for (const [sealed, due] of swept) planRetry(by, sealed, due);
@@ -289,13 +270,12 @@ export async function sweep(by: Sweeper, current?: string): Promise<void> {
 	if (!complete) for (const [sealed, due] of swept) planRetry(by, sealed, due);
 }
 
-/** A wait's registration, by its id where known, and its sealed state (unique: it holds the nonce). */
 type Target = { sealed: string; until: number; id?: string };
 
 /**
- * Removes the wait's registration by its id, else by its sealed state, each request sent once more
- * a second later where the service fails it (CLEAN_UP); where that fails too, a sweep is planned and
- * false returned.
+ * Removes the wait's registration by its id where known, else by its sealed state (unique: it holds
+ * the nonce), each request sent once more a second later where the service fails it (CLEAN_UP);
+ * where that fails too, a sweep is planned and false returned.
  */
 export async function removeRegistration(by: Sweeper, target: Target): Promise<boolean> {
 	const { context, profile, resume, credential } = by;

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { jobInDelivery, readDelivery, readJob } from '../../shared/executor/answers';
-import { verifyDelivery } from '../../shared/executor/signatures';
+import { deliveryOf, verifyDelivery } from '../../shared/executor/signatures';
 import { nonEmptyText } from '../../shared/profile/pointer';
 import type { Profile } from '../../shared/profile/types';
 import { isNotFound } from '../../shared/secrets';
@@ -58,10 +58,9 @@ const UNREADABLE = {
 	error: 'The jobs could not be read; the execution goes on waiting. Send again.',
 };
 
-type WaitedJob = { itemIndex: number; jobId: string };
 type ReadOptions = { toTheEnd?: boolean; start?: number; budget?: { tokens: number } };
 
-export function jobsOf(state: WaitState): WaitedJob[] {
+function jobsOf(state: WaitState) {
 	return state.j.flatMap((jobId, itemIndex) => (jobId === null ? [] : [{ itemIndex, jobId }]));
 }
 
@@ -74,10 +73,10 @@ export function jobsOf(state: WaitState): WaitedJob[] {
 export async function readWaitedJobs(
 	context: WaitContext,
 	profile: Profile,
-	jobs: WaitedJob[],
-	maxWaitSeconds: number,
+	state: WaitState,
 	{ toTheEnd = false, start = 0, budget }: ReadOptions = {},
 ): Promise<{ outputs: Map<number, IDataObject | Error>; pendingAt?: number }> {
+	const jobs = jobsOf(state);
 	const outputs = new Map<number, IDataObject | Error>();
 	let pendingAt: number | undefined;
 	for (let step = 0; step < jobs.length; step++) {
@@ -103,10 +102,7 @@ export async function readWaitedJobs(
 			outputs.set(itemIndex, ended);
 			continue;
 		}
-		outputs.set(
-			itemIndex,
-			jobTimeoutError(context, jobId, maxWaitSeconds, statusText(view), itemIndex),
-		);
+		outputs.set(itemIndex, jobTimeoutError(context, jobId, state.w, statusText(view), itemIndex));
 		pendingAt ??= position;
 		if (!toTheEnd) break;
 	}
@@ -157,11 +153,7 @@ function unsignedReadsOf(wait: string): UnsignedReads {
  * A call without a valid signature and without a read left: 429 with Retry-After, and one call of the
  * node's own once a read is allowed, so an event held back is not lost (nothing in a call is believed).
  */
-function holdBack(
-	context: IWebhookFunctions,
-	reads: UnsignedReads,
-	query: IDataObject,
-): IWebhookResponseData {
+function holdBack(context: IWebhookFunctions, reads: UnsignedReads, query: IDataObject) {
 	const waitMs = Math.ceil((1 - reads.tokens) * READ_REFILL_MS);
 	const address = resumeAddress(context);
 	if (reads.owedAt <= Date.now() && address !== undefined) {
@@ -178,11 +170,7 @@ function holdBack(
 	});
 }
 
-function answer(
-	context: IWebhookFunctions,
-	status: number,
-	body: IDataObject,
-): IWebhookResponseData {
+function answer(context: IWebhookFunctions, status: number, body: IDataObject) {
 	const response = context.getResponseObject();
 	if (!response.headersSent) response.status(status).json(body);
 	return { noWebhookResponse: true };
@@ -265,17 +253,10 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 				? derivedSecret(profile, key, scope)
 				: unseal(key, scope, nonEmptyText(query[SECRET_PARAM]) ?? '');
 		if (secret !== undefined) {
-			const request = context.getRequestObject();
-			const headers = context.getHeaderData() as Record<string, string | string[] | undefined>;
-			const rawBody = Buffer.isBuffer(request.rawBody)
-				? request.rawBody
-				: Buffer.from(JSON.stringify(context.getBodyData()));
+			const { headers, body, rawBody } = deliveryOf(context);
 			if (verifyDelivery(headers, rawBody, secret, profile.webhooks.signature).valid) {
 				signed = true;
-				const delivery = readDelivery(profile.webhooks.delivery, {
-					body: context.getBodyData(),
-					headers,
-				});
+				const delivery = readDelivery(profile.webhooks.delivery, { body, headers });
 				const job = jobInDelivery(profile.jobs, profile.webhooks.delivery, delivery.data);
 				const position = job === undefined ? -1 : jobs.findIndex(({ jobId }) => jobId === job.id);
 				if (job !== undefined && position < 0)
@@ -288,19 +269,16 @@ async function handleCall(context: IWebhookFunctions): Promise<IWebhookResponseD
 		const unsigned = signed ? undefined : unsignedReadsOf(wait);
 		if (unsigned !== undefined && unsigned.tokens < 1) return holdBack(context, unsigned, query);
 		const late = Date.now() >= state.d * 1000;
-		let read: Awaited<ReturnType<typeof readWaitedJobs>>;
-		try {
-			read = await readWaitedJobs(context, profile, jobs, state.w, {
-				toTheEnd: late,
-				start: unsigned?.start ?? start,
-				budget: unsigned,
-			});
-		} catch (error) {
+		const read = await readWaitedJobs(context, profile, state, {
+			toTheEnd: late,
+			start: unsigned?.start ?? start,
+			budget: unsigned,
+		}).catch((error: unknown) => {
 			context.logger.debug(
 				`Content Publishing: a job of the wait could not be read: ${(error as Error).message}`,
 			);
-			return answer(context, 503, UNREADABLE);
-		}
+		});
+		if (read === undefined) return answer(context, 503, UNREADABLE);
 		if (unsigned !== undefined) unsigned.start = read.pendingAt ?? 0;
 		if (read.pendingAt !== undefined && !late)
 			return answer(context, 200, { received: true, waiting: true });

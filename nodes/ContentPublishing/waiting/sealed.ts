@@ -18,7 +18,6 @@ export const RUN_MAC_PARAM = 'cp_run';
 export const SECRET_PARAM = 'cp_key';
 export const PROBE_PARAM = 'cp_probe';
 
-/** A run of the node, or a call of its resume address. */
 export type WaitContext = IExecuteFunctions | IWebhookFunctions;
 
 export interface WaitState {
@@ -44,9 +43,7 @@ function hmac(key: Buffer | string, data: string): Buffer {
 }
 
 /** The key that seals a wait's state (only this credential writes a state it believes), and the credential as sweeps know it. */
-export async function credentialOf(
-	context: RequestContext,
-): Promise<{ key: Buffer; credential: string }> {
+export async function credentialOf(context: RequestContext) {
 	const { apiKey, baseUrl } = await readCredentials.call(context);
 	const key = hmac(apiKey, 'n8n-nodes-content-publishing event wait v1');
 	return { key, credential: hmac(key, `sweep\n${baseUrl}`).toString('base64url') };
@@ -167,12 +164,9 @@ export function safeMessage(error: unknown, resume: URL, ...addresses: URL[]): s
 /** `$execution.resumeUrl` with this node's id: where n8n serves the node's webhook while the execution waits. */
 export function resumeAddress(context: WaitContext): URL | undefined {
 	const executionId = context.getExecutionId();
-	let resume: URL;
-	try {
-		resume = new URL(String(context.evaluateExpression('{{ $execution.resumeUrl }}', 0)));
-	} catch {
-		return undefined;
-	}
+	const address = String(context.evaluateExpression('{{ $execution.resumeUrl }}', 0));
+	if (!URL.canParse(address)) return undefined;
+	const resume = new URL(address);
 	if (!executionId || !resume.pathname.endsWith(`/${executionId}`)) return undefined;
 	// From n8n 2.14 the address carries its token as a query parameter: the node's id goes in the path.
 	resume.pathname = `${resume.pathname}/${encodeURIComponent(context.getNode().id)}`;

@@ -1,18 +1,9 @@
 import { createHmac, timingSafeEqual } from 'crypto';
+import type { IWebhookFunctions } from 'n8n-workflow';
 
 import type { Headers } from '../http-values';
 import { own } from '../profile/pointer';
 import type { SignatureScheme } from '../profile/types';
-
-/**
- * Checking a signed delivery against its scheme (the profile's `webhooks.signature`): an HMAC of
- * the delivery's parts, compared in constant time, with a signed timestamp inside the replay
- * window. Schemes differ in where the signatures are and how they are written: Standard Webhooks
- * and Svix (`v1,<base64>` over `<id>.<timestamp>.<body>`, keyed with the base64 after `whsec_`),
- * Stripe (`t=<seconds>,v1=<hex>` over `<t>.<body>`), GitHub (`sha256=<hex>` over the body), Slack
- * (`v0=<hex>` over `v0:<timestamp>:<body>`), Shopify (base64 over the body) and the built-in one
- * (`sha256=<hex>` over `<timestamp>.<body>`).
- */
 
 /** How far a delivery's timestamp may be from n8n's clock before it counts as a replay. */
 export const TOLERANCE_SECONDS = 300;
@@ -23,8 +14,6 @@ const MAX_SIGNATURES = 10;
 // No form a service posts has more parameters than this; one with more is not checked.
 const MAX_FORM_PARAMETERS = 1000;
 
-type SignatureCheck = { valid: true } | { valid: false; reason: string };
-
 function headerText(headers: Headers, name: string | undefined): string {
 	if (name === undefined) return '';
 	const value = own(headers, name.toLowerCase()) as string | string[] | undefined;
@@ -32,10 +21,7 @@ function headerText(headers: Headers, name: string | undefined): string {
 }
 
 /** The signatures a delivery carries, and the timestamp inside them where the scheme puts one there. */
-function readSignatures(
-	headers: Headers,
-	scheme: SignatureScheme,
-): { signatures: string[]; timestamp?: string } {
+function readSignatures(headers: Headers, scheme: SignatureScheme) {
 	const value = headerText(headers, scheme.header);
 	switch (scheme.format) {
 		case 'stripe': {
@@ -70,19 +56,22 @@ function readSignatures(
 	}
 }
 
-function decode(signature: string, encoding: SignatureScheme['encoding']): Buffer {
-	const written = encoding === 'hex' ? /^(?:[0-9a-f]{2})+$/i : /^[A-Za-z0-9+/_-]+={0,2}$/;
-	return written.test(signature) ? Buffer.from(signature, encoding) : Buffer.alloc(0);
-}
-
 /** The HMAC key a secret stands for: its text, or the bytes after `whsec_` (Standard Webhooks). */
-export function signingKey(
-	secret: string,
-	scheme: Pick<SignatureScheme, 'secretEncoding'>,
-): Buffer {
+export function signingKey(secret: string, scheme: Pick<SignatureScheme, 'secretEncoding'>) {
 	return scheme.secretEncoding === 'whsec'
 		? Buffer.from(secret.replace(/^whsec_/, ''), 'base64')
 		: Buffer.from(secret, 'utf8');
+}
+
+/** A delivery's headers and body, with the body's bytes as sent where n8n kept them. */
+export function deliveryOf(context: IWebhookFunctions) {
+	const { rawBody } = context.getRequestObject();
+	const body = context.getBodyData();
+	return {
+		headers: context.getHeaderData() as Headers,
+		body,
+		rawBody: Buffer.isBuffer(rawBody) ? rawBody : Buffer.from(JSON.stringify(body)),
+	};
 }
 
 /**
@@ -99,20 +88,22 @@ function formText(headers: Headers, rawBody: Buffer): string | undefined {
 }
 
 /**
- * Checks a delivery's signatures against the webhook's key in constant time, and refuses
- * timestamps outside the tolerance, so a captured delivery cannot be replayed later. `url`: the
- * address the delivery was sent to, where the scheme signs it.
+ * Checks a delivery against its scheme (the profile's `webhooks.signature`): an HMAC of its parts,
+ * compared in constant time, with a signed timestamp inside the replay window, so a captured delivery
+ * cannot be replayed later. `url`: the address the delivery was sent to, where the scheme signs it.
+ * Schemes differ in where the signatures are and how they are written: Standard Webhooks and Svix
+ * (`v1,<base64>` over `<id>.<timestamp>.<body>`, keyed with the base64 after `whsec_`), Stripe
+ * (`t=<seconds>,v1=<hex>` over `<t>.<body>`), GitHub (`sha256=<hex>` over the body), Slack
+ * (`v0=<hex>` over `v0:<timestamp>:<body>`), Shopify (base64 over the body) and the built-in one
+ * (`sha256=<hex>` over `<timestamp>.<body>`).
  */
 export function verifyDelivery(
 	headers: Headers,
 	rawBody: Buffer,
 	secret: string,
 	scheme: SignatureScheme,
-	{
-		url = '',
-		nowSeconds = Math.floor(Date.now() / 1000),
-	}: { url?: string; nowSeconds?: number } = {},
-): SignatureCheck {
+	{ url = '' }: { url?: string } = {},
+): { valid: true } | { valid: false; reason: string } {
 	if (secret === '')
 		return { valid: false, reason: 'no signing secret is stored for this trigger' };
 	const form = scheme.signed.includes('form') ? formText(headers, rawBody) : '';
@@ -131,7 +122,7 @@ export function verifyDelivery(
 	if (timestamp) {
 		// Seconds, or milliseconds where a service writes those.
 		const seconds = Math.floor(Number(timestamp) / (timestamp.length > 11 ? 1000 : 1));
-		const late = Math.abs(nowSeconds - seconds) > TOLERANCE_SECONDS;
+		const late = Math.abs(Math.floor(Date.now() / 1000) - seconds) > TOLERANCE_SECONDS;
 		if (!/^\d{1,13}$/.test(timestamp) || late)
 			return { valid: false, reason: 'timestamp outside the accepted window' };
 	}
@@ -143,8 +134,11 @@ export function verifyDelivery(
 		else hmac.update({ id, timestamp, url, form }[part]);
 	});
 	const expected = hmac.digest();
+	const written = scheme.encoding === 'hex' ? /^(?:[0-9a-f]{2})+$/i : /^[A-Za-z0-9+/_-]+={0,2}$/;
 	const matches = signatures.some((signature) => {
-		const given = decode(signature, scheme.encoding);
+		const given = written.test(signature)
+			? Buffer.from(signature, scheme.encoding)
+			: Buffer.alloc(0);
 		return given.length === expected.length && timingSafeEqual(given, expected);
 	});
 	return matches ? { valid: true } : { valid: false, reason: 'signature does not match' };
