@@ -164,9 +164,12 @@ export function safeMessage(error: unknown, resume: URL, ...addresses: URL[]): s
 /** `$execution.resumeUrl` with this node's id: where n8n serves the node's webhook while the execution waits. */
 export function resumeAddress(context: WaitContext): URL | undefined {
 	const executionId = context.getExecutionId();
-	const address = String(context.evaluateExpression('{{ $execution.resumeUrl }}', 0));
-	if (!URL.canParse(address)) return undefined;
-	const resume = new URL(address);
+	let resume: URL;
+	try {
+		resume = new URL(String(context.evaluateExpression('{{ $execution.resumeUrl }}', 0)));
+	} catch {
+		return undefined;
+	}
 	if (!executionId || !resume.pathname.endsWith(`/${executionId}`)) return undefined;
 	// From n8n 2.14 the address carries its token as a query parameter: the node's id goes in the path.
 	resume.pathname = `${resume.pathname}/${encodeURIComponent(context.getNode().id)}`;
