@@ -52,11 +52,11 @@ type Container =
 	| { kind: 'object'; value: Record<string, unknown>; key?: string; members: number }
 	| { kind: 'array'; value: unknown[] };
 
+const count = (value: number) => value.toLocaleString('en-US');
+
 function tooMany(kind: 'object' | 'array', most: number): JsonLimitError {
 	const entries = kind === 'object' ? 'members' : 'items';
-	return new JsonLimitError(
-		`it has an ${kind} of more than ${most.toLocaleString('en-US')} ${entries}`,
-	);
+	return new JsonLimitError(`it has an ${kind} of more than ${count(most)} ${entries}`);
 }
 
 /** Checks the nesting and the objects' sizes of a short text parsed directly, after the fact, cheaply. */
@@ -79,9 +79,7 @@ function checkShape(
 
 export async function parseJson(text: string, limits: JsonLimits): Promise<unknown> {
 	if (text.length > limits.maxLength)
-		throw new JsonLimitError(
-			`it is longer than ${limits.maxLength.toLocaleString('en-US')} characters`,
-		);
+		throw new JsonLimitError(`it is longer than ${count(limits.maxLength)} characters`);
 	if (text.length <= DIRECT_PARSE_LENGTH) {
 		const value = JSON.parse(text) as unknown;
 		checkShape(value, limits);
@@ -115,17 +113,15 @@ async function parseInSlices(
 			/[ \t\n\r]/.test(text.charAt(WHITESPACE.lastIndex))
 		)
 			throw new JsonLimitError(
-				`it has more than ${MAX_WHITESPACE.toLocaleString('en-US')} whitespace characters in a row`,
+				`it has more than ${count(MAX_WHITESPACE)} whitespace characters in a row`,
 			);
 		index = WHITESPACE.lastIndex;
 	};
-	/** Steps over `char` and the whitespace after it; anything else is a syntax error. */
 	const step = (char: string, what: string) => {
 		if (text[index] !== char) fail(what);
 		index++;
 		skipWhitespace();
 	};
-	/** Lets n8n run once this slice has taken its time. */
 	const pause = async () => {
 		if (performance.now() - sliceStart < TURN_MS) return;
 		await sleep(0);
@@ -207,7 +203,7 @@ async function parseInSlices(
 	};
 	const readValue = (): void | Promise<void> => {
 		if (++values > maxValues)
-			throw new JsonLimitError(`it holds more than ${maxValues.toLocaleString('en-US')} values`);
+			throw new JsonLimitError(`it holds more than ${count(maxValues)} values`);
 		const char = text[index];
 		if (char === '{' || char === '[') {
 			if (stack.length >= maxDepth)
@@ -230,9 +226,7 @@ async function parseInSlices(
 		NUMBER.lastIndex = index;
 		const match = NUMBER.exec(text) ?? fail('Unexpected token');
 		if (/\d/.test(text.charAt(NUMBER.lastIndex)) && match[0].length >= MAX_NUMBER_DIGITS)
-			throw new JsonLimitError(
-				`it has a number of more than ${MAX_NUMBER_DIGITS.toLocaleString('en-US')} digits`,
-			);
+			throw new JsonLimitError(`it has a number of more than ${count(MAX_NUMBER_DIGITS)} digits`);
 		index = NUMBER.lastIndex;
 		attach(Number(match[0]));
 	};

@@ -15,18 +15,13 @@ const PLAIN_PATH = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@{}%/]*$/;
 const BARE_PERCENT = /%(?![0-9A-Fa-f]{2})/;
 
 /** A text decoded as often as a server might (`%252e` is `.` to one that decodes twice). */
-function decodedFully(text: string): string {
-	let decoded = text;
-	for (let round = 0; round < 4; round++) {
-		try {
-			const next = decodeURIComponent(decoded);
-			if (next === decoded) break;
-			decoded = next;
-		} catch {
-			break;
-		}
+function decodedFully(text: string, rounds = 4): string {
+	try {
+		const next = decodeURIComponent(text);
+		return next === text || rounds === 1 ? next : decodedFully(next, rounds - 1);
+	} catch {
+		return text;
 	}
-	return decoded;
 }
 
 /**

@@ -50,8 +50,8 @@ const job: AnswerReading = {
 const deleted: AnswerReading = { from };
 
 const POST = inBody('content', 'title', 'status', 'scheduledAt', 'pageId', 'tags', 'mediaUrls');
-const GENERATION = inBody('prompt', 'sourceText', 'sourcePostId', 'tone', 'language', 'pageId');
-const PUBLICATION = inBody('postId', 'content', 'pageId', 'scheduledAt');
+const GENERATION = ['prompt', 'sourceText', 'sourcePostId', 'tone', 'language', 'pageId'];
+const PUBLICATION = ['postId', 'content', 'pageId', 'scheduledAt'];
 const WEBHOOK = inBody('url', 'events', 'description', 'active', 'secret');
 
 const operation = (
@@ -67,6 +67,9 @@ const operation = (
 	fields,
 	answer,
 });
+// A generation or a publication: a POST that starts a job.
+const starts = (path: string, ...fields: string[]) =>
+	operation('POST', path, job, inBody(...fields));
 
 // Status words a job may report, by what each means.
 const STATES: Record<JobState, string[]> = {
@@ -93,24 +96,12 @@ export const BUILT_IN_PROFILE: Profile = {
 			job,
 			inBody('transcript', 'title', 'length', 'tone', 'language', 'pageId'),
 		),
-		generateLinkedin: operation('POST', '/v1/generate/linkedin', job, GENERATION),
-		generateTwitter: operation('POST', '/v1/generate/twitter', job, {
-			...GENERATION,
-			...inBody('threadLength'),
-		}),
-		generateCarousel: operation('POST', '/v1/generate/carousel', job, {
-			...GENERATION,
-			...inBody('slideCount'),
-		}),
-		generateVideo: operation('POST', '/v1/generate/video', job, {
-			...GENERATION,
-			...inBody('durationSeconds', 'aspectRatio'),
-		}),
-		publishLinkedin: operation('POST', '/v1/publish/linkedin', job, PUBLICATION),
-		publishTwitter: operation('POST', '/v1/publish/twitter', job, {
-			...PUBLICATION,
-			...inBody('thread'),
-		}),
+		generateLinkedin: starts('/v1/generate/linkedin', ...GENERATION),
+		generateTwitter: starts('/v1/generate/twitter', ...GENERATION, 'threadLength'),
+		generateCarousel: starts('/v1/generate/carousel', ...GENERATION, 'slideCount'),
+		generateVideo: starts('/v1/generate/video', ...GENERATION, 'durationSeconds', 'aspectRatio'),
+		publishLinkedin: starts('/v1/publish/linkedin', ...PUBLICATION),
+		publishTwitter: starts('/v1/publish/twitter', ...PUBLICATION, 'thread'),
 		getJob: operation('GET', '/v1/jobs/{id}', {
 			resource: ['/body'],
 			jobs: [{ job: '/body' }],

@@ -267,8 +267,8 @@ export function applyOverrides(
 				['operations', name, 'method'],
 				`must be ${methods.join(' or ')}, a method ${OPERATIONS[name].title} may use`,
 			);
+		unstate(merged.operations[name], name, changed);
 	}
-	for (const name of OPERATION_NAMES) unstate(merged.operations[name], name, changed);
 	const weakness = webhookWeakness(merged.webhooks);
 	if (weakness !== undefined) throw problem(['webhooks', ...weakness.path], weakness.rule);
 	// A required part the overrides now send (a constant, a parameter's place) is followed, and so
@@ -289,23 +289,15 @@ export function applyOverrides(
  */
 function unstate(operation: OperationProfile, name: OperationName, changed: string[]): void {
 	const { stated, idAt, constants = {}, precondition } = operation;
-	const preconditionAt = precondition && pointerOf(['headers', precondition.header]);
-	const conditionChanged = changed.some((pointer) =>
-		pointer.startsWith(pointerOf(['operations', name, 'precondition'])),
-	);
-	if (
-		stated === undefined ||
-		!changed.some((pointer) => pointer.startsWith(`/operations/${name}/`))
-	)
-		return;
+	const at = (...part: string[]) => pointerOf(['operations', name, ...part]);
+	if (stated === undefined || !changed.some((pointer) => pointer.startsWith(at('')))) return;
 	operation.stated = Object.fromEntries(
 		Object.entries(stated).filter(([place]) =>
 			place === idAt
-				? !changed.includes(pointerOf(['operations', name, 'idAt']))
-				: place === preconditionAt
-					? !conditionChanged
-					: own(constants, place) !== undefined &&
-						!changed.includes(pointerOf(['operations', name, 'constants', place])),
+				? !changed.includes(at('idAt'))
+				: precondition && place === pointerOf(['headers', precondition.header])
+					? !changed.some((pointer) => pointer.startsWith(at('precondition')))
+					: own(constants, place) !== undefined && !changed.includes(at('constants', place)),
 		),
 	);
 }
@@ -343,21 +335,21 @@ function withEvery(profile: Profile, overrides: Record<string, unknown>): Record
 				['operations', EVERY, key],
 				`is not shared by every operation; shared: ${SHARED.join(', ')}`,
 			);
+	const { fields, constants: sent, ...rest } = every;
+	// Headers only: a body member or a query parameter belongs to the operations that take it.
+	const other = Object.keys(isRecord(sent) ? sent : {}).find(
+		(place) => !place.startsWith('/headers/'),
+	);
+	if (other !== undefined)
+		throw problem(
+			['operations', EVERY, 'constants', other],
+			'must be a header ("/headers/…"): under "*" only headers are sent by every operation',
+		);
 	const spread: Record<string, unknown> = {};
 	for (const name of OPERATION_NAMES) {
 		const operation = profile.operations[name];
-		const { fields, constants: sent, ...rest } = every;
 		const shared = present(rest, operation) as Record<string, unknown>;
-		// Headers only: a body member or a query parameter belongs to the operations that take it.
-		if (isRecord(sent)) {
-			const other = Object.keys(sent).find((place) => !place.startsWith('/headers/'));
-			if (other !== undefined)
-				throw problem(
-					['operations', EVERY, 'constants', other],
-					'must be a header ("/headers/…"): under "*" only headers are sent by every operation',
-				);
-			shared.constants = sent;
-		}
+		if (isRecord(sent)) shared.constants = sent;
 		if (isRecord(fields))
 			shared.fields = Object.fromEntries(
 				Object.entries(fields).filter(

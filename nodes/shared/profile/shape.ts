@@ -4,15 +4,13 @@ import { isRecord, own, pointerOf } from './pointer';
 /**
  * The shape of a service profile (docs/service.md), written once: the checks Profile Overrides
  * pass (an error names the JSON path and what is allowed there), from which types.ts derives the
- * profile's TypeScript types. In a request, a `-` segment stands for each entry of a list
- * (`/body/tweets/-/text` sends `["a"]` as `[{"text": "a"}]`). `from` says where a decision came
- * from: a JSON Pointer into the service's document (`#/paths/...`), or `built-in`. Beside an
- * object's parts are the words Service → Describe says of them (`said`).
+ * profile's TypeScript types. `from` says where a decision came from: a JSON Pointer into the
+ * service's document (`#/paths/...`), or `built-in`. Beside an object's parts are the words
+ * Service → Describe says of them (`said`).
  */
 
 // No text of a profile may be longer: Profile Overrides check each one, and the reader keeps to it.
 export const MAX_PROFILE_TEXT = 256;
-/** A text the reader writes into a profile, cut to the bound with `…`. */
 export const capped = (text: string) =>
 	text.length > MAX_PROFILE_TEXT ? `${text.slice(0, MAX_PROFILE_TEXT - 1)}…` : text;
 const MAX_LIST = 64;
@@ -138,7 +136,6 @@ const list = <S extends Shape>(entry: S): Check<Array<Infer<S>>> =>
 	);
 const record = <S extends Shape>(entry: S): Check<Record<string, Infer<S>>> =>
 	each(isRecord, 'an object', entry);
-/** The same shape under each of `keys`. */
 const keyed = <K extends string, S extends Shape>(keys: readonly K[], shape: S) =>
 	Object.fromEntries(keys.map((key) => [key, shape])) as { [key in K]: S };
 
@@ -254,7 +251,8 @@ const location = text(
 	'a location in the answer such as "/body/data" or "/headers/link"',
 );
 const locations = Object.assign(list(location), { single: true as const });
-// Where a request's values go: its body (objects below it, `-` for each entry of a list), or one query parameter.
+// Where a request's values go: its body (objects below it, `-` for each entry of a list:
+// `/body/tweets/-/text` sends `["a"]` as `[{"text": "a"}]`), or one query parameter.
 const requestLocation = text(
 	/^(\/body(\/[^/]+)+|\/query\/[^/]+)$/,
 	'a place in the request such as "/body/input/text", "/body/tweets/-/text" or "/query/page_id"',
@@ -281,15 +279,11 @@ const reference = either(
 	{ id: pointer },
 	{ address: location },
 );
+const REFERENCES = { job: 'the job', id: 'its id', address: 'its address' };
 const references = (jobs: Array<Infer<typeof reference>>) =>
 	jobs
-		.map((one) =>
-			'job' in one
-				? `the job at ${one.job || 'the data'}`
-				: 'id' in one
-					? `its id at ${one.id || 'the data'}`
-					: `its address at ${one.address || 'the data'}`,
-		)
+		.flatMap((one) => Object.entries(one))
+		.map(([by, at]) => `${REFERENCES[by as keyof typeof REFERENCES]} at ${at || 'the data'}`)
 		.join(', or ');
 
 /**
@@ -661,7 +655,6 @@ export const PROFILE = said({
 		},
 		from: text(),
 	})({
-		// The events the service lists, then what each of the node's is among them.
 		meanings: (meanings, { events }) => [
 			`Events: ${events === undefined ? 'the service lists none (chosen events are sent as named)' : events.join(', ') || 'none'}`,
 			...Object.entries(meanings).map(
