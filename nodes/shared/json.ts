@@ -164,11 +164,6 @@ async function parseInSlices(
 		index = at + 1;
 		return value;
 	};
-	/** Whether the text between two places has a raw control character, which JSON forbids in strings. */
-	const hasControl = (from: number, to: number) => {
-		for (let at = from; at < to; at++) if (text.charCodeAt(at) < 0x20) return true;
-		return false;
-	};
 	/** A string's value; one longer than a piece comes as a promise. */
 	const readString = (): string | Promise<string> => {
 		const start = index + 1;
@@ -176,7 +171,9 @@ async function parseInSlices(
 		const head = text.slice(start, start + STRING_PIECE);
 		const end = head.indexOf('"');
 		if (end !== -1 && !head.slice(0, end).includes('\\')) {
-			if (hasControl(start, start + end)) fail('Control character in string');
+			// JSON forbids raw control characters in strings.
+			for (let at = start; at < start + end; at++)
+				if (text.charCodeAt(at) < 0x20) fail('Control character in string');
 			index = start + end + 1;
 			return end < MIN_SHARED_LENGTH ? head.slice(0, end) : decode(start, start + end);
 		}

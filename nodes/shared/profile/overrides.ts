@@ -26,28 +26,6 @@ import type { OperationName, OperationProfile, Profile } from './types';
 const MAX_OVERRIDES_LENGTH = 64 * 1024;
 const MAX_DEPTH = 12;
 
-/** Places given as their location alone, or null. */
-function expandShorthands(operations: unknown): void {
-	for (const operation of isRecord(operations) ? Object.values(operations) : []) {
-		const fields = own(operation, 'fields');
-		if (!isRecord(fields)) continue;
-		for (const [field, place] of Object.entries(fields)) {
-			fields[field] =
-				place === null
-					? {
-							to: null,
-							why: "The credential's Profile Overrides give it no place.",
-							from: OVERRIDES,
-						}
-					: typeof place === 'string'
-						? { to: place, from: OVERRIDES }
-						: isRecord(place)
-							? { from: OVERRIDES, ...place }
-							: place;
-		}
-	}
-}
-
 const OVERRIDES = "the credential's Profile Overrides";
 /** What Describe's profile says of its reading, not how to send: taken and left as read, so that it can be copied whole. */
 const DESCRIBED_ONLY = ['source', 'notFollowed', 'overridden'];
@@ -93,8 +71,7 @@ export function parseOverrides(raw: unknown): Record<string, unknown> | undefine
 	for (const [key, operation] of Object.entries(
 		isRecord(overrides.operations) ? overrides.operations : {},
 	))
-		checkFieldNames(key, own(operation, 'fields'));
-	expandShorthands(overrides.operations);
+		readFields(key, own(operation, 'fields'));
 	return overrides;
 }
 
@@ -127,9 +104,10 @@ function sentParameters(operation: string): string[] {
 
 /**
  * A field of an operation is one of the node's parameters it sends, and a spelling is of one of
- * its values where it takes listed ones: a misspelt one would be ignored.
+ * its values where it takes listed ones: a misspelt one would be ignored. A place given as its
+ * location alone, or null, is made whole.
  */
-function checkFieldNames(operation: string, fields: unknown): void {
+function readFields(operation: string, fields: unknown): void {
 	if (!isRecord(fields)) return;
 	const known = sentParameters(operation);
 	const unknown = Object.keys(fields).find((field) => !known.includes(field));
@@ -151,6 +129,14 @@ function checkFieldNames(operation: string, fields: unknown): void {
 				['operations', operation, 'fields', field, 'values', value],
 				`is not a value of "${field}"; known: ${listed.join(', ')}`,
 			);
+		fields[field] =
+			place === null
+				? { to: null, why: "The credential's Profile Overrides give it no place.", from: OVERRIDES }
+				: typeof place === 'string'
+					? { to: place, from: OVERRIDES }
+					: isRecord(place)
+						? { from: OVERRIDES, ...place }
+						: place;
 	}
 }
 
@@ -202,7 +188,6 @@ export function withRemovals(
 	return copy;
 }
 
-/** The credential's overrides, parsed and checked over `base`, or what is wrong with them. */
 export function checkOverrides(
 	raw: unknown,
 	base: Profile,
@@ -316,7 +301,6 @@ function present(change: unknown, target: unknown): unknown {
 	);
 }
 
-/** The root (`body`, `query`) of a place. */
 const rootOf = (place: unknown) =>
 	isRecord(place) && typeof place.to === 'string' ? place.to.split('/')[1] : undefined;
 

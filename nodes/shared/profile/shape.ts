@@ -11,8 +11,8 @@ import { isRecord, own, pointerOf } from './pointer';
 
 // No text of a profile may be longer: Profile Overrides check each one, and the reader keeps to it.
 export const MAX_PROFILE_TEXT = 256;
-export const capped = (text: string) =>
-	text.length > MAX_PROFILE_TEXT ? `${text.slice(0, MAX_PROFILE_TEXT - 1)}…` : text;
+export const capped = (text: string, max = MAX_PROFILE_TEXT) =>
+	text.length > max ? `${text.slice(0, max - 1)}…` : text;
 const MAX_LIST = 64;
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -242,10 +242,8 @@ function checkOf(shape: Shape): Test {
 // Members of a condition on a delivery, or beside a parameter's value: real ones have one to three.
 const MAX_PAIRS = 8;
 
-/** A JSON Pointer into an object the node holds (a job, a registration): `/status`; `""` is the object. */
 const pointer = text(/^(\/[^/]*)*$/, 'a JSON Pointer such as "/status" ("" for the object itself)');
 const pointers = Object.assign(list(pointer), { single: true as const });
-/** Where an answer's values are: its body, or one of its headers (lower case). */
 const location = text(
 	/^(\/body(\/[^/]*)*|\/headers\/[a-z0-9-]+)$/,
 	'a location in the answer such as "/body/data" or "/headers/link"',
@@ -463,7 +461,6 @@ const operation = said({
 	/** Below the Base URL; `{id}` stands for the URL-encoded id of the resource. */
 	path: apiPath,
 	from: text(),
-	/** The media type a body is sent as: JSON, a `+json` type, or a form. */
 	'mediaType?': text(
 		/^application\/(json|x-www-form-urlencoded|[\w.-]+\+json)$/i,
 		'application/json, a +json type such as application/vnd.api+json, or application/x-www-form-urlencoded',
