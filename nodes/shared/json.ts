@@ -59,11 +59,12 @@ function tooMany(kind: 'object' | 'array', most: number): JsonLimitError {
 	return new JsonLimitError(`it has an ${kind} of more than ${count(most)} ${entries}`);
 }
 
-/** Checks the nesting and the objects' sizes of a short text parsed directly, after the fact, cheaply. */
-function checkShape(
-	value: unknown,
+/** A short text parsed directly, its nesting and its objects' sizes checked after the fact, cheaply. */
+function parseDirectly(
+	text: string,
 	{ maxDepth, maxMembers = Infinity, maxItems = Infinity }: JsonLimits,
-): void {
+): unknown {
+	const value = JSON.parse(text) as unknown;
 	const stack: Array<[unknown, number]> = [[value, 1]];
 	while (stack.length > 0) {
 		const [current, depth] = stack.pop() as [unknown, number];
@@ -75,17 +76,15 @@ function checkShape(
 			throw tooMany('object', maxMembers);
 		for (const child of children) stack.push([child, depth + 1]);
 	}
+	return value;
 }
 
 export async function parseJson(text: string, limits: JsonLimits): Promise<unknown> {
 	if (text.length > limits.maxLength)
 		throw new JsonLimitError(`it is longer than ${count(limits.maxLength)} characters`);
-	if (text.length <= DIRECT_PARSE_LENGTH) {
-		const value = JSON.parse(text) as unknown;
-		checkShape(value, limits);
-		return value;
-	}
-	return await parseInSlices(text, limits);
+	return text.length <= DIRECT_PARSE_LENGTH
+		? parseDirectly(text, limits)
+		: await parseInSlices(text, limits);
 }
 
 async function parseInSlices(
@@ -149,11 +148,9 @@ async function parseInSlices(
 	 * of escapes and JSON.parse of them is one long turn. A piece ends after a whole
 	 * escape, so it parses on its own; halves of a surrogate pair in two pieces join up again.
 	 */
-	const readPieces = async (first: string, from: number): Promise<string> => {
+	const readPieces = async (value: string, at: number): Promise<string> => {
 		// Appended, not joined: V8 links the pieces and copies them only where the string is read,
 		// so a string of megabytes costs no copy of it in one turn here.
-		let value = first;
-		let at = from;
 		while (text.charCodeAt(at) !== 34) {
 			index = at;
 			await pause();

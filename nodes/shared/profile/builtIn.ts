@@ -1,11 +1,4 @@
-import type {
-	AnswerReading,
-	JobState,
-	OperationProfile,
-	Paging,
-	Placement,
-	Profile,
-} from './types';
+import type { AnswerReading, JobState, OperationProfile, Placement, Profile } from './types';
 
 /**
  * The built-in conventions, where the spec says "not shown" and the service serves no document (a
@@ -38,7 +31,7 @@ const list: AnswerReading = {
 		cursor: 'cursor',
 		next: ['/body/next_cursor'],
 		from,
-	} satisfies Paging,
+	},
 	from,
 };
 // A job is started by an answer that is the job, holds it, or names it.

@@ -81,7 +81,6 @@ export type Shape = Check<unknown> | Parts;
 type Parts = { readonly [key: string]: Shape };
 
 type Flat<T> = { [K in keyof T]: T[K] } & {};
-/** The type of what passes a shape's check: a key ending in `?` an optional property. */
 export type Infer<S> =
 	S extends Check<infer T>
 		? T
