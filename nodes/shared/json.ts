@@ -1,5 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { sleep, type IDataObject } from 'n8n-workflow';
 
 import { setOwn } from './profile/pointer';
 
@@ -230,29 +229,25 @@ async function parseInSlices(
 	while (!done) {
 		skipWhitespace();
 		const top = stack[stack.length - 1];
-		let reading: void | Promise<void> = undefined;
-		if (top === undefined) {
-			reading = readValue();
-		} else if (text[index] === (top.kind === 'object' ? '}' : ']')) {
+		if (top !== undefined && text[index] === (top.kind === 'object' ? '}' : ']')) {
 			// A container closes: no key may be pending, and `{"a": 1,}` is not JSON.
 			if (top.kind === 'object' && top.key !== undefined) fail('Missing value');
 			index++;
 			stack.pop();
 			attach(top.value);
-		} else if (top.kind === 'object' && top.key === undefined) {
-			if (top.members > 0) step(',', 'Expected , or }');
-			if (text[index] !== '"') fail('Expected a key');
-			if (++top.members > maxMembers) throw tooMany('object', maxMembers);
-			const key = readString();
-			top.key = typeof key === 'string' ? key : await key;
-			skipWhitespace();
-			step(':', 'Expected :');
-			reading = readValue();
 		} else {
-			if (top.kind === 'array' && top.value.length > 0) step(',', 'Expected , or ]');
-			reading = readValue();
+			if (top?.kind === 'object' && top.key === undefined) {
+				if (top.members > 0) step(',', 'Expected , or }');
+				if (text[index] !== '"') fail('Expected a key');
+				if (++top.members > maxMembers) throw tooMany('object', maxMembers);
+				const key = readString();
+				top.key = typeof key === 'string' ? key : await key;
+				skipWhitespace();
+				step(':', 'Expected :');
+			} else if (top?.kind === 'array' && top.value.length > 0) step(',', 'Expected , or ]');
+			const reading = readValue();
+			if (reading !== undefined) await reading;
 		}
-		if (reading !== undefined) await reading;
 		if (values % CHECK_EVERY_VALUES === 0 || index - checkedAt > CHECK_EVERY_CHARACTERS)
 			await pause();
 	}

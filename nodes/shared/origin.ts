@@ -65,8 +65,7 @@ export function outsideBase(baseUrl: string, target: string, below: boolean): st
 	const { prefix } = base;
 	if (!url.pathname.startsWith(`${prefix}/`)) return `its path is not below ${prefix || '/'}`;
 	url.dotted ??= url.pathname.split('/').some(isDotSegment);
-	if (url.dotted) return 'its path has a "." or ".." segment';
-	return undefined;
+	return url.dotted ? 'its path has a "." or ".." segment' : undefined;
 }
 
 // Every request checks its address against the same Base URL: it is parsed once, not per request.

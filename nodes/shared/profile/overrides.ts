@@ -68,9 +68,7 @@ export function parseOverrides(raw: unknown): Record<string, unknown> | undefine
 				`is not an operation of the node; known: ${EVERY} (every operation), ${OPERATION_NAMES.join(', ')}`,
 			);
 	checkCopied(overrides, []);
-	for (const [key, operation] of Object.entries(
-		isRecord(overrides.operations) ? overrides.operations : {},
-	))
+	for (const [key, operation] of Object.entries(overrides.operations ?? {}))
 		readFields(key, own(operation, 'fields'));
 	return overrides;
 }
@@ -188,10 +186,7 @@ export function withRemovals(
 	return copy;
 }
 
-export function checkOverrides(
-	raw: unknown,
-	base: Profile,
-): { overrides?: Record<string, unknown>; problem?: OverrideError } {
+export function checkOverrides(raw: unknown, base: Profile) {
 	try {
 		const overrides = parseOverrides(raw);
 		applyOverrides(base, overrides);
