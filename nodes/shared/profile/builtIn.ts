@@ -2,9 +2,7 @@ import type { AnswerReading, JobState, OperationProfile, Placement, Profile } fr
 
 /**
  * The built-in conventions, where the spec says "not shown" and the service serves no document (a
- * document's profile falls back on them point by point): fields in snake_case, bare objects, lists
- * as `{data, next_cursor}` with `limit`/`cursor`, PATCH updates, jobs with `id`/`status`/`result`/
- * `error`, deliveries signed in `X-Content-Publishing-Signature`.
+ * document's profile falls back on them point by point).
  */
 
 const from = 'built-in';
@@ -60,11 +58,9 @@ const operation = (
 	fields,
 	answer,
 });
-// A generation or a publication: a POST that starts a job.
 const starts = (path: string, ...fields: string[]) =>
 	operation('POST', path, job, inBody(...fields));
 
-// Status words a job may report, by what each means.
 const STATES: Record<JobState, string[]> = {
 	pending: ['queued', 'pending', 'waiting', 'running', 'processing', 'in_progress', 'started'],
 	scheduled: ['scheduled'],

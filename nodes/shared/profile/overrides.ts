@@ -1,5 +1,3 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import { keepInMemory } from '../memory';
 import { BUILT_IN_PROFILE } from './builtIn';
 import { isRecord, own, pointerOf, readAt, setOwn } from './pointer';
@@ -176,11 +174,11 @@ export function withRemovals(
 	const parts = typeof shape === 'function' ? shape.parts : shape;
 	if (parts === undefined || !isRecord(profile) || !isRecord(base) || otherKind(base, profile))
 		return profile;
-	const copy = { ...profile };
+	const copy: Record<string, unknown> = { ...profile };
 	for (const [key, inner] of Object.entries(parts)) {
 		const name = key.replace(/\?$/, '');
 		if (own(profile, name) !== undefined)
-			copy[name] = withRemovals(profile[name], own(base, name), inner) as IDataObject;
+			copy[name] = withRemovals(profile[name], own(base, name), inner);
 		else if (key.endsWith('?') && own(base, name) !== undefined) copy[name] = null;
 	}
 	return copy;

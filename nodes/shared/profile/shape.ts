@@ -17,14 +17,12 @@ const MAX_LIST = 64;
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-function op<V extends string, R extends string, Q extends string = never>(
+const op = <V extends string, R extends string, Q extends string = never>(
 	verb: V,
 	resource: R,
 	title: string,
 	reads?: Q,
-) {
-	return { verb, resource, title, reads };
-}
+) => ({ verb, resource, title, reads });
 
 /**
  * What the node asks of the service: what each operation does, to what, and its title in n8n; for a
@@ -189,7 +187,6 @@ type Kinds<Tag extends string, C extends Parts, V> = {
 type Words<T> = { [K in keyof T]?: Word<Exclude<T[K], undefined>, T> };
 type Word<V = unknown, W = object> = (value: V, whole: W, path: string[]) => string | string[];
 
-/** An object's shape, then Describe's words for its parts. */
 const said =
 	<P extends Parts>(parts: P) =>
 	(words: Words<Infer<P>>): Check<Infer<P>> & { parts: P } => {
