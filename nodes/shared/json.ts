@@ -1,5 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { sleep, type IDataObject } from 'n8n-workflow';
 
 import { setOwn } from './profile/pointer';
 
@@ -52,18 +51,19 @@ type Container =
 	| { kind: 'object'; value: Record<string, unknown>; key?: string; members: number }
 	| { kind: 'array'; value: unknown[] };
 
+const count = (value: number) => value.toLocaleString('en-US');
+
 function tooMany(kind: 'object' | 'array', most: number): JsonLimitError {
 	const entries = kind === 'object' ? 'members' : 'items';
-	return new JsonLimitError(
-		`it has an ${kind} of more than ${most.toLocaleString('en-US')} ${entries}`,
-	);
+	return new JsonLimitError(`it has an ${kind} of more than ${count(most)} ${entries}`);
 }
 
-/** Checks the nesting and the objects' sizes of a short text parsed directly, after the fact, cheaply. */
-function checkShape(
-	value: unknown,
+/** A short text parsed directly, its nesting and its objects' sizes checked after the fact, cheaply. */
+function parseDirectly(
+	text: string,
 	{ maxDepth, maxMembers = Infinity, maxItems = Infinity }: JsonLimits,
-): void {
+): unknown {
+	const value = JSON.parse(text) as unknown;
 	const stack: Array<[unknown, number]> = [[value, 1]];
 	while (stack.length > 0) {
 		const [current, depth] = stack.pop() as [unknown, number];
@@ -75,19 +75,15 @@ function checkShape(
 			throw tooMany('object', maxMembers);
 		for (const child of children) stack.push([child, depth + 1]);
 	}
+	return value;
 }
 
 export async function parseJson(text: string, limits: JsonLimits): Promise<unknown> {
 	if (text.length > limits.maxLength)
-		throw new JsonLimitError(
-			`it is longer than ${limits.maxLength.toLocaleString('en-US')} characters`,
-		);
-	if (text.length <= DIRECT_PARSE_LENGTH) {
-		const value = JSON.parse(text) as unknown;
-		checkShape(value, limits);
-		return value;
-	}
-	return await parseInSlices(text, limits);
+		throw new JsonLimitError(`it is longer than ${count(limits.maxLength)} characters`);
+	return text.length <= DIRECT_PARSE_LENGTH
+		? parseDirectly(text, limits)
+		: await parseInSlices(text, limits);
 }
 
 async function parseInSlices(
@@ -115,17 +111,15 @@ async function parseInSlices(
 			/[ \t\n\r]/.test(text.charAt(WHITESPACE.lastIndex))
 		)
 			throw new JsonLimitError(
-				`it has more than ${MAX_WHITESPACE.toLocaleString('en-US')} whitespace characters in a row`,
+				`it has more than ${count(MAX_WHITESPACE)} whitespace characters in a row`,
 			);
 		index = WHITESPACE.lastIndex;
 	};
-	/** Steps over `char` and the whitespace after it; anything else is a syntax error. */
 	const step = (char: string, what: string) => {
 		if (text[index] !== char) fail(what);
 		index++;
 		skipWhitespace();
 	};
-	/** Lets n8n run once this slice has taken its time. */
 	const pause = async () => {
 		if (performance.now() - sliceStart < TURN_MS) return;
 		await sleep(0);
@@ -153,11 +147,9 @@ async function parseInSlices(
 	 * of escapes and JSON.parse of them is one long turn. A piece ends after a whole
 	 * escape, so it parses on its own; halves of a surrogate pair in two pieces join up again.
 	 */
-	const readPieces = async (first: string, from: number): Promise<string> => {
+	const readPieces = async (value: string, at: number): Promise<string> => {
 		// Appended, not joined: V8 links the pieces and copies them only where the string is read,
 		// so a string of megabytes costs no copy of it in one turn here.
-		let value = first;
-		let at = from;
 		while (text.charCodeAt(at) !== 34) {
 			index = at;
 			await pause();
@@ -168,11 +160,6 @@ async function parseInSlices(
 		index = at + 1;
 		return value;
 	};
-	/** Whether the text between two places has a raw control character, which JSON forbids in strings. */
-	const hasControl = (from: number, to: number) => {
-		for (let at = from; at < to; at++) if (text.charCodeAt(at) < 0x20) return true;
-		return false;
-	};
 	/** A string's value; one longer than a piece comes as a promise. */
 	const readString = (): string | Promise<string> => {
 		const start = index + 1;
@@ -180,7 +167,9 @@ async function parseInSlices(
 		const head = text.slice(start, start + STRING_PIECE);
 		const end = head.indexOf('"');
 		if (end !== -1 && !head.slice(0, end).includes('\\')) {
-			if (hasControl(start, start + end)) fail('Control character in string');
+			// JSON forbids raw control characters in strings.
+			for (let at = start; at < start + end; at++)
+				if (text.charCodeAt(at) < 0x20) fail('Control character in string');
 			index = start + end + 1;
 			return end < MIN_SHARED_LENGTH ? head.slice(0, end) : decode(start, start + end);
 		}
@@ -207,7 +196,7 @@ async function parseInSlices(
 	};
 	const readValue = (): void | Promise<void> => {
 		if (++values > maxValues)
-			throw new JsonLimitError(`it holds more than ${maxValues.toLocaleString('en-US')} values`);
+			throw new JsonLimitError(`it holds more than ${count(maxValues)} values`);
 		const char = text[index];
 		if (char === '{' || char === '[') {
 			if (stack.length >= maxDepth)
@@ -230,9 +219,7 @@ async function parseInSlices(
 		NUMBER.lastIndex = index;
 		const match = NUMBER.exec(text) ?? fail('Unexpected token');
 		if (/\d/.test(text.charAt(NUMBER.lastIndex)) && match[0].length >= MAX_NUMBER_DIGITS)
-			throw new JsonLimitError(
-				`it has a number of more than ${MAX_NUMBER_DIGITS.toLocaleString('en-US')} digits`,
-			);
+			throw new JsonLimitError(`it has a number of more than ${count(MAX_NUMBER_DIGITS)} digits`);
 		index = NUMBER.lastIndex;
 		attach(Number(match[0]));
 	};
@@ -242,29 +229,25 @@ async function parseInSlices(
 	while (!done) {
 		skipWhitespace();
 		const top = stack[stack.length - 1];
-		let reading: void | Promise<void> = undefined;
-		if (top === undefined) {
-			reading = readValue();
-		} else if (text[index] === (top.kind === 'object' ? '}' : ']')) {
+		if (top !== undefined && text[index] === (top.kind === 'object' ? '}' : ']')) {
 			// A container closes: no key may be pending, and `{"a": 1,}` is not JSON.
 			if (top.kind === 'object' && top.key !== undefined) fail('Missing value');
 			index++;
 			stack.pop();
 			attach(top.value);
-		} else if (top.kind === 'object' && top.key === undefined) {
-			if (top.members > 0) step(',', 'Expected , or }');
-			if (text[index] !== '"') fail('Expected a key');
-			if (++top.members > maxMembers) throw tooMany('object', maxMembers);
-			const key = readString();
-			top.key = typeof key === 'string' ? key : await key;
-			skipWhitespace();
-			step(':', 'Expected :');
-			reading = readValue();
 		} else {
-			if (top.kind === 'array' && top.value.length > 0) step(',', 'Expected , or ]');
-			reading = readValue();
+			if (top?.kind === 'object' && top.key === undefined) {
+				if (top.members > 0) step(',', 'Expected , or }');
+				if (text[index] !== '"') fail('Expected a key');
+				if (++top.members > maxMembers) throw tooMany('object', maxMembers);
+				const key = readString();
+				top.key = typeof key === 'string' ? key : await key;
+				skipWhitespace();
+				step(':', 'Expected :');
+			} else if (top?.kind === 'array' && top.value.length > 0) step(',', 'Expected , or ]');
+			const reading = readValue();
+			if (reading !== undefined) await reading;
 		}
-		if (reading !== undefined) await reading;
 		if (values % CHECK_EVERY_VALUES === 0 || index - checkedAt > CHECK_EVERY_CHARACTERS)
 			await pause();
 	}

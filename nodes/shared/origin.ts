@@ -15,18 +15,13 @@ const PLAIN_PATH = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@{}%/]*$/;
 const BARE_PERCENT = /%(?![0-9A-Fa-f]{2})/;
 
 /** A text decoded as often as a server might (`%252e` is `.` to one that decodes twice). */
-function decodedFully(text: string): string {
-	let decoded = text;
-	for (let round = 0; round < 4; round++) {
-		try {
-			const next = decodeURIComponent(decoded);
-			if (next === decoded) break;
-			decoded = next;
-		} catch {
-			break;
-		}
+function decodedFully(text: string, rounds = 4): string {
+	try {
+		const next = decodeURIComponent(text);
+		return next === text || rounds === 1 ? next : decodedFully(next, rounds - 1);
+	} catch {
+		return text;
 	}
-	return decoded;
 }
 
 /**
@@ -70,8 +65,7 @@ export function outsideBase(baseUrl: string, target: string, below: boolean): st
 	const { prefix } = base;
 	if (!url.pathname.startsWith(`${prefix}/`)) return `its path is not below ${prefix || '/'}`;
 	url.dotted ??= url.pathname.split('/').some(isDotSegment);
-	if (url.dotted) return 'its path has a "." or ".." segment';
-	return undefined;
+	return url.dotted ? 'its path has a "." or ".." segment' : undefined;
 }
 
 // Every request checks its address against the same Base URL: it is parsed once, not per request.

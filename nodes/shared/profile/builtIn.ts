@@ -1,17 +1,8 @@
-import type {
-	AnswerReading,
-	JobState,
-	OperationProfile,
-	Paging,
-	Placement,
-	Profile,
-} from './types';
+import type { AnswerReading, JobState, OperationProfile, Placement, Profile } from './types';
 
 /**
  * The built-in conventions, where the spec says "not shown" and the service serves no document (a
- * document's profile falls back on them point by point): fields in snake_case, bare objects, lists
- * as `{data, next_cursor}` with `limit`/`cursor`, PATCH updates, jobs with `id`/`status`/`result`/
- * `error`, deliveries signed in `X-Content-Publishing-Signature`.
+ * document's profile falls back on them point by point).
  */
 
 const from = 'built-in';
@@ -38,7 +29,7 @@ const list: AnswerReading = {
 		cursor: 'cursor',
 		next: ['/body/next_cursor'],
 		from,
-	} satisfies Paging,
+	},
 	from,
 };
 // A job is started by an answer that is the job, holds it, or names it.
@@ -50,8 +41,8 @@ const job: AnswerReading = {
 const deleted: AnswerReading = { from };
 
 const POST = inBody('content', 'title', 'status', 'scheduledAt', 'pageId', 'tags', 'mediaUrls');
-const GENERATION = inBody('prompt', 'sourceText', 'sourcePostId', 'tone', 'language', 'pageId');
-const PUBLICATION = inBody('postId', 'content', 'pageId', 'scheduledAt');
+const GENERATION = ['prompt', 'sourceText', 'sourcePostId', 'tone', 'language', 'pageId'];
+const PUBLICATION = ['postId', 'content', 'pageId', 'scheduledAt'];
 const WEBHOOK = inBody('url', 'events', 'description', 'active', 'secret');
 
 const operation = (
@@ -67,8 +58,9 @@ const operation = (
 	fields,
 	answer,
 });
+const starts = (path: string, ...fields: string[]) =>
+	operation('POST', path, job, inBody(...fields));
 
-// Status words a job may report, by what each means.
 const STATES: Record<JobState, string[]> = {
 	pending: ['queued', 'pending', 'waiting', 'running', 'processing', 'in_progress', 'started'],
 	scheduled: ['scheduled'],
@@ -93,24 +85,12 @@ export const BUILT_IN_PROFILE: Profile = {
 			job,
 			inBody('transcript', 'title', 'length', 'tone', 'language', 'pageId'),
 		),
-		generateLinkedin: operation('POST', '/v1/generate/linkedin', job, GENERATION),
-		generateTwitter: operation('POST', '/v1/generate/twitter', job, {
-			...GENERATION,
-			...inBody('threadLength'),
-		}),
-		generateCarousel: operation('POST', '/v1/generate/carousel', job, {
-			...GENERATION,
-			...inBody('slideCount'),
-		}),
-		generateVideo: operation('POST', '/v1/generate/video', job, {
-			...GENERATION,
-			...inBody('durationSeconds', 'aspectRatio'),
-		}),
-		publishLinkedin: operation('POST', '/v1/publish/linkedin', job, PUBLICATION),
-		publishTwitter: operation('POST', '/v1/publish/twitter', job, {
-			...PUBLICATION,
-			...inBody('thread'),
-		}),
+		generateLinkedin: starts('/v1/generate/linkedin', ...GENERATION),
+		generateTwitter: starts('/v1/generate/twitter', ...GENERATION, 'threadLength'),
+		generateCarousel: starts('/v1/generate/carousel', ...GENERATION, 'slideCount'),
+		generateVideo: starts('/v1/generate/video', ...GENERATION, 'durationSeconds', 'aspectRatio'),
+		publishLinkedin: starts('/v1/publish/linkedin', ...PUBLICATION),
+		publishTwitter: starts('/v1/publish/twitter', ...PUBLICATION, 'thread'),
 		getJob: operation('GET', '/v1/jobs/{id}', {
 			resource: ['/body'],
 			jobs: [{ job: '/body' }],

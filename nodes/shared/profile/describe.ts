@@ -1,5 +1,5 @@
 import { isRecord } from './pointer';
-import { operationAt, PROFILE, type Shape } from './shape';
+import { capped, operationAt, PROFILE, type Shape } from './shape';
 import type { Profile } from './types';
 
 /**
@@ -16,8 +16,7 @@ const MAX_SHOWN_ENTRIES = 50;
  * list (an array or a record) longer than MAX_SHOWN_ENTRIES ends in an entry saying how many more.
  */
 export function shortened<T>(value: T): T {
-	if (typeof value === 'string')
-		return (value.length > MAX_SHOWN_TEXT ? `${value.slice(0, MAX_SHOWN_TEXT - 1)}…` : value) as T;
+	if (typeof value === 'string') return capped(value, MAX_SHOWN_TEXT) as T;
 	if (!Array.isArray(value) && !isRecord(value)) return value;
 	const entries = Object.entries(value);
 	const shown = entries.slice(0, MAX_SHOWN_ENTRIES).map(([key, entry]) => [key, shortened(entry)]);

@@ -1,5 +1,3 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import { keepInMemory } from '../memory';
 import { BUILT_IN_PROFILE } from './builtIn';
 import { isRecord, own, pointerOf, readAt, setOwn } from './pointer';
@@ -25,28 +23,6 @@ import type { OperationName, OperationProfile, Profile } from './types';
 
 const MAX_OVERRIDES_LENGTH = 64 * 1024;
 const MAX_DEPTH = 12;
-
-/** Places given as their location alone, or null. */
-function expandShorthands(operations: unknown): void {
-	for (const operation of isRecord(operations) ? Object.values(operations) : []) {
-		const fields = own(operation, 'fields');
-		if (!isRecord(fields)) continue;
-		for (const [field, place] of Object.entries(fields)) {
-			fields[field] =
-				place === null
-					? {
-							to: null,
-							why: "The credential's Profile Overrides give it no place.",
-							from: OVERRIDES,
-						}
-					: typeof place === 'string'
-						? { to: place, from: OVERRIDES }
-						: isRecord(place)
-							? { from: OVERRIDES, ...place }
-							: place;
-		}
-	}
-}
 
 const OVERRIDES = "the credential's Profile Overrides";
 /** What Describe's profile says of its reading, not how to send: taken and left as read, so that it can be copied whole. */
@@ -90,11 +66,8 @@ export function parseOverrides(raw: unknown): Record<string, unknown> | undefine
 				`is not an operation of the node; known: ${EVERY} (every operation), ${OPERATION_NAMES.join(', ')}`,
 			);
 	checkCopied(overrides, []);
-	for (const [key, operation] of Object.entries(
-		isRecord(overrides.operations) ? overrides.operations : {},
-	))
-		checkFieldNames(key, own(operation, 'fields'));
-	expandShorthands(overrides.operations);
+	for (const [key, operation] of Object.entries(overrides.operations ?? {}))
+		readFields(key, own(operation, 'fields'));
 	return overrides;
 }
 
@@ -127,9 +100,10 @@ function sentParameters(operation: string): string[] {
 
 /**
  * A field of an operation is one of the node's parameters it sends, and a spelling is of one of
- * its values where it takes listed ones: a misspelt one would be ignored.
+ * its values where it takes listed ones: a misspelt one would be ignored. A place given as its
+ * location alone, or null, is made whole.
  */
-function checkFieldNames(operation: string, fields: unknown): void {
+function readFields(operation: string, fields: unknown): void {
 	if (!isRecord(fields)) return;
 	const known = sentParameters(operation);
 	const unknown = Object.keys(fields).find((field) => !known.includes(field));
@@ -151,6 +125,14 @@ function checkFieldNames(operation: string, fields: unknown): void {
 				['operations', operation, 'fields', field, 'values', value],
 				`is not a value of "${field}"; known: ${listed.join(', ')}`,
 			);
+		fields[field] =
+			place === null
+				? { to: null, why: "The credential's Profile Overrides give it no place.", from: OVERRIDES }
+				: typeof place === 'string'
+					? { to: place, from: OVERRIDES }
+					: isRecord(place)
+						? { from: OVERRIDES, ...place }
+						: place;
 	}
 }
 
@@ -192,21 +174,17 @@ export function withRemovals(
 	const parts = typeof shape === 'function' ? shape.parts : shape;
 	if (parts === undefined || !isRecord(profile) || !isRecord(base) || otherKind(base, profile))
 		return profile;
-	const copy = { ...profile };
+	const copy: Record<string, unknown> = { ...profile };
 	for (const [key, inner] of Object.entries(parts)) {
 		const name = key.replace(/\?$/, '');
 		if (own(profile, name) !== undefined)
-			copy[name] = withRemovals(profile[name], own(base, name), inner) as IDataObject;
+			copy[name] = withRemovals(profile[name], own(base, name), inner);
 		else if (key.endsWith('?') && own(base, name) !== undefined) copy[name] = null;
 	}
 	return copy;
 }
 
-/** The credential's overrides, parsed and checked over `base`, or what is wrong with them. */
-export function checkOverrides(
-	raw: unknown,
-	base: Profile,
-): { overrides?: Record<string, unknown>; problem?: OverrideError } {
+export function checkOverrides(raw: unknown, base: Profile) {
 	try {
 		const overrides = parseOverrides(raw);
 		applyOverrides(base, overrides);
@@ -267,8 +245,8 @@ export function applyOverrides(
 				['operations', name, 'method'],
 				`must be ${methods.join(' or ')}, a method ${OPERATIONS[name].title} may use`,
 			);
+		unstate(merged.operations[name], name, changed);
 	}
-	for (const name of OPERATION_NAMES) unstate(merged.operations[name], name, changed);
 	const weakness = webhookWeakness(merged.webhooks);
 	if (weakness !== undefined) throw problem(['webhooks', ...weakness.path], weakness.rule);
 	// A required part the overrides now send (a constant, a parameter's place) is followed, and so
@@ -289,23 +267,15 @@ export function applyOverrides(
  */
 function unstate(operation: OperationProfile, name: OperationName, changed: string[]): void {
 	const { stated, idAt, constants = {}, precondition } = operation;
-	const preconditionAt = precondition && pointerOf(['headers', precondition.header]);
-	const conditionChanged = changed.some((pointer) =>
-		pointer.startsWith(pointerOf(['operations', name, 'precondition'])),
-	);
-	if (
-		stated === undefined ||
-		!changed.some((pointer) => pointer.startsWith(`/operations/${name}/`))
-	)
-		return;
+	const at = (...part: string[]) => pointerOf(['operations', name, ...part]);
+	if (stated === undefined || !changed.some((pointer) => pointer.startsWith(at('')))) return;
 	operation.stated = Object.fromEntries(
 		Object.entries(stated).filter(([place]) =>
 			place === idAt
-				? !changed.includes(pointerOf(['operations', name, 'idAt']))
-				: place === preconditionAt
-					? !conditionChanged
-					: own(constants, place) !== undefined &&
-						!changed.includes(pointerOf(['operations', name, 'constants', place])),
+				? !changed.includes(at('idAt'))
+				: precondition && place === pointerOf(['headers', precondition.header])
+					? !changed.some((pointer) => pointer.startsWith(at('precondition')))
+					: own(constants, place) !== undefined && !changed.includes(at('constants', place)),
 		),
 	);
 }
@@ -324,7 +294,6 @@ function present(change: unknown, target: unknown): unknown {
 	);
 }
 
-/** The root (`body`, `query`) of a place. */
 const rootOf = (place: unknown) =>
 	isRecord(place) && typeof place.to === 'string' ? place.to.split('/')[1] : undefined;
 
@@ -343,21 +312,21 @@ function withEvery(profile: Profile, overrides: Record<string, unknown>): Record
 				['operations', EVERY, key],
 				`is not shared by every operation; shared: ${SHARED.join(', ')}`,
 			);
+	const { fields, constants: sent, ...rest } = every;
+	// Headers only: a body member or a query parameter belongs to the operations that take it.
+	const other = Object.keys(isRecord(sent) ? sent : {}).find(
+		(place) => !place.startsWith('/headers/'),
+	);
+	if (other !== undefined)
+		throw problem(
+			['operations', EVERY, 'constants', other],
+			'must be a header ("/headers/…"): under "*" only headers are sent by every operation',
+		);
 	const spread: Record<string, unknown> = {};
 	for (const name of OPERATION_NAMES) {
 		const operation = profile.operations[name];
-		const { fields, constants: sent, ...rest } = every;
 		const shared = present(rest, operation) as Record<string, unknown>;
-		// Headers only: a body member or a query parameter belongs to the operations that take it.
-		if (isRecord(sent)) {
-			const other = Object.keys(sent).find((place) => !place.startsWith('/headers/'));
-			if (other !== undefined)
-				throw problem(
-					['operations', EVERY, 'constants', other],
-					'must be a header ("/headers/…"): under "*" only headers are sent by every operation',
-				);
-			shared.constants = sent;
-		}
+		if (isRecord(sent)) shared.constants = sent;
 		if (isRecord(fields))
 			shared.fields = Object.fromEntries(
 				Object.entries(fields).filter(

@@ -4,29 +4,25 @@ import { isRecord, own, pointerOf } from './pointer';
 /**
  * The shape of a service profile (docs/service.md), written once: the checks Profile Overrides
  * pass (an error names the JSON path and what is allowed there), from which types.ts derives the
- * profile's TypeScript types. In a request, a `-` segment stands for each entry of a list
- * (`/body/tweets/-/text` sends `["a"]` as `[{"text": "a"}]`). `from` says where a decision came
- * from: a JSON Pointer into the service's document (`#/paths/...`), or `built-in`. Beside an
- * object's parts are the words Service → Describe says of them (`said`).
+ * profile's TypeScript types. `from` says where a decision came from: a JSON Pointer into the
+ * service's document (`#/paths/...`), or `built-in`. Beside an object's parts are the words
+ * Service → Describe says of them (`said`).
  */
 
 // No text of a profile may be longer: Profile Overrides check each one, and the reader keeps to it.
 export const MAX_PROFILE_TEXT = 256;
-/** A text the reader writes into a profile, cut to the bound with `…`. */
-export const capped = (text: string) =>
-	text.length > MAX_PROFILE_TEXT ? `${text.slice(0, MAX_PROFILE_TEXT - 1)}…` : text;
+export const capped = (text: string, max = MAX_PROFILE_TEXT) =>
+	text.length > max ? `${text.slice(0, max - 1)}…` : text;
 const MAX_LIST = 64;
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-function op<V extends string, R extends string, Q extends string = never>(
+const op = <V extends string, R extends string, Q extends string = never>(
 	verb: V,
 	resource: R,
 	title: string,
 	reads?: Q,
-) {
-	return { verb, resource, title, reads };
-}
+) => ({ verb, resource, title, reads });
 
 /**
  * What the node asks of the service: what each operation does, to what, and its title in n8n; for a
@@ -83,7 +79,6 @@ export type Shape = Check<unknown> | Parts;
 type Parts = { readonly [key: string]: Shape };
 
 type Flat<T> = { [K in keyof T]: T[K] } & {};
-/** The type of what passes a shape's check: a key ending in `?` an optional property. */
 export type Infer<S> =
 	S extends Check<infer T>
 		? T
@@ -138,7 +133,6 @@ const list = <S extends Shape>(entry: S): Check<Array<Infer<S>>> =>
 	);
 const record = <S extends Shape>(entry: S): Check<Record<string, Infer<S>>> =>
 	each(isRecord, 'an object', entry);
-/** The same shape under each of `keys`. */
 const keyed = <K extends string, S extends Shape>(keys: readonly K[], shape: S) =>
 	Object.fromEntries(keys.map((key) => [key, shape])) as { [key in K]: S };
 
@@ -193,7 +187,6 @@ type Kinds<Tag extends string, C extends Parts, V> = {
 type Words<T> = { [K in keyof T]?: Word<Exclude<T[K], undefined>, T> };
 type Word<V = unknown, W = object> = (value: V, whole: W, path: string[]) => string | string[];
 
-/** An object's shape, then Describe's words for its parts. */
 const said =
 	<P extends Parts>(parts: P) =>
 	(words: Words<Infer<P>>): Check<Infer<P>> & { parts: P } => {
@@ -245,16 +238,15 @@ function checkOf(shape: Shape): Test {
 // Members of a condition on a delivery, or beside a parameter's value: real ones have one to three.
 const MAX_PAIRS = 8;
 
-/** A JSON Pointer into an object the node holds (a job, a registration): `/status`; `""` is the object. */
 const pointer = text(/^(\/[^/]*)*$/, 'a JSON Pointer such as "/status" ("" for the object itself)');
 const pointers = Object.assign(list(pointer), { single: true as const });
-/** Where an answer's values are: its body, or one of its headers (lower case). */
 const location = text(
 	/^(\/body(\/[^/]*)*|\/headers\/[a-z0-9-]+)$/,
 	'a location in the answer such as "/body/data" or "/headers/link"',
 );
 const locations = Object.assign(list(location), { single: true as const });
-// Where a request's values go: its body (objects below it, `-` for each entry of a list), or one query parameter.
+// Where a request's values go: its body (objects below it, `-` for each entry of a list:
+// `/body/tweets/-/text` sends `["a"]` as `[{"text": "a"}]`), or one query parameter.
 const requestLocation = text(
 	/^(\/body(\/[^/]+)+|\/query\/[^/]+)$/,
 	'a place in the request such as "/body/input/text", "/body/tweets/-/text" or "/query/page_id"',
@@ -281,15 +273,11 @@ const reference = either(
 	{ id: pointer },
 	{ address: location },
 );
+const REFERENCES = { job: 'the job', id: 'its id', address: 'its address' };
 const references = (jobs: Array<Infer<typeof reference>>) =>
 	jobs
-		.map((one) =>
-			'job' in one
-				? `the job at ${one.job || 'the data'}`
-				: 'id' in one
-					? `its id at ${one.id || 'the data'}`
-					: `its address at ${one.address || 'the data'}`,
-		)
+		.flatMap((one) => Object.entries(one))
+		.map(([by, at]) => `${REFERENCES[by as keyof typeof REFERENCES]} at ${at || 'the data'}`)
 		.join(', or ');
 
 /**
@@ -469,7 +457,6 @@ const operation = said({
 	/** Below the Base URL; `{id}` stands for the URL-encoded id of the resource. */
 	path: apiPath,
 	from: text(),
-	/** The media type a body is sent as: JSON, a `+json` type, or a form. */
 	'mediaType?': text(
 		/^application\/(json|x-www-form-urlencoded|[\w.-]+\+json)$/i,
 		'application/json, a +json type such as application/vnd.api+json, or application/x-www-form-urlencoded',
@@ -661,7 +648,6 @@ export const PROFILE = said({
 		},
 		from: text(),
 	})({
-		// The events the service lists, then what each of the node's is among them.
 		meanings: (meanings, { events }) => [
 			`Events: ${events === undefined ? 'the service lists none (chosen events are sent as named)' : events.join(', ') || 'none'}`,
 			...Object.entries(meanings).map(

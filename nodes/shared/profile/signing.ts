@@ -35,9 +35,7 @@ export function isSigned(location: Location, signature: SignatureScheme): boolea
 }
 
 /** What in a webhooks profile lets anyone sign or replay deliveries: the path below `webhooks`, and the rule. */
-export function webhookWeakness(
-	webhooks: WebhookProfile,
-): { path: string[]; rule: string } | undefined {
+export function webhookWeakness(webhooks: WebhookProfile) {
 	const { signature, secret, registration, delivery } = webhooks;
 	if (!signature.signed.includes('body') && !signature.signed.includes('form'))
 		return {
