@@ -33,7 +33,6 @@ export interface MediaOptions extends DownloadLimits {
 	field: string;
 }
 
-/** One request to send for an item. */
 export interface RequestPlan {
 	endpoint: OperationName;
 	id?: string;
@@ -42,7 +41,6 @@ export interface RequestPlan {
 	extra?: ExtraFields;
 	/** For an endpoint that starts a job: how to wait for it; none returns the job. */
 	wait?: WaitOptions;
-	/** Where the finished job's media goes, when it is to be downloaded. */
 	media?: MediaOptions;
 }
 
@@ -68,7 +66,6 @@ export interface Operation {
 	execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationPlan>;
 }
 
-/** A resource: its Operation field and its operations by value. */
 export interface Resource {
 	operationField: INodeProperties;
 	operations: Record<string, Operation>;

@@ -63,14 +63,12 @@ export const pageLocator = resourceLocator('Page', 'searchPages');
 export const postLocator = resourceLocator('Post', 'searchPosts');
 export const webhookLocator = resourceLocator('Webhook', 'searchWebhooks');
 
-/** The optional page of created or generated content. */
 export const pageIdField: INodeProperties = {
 	...pageLocator,
 	required: false,
 	description: 'The page the content belongs to',
 };
 
-/** A post whose content a generation adapts. */
 export const sourcePostField: INodeProperties = {
 	...postLocator,
 	displayName: 'Source Post',

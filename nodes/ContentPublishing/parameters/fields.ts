@@ -142,7 +142,6 @@ export function readExtraFields(
 	};
 }
 
-/** Checks an id before anything is sent, naming the parameter and the item. */
 function checkId(
 	this: IExecuteFunctions,
 	id: string,
@@ -242,12 +241,6 @@ export function perItem<T>(
 	return (itemIndex) => (same === undefined ? read(itemIndex) : same.value);
 }
 
-/** Each item's timeout, from Request Options. */
-export function requestTimeouts(this: IExecuteFunctions): (itemIndex: number) => number {
-	return perItem(this, 'requestOptions', (itemIndex) => readRequestTimeout.call(this, itemIndex));
-}
-
-/** Fails an update that would change nothing. */
 export function requireChanges(
 	this: IExecuteFunctions,
 	body: IDataObject,

@@ -15,7 +15,6 @@ import { ProfileFieldError } from './request';
 const MAX_NAMES = 30;
 const MAX_NAME_LENGTH = 40;
 
-/** Names as a list, with `…` where there were more than MAX_NAMES. */
 const listed = (names: string[]) =>
 	`${names.slice(0, MAX_NAMES).join(', ')}${names.length > MAX_NAMES ? ', …' : ''}`;
 

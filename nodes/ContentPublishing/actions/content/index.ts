@@ -178,64 +178,58 @@ function promptGeneration(
 	};
 }
 
-const generateCarousel = promptGeneration(
-	'generateCarousel',
-	[
-		{
-			displayName: 'Slide Count',
-			name: 'slideCount',
-			type: 'number',
-			typeOptions: { minValue: 2, maxValue: 20 },
-			default: 5,
-			description: 'Number of slides',
-		},
-	],
-	{ media: true },
-);
-
-const generateTwitter = promptGeneration('generateTwitter', [
-	{
-		displayName: 'Thread Length',
-		name: 'threadLength',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: 25 },
-		default: 3,
-		description: 'Number of tweets in the thread',
-	},
-]);
-
-const generateVideo = promptGeneration(
-	'generateVideo',
-	[
-		{
-			displayName: 'Aspect Ratio',
-			name: 'aspectRatio',
-			type: 'options',
-			options: [
-				{ name: 'Landscape (16:9)', value: '16:9' },
-				{ name: 'Portrait (9:16)', value: '9:16' },
-				{ name: 'Square (1:1)', value: '1:1' },
-			],
-			default: '16:9',
-		},
-		{
-			displayName: 'Duration (Seconds)',
-			name: 'durationSeconds',
-			type: 'number',
-			typeOptions: { minValue: 5, maxValue: 600 },
-			default: 60,
-			description: 'Length of the video',
-		},
-	],
-	{ media: true },
-);
-
 export const operations = {
 	generateBlog,
-	generateCarousel,
+	generateCarousel: promptGeneration(
+		'generateCarousel',
+		[
+			{
+				displayName: 'Slide Count',
+				name: 'slideCount',
+				type: 'number',
+				typeOptions: { minValue: 2, maxValue: 20 },
+				default: 5,
+				description: 'Number of slides',
+			},
+		],
+		{ media: true },
+	),
 	generateLinkedin: promptGeneration('generateLinkedin', []),
-	generateTwitter,
-	generateVideo,
+	generateTwitter: promptGeneration('generateTwitter', [
+		{
+			displayName: 'Thread Length',
+			name: 'threadLength',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 25 },
+			default: 3,
+			description: 'Number of tweets in the thread',
+		},
+	]),
+	generateVideo: promptGeneration(
+		'generateVideo',
+		[
+			{
+				displayName: 'Aspect Ratio',
+				name: 'aspectRatio',
+				type: 'options',
+				options: [
+					{ name: 'Landscape (16:9)', value: '16:9' },
+					{ name: 'Portrait (9:16)', value: '9:16' },
+					{ name: 'Square (1:1)', value: '1:1' },
+				],
+				default: '16:9',
+			},
+			{
+				displayName: 'Duration (Seconds)',
+				name: 'durationSeconds',
+				type: 'number',
+				typeOptions: { minValue: 5, maxValue: 600 },
+				default: 60,
+				description: 'Length of the video',
+			},
+		],
+		{ media: true },
+	),
 };
 
 export const operationField: INodeProperties = {

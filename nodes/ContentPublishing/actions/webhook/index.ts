@@ -70,7 +70,6 @@ const create = {
 				'is empty',
 				'Choose at least one event to deliver.',
 			);
-		// As the service names them, checked against the events it lists.
 		const { webhooks } = await loadProfile.call(this, itemIndex);
 		const events = serviceEvents.call(this, webhooks, chosen, itemIndex);
 		const optional = readCollection.call(this, 'additionalFields', itemIndex);
