@@ -43,10 +43,7 @@ const properties: INodeProperties[] = [
 	requestOptionsField,
 ];
 
-/**
- * The canvas subtitle: "Resource → Operation" in the names the lists show ("Post → Create"), not
- * the values the parameters hold (`create: post`).
- */
+/** The canvas subtitle in the names the lists show ("Post → Create"), not the values held. */
 function operationSubtitle(): string {
 	const names: Record<string, string> = {};
 	for (const resource of resourceField.options as INodePropertyOptions[]) {

@@ -56,12 +56,10 @@ export interface ListPlan {
 export type OperationPlan = RequestPlan | ListPlan | JobToAwait | { describe: true };
 
 export interface Operation {
-	/** Its fields, shown only when it is chosen. */
 	description: INodeProperties[];
 	/**
-	 * Reads and checks one item's parameters and answers with what to send. The router sends
-	 * nothing until every item has been checked, so a bad item stops a batch before anything is
-	 * written.
+	 * Reads and checks one item's parameters and answers with what to send. The router sends nothing
+	 * until every item has been checked, so a bad item stops a batch before anything is written.
 	 */
 	execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationPlan>;
 }

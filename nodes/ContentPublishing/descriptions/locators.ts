@@ -3,10 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 // Any run of characters without a path, query or fragment delimiter, except `.` and `..`.
 const ID_PATTERN = '(?!\\.\\.?(?:[/?#]|$))[^/?#\\s]+';
 
-/**
- * A resource locator with the three ways to name a resource: from a list, by ID, by its API URL.
- * A Page is the parameter `pageId`, at `/v1/pages/<ID>`.
- */
+/** A resource locator: from a list, by ID, or by its API URL (a Page: `pageId`, `/v1/pages/<ID>`). */
 function resourceLocator(
 	displayName: 'Page' | 'Post' | 'Webhook',
 	searchListMethod: string,

@@ -51,10 +51,7 @@ function millisOf(value: object): number | undefined {
 	return value instanceof Date ? value.getTime() : undefined;
 }
 
-/**
- * Scheduled At of an item's fields as UTC ISO 8601, or undefined when it is empty, read in the
- * fields' Time Zone (empty: the workflow's time zone).
- */
+/** Scheduled At of an item's fields as UTC ISO 8601, or undefined when it is empty. */
 export function readScheduledAt(
 	this: IExecuteFunctions,
 	{ scheduledAt: value, timeZone }: IDataObject,

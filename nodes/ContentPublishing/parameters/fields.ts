@@ -160,9 +160,6 @@ function checkId(
 	return id;
 }
 
-// The resource locators a collection may hold, for the names errors give them.
-const COLLECTION_LOCATORS = [pageIdField, sourcePostField];
-
 /** Reads a collection parameter with each of its resource locators turned into the id it names. */
 export function readCollection(
 	this: IExecuteFunctions,
@@ -170,7 +167,8 @@ export function readCollection(
 	itemIndex: number,
 ): IDataObject {
 	const collection = { ...(this.getNodeParameter(parameterName, itemIndex, {}) as IDataObject) };
-	for (const { name, displayName } of COLLECTION_LOCATORS) {
+	// The resource locators a collection may hold, for the names errors give them.
+	for (const { name, displayName } of [pageIdField, sourcePostField]) {
 		if (collection[name] === undefined) continue;
 		const id = locatorId.call(this, `${parameterName}.${name}`, itemIndex);
 		collection[name] = id === '' ? id : checkId.call(this, id, displayName, itemIndex);

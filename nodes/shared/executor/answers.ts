@@ -13,10 +13,7 @@ import type {
 	Paging,
 } from '../profile/types';
 
-/**
- * Reading what the service sends, by the profile: resources, list pages, jobs, error messages,
- * media addresses and deliveries. Every walk over a value has a bound.
- */
+/** Reading what the service sends, by the profile. Every walk over a value has a bound. */
 
 // A result is searched this deep, and this far, for media addresses.
 const MAX_MEDIA_DEPTH = 5;

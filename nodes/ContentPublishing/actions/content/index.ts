@@ -31,85 +31,6 @@ const toneField: INodeProperties = {
 	description: 'Voice of the generated content',
 };
 
-const generateBlog: Operation = {
-	description: showOnlyFor(
-		'content',
-		'generateBlog',
-		jobOperationFields(
-			[
-				{
-					displayName: 'Transcript Source',
-					name: 'transcriptSource',
-					type: 'options',
-					options: [
-						{ name: 'Text', value: 'text', description: 'Type or map the transcript text' },
-						{
-							name: 'Binary File',
-							value: 'binary',
-							description: 'Read a .txt, .vtt or .srt file from a previous node',
-						},
-					],
-					default: 'text',
-				},
-				{
-					displayName: 'Transcript',
-					name: 'transcript',
-					type: 'string',
-					typeOptions: { rows: 8 },
-					required: true,
-					default: '',
-					description: 'Transcript of the talk, podcast or video to turn into a blog post',
-					displayOptions: { show: { transcriptSource: ['text'] } },
-				},
-				{
-					displayName: 'Input Binary Field',
-					name: 'binaryPropertyName',
-					type: 'string',
-					required: true,
-					default: 'data',
-					hint: 'The name of the input binary field holding the transcript file; subtitles are reduced to plain text',
-					displayOptions: { show: { transcriptSource: ['binary'] } },
-				},
-			],
-			[
-				languageField,
-				{
-					displayName: 'Length',
-					name: 'length',
-					type: 'options',
-					options: [
-						{ name: 'Short', value: 'short' },
-						{ name: 'Medium', value: 'medium' },
-						{ name: 'Long', value: 'long' },
-					],
-					default: 'medium',
-				},
-				pageIdField,
-				{
-					displayName: 'Title',
-					name: 'title',
-					type: 'string',
-					default: '',
-					description: 'Title to use instead of a generated one',
-				},
-				toneField,
-			],
-		),
-	),
-	async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
-		const transcript = await readTranscript.call(this, itemIndex);
-		const additionalFields = readCollection.call(this, 'additionalFields', itemIndex);
-		const extra = readExtraFields.call(this, additionalFields, itemIndex);
-		const body = pickFields({ ...additionalFields, transcript }, 'generateBlog');
-		return {
-			endpoint: 'generateBlog',
-			params: body,
-			extra,
-			wait: readJobWait.call(this, itemIndex),
-		};
-	},
-};
-
 const promptField: INodeProperties = {
 	displayName: 'Prompt',
 	name: 'prompt',
@@ -179,7 +100,84 @@ function promptGeneration(
 }
 
 export const operations = {
-	generateBlog,
+	generateBlog: {
+		description: showOnlyFor(
+			'content',
+			'generateBlog',
+			jobOperationFields(
+				[
+					{
+						displayName: 'Transcript Source',
+						name: 'transcriptSource',
+						type: 'options',
+						options: [
+							{ name: 'Text', value: 'text', description: 'Type or map the transcript text' },
+							{
+								name: 'Binary File',
+								value: 'binary',
+								description: 'Read a .txt, .vtt or .srt file from a previous node',
+							},
+						],
+						default: 'text',
+					},
+					{
+						displayName: 'Transcript',
+						name: 'transcript',
+						type: 'string',
+						typeOptions: { rows: 8 },
+						required: true,
+						default: '',
+						description: 'Transcript of the talk, podcast or video to turn into a blog post',
+						displayOptions: { show: { transcriptSource: ['text'] } },
+					},
+					{
+						displayName: 'Input Binary Field',
+						name: 'binaryPropertyName',
+						type: 'string',
+						required: true,
+						default: 'data',
+						hint: 'The name of the input binary field holding the transcript file; subtitles are reduced to plain text',
+						displayOptions: { show: { transcriptSource: ['binary'] } },
+					},
+				],
+				[
+					languageField,
+					{
+						displayName: 'Length',
+						name: 'length',
+						type: 'options',
+						options: [
+							{ name: 'Short', value: 'short' },
+							{ name: 'Medium', value: 'medium' },
+							{ name: 'Long', value: 'long' },
+						],
+						default: 'medium',
+					},
+					pageIdField,
+					{
+						displayName: 'Title',
+						name: 'title',
+						type: 'string',
+						default: '',
+						description: 'Title to use instead of a generated one',
+					},
+					toneField,
+				],
+			),
+		),
+		async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
+			const transcript = await readTranscript.call(this, itemIndex);
+			const additionalFields = readCollection.call(this, 'additionalFields', itemIndex);
+			const extra = readExtraFields.call(this, additionalFields, itemIndex);
+			const body = pickFields({ ...additionalFields, transcript }, 'generateBlog');
+			return {
+				endpoint: 'generateBlog',
+				params: body,
+				extra,
+				wait: readJobWait.call(this, itemIndex),
+			};
+		},
+	},
 	generateCarousel: promptGeneration(
 		'generateCarousel',
 		[
