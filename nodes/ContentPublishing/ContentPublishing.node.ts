@@ -33,16 +33,6 @@ const resourceField: INodeProperties = {
 	default: 'content',
 };
 
-const properties: INodeProperties[] = [
-	resourceField,
-	...Object.values(resources).flatMap(({ operationField, operations }) => [
-		operationField,
-		...Object.values(operations).flatMap((operation) => operation.description),
-	]),
-	simplifyField,
-	requestOptionsField,
-];
-
 /** The canvas subtitle in the names the lists show ("Post → Create"), not the values held. */
 function operationSubtitle(): string {
 	const names: Record<string, string> = {};
@@ -73,7 +63,15 @@ export class ContentPublishing implements INodeType {
 		credentials: [{ name: 'contentPublishingApi', required: true }],
 		// Only while an execution waits for the service's event (Wait Method: Service Event).
 		webhooks: EVENT_WAIT_WEBHOOKS,
-		properties,
+		properties: [
+			resourceField,
+			...Object.values(resources).flatMap(({ operationField, operations }) => [
+				operationField,
+				...Object.values(operations).flatMap((operation) => operation.description),
+			]),
+			simplifyField,
+			requestOptionsField,
+		],
 	};
 
 	methods = { listSearch, loadOptions };

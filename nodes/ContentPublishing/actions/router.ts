@@ -166,7 +166,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		(itemIndex) => this.getNodeParameter('simplify', itemIndex, false) === true,
 	);
 
-	// An item's output, simplified where asked; a finished job's media downloaded into its binary fields when asked for.
 	const outputOf = async (
 		data: IDataObject | IDataObject[],
 		plan: OperationPlan,

@@ -36,7 +36,6 @@ export interface MediaOptions extends DownloadLimits {
 export interface RequestPlan {
 	endpoint: OperationName;
 	id?: string;
-	/** The node's parameters, which the service's profile places in the request. */
 	params?: IDataObject;
 	extra?: ExtraFields;
 	/** For an endpoint that starts a job: how to wait for it; none returns the job. */

@@ -9,7 +9,6 @@ import { DEFAULT_TIMEOUT_MS } from '../../shared/executor/send';
 import type { ExtraFields } from '../actions/types';
 import { pageIdField, sourcePostField } from '../descriptions/locators';
 
-/** The error of a parameter's value, naming the parameter and the item. */
 export function parameterError(
 	context: IExecuteFunctions,
 	displayName: string,

@@ -63,7 +63,6 @@ function readingKey(credentials: Credentials): string {
 
 export const WHOLE_DOCUMENT = 'the whole document';
 
-/** The built-in profile, with why it stands in for the service's document. */
 function builtInBecause(why: string, ttl = UNREADABLE_PROFILE_TTL_MS) {
 	return { profile: { ...BUILT_IN_PROFILE, notFollowed: [{ part: WHOLE_DOCUMENT, why }] }, ttl };
 }

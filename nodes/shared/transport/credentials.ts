@@ -6,7 +6,6 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-/** Every kind of context the nodes talk to the service from. */
 export type RequestContext =
 	| IExecuteFunctions
 	| ILoadOptionsFunctions

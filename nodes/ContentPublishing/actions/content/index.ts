@@ -50,7 +50,6 @@ const sourceTextField: INodeProperties = {
 	description: 'Text to adapt, such as an article or a transcript',
 };
 
-/** A prompt-based generation (LinkedIn, Twitter, carousel, video), with the fields of its kind. */
 function promptGeneration(
 	endpoint: 'generateLinkedin' | 'generateTwitter' | 'generateCarousel' | 'generateVideo',
 	kindFields: INodeProperties[],
