@@ -253,11 +253,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		try {
 			const sending = { itemIndex, timeoutMs: timeouts[itemIndex], signal };
 			const answer = await send.call(this, profile, plan, sending, itemKey);
-			if (answer instanceof JobToAwait) {
-				jobsToAwait.push({ itemIndex, job: answer });
-			} else {
-				outputs[itemIndex] = await outputOf(answer, plan, itemIndex);
-			}
+			if (answer instanceof JobToAwait) jobsToAwait.push({ itemIndex, job: answer });
+			else outputs[itemIndex] = await outputOf(answer, plan, itemIndex);
 		} catch (error) {
 			outputs[itemIndex] = fail(error as Error, itemIndex);
 		}

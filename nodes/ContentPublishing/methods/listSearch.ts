@@ -47,8 +47,7 @@ const PAGE_NAMES = ['/name', '/title', '/display_name', '/displayName', '/label'
 /** What a picker's entry shows of a record: read where the profile says the service keeps it. */
 function fieldReader(profile: Profile, list: OperationName) {
 	const { fields, answer } = profile.operations.createPost;
-	const resource = answer.resource ?? [];
-	const place = (field: string) => inResource(fields[field]?.to, resource);
+	const place = (field: string) => inResource(fields[field]?.to, answer.resource ?? []);
 	const { registration } = profile.webhooks;
 	const places: Record<string, Array<string | undefined>> = {
 		id: [profile.operations[list].answer.itemId ?? '/id'],

@@ -82,9 +82,7 @@ export function readScheduledAt(
 				.map((part) => Number(part ?? 0));
 			const millis = Number((wall[7] ?? '').padEnd(3, '0').slice(0, 3));
 			instant = instantOf(Date.UTC(year, month - 1, day, hour, minute, second, millis), zone);
-		} else if (WITH_OFFSET.test(text)) {
-			instant = Date.parse(text);
-		}
+		} else if (WITH_OFFSET.test(text)) instant = Date.parse(text);
 	}
 	if (instant === undefined || !Number.isFinite(instant))
 		throw parameterError(

@@ -168,10 +168,9 @@ export const operations = {
 			const transcript = await readTranscript.call(this, itemIndex);
 			const additionalFields = readCollection.call(this, 'additionalFields', itemIndex);
 			const extra = readExtraFields.call(this, additionalFields, itemIndex);
-			const body = pickFields({ ...additionalFields, transcript }, 'generateBlog');
 			return {
 				endpoint: 'generateBlog',
-				params: body,
+				params: pickFields({ ...additionalFields, transcript }, 'generateBlog'),
 				extra,
 				wait: readJobWait.call(this, itemIndex),
 			};
