@@ -1,12 +1,8 @@
 import type {
-	IExecuteFunctions,
-	INodeExecutionData,
 	INodeProperties,
 	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
-	IWebhookFunctions,
-	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
@@ -76,11 +72,7 @@ export class ContentPublishing implements INodeType {
 
 	methods = { listSearch, loadOptions };
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
-	}
+	execute = router;
 
-	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await resumeOnEvent.call(this);
-	}
+	webhook = resumeOnEvent;
 }
