@@ -1,12 +1,8 @@
 import type {
-	IExecuteFunctions,
-	INodeExecutionData,
 	INodeProperties,
 	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
-	IWebhookFunctions,
-	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
@@ -33,20 +29,7 @@ const resourceField: INodeProperties = {
 	default: 'content',
 };
 
-const properties: INodeProperties[] = [
-	resourceField,
-	...Object.values(resources).flatMap(({ operationField, operations }) => [
-		operationField,
-		...Object.values(operations).flatMap((operation) => operation.description),
-	]),
-	simplifyField,
-	requestOptionsField,
-];
-
-/**
- * The canvas subtitle: "Resource → Operation" in the names the lists show ("Post → Create"), not
- * the values the parameters hold (`create: post`).
- */
+/** The canvas subtitle in the names the lists show ("Post → Create"), not the values held. */
 function operationSubtitle(): string {
 	const names: Record<string, string> = {};
 	for (const resource of resourceField.options as INodePropertyOptions[]) {
@@ -76,16 +59,20 @@ export class ContentPublishing implements INodeType {
 		credentials: [{ name: 'contentPublishingApi', required: true }],
 		// Only while an execution waits for the service's event (Wait Method: Service Event).
 		webhooks: EVENT_WAIT_WEBHOOKS,
-		properties,
+		properties: [
+			resourceField,
+			...Object.values(resources).flatMap(({ operationField, operations }) => [
+				operationField,
+				...Object.values(operations).flatMap((operation) => operation.description),
+			]),
+			simplifyField,
+			requestOptionsField,
+		],
 	};
 
 	methods = { listSearch, loadOptions };
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
-	}
+	execute = router;
 
-	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await resumeOnEvent.call(this);
-	}
+	webhook = resumeOnEvent;
 }

@@ -22,8 +22,7 @@ export function byLocator(
 	return {
 		description: showOnlyFor(resource, operation, [locator]),
 		async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
-			const id = requireId.call(this, locator.name, locator.displayName, itemIndex);
-			return { endpoint, id };
+			return { endpoint, id: requireId.call(this, locator.name, locator.displayName, itemIndex) };
 		},
 	};
 }

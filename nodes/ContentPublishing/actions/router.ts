@@ -12,7 +12,7 @@ import {
 	placeParams,
 	requireObject,
 } from '../../shared/executor/send';
-import { perItem, requestTimeouts } from '../parameters/fields';
+import { perItem, readRequestTimeout } from '../parameters/fields';
 import { awaitByEvent, prepareEventWait } from '../waiting/event';
 import { resultOrJobToAwait, waitForJob } from '../waiting/poll';
 import { downloadMedia } from '../media/binary';
@@ -97,7 +97,6 @@ function itemKeys(this: IExecuteFunctions): (itemIndex: number) => string {
 	};
 }
 
-/** How a plan waits for its job, if it does. */
 function waitOf(plan: OperationPlan | undefined): WaitOptions | undefined {
 	if (plan instanceof JobToAwait) return plan.waitOptions;
 	return plan !== undefined && 'endpoint' in plan ? plan.wait : undefined;
@@ -108,19 +107,6 @@ function simplifiedAs(plan: OperationPlan): Simplified | undefined {
 	if (plan instanceof JobToAwait) return { job: true };
 	if ('list' in plan) return { endpoint: plan.list };
 	return 'endpoint' in plan ? { endpoint: plan.endpoint } : undefined;
-}
-
-/** Fails an item whose parameters the service has no place for, before anything is sent for any item. */
-function checkFields(
-	this: IExecuteFunctions,
-	profile: Profile,
-	plan: OperationPlan,
-	itemIndex: number,
-): void {
-	if ('list' in plan)
-		placeParams.call(this, profile.operations[plan.list], plan.qs, undefined, itemIndex);
-	else if ('endpoint' in plan)
-		placeParams.call(this, profile.operations[plan.endpoint], plan.params, undefined, itemIndex);
 }
 
 async function send(
@@ -180,7 +166,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		(itemIndex) => this.getNodeParameter('simplify', itemIndex, false) === true,
 	);
 
-	// An item's output, simplified where asked; a finished job's media downloaded into its binary fields when asked for.
 	const outputOf = async (
 		data: IDataObject | IDataObject[],
 		plan: OperationPlan,
@@ -213,13 +198,23 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const timeouts: number[] = new Array(items.length);
 	// Read once: the service's profile, cached per base URL, decides how each plan is sent.
 	let profile: Profile | undefined;
-	const timeoutOf = requestTimeouts.call(this);
+	const timeoutOf = perItem(this, 'requestOptions', (itemIndex) =>
+		readRequestTimeout.call(this, itemIndex),
+	);
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			timeouts[itemIndex] = timeoutOf(itemIndex);
 			const plan = await execute.call(this, itemIndex);
 			profile ??= await loadProfile.call(this, itemIndex);
-			checkFields.call(this, profile, plan, itemIndex);
+			// An item whose parameters the service has no place for fails before anything is sent for any item.
+			const [name, params] =
+				'list' in plan
+					? [plan.list, plan.qs]
+					: 'endpoint' in plan
+						? [plan.endpoint, plan.params]
+						: [];
+			if (name !== undefined)
+				placeParams.call(this, profile.operations[name], params, undefined, itemIndex);
 			plans[itemIndex] = plan;
 		} catch (error) {
 			outputs[itemIndex] = fail(error as Error, itemIndex);
@@ -258,11 +253,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		try {
 			const sending = { itemIndex, timeoutMs: timeouts[itemIndex], signal };
 			const answer = await send.call(this, profile, plan, sending, itemKey);
-			if (answer instanceof JobToAwait) {
-				jobsToAwait.push({ itemIndex, job: answer });
-			} else {
-				outputs[itemIndex] = await outputOf(answer, plan, itemIndex);
-			}
+			if (answer instanceof JobToAwait) jobsToAwait.push({ itemIndex, job: answer });
+			else outputs[itemIndex] = await outputOf(answer, plan, itemIndex);
 		} catch (error) {
 			outputs[itemIndex] = fail(error as Error, itemIndex);
 		}

@@ -33,16 +33,13 @@ export interface MediaOptions extends DownloadLimits {
 	field: string;
 }
 
-/** One request to send for an item. */
 export interface RequestPlan {
 	endpoint: OperationName;
 	id?: string;
-	/** The node's parameters, which the service's profile places in the request. */
 	params?: IDataObject;
 	extra?: ExtraFields;
 	/** For an endpoint that starts a job: how to wait for it; none returns the job. */
 	wait?: WaitOptions;
-	/** Where the finished job's media goes, when it is to be downloaded. */
 	media?: MediaOptions;
 }
 
@@ -58,17 +55,14 @@ export interface ListPlan {
 export type OperationPlan = RequestPlan | ListPlan | JobToAwait | { describe: true };
 
 export interface Operation {
-	/** Its fields, shown only when it is chosen. */
 	description: INodeProperties[];
 	/**
-	 * Reads and checks one item's parameters and answers with what to send. The router sends
-	 * nothing until every item has been checked, so a bad item stops a batch before anything is
-	 * written.
+	 * Reads and checks one item's parameters and answers with what to send. The router sends nothing
+	 * until every item has been checked, so a bad item stops a batch before anything is written.
 	 */
 	execute(this: IExecuteFunctions, itemIndex: number): Promise<OperationPlan>;
 }
 
-/** A resource: its Operation field and its operations by value. */
 export interface Resource {
 	operationField: INodeProperties;
 	operations: Record<string, Operation>;

@@ -38,7 +38,6 @@ export const extraQueryField: INodeProperties = {
 		'Query parameters to add to the request as they are, for filters this node does not list. They are merged last.',
 };
 
-/** The switch of every operation that can answer with an asynchronous job. */
 const waitForCompletionField: INodeProperties = {
 	displayName: 'Wait for Completion',
 	name: 'waitForCompletion',
@@ -71,7 +70,6 @@ export const waitMethodField: INodeProperties = {
 		'How to wait for the job. With Service Event, a job that fails makes its item an error item, and after Maximum Wait Time n8n resumes the execution with the input items unchanged.',
 };
 
-/** How long and how often to wait for a job. */
 export const waitOptionsField: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
@@ -100,7 +98,6 @@ export const waitOptionsField: INodeProperties = {
 	],
 };
 
-/** Off by default: the output is what the service answers. */
 export const simplifyField: INodeProperties = {
 	displayName: 'Simplify',
 	name: 'simplify',
@@ -110,7 +107,6 @@ export const simplifyField: INodeProperties = {
 	description: 'Whether to return a simplified version of the response instead of the raw data',
 };
 
-/** Settings of every request the node sends, for every operation. */
 export const requestOptionsField: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',
@@ -140,7 +136,6 @@ export const requestOptionsField: INodeProperties = {
 	],
 };
 
-/** An operation's fields, shown only when its resource and operation are chosen. */
 export function showOnlyFor(
 	resource: string,
 	operation: string,
@@ -152,7 +147,6 @@ export function showOnlyFor(
 	);
 }
 
-/** The Additional Fields of a create, or the Update Fields of an update. */
 export function fieldCollection(
 	name: 'additionalFields' | 'updateFields',
 	options: INodeProperties[],

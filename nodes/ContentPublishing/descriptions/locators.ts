@@ -3,10 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 // Any run of characters without a path, query or fragment delimiter, except `.` and `..`.
 const ID_PATTERN = '(?!\\.\\.?(?:[/?#]|$))[^/?#\\s]+';
 
-/**
- * A resource locator with the three ways to name a resource: from a list, by ID, by its API URL.
- * A Page is the parameter `pageId`, at `/v1/pages/<ID>`.
- */
+/** A resource locator: from a list, by ID, or by its API URL (a Page: `pageId`, `/v1/pages/<ID>`). */
 function resourceLocator(
 	displayName: 'Page' | 'Post' | 'Webhook',
 	searchListMethod: string,
@@ -63,14 +60,12 @@ export const pageLocator = resourceLocator('Page', 'searchPages');
 export const postLocator = resourceLocator('Post', 'searchPosts');
 export const webhookLocator = resourceLocator('Webhook', 'searchWebhooks');
 
-/** The optional page of created or generated content. */
 export const pageIdField: INodeProperties = {
 	...pageLocator,
 	required: false,
 	description: 'The page the content belongs to',
 };
 
-/** A post whose content a generation adapts. */
 export const sourcePostField: INodeProperties = {
 	...postLocator,
 	displayName: 'Source Post',

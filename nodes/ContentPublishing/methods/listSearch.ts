@@ -28,10 +28,6 @@ function shorten(value: string, length: number): string {
 	return single.length > length ? `${single.slice(0, length - 1)}…` : single;
 }
 
-/** What a picker's entry shows of a record: read where the profile says the service keeps it. */
-type FieldReader = (record: IDataObject, field: string) => unknown;
-type Read = (field: string) => unknown;
-
 /**
  * A request placement as the answered resource holds it. The create's answer says which of its
  * places: the one below its resource (`/attributes/title` where that is `/body/data`), else below
@@ -48,10 +44,10 @@ function inResource(to: string | null | undefined, resource: string[]): string |
 // A page's name, where a service has no request of its own naming it: the usual names for one.
 const PAGE_NAMES = ['/name', '/title', '/display_name', '/displayName', '/label', '/handle'];
 
-function fieldReader(profile: Profile, list: OperationName): FieldReader {
+/** What a picker's entry shows of a record: read where the profile says the service keeps it. */
+function fieldReader(profile: Profile, list: OperationName) {
 	const { fields, answer } = profile.operations.createPost;
-	const resource = answer.resource ?? [];
-	const place = (field: string) => inResource(fields[field]?.to, resource);
+	const place = (field: string) => inResource(fields[field]?.to, answer.resource ?? []);
 	const { registration } = profile.webhooks;
 	const places: Record<string, Array<string | undefined>> = {
 		id: [profile.operations[list].answer.itemId ?? '/id'],
@@ -65,7 +61,7 @@ function fieldReader(profile: Profile, list: OperationName): FieldReader {
 	};
 	// Where a post's fields are held (JSON:API's `attributes`), a page's and a webhook's are too.
 	const holder = segmentsOf(place('content') ?? '').slice(0, -1);
-	return (record, field) =>
+	return (record: IDataObject, field: string) =>
 		[record, holder.length > 0 ? readAt(record, pointerOf(holder)) : undefined]
 			.filter(isRecord)
 			.flatMap((held) =>
@@ -81,7 +77,10 @@ function fieldReader(profile: Profile, list: OperationName): FieldReader {
  * service documents a search parameter, it searches; otherwise pages are read and filtered here
  * until matches turn up, so a match far down the list is found too.
  */
-function listSearch(endpoint: OperationName, toEntry: (read: Read) => INodeListSearchItems) {
+function listSearch(
+	endpoint: OperationName,
+	toEntry: (read: (field: string) => unknown) => INodeListSearchItems,
+) {
 	return async function (
 		this: ILoadOptionsFunctions,
 		filter?: string,

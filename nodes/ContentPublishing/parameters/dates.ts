@@ -51,10 +51,7 @@ function millisOf(value: object): number | undefined {
 	return value instanceof Date ? value.getTime() : undefined;
 }
 
-/**
- * Scheduled At of an item's fields as UTC ISO 8601, or undefined when it is empty, read in the
- * fields' Time Zone (empty: the workflow's time zone).
- */
+/** Scheduled At of an item's fields as UTC ISO 8601, or undefined when it is empty. */
 export function readScheduledAt(
 	this: IExecuteFunctions,
 	{ scheduledAt: value, timeZone }: IDataObject,
@@ -85,9 +82,7 @@ export function readScheduledAt(
 				.map((part) => Number(part ?? 0));
 			const millis = Number((wall[7] ?? '').padEnd(3, '0').slice(0, 3));
 			instant = instantOf(Date.UTC(year, month - 1, day, hour, minute, second, millis), zone);
-		} else if (WITH_OFFSET.test(text)) {
-			instant = Date.parse(text);
-		}
+		} else if (WITH_OFFSET.test(text)) instant = Date.parse(text);
 	}
 	if (instant === undefined || !Number.isFinite(instant))
 		throw parameterError(

@@ -9,7 +9,6 @@ import { DEFAULT_TIMEOUT_MS } from '../../shared/executor/send';
 import type { ExtraFields } from '../actions/types';
 import { pageIdField, sourcePostField } from '../descriptions/locators';
 
-/** The error of a parameter's value, naming the parameter and the item. */
 export function parameterError(
 	context: IExecuteFunctions,
 	displayName: string,
@@ -142,7 +141,6 @@ export function readExtraFields(
 	};
 }
 
-/** Checks an id before anything is sent, naming the parameter and the item. */
 function checkId(
 	this: IExecuteFunctions,
 	id: string,
@@ -161,9 +159,6 @@ function checkId(
 	return id;
 }
 
-// The resource locators a collection may hold, for the names errors give them.
-const COLLECTION_LOCATORS = [pageIdField, sourcePostField];
-
 /** Reads a collection parameter with each of its resource locators turned into the id it names. */
 export function readCollection(
 	this: IExecuteFunctions,
@@ -171,7 +166,8 @@ export function readCollection(
 	itemIndex: number,
 ): IDataObject {
 	const collection = { ...(this.getNodeParameter(parameterName, itemIndex, {}) as IDataObject) };
-	for (const { name, displayName } of COLLECTION_LOCATORS) {
+	// The resource locators a collection may hold, for the names errors give them.
+	for (const { name, displayName } of [pageIdField, sourcePostField]) {
 		if (collection[name] === undefined) continue;
 		const id = locatorId.call(this, `${parameterName}.${name}`, itemIndex);
 		collection[name] = id === '' ? id : checkId.call(this, id, displayName, itemIndex);
@@ -242,12 +238,6 @@ export function perItem<T>(
 	return (itemIndex) => (same === undefined ? read(itemIndex) : same.value);
 }
 
-/** Each item's timeout, from Request Options. */
-export function requestTimeouts(this: IExecuteFunctions): (itemIndex: number) => number {
-	return perItem(this, 'requestOptions', (itemIndex) => readRequestTimeout.call(this, itemIndex));
-}
-
-/** Fails an update that would change nothing. */
 export function requireChanges(
 	this: IExecuteFunctions,
 	body: IDataObject,

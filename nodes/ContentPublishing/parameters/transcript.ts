@@ -3,8 +3,6 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { parameterError } from './fields';
 
-type TranscriptFormat = 'text' | 'vtt' | 'srt';
-
 /** The largest transcript the node sends: many hours of speech, far below what a request may carry. */
 const MAX_TRANSCRIPT_BYTES = 5 * 1024 * 1024;
 
@@ -24,7 +22,7 @@ function decodeText(buffer: Buffer): string | undefined {
 const TIMING_LINE =
 	/^\s*(\d{1,2}:)?\d{1,2}:\d{2}[.,]\d{1,3}\s*-->\s*(\d{1,2}:)?\d{1,2}:\d{2}[.,]\d{1,3}.*$/;
 
-function formatOf(binary: IBinaryData, text: string): TranscriptFormat | undefined {
+function formatOf(binary: IBinaryData, text: string): 'text' | 'vtt' | 'srt' | undefined {
 	const extension = (binary.fileExtension ?? binary.fileName?.split('.').pop() ?? '').toLowerCase();
 	const mimeType = (binary.mimeType ?? '').toLowerCase();
 	if (extension === 'vtt' || mimeType === 'text/vtt' || text.startsWith('WEBVTT')) return 'vtt';

@@ -13,10 +13,7 @@ import type {
 	Paging,
 } from '../profile/types';
 
-/**
- * Reading what the service sends, by the profile: resources, list pages, jobs, error messages,
- * media addresses and deliveries. Every walk over a value has a bound.
- */
+/** Reading what the service sends, by the profile. Every walk over a value has a bound. */
 
 // A result is searched this deep, and this far, for media addresses.
 const MAX_MEDIA_DEPTH = 5;
@@ -179,11 +176,6 @@ export function jobProblem(jobs: JobProfile, value: unknown): string | undefined
 	return stateProblem(jobs, value);
 }
 
-/** Whether a value is a job: an object with an id and a status (or a completion flag). */
-function isJob(jobs: JobProfile, value: unknown): value is IDataObject {
-	return jobProblem(jobs, value) === undefined;
-}
-
 // A list's items and an object's members looked at, at most.
 const MAX_NAMES = 30;
 
@@ -228,7 +220,6 @@ export function readJob(jobs: JobProfile, job: IDataObject): JobView {
 		unmapped = mapped === undefined && unread === undefined;
 	}
 	const kind = firstIn(job, jobs.kind);
-	// `generate.video` is of the kind `video`.
 	const lastWord = typeof kind === 'string' ? kind.split(/[^A-Za-z0-9]+/).pop() : undefined;
 	return {
 		id: nonEmptyText(firstIn(job, jobs.id)) ?? '',
@@ -274,7 +265,8 @@ export function findJob(
 	for (const reference of references) {
 		if ('job' in reference) {
 			const job = readLocation(message, reference.job);
-			if (isJob(jobs, job)) return { id: readJob(jobs, job).id, job, via: 'job' };
+			if (isRecord(job) && jobProblem(jobs, job) === undefined)
+				return { id: readJob(jobs, job).id, job, via: 'job' };
 		} else if ('id' in reference) {
 			const id = nonEmptyText(readLocation(message, reference.id));
 			if (id !== undefined) return { id, via: 'id' };
@@ -301,11 +293,9 @@ export function mediaAddresses(jobs: JobProfile, result: unknown, limit: number)
 				.replace(/[^a-z0-9]/g, '');
 			if (names.has(name) && /^https?:\/\//i.test(value) && !found.includes(value))
 				found.push(value);
-		} else if (Array.isArray(value)) {
-			for (const entry of value) visit(entry, key, depth + 1);
-		} else if (isRecord(value)) {
+		} else if (Array.isArray(value)) for (const entry of value) visit(entry, key, depth + 1);
+		else if (isRecord(value))
 			for (const name of Object.keys(value)) visit(value[name], name, depth + 1);
-		}
 	};
 	visit(result, '', 0);
 	return found;

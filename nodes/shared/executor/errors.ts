@@ -6,16 +6,12 @@ import { redact, redactValue, type RequestContext } from '../transport/credentia
 import { asNodeError } from '../transport/errors';
 import { ProfileFieldError } from './request';
 
-/**
- * Errors that speak of the profile: a parameter it has no place for, an answer that does not hold
- * what it says, and what a failed request sent, by the places it used.
- */
+/** Errors that speak of the profile, and what a failed request sent, by the places it used. */
 
 // An answer, or a request sent, is described by at most this many names, each cut to this length.
 const MAX_NAMES = 30;
 const MAX_NAME_LENGTH = 40;
 
-/** Names as a list, with `…` where there were more than MAX_NAMES. */
 const listed = (names: string[]) =>
 	`${names.slice(0, MAX_NAMES).join(', ')}${names.length > MAX_NAMES ? ', …' : ''}`;
 

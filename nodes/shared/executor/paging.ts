@@ -27,7 +27,6 @@ interface ListOptions extends Pick<CallOptions, 'itemIndex' | 'timeoutMs' | 'sig
 	qs?: IDataObject;
 }
 
-/** The query that asks for one page, in the paging style the service documents. */
 function pageQuery(
 	paging: Paging | undefined,
 	next: PageToken | undefined,

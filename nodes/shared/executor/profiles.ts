@@ -13,8 +13,7 @@ import { READ, sendUnderPolicy } from '../transport/policy';
 /**
  * The service's profile, read from its OpenAPI document once per Base URL and key and kept a while
  * for the whole n8n process: a service may describe itself differently to each key, and a key's
- * failed read (a 401, a 503) never changes another one's requests. Each credential's Profile
- * Overrides go over.
+ * failed read (a 401, a 503) never changes another one's requests.
  */
 
 /** Where the spec says the service describes itself (section 9). */
@@ -64,20 +63,11 @@ function readingKey(credentials: Credentials): string {
 
 export const WHOLE_DOCUMENT = 'the whole document';
 
-interface ServiceProfile {
-	profile: Profile;
-	ttl: number;
-}
-
-/** The built-in profile, with why it stands in for the service's document. */
-function builtInBecause(why: string, ttl = UNREADABLE_PROFILE_TTL_MS): ServiceProfile {
+function builtInBecause(why: string, ttl = UNREADABLE_PROFILE_TTL_MS) {
 	return { profile: { ...BUILT_IN_PROFILE, notFollowed: [{ part: WHOLE_DOCUMENT, why }] }, ttl };
 }
 
-async function readServiceProfile(
-	this: RequestContext,
-	credentials: Credentials,
-): Promise<ServiceProfile> {
+async function readServiceProfile(this: RequestContext, credentials: Credentials) {
 	const { baseUrl, apiKey } = credentials;
 	const where = `${baseUrl}${DOCUMENT_PATH}`;
 	let answer;

@@ -23,10 +23,8 @@ import { profileFor, refreshProfile, WHOLE_DOCUMENT } from './profiles';
 import { pathFor, placeFields, ProfileFieldError, type PlacedFields } from './request';
 
 /**
- * Calling one of the profile's operations: the request the executor builds from the node's
- * parameters, sent under the retry policy and the execution's pace, the answer parsed within limits.
- * The nodes reach the service only through the executor: the transport's parts they use directly
- * are passed on here.
+ * Calling the profile's operations. The nodes reach the service only through the executor: the
+ * transport's parts they use directly are passed on here.
  */
 
 export { asNodeError, isTransient, retryAfterMs } from '../transport/errors';

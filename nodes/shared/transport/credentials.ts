@@ -6,14 +6,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-/** Every kind of context the nodes talk to the service from. */
 export type RequestContext =
 	| IExecuteFunctions
 	| ILoadOptionsFunctions
 	| IHookFunctions
 	| IWebhookFunctions;
-
-const CREDENTIAL_TYPE = 'contentPublishingApi';
 
 export interface Credentials {
 	baseUrl: string;
@@ -44,7 +41,7 @@ export async function readCredentials(
 
 async function readCredentialsOnce(this: RequestContext, itemIndex?: number): Promise<Credentials> {
 	const credentials = await this.getCredentials<Partial<Record<keyof Credentials, unknown>>>(
-		CREDENTIAL_TYPE,
+		'contentPublishingApi',
 		itemIndex,
 	);
 	const refuse = (message: string, description?: string) =>
@@ -54,13 +51,12 @@ async function readCredentialsOnce(this: RequestContext, itemIndex?: number): Pr
 		.trim()
 		.replace(/\/+$/, '')
 		.replace(/\/v1$/i, '');
-	if (!/^https?:\/\/[^/]/i.test(baseUrl)) {
-		// A URL with user info is not repeated: it would carry a password into the message.
+	// A URL with user info is not repeated: it would carry a password into the message.
+	if (!/^https?:\/\/[^/]/i.test(baseUrl))
 		throw refuse(
 			"The credential's Base URL must start with http:// or https://",
 			baseUrl.includes('@') ? undefined : `Base URL found: "${baseUrl}"`,
 		);
-	}
 	if (/^https?:\/\/[^/?#]*@/i.test(baseUrl))
 		throw refuse(
 			"The credential's Base URL must not contain a user name or password",

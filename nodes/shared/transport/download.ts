@@ -89,16 +89,14 @@ const typed = (family: string, extensions: string[]) =>
 const TYPES_BY_EXTENSION = new Map<string, string>([
 	// Most extensions are their type's subtype (`png`: image/png).
 	...typed('video', ['mp4', 'webm']),
-	...typed('image', ['png', 'gif', 'webp', 'avif', 'heic', 'bmp']),
+	...typed('image', ['png', 'gif', 'webp', 'avif', 'heic', 'bmp', 'jpeg', 'tiff']),
 	...typed('audio', ['aac', 'wav', 'ogg', 'opus', 'flac']),
 	['m4v', 'video/x-m4v'],
 	['mov', 'video/quicktime'],
 	['mkv', 'video/x-matroska'],
 	['avi', 'video/x-msvideo'],
 	['jpg', 'image/jpeg'],
-	['jpeg', 'image/jpeg'],
 	['tif', 'image/tiff'],
-	['tiff', 'image/tiff'],
 	['mp3', 'audio/mpeg'],
 	['m4a', 'audio/mp4'],
 ]);

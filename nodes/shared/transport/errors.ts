@@ -15,9 +15,6 @@ export interface ServiceAnswer {
 
 const TRANSIENT_STATUSES = new Set([429, 502, 503, 504]);
 
-/** An error of n8n's request helper, or of the network under it. */
-type Failure = { code?: string; message?: string; messages?: string[] };
-
 // What each status means here; the 429 hint depends on whether writes can be sent again safely.
 const RATE_LIMITED =
 	'The service is limiting the request rate. The node slows down and tries again after the Retry-After the service asks for, within the Timeout; lower "Requests in Parallel"';
@@ -49,9 +46,13 @@ export function cancelledError(context: RequestContext, itemIndex?: number): Nod
 	);
 }
 
-/** What a failure to reach a server says: its system code (`ECONNREFUSED`) and messages. */
+/** What a request helper's or network failure says: its system code (`ECONNREFUSED`) and messages. */
 export function failureDetails(error: unknown): string {
-	const { code, message, messages } = error as Failure;
+	const { code, message, messages } = error as {
+		code?: string;
+		message?: string;
+		messages?: string[];
+	};
 	return [code, message, ...(messages ?? [])].filter(Boolean).join(' ');
 }
 

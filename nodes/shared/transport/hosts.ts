@@ -45,10 +45,7 @@ function ipv4Reason(address: number): string | undefined {
 	return undefined;
 }
 
-/**
- * The eight 16-bit groups of an IPv6 address as the URL parser writes it (hexadecimal groups, at
- * most one `::`, never a dotted IPv4 tail), or undefined for anything else.
- */
+/** The eight 16-bit groups of an IPv6 address as the URL parser writes it (no dotted IPv4 tail). */
 function ipv6Groups(text: string): number[] | undefined {
 	const halves = text.split('::');
 	if (halves.length > 2) return undefined;
@@ -101,10 +98,7 @@ function ipv6Reason(groups: number[]): string | undefined {
 	return undefined;
 }
 
-/**
- * Why a host (a URL's `hostname`, as the WHATWG parser leaves it) is not public, or undefined
- * when nothing written in the address says it is private.
- */
+/** Why a URL's `hostname` is not public, or undefined when nothing written in it says so. */
 export function nonPublicReason(hostname: string): string | undefined {
 	const host = hostname.toLowerCase().replace(/\.$/, '');
 	if (host.startsWith('[') && host.endsWith(']')) {

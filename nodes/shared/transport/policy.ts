@@ -215,8 +215,9 @@ const firstSentTimes = new Map<string, string>();
 /** When a write was first sent, as an IMF-fixdate, remembered for its repeats. */
 function firstSent(memoKey: string): string {
 	// Kept as long as outcomes are, and as many.
-	const sent = firstSentTimes.get(memoKey);
-	return sent ?? keepInMemory(firstSentTimes, memoKey, new Date().toUTCString());
+	return (
+		firstSentTimes.get(memoKey) ?? keepInMemory(firstSentTimes, memoKey, new Date().toUTCString())
+	);
 }
 
 /** What an earlier attempt of this item's write came to, if it is remembered. */

@@ -2,12 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { Operation } from '../types';
 
-export const get: Operation = {
-	description: [],
-	execute: async () => ({ endpoint: 'getAccount' }),
+export const operations: Record<string, Operation> = {
+	get: { description: [], execute: async () => ({ endpoint: 'getAccount' }) },
 };
-
-export const operations = { get };
 
 export const operationField: INodeProperties = {
 	displayName: 'Operation',

@@ -31,85 +31,6 @@ const toneField: INodeProperties = {
 	description: 'Voice of the generated content',
 };
 
-const generateBlog: Operation = {
-	description: showOnlyFor(
-		'content',
-		'generateBlog',
-		jobOperationFields(
-			[
-				{
-					displayName: 'Transcript Source',
-					name: 'transcriptSource',
-					type: 'options',
-					options: [
-						{ name: 'Text', value: 'text', description: 'Type or map the transcript text' },
-						{
-							name: 'Binary File',
-							value: 'binary',
-							description: 'Read a .txt, .vtt or .srt file from a previous node',
-						},
-					],
-					default: 'text',
-				},
-				{
-					displayName: 'Transcript',
-					name: 'transcript',
-					type: 'string',
-					typeOptions: { rows: 8 },
-					required: true,
-					default: '',
-					description: 'Transcript of the talk, podcast or video to turn into a blog post',
-					displayOptions: { show: { transcriptSource: ['text'] } },
-				},
-				{
-					displayName: 'Input Binary Field',
-					name: 'binaryPropertyName',
-					type: 'string',
-					required: true,
-					default: 'data',
-					hint: 'The name of the input binary field holding the transcript file; subtitles are reduced to plain text',
-					displayOptions: { show: { transcriptSource: ['binary'] } },
-				},
-			],
-			[
-				languageField,
-				{
-					displayName: 'Length',
-					name: 'length',
-					type: 'options',
-					options: [
-						{ name: 'Short', value: 'short' },
-						{ name: 'Medium', value: 'medium' },
-						{ name: 'Long', value: 'long' },
-					],
-					default: 'medium',
-				},
-				pageIdField,
-				{
-					displayName: 'Title',
-					name: 'title',
-					type: 'string',
-					default: '',
-					description: 'Title to use instead of a generated one',
-				},
-				toneField,
-			],
-		),
-	),
-	async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
-		const transcript = await readTranscript.call(this, itemIndex);
-		const additionalFields = readCollection.call(this, 'additionalFields', itemIndex);
-		const extra = readExtraFields.call(this, additionalFields, itemIndex);
-		const body = pickFields({ ...additionalFields, transcript }, 'generateBlog');
-		return {
-			endpoint: 'generateBlog',
-			params: body,
-			extra,
-			wait: readJobWait.call(this, itemIndex),
-		};
-	},
-};
-
 const promptField: INodeProperties = {
 	displayName: 'Prompt',
 	name: 'prompt',
@@ -129,7 +50,6 @@ const sourceTextField: INodeProperties = {
 	description: 'Text to adapt, such as an article or a transcript',
 };
 
-/** A prompt-based generation (LinkedIn, Twitter, carousel, video), with the fields of its kind. */
 function promptGeneration(
 	endpoint: 'generateLinkedin' | 'generateTwitter' | 'generateCarousel' | 'generateVideo',
 	kindFields: INodeProperties[],
@@ -178,64 +98,134 @@ function promptGeneration(
 	};
 }
 
-const generateCarousel = promptGeneration(
-	'generateCarousel',
-	[
-		{
-			displayName: 'Slide Count',
-			name: 'slideCount',
-			type: 'number',
-			typeOptions: { minValue: 2, maxValue: 20 },
-			default: 5,
-			description: 'Number of slides',
-		},
-	],
-	{ media: true },
-);
-
-const generateTwitter = promptGeneration('generateTwitter', [
-	{
-		displayName: 'Thread Length',
-		name: 'threadLength',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: 25 },
-		default: 3,
-		description: 'Number of tweets in the thread',
-	},
-]);
-
-const generateVideo = promptGeneration(
-	'generateVideo',
-	[
-		{
-			displayName: 'Aspect Ratio',
-			name: 'aspectRatio',
-			type: 'options',
-			options: [
-				{ name: 'Landscape (16:9)', value: '16:9' },
-				{ name: 'Portrait (9:16)', value: '9:16' },
-				{ name: 'Square (1:1)', value: '1:1' },
-			],
-			default: '16:9',
-		},
-		{
-			displayName: 'Duration (Seconds)',
-			name: 'durationSeconds',
-			type: 'number',
-			typeOptions: { minValue: 5, maxValue: 600 },
-			default: 60,
-			description: 'Length of the video',
-		},
-	],
-	{ media: true },
-);
-
 export const operations = {
-	generateBlog,
-	generateCarousel,
+	generateBlog: {
+		description: showOnlyFor(
+			'content',
+			'generateBlog',
+			jobOperationFields(
+				[
+					{
+						displayName: 'Transcript Source',
+						name: 'transcriptSource',
+						type: 'options',
+						options: [
+							{ name: 'Text', value: 'text', description: 'Type or map the transcript text' },
+							{
+								name: 'Binary File',
+								value: 'binary',
+								description: 'Read a .txt, .vtt or .srt file from a previous node',
+							},
+						],
+						default: 'text',
+					},
+					{
+						displayName: 'Transcript',
+						name: 'transcript',
+						type: 'string',
+						typeOptions: { rows: 8 },
+						required: true,
+						default: '',
+						description: 'Transcript of the talk, podcast or video to turn into a blog post',
+						displayOptions: { show: { transcriptSource: ['text'] } },
+					},
+					{
+						displayName: 'Input Binary Field',
+						name: 'binaryPropertyName',
+						type: 'string',
+						required: true,
+						default: 'data',
+						hint: 'The name of the input binary field holding the transcript file; subtitles are reduced to plain text',
+						displayOptions: { show: { transcriptSource: ['binary'] } },
+					},
+				],
+				[
+					languageField,
+					{
+						displayName: 'Length',
+						name: 'length',
+						type: 'options',
+						options: [
+							{ name: 'Short', value: 'short' },
+							{ name: 'Medium', value: 'medium' },
+							{ name: 'Long', value: 'long' },
+						],
+						default: 'medium',
+					},
+					pageIdField,
+					{
+						displayName: 'Title',
+						name: 'title',
+						type: 'string',
+						default: '',
+						description: 'Title to use instead of a generated one',
+					},
+					toneField,
+				],
+			),
+		),
+		async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
+			const transcript = await readTranscript.call(this, itemIndex);
+			const additionalFields = readCollection.call(this, 'additionalFields', itemIndex);
+			const extra = readExtraFields.call(this, additionalFields, itemIndex);
+			return {
+				endpoint: 'generateBlog',
+				params: pickFields({ ...additionalFields, transcript }, 'generateBlog'),
+				extra,
+				wait: readJobWait.call(this, itemIndex),
+			};
+		},
+	},
+	generateCarousel: promptGeneration(
+		'generateCarousel',
+		[
+			{
+				displayName: 'Slide Count',
+				name: 'slideCount',
+				type: 'number',
+				typeOptions: { minValue: 2, maxValue: 20 },
+				default: 5,
+				description: 'Number of slides',
+			},
+		],
+		{ media: true },
+	),
 	generateLinkedin: promptGeneration('generateLinkedin', []),
-	generateTwitter,
-	generateVideo,
+	generateTwitter: promptGeneration('generateTwitter', [
+		{
+			displayName: 'Thread Length',
+			name: 'threadLength',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 25 },
+			default: 3,
+			description: 'Number of tweets in the thread',
+		},
+	]),
+	generateVideo: promptGeneration(
+		'generateVideo',
+		[
+			{
+				displayName: 'Aspect Ratio',
+				name: 'aspectRatio',
+				type: 'options',
+				options: [
+					{ name: 'Landscape (16:9)', value: '16:9' },
+					{ name: 'Portrait (9:16)', value: '9:16' },
+					{ name: 'Square (1:1)', value: '1:1' },
+				],
+				default: '16:9',
+			},
+			{
+				displayName: 'Duration (Seconds)',
+				name: 'durationSeconds',
+				type: 'number',
+				typeOptions: { minValue: 5, maxValue: 600 },
+				default: 60,
+				description: 'Length of the video',
+			},
+		],
+		{ media: true },
+	),
 };
 
 export const operationField: INodeProperties = {

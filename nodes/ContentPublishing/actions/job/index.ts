@@ -15,35 +15,34 @@ const jobIdField: INodeProperties = {
 	description: 'ID of the job, as returned by a Generate or Publish operation',
 };
 
-const get = {
-	description: showOnlyFor('job', 'get', [jobIdField, ...mediaFields]),
-	async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
-		return {
-			endpoint: 'getJob',
-			id: requireId.call(this, 'jobId', 'Job ID', itemIndex),
-			media: readMediaOptions.call(this, itemIndex),
-		};
+export const operations = {
+	get: {
+		description: showOnlyFor('job', 'get', [jobIdField, ...mediaFields]),
+		async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
+			return {
+				endpoint: 'getJob',
+				id: requireId.call(this, 'jobId', 'Job ID', itemIndex),
+				media: readMediaOptions.call(this, itemIndex),
+			};
+		},
+	},
+	wait: {
+		// Without a "Wait for Completion" switch: waiting is this operation's purpose.
+		description: showOnlyFor('job', 'wait', [
+			jobIdField,
+			waitMethodField,
+			...mediaFields,
+			waitOptionsField,
+		]),
+		async execute(this: IExecuteFunctions, itemIndex: number): Promise<JobToAwait> {
+			return new JobToAwait(
+				requireId.call(this, 'jobId', 'Job ID', itemIndex),
+				readWaitOptions.call(this, itemIndex),
+				readMediaOptions.call(this, itemIndex),
+			);
+		},
 	},
 };
-
-const wait = {
-	// Without a "Wait for Completion" switch: waiting is this operation's purpose.
-	description: showOnlyFor('job', 'wait', [
-		jobIdField,
-		waitMethodField,
-		...mediaFields,
-		waitOptionsField,
-	]),
-	async execute(this: IExecuteFunctions, itemIndex: number): Promise<JobToAwait> {
-		return new JobToAwait(
-			requireId.call(this, 'jobId', 'Job ID', itemIndex),
-			readWaitOptions.call(this, itemIndex),
-			readMediaOptions.call(this, itemIndex),
-		);
-	},
-};
-
-export const operations = { get, wait };
 
 export const operationField: INodeProperties = {
 	displayName: 'Operation',

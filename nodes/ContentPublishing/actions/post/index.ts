@@ -48,94 +48,60 @@ const optionalPostFields: INodeProperties[] = [
 	extraQueryField,
 ];
 
-const create = {
-	description: showOnlyFor('post', 'create', [
-		{
-			displayName: 'Content',
-			name: 'content',
-			type: 'string',
-			typeOptions: { rows: 6 },
-			required: true,
-			default: '',
-			description: 'Text of the post',
-		},
-		{
-			displayName: 'Status',
-			name: 'status',
-			type: 'options',
-			options: POST_STATUS_OPTIONS,
-			default: 'draft',
-			description: 'Whether to save the post as a draft, publish it, or schedule it',
-		},
-		{
-			displayName: 'Scheduled At',
-			name: 'scheduledAt',
-			type: 'dateTime',
-			required: true,
-			default: '',
-			displayOptions: { show: { status: ['scheduled'] } },
-		},
-		fieldCollection('additionalFields', optionalPostFields),
-	]),
-	async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
-		const content = requireString.call(this, 'content', 'Content', itemIndex);
-		const status = this.getNodeParameter('status', itemIndex) as string;
-		const additionalFields = readCollection.call(this, 'additionalFields', itemIndex);
-		const given = status === 'scheduled' ? this.getNodeParameter('scheduledAt', itemIndex, '') : '';
-		const scheduledAt = readScheduledAt.call(
-			this,
-			{ ...additionalFields, scheduledAt: given },
-			itemIndex,
-		);
-		if (status === 'scheduled' && !scheduledAt)
-			throw parameterError(
-				this,
-				'Scheduled At',
-				itemIndex,
-				'is empty',
-				'A scheduled post needs the date and time to publish it.',
-			);
-		const extra = readExtraFields.call(this, additionalFields, itemIndex);
-		const body = pickFields({ ...additionalFields, content, status, scheduledAt }, 'createPost');
-		return { endpoint: 'createPost', params: body, extra };
-	},
-};
-
-const update = {
-	description: showOnlyFor('post', 'update', [
-		postLocator,
-		fieldCollection('updateFields', [
+export const operations = {
+	create: {
+		description: showOnlyFor('post', 'create', [
 			{
 				displayName: 'Content',
 				name: 'content',
 				type: 'string',
 				typeOptions: { rows: 6 },
+				required: true,
 				default: '',
+				description: 'Text of the post',
 			},
-			{ displayName: 'Scheduled At', name: 'scheduledAt', type: 'dateTime', default: '' },
 			{
 				displayName: 'Status',
 				name: 'status',
 				type: 'options',
 				options: POST_STATUS_OPTIONS,
 				default: 'draft',
+				description: 'Whether to save the post as a draft, publish it, or schedule it',
 			},
-			...optionalPostFields,
+			{
+				displayName: 'Scheduled At',
+				name: 'scheduledAt',
+				type: 'dateTime',
+				required: true,
+				default: '',
+				displayOptions: { show: { status: ['scheduled'] } },
+			},
+			fieldCollection('additionalFields', optionalPostFields),
 		]),
-	]),
-	async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
-		const id = requireId.call(this, 'postId', 'Post', itemIndex);
-		const updateFields = readCollection.call(this, 'updateFields', itemIndex);
-		const extra = readExtraFields.call(this, updateFields, itemIndex);
-		const scheduledAt = readScheduledAt.call(this, updateFields, itemIndex);
-		const body = pickFields({ ...updateFields, scheduledAt }, 'updatePost');
-		requireChanges.call(this, body, extra, itemIndex);
-		return { endpoint: 'updatePost', id, params: body, extra };
+		async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
+			const content = requireString.call(this, 'content', 'Content', itemIndex);
+			const status = this.getNodeParameter('status', itemIndex) as string;
+			const additionalFields = readCollection.call(this, 'additionalFields', itemIndex);
+			const given =
+				status === 'scheduled' ? this.getNodeParameter('scheduledAt', itemIndex, '') : '';
+			const scheduledAt = readScheduledAt.call(
+				this,
+				{ ...additionalFields, scheduledAt: given },
+				itemIndex,
+			);
+			if (status === 'scheduled' && !scheduledAt)
+				throw parameterError(
+					this,
+					'Scheduled At',
+					itemIndex,
+					'is empty',
+					'A scheduled post needs the date and time to publish it.',
+				);
+			const extra = readExtraFields.call(this, additionalFields, itemIndex);
+			const body = pickFields({ ...additionalFields, content, status, scheduledAt }, 'createPost');
+			return { endpoint: 'createPost', params: body, extra };
+		},
 	},
-};
-
-export const operations = {
-	create,
 	delete: byLocator('post', 'delete', 'deletePost', postLocator),
 	get: byLocator('post', 'get', 'getPost', postLocator),
 	getMany: listOperation('post', 'listPosts', [
@@ -149,7 +115,38 @@ export const operations = {
 			description: 'Only posts in this status',
 		},
 	]),
-	update,
+	update: {
+		description: showOnlyFor('post', 'update', [
+			postLocator,
+			fieldCollection('updateFields', [
+				{
+					displayName: 'Content',
+					name: 'content',
+					type: 'string',
+					typeOptions: { rows: 6 },
+					default: '',
+				},
+				{ displayName: 'Scheduled At', name: 'scheduledAt', type: 'dateTime', default: '' },
+				{
+					displayName: 'Status',
+					name: 'status',
+					type: 'options',
+					options: POST_STATUS_OPTIONS,
+					default: 'draft',
+				},
+				...optionalPostFields,
+			]),
+		]),
+		async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
+			const id = requireId.call(this, 'postId', 'Post', itemIndex);
+			const updateFields = readCollection.call(this, 'updateFields', itemIndex);
+			const extra = readExtraFields.call(this, updateFields, itemIndex);
+			const scheduledAt = readScheduledAt.call(this, updateFields, itemIndex);
+			const body = pickFields({ ...updateFields, scheduledAt }, 'updatePost');
+			requireChanges.call(this, body, extra, itemIndex);
+			return { endpoint: 'updatePost', id, params: body, extra };
+		},
+	},
 };
 
 export const operationField: INodeProperties = {

@@ -14,14 +14,12 @@ import {
 import { readJobWait } from '../../waiting/poll';
 import type { Operation, RequestPlan } from '../types';
 
-/** A platform that takes several parts as one publication: Twitter, as a thread. */
-interface Parts {
-	name: string;
-	description: string;
-	placeholder: string;
-}
-
-function publishFields(platform: string, parts?: Parts): INodeProperties[] {
+/** `parts`: where a platform takes several parts as one publication (Twitter, as a thread). */
+function publishOperation(
+	endpoint: 'publishLinkedin' | 'publishTwitter',
+	platform: string,
+	parts?: { name: string; description: string; placeholder: string },
+): Operation {
 	const own: INodeProperties[] = [
 		{
 			displayName: 'Source',
@@ -69,16 +67,12 @@ function publishFields(platform: string, parts?: Parts): INodeProperties[] {
 		default: '',
 		description: 'When to publish; empty publishes now',
 	};
-	return jobOperationFields(own, [pageIdField, scheduledAt, timeZoneField]);
-}
-
-function publishOperation(
-	endpoint: 'publishLinkedin' | 'publishTwitter',
-	platform: string,
-	parts?: Parts,
-): Operation {
 	return {
-		description: showOnlyFor('publication', endpoint, publishFields(platform, parts)),
+		description: showOnlyFor(
+			'publication',
+			endpoint,
+			jobOperationFields(own, [pageIdField, scheduledAt, timeZoneField]),
+		),
 		async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
 			const source = this.getNodeParameter('source', itemIndex) as string;
 			const what =

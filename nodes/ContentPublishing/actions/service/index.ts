@@ -5,13 +5,10 @@ import { withRemovals } from '../../../shared/profile/overrides';
 import type { Profile } from '../../../shared/profile/types';
 import type { Operation } from '../types';
 
-export const describe: Operation = { description: [], execute: async () => ({ describe: true }) };
-
 /**
  * The profile in use for the credential's service: in words, a line per decision (in one list, and
  * grouped by resource), what the node could not follow, and the profile itself, whose parts the
- * credential's Profile Overrides can set; its long texts and lists shortened, whatever the document
- * holds.
+ * credential's Profile Overrides can set; long texts and lists shortened, whatever the document holds.
  */
 export function describeOutput(read: Profile): IDataObject {
 	const profile = shortened(read);
@@ -25,7 +22,9 @@ export function describeOutput(read: Profile): IDataObject {
 	};
 }
 
-export const operations = { describe };
+export const operations: Record<string, Operation> = {
+	describe: { description: [], execute: async () => ({ describe: true }) },
+};
 
 export const operationField: INodeProperties = {
 	displayName: 'Operation',

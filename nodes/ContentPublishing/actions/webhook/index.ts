@@ -43,72 +43,67 @@ const optionalWebhookFields: INodeProperties[] = [
 	},
 ];
 
-const create = {
-	description: showOnlyFor('webhook', 'create', [
-		{
-			displayName: 'URL',
-			name: 'url',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'https://example.com/hooks/content',
-			description: 'Address the service sends events to',
-		},
-		eventsField({ required: true, default: ['job.completed'] }),
-		fieldCollection('additionalFields', optionalWebhookFields),
-	]),
-	async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
-		const url = requireString.call(this, 'url', 'URL', itemIndex).trim();
-		if (!/^https?:\/\/\S+$/i.test(url))
-			throw parameterError(this, 'URL', itemIndex, 'is not an http(s) URL');
-		const chosen = this.getNodeParameter('events', itemIndex, []) as string[];
-		if (chosen.length === 0)
-			throw parameterError(
-				this,
-				'Events',
-				itemIndex,
-				'is empty',
-				'Choose at least one event to deliver.',
-			);
-		// As the service names them, checked against the events it lists.
-		const { webhooks } = await loadProfile.call(this, itemIndex);
-		const events = serviceEvents.call(this, webhooks, chosen, itemIndex);
-		const optional = readCollection.call(this, 'additionalFields', itemIndex);
-		const extra = readExtraFields.call(this, optional, itemIndex);
-		const body = pickFields({ ...optional, url, events }, 'createWebhook');
-		return { endpoint: 'createWebhook', params: body, extra };
-	},
-};
-
-const update = {
-	description: showOnlyFor('webhook', 'update', [
-		webhookLocator,
-		fieldCollection('updateFields', [
-			...optionalWebhookFields,
-			eventsField({ default: [] }),
-			{ displayName: 'URL', name: 'url', type: 'string', default: '' },
-		]),
-	]),
-	async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
-		const id = requireId.call(this, 'webhookId', 'Webhook', itemIndex);
-		const updateFields = readCollection.call(this, 'updateFields', itemIndex);
-		const extra = readExtraFields.call(this, updateFields, itemIndex);
-		const body = pickFields(updateFields, 'updateWebhook');
-		if (Array.isArray(body.events)) {
-			const { webhooks } = await loadProfile.call(this, itemIndex);
-			body.events = serviceEvents.call(this, webhooks, body.events as string[], itemIndex);
-		}
-		requireChanges.call(this, body, extra, itemIndex);
-		return { endpoint: 'updateWebhook', id, params: body, extra };
-	},
-};
-
 export const operations = {
-	create,
+	create: {
+		description: showOnlyFor('webhook', 'create', [
+			{
+				displayName: 'URL',
+				name: 'url',
+				type: 'string',
+				required: true,
+				default: '',
+				placeholder: 'https://example.com/hooks/content',
+				description: 'Address the service sends events to',
+			},
+			eventsField({ required: true, default: ['job.completed'] }),
+			fieldCollection('additionalFields', optionalWebhookFields),
+		]),
+		async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
+			const url = requireString.call(this, 'url', 'URL', itemIndex).trim();
+			if (!/^https?:\/\/\S+$/i.test(url))
+				throw parameterError(this, 'URL', itemIndex, 'is not an http(s) URL');
+			const chosen = this.getNodeParameter('events', itemIndex, []) as string[];
+			if (chosen.length === 0)
+				throw parameterError(
+					this,
+					'Events',
+					itemIndex,
+					'is empty',
+					'Choose at least one event to deliver.',
+				);
+			const { webhooks } = await loadProfile.call(this, itemIndex);
+			const events = serviceEvents.call(this, webhooks, chosen, itemIndex);
+			const optional = readCollection.call(this, 'additionalFields', itemIndex);
+			const extra = readExtraFields.call(this, optional, itemIndex);
+			const body = pickFields({ ...optional, url, events }, 'createWebhook');
+			return { endpoint: 'createWebhook', params: body, extra };
+		},
+	},
 	delete: byLocator('webhook', 'delete', 'deleteWebhook', webhookLocator),
 	get: byLocator('webhook', 'get', 'getWebhook', webhookLocator),
 	getMany: listOperation('webhook', 'listWebhooks'),
-	update,
+	update: {
+		description: showOnlyFor('webhook', 'update', [
+			webhookLocator,
+			fieldCollection('updateFields', [
+				...optionalWebhookFields,
+				eventsField({ default: [] }),
+				{ displayName: 'URL', name: 'url', type: 'string', default: '' },
+			]),
+		]),
+		async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
+			const id = requireId.call(this, 'webhookId', 'Webhook', itemIndex);
+			const updateFields = readCollection.call(this, 'updateFields', itemIndex);
+			const extra = readExtraFields.call(this, updateFields, itemIndex);
+			const body = pickFields(updateFields, 'updateWebhook');
+			if (Array.isArray(body.events)) {
+				const { webhooks } = await loadProfile.call(this, itemIndex);
+				body.events = serviceEvents.call(this, webhooks, body.events as string[], itemIndex);
+			}
+			requireChanges.call(this, body, extra, itemIndex);
+			return { endpoint: 'updateWebhook', id, params: body, extra };
+		},
+	},
 };
 
 export const operationField: INodeProperties = {
