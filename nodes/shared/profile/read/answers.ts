@@ -1,10 +1,9 @@
-import { pointerOf, segmentsOf } from '../pointer';
+import { own, pointerOf, segmentsOf } from '../pointer';
 import type { AnswerReading, JobReference, Location, Paging } from '../types';
 import {
 	DocumentReader,
 	firstSentence,
 	normalizeName,
-	own,
 	ownText,
 	type ObjectShape,
 	type Schema,

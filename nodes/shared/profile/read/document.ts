@@ -2,8 +2,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isRecord, own } from '../pointer';
 
-export { isRecord, own };
-
 /**
  * Reading an OpenAPI document, which the node must not trust: own properties only (`__proto__` is
  * data), every `$ref` chain and composition expanded once (memoized, cycles cut), all within a

@@ -1,11 +1,10 @@
-import { pointerOf } from '../pointer';
+import { own, pointerOf } from '../pointer';
 import type { Placement } from '../types';
 import { idOf } from './answers';
 import {
 	DocumentReader,
 	firstSentence,
 	normalizeName,
-	own,
 	type ObjectShape,
 	type Schema,
 } from './document';

@@ -2,7 +2,7 @@ import { sleep } from 'n8n-workflow';
 
 import { TURN_MS } from '../../json';
 import { BUILT_IN_PROFILE } from '../builtIn';
-import { pointerOf } from '../pointer';
+import { own, pointerOf } from '../pointer';
 import {
 	OPERATION_NAMES,
 	OPERATIONS,
@@ -29,7 +29,6 @@ import {
 	DocumentReader,
 	SchemaBudgetError,
 	firstSentence,
-	own,
 	type OpenApiDocument,
 	type Schema,
 } from './document';

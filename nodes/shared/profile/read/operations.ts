@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { pathProblem } from '../../origin';
-import { ownEntries, pointerOf } from '../pointer';
+import { isRecord, own, ownEntries, pointerOf } from '../pointer';
 import {
 	HTTP_METHODS,
 	OPERATIONS,
@@ -12,10 +12,8 @@ import {
 import {
 	DocumentReader,
 	firstSentence,
-	isRecord,
 	nameOf,
 	normalizeName,
-	own,
 	ownArray,
 	ownRecord,
 	ownText,

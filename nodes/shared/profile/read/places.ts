@@ -1,5 +1,5 @@
 import { BUILT_IN_PROFILE } from '../builtIn';
-import { isRecord, pointerOf, segmentsOf } from '../pointer';
+import { isRecord, own, pointerOf, segmentsOf } from '../pointer';
 import { capped } from '../shape';
 import {
 	OPERATIONS,
@@ -9,7 +9,7 @@ import {
 	type OperationProfile,
 	type Pointer,
 } from '../types';
-import { DocumentReader, own, type Schema } from './document';
+import { DocumentReader, type Schema } from './document';
 import { successOf, type DocumentOperation } from './operations';
 
 /**

@@ -1,4 +1,4 @@
-import { pointerOf } from '../pointer';
+import { own, pointerOf } from '../pointer';
 import { capped, OWN_HEADERS } from '../shape';
 import {
 	MAX_PROFILE_TEXT,
@@ -8,7 +8,7 @@ import {
 	type OperationProfile,
 } from '../types';
 import { isIdName, pagingParameters } from './answers';
-import { DocumentReader, nameOf, own, ownArray, ownRecord, type Schema } from './document';
+import { DocumentReader, nameOf, ownArray, ownRecord, type Schema } from './document';
 import { parametersOf, requestOf, successes, type DocumentOperation } from './operations';
 
 /**

@@ -1,4 +1,4 @@
-import { ownEntries, pointerOf, resourcePlaces, segmentsOf } from '../pointer';
+import { own, ownEntries, pointerOf, resourcePlaces, segmentsOf } from '../pointer';
 import {
 	BUILT_IN_EVENTS,
 	type BuiltInEvent,
@@ -18,7 +18,6 @@ import {
 	firstSentence,
 	nameOf,
 	normalizeName,
-	own,
 	ownArray,
 	ownRecord,
 	ownText,

@@ -1,14 +1,6 @@
-import { setOwn } from '../pointer';
+import { isRecord, own, setOwn } from '../pointer';
 import { BUILT_IN_EVENTS, type BuiltInEvent, type JobState } from '../types';
-import {
-	DocumentReader,
-	isRecord,
-	own,
-	ownArray,
-	ownRecord,
-	ownText,
-	type Schema,
-} from './document';
+import { DocumentReader, ownArray, ownRecord, ownText, type Schema } from './document';
 
 /**
  * What a document's words say of values: an enum's explanations, the state a job's status means,
