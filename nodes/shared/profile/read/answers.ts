@@ -14,7 +14,7 @@ import {
 	parametersOf,
 	unique,
 	type DocumentOperation,
-	type Success,
+	type successOf,
 } from './operations';
 
 /** Where a resource sits in its answer's envelope, a list's items and paging, an answer's job. */
@@ -105,7 +105,6 @@ export function itemsPath(
 	resource?: string,
 	depth = 0,
 ): string[] | undefined {
-	if (schema === undefined) return undefined;
 	if (reader.isArray(schema)) return [];
 	const shape = reader.shape(schema);
 	if (shape === undefined || depth >= MAX_PATH_DEPTH) return undefined;
@@ -153,7 +152,7 @@ export function pagingOf(
 	reader: DocumentReader,
 	entry: DocumentOperation,
 	answers: Schema[],
-	success: Success | undefined,
+	success: ReturnType<typeof successOf>,
 ): Paging & { unpaged?: string } {
 	const query = parametersOf(reader, entry, 'query');
 	const from = `${entry.from}/parameters`;

@@ -11,13 +11,6 @@ import {
 import { onlyValue } from './required';
 import { enumExplanations } from './words';
 
-/**
- * Where each of the node's parameters goes in a request the document describes (docs/service.md,
- * "Request fields"): the rules run in order over all of an operation's parameters, so that a
- * stronger rule for one is never taken by a weaker rule for another; properties are looked for in
- * the body and the objects inside it two levels down, shallower first.
- */
-
 interface FieldSpec {
 	/** The kind of value it takes; a text where not said. */
 	type?: 'integer' | 'boolean' | 'list' | 'date-time';
@@ -71,19 +64,13 @@ export const LISTED_VALUES: Record<string, readonly string[]> = Object.fromEntri
 export const MAX_REQUEST_FIELDS = 200;
 const MAX_NESTING = 2;
 
-/** A property of a request, wherever it sits in it. */
-interface Property {
-	path: string[];
-	name: string;
-	normalized: string;
-	said: string;
-	schema: Schema;
-}
-
-function propertyAt(path: string[], schema: Schema): Property {
+function propertyAt(path: string[], schema: Schema) {
 	const name = path[path.length - 1];
 	return { path, name, normalized: normalizeName(name), said: firstSentence(schema), schema };
 }
+
+/** A property of a request, wherever it sits in it. */
+type Property = ReturnType<typeof propertyAt>;
 
 /** The properties of a request, the top level first, then each object's own, two levels down. */
 function propertiesOf(reader: DocumentReader, shape: Pick<ObjectShape, 'properties'>): Property[] {
@@ -130,19 +117,15 @@ function listsOneOf(reader: DocumentReader, schema: Schema, values?: readonly st
 	return values?.some((value) => lower.has(value)) ?? false;
 }
 
-type Rule = (
-	spec: FieldSpec,
-	names: string[],
-	property: Property,
-	reader: DocumentReader,
-) => boolean;
-
 /**
  * The rules, strongest first, and how a property a rule finds takes the parameter: the same name
  * (or the built-in one), in another case style, a reference as an object (`page.id`), the words in
  * the name, in the first sentence, a value in the enum, the opposite's words (sent negated).
  */
-const RULES: Array<{ rule: Rule; by?: 'reference' | 'negate' }> = [
+const RULES: Array<{
+	rule: (spec: FieldSpec, names: string[], property: Property, reader: DocumentReader) => boolean;
+	by?: 'reference' | 'negate';
+}> = [
 	{ rule: (_, names, { name }) => names.includes(name) },
 	{ rule: (_, [field], { normalized }) => normalized === normalizeName(field) },
 	{ by: 'reference', rule: (spec, _, { normalized }) => nameHolds(normalized, spec.reference) },
@@ -255,8 +238,10 @@ function spelling(
 /**
  * The places of the parameters an operation sends under `root` (`body` or `query`, by their
  * built-in places, whose last segment is their built-in name) among a request's properties
- * (`shape`, or the query parameters). A parameter with no place gets `to: null` and why. It pauses
- * (yields) after each rule: each tries every parameter on every property.
+ * (`shape`, or the query parameters; docs/service.md, "Request fields"). The rules run in order
+ * over all of them, so that a stronger rule for one is never taken by a weaker rule for another.
+ * A parameter with no place gets `to: null` and why. It pauses (yields) after each rule: each
+ * tries every parameter on every property.
  */
 export function* placeParameters(
 	reader: DocumentReader,

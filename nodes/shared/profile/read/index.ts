@@ -49,14 +49,6 @@ import {
 } from './operations';
 import { readWebhooks } from './webhooks';
 
-/**
- * A service's OpenAPI document read into its profile: each of the node's operations (method, path,
- * parameters' places, how its answer is read), then the jobs, errors and webhooks. Deterministic,
- * and bounded: a budget of steps, each part a step with n8n running in between; a part the document
- * does not allow (missing, beyond the budget, built as nothing foresaw) is the built-in profile's,
- * with the reason in `notFollowed`.
- */
-
 // Steps (schema expansions, properties read, rules tried, references followed) one document may take.
 const READ_BUDGET = 400_000;
 // Steps one part (an operation, the jobs, the webhooks) may take between two breaks for n8n.
@@ -207,7 +199,13 @@ function* readOperation(
 	return profile;
 }
 
-/** A profile from a service's OpenAPI document; `source` says where it was read from. */
+/**
+ * A service's OpenAPI document read into its profile: each of the node's operations (method, path,
+ * parameters' places, how its answer is read), then the jobs, errors and webhooks. Deterministic,
+ * and bounded: a budget of steps, each part a step with n8n running in between; a part the document
+ * does not allow (missing, beyond the budget, built as nothing foresaw) is the built-in profile's,
+ * with the reason in `notFollowed`. `source` says where the document was read from.
+ */
 export async function readProfile(document: OpenApiDocument, source: string): Promise<Profile> {
 	const reader = new DocumentReader(document, READ_BUDGET);
 	const deadline = performance.now() + READ_DEADLINE_MS;

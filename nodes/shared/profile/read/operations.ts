@@ -6,8 +6,8 @@ import {
 	HTTP_METHODS,
 	OPERATIONS,
 	type HttpMethod,
+	type NotFollowed,
 	type OperationName,
-	type Profile,
 } from '../types';
 import {
 	DocumentReader,
@@ -18,15 +18,12 @@ import {
 	ownRecord,
 	ownText,
 	SchemaBudgetError,
-	type ObjectShape,
 	type OpenApiDocument,
 	type Schema,
 } from './document';
 import { wordsOf } from './words';
 
 /** A document's operations (and which is each of the node's), their bodies, answers and parameters. */
-
-type NotFollowed = Profile['notFollowed'];
 
 export interface DocumentOperation {
 	/** Relative to the document's first server, with `{id}` for its one path parameter. */
@@ -99,12 +96,12 @@ const MAX_PATHS_NAMED = 5;
  */
 export function* operationsOf(
 	reader: DocumentReader,
-	notFollowed: NotFollowed = [],
+	notFollowed: NotFollowed[] = [],
 ): Generator<void, DocumentOperation[]> {
 	const { document } = reader;
 	const found: DocumentOperation[] = [];
 	const base = basePath(document);
-	const refused: NotFollowed = [];
+	const refused: NotFollowed[] = [];
 	for (const [path, pathItem] of ownEntries(document.paths)) {
 		yield;
 		const why = pathProblem(`${base}${path}`);
@@ -220,10 +217,7 @@ function mediaTypesOf(content: unknown): string[] {
 }
 
 /** The body the document declares and the media type to send it as: JSON first, then any `+json`, then a form. */
-export function requestOf(
-	reader: DocumentReader,
-	operation: IDataObject,
-): { schema?: Schema; shape?: ObjectShape; mediaType: string } | undefined {
+export function requestOf(reader: DocumentReader, operation: IDataObject) {
 	const content = ownRecord(reader.deref(own(operation, 'requestBody')), 'content');
 	if (content === undefined) return undefined;
 	const types = mediaTypesOf(content);
@@ -243,14 +237,8 @@ export function responseSchema(reader: DocumentReader, response: unknown): Schem
 	return mediaType === undefined ? undefined : reader.deref(own(own(content, mediaType), 'schema'));
 }
 
-export interface Success {
-	status: string;
-	schema?: Schema;
-	headers: Map<string, Schema>;
-}
-
 /** The success answers of an operation, lowest status first. */
-export function successes(reader: DocumentReader, operation: IDataObject): Success[] {
+export function successes(reader: DocumentReader, operation: IDataObject) {
 	const responses = ownRecord(operation, 'responses') ?? {};
 	return Object.keys(responses)
 		.filter((code) => /^2(\d\d|XX)$/i.test(code))
@@ -267,7 +255,7 @@ export function successes(reader: DocumentReader, operation: IDataObject): Succe
 }
 
 /** The success answer an operation is read by: the first that has a schema, else the first. */
-export function successOf(reader: DocumentReader, operation: IDataObject): Success | undefined {
+export function successOf(reader: DocumentReader, operation: IDataObject) {
 	const answers = successes(reader, operation);
 	return answers.find((answer) => answer.schema !== undefined) ?? answers[0];
 }

@@ -12,13 +12,6 @@ import {
 import { DocumentReader, type Schema } from './document';
 import { successOf, type DocumentOperation } from './operations';
 
-/**
- * The places a profile states for answers, checked against the schemas the document gives those
- * answers: a place the schema does not have would be read as absent without a word, so it is
- * listed as not followed. Where the document gives no schema, or a schema describes no members
- * there (an open object), there is nothing to check against.
- */
-
 // Members named in a reason, so that it stays short on any document.
 const MAX_NAMED = 10;
 
@@ -154,8 +147,10 @@ function jobPlaces(
 }
 
 /**
- * The stated places of a profile's answers that their schemas lack, but parts already listed (by
- * `of`); it pauses (yields) after each operation.
+ * The places a profile states for answers that the schemas the document gives those answers lack,
+ * but parts already listed (by `of`): such a place would be read as absent without a word, so it is
+ * listed as not followed. Where the document gives no schema, or a schema describes no members
+ * there (an open object), there is nothing to check against. It pauses (yields) after each operation.
  */
 export function* statedPlaces(
 	reader: DocumentReader,

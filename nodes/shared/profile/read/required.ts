@@ -11,14 +11,6 @@ import { isIdName, pagingParameters } from './answers';
 import { DocumentReader, nameOf, ownArray, ownRecord, type Schema } from './document';
 import { parametersOf, requestOf, successes, type DocumentOperation } from './operations';
 
-/**
- * What a document's operation requires that its profile does not send: a required header
- * parameter, or a required member of the body (also inside an object the request sends), that no
- * parameter of the node, constant, kept member or idempotency header fills. The request would be
- * refused, so what the document states is sent, and each other part is listed as not followed,
- * with what an override would send.
- */
-
 // Body members are followed this many objects down: the node's places go three levels deep.
 const MAX_DEPTH = 4;
 
@@ -180,11 +172,13 @@ const CONDITIONAL = /^\/headers\/if-(match|unmodified-since)$/;
 const MAX_STATED = 20;
 
 /**
- * What the document's operation requires and the profile does not send. The reader follows what
- * the document states: a body member of one allowed value becomes a constant (JSON:API's
- * `data.type`), and an update's or a delete's id member (JSON:API's `data.id`) is where the
- * resource's id is sent too (`idAt`), each with where the document says so (`stated`). Each other
- * part is not followed.
+ * What a document's operation requires that its profile does not send: a required header
+ * parameter, or a required member of the body (also inside an object the request sends), that no
+ * parameter of the node, constant, kept member or idempotency header fills. The request would be
+ * refused, so what the document states is followed: a body member of one allowed value becomes a
+ * constant (JSON:API's `data.type`), and an update's or a delete's id member (JSON:API's `data.id`)
+ * is where the resource's id is sent too (`idAt`), each with where the document says so
+ * (`stated`). Each other part is listed as not followed, with what an override would send.
  */
 export function followRequired(
 	reader: DocumentReader,

@@ -37,12 +37,6 @@ import { absentFrom, notThere } from './places';
 import { deliveryIdHeader, eventTypeHeader, signatureScheme } from './signatures';
 import { enumExplanations, eventMeaning } from './words';
 
-/**
- * How a service registers webhooks and delivers events: the events and their meanings, a
- * registration's address and events, who chooses the signing secret, and each delivery's body,
- * headers and signature, from 3.1's top-level `webhooks` or 3.0 `callbacks` of the registration.
- */
-
 // No real service has more events than this; a list beyond it is not followed.
 const MAX_EVENTS = 1_000;
 const tooManyEvents = () =>
@@ -84,8 +78,7 @@ function* deliveriesOf(
 		add(event, pathItem);
 		yield;
 	}
-	const callbacks = ownRecord(registration?.operation, 'callbacks') ?? {};
-	for (const [name, callback] of ownEntries(callbacks))
+	for (const [name, callback] of ownEntries(ownRecord(registration?.operation, 'callbacks')))
 		for (const [, pathItem] of ownEntries(reader.deref(callback))) {
 			add(name, pathItem);
 			yield;
@@ -100,8 +93,6 @@ function meaningsOf(events: string[], explanations: Map<string, string>) {
 		BUILT_IN_EVENTS.map((own) => [own, events.filter((_, index) => meaning[index] === own)]),
 	) as WebhookProfile['meanings'];
 }
-
-const ACTION = named('action');
 
 /**
  * Meanings the events' names do not give, read from an event per resource whose delivery says what
@@ -122,7 +113,7 @@ function* actionMeanings(
 		if (!offered.has(delivery.event)) continue;
 		const properties = [...(reader.shape(delivery.body)?.properties.entries() ?? [])];
 		reader.spend(properties.length);
-		const action = properties.find(([name]) => ACTION(name));
+		const action = properties.find(([name]) => named('action')(name));
 		if (action === undefined) continue;
 		// An action of one value says no more than the event's name (the nested fake's GitHub-style events).
 		const actions = listedEvents(reader, action[1]) ?? [];
@@ -292,7 +283,12 @@ function listedEvents(reader: DocumentReader, schema: Schema | undefined): strin
 	return reader.enumValues(schema);
 }
 
-/** The webhooks part of a profile; it pauses (yields) after each delivery it reads. */
+/**
+ * How a service registers webhooks and delivers events: the events and their meanings, a
+ * registration's address and events, who chooses the signing secret, and each delivery's body,
+ * headers and signature, from 3.1's top-level `webhooks` or 3.0 `callbacks` of the registration.
+ * It pauses (yields) after each delivery it reads.
+ */
 export function* readWebhooks(
 	reader: DocumentReader,
 	registration: DocumentOperation | undefined,
