@@ -170,12 +170,7 @@ function referenceIn(
  * Where a value of the parameter's type can go in a property: its path, or undefined. A negated
  * yes/no goes to a yes/no.
  */
-function fit(
-	reader: DocumentReader,
-	spec: FieldSpec,
-	{ path, schema }: Property,
-	by?: 'negate',
-): string[] | undefined {
+function fit(reader: DocumentReader, spec: FieldSpec, { path, schema }: Property, by?: 'negate') {
 	if (by === 'negate') return reader.types(schema).includes('boolean') ? path : undefined;
 	// A time never goes where only listed values are taken (a status of `scheduled`).
 	if (spec.type === 'date-time' && reader.enumValues(schema) !== undefined) return undefined;
@@ -202,11 +197,7 @@ function fit(
 }
 
 /** The service's value for each of the node's values that it spells otherwise. */
-function spelling(
-	reader: DocumentReader,
-	spec: FieldSpec,
-	schema: Schema,
-): Record<string, string> | undefined {
+function spelling(reader: DocumentReader, spec: FieldSpec, schema: Schema) {
 	if (spec.values === undefined) return undefined;
 	const allowed = reader.enumValues(reader.isArray(schema) ? reader.items(schema) : schema);
 	if (allowed === undefined) return undefined;

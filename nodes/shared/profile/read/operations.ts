@@ -94,15 +94,11 @@ const MAX_PATHS_NAMED = 5;
  * The document's operations. A path that is not a plain path below the Base URL (another host, a
  * dot segment) is not followed: it is added to `notFollowed`, and the built-in path stands in.
  */
-export function* operationsOf(
-	reader: DocumentReader,
-	notFollowed: NotFollowed[] = [],
-): Generator<void, DocumentOperation[]> {
-	const { document } = reader;
+export function* operationsOf(reader: DocumentReader, notFollowed: NotFollowed[] = []) {
 	const found: DocumentOperation[] = [];
-	const base = basePath(document);
+	const base = basePath(reader.document);
 	const refused: NotFollowed[] = [];
-	for (const [path, pathItem] of ownEntries(document.paths)) {
+	for (const [path, pathItem] of ownEntries(reader.document.paths)) {
 		yield;
 		const why = pathProblem(`${base}${path}`);
 		if (why !== undefined) {
@@ -139,13 +135,11 @@ export function* operationsOf(
 	return found;
 }
 
-type Verb = (typeof OPERATIONS)[OperationName]['verb'];
-
 /**
  * What each operation of the node does, in words a document's operationIds and summaries use, and
  * the methods it may use, first the most usual.
  */
-export const VERBS: Record<Verb, [RegExp, HttpMethod[]]> = {
+export const VERBS: Record<(typeof OPERATIONS)[OperationName]['verb'], [RegExp, HttpMethod[]]> = {
 	list: [/\b(list|all|index|search|find|query|browse|many)\b/, ['GET']],
 	get: [/\b(get|retrieve|read|fetch|show|find|describe|view|one)\b/, ['GET']],
 	create: [/\b(create|add|new|register|make|insert)\b/, ['POST', 'PUT']],

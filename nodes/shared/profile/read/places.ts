@@ -36,12 +36,11 @@ export function absentFrom(
 		// Nothing to tell by: no members described, any allowed, or members the reading cut off.
 		if (!shape?.properties.size || reader.isPartial(at) || more === true || isRecord(more))
 			return undefined;
-		const { properties } = shape;
-		const next = properties.get(key);
+		const next = shape.properties.get(key);
 		if (next === undefined) {
-			const names = [...properties.keys()].slice(0, MAX_NAMED).join(', ');
+			const names = [...shape.properties.keys()].slice(0, MAX_NAMED).join(', ');
 			const which = index === 0 ? 'it' : `its ${pointerOf(path.slice(0, index))}`;
-			return `${which} has ${names}${properties.size > MAX_NAMED ? ', …' : ''}`;
+			return `${which} has ${names}${shape.properties.size > MAX_NAMED ? ', …' : ''}`;
 		}
 		at = next;
 	}
@@ -130,12 +129,11 @@ function jobPlaces(
 	jobs: JobProfile,
 	from: string,
 ): NotFollowed[] {
-	const { completion } = jobs;
 	const places: Array<[string, Pointer, Pointer[]]> = [
 		["its jobs' id", '/jobs/id', jobs.id],
-		completion.by === 'status'
-			? ["its jobs' status", '/jobs/completion/status', completion.status]
-			: ["its jobs' done flag", '/jobs/completion/done', completion.done],
+		jobs.completion.by === 'status'
+			? ["its jobs' status", '/jobs/completion/status', jobs.completion.status]
+			: ["its jobs' done flag", '/jobs/completion/done', jobs.completion.done],
 		["its jobs' result", '/jobs/result', jobs.result],
 		// Why a job failed may be in a message or code of its own instead (Twilio's).
 		["its jobs' error", '/jobs/error', [...jobs.error, ...jobs.errorMessage, ...jobs.errorCode]],

@@ -70,10 +70,7 @@ function requiredOf(reader: DocumentReader, value: unknown, depth = 0): Set<stri
 }
 
 /** The one value a schema allows (an enum of one, a `const`), where a constant can hold it. */
-export function onlyValue(
-	reader: DocumentReader,
-	value: unknown,
-): string | number | boolean | undefined {
+export function onlyValue(reader: DocumentReader, value: unknown) {
 	const schema = reader.deref(value);
 	const values =
 		own(schema, 'const') !== undefined ? [own(schema, 'const')] : ownArray(schema, 'enum');

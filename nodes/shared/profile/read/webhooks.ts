@@ -57,10 +57,7 @@ interface Delivery {
  * Every delivery the document describes: 3.1 `webhooks`, and the `callbacks` of the registration.
  * It pauses (yields) after each: there may be a thousand, each read on its own.
  */
-function* deliveriesOf(
-	reader: DocumentReader,
-	registration: DocumentOperation | undefined,
-): Generator<void, Delivery[]> {
+function* deliveriesOf(reader: DocumentReader, registration: DocumentOperation | undefined) {
 	const found: Delivery[] = [];
 	const add = (event: string, pathItem: unknown) => {
 		const item = reader.deref(pathItem);
@@ -272,13 +269,9 @@ function inRegistration(
 
 /** The values a schema lists, counted before they are read, so that a list beyond the bound is refused as such. */
 function listedEvents(reader: DocumentReader, schema: Schema | undefined): string[] | undefined {
-	const count = reader
-		.variants(schema)
-		.reduce(
-			(sum, variant) =>
-				sum + ownArray(variant, 'enum').length + (own(variant, 'const') === undefined ? 0 : 1),
-			0,
-		);
+	let count = 0;
+	for (const variant of reader.variants(schema))
+		count += ownArray(variant, 'enum').length + (own(variant, 'const') === undefined ? 0 : 1);
 	if (count > MAX_EVENTS) throw tooManyEvents();
 	return reader.enumValues(schema);
 }

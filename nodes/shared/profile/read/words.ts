@@ -145,11 +145,7 @@ export function enumExplanations(
  * explanation says, else as its own word says; a value neither says is left out (and counts as
  * pending when a job reports it).
  */
-export function statesOf(
-	reader: DocumentReader,
-	schema: Schema | undefined,
-	values: string[],
-): Record<string, JobState> {
+export function statesOf(reader: DocumentReader, schema: Schema | undefined, values: string[]) {
 	const { explained, pending } = enumExplanations(reader, schema, values);
 	const states: Record<string, JobState> = {};
 	for (const value of values) {
