@@ -17,8 +17,6 @@ import {
 	type successOf,
 } from './operations';
 
-/** Where a resource sits in its answer's envelope, a list's items and paging, an answer's job. */
-
 // Paths into an answer are looked for this deep: `{data: {items: [...]}}`.
 const MAX_PATH_DEPTH = 3;
 const DEFAULT_MAX_PAGE_SIZE = 100;

@@ -2,12 +2,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isRecord, own } from '../pointer';
 
-/**
- * Reading an OpenAPI document, which the node must not trust: own properties only (`__proto__` is
- * data), every `$ref` chain and composition expanded once (memoized, cycles cut), all within a
- * budget of steps, so that no document, however built, holds n8n's event loop.
- */
-
 /** A JSON Schema or OpenAPI object, read as plain data. */
 export type Schema = IDataObject;
 
@@ -89,6 +83,11 @@ export function firstSentence(schema: unknown): string {
 	return (end === -1 ? text : text.slice(0, end + 1)).toLowerCase();
 }
 
+/**
+ * Reading an OpenAPI document, which the node must not trust: own properties only (`__proto__` is
+ * data), every `$ref` chain and composition expanded once (memoized, cycles cut), all within a
+ * budget of steps, so that no document, however built, holds n8n's event loop.
+ */
 export class DocumentReader {
 	private readonly shapes = new Map<object, ObjectShape | null>();
 	private readonly expanding = new Set<object>();
@@ -258,7 +257,6 @@ export class DocumentReader {
 		return shape;
 	}
 
-	/** The schema below a schema along a path of property names. */
 	at(value: Schema | undefined, path: readonly string[]): Schema | undefined {
 		let found = value;
 		for (const key of path) found = this.shape(found)?.properties.get(key);

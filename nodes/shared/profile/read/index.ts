@@ -186,12 +186,11 @@ function* readOperation(
 	};
 	// A PUT whose body has required fields replaces the whole object.
 	if (verb === 'update' && entry.method === 'PUT' && request?.shape?.required.size) {
-		const secret = fields.secret?.to;
 		profile.replaces = {
 			keep: [...request.shape.properties]
 				.filter(
 					([property, schema]) =>
-						own(schema, 'readOnly') !== true && secret !== pointerOf(['body', property]),
+						own(schema, 'readOnly') !== true && fields.secret?.to !== pointerOf(['body', property]),
 				)
 				.map(([property]) => property),
 		};

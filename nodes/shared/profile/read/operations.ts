@@ -23,8 +23,7 @@ import {
 } from './document';
 import { wordsOf } from './words';
 
-/** A document's operations (and which is each of the node's), their bodies, answers and parameters. */
-
+/** One of a document's operations; which is each of the node's is `findOperation`'s to say. */
 export interface DocumentOperation {
 	/** Relative to the document's first server, with `{id}` for its one path parameter. */
 	path: string;
@@ -202,7 +201,6 @@ export function findOperation(
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\b/i;
 const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
 
-/** The media types a body or an answer's `content` names. */
 function mediaTypesOf(content: unknown): string[] {
 	const types = isRecord(content) ? Object.keys(content) : [];
 	if (types.length > MAX_MEDIA_TYPES)

@@ -377,8 +377,7 @@ export function* readWebhooks(
 	// A switch the registration as answered does not show is not read: an absent one reads as on.
 	const [switchAt, noSwitch] = inRegistration(reader, answer, active?.to, '/active');
 	// The built-in event place is a guess where the document describes deliveries: it must be in them.
-	const guessed = readings.length > 0 && types.length === 0;
-	const unnamed = (guessed ? deliveries : [])
+	const unnamed = (readings.length > 0 && types.length === 0 ? deliveries : [])
 		.map(({ event, body }) =>
 			notThere(
 				reader,
