@@ -64,9 +64,7 @@ export function nameOf(name: string): string {
 	return name;
 }
 
-function tooManyParts(): SchemaBudgetError {
-	return new SchemaBudgetError(`one of its schemas composes more than ${MAX_PARTS} others`);
-}
+const TOO_MANY_PARTS = `one of its schemas composes more than ${MAX_PARTS} others`;
 
 /** Lower case without separators: `page_id`, `pageId` and `Page-ID` read alike. */
 export function normalizeName(name: string): string {
@@ -165,7 +163,7 @@ export class DocumentReader {
 		if (known !== undefined) return known;
 		const choices = [...ownArray(schema, 'oneOf'), ...ownArray(schema, 'anyOf')];
 		if (choices.length === 0 || this.isCut(schema)) return [schema];
-		if (choices.length > MAX_PARTS) throw tooManyParts();
+		if (choices.length > MAX_PARTS) throw new SchemaBudgetError(TOO_MANY_PARTS);
 		this.expanding.add(schema);
 		try {
 			// Each alternative once, however often nested choices name it.
@@ -175,7 +173,7 @@ export class DocumentReader {
 					this.spend();
 					found.add(variant);
 				}
-			if (found.size > MAX_PARTS) throw tooManyParts();
+			if (found.size > MAX_PARTS) throw new SchemaBudgetError(TOO_MANY_PARTS);
 			const variants = [...found];
 			this.alternatives.set(schema, variants);
 			return variants;
@@ -227,7 +225,7 @@ export class DocumentReader {
 		// Every `allOf` part's properties, and those of a `oneOf`/`anyOf` alternative not yet known.
 		const allOf = ownArray(schema, 'allOf');
 		const parts = [...allOf, ...ownArray(schema, 'oneOf'), ...ownArray(schema, 'anyOf')];
-		if (parts.length > MAX_PARTS) throw tooManyParts();
+		if (parts.length > MAX_PARTS) throw new SchemaBudgetError(TOO_MANY_PARTS);
 		for (const [index, part] of parts.entries()) {
 			const partSchema = this.deref(part);
 			const cut =

@@ -58,12 +58,6 @@ const READ_DEADLINE_MS = 3_000;
 // Required parts the profile does not send are named up to this many (Profile Overrides take 64 entries); the rest are counted.
 const MAX_UNFILLED_NAMED = 20;
 
-/** The resource an operation answers with: none where it deletes or starts a job. */
-function resourceOf(name: OperationName): string | undefined {
-	const { verb, resource } = OPERATIONS[name];
-	return ['delete', 'generate', 'publish'].includes(verb) ? undefined : resource;
-}
-
 /** What reading one operation needs of the others; `resources`: what each resource's own read answers with. */
 interface Context {
 	envelopes: Set<string>;
@@ -104,7 +98,10 @@ function* readOperation(
 ): Generator<void, OperationProfile> {
 	const builtIn = BUILT_IN_PROFILE.operations[name];
 	const { verb } = OPERATIONS[name];
-	const resource = resourceOf(name);
+	// The resource it answers with: none where it deletes or starts a job.
+	const resource = ['delete', 'generate', 'publish'].includes(verb)
+		? undefined
+		: OPERATIONS[name].resource;
 	const request = requestOf(reader, entry.operation);
 	const success = successOf(reader, entry.operation);
 	const query = parametersOf(reader, entry, 'query');
@@ -145,22 +142,13 @@ function* readOperation(
 	// A list's query parameters but those it pages by: its filters.
 	const paged = pagingParameters(answer.paging);
 	const filters = new Map([...query].filter(([name]) => !paged.includes(name)));
-	const fields: Record<string, Placement> = {
-		...(yield* placeParameters(
-			reader,
-			'body',
-			request?.shape,
-			builtIn.fields,
-			`${entry.from}/requestBody`,
-		)),
-		...(yield* placeParameters(
-			reader,
-			'query',
-			{ properties: filters, closed: query.size > 0 },
-			builtIn.fields,
-			parameters,
-		)),
-	};
+	const fields: Record<string, Placement> = {};
+	const requested = [
+		['body', request?.shape, `${entry.from}/requestBody`],
+		['query', { properties: filters, closed: query.size > 0 }, parameters],
+	] as const;
+	for (const [root, shape, from] of requested)
+		Object.assign(fields, yield* placeParameters(reader, root, shape, builtIn.fields, from));
 	const search = verb === 'list' ? searchOf(reader, filters) : undefined;
 	if (search !== undefined)
 		fields.search = { to: pointerOf(['query', search]), from: `${parameters}: ${search}` };
@@ -292,9 +280,9 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 			`${entry.method} ${entry.path}`,
 			function* () {
 				const operation = yield* readOperation(reader, entry, name, context);
-				const resource = resourceOf(name);
+				const { verb, resource } = OPERATIONS[name];
 				// Noted within the part: noted after it, past the budget, it threw out of the whole reading.
-				if (OPERATIONS[name].verb === 'get' && resource && !context.resources.has(resource)) {
+				if (verb === 'get' && !context.resources.has(resource)) {
 					const schema = resourceIn(reader, answerOf(name), operation.answer);
 					if (schema !== undefined) context.resources.set(resource, schema);
 				}

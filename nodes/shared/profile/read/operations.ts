@@ -199,7 +199,6 @@ export function findOperation(
 }
 
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\b/i;
-const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
 
 function mediaTypesOf(content: unknown): string[] {
 	const types = isRecord(content) ? Object.keys(content) : [];
@@ -216,7 +215,7 @@ export function requestOf(reader: DocumentReader, operation: IDataObject) {
 	const mediaType =
 		types.find((type) => /^application\/json\b/i.test(type)) ??
 		types.find((type) => JSON_TYPE.test(type)) ??
-		types.find((type) => FORM_TYPE.test(type));
+		types.find((type) => /^application\/x-www-form-urlencoded\b/i.test(type));
 	if (mediaType === undefined) return undefined;
 	const schema = reader.deref(own(own(content, mediaType), 'schema'));
 	return { schema, shape: reader.shape(schema), mediaType: mediaType.split(';')[0].trim() };

@@ -39,10 +39,7 @@ import { enumExplanations, eventMeaning } from './words';
 
 // No real service has more events than this; a list beyond it is not followed.
 const MAX_EVENTS = 1_000;
-const tooManyEvents = () =>
-	new SchemaBudgetError(
-		`its events list has more than ${MAX_EVENTS.toLocaleString('en-US')} values`,
-	);
+const TOO_MANY_EVENTS = `its events list has more than ${MAX_EVENTS.toLocaleString('en-US')} values`;
 
 const EVENT_TYPE = named('type', 'event', 'event_type', 'kind', 'topic');
 
@@ -272,7 +269,7 @@ function listedEvents(reader: DocumentReader, schema: Schema | undefined): strin
 	let count = 0;
 	for (const variant of reader.variants(schema))
 		count += ownArray(variant, 'enum').length + (own(variant, 'const') === undefined ? 0 : 1);
-	if (count > MAX_EVENTS) throw tooManyEvents();
+	if (count > MAX_EVENTS) throw new SchemaBudgetError(TOO_MANY_EVENTS);
 	return reader.enumValues(schema);
 }
 
@@ -318,7 +315,7 @@ export function* readWebhooks(
 			reader.spend();
 			delivered.add(value);
 			// Refused as a whole, as a listed one is: the first 1,000 would be All Events without a word.
-			if (delivered.size > MAX_EVENTS) throw tooManyEvents();
+			if (delivered.size > MAX_EVENTS) throw new SchemaBudgetError(TOO_MANY_EVENTS);
 			if (!explanations.has(value) && delivery.said.trim() !== '')
 				explanations.set(value, delivery.said);
 		}
