@@ -19,7 +19,6 @@ import {
 
 // Paths into an answer are looked for this deep: `{data: {items: [...]}}`.
 const MAX_PATH_DEPTH = 3;
-const DEFAULT_MAX_PAGE_SIZE = 100;
 
 export const body = (path: string[]): Location => pointerOf(['body', ...path]);
 
@@ -158,8 +157,7 @@ export function pagingOf(
 	const size = parameter(
 		named('limit', 'per_page', 'page_size', 'size', 'count', 'max_results', 'first', 'top'),
 	);
-	const max =
-		Number(size === undefined ? NaN : own(query.get(size), 'maximum')) || DEFAULT_MAX_PAGE_SIZE;
+	const max = Number(size === undefined ? NaN : own(query.get(size), 'maximum')) || 100;
 	const sizing = size === undefined ? { from } : { size, max, from };
 	// Three deep: DigitalOcean's `links.pages.next`.
 	const inAnswers = (test: (name: string, schema: Schema) => boolean) =>

@@ -8,7 +8,6 @@ export type Schema = IDataObject;
 export interface OpenApiDocument {
 	openapi: string;
 	paths: IDataObject;
-	webhooks?: IDataObject;
 	components?: IDataObject;
 }
 

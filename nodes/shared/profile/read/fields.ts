@@ -62,14 +62,12 @@ export const LISTED_VALUES: Record<string, readonly string[]> = Object.fromEntri
 
 // The most properties a request may have, all levels together, for its fields to be placed: real APIs have tens.
 export const MAX_REQUEST_FIELDS = 200;
-const MAX_NESTING = 2;
 
 function propertyAt(path: string[], schema: Schema) {
 	const name = path[path.length - 1];
 	return { path, name, normalized: normalizeName(name), said: firstSentence(schema), schema };
 }
 
-/** A property of a request, wherever it sits in it. */
 type Property = ReturnType<typeof propertyAt>;
 
 /** The properties of a request, the top level first, then each object's own, two levels down. */
@@ -84,7 +82,7 @@ function propertiesOf(reader: DocumentReader, shape: Pick<ObjectShape, 'properti
 			const path = [...parent.path, name];
 			found.push(propertyAt(path, schema));
 			const inner = reader.isArray(schema) ? undefined : reader.shape(schema);
-			if (inner !== undefined && path.length <= MAX_NESTING) parents.push({ path, shape: inner });
+			if (inner !== undefined && path.length <= 2) parents.push({ path, shape: inner });
 		}
 	}
 	return found;
@@ -118,9 +116,8 @@ function listsOneOf(reader: DocumentReader, schema: Schema, values?: readonly st
 }
 
 /**
- * The rules, strongest first, and how a property a rule finds takes the parameter: the same name
- * (or the built-in one), in another case style, a reference as an object (`page.id`), the words in
- * the name, in the first sentence, a value in the enum, the opposite's words (sent negated).
+ * The rules, strongest first; a property the `reference` rule finds takes the parameter as an
+ * object (`page.id`), one the `negate` rule finds takes it negated.
  */
 const RULES: Array<{
 	rule: (spec: FieldSpec, names: string[], property: Property, reader: DocumentReader) => boolean;
@@ -166,10 +163,7 @@ function referenceIn(
 	};
 }
 
-/**
- * Where a value of the parameter's type can go in a property: its path, or undefined. A negated
- * yes/no goes to a yes/no.
- */
+/** Where a value of the parameter's type can go in a property; a negated yes/no goes to a yes/no. */
 function fit(reader: DocumentReader, spec: FieldSpec, { path, schema }: Property, by?: 'negate') {
 	if (by === 'negate') return reader.types(schema).includes('boolean') ? path : undefined;
 	// A time never goes where only listed values are taken (a status of `scheduled`).

@@ -97,11 +97,9 @@ function* readOperation(
 	context: Context,
 ): Generator<void, OperationProfile> {
 	const builtIn = BUILT_IN_PROFILE.operations[name];
-	const { verb } = OPERATIONS[name];
+	const { verb, resource: answered } = OPERATIONS[name];
 	// The resource it answers with: none where it deletes or starts a job.
-	const resource = ['delete', 'generate', 'publish'].includes(verb)
-		? undefined
-		: OPERATIONS[name].resource;
+	const resource = ['delete', 'generate', 'publish'].includes(verb) ? undefined : answered;
 	const request = requestOf(reader, entry.operation);
 	const success = successOf(reader, entry.operation);
 	const query = parametersOf(reader, entry, 'query');

@@ -83,12 +83,13 @@ export function readJobs(
 		);
 	// A job's kind may sit in its metadata (Google's long-running operations).
 	const metadata = pick(named('metadata', 'meta'));
-	const metadataKind =
+	const kindInMetadata =
 		kind === undefined && metadata !== undefined
-			? [...(reader.shape(shape.properties.get(metadata))?.properties.keys() ?? [])].find(
-					named('type', 'kind', 'job_type'),
-				)
-			: undefined;
+			? [...(reader.shape(shape.properties.get(metadata))?.properties.keys() ?? [])]
+					.filter(named('type', 'kind', 'job_type'))
+					.slice(0, 1)
+					.map((name) => place(metadata, name))
+			: [];
 	const media = mediaNames(reader, result === undefined ? undefined : shape.properties.get(result));
 	// The id by its name, by the name Job → Get's path gives it (`{jobId}`), or as the document
 	// describes it. The job's is the path's last parameter: one before it names a parent (Twilio's
@@ -131,11 +132,7 @@ export function readJobs(
 			at(pick(named('error_message', 'failure_reason', 'failure_message', 'status_message'))) ??
 			fallback.errorMessage,
 		errorCode: at(pick(named('error_code', 'failure_code'))) ?? fallback.errorCode,
-		kind:
-			at(kind) ??
-			(metadataKind !== undefined && metadata !== undefined
-				? [place(metadata, metadataKind)]
-				: fallback.kind),
+		kind: at(kind) ?? (kindInMetadata.length > 0 ? kindInMetadata : fallback.kind),
 		media: media.length > 0 ? media : fallback.media,
 		from: attributes === undefined ? from : `${from}: attributes`,
 	};

@@ -221,7 +221,6 @@ export function requestOf(reader: DocumentReader, operation: IDataObject) {
 	return { schema, shape: reader.shape(schema), mediaType: mediaType.split(';')[0].trim() };
 }
 
-/** The JSON schema of a response, if it has one. */
 export function responseSchema(reader: DocumentReader, response: unknown): Schema | undefined {
 	const content = ownRecord(reader.deref(response), 'content');
 	const mediaType = mediaTypesOf(content).find((type) => JSON_TYPE.test(type));

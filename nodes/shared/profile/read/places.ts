@@ -122,7 +122,6 @@ function operationPlaces(
 	return found.filter((entry) => entry !== undefined);
 }
 
-/** The places of a job: its id, completion, result, error and kind. */
 function jobPlaces(
 	reader: DocumentReader,
 	schema: Schema | undefined,
@@ -168,6 +167,5 @@ export function* statedPlaces(
 	// Jobs not followed as a whole are listed already.
 	if (job.profile !== BUILT_IN_PROFILE.jobs)
 		stated.push(...jobPlaces(reader, job.schema, job.profile, job.from));
-	const known = new Set(listed.map(({ of }) => of));
-	return stated.filter(({ of }) => !known.has(of));
+	return stated.filter(({ of }) => !listed.some((entry) => entry.of === of));
 }

@@ -1,7 +1,6 @@
 import type { SignatureScheme } from '../types';
 import { firstSentence, normalizeName, ownText, type Schema } from './document';
 
-/** The header the document names as a delivery's unique id, if it names one. */
 export function deliveryIdHeader(headers: Map<string, Schema>): string | undefined {
 	for (const [name, schema] of headers) {
 		const normalized = normalizeName(name);

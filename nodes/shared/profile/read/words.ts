@@ -50,8 +50,6 @@ export function eventMeaning(event: string, explanation: string): BuiltInEvent |
 	return undefined;
 }
 
-// A token of a description that may be an enum value: `queued`, `job.completed`, `IN_PROGRESS`.
-const TOKEN = /[A-Za-z0-9][\w.:-]{0,80}/g;
 // What may stand between the steps of a sequence (`a -> b -> c | d`, `a → b`, `a, then b or c`).
 const ARROW = /^\s*(?:->|→|=>|⇒|>|\bthen\b|,\s*then\b)\s*$/i;
 const ALTERNATIVE = /^\s*(?:\||\/|,|\bor\b|,\s*or\b)\s*$/i;
@@ -71,7 +69,8 @@ function proseExplanations(
 ): void {
 	const text = description.slice(0, 2000);
 	const mentions: Array<{ value: string; start: number; end: number }> = [];
-	for (const match of text.matchAll(TOKEN)) {
+	// Each token that may be an enum value: `queued`, `job.completed`, `IN_PROGRESS`.
+	for (const match of text.matchAll(/[A-Za-z0-9][\w.:-]{0,80}/g)) {
 		reader.spend();
 		// A value followed by sentence punctuation is still the value: `failed.` ends a sentence.
 		const token = match[0].replace(/[.:-]+$/, '');
