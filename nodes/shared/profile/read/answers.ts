@@ -1,10 +1,9 @@
-import { pointerOf, segmentsOf } from '../pointer';
+import { own, pointerOf, segmentsOf } from '../pointer';
 import type { AnswerReading, JobReference, Location, Paging } from '../types';
 import {
 	DocumentReader,
 	firstSentence,
 	normalizeName,
-	own,
 	ownText,
 	type ObjectShape,
 	type Schema,
@@ -15,14 +14,11 @@ import {
 	parametersOf,
 	unique,
 	type DocumentOperation,
-	type Success,
+	type successOf,
 } from './operations';
-
-/** Where a resource sits in its answer's envelope, a list's items and paging, an answer's job. */
 
 // Paths into an answer are looked for this deep: `{data: {items: [...]}}`.
 const MAX_PATH_DEPTH = 3;
-const DEFAULT_MAX_PAGE_SIZE = 100;
 
 export const body = (path: string[]): Location => pointerOf(['body', ...path]);
 
@@ -106,7 +102,6 @@ export function itemsPath(
 	resource?: string,
 	depth = 0,
 ): string[] | undefined {
-	if (schema === undefined) return undefined;
 	if (reader.isArray(schema)) return [];
 	const shape = reader.shape(schema);
 	if (shape === undefined || depth >= MAX_PATH_DEPTH) return undefined;
@@ -154,7 +149,7 @@ export function pagingOf(
 	reader: DocumentReader,
 	entry: DocumentOperation,
 	answers: Schema[],
-	success: Success | undefined,
+	success: ReturnType<typeof successOf>,
 ): Paging & { unpaged?: string } {
 	const query = parametersOf(reader, entry, 'query');
 	const from = `${entry.from}/parameters`;
@@ -162,8 +157,7 @@ export function pagingOf(
 	const size = parameter(
 		named('limit', 'per_page', 'page_size', 'size', 'count', 'max_results', 'first', 'top'),
 	);
-	const max =
-		Number(size === undefined ? NaN : own(query.get(size), 'maximum')) || DEFAULT_MAX_PAGE_SIZE;
+	const max = Number(size === undefined ? NaN : own(query.get(size), 'maximum')) || 100;
 	const sizing = size === undefined ? { from } : { size, max, from };
 	// Three deep: DigitalOcean's `links.pages.next`.
 	const inAnswers = (test: (name: string, schema: Schema) => boolean) =>

@@ -2,21 +2,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isRecord, own } from '../pointer';
 
-export { isRecord, own };
-
-/**
- * Reading an OpenAPI document, which the node must not trust: own properties only (`__proto__` is
- * data), every `$ref` chain and composition expanded once (memoized, cycles cut), all within a
- * budget of steps, so that no document, however built, holds n8n's event loop.
- */
-
 /** A JSON Schema or OpenAPI object, read as plain data. */
 export type Schema = IDataObject;
 
 export interface OpenApiDocument {
 	openapi: string;
 	paths: IDataObject;
-	webhooks?: IDataObject;
 	components?: IDataObject;
 }
 
@@ -72,9 +63,7 @@ export function nameOf(name: string): string {
 	return name;
 }
 
-function tooManyParts(): SchemaBudgetError {
-	return new SchemaBudgetError(`one of its schemas composes more than ${MAX_PARTS} others`);
-}
+const TOO_MANY_PARTS = `one of its schemas composes more than ${MAX_PARTS} others`;
 
 /** Lower case without separators: `page_id`, `pageId` and `Page-ID` read alike. */
 export function normalizeName(name: string): string {
@@ -91,6 +80,11 @@ export function firstSentence(schema: unknown): string {
 	return (end === -1 ? text : text.slice(0, end + 1)).toLowerCase();
 }
 
+/**
+ * Reading an OpenAPI document, which the node must not trust: own properties only (`__proto__` is
+ * data), every `$ref` chain and composition expanded once (memoized, cycles cut), all within a
+ * budget of steps, so that no document, however built, holds n8n's event loop.
+ */
 export class DocumentReader {
 	private readonly shapes = new Map<object, ObjectShape | null>();
 	private readonly expanding = new Set<object>();
@@ -168,7 +162,7 @@ export class DocumentReader {
 		if (known !== undefined) return known;
 		const choices = [...ownArray(schema, 'oneOf'), ...ownArray(schema, 'anyOf')];
 		if (choices.length === 0 || this.isCut(schema)) return [schema];
-		if (choices.length > MAX_PARTS) throw tooManyParts();
+		if (choices.length > MAX_PARTS) throw new SchemaBudgetError(TOO_MANY_PARTS);
 		this.expanding.add(schema);
 		try {
 			// Each alternative once, however often nested choices name it.
@@ -178,7 +172,7 @@ export class DocumentReader {
 					this.spend();
 					found.add(variant);
 				}
-			if (found.size > MAX_PARTS) throw tooManyParts();
+			if (found.size > MAX_PARTS) throw new SchemaBudgetError(TOO_MANY_PARTS);
 			const variants = [...found];
 			this.alternatives.set(schema, variants);
 			return variants;
@@ -230,7 +224,7 @@ export class DocumentReader {
 		// Every `allOf` part's properties, and those of a `oneOf`/`anyOf` alternative not yet known.
 		const allOf = ownArray(schema, 'allOf');
 		const parts = [...allOf, ...ownArray(schema, 'oneOf'), ...ownArray(schema, 'anyOf')];
-		if (parts.length > MAX_PARTS) throw tooManyParts();
+		if (parts.length > MAX_PARTS) throw new SchemaBudgetError(TOO_MANY_PARTS);
 		for (const [index, part] of parts.entries()) {
 			const partSchema = this.deref(part);
 			const cut =
@@ -260,7 +254,6 @@ export class DocumentReader {
 		return shape;
 	}
 
-	/** The schema below a schema along a path of property names. */
 	at(value: Schema | undefined, path: readonly string[]): Schema | undefined {
 		let found = value;
 		for (const key of path) found = this.shape(found)?.properties.get(key);

@@ -19,8 +19,7 @@ export function readErrors(reader: DocumentReader, operations: DocumentOperation
 			if (schema !== undefined) counts.set(schema, (counts.get(schema) ?? 0) + 1);
 		}
 	}
-	const [best] = [...counts.entries()].sort((a, b) => b[1] - a[1]);
-	const schema = best?.[0];
+	const schema = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
 	if (reader.shape(schema) === undefined) return BUILT_IN_PROFILE.errors;
 	const variants = reader.variants(schema);
 	const paths = (test: (name: string, value: Schema) => boolean) =>

@@ -1,23 +1,15 @@
-import { pointerOf } from '../pointer';
+import { own, pointerOf } from '../pointer';
 import type { Placement } from '../types';
 import { idOf } from './answers';
 import {
 	DocumentReader,
 	firstSentence,
 	normalizeName,
-	own,
 	type ObjectShape,
 	type Schema,
 } from './document';
 import { onlyValue } from './required';
 import { enumExplanations } from './words';
-
-/**
- * Where each of the node's parameters goes in a request the document describes (docs/service.md,
- * "Request fields"): the rules run in order over all of an operation's parameters, so that a
- * stronger rule for one is never taken by a weaker rule for another; properties are looked for in
- * the body and the objects inside it two levels down, shallower first.
- */
 
 interface FieldSpec {
 	/** The kind of value it takes; a text where not said. */
@@ -70,21 +62,13 @@ export const LISTED_VALUES: Record<string, readonly string[]> = Object.fromEntri
 
 // The most properties a request may have, all levels together, for its fields to be placed: real APIs have tens.
 export const MAX_REQUEST_FIELDS = 200;
-const MAX_NESTING = 2;
 
-/** A property of a request, wherever it sits in it. */
-interface Property {
-	path: string[];
-	name: string;
-	normalized: string;
-	said: string;
-	schema: Schema;
-}
-
-function propertyAt(path: string[], schema: Schema): Property {
+function propertyAt(path: string[], schema: Schema) {
 	const name = path[path.length - 1];
 	return { path, name, normalized: normalizeName(name), said: firstSentence(schema), schema };
 }
+
+type Property = ReturnType<typeof propertyAt>;
 
 /** The properties of a request, the top level first, then each object's own, two levels down. */
 function propertiesOf(reader: DocumentReader, shape: Pick<ObjectShape, 'properties'>): Property[] {
@@ -98,7 +82,7 @@ function propertiesOf(reader: DocumentReader, shape: Pick<ObjectShape, 'properti
 			const path = [...parent.path, name];
 			found.push(propertyAt(path, schema));
 			const inner = reader.isArray(schema) ? undefined : reader.shape(schema);
-			if (inner !== undefined && path.length <= MAX_NESTING) parents.push({ path, shape: inner });
+			if (inner !== undefined && path.length <= 2) parents.push({ path, shape: inner });
 		}
 	}
 	return found;
@@ -131,19 +115,14 @@ function listsOneOf(reader: DocumentReader, schema: Schema, values?: readonly st
 	return values?.some((value) => lower.has(value)) ?? false;
 }
 
-type Rule = (
-	spec: FieldSpec,
-	names: string[],
-	property: Property,
-	reader: DocumentReader,
-) => boolean;
-
 /**
- * The rules, strongest first, and how a property a rule finds takes the parameter: the same name
- * (or the built-in one), in another case style, a reference as an object (`page.id`), the words in
- * the name, in the first sentence, a value in the enum, the opposite's words (sent negated).
+ * The rules, strongest first; a property the `reference` rule finds takes the parameter as an
+ * object (`page.id`), one the `negate` rule finds takes it negated.
  */
-const RULES: Array<{ rule: Rule; by?: 'reference' | 'negate' }> = [
+const RULES: Array<{
+	rule: (spec: FieldSpec, names: string[], property: Property, reader: DocumentReader) => boolean;
+	by?: 'reference' | 'negate';
+}> = [
 	{ rule: (_, names, { name }) => names.includes(name) },
 	{ rule: (_, [field], { normalized }) => normalized === normalizeName(field) },
 	{ by: 'reference', rule: (spec, _, { normalized }) => nameHolds(normalized, spec.reference) },
@@ -184,16 +163,8 @@ function referenceIn(
 	};
 }
 
-/**
- * Where a value of the parameter's type can go in a property: its path, or undefined. A negated
- * yes/no goes to a yes/no.
- */
-function fit(
-	reader: DocumentReader,
-	spec: FieldSpec,
-	{ path, schema }: Property,
-	by?: 'negate',
-): string[] | undefined {
+/** Where a value of the parameter's type can go in a property; a negated yes/no goes to a yes/no. */
+function fit(reader: DocumentReader, spec: FieldSpec, { path, schema }: Property, by?: 'negate') {
 	if (by === 'negate') return reader.types(schema).includes('boolean') ? path : undefined;
 	// A time never goes where only listed values are taken (a status of `scheduled`).
 	if (spec.type === 'date-time' && reader.enumValues(schema) !== undefined) return undefined;
@@ -220,11 +191,7 @@ function fit(
 }
 
 /** The service's value for each of the node's values that it spells otherwise. */
-function spelling(
-	reader: DocumentReader,
-	spec: FieldSpec,
-	schema: Schema,
-): Record<string, string> | undefined {
+function spelling(reader: DocumentReader, spec: FieldSpec, schema: Schema) {
 	if (spec.values === undefined) return undefined;
 	const allowed = reader.enumValues(reader.isArray(schema) ? reader.items(schema) : schema);
 	if (allowed === undefined) return undefined;
@@ -256,8 +223,10 @@ function spelling(
 /**
  * The places of the parameters an operation sends under `root` (`body` or `query`, by their
  * built-in places, whose last segment is their built-in name) among a request's properties
- * (`shape`, or the query parameters). A parameter with no place gets `to: null` and why. It pauses
- * (yields) after each rule: each tries every parameter on every property.
+ * (`shape`, or the query parameters; docs/service.md, "Request fields"). The rules run in order
+ * over all of them, so that a stronger rule for one is never taken by a weaker rule for another.
+ * A parameter with no place gets `to: null` and why. It pauses (yields) after each rule: each
+ * tries every parameter on every property.
  */
 export function* placeParameters(
 	reader: DocumentReader,

@@ -2,7 +2,7 @@ import { sleep } from 'n8n-workflow';
 
 import { TURN_MS } from '../../json';
 import { BUILT_IN_PROFILE } from '../builtIn';
-import { pointerOf } from '../pointer';
+import { own, pointerOf } from '../pointer';
 import {
 	OPERATION_NAMES,
 	OPERATIONS,
@@ -29,7 +29,6 @@ import {
 	DocumentReader,
 	SchemaBudgetError,
 	firstSentence,
-	own,
 	type OpenApiDocument,
 	type Schema,
 } from './document';
@@ -50,14 +49,6 @@ import {
 } from './operations';
 import { readWebhooks } from './webhooks';
 
-/**
- * A service's OpenAPI document read into its profile: each of the node's operations (method, path,
- * parameters' places, how its answer is read), then the jobs, errors and webhooks. Deterministic,
- * and bounded: a budget of steps, each part a step with n8n running in between; a part the document
- * does not allow (missing, beyond the budget, built as nothing foresaw) is the built-in profile's,
- * with the reason in `notFollowed`.
- */
-
 // Steps (schema expansions, properties read, rules tried, references followed) one document may take.
 const READ_BUDGET = 400_000;
 // Steps one part (an operation, the jobs, the webhooks) may take between two breaks for n8n.
@@ -66,12 +57,6 @@ const STEP_BUDGET = 5_000;
 const READ_DEADLINE_MS = 3_000;
 // Required parts the profile does not send are named up to this many (Profile Overrides take 64 entries); the rest are counted.
 const MAX_UNFILLED_NAMED = 20;
-
-/** The resource an operation answers with: none where it deletes or starts a job. */
-function resourceOf(name: OperationName): string | undefined {
-	const { verb, resource } = OPERATIONS[name];
-	return ['delete', 'generate', 'publish'].includes(verb) ? undefined : resource;
-}
 
 /** What reading one operation needs of the others; `resources`: what each resource's own read answers with. */
 interface Context {
@@ -112,8 +97,9 @@ function* readOperation(
 	context: Context,
 ): Generator<void, OperationProfile> {
 	const builtIn = BUILT_IN_PROFILE.operations[name];
-	const { verb } = OPERATIONS[name];
-	const resource = resourceOf(name);
+	const { verb, resource: answered } = OPERATIONS[name];
+	// The resource it answers with: none where it deletes or starts a job.
+	const resource = ['delete', 'generate', 'publish'].includes(verb) ? undefined : answered;
 	const request = requestOf(reader, entry.operation);
 	const success = successOf(reader, entry.operation);
 	const query = parametersOf(reader, entry, 'query');
@@ -154,22 +140,13 @@ function* readOperation(
 	// A list's query parameters but those it pages by: its filters.
 	const paged = pagingParameters(answer.paging);
 	const filters = new Map([...query].filter(([name]) => !paged.includes(name)));
-	const fields: Record<string, Placement> = {
-		...(yield* placeParameters(
-			reader,
-			'body',
-			request?.shape,
-			builtIn.fields,
-			`${entry.from}/requestBody`,
-		)),
-		...(yield* placeParameters(
-			reader,
-			'query',
-			{ properties: filters, closed: query.size > 0 },
-			builtIn.fields,
-			parameters,
-		)),
-	};
+	const fields: Record<string, Placement> = {};
+	const requested = [
+		['body', request?.shape, `${entry.from}/requestBody`],
+		['query', { properties: filters, closed: query.size > 0 }, parameters],
+	] as const;
+	for (const [root, shape, from] of requested)
+		Object.assign(fields, yield* placeParameters(reader, root, shape, builtIn.fields, from));
 	const search = verb === 'list' ? searchOf(reader, filters) : undefined;
 	if (search !== undefined)
 		fields.search = { to: pointerOf(['query', search]), from: `${parameters}: ${search}` };
@@ -195,12 +172,11 @@ function* readOperation(
 	};
 	// A PUT whose body has required fields replaces the whole object.
 	if (verb === 'update' && entry.method === 'PUT' && request?.shape?.required.size) {
-		const secret = fields.secret?.to;
 		profile.replaces = {
 			keep: [...request.shape.properties]
 				.filter(
 					([property, schema]) =>
-						own(schema, 'readOnly') !== true && secret !== pointerOf(['body', property]),
+						own(schema, 'readOnly') !== true && fields.secret?.to !== pointerOf(['body', property]),
 				)
 				.map(([property]) => property),
 		};
@@ -208,7 +184,13 @@ function* readOperation(
 	return profile;
 }
 
-/** A profile from a service's OpenAPI document; `source` says where it was read from. */
+/**
+ * A service's OpenAPI document read into its profile: each of the node's operations (method, path,
+ * parameters' places, how its answer is read), then the jobs, errors and webhooks. Deterministic,
+ * and bounded: a budget of steps, each part a step with n8n running in between; a part the document
+ * does not allow (missing, beyond the budget, built as nothing foresaw) is the built-in profile's,
+ * with the reason in `notFollowed`. `source` says where the document was read from.
+ */
 export async function readProfile(document: OpenApiDocument, source: string): Promise<Profile> {
 	const reader = new DocumentReader(document, READ_BUDGET);
 	const deadline = performance.now() + READ_DEADLINE_MS;
@@ -296,9 +278,9 @@ export async function readProfile(document: OpenApiDocument, source: string): Pr
 			`${entry.method} ${entry.path}`,
 			function* () {
 				const operation = yield* readOperation(reader, entry, name, context);
-				const resource = resourceOf(name);
+				const { verb, resource } = OPERATIONS[name];
 				// Noted within the part: noted after it, past the budget, it threw out of the whole reading.
-				if (OPERATIONS[name].verb === 'get' && resource && !context.resources.has(resource)) {
+				if (verb === 'get' && !context.resources.has(resource)) {
 					const schema = resourceIn(reader, answerOf(name), operation.answer);
 					if (schema !== undefined) context.resources.set(resource, schema);
 				}

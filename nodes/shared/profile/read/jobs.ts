@@ -6,20 +6,17 @@ import { DocumentReader, firstSentence, normalizeName, ownText, type Schema } fr
 import { named, type DocumentOperation } from './operations';
 import { statesOf } from './words';
 
-/**
- * A job, from the schema Job → Get answers with: its id, result, error, kind and media, and its
- * completion: a status whose values have states (from their explanations or their own words), or
- * without one, a yes/no that says it is done (Google's long-running operations' `done`).
- */
-
 const MEDIA_WORDS =
 	/video|image|audio|media|thumbnail|picture|photo|file|asset|download|poster|clip|render/;
 
 const ID_NAMES = ['id', 'job_id', 'uid', 'uuid', 'gid'];
 
 /**
- * The job profile; a job schema without an id or a completion the rules know is said in
- * `notFollowed` (the built-in places stand in, and an answer without them fails when read).
+ * The job profile, from the schema Job → Get answers with: its id, result, error, kind and media,
+ * and its completion: a status whose values have states (from their explanations or their own
+ * words), or without one, a yes/no that says it is done (Google's long-running operations' `done`).
+ * A job schema without an id or a completion the rules know is said in `notFollowed` (the built-in
+ * places stand in, and an answer without them fails when read).
  */
 export function readJobs(
 	reader: DocumentReader,
@@ -39,7 +36,6 @@ export function readJobs(
 	const shape = attributes ?? resource;
 	const inside = attributes === undefined ? [] : ['attributes'];
 	const properties = [...shape.properties.entries()];
-	/** The name of the first property that passes a test. */
 	const pick = (test: (name: string, schema: Schema) => boolean) =>
 		properties.find(([name, property]) => {
 			reader.spend();
@@ -87,12 +83,13 @@ export function readJobs(
 		);
 	// A job's kind may sit in its metadata (Google's long-running operations).
 	const metadata = pick(named('metadata', 'meta'));
-	const metadataKind =
+	const kindInMetadata =
 		kind === undefined && metadata !== undefined
-			? [...(reader.shape(shape.properties.get(metadata))?.properties.keys() ?? [])].find(
-					named('type', 'kind', 'job_type'),
-				)
-			: undefined;
+			? [...(reader.shape(shape.properties.get(metadata))?.properties.keys() ?? [])]
+					.filter(named('type', 'kind', 'job_type'))
+					.slice(0, 1)
+					.map((name) => place(metadata, name))
+			: [];
 	const media = mediaNames(reader, result === undefined ? undefined : shape.properties.get(result));
 	// The id by its name, by the name Job → Get's path gives it (`{jobId}`), or as the document
 	// describes it. The job's is the path's last parameter: one before it names a parent (Twilio's
@@ -111,10 +108,7 @@ export function readJobs(
 								/\b(identifier|unique id)\b/.test(firstSentence(property)),
 						),
 				);
-	const places = properties
-		.slice(0, 10)
-		.map(([name]) => name)
-		.join(', ');
+	const places = [...shape.properties.keys()].slice(0, 10).join(', ');
 	const otherNames = pathParameters.filter((name) => !named(...ID_NAMES)(name));
 	if (id === undefined)
 		notFollowed.push({
@@ -138,11 +132,7 @@ export function readJobs(
 			at(pick(named('error_message', 'failure_reason', 'failure_message', 'status_message'))) ??
 			fallback.errorMessage,
 		errorCode: at(pick(named('error_code', 'failure_code'))) ?? fallback.errorCode,
-		kind:
-			at(kind) ??
-			(metadataKind !== undefined && metadata !== undefined
-				? [place(metadata, metadataKind)]
-				: fallback.kind),
+		kind: at(kind) ?? (kindInMetadata.length > 0 ? kindInMetadata : fallback.kind),
 		media: media.length > 0 ? media : fallback.media,
 		from: attributes === undefined ? from : `${from}: attributes`,
 	};

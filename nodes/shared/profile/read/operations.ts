@@ -1,35 +1,29 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { pathProblem } from '../../origin';
-import { ownEntries, pointerOf } from '../pointer';
+import { isRecord, own, ownEntries, pointerOf } from '../pointer';
 import {
 	HTTP_METHODS,
 	OPERATIONS,
 	type HttpMethod,
+	type NotFollowed,
 	type OperationName,
-	type Profile,
 } from '../types';
 import {
 	DocumentReader,
 	firstSentence,
-	isRecord,
 	nameOf,
 	normalizeName,
-	own,
 	ownArray,
 	ownRecord,
 	ownText,
 	SchemaBudgetError,
-	type ObjectShape,
 	type OpenApiDocument,
 	type Schema,
 } from './document';
 import { wordsOf } from './words';
 
-/** A document's operations (and which is each of the node's), their bodies, answers and parameters. */
-
-type NotFollowed = Profile['notFollowed'];
-
+/** One of a document's operations; which is each of the node's is `findOperation`'s to say. */
 export interface DocumentOperation {
 	/** Relative to the document's first server, with `{id}` for its one path parameter. */
 	path: string;
@@ -99,15 +93,11 @@ const MAX_PATHS_NAMED = 5;
  * The document's operations. A path that is not a plain path below the Base URL (another host, a
  * dot segment) is not followed: it is added to `notFollowed`, and the built-in path stands in.
  */
-export function* operationsOf(
-	reader: DocumentReader,
-	notFollowed: NotFollowed = [],
-): Generator<void, DocumentOperation[]> {
-	const { document } = reader;
+export function* operationsOf(reader: DocumentReader, notFollowed: NotFollowed[] = []) {
 	const found: DocumentOperation[] = [];
-	const base = basePath(document);
-	const refused: NotFollowed = [];
-	for (const [path, pathItem] of ownEntries(document.paths)) {
+	const base = basePath(reader.document);
+	const refused: NotFollowed[] = [];
+	for (const [path, pathItem] of ownEntries(reader.document.paths)) {
 		yield;
 		const why = pathProblem(`${base}${path}`);
 		if (why !== undefined) {
@@ -144,13 +134,11 @@ export function* operationsOf(
 	return found;
 }
 
-type Verb = (typeof OPERATIONS)[OperationName]['verb'];
-
 /**
  * What each operation of the node does, in words a document's operationIds and summaries use, and
  * the methods it may use, first the most usual.
  */
-export const VERBS: Record<Verb, [RegExp, HttpMethod[]]> = {
+export const VERBS: Record<(typeof OPERATIONS)[OperationName]['verb'], [RegExp, HttpMethod[]]> = {
 	list: [/\b(list|all|index|search|find|query|browse|many)\b/, ['GET']],
 	get: [/\b(get|retrieve|read|fetch|show|find|describe|view|one)\b/, ['GET']],
 	create: [/\b(create|add|new|register|make|insert)\b/, ['POST', 'PUT']],
@@ -211,9 +199,7 @@ export function findOperation(
 }
 
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\b/i;
-const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
 
-/** The media types a body or an answer's `content` names. */
 function mediaTypesOf(content: unknown): string[] {
 	const types = isRecord(content) ? Object.keys(content) : [];
 	if (types.length > MAX_MEDIA_TYPES)
@@ -222,37 +208,27 @@ function mediaTypesOf(content: unknown): string[] {
 }
 
 /** The body the document declares and the media type to send it as: JSON first, then any `+json`, then a form. */
-export function requestOf(
-	reader: DocumentReader,
-	operation: IDataObject,
-): { schema?: Schema; shape?: ObjectShape; mediaType: string } | undefined {
+export function requestOf(reader: DocumentReader, operation: IDataObject) {
 	const content = ownRecord(reader.deref(own(operation, 'requestBody')), 'content');
 	if (content === undefined) return undefined;
 	const types = mediaTypesOf(content);
 	const mediaType =
 		types.find((type) => /^application\/json\b/i.test(type)) ??
 		types.find((type) => JSON_TYPE.test(type)) ??
-		types.find((type) => FORM_TYPE.test(type));
+		types.find((type) => /^application\/x-www-form-urlencoded\b/i.test(type));
 	if (mediaType === undefined) return undefined;
 	const schema = reader.deref(own(own(content, mediaType), 'schema'));
 	return { schema, shape: reader.shape(schema), mediaType: mediaType.split(';')[0].trim() };
 }
 
-/** The JSON schema of a response, if it has one. */
 export function responseSchema(reader: DocumentReader, response: unknown): Schema | undefined {
 	const content = ownRecord(reader.deref(response), 'content');
 	const mediaType = mediaTypesOf(content).find((type) => JSON_TYPE.test(type));
 	return mediaType === undefined ? undefined : reader.deref(own(own(content, mediaType), 'schema'));
 }
 
-export interface Success {
-	status: string;
-	schema?: Schema;
-	headers: Map<string, Schema>;
-}
-
 /** The success answers of an operation, lowest status first. */
-export function successes(reader: DocumentReader, operation: IDataObject): Success[] {
+export function successes(reader: DocumentReader, operation: IDataObject) {
 	const responses = ownRecord(operation, 'responses') ?? {};
 	return Object.keys(responses)
 		.filter((code) => /^2(\d\d|XX)$/i.test(code))
@@ -269,7 +245,7 @@ export function successes(reader: DocumentReader, operation: IDataObject): Succe
 }
 
 /** The success answer an operation is read by: the first that has a schema, else the first. */
-export function successOf(reader: DocumentReader, operation: IDataObject): Success | undefined {
+export function successOf(reader: DocumentReader, operation: IDataObject) {
 	const answers = successes(reader, operation);
 	return answers.find((answer) => answer.schema !== undefined) ?? answers[0];
 }

@@ -1,5 +1,5 @@
 import { BUILT_IN_PROFILE } from '../builtIn';
-import { isRecord, pointerOf, segmentsOf } from '../pointer';
+import { isRecord, own, pointerOf, segmentsOf } from '../pointer';
 import { capped } from '../shape';
 import {
 	OPERATIONS,
@@ -9,15 +9,8 @@ import {
 	type OperationProfile,
 	type Pointer,
 } from '../types';
-import { DocumentReader, own, type Schema } from './document';
+import { DocumentReader, type Schema } from './document';
 import { successOf, type DocumentOperation } from './operations';
-
-/**
- * The places a profile states for answers, checked against the schemas the document gives those
- * answers: a place the schema does not have would be read as absent without a word, so it is
- * listed as not followed. Where the document gives no schema, or a schema describes no members
- * there (an open object), there is nothing to check against.
- */
 
 // Members named in a reason, so that it stays short on any document.
 const MAX_NAMED = 10;
@@ -43,12 +36,11 @@ export function absentFrom(
 		// Nothing to tell by: no members described, any allowed, or members the reading cut off.
 		if (!shape?.properties.size || reader.isPartial(at) || more === true || isRecord(more))
 			return undefined;
-		const { properties } = shape;
-		const next = properties.get(key);
+		const next = shape.properties.get(key);
 		if (next === undefined) {
-			const names = [...properties.keys()].slice(0, MAX_NAMED).join(', ');
+			const names = [...shape.properties.keys()].slice(0, MAX_NAMED).join(', ');
 			const which = index === 0 ? 'it' : `its ${pointerOf(path.slice(0, index))}`;
-			return `${which} has ${names}${properties.size > MAX_NAMED ? ', …' : ''}`;
+			return `${which} has ${names}${shape.properties.size > MAX_NAMED ? ', …' : ''}`;
 		}
 		at = next;
 	}
@@ -130,19 +122,17 @@ function operationPlaces(
 	return found.filter((entry) => entry !== undefined);
 }
 
-/** The places of a job: its id, completion, result, error and kind. */
 function jobPlaces(
 	reader: DocumentReader,
 	schema: Schema | undefined,
 	jobs: JobProfile,
 	from: string,
 ): NotFollowed[] {
-	const { completion } = jobs;
 	const places: Array<[string, Pointer, Pointer[]]> = [
 		["its jobs' id", '/jobs/id', jobs.id],
-		completion.by === 'status'
-			? ["its jobs' status", '/jobs/completion/status', completion.status]
-			: ["its jobs' done flag", '/jobs/completion/done', completion.done],
+		jobs.completion.by === 'status'
+			? ["its jobs' status", '/jobs/completion/status', jobs.completion.status]
+			: ["its jobs' done flag", '/jobs/completion/done', jobs.completion.done],
 		["its jobs' result", '/jobs/result', jobs.result],
 		// Why a job failed may be in a message or code of its own instead (Twilio's).
 		["its jobs' error", '/jobs/error', [...jobs.error, ...jobs.errorMessage, ...jobs.errorCode]],
@@ -154,8 +144,10 @@ function jobPlaces(
 }
 
 /**
- * The stated places of a profile's answers that their schemas lack, but parts already listed (by
- * `of`); it pauses (yields) after each operation.
+ * The places a profile states for answers that the schemas the document gives those answers lack,
+ * but parts already listed (by `of`): such a place would be read as absent without a word, so it is
+ * listed as not followed. Where the document gives no schema, or a schema describes no members
+ * there (an open object), there is nothing to check against. It pauses (yields) after each operation.
  */
 export function* statedPlaces(
 	reader: DocumentReader,
@@ -175,6 +167,5 @@ export function* statedPlaces(
 	// Jobs not followed as a whole are listed already.
 	if (job.profile !== BUILT_IN_PROFILE.jobs)
 		stated.push(...jobPlaces(reader, job.schema, job.profile, job.from));
-	const known = new Set(listed.map(({ of }) => of));
-	return stated.filter(({ of }) => !known.has(of));
+	return stated.filter(({ of }) => !listed.some((entry) => entry.of === of));
 }

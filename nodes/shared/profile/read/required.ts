@@ -1,4 +1,4 @@
-import { pointerOf } from '../pointer';
+import { own, pointerOf } from '../pointer';
 import { capped, OWN_HEADERS } from '../shape';
 import {
 	MAX_PROFILE_TEXT,
@@ -8,16 +8,8 @@ import {
 	type OperationProfile,
 } from '../types';
 import { isIdName, pagingParameters } from './answers';
-import { DocumentReader, nameOf, own, ownArray, ownRecord, type Schema } from './document';
+import { DocumentReader, nameOf, ownArray, ownRecord, type Schema } from './document';
 import { parametersOf, requestOf, successes, type DocumentOperation } from './operations';
-
-/**
- * What a document's operation requires that its profile does not send: a required header
- * parameter, or a required member of the body (also inside an object the request sends), that no
- * parameter of the node, constant, kept member or idempotency header fills. The request would be
- * refused, so what the document states is sent, and each other part is listed as not followed,
- * with what an override would send.
- */
 
 // Body members are followed this many objects down: the node's places go three levels deep.
 const MAX_DEPTH = 4;
@@ -78,10 +70,7 @@ function requiredOf(reader: DocumentReader, value: unknown, depth = 0): Set<stri
 }
 
 /** The one value a schema allows (an enum of one, a `const`), where a constant can hold it. */
-export function onlyValue(
-	reader: DocumentReader,
-	value: unknown,
-): string | number | boolean | undefined {
+export function onlyValue(reader: DocumentReader, value: unknown) {
 	const schema = reader.deref(value);
 	const values =
 		own(schema, 'const') !== undefined ? [own(schema, 'const')] : ownArray(schema, 'enum');
@@ -180,11 +169,13 @@ const CONDITIONAL = /^\/headers\/if-(match|unmodified-since)$/;
 const MAX_STATED = 20;
 
 /**
- * What the document's operation requires and the profile does not send. The reader follows what
- * the document states: a body member of one allowed value becomes a constant (JSON:API's
- * `data.type`), and an update's or a delete's id member (JSON:API's `data.id`) is where the
- * resource's id is sent too (`idAt`), each with where the document says so (`stated`). Each other
- * part is not followed.
+ * What a document's operation requires that its profile does not send: a required header
+ * parameter, or a required member of the body (also inside an object the request sends), that no
+ * parameter of the node, constant, kept member or idempotency header fills. The request would be
+ * refused, so what the document states is followed: a body member of one allowed value becomes a
+ * constant (JSON:API's `data.type`), and an update's or a delete's id member (JSON:API's `data.id`)
+ * is where the resource's id is sent too (`idAt`), each with where the document says so
+ * (`stated`). Each other part is listed as not followed, with what an override would send.
  */
 export function followRequired(
 	reader: DocumentReader,

@@ -1,17 +1,6 @@
 import type { SignatureScheme } from '../types';
 import { firstSentence, normalizeName, ownText, type Schema } from './document';
 
-/**
- * The signature scheme a delivery's headers describe: Standard Webhooks by its three headers, else a
- * header named as a signature or an HMAC, read for its prefix, algorithm, encoding and what it signs.
- */
-
-function textOf(name: string, schema: Schema | undefined): string {
-	const said = ['description', 'pattern', 'example', 'format'].map((key) => ownText(schema, key));
-	return [name, ...said].join(' ');
-}
-
-/** The header the document names as a delivery's unique id, if it names one. */
 export function deliveryIdHeader(headers: Map<string, Schema>): string | undefined {
 	for (const [name, schema] of headers) {
 		const normalized = normalizeName(name);
@@ -34,7 +23,10 @@ export function eventTypeHeader(headers: Map<string, Schema>): string | undefine
 		?.toLowerCase();
 }
 
-/** The signature scheme the headers of a delivery describe, if any of them is a signature. */
+/**
+ * The signature scheme a delivery's headers describe: Standard Webhooks by its three headers, else a
+ * header named as a signature or an HMAC, read for its prefix, algorithm, encoding and what it signs.
+ */
 export function signatureScheme(headers: Map<string, Schema>): SignatureScheme | undefined {
 	const byName = (test: RegExp) =>
 		[...headers.keys()].find((name) => test.test(normalizeName(name)));
@@ -55,7 +47,10 @@ export function signatureScheme(headers: Map<string, Schema>): SignatureScheme |
 		};
 	const header = byName(/signature/) ?? byName(/hmac/);
 	if (header === undefined) return undefined;
-	const text = textOf(header, headers.get(header));
+	const said = ['description', 'pattern', 'example', 'format'].map((key) =>
+		ownText(headers.get(header), key),
+	);
+	const text = [header, ...said].join(' ');
 	const lower = text.toLowerCase();
 	const timestampHeader = [...headers.keys()].find(
 		(name) =>
@@ -63,12 +58,6 @@ export function signatureScheme(headers: Map<string, Schema>): SignatureScheme |
 			(/timestamp/.test(normalizeName(name)) ||
 				/\b(unix|epoch) (time|seconds)/.test(firstSentence(headers.get(name)))),
 	);
-	const algorithm = /sha-?512/.test(lower)
-		? 'sha512'
-		: /sha-?1\b/.test(lower) && !/sha-?256/.test(lower)
-			? 'sha1'
-			: 'sha256';
-	const encoding = /base-?64/.test(lower) ? 'base64' : 'hex';
 	const prefix = /\b(sha(?:1|256|512)=|v\d=)/i.exec(text)?.[1];
 	const scheme: SignatureScheme = {
 		header: header.toLowerCase(),
@@ -79,8 +68,12 @@ export function signatureScheme(headers: Map<string, Schema>): SignatureScheme |
 					? 'prefixed'
 					: 'plain',
 		prefix,
-		algorithm,
-		encoding,
+		algorithm: /sha-?512/.test(lower)
+			? 'sha512'
+			: /sha-?1\b/.test(lower) && !/sha-?256/.test(lower)
+				? 'sha1'
+				: 'sha256',
+		encoding: /base-?64/.test(lower) ? 'base64' : 'hex',
 		signed: ['body'],
 		separator: '.',
 		timestampHeader: timestampHeader?.toLowerCase(),

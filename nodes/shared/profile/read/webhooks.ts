@@ -1,4 +1,4 @@
-import { ownEntries, pointerOf, resourcePlaces, segmentsOf } from '../pointer';
+import { own, ownEntries, pointerOf, resourcePlaces, segmentsOf } from '../pointer';
 import {
 	BUILT_IN_EVENTS,
 	type BuiltInEvent,
@@ -18,7 +18,6 @@ import {
 	firstSentence,
 	nameOf,
 	normalizeName,
-	own,
 	ownArray,
 	ownRecord,
 	ownText,
@@ -38,18 +37,9 @@ import { absentFrom, notThere } from './places';
 import { deliveryIdHeader, eventTypeHeader, signatureScheme } from './signatures';
 import { enumExplanations, eventMeaning } from './words';
 
-/**
- * How a service registers webhooks and delivers events: the events and their meanings, a
- * registration's address and events, who chooses the signing secret, and each delivery's body,
- * headers and signature, from 3.1's top-level `webhooks` or 3.0 `callbacks` of the registration.
- */
-
 // No real service has more events than this; a list beyond it is not followed.
 const MAX_EVENTS = 1_000;
-const tooManyEvents = () =>
-	new SchemaBudgetError(
-		`its events list has more than ${MAX_EVENTS.toLocaleString('en-US')} values`,
-	);
+const TOO_MANY_EVENTS = `its events list has more than ${MAX_EVENTS.toLocaleString('en-US')} values`;
 
 const EVENT_TYPE = named('type', 'event', 'event_type', 'kind', 'topic');
 
@@ -64,10 +54,7 @@ interface Delivery {
  * Every delivery the document describes: 3.1 `webhooks`, and the `callbacks` of the registration.
  * It pauses (yields) after each: there may be a thousand, each read on its own.
  */
-function* deliveriesOf(
-	reader: DocumentReader,
-	registration: DocumentOperation | undefined,
-): Generator<void, Delivery[]> {
+function* deliveriesOf(reader: DocumentReader, registration: DocumentOperation | undefined) {
 	const found: Delivery[] = [];
 	const add = (event: string, pathItem: unknown) => {
 		const item = reader.deref(pathItem);
@@ -85,8 +72,7 @@ function* deliveriesOf(
 		add(event, pathItem);
 		yield;
 	}
-	const callbacks = ownRecord(registration?.operation, 'callbacks') ?? {};
-	for (const [name, callback] of ownEntries(callbacks))
+	for (const [name, callback] of ownEntries(ownRecord(registration?.operation, 'callbacks')))
 		for (const [, pathItem] of ownEntries(reader.deref(callback))) {
 			add(name, pathItem);
 			yield;
@@ -101,8 +87,6 @@ function meaningsOf(events: string[], explanations: Map<string, string>) {
 		BUILT_IN_EVENTS.map((own) => [own, events.filter((_, index) => meaning[index] === own)]),
 	) as WebhookProfile['meanings'];
 }
-
-const ACTION = named('action');
 
 /**
  * Meanings the events' names do not give, read from an event per resource whose delivery says what
@@ -123,7 +107,7 @@ function* actionMeanings(
 		if (!offered.has(delivery.event)) continue;
 		const properties = [...(reader.shape(delivery.body)?.properties.entries() ?? [])];
 		reader.spend(properties.length);
-		const action = properties.find(([name]) => ACTION(name));
+		const action = properties.find(([name]) => named('action')(name));
 		if (action === undefined) continue;
 		// An action of one value says no more than the event's name (the nested fake's GitHub-style events).
 		const actions = listedEvents(reader, action[1]) ?? [];
@@ -282,18 +266,19 @@ function inRegistration(
 
 /** The values a schema lists, counted before they are read, so that a list beyond the bound is refused as such. */
 function listedEvents(reader: DocumentReader, schema: Schema | undefined): string[] | undefined {
-	const count = reader
-		.variants(schema)
-		.reduce(
-			(sum, variant) =>
-				sum + ownArray(variant, 'enum').length + (own(variant, 'const') === undefined ? 0 : 1),
-			0,
-		);
-	if (count > MAX_EVENTS) throw tooManyEvents();
+	let count = 0;
+	for (const variant of reader.variants(schema))
+		count += ownArray(variant, 'enum').length + (own(variant, 'const') === undefined ? 0 : 1);
+	if (count > MAX_EVENTS) throw new SchemaBudgetError(TOO_MANY_EVENTS);
 	return reader.enumValues(schema);
 }
 
-/** The webhooks part of a profile; it pauses (yields) after each delivery it reads. */
+/**
+ * How a service registers webhooks and delivers events: the events and their meanings, a
+ * registration's address and events, who chooses the signing secret, and each delivery's body,
+ * headers and signature, from 3.1's top-level `webhooks` or 3.0 `callbacks` of the registration.
+ * It pauses (yields) after each delivery it reads.
+ */
 export function* readWebhooks(
 	reader: DocumentReader,
 	registration: DocumentOperation | undefined,
@@ -330,7 +315,7 @@ export function* readWebhooks(
 			reader.spend();
 			delivered.add(value);
 			// Refused as a whole, as a listed one is: the first 1,000 would be All Events without a word.
-			if (delivered.size > MAX_EVENTS) throw tooManyEvents();
+			if (delivered.size > MAX_EVENTS) throw new SchemaBudgetError(TOO_MANY_EVENTS);
 			if (!explanations.has(value) && delivery.said.trim() !== '')
 				explanations.set(value, delivery.said);
 		}
@@ -389,8 +374,7 @@ export function* readWebhooks(
 	// A switch the registration as answered does not show is not read: an absent one reads as on.
 	const [switchAt, noSwitch] = inRegistration(reader, answer, active?.to, '/active');
 	// The built-in event place is a guess where the document describes deliveries: it must be in them.
-	const guessed = readings.length > 0 && types.length === 0;
-	const unnamed = (guessed ? deliveries : [])
+	const unnamed = (readings.length > 0 && types.length === 0 ? deliveries : [])
 		.map(({ event, body }) =>
 			notThere(
 				reader,

@@ -1,14 +1,6 @@
-import { setOwn } from '../pointer';
+import { isRecord, own, setOwn } from '../pointer';
 import { BUILT_IN_EVENTS, type BuiltInEvent, type JobState } from '../types';
-import {
-	DocumentReader,
-	isRecord,
-	own,
-	ownArray,
-	ownRecord,
-	ownText,
-	type Schema,
-} from './document';
+import { DocumentReader, ownArray, ownRecord, ownText, type Schema } from './document';
 
 /**
  * What a document's words say of values: an enum's explanations, the state a job's status means,
@@ -58,8 +50,6 @@ export function eventMeaning(event: string, explanation: string): BuiltInEvent |
 	return undefined;
 }
 
-// A token of a description that may be an enum value: `queued`, `job.completed`, `IN_PROGRESS`.
-const TOKEN = /[A-Za-z0-9][\w.:-]{0,80}/g;
 // What may stand between the steps of a sequence (`a -> b -> c | d`, `a → b`, `a, then b or c`).
 const ARROW = /^\s*(?:->|→|=>|⇒|>|\bthen\b|,\s*then\b)\s*$/i;
 const ALTERNATIVE = /^\s*(?:\||\/|,|\bor\b|,\s*or\b)\s*$/i;
@@ -79,7 +69,8 @@ function proseExplanations(
 ): void {
 	const text = description.slice(0, 2000);
 	const mentions: Array<{ value: string; start: number; end: number }> = [];
-	for (const match of text.matchAll(TOKEN)) {
+	// Each token that may be an enum value: `queued`, `job.completed`, `IN_PROGRESS`.
+	for (const match of text.matchAll(/[A-Za-z0-9][\w.:-]{0,80}/g)) {
 		reader.spend();
 		// A value followed by sentence punctuation is still the value: `failed.` ends a sentence.
 		const token = match[0].replace(/[.:-]+$/, '');
@@ -153,11 +144,7 @@ export function enumExplanations(
  * explanation says, else as its own word says; a value neither says is left out (and counts as
  * pending when a job reports it).
  */
-export function statesOf(
-	reader: DocumentReader,
-	schema: Schema | undefined,
-	values: string[],
-): Record<string, JobState> {
+export function statesOf(reader: DocumentReader, schema: Schema | undefined, values: string[]) {
 	const { explained, pending } = enumExplanations(reader, schema, values);
 	const states: Record<string, JobState> = {};
 	for (const value of values) {
