@@ -13,7 +13,7 @@ import { eventsField, eventsSubtitle } from '../ContentPublishing/descriptions/e
 import { loadOptions } from '../ContentPublishing/methods';
 import { jobInDelivery, readDelivery, readJob, readResource } from '../shared/executor/answers';
 import { deliveryConditions, isSelected, sameEvents } from '../shared/executor/events';
-import { deliveryOf, verifyDelivery } from '../shared/executor/signatures';
+import { answer, deliveryOf, verifyDelivery } from '../shared/executor/signatures';
 import { readAt } from '../shared/profile/pointer';
 import type {
 	ConditionalEvent,
@@ -78,12 +78,10 @@ function answerFor(this: IWebhookFunctions, admitted: Admission): IWebhookRespon
 		return { webhookResponse: { received: true, ignored: 'delivered before' } };
 	if (admitted.admit === 'start') return undefined;
 	// Refusing for now loses nothing: the service sends a delivery again until it is taken.
-	const response = this.getResponseObject();
-	response.setHeader('Retry-After', String(admitted.retryAfterSeconds));
-	response.status(503).json({
+	this.getResponseObject().setHeader('Retry-After', String(admitted.retryAfterSeconds));
+	return answer(this, 503, {
 		error: 'This trigger remembers as many recent deliveries as it can; send this one again later.',
 	});
-	return { noWebhookResponse: true };
 }
 
 export class ContentPublishingTrigger implements INodeType {
@@ -269,10 +267,7 @@ export class ContentPublishingTrigger implements INodeType {
 					{ url },
 				).valid,
 		)?.[1];
-		if (subscription === undefined) {
-			this.getResponseObject().status(401).json({ error: 'invalid signature' });
-			return { noWebhookResponse: true };
-		}
+		if (subscription === undefined) return answer(this, 401, { error: 'invalid signature' });
 
 		const { jobs, delivery: reading } = subscription;
 		const delivery = readDelivery(reading, { body, headers });

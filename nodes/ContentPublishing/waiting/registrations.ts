@@ -130,8 +130,7 @@ async function stillWaiting(context: WaitContext, url: URL): Promise<boolean> {
 	const probe = new URL(url.toString());
 	probe.searchParams.set(PROBE_PARAM, '1');
 	try {
-		const status = await callAddress(context, probe, 'probe', 5_000);
-		return status !== 404 && status !== 409;
+		return ![404, 409].includes(await callAddress(context, probe, 'probe', 5_000));
 	} catch (error) {
 		// n8n not reachable from itself: the registration is kept until its deadline has passed.
 		context.logger.debug(

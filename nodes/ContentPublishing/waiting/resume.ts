@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { jobInDelivery, readDelivery, readJob } from '../../shared/executor/answers';
-import { deliveryOf, verifyDelivery } from '../../shared/executor/signatures';
+import { answer, deliveryOf, verifyDelivery } from '../../shared/executor/signatures';
 import { nonEmptyText } from '../../shared/profile/pointer';
 import type { Profile } from '../../shared/profile/types';
 import { isNotFound } from '../../shared/secrets';
@@ -168,12 +168,6 @@ function holdBack(context: IWebhookFunctions, reads: UnsignedReads, query: IData
 	return answer(context, 429, {
 		error: 'Too many calls without a valid signature: the jobs are read again shortly.',
 	});
-}
-
-function answer(context: IWebhookFunctions, status: number, body: IDataObject) {
-	const response = context.getResponseObject();
-	if (!response.headersSent) response.status(status).json(body);
-	return { noWebhookResponse: true };
 }
 
 /** The items the execution resumes with: one per input item, paired, in order. */

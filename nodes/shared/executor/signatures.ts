@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'crypto';
-import type { IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import type { Headers } from '../http-values';
 import { own } from '../profile/pointer';
@@ -72,6 +72,13 @@ export function deliveryOf(context: IWebhookFunctions) {
 		body,
 		rawBody: Buffer.isBuffer(rawBody) ? rawBody : Buffer.from(JSON.stringify(body)),
 	};
+}
+
+/** Answers a webhook call itself, unless it was answered already: n8n then sends nothing. */
+export function answer(context: IWebhookFunctions, status: number, body: IDataObject) {
+	const response = context.getResponseObject();
+	if (!response.headersSent) response.status(status).json(body);
+	return { noWebhookResponse: true };
 }
 
 /**
