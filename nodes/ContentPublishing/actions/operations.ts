@@ -45,19 +45,18 @@ export function listOperation(
 				},
 			]
 		: [];
-	const optionsField: INodeProperties = {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [extraQueryField],
-	};
 	return {
 		description: showOnlyFor(resource, 'getMany', [
 			...returnAllAndLimit,
 			...filtersField,
-			optionsField,
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [extraQueryField],
+			},
 		]),
 		async execute(this: IExecuteFunctions, itemIndex: number): Promise<ListPlan> {
 			const qs = filters

@@ -48,13 +48,6 @@ function locatorId(this: IExecuteFunctions, parameterName: string, itemIndex: nu
 // Parameters that are lists, also where they are typed as text (`a, b`).
 const LIST_PARAMETERS = new Set(['tags', 'mediaUrls', 'events', 'thread']);
 
-function splitList(text: string): string[] {
-	return text
-		.split(/[,\n]/)
-		.map((entry) => entry.trim())
-		.filter(Boolean);
-}
-
 /**
  * The parameters an operation sends (its fields in the built-in profile), from the values of the
  * same names: empty optional values left out, lists typed as text split into their entries.
@@ -64,7 +57,10 @@ export function pickFields(values: IDataObject, operation: OperationName): IData
 	for (const field of Object.keys(BUILT_IN_PROFILE.operations[operation].fields)) {
 		const value =
 			LIST_PARAMETERS.has(field) && typeof values[field] === 'string'
-				? splitList(values[field])
+				? values[field]
+						.split(/[,\n]/)
+						.map((entry) => entry.trim())
+						.filter(Boolean)
 				: values[field];
 		if (!isEmptyValue(value)) picked[field] = value;
 	}

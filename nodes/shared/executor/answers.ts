@@ -10,7 +10,6 @@ import type {
 	JobReference,
 	JobState,
 	Location,
-	Paging,
 } from '../profile/types';
 
 /** Reading what the service sends, by the profile. Every walk over a value has a bound. */
@@ -100,8 +99,8 @@ export function readListPage(
 	const items = (found as unknown[]).map((item) =>
 		isRecord(item) ? item : { value: item },
 	) as IDataObject[];
-	const paging: Paging = reading.paging ?? { style: 'none', from: 'built-in' };
-	switch (paging.style) {
+	const { paging } = reading;
+	switch (paging?.style) {
 		case 'cursor':
 		case 'link': {
 			const token = pointed(message, paging.next);

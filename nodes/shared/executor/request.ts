@@ -32,9 +32,7 @@ function serviceValue(placement: Placement, value: unknown): unknown {
 	const { values } = placement;
 	if (values === undefined) return value;
 	const spell = (entry: unknown) =>
-		typeof entry === 'string' && Object.prototype.hasOwnProperty.call(values, entry)
-			? values[entry]
-			: entry;
+		(typeof entry === 'string' ? own(values, entry) : undefined) ?? entry;
 	return Array.isArray(value) ? value.map(spell) : spell(value);
 }
 

@@ -55,19 +55,15 @@ function promptGeneration(
 	kindFields: INodeProperties[],
 	{ media = false } = {},
 ): Operation {
-	const optional = [
-		...kindFields,
-		languageField,
-		pageIdField,
-		sourcePostField,
-		sourceTextField,
-		toneField,
-	];
 	return {
 		description: showOnlyFor(
 			'content',
 			endpoint,
-			jobOperationFields([promptField], optional, media ? mediaFields : []),
+			jobOperationFields(
+				[promptField],
+				[...kindFields, languageField, pageIdField, sourcePostField, sourceTextField, toneField],
+				media ? mediaFields : [],
+			),
 		),
 		async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
 			const prompt = this.getNodeParameter('prompt', itemIndex, '') as string;
@@ -167,11 +163,10 @@ export const operations = {
 		async execute(this: IExecuteFunctions, itemIndex: number): Promise<RequestPlan> {
 			const transcript = await readTranscript.call(this, itemIndex);
 			const additionalFields = readCollection.call(this, 'additionalFields', itemIndex);
-			const extra = readExtraFields.call(this, additionalFields, itemIndex);
 			return {
 				endpoint: 'generateBlog',
 				params: pickFields({ ...additionalFields, transcript }, 'generateBlog'),
-				extra,
+				extra: readExtraFields.call(this, additionalFields, itemIndex),
 				wait: readJobWait.call(this, itemIndex),
 			};
 		},
