@@ -170,24 +170,19 @@ function fit(reader: DocumentReader, spec: FieldSpec, { path, schema }: Property
 	if (spec.type === 'date-time' && reader.enumValues(schema) !== undefined) return undefined;
 	const types = reader.types(schema);
 	const untyped = types.length === 0 && !reader.isArray(schema) && !reader.shape(schema);
-	switch (spec.type) {
-		case 'list': {
-			if (!reader.isArray(schema)) return undefined;
-			const inner = reader.shape(reader.items(schema));
-			if (inner === undefined) return path;
-			// A list of objects takes each entry as the one text property of an object (`tweets[].text`).
-			const texts = [...inner.properties].filter(([, item]) =>
-				reader.types(item).includes('string'),
-			);
-			return texts.length === 1 ? [...path, '-', texts[0][0]] : undefined;
-		}
-		case 'integer':
-			return untyped || types.includes('integer') || types.includes('number') ? path : undefined;
-		case 'boolean':
-			return untyped || types.includes('boolean') ? path : undefined;
-		default:
-			return untyped || types.includes('string') ? path : undefined;
+	if (spec.type !== 'list') {
+		const takes =
+			spec.type === 'integer'
+				? ['integer', 'number']
+				: [spec.type === 'boolean' ? 'boolean' : 'string'];
+		return untyped || takes.some((type) => types.includes(type)) ? path : undefined;
 	}
+	if (!reader.isArray(schema)) return undefined;
+	const inner = reader.shape(reader.items(schema));
+	if (inner === undefined) return path;
+	// A list of objects takes each entry as the one text property of an object (`tweets[].text`).
+	const texts = [...inner.properties].filter(([, item]) => reader.types(item).includes('string'));
+	return texts.length === 1 ? [...path, '-', texts[0][0]] : undefined;
 }
 
 /** The service's value for each of the node's values that it spells otherwise. */

@@ -73,7 +73,7 @@ export function readList(
 	entry: DocumentOperation,
 	resourceSchema: Schema | undefined,
 	resource: string | undefined,
-): Pick<AnswerReading, 'items' | 'itemId' | 'paging'> & { unpaged?: string } {
+) {
 	const success = successOf(reader, entry.operation);
 	const variants = reader.variants(success?.schema);
 	const found = variants
@@ -137,7 +137,6 @@ function* readOperation(
 	}
 
 	yield;
-	// A list's query parameters but those it pages by: its filters.
 	const paged = pagingParameters(answer.paging);
 	const filters = new Map([...query].filter(([name]) => !paged.includes(name)));
 	const fields: Record<string, Placement> = {};

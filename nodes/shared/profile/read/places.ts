@@ -122,27 +122,6 @@ function operationPlaces(
 	return found.filter((entry) => entry !== undefined);
 }
 
-function jobPlaces(
-	reader: DocumentReader,
-	schema: Schema | undefined,
-	jobs: JobProfile,
-	from: string,
-): NotFollowed[] {
-	const places: Array<[string, Pointer, Pointer[]]> = [
-		["its jobs' id", '/jobs/id', jobs.id],
-		jobs.completion.by === 'status'
-			? ["its jobs' status", '/jobs/completion/status', jobs.completion.status]
-			: ["its jobs' done flag", '/jobs/completion/done', jobs.completion.done],
-		["its jobs' result", '/jobs/result', jobs.result],
-		// Why a job failed may be in a message or code of its own instead (Twilio's).
-		["its jobs' error", '/jobs/error', [...jobs.error, ...jobs.errorMessage, ...jobs.errorCode]],
-		["its jobs' kind", '/jobs/kind', jobs.kind],
-	];
-	return places
-		.map(([part, of, at]) => notThere(reader, schema, at, { part, of, what: `the job at ${from}` }))
-		.filter((entry) => entry !== undefined);
-}
-
 /**
  * The places a profile states for answers that the schemas the document gives those answers lack,
  * but parts already listed (by `of`): such a place would be read as absent without a word, so it is
@@ -165,7 +144,22 @@ export function* statedPlaces(
 		yield;
 	}
 	// Jobs not followed as a whole are listed already.
-	if (job.profile !== BUILT_IN_PROFILE.jobs)
-		stated.push(...jobPlaces(reader, job.schema, job.profile, job.from));
+	if (job.profile !== BUILT_IN_PROFILE.jobs) {
+		const { profile: jobs, from } = job;
+		const places: Array<[string, Pointer, Pointer[]]> = [
+			["its jobs' id", '/jobs/id', jobs.id],
+			jobs.completion.by === 'status'
+				? ["its jobs' status", '/jobs/completion/status', jobs.completion.status]
+				: ["its jobs' done flag", '/jobs/completion/done', jobs.completion.done],
+			["its jobs' result", '/jobs/result', jobs.result],
+			// Why a job failed may be in a message or code of its own instead (Twilio's).
+			["its jobs' error", '/jobs/error', [...jobs.error, ...jobs.errorMessage, ...jobs.errorCode]],
+			["its jobs' kind", '/jobs/kind', jobs.kind],
+		];
+		for (const [part, of, at] of places) {
+			const lacking = notThere(reader, job.schema, at, { part, of, what: `the job at ${from}` });
+			if (lacking !== undefined) stated.push(lacking);
+		}
+	}
 	return stated.filter(({ of }) => !listed.some((entry) => entry.of === of));
 }
