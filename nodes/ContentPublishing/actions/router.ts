@@ -109,6 +109,19 @@ function simplifiedAs(plan: OperationPlan): Simplified | undefined {
 	return 'endpoint' in plan ? { endpoint: plan.endpoint } : undefined;
 }
 
+/** Fails an item whose parameters the service has no place for, before anything is sent for any item. */
+function checkFields(
+	this: IExecuteFunctions,
+	profile: Profile,
+	plan: OperationPlan,
+	itemIndex: number,
+): void {
+	if ('list' in plan)
+		placeParams.call(this, profile.operations[plan.list], plan.qs, undefined, itemIndex);
+	else if ('endpoint' in plan)
+		placeParams.call(this, profile.operations[plan.endpoint], plan.params, undefined, itemIndex);
+}
+
 async function send(
 	this: IExecuteFunctions,
 	profile: Profile,
@@ -206,15 +219,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			timeouts[itemIndex] = timeoutOf(itemIndex);
 			const plan = await execute.call(this, itemIndex);
 			profile ??= await loadProfile.call(this, itemIndex);
-			// An item whose parameters the service has no place for fails before anything is sent for any item.
-			const [name, params] =
-				'list' in plan
-					? [plan.list, plan.qs]
-					: 'endpoint' in plan
-						? [plan.endpoint, plan.params]
-						: [];
-			if (name !== undefined)
-				placeParams.call(this, profile.operations[name], params, undefined, itemIndex);
+			checkFields.call(this, profile, plan, itemIndex);
 			plans[itemIndex] = plan;
 		} catch (error) {
 			outputs[itemIndex] = fail(error as Error, itemIndex);
